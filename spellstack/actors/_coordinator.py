@@ -1,0 +1,288 @@
+"""The priority coordinator: owns the game state and the turn, serializes everything.
+
+It asks the kernel what the game needs next (``next_task``) and performs it: a state-based
+action check by the SBA checker, putting triggers on the stack (asking players in APNAP
+order), a grant of priority, a resolution by the stack actor, or the move to the next step.
+Exactly one message of the game is in flight at any time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import trio
+
+from ..protocol import (
+    Accepted,
+    AskPlayer,
+    CheckSBA,
+    CoordinatorEvent,
+    DecisionRequest,
+    ErrorReply,
+    Forfeit,
+    GameOver,
+    Message,
+    PlayerReply,
+    PriorityRequest,
+    Rejected,
+    Resolve,
+    Resolved,
+    SBABatch,
+    SubmitAction,
+    SubmitAnswer,
+    decode,
+)
+from ..rules import (
+    Action,
+    Answer,
+    Decision,
+    Game,
+    IllegalActionError,
+    InvalidMessageError,
+    Proc,
+    advance,
+    after_sba,
+    after_triggers,
+    check_answer,
+    default_answer,
+    end_turn,
+    lose_game,
+    next_task,
+    place_triggers,
+    priority_decision,
+    take_action,
+    view_for,
+)
+from ._wire import Link
+
+__all__ = ["Coordinator", "GameResult", "SeatConfig"]
+
+MAX_STRIKES = 3
+"""Malformed messages a seat may send in a row before it forfeits."""
+MAX_REJECTIONS = 50
+"""Illegal actions a seat may submit in a row before it forfeits (a lying bot can't stall)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatConfig:
+    """How the coordinator treats one seat."""
+
+    auto_pass: bool = True
+    """Pass on the player's behalf when passing is the only legal action."""
+    timeout: float = 30.0
+    """Seconds the player has for each decision."""
+
+
+@dataclass(slots=True)
+class GameResult:
+    """How a game ended, and what it cost."""
+
+    winner: str | None
+    """The winner's name, or None for a draw."""
+    reason: str
+    """Why it ended."""
+    turns: int
+    """The turn it ended on."""
+    decisions: int = 0
+    """Decisions answered by policies."""
+    auto_passes: int = 0
+    """Passes the engine made on a player's behalf."""
+    messages: int = 0
+    """Messages that crossed channels."""
+    forfeits: list[tuple[str, str]] = field(default_factory=list)
+    """(player, reason) for each forfeit."""
+    final_hash: str = ""
+    """The state hash at the end."""
+
+
+class Coordinator:
+    """Runs one game's priority cycle over real channels."""
+
+    def __init__(self, game: Game, seats: list[Link], configs: list[SeatConfig], stack: Link,
+                 sba: Link) -> None:
+        self.game = game
+        self.seats = seats
+        self.configs = configs
+        self.stack = stack
+        self.sba = sba
+        self.wire = stack.wire
+        self.result = GameResult(None, "", 0)
+        self.gone: set[int] = set()
+        """Seats that forfeited; they are asked nothing more."""
+        self._rejections: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ the loop
+
+    async def run(self) -> GameResult:
+        """Play the game to its end; returns the result."""
+        game = self.game
+        st = game.state
+        while True:
+            task = next_task(game)
+            if task == "game_over":
+                break
+            if task == "check_sba":
+                batch = await self._call(self.sba, CheckSBA(), SBABatch)
+                assert isinstance(batch, SBABatch)
+                after_sba(game, len(batch.events))
+            elif task == "place_triggers":
+                placed = await self._drive(place_triggers(game))
+                after_triggers(game, bool(placed))
+            elif task == "priority":
+                await self._priority()
+            elif task == "resolve":
+                await self._call(self.stack, Resolve(st.stack[-1]), Resolved)
+            elif task == "advance":
+                await self._drive(advance(game))
+            elif task == "end_turn":
+                await self._drive(end_turn(game))
+            if task != "check_sba" and not st.dirty and next_task(game) == "priority":
+                # The check before this grant of priority has nothing to look at (704.3).
+                self._note("sba_skipped", -1, "no change since the last check")
+        await self._finish()
+        return self.result
+
+    async def _finish(self) -> None:
+        st = self.game.state
+        winner = st.players[st.winner].name if st.winner >= 0 else None
+        self.result.winner = winner
+        self.result.reason = st.end_reason
+        self.result.turns = st.turn
+        self.result.final_hash = st.state_hash()
+        losers = tuple(p.name for p in st.players if p.lost)
+        for seat, link in enumerate(self.seats):
+            if seat not in self.gone:
+                with trio.move_on_after(self.configs[seat].timeout):
+                    await link.send(GameOver(winner or "", losers, st.end_reason))
+        self.result.messages = self.wire.seq
+
+    def _note(self, kind: str, seat: int, detail: str) -> None:
+        """A coordinator event for the trace (not sent to anyone but the tracer)."""
+        self.wire.record("coordinator", "tracer", CoordinatorEvent(kind, seat, detail))
+
+    # ------------------------------------------------------------------ kernel actors
+
+    async def _call(self, link: Link, request: Message, reply_type: type) -> Message:
+        """Hand the state to the stack actor or SBA checker and wait for it back, answering
+        the decisions it needs on the way."""
+        await link.send(request)
+        while True:
+            msg = await link.receive()
+            if isinstance(msg, reply_type):
+                return msg
+            if isinstance(msg, AskPlayer):
+                answer = await self._answer(msg.decision)
+                await link.send(PlayerReply(answer))
+                continue
+            raise RuntimeError(f"coordinator: unexpected {msg.KIND} from {link.peer}")
+
+    async def _drive(self, proc: Proc[object]) -> object:
+        """Run a kernel procedure the coordinator owns (triggers, turn-based actions)."""
+        try:
+            decision = next(proc)
+            while True:
+                decision = proc.send(await self._answer(decision))
+        except StopIteration as stop:
+            return stop.value
+
+    # ------------------------------------------------------------------ players
+
+    async def _answer(self, decision: Decision) -> Answer:
+        """Ask a player a non-priority question until the answer is legal."""
+        seat = decision.player
+        rejections = 0
+        while seat not in self.gone and not self.game.state.players[seat].lost:
+            msg = await self._ask(seat, DecisionRequest(decision, view_for(self.game, seat)))
+            if msg is None:
+                break
+            if not isinstance(msg, SubmitAnswer):
+                await self._strike(seat, f"expected SubmitAnswer for decision {decision.id}, "
+                                   f"got {msg.KIND}")
+                continue
+            try:
+                answer = check_answer(decision, msg.answer)
+            except (IllegalActionError, InvalidMessageError) as err:
+                rejections += 1
+                await self.seats[seat].send(Rejected(decision.id, str(err)))
+                if rejections >= MAX_REJECTIONS:
+                    await self._forfeit(seat, f"{rejections} illegal answers in a row")
+                continue
+            self.result.decisions += 1
+            await self.seats[seat].send(Accepted(decision.id))
+            return answer
+        reply = default_answer(decision)
+        assert isinstance(reply, Answer)
+        return reply
+
+    async def _priority(self) -> None:
+        game = self.game
+        decision = priority_decision(game)
+        seat = decision.player
+        if seat in self.gone:
+            take_action(game, seat, Action("pass"))
+            return
+        if self.configs[seat].auto_pass and len(decision.actions) == 1:
+            # 117.3d on the player's behalf: passing is all they could do.
+            self.result.auto_passes += 1
+            self._note("auto_pass", seat, f"{game.state.players[seat].name} can only pass")
+            take_action(game, seat, Action("pass"))
+            return
+        msg = await self._ask(seat, PriorityRequest(decision, view_for(game, seat)))
+        if msg is None:
+            return
+        if not isinstance(msg, SubmitAction) or msg.decision_id != decision.id:
+            await self._strike(seat, f"expected SubmitAction for decision {decision.id}, got "
+                               f"{msg.KIND}")
+            return
+        self.result.decisions += 1
+        try:
+            take_action(game, seat, msg.action)
+        except (IllegalActionError, InvalidMessageError) as err:
+            self._rejections[seat] = self._rejections.get(seat, 0) + 1
+            await self.seats[seat].send(Rejected(decision.id, str(err)))
+            if self._rejections[seat] >= MAX_REJECTIONS:
+                await self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
+            return
+        self._rejections[seat] = 0
+        await self.seats[seat].send(Accepted(decision.id))
+
+    async def _ask(self, seat: int, request: PriorityRequest | DecisionRequest) -> Message | None:
+        """Send a request and wait for a well-formed reply; None if the seat forfeited."""
+        link = self.seats[seat]
+        await link.send(request)
+        strikes = 0
+        while True:
+            data = None
+            with trio.move_on_after(self.configs[seat].timeout):
+                data = await link.receive_bytes()
+            if data is None:
+                await self._forfeit(seat, f"no answer within {self.configs[seat].timeout:g} s")
+                return None
+            try:
+                msg = decode(data)
+            except InvalidMessageError as err:
+                strikes += 1
+                await link.send(ErrorReply(str(err)))
+                if strikes >= MAX_STRIKES:
+                    await self._forfeit(seat, f"{strikes} malformed messages in a row: {err}")
+                    return None
+                await link.send(request)
+                continue
+            if isinstance(msg, Forfeit):
+                await self._forfeit(seat, msg.reason, told=True)
+                return None
+            return msg
+
+    async def _strike(self, seat: int, why: str) -> None:
+        await self.seats[seat].send(ErrorReply(why))
+
+    async def _forfeit(self, seat: int, reason: str, told: bool = False) -> None:
+        """The seat loses the game by forfeit (104.3a-like); nothing else is affected."""
+        st = self.game.state
+        name = st.players[seat].name
+        self.gone.add(seat)
+        self.result.forfeits.append((name, reason))
+        self._note("forfeit", seat, reason)
+        lose_game(self.game, seat, f"forfeited: {reason}")
+        st.dirty = True
+

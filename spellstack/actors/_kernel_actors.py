@@ -1,0 +1,59 @@
+"""The stack actor (608) and the SBA checker (704): the only callers of those kernel procedures.
+
+Each waits for the coordinator to hand over the state with a request, runs the kernel
+procedure, routes any decision it needs back through the coordinator (``AskPlayer`` /
+``PlayerReply``), and hands the state back with its reply.
+"""
+
+from __future__ import annotations
+
+from ..protocol import (
+    AskPlayer,
+    CheckSBA,
+    PlayerReply,
+    Resolve,
+    Resolved,
+    SBABatch,
+)
+from ..rules import Decision, Event, Game, Proc, resolve_top, state_based_actions
+from ._wire import Link
+
+__all__ = ["sba_actor", "stack_actor"]
+
+
+async def _drive(link: Link, proc: Proc[tuple[Event, ...]]) -> tuple[Event, ...]:
+    """Run a kernel procedure, asking the coordinator whenever it needs a player's answer."""
+    try:
+        decision: Decision = next(proc)
+        while True:
+            await link.send(AskPlayer(decision))
+            msg = await link.receive()
+            if not isinstance(msg, PlayerReply):
+                raise RuntimeError(f"{link.me}: expected PlayerReply, got {msg.KIND}")
+            decision = proc.send(msg.answer)
+    except StopIteration as stop:
+        return tuple(stop.value)
+
+
+async def stack_actor(game: Game, link: Link) -> None:
+    """608: resolve the top of the stack whenever the coordinator says so."""
+    while True:
+        msg = await link.receive()
+        if not isinstance(msg, Resolve):
+            raise RuntimeError(f"stack: expected Resolve, got {msg.KIND}")
+        top = game.state.objects[game.state.stack[-1]]
+        if top.id != msg.object_id:
+            raise RuntimeError(f"stack: asked to resolve #{msg.object_id}, top is #{top.id}")
+        name = top.name
+        events = await _drive(link, resolve_top(game))
+        await link.send(Resolved(msg.object_id, name, events))
+
+
+async def sba_actor(game: Game, link: Link) -> None:
+    """704.3: perform all applicable state-based actions as one event, per request."""
+    while True:
+        msg = await link.receive()
+        if not isinstance(msg, CheckSBA):
+            raise RuntimeError(f"sba: expected CheckSBA, got {msg.KIND}")
+        events = await _drive(link, state_based_actions(game))
+        await link.send(SBABatch(events))

@@ -1,0 +1,71 @@
+"""The player actor: one per seat, turning requests into answers by calling a policy."""
+
+from __future__ import annotations
+
+import inspect
+
+from ..bots import Bot
+from ..protocol import (
+    Accepted,
+    DecisionRequest,
+    ErrorReply,
+    Forfeit,
+    GameOver,
+    PriorityRequest,
+    Rejected,
+    SubmitAction,
+    SubmitAnswer,
+)
+from ..rules import Action, Answer, InvalidMessageError
+from ._wire import Link
+
+__all__ = ["player_actor"]
+
+
+async def player_actor(policy: Bot, link: Link) -> None:
+    """Answer every request with the policy's reply. A policy that raises or returns something
+    that is not an answer of the right type forfeits (the coordinator records the reason);
+    one that never answers is timed out by the coordinator."""
+    while True:
+        try:
+            msg = await link.receive()
+        except InvalidMessageError as err:
+            await link.send(Forfeit(f"player received a malformed message: {err}"))
+            return
+        if isinstance(msg, GameOver):
+            return
+        if isinstance(msg, (Accepted, Rejected, ErrorReply)):
+            notify = getattr(policy, "notify", None)
+            if notify is not None:
+                notify(msg)
+            continue
+        if not isinstance(msg, (PriorityRequest, DecisionRequest)):
+            continue
+        try:
+            reply = policy.decide(msg.view, msg.decision)
+            if inspect.isawaitable(reply):
+                reply = await reply
+        except Exception as err:  # a crashing policy loses its own game, nothing else
+            await link.send(Forfeit(f"policy raised {type(err).__name__}: {err}"))
+            return
+        out: SubmitAction | SubmitAnswer
+        if isinstance(msg, PriorityRequest) and isinstance(reply, Action):
+            out = SubmitAction(msg.decision.id, reply)
+        elif isinstance(msg, DecisionRequest) and isinstance(reply, Answer):
+            out = SubmitAnswer(reply)
+        else:
+            want = "an Action" if isinstance(msg, PriorityRequest) else "an Answer"
+            await link.send(Forfeit(f"policy answered a {msg.decision.kind} decision with "
+                                    f"{_short(reply)}, not {want}"))
+            return
+        try:
+            data = link.wire.record(link.me, link.peer, out)
+        except Exception as err:  # fields of the wrong type can't even be encoded
+            await link.send(Forfeit(f"policy's answer can't be encoded: {_short(err)}"))
+            return
+        await link.out.send(data)
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

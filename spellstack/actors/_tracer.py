@@ -1,0 +1,51 @@
+"""The tracer: writes every message of a game, in order, as JSON Lines through structlog."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import IO, Any
+
+import msgpack
+import structlog
+import trio
+
+from .. import __version__
+from ._wire import TraceRecord
+
+__all__ = ["TRACE_FORMAT", "TraceWriter", "tracer_actor"]
+
+TRACE_FORMAT = 1
+"""Version of the trace format."""
+
+
+class TraceWriter:
+    """Renders trace lines deterministically (sorted keys, no clocks), so the same game gives
+    the same bytes."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._log = structlog.wrap_logger(
+            structlog.WriteLogger(stream),
+            processors=[structlog.processors.JSONRenderer(sort_keys=True, ensure_ascii=False)],
+        )
+
+    def header(self, seed: int, decks: Mapping[str, str], **extra: Any) -> None:
+        """The first line: format and engine versions, seed, decks."""
+        self._log.info("header", format=TRACE_FORMAT, engine=__version__, seed=seed,
+                       decks=dict(decks), **extra)
+
+    def message(self, rec: TraceRecord) -> None:
+        """One message with its game, number, sender, receiver, kind and decoded payload."""
+        body = msgpack.unpackb(rec.data, raw=False)
+        self._log.info("message", game=rec.game, seq=rec.seq, sender=rec.sender,
+                       receiver=rec.receiver, kind=rec.kind, payload=body.get("b"))
+
+    def footer(self, **fields: Any) -> None:
+        """The last line: how the game ended."""
+        self._log.info("result", **fields)
+
+
+async def tracer_actor(inbox: trio.MemoryReceiveChannel[TraceRecord], writer: TraceWriter) -> None:
+    """Write records until the channel closes."""
+    async with inbox:
+        async for rec in inbox:
+            writer.message(rec)

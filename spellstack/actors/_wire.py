@@ -1,0 +1,83 @@
+"""The wire: every message of one game is encoded, numbered, copied to the tracer, and sent."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import trio
+
+from ..protocol import Message, decode, encode
+
+__all__ = ["Link", "TraceRecord", "Wire"]
+
+
+@dataclass(frozen=True, slots=True)
+class TraceRecord:
+    """One message as the tracer receives it."""
+
+    game: str
+    """The game's id."""
+    seq: int
+    """Its number within the game, given when it was sent."""
+    sender: str
+    """The sending actor (``coordinator``, ``stack``, ``sba``, ``player:NAME``)."""
+    receiver: str
+    """The receiving actor."""
+    kind: str
+    """The message kind."""
+    data: bytes
+    """The encoded message, exactly as it crossed the channel."""
+
+
+class Wire:
+    """Numbers a game's messages as they are sent. Only one message per game is in flight at a
+    time, so the numbering never depends on how trio schedules tasks."""
+
+    def __init__(self, game_id: str, trace: trio.MemorySendChannel[TraceRecord] | None) -> None:
+        self.game_id = game_id
+        self.seq = 0
+        self.trace = trace
+
+    def record(self, sender: str, receiver: str, msg: Message) -> bytes:
+        """Encode and number a message, copying it to the tracer."""
+        data = encode(msg)
+        self.seq += 1
+        if self.trace is not None:
+            self.trace.send_nowait(
+                TraceRecord(self.game_id, self.seq, sender, receiver, msg.KIND, data))
+        return data
+
+
+@dataclass(slots=True)
+class Link:
+    """One actor's end of a two-way connection with another actor."""
+
+    wire: Wire
+    """The game's wire."""
+    me: str
+    """This end's actor name."""
+    peer: str
+    """The other end's actor name."""
+    out: trio.MemorySendChannel[bytes]
+    """Where this end sends."""
+    inbox: trio.MemoryReceiveChannel[bytes]
+    """Where this end receives."""
+
+    async def send(self, msg: Message) -> None:
+        """Encode, number, trace, send."""
+        await self.out.send(self.wire.record(self.me, self.peer, msg))
+
+    async def receive_bytes(self) -> bytes:
+        """The next raw message."""
+        return await self.inbox.receive()
+
+    async def receive(self) -> Message:
+        """The next message, decoded (InvalidMessageError if malformed)."""
+        return decode(await self.inbox.receive())
+
+    @classmethod
+    def pair(cls, wire: Wire, a: str, b: str) -> tuple[Link, Link]:
+        """Two connected ends."""
+        a_out, b_in = trio.open_memory_channel[bytes](1)
+        b_out, a_in = trio.open_memory_channel[bytes](1)
+        return cls(wire, a, b, a_out, a_in), cls(wire, b, a, b_out, b_in)

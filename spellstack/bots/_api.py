@@ -1,0 +1,18 @@
+"""The Bot API: one method that answers a decision given the player's view."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from ..rules import Decision, PlayerView, Reply
+
+__all__ = ["Bot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player policy. ``decide`` may be a plain or an ``async`` method."""
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        """Answer ``decision`` (an Action for priority, an Answer otherwise)."""
+        ...

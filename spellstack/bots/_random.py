@@ -1,0 +1,67 @@
+"""A seeded random bot: legal, reproducible, and eager enough that games end."""
+
+from __future__ import annotations
+
+from ..rules import Action, ActionOption, Answer, Decision, GameRandom, PlayerView, Reply
+
+__all__ = ["RandomBot"]
+
+
+class RandomBot:
+    """Picks uniformly among legal options, with a lean towards doing something: it plays a
+    land when it can, acts rather than passes most of the time, and attacks often."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = GameRandom.from_seed(seed)
+        """Its own generator: the bot's choices depend only on its seed and what it is asked."""
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        """Answer any decision legally."""
+        rng = self.rng
+        if decision.kind == "priority":
+            return self._priority(decision)
+        keys = [c.key for c in decision.choices]
+        if decision.kind in ("choose", "yes_no"):
+            n = decision.min + rng.below(decision.max - decision.min + 1)
+            rng.shuffle(keys)
+            return Answer(decision.id, tuple(keys[:n]))
+        if decision.kind == "order":
+            rng.shuffle(keys)
+            return Answer(decision.id, tuple(keys))
+        if decision.kind in ("attackers", "blockers"):
+            pairs = list(decision.legal_pairs)
+            rng.shuffle(pairs)
+            used: set[int] = set()
+            out = []
+            for a, b in pairs:
+                if a not in used and rng.below(3) != 0:
+                    used.add(a)
+                    out.append((a, b))
+            return Answer(decision.id, (), tuple(out))
+        if decision.kind == "divide":
+            split = dict.fromkeys(keys, 0)
+            for _ in range(decision.max):
+                split[rng.choice(keys)] += 1
+            return Answer(decision.id, (), tuple(split.items()))
+        raise ValueError(f"RandomBot can't answer a {decision.kind!r} decision")
+
+    def _priority(self, decision: Decision) -> Action:
+        rng = self.rng
+        options = [o for o in decision.actions if o.kind != "pass"]
+        lands = [o for o in options if o.kind == "play"]
+        if lands:
+            return Action("play", lands[0].object_id)
+        if not options or rng.below(4) == 0:
+            return Action("pass")
+        return self._fill(rng.choice(options))
+
+    def _fill(self, option: ActionOption) -> Action:
+        rng = self.rng
+        targets: list[int] = []
+        for req in option.targets:
+            pool = [c for c in req.candidates if c not in targets]
+            n = min(len(pool), req.min + rng.below(req.max - req.min + 1))
+            rng.shuffle(pool)
+            targets.extend(pool[:n])
+        x = rng.below(option.max_x + 1) if option.has_x else 0
+        return Action(option.kind, option.object_id, option.ability, tuple(targets), x)

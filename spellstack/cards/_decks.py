@@ -1,0 +1,69 @@
+"""Decklists: the built-in decks, and deck files (``name``, ``[cards]`` name = count)."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from ..rules import CardDefinition, CardDefinitionError
+
+__all__ = ["DECKS", "Deck", "load_deck"]
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A decklist."""
+
+    name: str
+    """The deck's name."""
+    cards: tuple[str, ...]
+    """Card names, one entry per copy, in file order."""
+
+    def __repr__(self) -> str:
+        return f"Deck({self.name!r}, {len(self.cards)} cards)"
+
+
+def _parse(source: str, text: str, cards: Mapping[str, CardDefinition]) -> Deck:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise CardDefinitionError(f"{source}: {err}") from None
+    name = data.get("name")
+    table = data.get("cards")
+    if not isinstance(name, str) or not isinstance(table, dict):
+        raise CardDefinitionError(f"{source}: a deck needs a 'name' and a [cards] table")
+    out: list[str] = []
+    for card, count in table.items():
+        if card not in cards or cards[card].is_token:
+            raise CardDefinitionError(f"{source}: deck {name!r}: unknown card {card!r}")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise CardDefinitionError(f"{source}: deck {name!r}: {card!r}: count must be a "
+                                      f"positive integer, got {count!r}")
+        out.extend([card] * count)
+    if len(out) < 40:
+        raise CardDefinitionError(f"{source}: deck {name!r} has {len(out)} cards; at least 40")
+    return Deck(name, tuple(out))
+
+
+def _builtin() -> tuple[str, ...]:
+    folder = resources.files("spellstack.cards").joinpath("decks")
+    return tuple(sorted(e.name[:-5] for e in folder.iterdir() if e.name.endswith(".toml")))
+
+
+DECKS: tuple[str, ...] = _builtin()
+"""Names of the built-in decks."""
+
+
+def load_deck(name_or_path: str, cards: Mapping[str, CardDefinition]) -> Deck:
+    """A built-in deck by name, or a deck file by path."""
+    if name_or_path in DECKS:
+        entry = resources.files("spellstack.cards").joinpath("decks", f"{name_or_path}.toml")
+        return _parse(f"decks/{name_or_path}.toml", entry.read_text("utf-8"), cards)
+    path = Path(name_or_path)
+    if not path.is_file():
+        raise CardDefinitionError(f"no built-in deck or deck file {name_or_path!r} (built-in: "
+                                  f"{', '.join(DECKS)})")
+    return _parse(str(path), path.read_text("utf-8"), cards)

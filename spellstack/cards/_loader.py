@@ -1,0 +1,295 @@
+"""Loading card definitions from hand-written data files, checked against the kernel's closed
+registries (effect verbs, argument kinds, target kinds, trigger events, conditions, keywords)."""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..rules import (
+    ARG_KINDS,
+    CONDITIONS,
+    EFFECT_VERBS,
+    STEPS,
+    TARGET_KINDS,
+    TRIGGER_EVENTS,
+    ActivatedAbility,
+    CardDefinition,
+    CardDefinitionError,
+    Effect,
+    ManaCost,
+    ManaCostSyntaxError,
+    SpellAbility,
+    TargetSpec,
+    TriggeredAbility,
+    parse_mana_cost,
+)
+from ..rules._definitions import ArgValue
+
+__all__ = ["KEYWORDS", "load_card_file", "load_cards", "parse_type_line"]
+
+KEYWORDS: frozenset[str] = frozenset({
+    "flying", "reach", "vigilance", "haste", "defender", "deathtouch", "lifelink", "trample",
+    "infect", "first strike", "double strike", "flash",
+})
+"""Keyword abilities (702) the kernel implements."""
+
+SUPERTYPES = frozenset({"Basic", "Legendary", "World", "Snow"})
+CARD_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instant", "Land",
+                        "Planeswalker", "Sorcery", "Kindred"})
+
+_CARD_KEYS = frozenset({"name", "cost", "type", "pt", "loyalty", "text", "color", "keywords",
+                        "spell", "activated", "triggered"})
+
+
+class _Where:
+    """Names the file, card and field in load errors."""
+
+    def __init__(self, source: str, card: str) -> None:
+        self.source = source
+        self.card = card
+
+    def error(self, field: str, problem: str) -> CardDefinitionError:
+        return CardDefinitionError(f"{self.source}: card {self.card!r}: {field}: {problem}")
+
+
+def parse_type_line(line: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]:
+    """205: ``Legendary Creature — Dog`` -> supertypes, card types, subtypes, is a token."""
+    left, _, right = line.partition("—")
+    words = left.split()
+    token = "Token" in words
+    words = [w for w in words if w != "Token"]
+    supertypes = tuple(w for w in words if w in SUPERTYPES)
+    types = tuple(w for w in words if w not in SUPERTYPES)
+    unknown = [w for w in types if w not in CARD_TYPES]
+    if unknown or not types:
+        raise ValueError(f"unknown card type {unknown[0]!r}" if unknown else "no card type")
+    return supertypes, types, tuple(right.split()), token
+
+
+def _effect(raw: Any, where: _Where, field: str) -> Effect:
+    if not isinstance(raw, dict) or not isinstance(raw.get("verb"), str):
+        raise where.error(field, f"an effect must be a table with a 'verb', got {raw!r}")
+    verb = raw["verb"]
+    spec = EFFECT_VERBS.get(verb)
+    if spec is None:
+        raise where.error(field, f"unknown verb {verb!r} (known: {', '.join(sorted(EFFECT_VERBS))})")
+    args: dict[str, ArgValue] = {}
+    allowed = {**spec.required, **spec.optional}
+    for key, value in raw.items():
+        if key == "verb":
+            continue
+        if key not in allowed:
+            raise where.error(f"{field}.{key}", f"verb {verb!r} takes no argument {key!r} "
+                              f"(it takes: {', '.join(sorted(allowed))})")
+        kind = allowed[key]
+        if kind == "effects":
+            if not isinstance(value, list):
+                raise where.error(f"{field}.{key}", f"expected a list of effects, got {value!r}")
+            value = tuple(_effect(v, where, f"{field}.{key}[{i}]") for i, v in enumerate(value))
+        if not ARG_KINDS[kind](value):
+            raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind}")
+        args[key] = value
+    missing = [k for k in spec.required if k not in args]
+    if missing:
+        raise where.error(field, f"verb {verb!r} needs argument {missing[0]!r}")
+    return Effect(verb, tuple(sorted(args.items())))
+
+
+def _effects(raw: Any, where: _Where, field: str) -> tuple[Effect, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise where.error(field, "expected a non-empty list of effects")
+    return tuple(_effect(e, where, f"{field}[{i}]") for i, e in enumerate(raw))
+
+
+def _targets(raw: Any, where: _Where, field: str) -> tuple[TargetSpec, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise where.error(field, f"expected a list of target tables, got {raw!r}")
+    out = []
+    for i, t in enumerate(raw):
+        f = f"{field}[{i}]"
+        if not isinstance(t, dict) or t.get("kind") not in TARGET_KINDS:
+            raise where.error(f, f"unknown target kind in {t!r} (known: "
+                              f"{', '.join(sorted(TARGET_KINDS))})")
+        extra = set(t) - {"kind", "min", "max", "not_colors", "controller"}
+        if extra:
+            raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
+        lo, hi = t.get("min", 1), t.get("max", 1)
+        if not (isinstance(lo, int) and isinstance(hi, int) and 0 <= lo <= hi and hi >= 1):
+            raise where.error(f, f"bad min/max {lo!r}/{hi!r}")
+        if t.get("controller", "") not in ("", "you", "opponent"):
+            raise where.error(f, f"controller must be 'you' or 'opponent', got "
+                              f"{t['controller']!r}")
+        out.append(TargetSpec(t["kind"], lo, hi, tuple(t.get("not_colors", ())),
+                              t.get("controller", "")))
+    return tuple(out)
+
+
+def _positions(text: str) -> list[tuple[str, int]]:
+    """Each Oracle line with the position of its first ability (keyword lines hold several)."""
+    out = []
+    pos = 1
+    for line in text.split("\n"):
+        out.append((line, pos))
+        parts = [p.strip().lower() for p in line.split(",")]
+        pos += len(parts) if all(p in KEYWORDS for p in parts) else 1
+    return out
+
+
+def _position(raw: dict[str, Any], text: str, where: _Where, field: str, default: int) -> int:
+    quote = raw.get("text")
+    if quote is None:
+        return default
+    for line, pos in _positions(text):
+        if quote in line:
+            return pos
+    raise where.error(f"{field}.text", f"{quote!r} is not part of the card's Oracle text")
+
+
+def _cost(text: str, where: _Where, field: str) -> tuple[ManaCost, bool]:
+    parts = [p.strip() for p in text.split(",")]
+    tap = "{T}" in parts
+    mana = [p for p in parts if p != "{T}"]
+    if len(mana) > 1:
+        raise where.error(field, f"unsupported cost {text!r}")
+    try:
+        return parse_mana_cost(mana[0] if mana else ""), tap
+    except ManaCostSyntaxError as err:
+        raise where.error(field, str(err)) from None
+
+
+def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        raise CardDefinitionError(f"{source}: a card has no name: {dict(raw)!r}")
+    where = _Where(source, name)
+    unknown = set(raw) - _CARD_KEYS
+    if unknown:
+        raise where.error(sorted(unknown)[0], "unknown field")
+    text = raw.get("text", "")
+    if not isinstance(text, str):
+        raise where.error("text", "must be a string")
+    cost: ManaCost | None = None
+    if "cost" in raw:
+        try:
+            cost = parse_mana_cost(raw["cost"])
+        except (ManaCostSyntaxError, TypeError) as err:
+            raise where.error("cost", str(err)) from None
+    try:
+        supertypes, types, subtypes, is_token = parse_type_line(str(raw.get("type", "")))
+    except ValueError as err:
+        raise where.error("type", f"{raw.get('type')!r}: {err}") from None
+    power = toughness = None
+    if "pt" in raw:
+        try:
+            p, t = str(raw["pt"]).split("/")
+            power, toughness = int(p), int(t)
+        except ValueError:
+            raise where.error("pt", f"expected 'P/T', got {raw['pt']!r}") from None
+    if "Creature" in types and power is None:
+        raise where.error("pt", "a creature needs power/toughness")
+    colors = tuple(raw["color"]) if "color" in raw else (
+        tuple(c for c in "WUBRG" if c in cost.colors()) if cost else ())
+    keywords = tuple(raw.get("keywords", ()))
+    for k in keywords:
+        if k not in KEYWORDS:
+            raise where.error("keywords", f"unknown keyword {k!r}")
+        if k not in text.lower():
+            raise where.error("keywords", f"keyword {k!r} is not in the Oracle text")
+    spell = None
+    if "spell" in raw:
+        s = raw["spell"]
+        if not isinstance(s, dict):
+            raise where.error("spell", "must be a table")
+        spell = SpellAbility(_targets(s.get("targets"), where, "spell.targets"),
+                             _effects(s.get("effects"), where, "spell.effects"))
+    elif "Instant" in types or "Sorcery" in types:
+        raise where.error("spell", "an instant or sorcery needs a spell ability")
+    activated = []
+    for i, a in enumerate(raw.get("activated", [])):
+        f = f"activated[{i}]"
+        mana_cost, tap = _cost(str(a.get("cost", "")), where, f"{f}.cost")
+        targets = _targets(a.get("targets"), where, f"{f}.targets")
+        effects = _effects(a.get("effects"), where, f"{f}.effects")
+        is_mana = not targets and all(e.verb == "add_mana" for e in effects)
+        activated.append(ActivatedAbility(mana_cost, tap, targets, effects, is_mana,
+                                          bool(a.get("sorcery_speed", False)),
+                                          _position(a, text, where, f, len(keywords) + i + 1)))
+    triggered = []
+    for i, t in enumerate(raw.get("triggered", [])):
+        f = f"triggered[{i}]"
+        event = t.get("event")
+        if event not in TRIGGER_EVENTS:
+            raise where.error(f"{f}.event", f"unknown trigger event {event!r} (known: "
+                              f"{', '.join(sorted(TRIGGER_EVENTS))})")
+        step = t.get("step", "")
+        if event == "beginning_of_step" and step not in STEPS:
+            raise where.error(f"{f}.step", f"unknown step {step!r}")
+        whose = t.get("whose", "you")
+        if whose not in ("you", "each"):
+            raise where.error(f"{f}.whose", f"expected 'you' or 'each', got {whose!r}")
+        condition = None
+        if "condition" in t:
+            c = t["condition"]
+            if not isinstance(c, dict) or c.get("test") not in CONDITIONS:
+                raise where.error(f"{f}.condition", f"unknown condition {c!r} (known: "
+                                  f"{', '.join(sorted(CONDITIONS))})")
+            condition = Effect(c["test"], tuple(sorted((k, v) for k, v in c.items()
+                                                       if k != "test")))
+        triggered.append(TriggeredAbility(
+            event, step, whose, condition, _targets(t.get("targets"), where, f"{f}.targets"),
+            _effects(t.get("effects"), where, f"{f}.effects"),
+            _position(t, text, where, f, len(keywords) + len(activated) + i + 1)))
+    return CardDefinition(
+        name=name, mana_cost=cost, supertypes=supertypes, card_types=types, subtypes=subtypes,
+        colors=colors, power=power, toughness=toughness,
+        loyalty=int(raw["loyalty"]) if "loyalty" in raw else None, text=text,
+        keywords=keywords, spell=spell, activated=tuple(activated), triggered=tuple(triggered),
+        is_token=token or is_token, source=source,
+    )
+
+
+def load_card_file(path: Path | str, text: str | None = None) -> dict[str, CardDefinition]:
+    """Load one data file (``[[card]]`` and ``[[token]]`` tables); raises CardDefinitionError
+    naming the file, the card and the field of the first problem."""
+    source = str(path)
+    try:
+        data = tomllib.loads(text if text is not None else Path(path).read_text("utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as err:
+        raise CardDefinitionError(f"{source}: {err}") from None
+    out: dict[str, CardDefinition] = {}
+    unknown = set(data) - {"card", "token"}
+    if unknown:
+        raise CardDefinitionError(f"{source}: unknown top-level key {sorted(unknown)[0]!r}")
+    for table, token in (("card", False), ("token", True)):
+        for raw in data.get(table, []):
+            defn = _card(raw, source, token)
+            if defn.name in out:
+                raise CardDefinitionError(f"{source}: card {defn.name!r} is defined twice")
+            out[defn.name] = defn
+    return out
+
+
+_CACHE: dict[str, CardDefinition] | None = None
+
+
+def load_cards() -> Mapping[str, CardDefinition]:
+    """Every card and token the package defines (loaded once, then shared read-only)."""
+    global _CACHE
+    if _CACHE is None:
+        cards: dict[str, CardDefinition] = {}
+        for entry in sorted(resources.files("spellstack.cards").joinpath("data").iterdir(),
+                            key=lambda e: e.name):
+            if entry.name.endswith(".toml"):
+                for name, defn in load_card_file(f"data/{entry.name}", entry.read_text("utf-8")).items():
+                    if name in cards:
+                        raise CardDefinitionError(f"data/{entry.name}: card {name!r} is also "
+                                                  f"defined in {cards[name].source}")
+                    cards[name] = defn
+        _CACHE = cards
+    return _CACHE

@@ -1,0 +1,219 @@
+"""The wire format: msgpack envelopes ``{"k": KIND, "v": PROTOCOL_VERSION, "b": body}``.
+
+Decoding treats its input as hostile. The size of the buffer and of every
+string and container is capped before anything is allocated, ext types
+(timestamps included) and binary data are refused, and the body is validated
+field by field against the message class. Any bad input raises
+``InvalidMessageError`` naming what was wrong; no other exception escapes.
+
+Nesting depth is bounded twice. While unpacking, msgpack's own limit applies
+(the C unpacker stops at 1024 levels with ``StackError``, the pure-Python one
+turns ``RecursionError`` into ``StackError``); both become
+``InvalidMessageError``. After unpacking, ``from_plain`` descends only as deep
+as the message's type allows (under a dozen levels), so anything nested deeper
+is a type error at its path, quoted without recursion.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar, cast
+
+import msgpack  # type: ignore[import-untyped]  # ships no type information
+
+from spellstack.protocol._convert import describe_value, from_plain, short_repr, to_plain
+from spellstack.protocol._messages import MESSAGE_TYPES, Message
+from spellstack.rules._errors import InvalidMessageError
+
+__all__ = [
+    "MAX_ARRAY_LEN",
+    "MAX_MAP_LEN",
+    "MAX_MESSAGE_BYTES",
+    "MAX_STR_LEN",
+    "PROTOCOL_VERSION",
+    "Message",
+    "decode",
+    "decode_as",
+    "encode",
+]
+
+M = TypeVar("M")
+
+PROTOCOL_VERSION = 1
+"""Version of the wire format; a decoder accepts only its own."""
+MAX_MESSAGE_BYTES = 1 << 20
+"""Largest encoded message accepted, in bytes."""
+MAX_STR_LEN = 1 << 16
+"""Longest string accepted, in bytes."""
+MAX_ARRAY_LEN = 1 << 16
+"""Most elements in one array."""
+MAX_MAP_LEN = 1 << 10
+"""Most entries in one map."""
+
+_KIND_OF: dict[type, str] = {cls: kind for kind, cls in MESSAGE_TYPES.items()}
+_ENVELOPE_KEYS = frozenset(("k", "v", "b"))
+
+
+class _ExtRefused(Exception):
+    """Raised from the unpacker's ext hook: ext types never appear in a message."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _refuse_ext(code: int, data: bytes) -> Any:
+    raise _ExtRefused(code)
+
+
+_UNPACK_OPTIONS: dict[str, Any] = {
+    "raw": False,
+    "use_list": True,
+    "strict_map_key": True,
+    "max_str_len": MAX_STR_LEN,
+    "max_bin_len": 0,
+    "max_array_len": MAX_ARRAY_LEN,
+    "max_map_len": MAX_MAP_LEN,
+    "max_ext_len": 0,
+    "ext_hook": _refuse_ext,
+}
+
+
+def encode(msg: Message) -> bytes:
+    """Encode a message as a msgpack envelope.
+
+    The output is deterministic: equal messages give equal bytes.
+
+    Raises:
+        TypeError: ``msg`` is not a message.
+        InvalidMessageError: The encoding exceeds ``MAX_MESSAGE_BYTES``.
+    """
+    kind = _KIND_OF.get(type(msg))
+    if kind is None:
+        raise TypeError(f"not a message: {type(msg).__name__}")
+    data: bytes = msgpack.packb(
+        {"k": kind, "v": PROTOCOL_VERSION, "b": to_plain(msg)}, use_bin_type=True
+    )
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise InvalidMessageError(
+            f"{kind}: encodes to {len(data)} bytes, over the limit of {MAX_MESSAGE_BYTES}"
+        )
+    return data
+
+
+def decode(data: bytes | bytearray | memoryview) -> Message:
+    """Decode and validate one message from untrusted bytes.
+
+    Raises:
+        InvalidMessageError: The bytes are not a valid message of this protocol
+            version; the message says what was wrong, and where.
+    """
+    kind, body = _open(data)
+    return _build(kind, body)
+
+
+def decode_as(data: bytes | bytearray | memoryview, cls: type[M]) -> M:
+    """Decode a message that must be of class ``cls``.
+
+    Raises:
+        InvalidMessageError: As ``decode``, or the message is of another kind.
+        TypeError: ``cls`` is not a message class.
+    """
+    expected = _KIND_OF.get(cls)
+    if expected is None:
+        raise TypeError(f"not a message class: {cls!r}")
+    kind, body = _open(data)
+    if kind != expected:
+        raise InvalidMessageError(f"invalid message: expected a {expected}, got a {kind}")
+    return cast(M, _build(kind, body))
+
+
+def _open(data: Any) -> tuple[str, Any]:
+    """Unpack within limits and check the envelope; return the kind and the raw body."""
+    raw = _unpack(data)
+    if type(raw) is not dict:
+        raise InvalidMessageError(
+            f"invalid message: expected a map with keys 'k', 'v', 'b', got {describe_value(raw)}"
+        )
+    if raw.keys() != _ENVELOPE_KEYS:
+        missing = sorted(_ENVELOPE_KEYS - raw.keys())
+        extra = sorted(short_repr(k) for k in raw.keys() - _ENVELOPE_KEYS)
+        parts = []
+        if missing:
+            parts.append("missing " + ", ".join(repr(k) for k in missing))
+        if extra:
+            parts.append("unexpected " + ", ".join(extra[:5]))
+        raise InvalidMessageError(
+            f"invalid message: envelope must have exactly 'k', 'v', 'b' ({'; '.join(parts)})"
+        )
+    kind = raw["k"]
+    if type(kind) is not str:
+        raise InvalidMessageError(
+            f"invalid message: kind must be a str, got {describe_value(kind)}"
+        )
+    version = raw["v"]
+    if version != PROTOCOL_VERSION or type(version) is not int:
+        name = kind if kind in MESSAGE_TYPES else short_repr(kind)
+        shown = short_repr(version) if type(version) is int else describe_value(version)
+        raise InvalidMessageError(
+            f"invalid {name} message: unsupported protocol version {shown} "
+            f"(this side speaks {PROTOCOL_VERSION})"
+        )
+    if kind not in MESSAGE_TYPES:
+        raise InvalidMessageError(f"invalid message: unknown kind {short_repr(kind)}")
+    return kind, raw["b"]
+
+
+def _build(kind: str, body: Any) -> Message:
+    cls = MESSAGE_TYPES[kind]
+    try:
+        msg: Message = from_plain(cls, body)
+    except InvalidMessageError as exc:
+        raise InvalidMessageError(f"invalid {kind} message: {exc}") from None
+    except Exception as exc:  # pragma: no cover - a bug, but never let it kill a game
+        raise InvalidMessageError(
+            f"invalid {kind} message: validation failed ({type(exc).__name__}: {exc})"
+        ) from exc
+    return msg
+
+
+def _unpack(data: Any) -> Any:
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise InvalidMessageError(f"invalid message: expected bytes, got {type(data).__name__}")
+    size = data.nbytes if isinstance(data, memoryview) else len(data)
+    if size > MAX_MESSAGE_BYTES:
+        raise InvalidMessageError(
+            f"invalid message: {size} bytes, over the limit of {MAX_MESSAGE_BYTES}"
+        )
+    if size == 0:
+        raise InvalidMessageError("invalid message: empty")
+    try:
+        return msgpack.unpackb(data, **_UNPACK_OPTIONS)
+    except msgpack.ExtraData:
+        reason = "trailing bytes after the message"
+    except msgpack.StackError:
+        reason = "nested too deeply"
+    except RecursionError:
+        reason = "nested too deeply"
+    except msgpack.FormatError:
+        reason = "not msgpack (reserved byte 0xc1)"
+    except _ExtRefused as exc:
+        reason = f"ext type {exc.code} not allowed"
+    except UnicodeDecodeError:
+        reason = "a string is not valid UTF-8"
+    except ValueError as exc:
+        text = str(exc)
+        if "incomplete input" in text:
+            reason = "truncated (incomplete msgpack data)"
+        elif "max_bin_len" in text:
+            reason = "binary data not allowed"
+        elif "max_ext_len" in text:
+            reason = "ext types not allowed"
+        elif "strict_map_key" in text:
+            reason = "a map key is not a string"
+        elif "exceeds max_" in text:
+            reason = f"limit exceeded: {text}"
+        else:
+            reason = f"malformed msgpack: {text}"
+    except Exception as exc:
+        reason = f"malformed msgpack: {type(exc).__name__}: {short_repr(str(exc))}"
+    raise InvalidMessageError(f"invalid message: {reason}")

@@ -1,0 +1,682 @@
+"""Type-hint-driven conversion between frozen dataclasses and plain, msgpack-able data.
+
+``to_plain`` turns a dataclass into nested dicts, lists and scalars. ``from_plain``
+rebuilds it and validates every value against the dataclass field type hints on
+the way, raising ``InvalidMessageError`` that names the path of the offending
+value (``decision.actions[2].targets[0].min: expected int, got str 'x'``).
+
+Both directions are compiled once per class into plain Python functions (the
+dataclass parts by code generation, containers as closures), so the per-message
+cost is a handful of ``type(v) is T`` checks and one constructor call per
+object. The path of a bad value is assembled only when something is wrong: the
+internal ``_Bad`` exception collects path segments as it propagates outwards.
+
+Supported hints: ``int`` (``bool`` is rejected), ``str``, ``bool``, ``float``,
+``None``, ``Optional``/unions of these, ``Literal[...]``, ``tuple[X, ...]``,
+``tuple[X, Y]``, ``dict[K, V]`` and nested dataclasses (recursive ones too).
+Sequences must arrive as lists (or tuples); maps as dicts.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin, get_type_hints
+
+from spellstack.rules._errors import InvalidMessageError
+
+__all__ = ["QUOTE_LIMIT", "describe_value", "from_plain", "short_repr", "to_plain"]
+
+T = TypeVar("T")
+_Conv = Callable[[Any], Any]
+
+QUOTE_LIMIT = 60
+"""Longest quotation of an offending value in an error message, in characters."""
+
+_QUOTE_DEPTH = 4
+_NoneType = type(None)
+_SCALARS: tuple[type, ...] = (int, str, bool, float, _NoneType)
+_ABSENT = object()
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class _Bad(Exception):
+    """A value does not fit its type; ``rpath`` collects path segments innermost first."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.rpath: list[str] = []
+
+
+def short_repr(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """Quote ``value`` for an error message without ever doing unbounded work.
+
+    Safe on hostile data: strings are sliced before ``repr``, containers are
+    walked only to a small depth and until the budget is spent, huge integers
+    are summarised, and foreign objects' own ``__repr__`` is never called.
+
+    Args:
+        value: Any object, usually decoded from untrusted bytes.
+        limit: Maximum length of the result.
+
+    Returns:
+        A ``repr``-like string of at most ``limit`` characters.
+    """
+    out: list[str] = []
+    _emit(value, out, limit + 1, 0)
+    text = "".join(out)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _emit(value: Any, out: list[str], room: int, depth: int) -> int:
+    """Append a bounded rendering of ``value`` to ``out``; return the room left."""
+    if room <= 0:
+        return room
+    t = type(value)
+    if t is str:
+        text = repr(value[:room])
+    elif t is bytes or t is bytearray:
+        text = repr(bytes(value[:room]))
+    elif t is int:
+        text = repr(value) if value.bit_length() <= 128 else f"<int of {value.bit_length()} bits>"
+    elif t is bool or t is float or value is None:
+        text = repr(value)
+    elif t is list or t is tuple or t is dict:
+        opener, closer = ("{", "}") if t is dict else ("[", "]") if t is list else ("(", ")")
+        if depth >= _QUOTE_DEPTH and value:
+            text = opener + "..." + closer
+        else:
+            out.append(opener)
+            room -= 1
+            items = value.items() if t is dict else ((None, v) for v in value)
+            for i, (key, item) in enumerate(items):
+                if room <= 0:
+                    return room
+                if i:
+                    out.append(", ")
+                    room -= 2
+                if t is dict:
+                    room = _emit(key, out, room, depth + 1)
+                    out.append(": ")
+                    room -= 2
+                room = _emit(item, out, room, depth + 1)
+            if t is tuple and len(value) == 1:
+                out.append(",")
+                room -= 1
+            text = closer
+    elif dataclasses.is_dataclass(value):
+        text = f"{t.__name__}(...)"
+    else:
+        text = f"<{t.__name__}>"
+    out.append(text)
+    return room - len(text)
+
+
+def describe_value(value: Any) -> str:
+    """Describe a value as ``<type> <quoted value>``, e.g. ``str 'x'`` or ``None``."""
+    if value is None:
+        return "None"
+    return f"{type(value).__name__} {short_repr(value)}"
+
+
+def _mismatch(expected: str, value: Any) -> _Bad:
+    return _Bad(f"expected {expected}, got {describe_value(value)}")
+
+
+def _field_mismatch(field: str, expected: str, value: Any) -> _Bad:
+    bad = _mismatch(expected, value)
+    bad.rpath.append("." + field)
+    return bad
+
+
+def _missing(field: str) -> _Bad:
+    bad = _Bad("missing required field")
+    bad.rpath.append("." + field)
+    return bad
+
+
+def _format(prefix: str, bad: _Bad) -> str:
+    path = prefix + "".join(reversed(bad.rpath))
+    path = path.removeprefix(".")
+    return f"{path}: {bad.detail}" if path else bad.detail
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def from_plain(cls: type[T], data: Any, path: str = "") -> T:
+    """Build a ``cls`` from plain data, validating it against ``cls``'s type hints.
+
+    Args:
+        cls: A dataclass (or any supported type hint).
+        data: Plain data, e.g. as unpacked by msgpack.
+        path: Prefix for the paths in error messages, e.g. ``"body"``.
+
+    Returns:
+        The rebuilt instance.
+
+    Raises:
+        InvalidMessageError: The data does not fit; the message names the path
+            and quotes the offending value.
+        TypeError: ``cls`` uses a type hint this converter does not support.
+    """
+    conv = _FROM.get(cls) or _from_converter(cls)
+    try:
+        return cast(T, conv(data))
+    except _Bad as bad:
+        raise InvalidMessageError(_format(path, bad)) from None
+    except RecursionError:
+        where = f"{path}: " if path else ""
+        raise InvalidMessageError(f"{where}nested too deeply") from None
+
+
+def to_plain(obj: Any) -> Any:
+    """Turn a dataclass (or tuple, list, dict, scalar) into plain msgpack-able data.
+
+    Dataclasses become dicts of field name to plain value, tuples and lists
+    become lists, dicts keep their keys (sorted, so output is deterministic),
+    scalars are returned unchanged.
+
+    Raises:
+        TypeError: ``obj`` holds something that has no plain form.
+    """
+    enc = _TO.get(type(obj))
+    if enc is not None:
+        return enc(obj)
+    return _to_plain_slow(obj)
+
+
+def _to_plain_slow(obj: Any) -> Any:
+    t = type(obj)
+    if t in _SCALARS or t is bytes:
+        return obj
+    if t is list or t is tuple:
+        return [to_plain(x) for x in obj]
+    if t is dict:
+        return {k: to_plain(obj[k]) for k in sorted(obj)}
+    if dataclasses.is_dataclass(obj) and isinstance(t, type):
+        return _to_converter(t)(obj)
+    raise TypeError(f"cannot convert {t.__name__} to plain data")
+
+
+# --------------------------------------------------------------------------- from_plain compilation
+
+_FROM: dict[Any, _Conv] = {}
+_TYPE_NAMES: dict[type, str] = {
+    int: "int",
+    str: "str",
+    bool: "bool",
+    float: "float",
+    _NoneType: "None",
+}
+
+
+def _is_dataclass_type(hint: Any) -> bool:
+    return isinstance(hint, type) and dataclasses.is_dataclass(hint)
+
+
+def _is_union(hint: Any) -> bool:
+    return get_origin(hint) in (Union, types.UnionType)
+
+
+def _expected(hint: Any) -> str:
+    """A short human name for what a hint expects, for error messages."""
+    if hint is None:
+        hint = _NoneType
+    if hint in _TYPE_NAMES:
+        return _TYPE_NAMES[hint]
+    if _is_dataclass_type(hint):
+        return f"map ({hint.__name__})"
+    origin = get_origin(hint)
+    if origin is Literal:
+        return "one of " + ", ".join(short_repr(a) for a in get_args(hint))
+    if origin is tuple:
+        args = get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return "list"
+        return f"list of {len(args)}"
+    if origin is dict:
+        return "map"
+    if _is_union(hint):
+        return " or ".join(_expected(a) for a in get_args(hint))
+    return repr(hint)
+
+
+def _plain_types(hint: Any) -> frozenset[type]:
+    """The Python types of plain values that a hint can accept."""
+    if hint is None:
+        hint = _NoneType
+    if hint in _TYPE_NAMES:
+        return frozenset((hint,))
+    if _is_dataclass_type(hint) or get_origin(hint) is dict:
+        return frozenset((dict,))
+    origin = get_origin(hint)
+    if origin is tuple:
+        return frozenset((list, tuple))
+    if origin is Literal:
+        return frozenset(type(a) for a in get_args(hint))
+    if _is_union(hint):
+        return frozenset().union(*(_plain_types(a) for a in get_args(hint)))
+    raise TypeError(f"unsupported type hint {hint!r}")
+
+
+def _from_converter(hint: Any) -> _Conv:
+    """Return (compiling and caching if needed) the converter for ``hint``."""
+    conv = _FROM.get(hint)
+    if conv is None:
+        if _is_dataclass_type(hint):
+            conv = _compile_dataclass_from(hint)
+        else:
+            conv = _compile_from(hint)
+            _FROM[hint] = conv
+    return conv
+
+
+def _compile_from(hint: Any) -> _Conv:
+    if hint is None:
+        hint = _NoneType
+    if hint in _TYPE_NAMES:
+        return _scalar_from(hint)
+    origin = get_origin(hint)
+    args = get_args(hint)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return _var_tuple_from(args[0])
+        return _fixed_tuple_from(args)
+    if origin is dict:
+        return _dict_from(args[0], args[1])
+    if origin is Literal:
+        return _literal_from(args)
+    if _is_union(hint):
+        return _union_from(args)
+    raise TypeError(f"unsupported type hint {hint!r}")
+
+
+def _scalar_from(tp: type) -> _Conv:
+    name = _TYPE_NAMES[tp]
+
+    def conv(v: Any) -> Any:
+        if type(v) is tp:
+            return v
+        raise _mismatch(name, v)
+
+    return conv
+
+
+def _locate(item: _Conv, seq: Any) -> _Bad:
+    """Find the first element of ``seq`` that ``item`` rejects; return its error, indexed."""
+    for i, x in enumerate(seq):
+        try:
+            item(x)
+        except _Bad as bad:
+            bad.rpath.append(f"[{i}]")
+            return bad
+    return _Bad("inconsistent validation")  # unreachable for pure converters
+
+
+def _var_tuple_from(item_hint: Any) -> _Conv:
+    item = _from_converter(item_hint)
+    if item_hint in _TYPE_NAMES or item_hint is None:
+        tp = _NoneType if item_hint is None else item_hint
+
+        def conv_scalars(v: Any) -> Any:
+            tv = type(v)
+            if tv is not list and tv is not tuple:
+                raise _mismatch("list", v)
+            for x in v:
+                if type(x) is not tp:
+                    raise _locate(item, v)
+            return tuple(v)
+
+        return conv_scalars
+
+    def conv(v: Any) -> Any:
+        tv = type(v)
+        if tv is not list and tv is not tuple:
+            raise _mismatch("list", v)
+        try:
+            return tuple([item(x) for x in v])
+        except _Bad:
+            raise _locate(item, v) from None
+
+    return conv
+
+
+def _fixed_tuple_from(arg_hints: tuple[Any, ...]) -> _Conv:
+    n = len(arg_hints)
+    expected = f"list of {n}"
+    items = [_from_converter(a) for a in arg_hints]
+
+    def check_shape(v: Any) -> None:
+        tv = type(v)
+        if tv is not list and tv is not tuple:
+            raise _mismatch(expected, v)
+        if len(v) != n:
+            raise _Bad(f"expected {expected}, got {type(v).__name__} of {len(v)} {short_repr(v)}")
+
+    if n == 2 and all(a in _TYPE_NAMES for a in arg_hints):
+        t0, t1 = arg_hints
+
+        def conv_pair(v: Any) -> Any:
+            check_shape(v)
+            a, b = v
+            if type(a) is t0 and type(b) is t1:
+                return (a, b)
+            raise _locate_fixed(items, v)
+
+        return conv_pair
+
+    def conv(v: Any) -> Any:
+        check_shape(v)
+        try:
+            return tuple([c(x) for c, x in zip(items, v, strict=True)])
+        except _Bad:
+            raise _locate_fixed(items, v) from None
+
+    return conv
+
+
+def _locate_fixed(items: list[_Conv], seq: Any) -> _Bad:
+    for i, (c, x) in enumerate(zip(items, seq, strict=True)):
+        try:
+            c(x)
+        except _Bad as bad:
+            bad.rpath.append(f"[{i}]")
+            return bad
+    return _Bad("inconsistent validation")  # unreachable for pure converters
+
+
+def _dict_from(key_hint: Any, value_hint: Any) -> _Conv:
+    key = _from_converter(key_hint)
+    value = _from_converter(value_hint)
+
+    def conv(v: Any) -> Any:
+        if type(v) is not dict:
+            raise _mismatch("map", v)
+        out = {}
+        for k, x in v.items():
+            try:
+                k = key(k)
+            except _Bad as bad:
+                bad.detail = "key " + bad.detail
+                raise
+            try:
+                out[k] = value(x)
+            except _Bad as bad:
+                bad.rpath.append(f"[{short_repr(k)}]")
+                raise
+        return out
+
+    return conv
+
+
+def _literal_from(values: tuple[Any, ...]) -> _Conv:
+    by_type: dict[type, frozenset[Any]] = {}
+    for a in values:
+        by_type[type(a)] = by_type.get(type(a), frozenset()) | {a}
+    expected = "one of " + ", ".join(short_repr(a) for a in values)
+
+    def conv(v: Any) -> Any:
+        allowed = by_type.get(type(v))
+        if allowed is not None and v in allowed:
+            return v
+        raise _mismatch(expected, v)
+
+    return conv
+
+
+def _union_from(arg_hints: tuple[Any, ...]) -> _Conv:
+    expected = " or ".join(_expected(a) for a in arg_hints)
+    members = [a for a in arg_hints if a is not _NoneType]
+    if len(members) == 1 and len(arg_hints) == 2:
+        inner = _from_converter(members[0])
+
+        def conv_optional(v: Any) -> Any:
+            return None if v is None else inner(v)
+
+        return conv_optional
+
+    by_type: dict[type, list[_Conv]] = {}
+    for a in arg_hints:
+        c = _from_converter(a)
+        for t in _plain_types(a):
+            by_type.setdefault(t, []).append(c)
+
+    def conv(v: Any) -> Any:
+        candidates = by_type.get(type(v))
+        if not candidates:
+            raise _mismatch(expected, v)
+        if len(candidates) == 1:
+            return candidates[0](v)
+        best: _Bad | None = None
+        for c in candidates:
+            try:
+                return c(v)
+            except _Bad as bad:
+                if best is None or len(bad.rpath) > len(best.rpath):
+                    best = bad
+        assert best is not None
+        raise best
+
+    return conv
+
+
+def _compile_dataclass_from(cls: type) -> _Conv:
+    """Generate the converter of one dataclass; recursive references go through a stub."""
+    real: list[_Conv] = []
+
+    def forward(d: Any) -> Any:
+        return real[0](d)
+
+    _FROM[cls] = forward
+    try:
+        conv = _generate_dataclass_from(cls)
+    except BaseException:
+        del _FROM[cls]
+        raise
+    real.append(conv)
+    _FROM[cls] = conv
+    return conv
+
+
+def _generate_dataclass_from(cls: type) -> _Conv:
+    hints = get_type_hints(cls)
+    fields = dataclasses.fields(cls)
+    names = [f.name for f in fields]
+    ns: dict[str, Any] = {
+        "_Bad": _Bad,
+        "_mismatch": _mismatch,
+        "_field_mismatch": _field_mismatch,
+        "_missing": _missing,
+        "_unknown": _unknown_reporter(cls, names),
+        "_ABSENT": _ABSENT,
+        "_KEYS": frozenset(names),
+        "_cls": cls,
+    }
+    lines = [
+        "def convert(d):",
+        "    if type(d) is not dict:",
+        f"        raise _mismatch({_expected(cls)!r}, d)",
+        "    if not d.keys() <= _KEYS:",
+        "        raise _unknown(d)",
+    ]
+    kw_only = False
+    for i, f in enumerate(fields):
+        if not f.init:
+            raise TypeError(f"{cls.__name__}.{f.name}: init=False fields are not supported")
+        kw_only = kw_only or f.kw_only is True
+        var = f"a{i}"
+        hint = hints[f.name]
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            lines += [
+                "    try:",
+                f"        {var} = d[{f.name!r}]",
+                "    except KeyError:",
+                f"        raise _missing({f.name!r}) from None",
+            ]
+            indent = "    "
+        else:
+            if f.default is not dataclasses.MISSING:
+                ns[f"_default{i}"] = f.default
+                fallback = f"_default{i}"
+            else:
+                ns[f"_factory{i}"] = f.default_factory
+                fallback = f"_factory{i}()"
+            lines += [
+                f"    {var} = d.get({f.name!r}, _ABSENT)",
+                f"    if {var} is _ABSENT:",
+                f"        {var} = {fallback}",
+                "    else:",
+            ]
+            indent = "        "
+        scalar = _NoneType if hint is None else hint
+        if scalar in _TYPE_NAMES:
+            ns[f"_t{i}"] = scalar
+            lines += [
+                f"{indent}if type({var}) is not _t{i}:",
+                f"{indent}    raise _field_mismatch({f.name!r}, {_TYPE_NAMES[scalar]!r}, {var})",
+            ]
+        else:
+            ns[f"_c{i}"] = _from_converter(hint)
+            lines += [
+                f"{indent}try:",
+                f"{indent}    {var} = _c{i}({var})",
+                f"{indent}except _Bad as bad:",
+                f"{indent}    bad.rpath.append({'.' + f.name!r})",
+                f"{indent}    raise",
+            ]
+    setters = _slot_setters(cls, names)
+    if setters is not None:
+        # Same result as calling the generated __init__, which would only assign
+        # each field in turn (through the slower frozen-dataclass path).
+        ns["_new"] = object.__new__
+        lines.append("    o = _new(_cls)")
+        for i, setter in enumerate(setters):
+            ns[f"_s{i}"] = setter
+            lines.append(f"    _s{i}(o, a{i})")
+        lines.append("    return o")
+    else:
+        if kw_only:
+            call_args = ", ".join(f"{name}=a{i}" for i, name in enumerate(names))
+        else:
+            call_args = ", ".join(f"a{i}" for i in range(len(names)))
+        lines += [
+            "    try:",
+            f"        return _cls({call_args})",
+            "    except (TypeError, ValueError) as exc:",
+            f"        raise _Bad({'invalid ' + cls.__name__ + ': '!r} + str(exc)) from None",
+        ]
+    return _exec_function("\n".join(lines), ns, f"<from_plain {cls.__qualname__}>")
+
+
+def _slot_setters(cls: type, names: list[str]) -> list[Callable[[Any, Any], None]] | None:
+    """Slot setters of ``cls`` if building it without ``__init__`` is equivalent, else None.
+
+    That holds for a slotted dataclass whose ``__init__`` is the generated one
+    and which has no ``__post_init__``: the generated ``__init__`` of such a
+    class does nothing but assign its fields.
+    """
+    params = getattr(cls, "__dataclass_params__", None)
+    if params is None or not params.init or hasattr(cls, "__post_init__"):
+        return None
+    init = cls.__dict__.get("__init__")
+    code = getattr(init, "__code__", None)
+    if code is None or code.co_filename != "<string>":  # not dataclasses' generated one
+        return None
+    setters: list[Callable[[Any, Any], None]] = []
+    for name in names:
+        slot = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
+        if not isinstance(slot, types.MemberDescriptorType):
+            return None
+        setters.append(slot.__set__)
+    return setters
+
+
+def _unknown_reporter(cls: type, names: list[str]) -> Callable[[dict[Any, Any]], _Bad]:
+    known = frozenset(names)
+
+    def unknown(d: dict[Any, Any]) -> _Bad:
+        extra = sorted(short_repr(k) for k in d if k not in known)
+        shown = ", ".join(extra[:5]) + (f" and {len(extra) - 5} more" if len(extra) > 5 else "")
+        plural = "s" if len(extra) > 1 else ""
+        return _Bad(f"unknown field{plural} {shown} for {cls.__name__}")
+
+    return unknown
+
+
+def _exec_function(source: str, ns: dict[str, Any], filename: str) -> _Conv:
+    code = compile(source, filename, "exec")
+    exec(code, ns)
+    return cast(_Conv, ns.pop("convert"))
+
+
+# --------------------------------------------------------------------------- to_plain compilation
+
+_TO: dict[type, _Conv] = {}
+
+
+def _to_converter(cls: type) -> _Conv:
+    """Return (generating and caching if needed) the encoder of a dataclass."""
+    conv = _TO.get(cls)
+    if conv is not None:
+        return conv
+    real: list[_Conv] = []
+
+    def forward(o: Any) -> Any:
+        return real[0](o)
+
+    _TO[cls] = forward
+    try:
+        conv = _generate_dataclass_to(cls)
+    except BaseException:
+        del _TO[cls]
+        raise
+    real.append(conv)
+    _TO[cls] = conv
+    return conv
+
+
+def _generate_dataclass_to(cls: type) -> _Conv:
+    hints = get_type_hints(cls)
+    ns: dict[str, Any] = {"_plain": to_plain}
+    items = []
+    for f in dataclasses.fields(cls):
+        expr = _to_expr(hints[f.name], f"o.{f.name}", ns, 0)
+        items.append(f"{f.name!r}: {expr}")
+    source = "def convert(o):\n    return {" + ", ".join(items) + "}"
+    return _exec_function(source, ns, f"<to_plain {cls.__qualname__}>")
+
+
+def _to_expr(hint: Any, var: str, ns: dict[str, Any], depth: int) -> str:
+    """Python source turning the value in ``var`` (typed ``hint``) into plain data."""
+    if hint is None or hint in _TYPE_NAMES or get_origin(hint) is Literal:
+        return var
+    if _is_dataclass_type(hint):
+        name = f"_enc{len(ns)}"
+        ns[name] = _to_converter(hint)
+        return f"{name}({var})"
+    origin = get_origin(hint)
+    args = get_args(hint)
+    x = f"x{depth}"
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        inner = _to_expr(args[0], x, ns, depth + 1)
+        return f"list({var})" if inner == x else f"[{inner} for {x} in {var}]"
+    if origin is tuple:
+        parts = [_to_expr(a, f"{var}[{i}]", ns, depth + 1) for i, a in enumerate(args)]
+        if all(p == f"{var}[{i}]" for i, p in enumerate(parts)):
+            return f"list({var})"
+        return "[" + ", ".join(parts) + "]"
+    if origin is dict:
+        inner = _to_expr(args[1], f"{var}[{x}]", ns, depth + 1)
+        return f"{{{x}: {inner} for {x} in sorted({var})}}"
+    if _is_union(hint):
+        members = [a for a in args if a is not _NoneType]
+        if len(members) == 1 and len(args) == 2:
+            inner = _to_expr(members[0], var, ns, depth)
+            return var if inner == var else f"(None if {var} is None else {inner})"
+        return f"_plain({var})"
+    raise TypeError(f"unsupported type hint {hint!r}")

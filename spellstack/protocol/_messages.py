@@ -1,0 +1,257 @@
+"""Every message that crosses a channel between the actors of one game.
+
+Each message is a frozen, slotted dataclass with a class-level ``KIND``, the
+name it travels under. Messages carry ids, decisions, answers, views and
+events, never the game state itself. Directions are given as sender→receiver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, TypeAlias
+
+from spellstack.rules._decisions import Action, Answer, Decision
+from spellstack.rules._events import Event
+from spellstack.rules._view import PlayerView
+
+__all__ = [
+    "MESSAGE_TYPES",
+    "Accepted",
+    "AskPlayer",
+    "CheckSBA",
+    "CoordinatorEvent",
+    "DecisionRequest",
+    "ErrorReply",
+    "Forfeit",
+    "GameOver",
+    "Message",
+    "PlayerReply",
+    "PriorityRequest",
+    "Rejected",
+    "Resolve",
+    "Resolved",
+    "SBABatch",
+    "SubmitAction",
+    "SubmitAnswer",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PriorityRequest:
+    """Coordinator→player: the player holds priority (117) and must act or pass."""
+
+    KIND: ClassVar[str] = "PriorityRequest"
+
+    decision: Decision
+    """The ``priority`` decision, listing the actions available now."""
+    view: PlayerView
+    """What the player may see now."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRequest:
+    """Coordinator→player: any question other than priority."""
+
+    KIND: ClassVar[str] = "DecisionRequest"
+
+    decision: Decision
+    """The question, with its legal options."""
+    view: PlayerView
+    """What the player may see now."""
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitAction:
+    """Player→coordinator: what the player does with priority."""
+
+    KIND: ClassVar[str] = "SubmitAction"
+
+    decision_id: int
+    """The priority decision this answers."""
+    action: Action
+    """The action, fully specified."""
+
+
+@dataclass(frozen=True, slots=True)
+class SubmitAnswer:
+    """Player→coordinator: the answer to a decision other than priority."""
+
+    KIND: ClassVar[str] = "SubmitAnswer"
+
+    answer: Answer
+    """The answer; it names the decision it answers."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """Coordinator→player: the action or answer was legal and has been applied."""
+
+    KIND: ClassVar[str] = "Accepted"
+
+    decision_id: int
+    """The decision that was answered."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """Coordinator→player: the action or answer was illegal; nothing changed."""
+
+    KIND: ClassVar[str] = "Rejected"
+
+    decision_id: int
+    """The decision that is still open."""
+    reason: str
+    """Why, naming the rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReply:
+    """Coordinator→sender: the message received could not be decoded or was unexpected."""
+
+    KIND: ClassVar[str] = "ErrorReply"
+
+    reason: str
+    """What was wrong with it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Player→coordinator: the player leaves the game (its policy crashed, hung or conceded)."""
+
+    KIND: ClassVar[str] = "Forfeit"
+
+    reason: str
+    """Why the player forfeits."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSBA:
+    """Coordinator→SBA checker: check and perform state-based actions (704.3)."""
+
+    KIND: ClassVar[str] = "CheckSBA"
+
+
+@dataclass(frozen=True, slots=True)
+class SBABatch:
+    """SBA checker→coordinator: the state-based actions performed as one event."""
+
+    KIND: ClassVar[str] = "SBABatch"
+
+    events: tuple[Event, ...]
+    """What happened; empty when no state-based action applied."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve:
+    """Coordinator→stack: resolve the top object of the stack (608.1)."""
+
+    KIND: ClassVar[str] = "Resolve"
+
+    object_id: int
+    """The stack object expected on top."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """Stack→coordinator: the object resolved (or was removed on resolution, 608.2b)."""
+
+    KIND: ClassVar[str] = "Resolved"
+
+    object_id: int
+    """The stack object that resolved."""
+    name: str
+    """Its name."""
+    events: tuple[Event, ...]
+    """What happened while it resolved."""
+
+
+@dataclass(frozen=True, slots=True)
+class AskPlayer:
+    """Stack or SBA checker→coordinator: a question mid-resolution (608.2d) or SBA (704.5j)."""
+
+    KIND: ClassVar[str] = "AskPlayer"
+
+    decision: Decision
+    """The question; its ``player`` says who must answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerReply:
+    """Coordinator→stack or SBA checker: the player's answer to an ``AskPlayer``."""
+
+    KIND: ClassVar[str] = "PlayerReply"
+
+    answer: Answer
+    """The answer, naming the decision it answers."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """Coordinator→players: the game has ended."""
+
+    KIND: ClassVar[str] = "GameOver"
+
+    winner: str
+    """The winner's name; empty for a draw."""
+    losers: tuple[str, ...]
+    """The losers' names."""
+    reason: str
+    """How the game ended, naming the rule."""
+
+
+@dataclass(frozen=True, slots=True)
+class CoordinatorEvent:
+    """Coordinator→tracer only: something it did on its own (an auto-pass, a skipped SBA check)."""
+
+    KIND: ClassVar[str] = "CoordinatorEvent"
+
+    kind: str
+    """What it did, e.g. ``auto_pass`` or ``sba_skipped``."""
+    player: int
+    """The seat it concerns, -1 for none."""
+    detail: str
+    """A readable account."""
+
+
+Message: TypeAlias = (
+    PriorityRequest
+    | DecisionRequest
+    | SubmitAction
+    | SubmitAnswer
+    | Accepted
+    | Rejected
+    | ErrorReply
+    | Forfeit
+    | CheckSBA
+    | SBABatch
+    | Resolve
+    | Resolved
+    | AskPlayer
+    | PlayerReply
+    | GameOver
+    | CoordinatorEvent
+)
+"""Any inter-actor message."""
+
+MESSAGE_TYPES: dict[str, type[Message]] = {
+    cls.KIND: cls
+    for cls in (
+        PriorityRequest,
+        DecisionRequest,
+        SubmitAction,
+        SubmitAnswer,
+        Accepted,
+        Rejected,
+        ErrorReply,
+        Forfeit,
+        CheckSBA,
+        SBABatch,
+        Resolve,
+        Resolved,
+        AskPlayer,
+        PlayerReply,
+        GameOver,
+        CoordinatorEvent,
+    )
+}
+"""Message class by ``KIND``."""

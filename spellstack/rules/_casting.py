@@ -1,0 +1,334 @@
+"""Casting spells (601), activating abilities (602, 605), playing lands (305), and the list of
+actions legal now (117.1).
+
+Every action is checked completely before anything changes, so an illegal one leaves the
+state, and its hash, exactly as they were (601.2: an illegal attempt is rewound).
+"""
+
+from __future__ import annotations
+
+from ._decisions import Action, ActionOption, TargetRequirement
+from ._definitions import ActivatedAbility, CardDefinition, TargetSpec
+from ._effects import EffectContext, run_effects
+from ._errors import IllegalActionError
+from ._game import Game
+from ._mana import ManaCost, ManaSource, Payment, plan_payment, spend
+from ._state import GameObject
+from ._targets import is_legal_target, target_candidates, target_prompt
+from ._zones import lose_life, move_object
+
+__all__ = [
+    "activate_ability",
+    "cast_spell",
+    "legal_actions",
+    "mana_sources",
+    "play_land",
+    "where",
+]
+
+MAIN_STEPS = ("precombat_main", "postcombat_main")
+
+
+def where(game: Game) -> str:
+    """Where the game stands, for error messages."""
+    st = game.state
+    holder = st.players[st.priority].name if 0 <= st.priority < len(st.players) else "nobody"
+    return (f"turn {st.turn}, {st.players[st.active].name}'s {st.step}, {holder} has priority, "
+            f"stack size {len(st.stack)}")
+
+
+def _fail(game: Game, rule: str, what: str) -> IllegalActionError:
+    return IllegalActionError(f"{rule}: {what} ({where(game)})")
+
+
+def _sorcery_timing(game: Game, seat: int) -> bool:
+    """307.1: main phase of your turn with an empty stack."""
+    st = game.state
+    return st.active == seat and st.step in MAIN_STEPS and not st.stack
+
+
+def _mana_ability_of(game: Game, obj: GameObject) -> ActivatedAbility | None:
+    for ab in game.cards[obj.name].activated:
+        if ab.is_mana_ability and ab.tap and not ab.mana_cost.symbols:
+            return ab
+    return None
+
+
+def _produces(ab: ActivatedAbility) -> tuple[str, ...]:
+    out: list[str] = []
+    for eff in ab.effects:
+        if eff.verb == "add_mana":
+            mana = eff.get("mana")
+            assert isinstance(mana, str)
+            out.append(mana)
+    return tuple(out)
+
+
+def _can_tap(game: Game, obj: GameObject) -> bool:
+    """302.6: a creature's {T} abilities need it under control since the turn began."""
+    if obj.tapped:
+        return False
+    return not (game.is_creature(obj) and obj.sick and not game.has_keyword(obj, "haste"))
+
+
+def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[ManaSource]:
+    """The {T} mana abilities ``seat`` could activate now: lands first, then other permanents,
+    each in the order they entered (the scenario format's automatic payment rule). With
+    ``only``: exactly those permanents, in that order."""
+    st = game.state
+    if only:
+        out = []
+        for oid in only:
+            obj = st.objects.get(oid)
+            if obj is None or obj.zone != "battlefield" or obj.controller != seat:
+                raise _fail(game, "601.2g", f"#{oid} is not a permanent you control")
+            ab = _mana_ability_of(game, obj)
+            if ab is None or not _can_tap(game, obj):
+                raise _fail(game, "601.2g", f"{obj.name} (#{oid}) has no mana ability you can "
+                            "activate now")
+            out.append(ManaSource(oid, _produces(ab)))
+        return out
+    lands: list[ManaSource] = []
+    others: list[ManaSource] = []
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        if obj.controller != seat or not _can_tap(game, obj):
+            continue
+        ab = _mana_ability_of(game, obj)
+        if ab is None:
+            continue
+        (lands if game.is_type(obj, "Land") else others).append(ManaSource(oid, _produces(ab)))
+    return lands + others
+
+
+def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
+          exclude: int = 0) -> Payment:
+    """601.2g/h: find how to pay; raise if the player can't. ``exclude``: a permanent whose {T}
+    is already part of the cost."""
+    p = game.state.players[seat]
+    sources = [s for s in mana_sources(game, seat, action.pay) if s.source_id != exclude]
+    try:
+        plan = plan_payment(cost, x, p.mana, sources, pay_as=action.pay_as or None,
+                            life_available=p.life)
+    except ValueError as err:
+        raise _fail(game, "601.2h", str(err)) from None
+    if plan is None:
+        raise _fail(game, "601.2h", f"{p.name} can't pay {cost}" + (f" with X={x}" if x else ""))
+    return plan
+
+
+def _pay(game: Game, seat: int, plan: Payment) -> None:
+    """601.2g/h: activate the mana abilities, then pay from the pool and with life."""
+    st = game.state
+    p = st.players[seat]
+    for oid, mana in plan.activations:
+        st.objects[oid].tapped = True
+        p.mana[mana] = p.mana.get(mana, 0) + 1
+    p.mana = {k: v for k, v in spend(p.mana, plan).items() if v}
+    if plan.life:
+        lose_life(game, seat, plan.life)
+
+
+def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
+                   seat: int, source_id: int, what: str) -> tuple[int, ...]:
+    """601.2c: match the chosen targets to the requirements in order; check each is legal and
+    that one requirement never names the same object twice (115.3). Returns the group sizes."""
+    groups: list[int] = []
+    i = 0
+    for spec in specs:
+        taken: list[int] = []
+        while i < len(targets) and len(taken) < spec.max and targets[i] not in taken and (
+                is_legal_target(game, spec, targets[i], seat) and targets[i] != source_id):
+            taken.append(targets[i])
+            i += 1
+        if len(taken) < spec.min:
+            bad = targets[i] if i < len(targets) else None
+            detail = (f"{game.ref_name(bad)} (#{bad}) is not a legal {target_prompt(spec)}"
+                      if bad is not None else f"{what} needs {target_prompt(spec)}")
+            raise _fail(game, "601.2c", detail)
+        groups.append(len(taken))
+    if i < len(targets):
+        raise _fail(game, "601.2c", f"{game.ref_name(targets[i])} (#{targets[i]}) is not a legal "
+                    f"target for {what}")
+    return tuple(groups)
+
+
+def _spell_targets(defn: CardDefinition) -> tuple[TargetSpec, ...]:
+    return defn.spell.targets if defn.spell else ()
+
+
+def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
+    """601.2: cast a spell from hand: announce, choose X and targets, pay; returns the spell."""
+    st = game.state
+    obj = st.objects.get(action.object_id)
+    if obj is None or obj.zone != "hand" or obj.owner != seat:
+        raise _fail(game, "601.2a", f"object #{action.object_id} is not a card in "
+                    f"{st.players[seat].name}'s hand")
+    defn = game.cards[obj.name]
+    if defn.has_type("Land"):
+        raise _fail(game, "305.9", f"{obj.name} is a land: it is played, not cast")
+    if not (defn.has_type("Instant") or "flash" in defn.keywords) and not _sorcery_timing(game,
+                                                                                          seat):
+        raise _fail(game, "307.1", f"{obj.name} can be cast only in your main phase with an "
+                    "empty stack")
+    cost = defn.mana_cost or ManaCost(())
+    if action.x < 0 or (action.x and not cost.has_x):
+        raise _fail(game, "601.2b", f"X={action.x} is not allowed for {obj.name}")
+    groups = _split_targets(game, _spell_targets(defn), action.targets, seat, obj.id, obj.name)
+    plan = _plan(game, seat, cost, action.x, action)
+    # Everything is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).
+    spell = move_object(game, obj.id, "stack", controller=seat)
+    spell.targets = action.targets
+    spell.target_groups = groups
+    spell.x = action.x
+    _pay(game, seat, plan)
+    tgt = (" targeting " + ", ".join(game.ref_name(t) for t in action.targets)
+           if action.targets else "")
+    game.log("cast", f"{st.players[seat].name} casts {spell.name}{tgt}", player=seat,
+             subject=spell.id)
+    return spell
+
+
+def _activated(game: Game, seat: int, action: Action) -> tuple[GameObject, ActivatedAbility]:
+    st = game.state
+    obj = st.objects.get(action.object_id)
+    if obj is None or obj.zone != "battlefield" or obj.controller != seat:
+        raise _fail(game, "602.2", f"object #{action.object_id} is not a permanent "
+                    f"{st.players[seat].name} controls")
+    abilities = game.cards[obj.name].activated
+    if not 1 <= action.ability <= len(abilities):
+        raise _fail(game, "602.2", f"{obj.name} has no activated ability {action.ability}")
+    return obj, abilities[action.ability - 1]
+
+
+def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None:
+    """602.2: activate an ability; a mana ability resolves at once (605.3a) and returns None."""
+    st = game.state
+    obj, ab = _activated(game, seat, action)
+    if ab.tap and not _can_tap(game, obj):
+        raise _fail(game, "602.5a", f"{obj.name} can't be tapped to pay {{T}} now")
+    if ab.sorcery_speed and not _sorcery_timing(game, seat):
+        raise _fail(game, "602.5d", f"{obj.name}'s ability can be activated only as a sorcery")
+    if action.x and not ab.mana_cost.has_x:
+        raise _fail(game, "601.2b", f"X={action.x} is not allowed for {obj.name}'s ability")
+    groups = _split_targets(game, ab.targets, action.targets, seat, obj.id, obj.name)
+    plan = _plan(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0)
+    _pay(game, seat, plan)
+    if ab.tap:
+        obj.tapped = True
+    if ab.is_mana_ability:
+        ctx = EffectContext(game, obj, seat, obj, (), action.x, 0, ab.position)
+        for _ in run_effects(ctx, ab.effects):  # mana abilities never ask anything
+            raise AssertionError("a mana ability asked a question")
+        return None
+    oid = st.new_id()
+    stack_obj = GameObject(
+        id=oid, card=0, name=obj.name, owner=seat, controller=seat, zone="stack",
+        timestamp=st.new_timestamp(), ability_index=action.ability, ability_kind="activated",
+        source_id=obj.id, targets=action.targets, target_groups=groups, x=action.x,
+    )
+    st.objects[oid] = stack_obj
+    st.stack.append(oid)
+    game.log("activate", f"{st.players[seat].name} activates {obj.name}", player=seat,
+             subject=oid)
+    return stack_obj
+
+
+def play_land(game: Game, seat: int, action: Action) -> GameObject:
+    """305.1: play a land: main phase, your turn, empty stack, one land per turn (305.2)."""
+    st = game.state
+    obj = st.objects.get(action.object_id)
+    if obj is None or obj.zone != "hand" or obj.owner != seat:
+        raise _fail(game, "305.1", f"object #{action.object_id} is not a card in "
+                    f"{st.players[seat].name}'s hand")
+    if not game.cards[obj.name].has_type("Land"):
+        raise _fail(game, "305.1", f"{obj.name} is not a land")
+    if not _sorcery_timing(game, seat):
+        raise _fail(game, "305.1", "a land can be played only in your main phase with an empty "
+                    "stack")
+    if st.players[seat].lands_played >= 1:
+        raise _fail(game, "305.2", f"{st.players[seat].name} has already played a land this turn")
+    st.players[seat].lands_played += 1
+    new = move_object(game, obj.id, "battlefield", controller=seat)
+    game.log("play", f"{st.players[seat].name} plays {new.name}", player=seat, subject=new.id)
+    return new
+
+
+# ---------------------------------------------------------------------- legal actions
+
+
+def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
+                  source_id: int) -> tuple[TargetRequirement, ...] | None:
+    out = []
+    for spec in specs:
+        cands = [c for c in target_candidates(game, spec, seat, source_id) if c != source_id]
+        if len(cands) < spec.min:
+            return None
+        out.append(TargetRequirement(target_prompt(spec), spec.min, spec.max, tuple(cands)))
+    return tuple(out)
+
+
+def _max_x(game: Game, seat: int, cost: ManaCost, sources: list[ManaSource]) -> int | None:
+    """The largest X payable (None if not even X=0 is)."""
+    pool = game.state.players[seat].mana
+    life = game.state.players[seat].life
+    if plan_payment(cost, 0, pool, sources, life_available=life) is None:
+        return None
+    if not cost.has_x:
+        return 0
+    total = len(sources) + sum(pool.values())
+    best = 0
+    for x in range(1, total + 1):
+        if plan_payment(cost, x, pool, sources, life_available=life) is None:
+            break
+        best = x
+    return best
+
+
+def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
+    """117.1: what ``seat`` may do now with priority. Passing is always listed first. Conceding
+    (104.3a) is always legal and not listed; mana abilities on their own are not listed either
+    (they are activated while paying)."""
+    st = game.state
+    options: list[ActionOption] = [ActionOption("pass")]
+    p = st.players[seat]
+    sources = mana_sources(game, seat)
+    sorcery_ok = _sorcery_timing(game, seat)
+    for oid in p.hand:
+        obj = st.objects[oid]
+        defn = game.cards[obj.name]
+        if defn.has_type("Land"):
+            if sorcery_ok and p.lands_played < 1:
+                options.append(ActionOption("play", oid, obj.name))
+            continue
+        if not (sorcery_ok or defn.has_type("Instant") or "flash" in defn.keywords):
+            continue
+        reqs = _requirements(game, _spell_targets(defn), seat, oid)
+        if reqs is None:
+            continue
+        cost = defn.mana_cost or ManaCost(())
+        mx = _max_x(game, seat, cost, sources)
+        if mx is None:
+            continue
+        options.append(ActionOption("cast", oid, obj.name, 0, reqs, cost.has_x, mx))
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        if obj.controller != seat:
+            continue
+        for n, ab in enumerate(game.cards[obj.name].activated, start=1):
+            if ab.is_mana_ability:
+                continue
+            if ab.tap and not _can_tap(game, obj):
+                continue
+            if ab.sorcery_speed and not sorcery_ok:
+                continue
+            reqs = _requirements(game, ab.targets, seat, oid)
+            if reqs is None:
+                continue
+            usable = [s for s in sources if not (ab.tap and s.source_id == oid)]
+            mx = _max_x(game, seat, ab.mana_cost, usable)
+            if mx is None:
+                continue
+            options.append(ActionOption("activate", oid, obj.name, n, reqs, ab.mana_cost.has_x,
+                                        mx))
+    return tuple(options)

@@ -1,0 +1,222 @@
+"""Combat (506-511): declaring attackers and blockers, and combat damage."""
+
+from __future__ import annotations
+
+from ._decisions import Answer, Choice, Proc
+from ._game import Game
+from ._state import CombatState, GameObject, is_player_ref, player_ref, seat_of_ref
+from ._triggers import trigger_attacks, trigger_blocks
+from ._zones import deal_damage
+
+__all__ = ["combat_damage", "declare_attackers", "declare_blockers", "has_first_strike_step"]
+
+
+def _can_attack(game: Game, obj: GameObject) -> bool:
+    """508.1a: untapped, no summoning sickness (302.6) unless haste, no defender (702.3b)."""
+    return (game.is_creature(obj) and not obj.tapped
+            and not (obj.sick and not game.has_keyword(obj, "haste"))
+            and not game.has_keyword(obj, "defender"))
+
+
+def _can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
+    """509.1a/b: an untapped creature; flying (702.9b) needs flying or reach (702.17b)."""
+    if not game.is_creature(blocker) or blocker.tapped:
+        return False
+    return not (game.has_keyword(attacker, "flying")
+                and not (game.has_keyword(blocker, "flying") or game.has_keyword(blocker, "reach")))
+
+
+def declare_attackers(game: Game) -> Proc[None]:
+    """508.1: the active player declares attackers; attackers without vigilance tap (508.1f);
+    508.3a: attack triggers."""
+    st = game.state
+    st.combat = CombatState()
+    seat = st.active
+    attackers = [st.objects[i] for i in st.battlefield
+                 if st.objects[i].controller == seat and _can_attack(game, st.objects[i])]
+    defenders: list[int] = [player_ref(s) for s in st.apnap() if s != seat]
+    for oid in st.battlefield:
+        o = st.objects[oid]
+        if o.controller != seat and game.is_type(o, "Planeswalker"):
+            defenders.append(oid)
+    if not attackers or not defenders:
+        return
+    n = len(attackers)
+    choices = tuple(Choice(i, a.id, a.name, 0) for i, a in enumerate(attackers)) + tuple(
+        Choice(n + j, d, game.ref_name(d), 1) for j, d in enumerate(defenders))
+    pairs = tuple((i, n + j) for i in range(n) for j in range(len(defenders)))
+    reply = yield game.decision(seat, "attackers", "508.1: declare attackers", choices=choices,
+                                min=0, max=n, legal_pairs=pairs)
+    assert isinstance(reply, Answer)
+    chosen = [(choices[a].ref, choices[d].ref) for a, d in reply.pairs]
+    for aid, target in chosen:
+        obj = st.objects[aid]
+        st.combat.attackers[aid] = target
+        if not game.has_keyword(obj, "vigilance"):
+            obj.tapped = True
+        game.log("attack", f"{obj.name} attacks {game.ref_name(target)}", player=seat,
+                 subject=aid)
+    for aid, _target in chosen:
+        trigger_attacks(game, st.objects[aid])
+    st.dirty = True
+
+
+def _defends(game: Game, seat: int, target: int) -> bool:
+    if is_player_ref(target):
+        return seat_of_ref(target) == seat
+    obj = game.state.objects.get(target)
+    return obj is not None and obj.controller == seat
+
+
+def declare_blockers(game: Game) -> Proc[None]:
+    """509.1: each defending player declares blockers, in APNAP order; 509.1i/509.3: block
+    triggers."""
+    st = game.state
+    combat = st.combat
+    if combat is None or not combat.attackers:
+        return
+    declared: list[tuple[int, int]] = []
+    for seat in st.apnap():
+        if seat == st.active:
+            continue
+        mine = [a for a in st.battlefield
+                if a in combat.attackers and _defends(game, seat, combat.attackers[a])]
+        blockers = [st.objects[i] for i in st.battlefield
+                    if st.objects[i].controller == seat and game.is_creature(st.objects[i])
+                    and not st.objects[i].tapped]
+        nb = len(blockers)
+        legal = tuple((bi, nb + ai) for bi, b in enumerate(blockers) for ai, a in enumerate(mine)
+                      if _can_block(game, b, st.objects[a]))
+        if not legal:
+            continue
+        choices = tuple(Choice(i, b.id, b.name, 0) for i, b in enumerate(blockers)) + tuple(
+            Choice(nb + j, a, st.objects[a].name, 1) for j, a in enumerate(mine))
+        reply = yield game.decision(seat, "blockers", "509.1: declare blockers", choices=choices,
+                                    min=0, max=nb, legal_pairs=legal)
+        assert isinstance(reply, Answer)
+        declared.extend((choices[b].ref, choices[a].ref) for b, a in reply.pairs)
+    for bid, aid in declared:
+        combat.blockers.setdefault(bid, []).append(aid)
+        combat.blocked.setdefault(aid, []).append(bid)
+        game.log("block", f"{st.objects[bid].name} blocks {st.objects[aid].name}",
+                 player=st.objects[bid].controller, subject=bid)
+    for bid, aid in declared:
+        trigger_blocks(game, st.objects[bid], aid)
+    st.dirty = True
+
+
+def _strikes_first(game: Game, obj: GameObject) -> bool:
+    return game.has_keyword(obj, "first strike") or game.has_keyword(obj, "double strike")
+
+
+def has_first_strike_step(game: Game) -> bool:
+    """510.4: a first-strike damage step happens if an attacker or blocker has first strike or
+    double strike as the combat damage step begins."""
+    combat = game.state.combat
+    if combat is None:
+        return False
+    ids = list(combat.attackers) + list(combat.blockers)
+    return any(i in game.state.objects and _strikes_first(game, game.state.objects[i])
+               for i in ids)
+
+
+def _deals_now(game: Game, obj: GameObject, first: bool) -> bool:
+    """510.4: in the first-strike step only first/double strikers deal damage; in the regular
+    step those that didn't, plus double strikers."""
+    combat = game.state.combat
+    assert combat is not None
+    if first:
+        return _strikes_first(game, obj)
+    if game.has_keyword(obj, "double strike"):
+        return True
+    return obj.id not in combat.first_strike_dealt
+
+
+def combat_damage(game: Game, first: bool) -> Proc[None]:
+    """510.1-510.2: assign combat damage, then deal it all at once.
+
+    Current rules (2024, no damage assignment order): an attacker blocked by several creatures
+    divides its damage among them as its controller chooses; with trample (702.19b) it must
+    assign lethal damage to every blocker before assigning the rest to the player.
+    """
+    st = game.state
+    combat = st.combat
+    if combat is None:
+        return
+    assignments: list[tuple[GameObject, int, int]] = []  # (source, target ref, amount)
+    for aid in [a for a in st.battlefield if a in combat.attackers]:
+        attacker = st.objects[aid]
+        if not _deals_now(game, attacker, first):
+            continue
+        power = game.power(attacker)
+        if power <= 0:
+            continue
+        target = combat.attackers[aid]
+        if aid not in combat.blocked:
+            assignments.append((attacker, target, power))
+            continue
+        blockers = [b for b in combat.blocked[aid] if b in st.objects
+                    and st.objects[b].zone == "battlefield"]
+        trample = game.has_keyword(attacker, "trample")
+        if not blockers:
+            # 509.1h/702.19e: it stays blocked; only trample lets it hit the player.
+            if trample:
+                assignments.append((attacker, target, power))
+            continue
+        if len(blockers) == 1 and not trample:
+            assignments.append((attacker, blockers[0], power))
+            continue
+        split = yield from _divide(game, attacker, blockers, target if trample else 0, power)
+        assignments.extend((attacker, ref, amt) for ref, amt in split if amt > 0)
+    for bid in [b for b in st.battlefield if b in combat.blockers]:
+        blocker = st.objects[bid]
+        if not _deals_now(game, blocker, first):
+            continue
+        power = game.power(blocker)
+        targets = [a for a in combat.blockers[bid] if a in st.objects]
+        if power > 0 and targets:
+            assignments.append((blocker, targets[0], power))
+    if first:
+        combat.first_strike_dealt.extend(
+            a for a in list(combat.attackers) + list(combat.blockers)
+            if a in st.objects and _strikes_first(game, st.objects[a]))
+    # 510.2: all combat damage is dealt simultaneously.
+    for source, ref, amount in assignments:
+        deal_damage(game, source, ref, amount)
+    st.dirty = True
+
+
+def _lethal(game: Game, attacker: GameObject, blocker: GameObject) -> int:
+    """702.19c/702.2c: lethal damage, counting damage already marked; 1 with deathtouch."""
+    if game.has_keyword(attacker, "deathtouch"):
+        return 1
+    return max(0, game.toughness(blocker) - blocker.damage)
+
+
+def _divide(game: Game, attacker: GameObject, blockers: list[int], player: int,
+            power: int) -> Proc[list[tuple[int, int]]]:
+    """Ask the attacker's controller to divide its damage (510.1c/d)."""
+    st = game.state
+    refs = blockers + ([player] if player else [])
+    choices = tuple(Choice(i, r, game.ref_name(r)) for i, r in enumerate(refs))
+    reply = yield game.decision(
+        attacker.controller, "divide",
+        f"510.1c: divide {attacker.name}'s {power} combat damage"
+        + (" (trample: lethal to each blocker first)" if player else ""),
+        choices=choices, min=0, max=power)
+    assert isinstance(reply, Answer)
+    split = {refs[k]: amt for k, amt in reply.pairs}
+    if player and split.get(player, 0):
+        need = sum(_lethal(game, attacker, st.objects[b]) for b in blockers)
+        if power - split[player] < need:
+            # 702.19b: not enough to the blockers; assign lethal to each, the rest tramples over.
+            game.log("assign", f"{attacker.name}: trample needs lethal damage to each blocker "
+                     "first (702.19b); assignment corrected")
+            split = {}
+            left = power
+            for b in blockers:
+                amt = min(left, _lethal(game, attacker, st.objects[b]))
+                split[b] = amt
+                left -= amt
+            split[player] = left
+    return list(split.items())

@@ -1,0 +1,162 @@
+"""Card definitions: the printed characteristics and abilities of a card, as data.
+
+The cards package loads these from hand-written data files; the kernel only
+reads them. Abilities are lists of effects, each a verb from the closed
+registry in ``_effects`` with its arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from ._mana import ManaCost
+
+__all__ = [
+    "ActivatedAbility",
+    "ArgValue",
+    "CardDefinition",
+    "Effect",
+    "SpellAbility",
+    "TargetSpec",
+    "TriggeredAbility",
+]
+
+ArgValue = Union[int, str, bool, tuple["Effect", ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One instruction of an ability: a registered verb and its arguments (608.2c: in printed order)."""
+
+    verb: str
+    """The verb, from the closed registry (keyword actions of 701 and general primitives)."""
+    args: tuple[tuple[str, ArgValue], ...] = ()
+    """The arguments, sorted by name."""
+
+    def get(self, name: str, default: ArgValue | None = None) -> ArgValue | None:
+        """The argument called ``name``, or ``default``."""
+        for key, value in self.args:
+            if key == name:
+                return value
+        return default
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.args)
+        return f"Effect({self.verb!r}, {inner})" if inner else f"Effect({self.verb!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSpec:
+    """One target requirement of an ability (115, 601.2c)."""
+
+    kind: str
+    """What may be targeted, from the registry in ``_targets`` (``any``, ``creature``, ``player``, ``spell`` ...)."""
+    min: int = 1
+    """Fewest targets to choose for this requirement ("up to" gives 0)."""
+    max: int = 1
+    """Most targets to choose for this requirement."""
+    not_colors: tuple[str, ...] = ()
+    """Colours a target must not have ("nonblack")."""
+    controller: str = ""
+    """``you`` or ``opponent`` when the text restricts the controller; empty otherwise."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpellAbility:
+    """The spell ability of an instant or sorcery (113.3a)."""
+
+    targets: tuple[TargetSpec, ...] = ()
+    """Target requirements in the order the text names them."""
+    effects: tuple[Effect, ...] = ()
+    """What the spell does, in printed order."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActivatedAbility:
+    """An activated ability, ``[Cost]: [Effect]`` (602); mana abilities included (605)."""
+
+    mana_cost: ManaCost
+    """The mana part of the cost."""
+    tap: bool
+    """Whether {T} is part of the cost."""
+    targets: tuple[TargetSpec, ...] = ()
+    """Target requirements."""
+    effects: tuple[Effect, ...] = ()
+    """What the ability does."""
+    is_mana_ability: bool = False
+    """605.1a: no target, could add mana, not a loyalty ability; resolves at once."""
+    sorcery_speed: bool = False
+    """Activate only as a sorcery."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class TriggeredAbility:
+    """A triggered ability (603): a trigger event, an optional intervening "if" and effects."""
+
+    event: str
+    """The trigger event, from the registry in ``_triggers`` (``enters``, ``dies``, ``blocks`` ...)."""
+    step: str = ""
+    """For ``beginning_of_step``: the step or phase whose beginning triggers it."""
+    whose: str = "you"
+    """For step triggers: ``you`` (your upkeep) or ``each`` (each upkeep)."""
+    condition: Effect | None = None
+    """603.4 intervening "if": checked when it triggers and again on resolution."""
+    targets: tuple[TargetSpec, ...] = ()
+    """Target requirements, chosen as it is put on the stack (603.3d)."""
+    effects: tuple[Effect, ...] = ()
+    """What the ability does."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardDefinition:
+    """A card's printed characteristics (109.3) and abilities."""
+
+    name: str
+    """The card name."""
+    mana_cost: ManaCost | None
+    """The mana cost; None for lands and cards with no mana symbols (202.1a)."""
+    supertypes: tuple[str, ...]
+    """Supertypes (205.4): Basic, Legendary, World ..."""
+    card_types: tuple[str, ...]
+    """Card types (205.2): Creature, Land, Instant ..."""
+    subtypes: tuple[str, ...]
+    """Subtypes (205.3)."""
+    colors: tuple[str, ...]
+    """Colours (105.2), from the cost unless the card says otherwise."""
+    power: int | None = None
+    """Printed power."""
+    toughness: int | None = None
+    """Printed toughness."""
+    loyalty: int | None = None
+    """Printed loyalty."""
+    text: str = ""
+    """The Oracle text, verbatim."""
+    keywords: tuple[str, ...] = ()
+    """Keyword abilities (702), lower case."""
+    spell: SpellAbility | None = None
+    """The spell ability of an instant or sorcery."""
+    activated: tuple[ActivatedAbility, ...] = ()
+    """Activated abilities, in printed order."""
+    triggered: tuple[TriggeredAbility, ...] = ()
+    """Triggered abilities, in printed order."""
+    is_token: bool = False
+    """A token definition rather than a card."""
+    source: str = field(default="", compare=False)
+    """The data file it came from."""
+
+    @property
+    def is_permanent_card(self) -> bool:
+        """110.4a: artifact, battle, creature, enchantment, land, planeswalker cards become permanents."""
+        return not ({"Instant", "Sorcery"} & set(self.card_types))
+
+    def has_type(self, card_type: str) -> bool:
+        """Whether ``card_type`` is among the printed card types."""
+        return card_type in self.card_types
+
+    def __repr__(self) -> str:
+        return f"CardDefinition({self.name!r})"

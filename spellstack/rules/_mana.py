@@ -1,0 +1,816 @@
+"""Mana: symbols, costs, pools and planning how to pay a cost.
+
+Covers mana symbols (107.4), X (107.3), mana value (202.3), colour from a
+mana cost (105.2, 202.2), mana and mana pools (106) and the cost
+determination and payment steps of casting (601.2f, 601.2g, 601.2h).
+
+Everything here is pure data and pure functions: costs and symbols are
+immutable, and pools are plain ``dict[str, int]`` values that functions
+return fresh rather than mutate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import product
+
+__all__ = [
+    "COLORS",
+    "MANA_TYPES",
+    "ManaCost",
+    "ManaCostSyntaxError",
+    "ManaSource",
+    "ManaSymbol",
+    "Payment",
+    "add_mana",
+    "format_pool",
+    "parse_mana_cost",
+    "parse_pool",
+    "plan_payment",
+    "spend",
+]
+
+COLORS: tuple[str, ...] = ("W", "U", "B", "R", "G")
+"""The five colours (105.1), in WUBRG order."""
+
+MANA_TYPES: tuple[str, ...] = ("W", "U", "B", "R", "G", "C")
+"""The six types of mana (106.1): the five colours and colorless."""
+
+_TYPE_INDEX: dict[str, int] = {t: i for i, t in enumerate(MANA_TYPES)}
+
+# Generic costs take colorless mana from the pool first: coloured mana can pay
+# more kinds of later costs in the same step, so it is the better to keep.
+_POOL_GENERIC_ORDER: tuple[int, ...] = tuple(_TYPE_INDEX[t] for t in ("C", *COLORS))
+
+_PHYREXIAN_LIFE = 2
+"""107.4f: each Phyrexian symbol may be paid with 2 life instead of mana."""
+
+
+class ManaCostSyntaxError(ValueError):
+    """Malformed mana text; the message quotes the text and the position of the fault."""
+
+    def __init__(
+        self, message: str, *, text: str | None = None, position: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.text = text
+        """The whole text being parsed, when known."""
+        self.position = position
+        """0-based index of the offending character in ``text``, when known."""
+
+
+def _syntax_error(text: str, position: int, what: str, why: str = "") -> ManaCostSyntaxError:
+    message = f"{what} at position {position} in {text!r}"
+    if why:
+        message += f": {why}"
+    return ManaCostSyntaxError(message, text=text, position=position)
+
+
+@dataclass(frozen=True, slots=True)
+class ManaSymbol:
+    """One mana symbol of a cost (107.4).
+
+    The kinds, and how they are represented:
+
+    * generic ``{N}`` (107.4b): ``generic=N``, no colours;
+    * coloured ``{W}`` (107.4a) and colorless ``{C}`` (107.4c): one entry in ``colors``;
+    * hybrid ``{G/W}`` (107.4e): two colours, in the order written;
+    * monocolored hybrid ``{2/W}`` (107.4e): ``generic=2`` and one colour, payable by
+      either that colour or ``generic`` mana of any type;
+    * Phyrexian ``{U/P}`` and Phyrexian hybrid ``{G/W/P}`` (107.4f): ``phyrexian=True``,
+      payable by one of its colours or 2 life;
+    * ``{X}`` (107.3): ``is_x=True``, paid as X generic mana.
+    """
+
+    generic: int = 0
+    """Generic amount: N for ``{N}``, the number half for ``{2/W}``, 0 otherwise."""
+    colors: tuple[str, ...] = ()
+    """Mana types that can pay it, in the order written; ``("C",)`` for ``{C}``."""
+    phyrexian: bool = False
+    """Whether 2 life may be paid instead of mana (107.4f)."""
+    is_x: bool = False
+    """Whether this is ``{X}`` (107.3)."""
+
+    def __post_init__(self) -> None:
+        problem = self._problem()
+        if problem:
+            raise ValueError(f"invalid mana symbol {self!r}: {problem}")
+
+    def _problem(self) -> str:
+        """What makes the fields inconsistent, or "" when they describe a real symbol."""
+        if self.generic < 0:
+            return "generic amount is negative"
+        if self.is_x:
+            if self.generic or self.colors or self.phyrexian:
+                return "{X} has no generic amount, colours or Phyrexian mark"
+            return ""
+        if not self.colors:
+            return "a Phyrexian symbol needs a colour" if self.phyrexian else ""
+        if self.colors == ("C",):
+            if self.generic or self.phyrexian:
+                return "{C} cannot be hybrid or Phyrexian"
+            return ""
+        if any(c not in COLORS for c in self.colors):
+            return f"colours must be among {''.join(COLORS)}"
+        if len(self.colors) > 2:
+            return "at most two colours"
+        if len(set(self.colors)) != len(self.colors):
+            return "a hybrid symbol cannot repeat a colour"
+        if self.generic and (len(self.colors) != 1 or self.phyrexian):
+            return "a generic half combines with exactly one colour and no Phyrexian mark"
+        return ""
+
+    @property
+    def is_hybrid(self) -> bool:
+        """Whether it offers a choice between two halves (107.4e), ``{G/W}`` or ``{2/W}``."""
+        return len(self.colors) == 2 or (self.generic > 0 and len(self.colors) == 1)
+
+    def mana_value(self, x: int = 0) -> int:
+        """This symbol's share of a mana value (202.3).
+
+        Args:
+            x: The value of X.
+
+        Returns:
+            ``x`` for ``{X}``; the larger half of a hybrid symbol; 1 for a Phyrexian
+            symbol; N for ``{N}``; 1 for any other symbol.
+        """
+        if self.is_x:
+            return x
+        if self.phyrexian:
+            return 1
+        if self.colors:
+            return max(self.generic, 1)
+        return self.generic
+
+    def __str__(self) -> str:
+        if self.is_x:
+            return "{X}"
+        parts: list[str] = []
+        if self.generic or not self.colors:
+            parts.append(str(self.generic))
+        parts.extend(self.colors)
+        if self.phyrexian:
+            parts.append("P")
+        return "{" + "/".join(parts) + "}"
+
+
+@dataclass(frozen=True, slots=True)
+class ManaCost:
+    """A mana cost: a sequence of mana symbols (107.4, 202.1), kept in written order."""
+
+    symbols: tuple[ManaSymbol, ...] = ()
+    """The symbols as written; empty for no cost."""
+
+    def mana_value(self, x: int = 0) -> int:
+        """The mana value (202.3).
+
+        Args:
+            x: The value of X: the announced value while on the stack, 0 elsewhere.
+
+        Returns:
+            The total: X counts ``x``, a hybrid symbol its largest half, a Phyrexian
+            symbol 1.
+
+        Raises:
+            ValueError: If ``x`` is negative.
+        """
+        if x < 0:
+            raise ValueError(f"X must not be negative, got {x}")
+        return sum(symbol.mana_value(x) for symbol in self.symbols)
+
+    def colors(self) -> frozenset[str]:
+        """The colours the cost gives its object (105.2, 202.2); colorless ``{C}`` is no colour."""
+        return frozenset(c for symbol in self.symbols for c in symbol.colors if c in COLORS)
+
+    @property
+    def has_x(self) -> bool:
+        """Whether the cost contains ``{X}`` (107.3)."""
+        return any(symbol.is_x for symbol in self.symbols)
+
+    def __str__(self) -> str:
+        return "".join(str(symbol) for symbol in self.symbols)
+
+    def __add__(self, other: ManaCost) -> ManaCost:
+        """The total of two costs, as when adding an additional cost (601.2f).
+
+        Symbols are concatenated, not merged, so that ``pay_as`` entries for the
+        sum are this cost's hybrid/Phyrexian symbols followed by ``other``'s.
+        """
+        if not isinstance(other, ManaCost):
+            return NotImplemented
+        return ManaCost(self.symbols + other.symbols)
+
+
+def _parse_symbol_body(body: str) -> ManaSymbol | str:
+    """The symbol for the text between braces, or why it is not one."""
+    if body != body.upper():
+        return "mana symbols are written in upper case"
+    parts = body.split("/")
+    if len(parts) == 1:
+        (part,) = parts
+        if part == "X":
+            return ManaSymbol(is_x=True)
+        if part in MANA_TYPES:
+            return ManaSymbol(colors=(part,))
+        if _is_number(part):
+            return ManaSymbol(generic=int(part))
+        if part.isascii() and part.isdigit():
+            return "numbers are written without leading zeros"
+        return "not a mana symbol"
+    if len(parts) == 2:
+        first, second = parts
+        if second == "P":
+            if first in COLORS:
+                return ManaSymbol(colors=(first,), phyrexian=True)
+            return "Phyrexian mana needs one of the colours WUBRG before /P"
+        if _is_number(first) and first != "0":
+            if second in COLORS:
+                return ManaSymbol(generic=int(first), colors=(second,))
+            return "a monocolored hybrid symbol needs one of the colours WUBRG after the number"
+        if first in COLORS and second in COLORS:
+            if first == second:
+                return "a hybrid symbol needs two different colours"
+            return ManaSymbol(colors=(first, second))
+        return "hybrid halves must be two colours, or a positive number then a colour"
+    if len(parts) == 3:
+        first, second, third = parts
+        if third == "P" and first in COLORS and second in COLORS and first != second:
+            return ManaSymbol(colors=(first, second), phyrexian=True)
+        return "a Phyrexian hybrid symbol is two different colours then P"
+    return "too many halves"
+
+
+def _is_number(text: str) -> bool:
+    # ASCII digits only, and no leading zeros, so that every accepted text is
+    # canonical and str(parse_mana_cost(t)) == t.
+    return (
+        text != ""
+        and all("0" <= ch <= "9" for ch in text)
+        and (text == "0" or not text.startswith("0"))
+    )
+
+
+def _iter_braced(text: str) -> Iterator[tuple[int, str]]:
+    """Each ``{...}`` group of ``text`` as (position of its brace, body); nothing else allowed."""
+    i = 0
+    while i < len(text):
+        if text[i] != "{":
+            raise _syntax_error(
+                text, i, f"unexpected {text[i]!r}", "every mana symbol is enclosed in braces"
+            )
+        j = i + 1
+        while j < len(text) and text[j] not in "{}":
+            j += 1
+        if j == len(text) or text[j] == "{":
+            raise _syntax_error(text, i, f"unterminated symbol {text[i:j]!r}", "missing '}'")
+        yield i, text[i + 1 : j]
+        i = j + 1
+
+
+def parse_mana_cost(text: str) -> ManaCost:
+    """Parse a mana cost written with mana symbols (107.4), e.g. ``"{2}{W}{U/P}{X}{G/W}"``.
+
+    Accepted symbols: ``{N}`` (no leading zeros), ``{W}{U}{B}{R}{G}``, ``{C}``, ``{X}``,
+    hybrid ``{G/W}``, monocolored hybrid ``{2/W}``, Phyrexian ``{U/P}`` and
+    Phyrexian hybrid ``{G/W/P}``. Letters are upper case and nothing may stand
+    between symbols. The result keeps the written order, so ``str()`` of it gives
+    the text back.
+
+    Args:
+        text: The cost; ``""`` means no mana symbols.
+
+    Returns:
+        The cost.
+
+    Raises:
+        ManaCostSyntaxError: If the text is malformed; the message quotes the text
+            and the position of the offending symbol or character.
+    """
+    symbols: list[ManaSymbol] = []
+    for position, body in _iter_braced(text):
+        parsed = _parse_symbol_body(body)
+        if isinstance(parsed, str):
+            raise _syntax_error(text, position, f"invalid mana symbol '{{{body}}}'", parsed)
+        symbols.append(parsed)
+    return ManaCost(tuple(symbols))
+
+
+# --------------------------------------------------------------------------- pools
+
+
+def _check_pool(pool: Mapping[str, int]) -> None:
+    for mana, amount in pool.items():
+        if mana not in _TYPE_INDEX:
+            raise ValueError(f"unknown mana type {mana!r} in pool; expected one of {MANA_TYPES}")
+        if amount < 0:
+            raise ValueError(f"negative amount {amount} of {mana!r} in pool")
+
+
+def _normalized(counts: Mapping[str, int]) -> dict[str, int]:
+    """A pool dict in MANA_TYPES order with zero entries left out."""
+    return {t: counts[t] for t in MANA_TYPES if counts.get(t, 0)}
+
+
+def add_mana(pool: Mapping[str, int], mana: str, amount: int = 1) -> dict[str, int]:
+    """Add mana to a mana pool (106.4).
+
+    Args:
+        pool: The pool; not modified.
+        mana: A mana type from ``MANA_TYPES``.
+        amount: How much to add; 0 or more.
+
+    Returns:
+        A new pool in ``MANA_TYPES`` order, with zero entries left out.
+
+    Raises:
+        ValueError: For an unknown mana type or a negative amount.
+    """
+    _check_pool(pool)
+    if mana not in _TYPE_INDEX:
+        raise ValueError(f"unknown mana type {mana!r}; expected one of {MANA_TYPES}")
+    if amount < 0:
+        raise ValueError(f"cannot add a negative amount ({amount}) of mana")
+    result = dict(pool)
+    result[mana] = result.get(mana, 0) + amount
+    return _normalized(result)
+
+
+def spend(pool: Mapping[str, int], payment: Payment) -> dict[str, int]:
+    """Remove the pool part of a payment from a pool (601.2h).
+
+    Mana from the payment's activations is added and spent in the same step
+    (601.2g then 601.2h), so it never shows in the returned pool.
+
+    Args:
+        pool: The pool; not modified.
+        payment: A plan from :func:`plan_payment`.
+
+    Returns:
+        A new pool in ``MANA_TYPES`` order, with zero entries left out.
+
+    Raises:
+        ValueError: If the pool lacks any of the mana ``payment.from_pool`` spends.
+    """
+    _check_pool(pool)
+    result = dict(pool)
+    for mana, amount in payment.from_pool:
+        have = result.get(mana, 0)
+        if have < amount:
+            raise ValueError(
+                f"cannot spend {amount} {{{mana}}} from a pool holding {have} "
+                f"({format_pool(pool) or 'empty'})"
+            )
+        result[mana] = have - amount
+    return _normalized(result)
+
+
+def format_pool(pool: Mapping[str, int]) -> str:
+    """Write a pool as mana symbols in ``MANA_TYPES`` order, e.g. ``"{W}{W}{C}"``; ``""`` if empty.
+
+    Raises:
+        ValueError: For an unknown mana type or a negative amount.
+    """
+    _check_pool(pool)
+    return "".join("{" + t + "}" for t in MANA_TYPES for _ in range(pool.get(t, 0)))
+
+
+def parse_pool(text: str) -> dict[str, int]:
+    """Parse mana written as symbols, e.g. ``"{R}{R}{C}"``, into a pool.
+
+    Only the six mana type symbols ``{W}{U}{B}{R}{G}{C}`` are allowed, in any order.
+
+    Returns:
+        The pool in ``MANA_TYPES`` order, with zero entries left out.
+
+    Raises:
+        ManaCostSyntaxError: If the text is malformed or holds any other symbol.
+    """
+    counts: dict[str, int] = {}
+    for position, body in _iter_braced(text):
+        if body not in _TYPE_INDEX:
+            raise _syntax_error(
+                text,
+                position,
+                f"invalid mana '{{{body}}}'",
+                "only {W}{U}{B}{R}{G}{C} are types of mana",
+            )
+        counts[body] = counts.get(body, 0) + 1
+    return _normalized(counts)
+
+
+# ------------------------------------------------------------------------ payment
+
+
+@dataclass(frozen=True, slots=True)
+class ManaSource:
+    """One mana ability a payment may activate."""
+
+    source_id: int
+    """The permanent's object id."""
+    produces: tuple[str, ...]
+    """The mana types it can add, one mana per activation (e.g. ``("G",)``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """A complete plan to pay a cost."""
+
+    from_pool: tuple[tuple[str, int], ...] = ()
+    """Mana spent from the pool, sorted by ``MANA_TYPES`` order, zero entries omitted."""
+    activations: tuple[tuple[int, str], ...] = ()
+    """(source_id, mana type) for each source activated, in activation order."""
+    life: int = 0
+    """Life paid for Phyrexian symbols."""
+
+
+# A choice symbol is settled into one of these options. Option values:
+# a mana type index (pay with that colour), _GENERIC (pay the generic half of a
+# monocolored hybrid) or _LIFE (pay 2 life for a Phyrexian symbol).
+_GENERIC = -1
+_LIFE = -2
+
+
+def _options(symbol: ManaSymbol) -> tuple[int, ...]:
+    """How a hybrid or Phyrexian symbol can be paid, in default preference order."""
+    opts = [_TYPE_INDEX[c] for c in symbol.colors]
+    if symbol.generic:
+        opts.append(_GENERIC)
+    if symbol.phyrexian:
+        opts.append(_LIFE)
+    return tuple(opts)
+
+
+def _option_for_entry(symbol: ManaSymbol, entry: str) -> int:
+    if entry in symbol.colors:
+        return _TYPE_INDEX[entry]
+    if symbol.generic and entry == str(symbol.generic):
+        return _GENERIC
+    if symbol.phyrexian and entry == "life":
+        return _LIFE
+    allowed = list(symbol.colors)
+    if symbol.generic:
+        allowed.append(str(symbol.generic))
+    if symbol.phyrexian:
+        allowed.append("life")
+    raise ValueError(
+        f"pay_as entry {entry!r} cannot pay {symbol}; expected one of "
+        + ", ".join(repr(a) for a in allowed)
+    )
+
+
+def _matching(
+    demands: Sequence[int],
+    unit_masks: Sequence[int],
+    capacity: Sequence[int] | None = None,
+    *,
+    all_or_nothing: bool = False,
+) -> list[int]:
+    """A maximum bipartite b-matching of demands to units of mana.
+
+    Args:
+        demands: For each demand, the bit mask of the mana types that can pay it.
+        unit_masks: For each unit (a pool type or a source), the types it can give.
+        capacity: How many demands each unit can take; 1 each if None.
+        all_or_nothing: Stop at the first demand that cannot be matched, when
+            only a complete matching is of interest.
+
+    Returns:
+        For each demand, the index of its unit, or -1 if it got none.
+    """
+    caps = capacity if capacity is not None else [1] * len(unit_masks)
+    owner = [-1] * len(demands)
+    holders: list[list[int]] = [[] for _ in unit_masks]
+
+    def augment(d: int, visited: list[bool]) -> bool:
+        # Augmenting path search (Kuhn); a full unit may still take the demand
+        # if one of the demands it holds can move to another unit.
+        for j, unit in enumerate(unit_masks):
+            if visited[j] or not unit & demands[d]:
+                continue
+            visited[j] = True
+            if len(holders[j]) < caps[j]:
+                holders[j].append(d)
+                owner[d] = j
+                return True
+            for k, other in enumerate(holders[j]):
+                if augment(other, visited):
+                    holders[j][k] = d
+                    owner[d] = j
+                    return True
+        return False
+
+    for d in range(len(demands)):
+        if not augment(d, [False] * len(unit_masks)) and all_or_nothing:
+            break
+    return owner
+
+
+def _matched(demands: Sequence[int], unit_masks: Sequence[int]) -> int:
+    """The size of a maximum matching of demands to single-use units."""
+    return sum(1 for j in _matching(demands, unit_masks) if j >= 0)
+
+
+def _mask(types: Sequence[str]) -> int:
+    mask = 0
+    for t in types:
+        mask |= 1 << _TYPE_INDEX[t]
+    return mask
+
+
+class _Planner:
+    """Works out a :class:`Payment` for one call of :func:`plan_payment`."""
+
+    __slots__ = (
+        "_life_cap",
+        "_pool",
+        "_source_masks",
+        "_sources",
+        "_unit_capacity",
+        "_unit_masks",
+        "_usable",
+    )
+
+    def __init__(
+        self, pool: Sequence[int], sources: Sequence[ManaSource], life_cap: int | None
+    ) -> None:
+        self._pool = pool
+        self._sources = sources
+        self._source_masks = [_mask(s.produces) for s in sources]
+        self._life_cap = life_cap
+        # Units of mana: one per pool type (holding that many mana), then the sources.
+        self._unit_masks = [1 << t for t in range(len(MANA_TYPES))] + self._source_masks
+        self._unit_capacity = list(pool) + [1] * len(sources)
+        # Every pool mana and every source that makes anything can pay generic.
+        self._usable = sum(pool) + sum(1 for m in self._source_masks if m)
+
+    # ------------------------------------------------------------------ choices
+
+    def feasible(
+        self, fixed: Sequence[int], generic: int, lives: int, free: Sequence[ManaSymbol]
+    ) -> bool:
+        """Whether some way of paying the ``free`` symbols makes the whole cost payable.
+
+        Args:
+            fixed: Type masks of the coloured demands already settled.
+            generic: Generic mana already owed.
+            lives: Phyrexian symbols already settled as life.
+            free: Hybrid/Phyrexian symbols still unsettled.
+        """
+        if self._life_cap is not None and lives > self._life_cap:
+            return False
+        # Hybrid symbols without a non-mana alternative are plain demands with
+        # two acceptable colours: the matching decides the colour.
+        demands = list(fixed)
+        phyrexian: dict[int, int] = {}
+        mono: dict[tuple[int, int], int] = {}
+        for symbol in free:
+            mask = _mask(symbol.colors)
+            if symbol.phyrexian:
+                phyrexian[mask] = phyrexian.get(mask, 0) + 1
+            elif symbol.generic == 1:
+                # {1/W} paid as {1} needs any one mana: never worse than W.
+                generic += 1
+            elif symbol.generic:
+                mono[(mask, symbol.generic)] = mono.get((mask, symbol.generic), 0) + 1
+            else:
+                demands.append(mask)
+        # Paying life for a Phyrexian symbol only frees mana, so use as much life
+        # as allowed and enumerate only which symbols get the life; for {2/W}-style
+        # symbols neither half dominates, so enumerate how many take each.
+        n_phyrexian = sum(phyrexian.values())
+        life_room = n_phyrexian if self._life_cap is None else self._life_cap - lives
+        life_room = max(0, min(n_phyrexian, life_room))
+        ph_groups = list(phyrexian.items())
+        mono_groups = list(mono.items())
+        ph_ranges = [range(count + 1) for _, count in ph_groups]
+        mono_ranges = [range(count + 1) for _, count in mono_groups]
+        for ph_life in product(*ph_ranges):
+            if sum(ph_life) != life_room:
+                continue
+            for mono_generic in product(*mono_ranges):
+                trial = list(demands)
+                owed = generic
+                for (mask, count), paid_life in zip(ph_groups, ph_life, strict=True):
+                    trial.extend([mask] * (count - paid_life))
+                for ((mask, amount), count), as_generic in zip(
+                    mono_groups, mono_generic, strict=True
+                ):
+                    trial.extend([mask] * (count - as_generic))
+                    owed += amount * as_generic
+                if len(trial) + owed <= self._usable and self._match_all(trial):
+                    return True
+        return False
+
+    def _match_all(self, demands: list[int]) -> bool:
+        # Single-colour demands first: they are the most constrained, so the
+        # search rarely has to reroute them.
+        demands.sort(key=lambda m: (m.bit_count(), m))
+        owners = _matching(demands, self._unit_masks, self._unit_capacity, all_or_nothing=True)
+        return all(j >= 0 for j in owners)
+
+    # ------------------------------------------------------------------ payment
+
+    def pay(self, demand: Sequence[int], generic: int, life: int) -> Payment | None:
+        """The preferred payment of fixed demands, or None.
+
+        Args:
+            demand: How many mana of each type (by ``MANA_TYPES`` index) are owed.
+            generic: Generic mana owed.
+            life: Life owed.
+        """
+        # Pool mana first (601.2g-h: it is there anyway). Pool mana of a type
+        # best pays demands of that type; what is left pays generic, C first.
+        # This uses the most pool mana possible: any payment can be rearranged
+        # this way without needing more from sources.
+        use = [min(p, d) for p, d in zip(self._pool, demand, strict=True)]
+        rest = [d - u for d, u in zip(demand, use, strict=True)]
+        for t in _POOL_GENERIC_ORDER:
+            take = min(self._pool[t] - use[t], generic)
+            use[t] += take
+            generic -= take
+        chosen = self._choose_sources(rest, generic)
+        if chosen is None:
+            return None
+        from_pool = tuple((MANA_TYPES[t], n) for t, n in enumerate(use) if n)
+        return Payment(from_pool=from_pool, activations=chosen, life=life)
+
+    def _choose_sources(self, rest: list[int], generic: int) -> tuple[tuple[int, str], ...] | None:
+        """Activations paying ``rest`` coloured and ``generic`` generic mana, or None.
+
+        Every plan activates exactly ``sum(rest) + generic`` sources; this picks
+        the one whose sources come earliest (lexicographically smallest list of
+        positions) by keeping each source, in order, whenever some plan still
+        exists that uses it together with the sources kept so far.
+        """
+        needed = sum(rest) + generic
+        if needed == 0:
+            return ()
+        demands = [1 << t for t, n in enumerate(rest) for _ in range(n)]
+        masks = self._source_masks
+        usable = [m for m in masks if m]
+        if len(usable) < needed or _matched(demands, usable) < len(demands):
+            return None
+        # Invariant: before looking at source i, a plan exists that activates
+        # all of ``chosen`` and otherwise only sources from i on.
+        chosen: list[int] = []
+        for i, mask in enumerate(masks):
+            if len(chosen) == needed:
+                break
+            if not mask:
+                continue
+            trial = [*chosen, i]
+            # The union of ``trial`` and the later sources is the one the
+            # invariant says can pay. A plan through all of ``trial`` then exists
+            # iff its coloured demands not matched inside ``trial`` fit in the
+            # slots still free: the later sources complete a maximum matching of
+            # ``trial`` by augmenting paths, which never unmatch a source.
+            inside = _matched(demands, [masks[j] for j in trial])
+            if len(trial) + len(demands) - inside <= needed:
+                chosen = trial
+        assert len(chosen) == needed, "the invariant guarantees a complete plan"
+        return self._assign(demands, chosen)
+
+    def _assign(self, demands: list[int], chosen: list[int]) -> tuple[tuple[int, str], ...]:
+        """Which type each chosen source adds: its matched colour, else its first type."""
+        owners = _matching(demands, [self._source_masks[j] for j in chosen])
+        made: dict[int, str] = {}
+        for d, k in enumerate(owners):
+            made[k] = MANA_TYPES[demands[d].bit_length() - 1]
+        result: list[tuple[int, str]] = []
+        for k, j in enumerate(chosen):
+            source = self._sources[j]
+            result.append((source.source_id, made.get(k, source.produces[0])))
+        return tuple(result)
+
+
+def plan_payment(
+    cost: ManaCost,
+    x: int,
+    pool: Mapping[str, int],
+    sources: Sequence[ManaSource],
+    *,
+    pay_as: Sequence[str] | None = None,
+    life_available: int | None = None,
+) -> Payment | None:
+    """Plan how to pay a mana cost (601.2f total cost, 601.2g mana abilities, 601.2h payment).
+
+    Each source is one mana ability, activated at most once for one mana of a type
+    it produces. The plan is exact: it finds a payment whenever one exists.
+
+    Choices, in priority order:
+
+    1. Hybrid and Phyrexian symbols (107.4e, 107.4f) are settled in written order.
+       With ``pay_as`` each takes the given half. Otherwise each takes its first
+       option, in the order colours as written, then the generic half of a
+       monocolored hybrid, then 2 life, that still leaves the whole cost payable.
+       So ``{G/W}`` is paid with G whenever that works, and a Phyrexian symbol
+       with mana whenever that works.
+    2. Then pool mana is used as much as possible (it is there anyway), pool mana
+       of a demanded colour for that colour and the rest for generic, colorless first.
+    3. Then the fewest sources are activated, the earliest ones in ``sources``
+       order (the caller's order: lands first, then other permanents).
+
+    Args:
+        cost: The total cost, additional costs included.
+        x: The value of X; each ``{X}`` costs ``x`` generic mana (107.3).
+        pool: Mana in the player's pool, by type.
+        sources: Mana abilities the payment may activate, in preference order.
+        pay_as: One entry per hybrid or Phyrexian symbol of ``cost``, in order: a
+            colour of the symbol, the generic number of a ``{2/W}`` symbol (``"2"``)
+            or ``"life"`` for a Phyrexian symbol. None, or an empty sequence, lets the
+            planner choose as above.
+        life_available: If not None, life paid for Phyrexian symbols may not exceed
+            it (119.4: life can be paid only up to the life total).
+
+    Returns:
+        The payment, or None if the cost cannot be paid.
+
+    Raises:
+        ValueError: If ``x`` is negative, the pool or a source names an unknown
+            mana type, or ``pay_as`` has the wrong length or an entry that does not
+            fit its symbol.
+    """
+    if x < 0:
+        raise ValueError(f"X must not be negative, got {x}")
+    _check_pool(pool)
+    for source in sources:
+        for mana in source.produces:
+            if mana not in _TYPE_INDEX:
+                raise ValueError(f"source {source.source_id} produces unknown mana type {mana!r}")
+
+    # Split the cost into settled demands and the symbols that offer a choice.
+    demand = [0] * len(MANA_TYPES)
+    generic = 0
+    choice_symbols: list[ManaSymbol] = []
+    for symbol in cost.symbols:
+        if symbol.is_x:
+            generic += x
+        elif symbol.is_hybrid or symbol.phyrexian:
+            choice_symbols.append(symbol)
+        elif symbol.colors:
+            demand[_TYPE_INDEX[symbol.colors[0]]] += 1
+        else:
+            generic += symbol.generic
+
+    life_cap = None if life_available is None else max(0, life_available) // _PHYREXIAN_LIFE
+    planner = _Planner([pool.get(t, 0) for t in MANA_TYPES], sources, life_cap)
+
+    if pay_as:
+        if len(pay_as) != len(choice_symbols):
+            raise ValueError(
+                f"pay_as has {len(pay_as)} entries but {cost} has "
+                f"{len(choice_symbols)} hybrid or Phyrexian symbols"
+            )
+        choices = [
+            _option_for_entry(symbol, entry)
+            for symbol, entry in zip(choice_symbols, pay_as, strict=True)
+        ]
+    else:
+        found = _default_choices(planner, demand, generic, choice_symbols)
+        if found is None:
+            return None
+        choices = found
+
+    lives = 0
+    for symbol, option in zip(choice_symbols, choices, strict=True):
+        if option == _LIFE:
+            lives += 1
+        elif option == _GENERIC:
+            generic += symbol.generic
+        else:
+            demand[option] += 1
+    if life_cap is not None and lives > life_cap:
+        return None
+    return planner.pay(demand, generic, lives * _PHYREXIAN_LIFE)
+
+
+def _default_choices(
+    planner: _Planner, demand: list[int], generic: int, symbols: Sequence[ManaSymbol]
+) -> list[int] | None:
+    """Settle each symbol to its first option that leaves the cost payable, or None."""
+    fixed = [1 << t for t, n in enumerate(demand) for _ in range(n)]
+    lives = 0
+    if not planner.feasible(fixed, generic, lives, symbols):
+        return None
+    choices: list[int] = []
+    for i, symbol in enumerate(symbols):
+        rest = symbols[i + 1 :]
+        options = _options(symbol)
+        for n, option in enumerate(options):
+            last = n == len(options) - 1
+            if option == _LIFE:
+                # Feasibility so far guarantees the last option works; no need to test it.
+                if last or planner.feasible(fixed, generic, lives + 1, rest):
+                    lives += 1
+                    break
+            elif option == _GENERIC:
+                if last or planner.feasible(fixed, generic + symbol.generic, lives, rest):
+                    generic += symbol.generic
+                    break
+            elif last or planner.feasible([*fixed, 1 << option], generic, lives, rest):
+                fixed.append(1 << option)
+                break
+        choices.append(option)
+    return choices

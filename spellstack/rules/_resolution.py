@@ -1,0 +1,115 @@
+"""Resolving spells and abilities (608)."""
+
+from __future__ import annotations
+
+from ._decisions import Proc
+from ._definitions import Effect, TargetSpec
+from ._effects import EffectContext, run_effects
+from ._events import Event
+from ._game import Game
+from ._state import GameObject
+from ._targets import is_legal_target
+from ._triggers import condition_holds
+from ._zones import move_object
+
+__all__ = ["resolve_top"]
+
+
+def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
+                                                          tuple[Effect, ...], Effect | None]:
+    """Target specs, effects and intervening-if condition of a spell or ability on the stack."""
+    defn = game.cards[obj.name]
+    if obj.ability_kind == "activated":
+        ab = defn.activated[obj.ability_index - 1]
+        return ab.targets, ab.effects, None
+    if obj.ability_kind == "triggered":
+        if obj.delayed_effects:
+            for d in game.state.delayed_triggers:
+                if d.id == obj.delayed_effects:
+                    name, position, index = d.effects_key
+                    for trig in game.cards[name].triggered:
+                        if trig.position == position:
+                            inner = trig.effects[index].get("effects")
+                            assert isinstance(inner, tuple)
+                            return (), inner, None
+            return (), (), None
+        for trig in defn.triggered:
+            if trig.position == obj.ability_index:
+                return trig.targets, trig.effects, trig.condition
+        return (), (), None
+    if defn.spell is not None:
+        return defn.spell.targets, defn.spell.effects, None
+    return (), (), None
+
+
+def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
+    """608.2/608.3: resolve the top object of the stack; returns the events.
+
+    608.2b: targets are checked again; if every target is now illegal the spell or ability
+    doesn't resolve (a spell goes to its owner's graveyard), otherwise illegal targets are
+    left out of what it does. 603.4: an intervening "if" is checked again. 608.2n: an instant
+    or sorcery goes to its owner's graveyard last; 608.3: a permanent spell enters the
+    battlefield under its controller's control.
+    """
+    st = game.state
+    game.take_events()
+    top = st.objects[st.stack[-1]]
+    st.passes = 0
+    specs, effects, condition = _ability_parts(game, top)
+    name = top.name if not top.ability_kind else f"ability of {top.name}"
+    # 608.2b: which targets are still legal, requirement by requirement.
+    legal_groups: list[tuple[int, ...]] = []
+    i = 0
+    any_legal = False
+    for spec, size in zip(specs, top.target_groups, strict=False):
+        group = top.targets[i:i + size]
+        i += size
+        still = tuple(t for t in group if is_legal_target(game, spec, t, top.controller))
+        any_legal = any_legal or bool(still)
+        legal_groups.append(still)
+    fizzle = bool(top.targets) and not any_legal
+    if top.ability_kind == "triggered" and not condition_holds(game, top.controller, condition):
+        fizzle = True
+        game.log("resolve", f"{name}: its condition is false now; it does nothing (603.4)",
+                 subject=top.id)
+    if fizzle:
+        if top.targets and any_legal is False:
+            game.log("resolve", f"{name} doesn't resolve: its targets are illegal (608.2b)",
+                     subject=top.id)
+        _leave_stack(game, top)
+    else:
+        game.log("resolve", f"{name} resolves", subject=top.id, player=top.controller)
+        if top.ability_kind:
+            src = st.objects.get(top.source_id) or st.lki.get(top.source_id) or top
+        else:
+            src = top
+        ctx = EffectContext(game, top, top.controller, src, tuple(legal_groups), top.x,
+                            top.trigger_subject, top.ability_index)
+        yield from run_effects(ctx, effects)
+        if top.id in st.objects:
+            if not top.ability_kind and game.cards[top.name].is_permanent_card:
+                move_object(game, top.id, "battlefield", controller=top.controller)
+            else:
+                _leave_stack(game, top)
+    st.resolutions += 1
+    st.cycle = "check"
+    if not st.game_over:
+        # 117.3b: the active player receives priority after a spell or ability resolves.
+        st.priority = st.active
+        st.passes = 0
+    st.dirty = True
+    return game.take_events()
+
+
+def _leave_stack(game: Game, obj: GameObject) -> None:
+    """608.2n: a spell goes to its owner's graveyard; an ability ceases to exist."""
+    st = game.state
+    if obj.id not in st.objects:
+        return
+    if obj.ability_kind:
+        st.stack.remove(obj.id)
+        st.lki[obj.id] = st.objects.pop(obj.id)
+        if obj.delayed_effects:
+            st.delayed_triggers = [d for d in st.delayed_triggers if d.id != obj.delayed_effects]
+    else:
+        move_object(game, obj.id, "graveyard")

@@ -1,0 +1,161 @@
+"""State-based actions (704) and losing the game (104.3)."""
+
+from __future__ import annotations
+
+from ._decisions import Proc
+from ._events import Event
+from ._game import Game
+from ._zones import move_object
+
+__all__ = ["check_game_over", "lose_game", "state_based_actions"]
+
+
+def lose_game(game: Game, seat: int, reason: str, *, check: bool = True) -> None:
+    """104.3: a player loses; 800.4a: in a multiplayer game their objects leave with them.
+
+    ``check=False`` defers the end-of-game check, for players who lose at the same time.
+    """
+    st = game.state
+    p = st.players[seat]
+    if p.lost or st.game_over:
+        return
+    p.lost = True
+    p.loss_reason = reason
+    st.dirty = True
+    game.log("lose", f"{p.name} loses the game: {reason}", player=seat)
+    if len(st.living_seats()) >= 2:
+        _leave_game(game, seat)
+    if check:
+        check_game_over(game)
+
+
+def _leave_game(game: Game, seat: int) -> None:
+    """800.4a: objects the player owns leave the game; spells and abilities they control on the
+    stack cease to exist."""
+    st = game.state
+    for oid in list(st.battlefield) + list(st.exile):
+        obj = st.objects[oid]
+        if obj.owner == seat:
+            st.zone_list(obj.zone, obj.owner).remove(oid)
+            del st.objects[oid]
+    for oid in list(st.stack):
+        obj = st.objects[oid]
+        if obj.controller == seat or obj.owner == seat:
+            st.stack.remove(oid)
+            del st.objects[oid]
+    st.pending_triggers = [t for t in st.pending_triggers if t.controller != seat]
+    if st.priority == seat:
+        st.priority = st.next_seat(seat)
+        st.passes = 0
+
+
+def check_game_over(game: Game) -> None:
+    """104.2a/104.4a: the game ends when one player is left (who wins) or none (a draw)."""
+    st = game.state
+    if st.game_over:
+        return
+    living = st.living_seats()
+    if len(living) > 1:
+        return
+    st.game_over = True
+    st.priority = -1
+    if living:
+        st.winner = living[0]
+        st.players[living[0]].won = True
+        st.end_reason = f"{st.players[living[0]].name} wins: " + "; ".join(
+            f"{p.name} {p.loss_reason}" for p in st.players if p.lost)
+    else:
+        st.winner = -1
+        st.end_reason = "draw: every player lost at once (104.4a)"
+    game.log("game_over", st.end_reason)
+
+
+def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
+    """704.3: perform every state-based action that applies, all at once as one event.
+
+    Returns the events of that batch; an empty tuple means none applied. Callers repeat until
+    none apply. The legend rule (704.5j) asks each affected player which one to keep.
+    """
+    st = game.state
+    if st.game_over:
+        return ()
+    game.take_events()  # the batch's events start here
+    losers: list[tuple[int, str]] = []
+    for p in st.players:
+        if p.lost:
+            continue
+        if p.life <= 0:
+            losers.append((p.seat, "has 0 or less life (704.5a)"))
+        elif p.drew_from_empty:
+            losers.append((p.seat, "drew from an empty library (704.5b)"))
+        elif p.poison >= 10:
+            losers.append((p.seat, "has ten or more poison counters (704.5c)"))
+        p.drew_from_empty = False
+
+    vanish: list[int] = []  # 704.5d
+    to_graveyard: dict[int, str] = {}
+    destroy: dict[int, str] = {}
+    annihilate: list[int] = []
+    for oid, obj in st.objects.items():
+        if obj.is_token and obj.zone != "battlefield":
+            vanish.append(oid)
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        if game.is_creature(obj):
+            t = game.toughness(obj)
+            if t <= 0:
+                to_graveyard[oid] = "toughness 0 or less (704.5f)"
+            elif obj.damage >= t and obj.damage > 0:
+                destroy[oid] = "lethal damage (704.5g)"
+            elif obj.deathtouch_damage and obj.damage > 0:
+                destroy[oid] = "damage from a deathtouch source (704.5h)"
+        if game.is_type(obj, "Planeswalker") and obj.counters.get("loyalty", 0) <= 0:
+            to_graveyard[oid] = "0 loyalty (704.5i)"
+        if obj.counters.get("+1/+1", 0) and obj.counters.get("-1/-1", 0):
+            annihilate.append(oid)
+        obj.deathtouch_damage = False
+
+    # 704.5j: the legend rule; each player chooses among their own same-named legends.
+    for seat in st.apnap():
+        groups: dict[str, list[int]] = {}
+        for obj in st.controlled(seat):
+            if game.is_legendary(obj):
+                groups.setdefault(obj.name, []).append(obj.id)
+        for name, ids in groups.items():
+            if len(ids) < 2:
+                continue
+            keep = yield from game.ask_choose(
+                seat, f"704.5j: choose the {name} to keep; the others go to the graveyard",
+                ids, 1, 1)
+            for oid in ids:
+                if oid not in keep:
+                    to_graveyard.setdefault(oid, "legend rule (704.5j)")
+
+    if not (losers or vanish or to_graveyard or destroy or annihilate):
+        st.dirty = False
+        return ()
+
+    # All at once (704.3): counters first (they change nothing else this batch), then moves.
+    for oid in annihilate:
+        obj = st.objects[oid]
+        n = min(obj.counters["+1/+1"], obj.counters["-1/-1"])
+        obj.counters["+1/+1"] -= n
+        obj.counters["-1/-1"] -= n
+        obj.counters = {k: v for k, v in obj.counters.items() if v}
+        game.log("sba", f"{n} +1/+1 and -1/-1 counter pairs on {obj.name} are removed (704.5q)",
+                 subject=oid)
+    for oid in vanish:
+        obj = st.objects.pop(oid)
+        st.zone_list(obj.zone, obj.owner).remove(oid)
+        st.lki[oid] = obj
+        game.log("sba", f"token {obj.name} ceases to exist (704.5d)", subject=oid)
+    for oid, why in list(to_graveyard.items()) + list(destroy.items()):
+        if oid in st.objects and st.objects[oid].zone == "battlefield":
+            name = st.objects[oid].name
+            game.log("sba", f"{name} is put into its owner's graveyard: {why}", subject=oid)
+            move_object(game, oid, "graveyard")
+    for seat, why in losers:
+        lose_game(game, seat, why, check=False)
+    check_game_over(game)
+    st.dirty = True
+    return game.take_events()

@@ -1,0 +1,45 @@
+"""Starting a game: players, shuffled libraries, opening hands (103)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ._definitions import CardDefinition
+from ._errors import IllegalActionError
+from ._game import Game
+from ._rng import GameRandom
+from ._state import MAX_PLAYERS, GameState, PlayerState
+from ._zones import create_object, draw_cards
+
+__all__ = ["OPENING_HAND", "new_game"]
+
+OPENING_HAND = 7
+
+
+def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, Sequence[str]]],
+             seed: int) -> Game:
+    """103.1-103.5: seat the players in the given order (the first plays first), shuffle each
+    library with the game's generator, and draw opening hands. Mulligans come later."""
+    if not 2 <= len(players) <= MAX_PLAYERS:
+        raise IllegalActionError(f"103.1: a game needs 2 to {MAX_PLAYERS} players, "
+                                 f"got {len(players)}")
+    state = GameState(
+        players=[PlayerState(seat=i, name=name) for i, (name, _) in enumerate(players)],
+        rng=GameRandom.from_seed(seed),
+        step="upkeep",
+    )
+    game = Game(state, cards)
+    for seat, (_, deck) in enumerate(players):
+        for name in deck:
+            if name not in cards:
+                raise IllegalActionError(f"unknown card {name!r} in {players[seat][0]}'s deck")
+            create_object(game, name, seat, "library")
+        state.rng.shuffle(state.players[seat].library)
+    for seat in range(len(players)):
+        draw_cards(game, seat, OPENING_HAND)
+    game.take_events()
+    # The game starts in the first player's upkeep (the untap step has nothing to untap).
+    state.priority = 0
+    state.cycle = "check"
+    state.dirty = True
+    return game

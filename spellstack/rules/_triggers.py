@@ -1,0 +1,207 @@
+"""Triggered abilities (603): when they trigger, and putting them on the stack in APNAP order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from ._decisions import Answer, Choice, Proc
+from ._definitions import Effect, TriggeredAbility
+from ._game import Game
+from ._state import DelayedTrigger, GameObject, PendingTrigger
+from ._targets import target_candidates
+
+__all__ = [
+    "CONDITIONS",
+    "TRIGGER_EVENTS",
+    "condition_holds",
+    "place_triggers",
+    "trigger_attacks",
+    "trigger_blocks",
+    "trigger_enters",
+    "trigger_leaves",
+    "trigger_step",
+    "trigger_name",
+]
+
+TRIGGER_EVENTS: frozenset[str] = frozenset(
+    {"enters", "dies", "blocks", "attacks", "beginning_of_step"}
+)
+"""The closed registry of trigger events a card's data may name."""
+
+
+def _life_at_least(game: Game, controller: int, effect: Effect) -> bool:
+    amount = effect.get("amount")
+    assert isinstance(amount, int)
+    return game.state.players[controller].life >= amount
+
+
+CONDITIONS: dict[str, Callable[[Game, int, Effect], bool]] = {
+    "life_at_least": _life_at_least,
+}
+"""Conditions an intervening "if" clause may test (603.4), by name; arguments: ``amount``."""
+
+
+def condition_holds(game: Game, controller: int, condition: Effect | None) -> bool:
+    """Whether an intervening-"if" condition is true now."""
+    if condition is None:
+        return True
+    return CONDITIONS[condition.verb](game, controller, condition)
+
+
+def trigger_name(source_name: str, position: int, game: Game) -> str:
+    """The scenario-format name of a triggered ability: ``ability: NAME`` (``#N`` added when the
+    source has more than one triggered ability)."""
+    defn = game.cards.get(source_name)
+    if defn is not None and len(defn.triggered) > 1:
+        return f"ability: {source_name} #{position}"
+    return f"ability: {source_name}"
+
+
+def _fire(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int = 0) -> None:
+    """603.2: the ability triggers; 603.4: unless its intervening "if" is false now."""
+    if not condition_holds(game, obj.controller, ability.condition):
+        return
+    game.state.pending_triggers.append(
+        PendingTrigger(obj.controller, obj.id, obj.name, ability.position, subject)
+    )
+    game.state.dirty = True
+
+
+def trigger_enters(game: Game, new: GameObject) -> None:
+    """603.6a: enters-the-battlefield abilities trigger when a permanent enters."""
+    for ability in game.cards[new.name].triggered:
+        if ability.event == "enters":
+            _fire(game, new, ability)
+
+
+def trigger_leaves(game: Game, old: GameObject, to_zone: str) -> None:
+    """603.6c, 603.10a: leaves-the-battlefield abilities look back in time: the permanent's
+    abilities as it last existed on the battlefield."""
+    if to_zone != "graveyard" or not game.is_creature(old):
+        return
+    for ability in game.cards[old.name].triggered:
+        if ability.event == "dies":
+            _fire(game, old, ability)
+
+
+def trigger_blocks(game: Game, blocker: GameObject, attacker: int) -> None:
+    """509.1i/509.3: "whenever this blocks a creature" triggers once per creature blocked."""
+    for ability in game.cards[blocker.name].triggered:
+        if ability.event == "blocks":
+            _fire(game, blocker, ability, subject=attacker)
+
+
+def trigger_attacks(game: Game, attacker: GameObject) -> None:
+    """508.3a: "whenever this attacks" triggers when it is declared as an attacker."""
+    for ability in game.cards[attacker.name].triggered:
+        if ability.event == "attacks":
+            _fire(game, attacker, ability)
+
+
+def trigger_step(game: Game, step: str) -> None:
+    """503.1a/513.1a/511.2: "at the beginning of ..." abilities and delayed triggers (603.7)."""
+    st = game.state
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        for ability in game.cards[obj.name].triggered:
+            if ability.event != "beginning_of_step" or ability.step != step:
+                continue
+            if ability.whose == "you" and obj.controller != st.active:
+                continue
+            _fire(game, obj, ability)
+    fired: list[DelayedTrigger] = [
+        d for d in st.delayed_triggers if d.event == step and not d.fired
+    ]
+    if fired:
+        # 603.7c: a delayed trigger that refers to a particular event triggers only once; it
+        # stays listed (fired) until its ability leaves the stack, which reads its effects.
+        st.delayed_triggers = [
+            replace(d, fired=True) if d in fired else d for d in st.delayed_triggers
+        ]
+        for d in fired:
+            st.pending_triggers.append(
+                PendingTrigger(d.controller, d.source_id, d.source_name, d.position, d.subject,
+                               delayed=d.id)
+            )
+        st.dirty = True
+
+
+def _ability_targets(game: Game, trig: PendingTrigger) -> TriggeredAbility | None:
+    if trig.delayed:
+        return None
+    for ability in game.cards[trig.source_name].triggered:
+        if ability.position == trig.position:
+            return ability
+    return None
+
+
+def place_triggers(game: Game) -> Proc[bool]:
+    """603.3b: put every waiting triggered ability on the stack: the active player's first, in
+    the order they choose, then each other player's in turn order (APNAP). Targets are chosen
+    as each is put on the stack (603.3d); one with no legal target is removed. Returns whether
+    anything was placed or removed."""
+    st = game.state
+    if not st.pending_triggers:
+        return False
+    waiting, st.pending_triggers = st.pending_triggers, []
+    for seat in st.apnap():
+        mine = [t for t in waiting if t.controller == seat]
+        if len(mine) >= 2:
+            # 603.3b: the order is asked even if the abilities are identical.
+            choices = tuple(
+                Choice(i, t.source_id, trigger_name(t.source_name, t.position, game))
+                for i, t in enumerate(mine)
+            )
+            reply = yield game.decision(
+                seat, "order",
+                "603.3b: order your triggered abilities (first listed goes on the stack first)",
+                choices=choices, min=len(mine), max=len(mine),
+            )
+            assert isinstance(reply, Answer)
+            mine = [mine[k] for k in reply.keys]
+        for trig in mine:
+            yield from _put_on_stack(game, trig)
+    st.dirty = True
+    return True
+
+
+def _put_on_stack(game: Game, trig: PendingTrigger) -> Proc[None]:
+    st = game.state
+    ability = _ability_targets(game, trig)
+    chosen: list[int] = []
+    groups: list[int] = []
+    if ability is not None:
+        for spec in ability.targets:
+            cands = target_candidates(game, spec, trig.controller, trig.source_id)
+            if len(cands) < spec.min:
+                game.log("trigger_removed",
+                         f"{trigger_name(trig.source_name, trig.position, game)} has no legal "
+                         "target and is removed (603.3d)", player=trig.controller)
+                return
+            picked = yield from game.ask_choose(
+                trig.controller, f"603.3d: choose targets for {trig.source_name}", cands,
+                spec.min, spec.max)
+            chosen.extend(picked)
+            groups.append(len(picked))
+    oid = st.new_id()
+    obj = GameObject(
+        id=oid,
+        card=0,
+        name=trig.source_name,
+        owner=trig.controller,
+        controller=trig.controller,
+        zone="stack",
+        timestamp=st.new_timestamp(),
+        ability_index=trig.position,
+        ability_kind="triggered",
+        source_id=trig.source_id,
+        targets=tuple(chosen),
+        target_groups=tuple(groups),
+        trigger_subject=trig.subject,
+        delayed_effects=trig.delayed,
+    )
+    st.objects[oid] = obj
+    st.stack.append(oid)
+    game.log("trigger", f"{trigger_name(trig.source_name, trig.position, game)} goes on the stack",
+             player=trig.controller, subject=oid)

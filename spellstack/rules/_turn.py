@@ -1,0 +1,131 @@
+"""Turn structure (500-514): steps, turn-based actions, and moving from step to step."""
+
+from __future__ import annotations
+
+from ._combat import combat_damage, declare_attackers, declare_blockers, has_first_strike_step
+from ._decisions import Proc
+from ._game import Game
+from ._state import STEPS
+from ._triggers import trigger_step
+from ._zones import draw_cards, move_object
+
+__all__ = ["MAX_HAND_SIZE", "advance", "end_turn"]
+
+MAX_HAND_SIZE = 7
+
+
+def _end_step(game: Game) -> None:
+    """500.4: mana empties from each pool as a step ends; 511.3: combat ends."""
+    st = game.state
+    for p in st.players:
+        if p.mana:
+            p.mana = {}
+    if st.step == "end_of_combat":
+        st.combat = None
+
+
+def _no_attackers(game: Game) -> bool:
+    combat = game.state.combat
+    return combat is None or not combat.attackers
+
+
+def _begin(game: Game, step: str) -> Proc[bool]:
+    """Begin ``step``: its turn-based actions, then "at the beginning of" triggers. Returns
+    whether players receive priority in it (False: the step is skipped or has none)."""
+    st = game.state
+    st.step = step
+    if step == "untap":
+        # 502.2/502.3: untap the active player's permanents; 302.6: they are no longer sick.
+        for oid in st.battlefield:
+            obj = st.objects[oid]
+            if obj.controller == st.active:
+                obj.sick = False
+                obj.tapped = False
+        return False
+    if step == "draw":
+        if st.turn == 1 and st.skip_first_draw:
+            # 103.8a: the starting player skips the draw step of their first turn.
+            return False
+        draw_cards(game, st.active, 1)
+    elif step == "declare_attackers":
+        yield from declare_attackers(game)
+    elif step in ("declare_blockers", "combat_damage"):
+        if _no_attackers(game):
+            return False  # 508.8
+        if step == "declare_blockers":
+            yield from declare_blockers(game)
+        else:
+            yield from combat_damage(game, first=False)
+    elif step == "first_strike_damage":
+        if _no_attackers(game) or not has_first_strike_step(game):
+            return False
+        yield from combat_damage(game, first=True)
+    elif step == "cleanup":
+        yield from _cleanup(game)
+        return False
+    game.log("step", f"{st.players[st.active].name}'s {step.replace('_', ' ')}",
+             player=st.active)
+    trigger_step(game, step)
+    return True
+
+
+def _cleanup(game: Game) -> Proc[None]:
+    """514.1: discard to maximum hand size; 514.2: remove damage, end "until end of turn"."""
+    st = game.state
+    st.cleanup_acted = False
+    p = st.players[st.active]
+    excess = len(p.hand) - MAX_HAND_SIZE
+    if excess > 0:
+        picked = yield from game.ask_choose(st.active, f"514.1: discard {excess} card(s)",
+                                            list(p.hand), excess, excess)
+        for oid in picked:
+            move_object(game, oid, "graveyard")
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        obj.damage = 0
+        obj.deathtouch_damage = False
+    st.effects = [e for e in st.effects if e.until != "end_of_turn"]
+    st.dirty = True
+
+
+def _run_steps(game: Game, index: int) -> Proc[None]:
+    """Begin steps from ``index`` on until one gives priority or the cleanup step is reached."""
+    st = game.state
+    while True:
+        step = STEPS[index]
+        gets_priority = yield from _begin(game, step)
+        if st.game_over:
+            return
+        if step == "cleanup" or gets_priority:
+            st.priority = st.active
+            st.passes = 0
+            st.cycle = "check"
+            st.dirty = True
+            return
+        _end_step(game)
+        index += 1
+
+
+def advance(game: Game) -> Proc[None]:
+    """All players passed with an empty stack (117.4): the step ends and the game moves on
+    until a player would receive priority or the cleanup step's actions are done. After
+    priority in a cleanup step, another cleanup step follows (514.3a)."""
+    st = game.state
+    if st.step == "cleanup":
+        _end_step(game)
+        yield from _run_steps(game, STEPS.index("cleanup"))
+        return
+    _end_step(game)
+    yield from _run_steps(game, STEPS.index(st.step) + 1)
+
+
+def end_turn(game: Game) -> Proc[None]:
+    """514.3: nothing happened in cleanup, so the turn ends and the next begins (500.1)."""
+    st = game.state
+    _end_step(game)
+    st.turn += 1
+    st.active = st.next_seat(st.active)
+    for p in st.players:
+        p.lands_played = 0
+    game.log("turn", f"turn {st.turn}: {st.players[st.active].name}", player=st.active)
+    yield from _run_steps(game, 0)

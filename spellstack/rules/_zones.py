@@ -1,0 +1,188 @@
+"""Zones and zone changes: 400.7 object identity, last known information, drawing, damage."""
+
+from __future__ import annotations
+
+import copy
+
+from ._game import Game
+from ._state import GameObject, is_player_ref, player_ref, seat_of_ref
+from ._triggers import trigger_enters, trigger_leaves
+
+__all__ = [
+    "create_object",
+    "deal_damage",
+    "draw_cards",
+    "gain_life",
+    "lose_life",
+    "move_object",
+]
+
+
+def create_object(
+    game: Game,
+    name: str,
+    owner: int,
+    zone: str,
+    *,
+    controller: int | None = None,
+    is_token: bool = False,
+    card: int = 0,
+    top: bool = False,
+) -> GameObject:
+    """Put a new object into a zone (no triggers: used for set-up and token creation's first step)."""
+    st = game.state
+    oid = st.new_id()
+    obj = GameObject(
+        id=oid,
+        card=card or oid,
+        name=name,
+        owner=owner,
+        controller=owner if controller is None else controller,
+        zone=zone,
+        timestamp=st.new_timestamp(),
+        is_token=is_token,
+    )
+    st.objects[oid] = obj
+    lst = st.zone_list(zone, owner)
+    if top:
+        lst.insert(0, oid)
+    else:
+        lst.append(oid)
+    st.dirty = True
+    return obj
+
+
+def move_object(
+    game: Game,
+    oid: int,
+    to_zone: str,
+    *,
+    controller: int | None = None,
+    top: bool = True,
+    cause: str = "",
+) -> GameObject:
+    """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
+    as last known information. Library moves go on top unless ``top`` is false. Returns the
+    new object. Zone-change triggers are checked (603.6, 603.10)."""
+    st = game.state
+    old = st.objects.pop(oid)
+    st.zone_list(old.zone, old.owner).remove(oid)
+    st.lki[oid] = copy.copy(old)
+    # 611.2c / 400.7: effects that applied to the old object stop; it is a new object now.
+    if any(e.affected == oid for e in st.effects):
+        st.effects = [e for e in st.effects if e.affected != oid]
+    if st.combat is not None and old.zone == "battlefield":
+        _remove_from_combat(game, oid)
+    new = create_object(
+        game,
+        old.name,
+        old.owner,
+        to_zone,
+        controller=(old.owner if controller is None else controller),
+        is_token=old.is_token,
+        card=old.card,
+        top=top if to_zone == "library" else False,
+    )
+    if to_zone == "battlefield":
+        # 302.6: a permanent that just came under its controller's control is "sick".
+        new.sick = True
+    game.log("zone", f"{old.name} moves from {old.zone} to {to_zone}", subject=new.id,
+             player=old.owner)
+    if old.zone == "battlefield":
+        trigger_leaves(game, old, to_zone)
+    if to_zone == "battlefield":
+        trigger_enters(game, new)
+    return new
+
+
+def _remove_from_combat(game: Game, oid: int) -> None:
+    """506.4: a permanent that leaves the battlefield is removed from combat."""
+    combat = game.state.combat
+    assert combat is not None
+    combat.attackers.pop(oid, None)
+    combat.blockers.pop(oid, None)
+
+
+def draw_cards(game: Game, seat: int, n: int) -> None:
+    """121.2: draw ``n`` cards one at a time; drawing from an empty library is noted for 704.5b."""
+    p = game.state.players[seat]
+    for _ in range(n):
+        if not p.library:
+            p.drew_from_empty = True
+            game.state.dirty = True
+            game.log("draw_empty", f"{p.name} tries to draw from an empty library", player=seat)
+            continue
+        new = move_object(game, p.library[0], "hand")
+        game.log("draw", f"{p.name} draws {new.name}", player=seat, subject=new.id,
+                 private_to=seat)
+
+
+def gain_life(game: Game, seat: int, amount: int) -> None:
+    """119.3: gaining life."""
+    if amount <= 0:
+        return
+    p = game.state.players[seat]
+    p.life += amount
+    game.state.dirty = True
+    game.log("life", f"{p.name} gains {amount} life ({p.life})", player=seat, amount=amount)
+
+
+def lose_life(game: Game, seat: int, amount: int) -> None:
+    """119.3: losing life."""
+    if amount <= 0:
+        return
+    p = game.state.players[seat]
+    p.life -= amount
+    game.state.dirty = True
+    game.log("life", f"{p.name} loses {amount} life ({p.life})", player=seat, amount=-amount)
+
+
+def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int:
+    """120.3: damage from ``source`` to a player or permanent ref; returns the damage dealt.
+
+    Infect (702.90) turns it into poison counters or -1/-1 counters, deathtouch (702.2) marks
+    it for 704.5h, lifelink (702.15) makes the source's controller gain that much life.
+    """
+    st = game.state
+    if amount <= 0:
+        return 0
+    infect = game.has_keyword(source, "infect")
+    if is_player_ref(target):
+        seat = seat_of_ref(target)
+        p = st.players[seat]
+        if p.lost:
+            return 0
+        if infect:
+            p.poison += amount
+            st.dirty = True
+            game.log("poison", f"{source.name} gives {p.name} {amount} poison ({p.poison})",
+                     player=seat, amount=amount)
+        else:
+            game.log("damage", f"{source.name} deals {amount} damage to {p.name}", player=seat,
+                     subject=source.id, amount=amount)
+            lose_life(game, seat, amount)
+    else:
+        victim = st.objects.get(target)
+        if victim is None or victim.zone != "battlefield":
+            return 0
+        game.log("damage", f"{source.name} deals {amount} damage to {victim.name}",
+                 subject=victim.id, amount=amount)
+        if game.is_type(victim, "Planeswalker"):
+            # 120.3c: damage to a planeswalker removes that many loyalty counters.
+            victim.counters["loyalty"] = max(0, victim.counters.get("loyalty", 0) - amount)
+        if game.is_creature(victim):
+            if infect:
+                victim.counters["-1/-1"] = victim.counters.get("-1/-1", 0) + amount
+            else:
+                victim.damage += amount
+            if game.has_keyword(source, "deathtouch"):
+                victim.deathtouch_damage = True
+        st.dirty = True
+    if game.has_keyword(source, "lifelink"):
+        gain_life(game, source.controller, amount)
+    return amount
+
+
+def ref_of_player(seat: int) -> int:
+    """The ref of a seat (re-exported for effect code)."""
+    return player_ref(seat)

@@ -1,0 +1,340 @@
+"""Encoding, decoding and the handling of bad input."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import msgpack  # type: ignore[import-untyped]
+import pytest
+
+from spellstack.protocol import (
+    MAX_ARRAY_LEN,
+    MAX_MESSAGE_BYTES,
+    MAX_STR_LEN,
+    PROTOCOL_VERSION,
+    Accepted,
+    ErrorReply,
+    GameOver,
+    Message,
+    PriorityRequest,
+    Rejected,
+    SBABatch,
+    decode,
+    decode_as,
+    encode,
+    to_plain,
+)
+from spellstack.rules._errors import InvalidMessageError
+
+
+def envelope(body: Any, kind: Any = "PriorityRequest", version: Any = PROTOCOL_VERSION) -> bytes:
+    """Pack an envelope by hand, bypassing ``encode``'s checks."""
+    return bytes(msgpack.packb({"k": kind, "v": version, "b": body}, use_bin_type=True))
+
+
+@pytest.fixture
+def body(priority_request: PriorityRequest) -> Any:
+    """The plain body of a typical priority request, to be damaged by a test."""
+    return to_plain(priority_request)
+
+
+# --------------------------------------------------------------------------- round trips
+
+
+def test_round_trip(sample_message: Message) -> None:
+    msg = sample_message
+    data = encode(msg)
+    assert decode(data) == msg
+    assert decode_as(data, type(msg)) == msg
+    assert decode(bytearray(data)) == msg
+    assert decode(memoryview(data)) == msg
+
+
+def test_every_kind_is_sampled(messages: list[Message]) -> None:
+    from spellstack.protocol import MESSAGE_TYPES
+
+    assert {type(m) for m in messages} == set(MESSAGE_TYPES.values())
+
+
+def test_wire_format() -> None:
+    raw = msgpack.unpackb(encode(Rejected(decision_id=3, reason="no")))
+    assert raw == {"k": "Rejected", "v": 1, "b": {"decision_id": 3, "reason": "no"}}
+    assert list(raw) == ["k", "v", "b"]
+
+
+def test_to_plain_shapes(priority_request: PriorityRequest) -> None:
+    plain = to_plain(priority_request)
+    assert type(plain) is dict
+    assert set(plain) == {"decision", "view"}
+    assert type(plain["view"]["battlefield"]) is list
+    assert plain["view"]["players"][0]["mana"] == [["G", 2]]
+    assert plain["decision"]["actions"][1]["targets"][0]["candidates"] == [100, 101, 102, -1, -2]
+    assert to_plain(7) == 7 and to_plain("x") == "x" and to_plain(None) is None
+    assert to_plain((1, (2, 3))) == [1, [2, 3]]
+
+
+def test_encode_is_deterministic(messages: list[Message], fresh_messages: list[Message]) -> None:
+    for first, second in zip(messages, fresh_messages, strict=True):
+        assert encode(first) == encode(second) == encode(copy.deepcopy(first))
+        assert encode(decode(encode(first))) == encode(first)
+
+
+def test_encode_refuses_non_messages() -> None:
+    with pytest.raises(TypeError, match="not a message"):
+        encode({"k": "Accepted"})  # type: ignore[arg-type]
+
+
+def test_encode_refuses_oversized_message() -> None:
+    with pytest.raises(InvalidMessageError, match="over the limit"):
+        encode(GameOver(winner="A", losers=("x" * 1000,) * 1100, reason=""))
+
+
+# --------------------------------------------------------------------------- bytes, msgpack
+
+
+@pytest.mark.parametrize(
+    ("data", "match"),
+    [
+        (b"", "empty"),
+        (b"\xc1", "not msgpack"),
+        (b"\x83\xa1k", "truncated"),
+        (b"\xa2\xff\xfe", "not valid UTF-8"),
+        (b"\xc4\x01x", "binary data not allowed"),
+        (b"\xd4\x05\x00", "ext types not allowed"),
+        (b"\xc7\x00\x05", "ext type 5 not allowed"),
+        (b"\xd6\xff\x00\x00\x00\x01", "ext types not allowed"),  # a timestamp
+        (b"\x81\x01\x02", "map key is not a string"),
+        (b"\xc0\xc0", "trailing bytes"),
+    ],
+)
+def test_malformed_bytes(data: bytes, match: str) -> None:
+    with pytest.raises(InvalidMessageError, match=match):
+        decode(data)
+
+
+def test_truncated_data_at_every_length(priority_request: PriorityRequest) -> None:
+    data = encode(priority_request)
+    for cut in range(0, len(data), 7):
+        with pytest.raises(InvalidMessageError, match="invalid message"):
+            decode(data[:cut])
+
+
+@pytest.mark.parametrize("data", ["text", None, 42, [b"\x80"]])
+def test_not_bytes(data: Any) -> None:
+    with pytest.raises(InvalidMessageError, match="expected bytes"):
+        decode(data)
+
+
+def test_oversized_message_is_refused_before_unpacking() -> None:
+    data = envelope(None) + b"\x00" * MAX_MESSAGE_BYTES
+    with pytest.raises(InvalidMessageError, match=rf"{len(data)} bytes, over the limit"):
+        decode(data)
+
+
+@pytest.mark.parametrize(
+    ("header", "match"),
+    [
+        (b"\xdd\xff\xff\xff\xff", "max_array_len"),  # array32 of 4 294 967 295 elements
+        (b"\xdf\xff\xff\xff\xff", "max_map_len"),  # map32
+        (b"\xdb\xff\xff\xff\xff", "truncated"),  # str32: the bytes must be there first
+    ],
+)
+def test_huge_container_header(header: bytes, match: str) -> None:
+    # The header promises far more than the buffer holds; nothing is preallocated.
+    prefix = envelope(None)[:-1]  # the envelope up to its body value
+    with pytest.raises(InvalidMessageError, match=match):
+        decode(prefix + header + b"\x00" * 16)
+
+
+def test_long_string_over_limit() -> None:
+    data = envelope({"reason": "x" * (MAX_STR_LEN + 1)}, kind="ErrorReply")
+    with pytest.raises(InvalidMessageError, match="max_str_len"):
+        decode(data)
+
+
+def test_long_array_over_limit() -> None:
+    data = envelope({"winner": "", "losers": [""] * (MAX_ARRAY_LEN + 1), "reason": ""}, "GameOver")
+    with pytest.raises(InvalidMessageError, match="max_array_len"):
+        decode(data)
+
+
+@pytest.mark.parametrize("depth", [1025, 5000, MAX_MESSAGE_BYTES - 1])
+def test_deep_nesting_past_msgpack_stack(depth: int) -> None:
+    with pytest.raises(InvalidMessageError, match="nested too deeply"):
+        decode(b"\x91" * depth + b"\xc0")
+
+
+def test_deep_nesting_inside_a_body() -> None:
+    deep = b"\x91" * 1000 + b"\x01"  # within msgpack's stack, far past the schema
+    data = envelope(None, kind="Accepted")[:-1] + b"\x81\xabdecision_id" + deep
+    with pytest.raises(InvalidMessageError, match=r"decision_id: expected int, got list \[\[\["):
+        decode(data)
+
+
+def test_deep_nesting_as_envelope() -> None:
+    with pytest.raises(InvalidMessageError, match="expected a map with keys"):
+        decode(b"\x91" * 1020 + b"\xc0")
+
+
+# --------------------------------------------------------------------------- envelope
+
+
+@pytest.mark.parametrize(
+    ("raw", "match"),
+    [
+        ([1, 2, 3], r"expected a map with keys 'k', 'v', 'b', got list \[1, 2, 3\]"),
+        ("PriorityRequest", "expected a map with keys"),
+        (None, "got None"),
+        ({"k": "Accepted", "v": 1}, "missing 'b'"),
+        ({"k": "Accepted", "v": 1, "b": {}, "x": 0}, "unexpected 'x'"),
+        ({"kind": "Accepted", "v": 1, "b": {}}, "missing 'k'; unexpected 'kind'"),
+        ({"k": 5, "v": 1, "b": {}}, "kind must be a str, got int 5"),
+        ({"k": "Nope", "v": 1, "b": {}}, "unknown kind 'Nope'"),
+        ({"k": "Accepted", "v": 2, "b": {}}, "Accepted message: unsupported protocol version 2"),
+        ({"k": "Accepted", "v": True, "b": {}}, "unsupported protocol version bool True"),
+        ({"k": "Accepted", "v": "1", "b": {}}, "unsupported protocol version str '1'"),
+        ({"k": "Nope", "v": 0, "b": {}}, "invalid 'Nope' message: unsupported protocol version 0"),
+    ],
+)
+def test_bad_envelope(raw: Any, match: str) -> None:
+    with pytest.raises(InvalidMessageError, match=match):
+        decode(msgpack.packb(raw))
+
+
+def test_decode_as_checks_the_kind() -> None:
+    data = encode(Accepted(decision_id=4))
+    assert decode_as(data, Accepted) == Accepted(decision_id=4)
+    with pytest.raises(InvalidMessageError, match="expected a PriorityRequest, got a Accepted"):
+        decode_as(data, PriorityRequest)
+    with pytest.raises(TypeError, match="not a message class"):
+        decode_as(data, int)
+
+
+# --------------------------------------------------------------------------- bodies
+
+
+def test_missing_field(body: Any) -> None:
+    del body["view"]
+    with pytest.raises(InvalidMessageError, match=r"PriorityRequest message: view: missing"):
+        decode(envelope(body))
+
+
+def test_missing_field_at_depth(body: Any) -> None:
+    del body["view"]["hand"][1]["id"]
+    with pytest.raises(InvalidMessageError, match=r"view\.hand\[1\]\.id: missing required field"):
+        decode(envelope(body))
+
+
+def test_missing_field_with_default_is_fine(body: Any, priority_request: PriorityRequest) -> None:
+    del body["decision"]["actions"][0]["targets"]
+    assert decode(envelope(body)) == priority_request
+
+
+def test_extra_fields(body: Any) -> None:
+    body["view"]["hand"][1]["zz"] = 1
+    body["view"]["hand"][1]["extra"] = 1
+    with pytest.raises(
+        InvalidMessageError, match=r"view\.hand\[1\]: unknown fields 'extra', 'zz' for ObjectView"
+    ):
+        decode(envelope(body))
+
+
+def test_extra_top_level_field(body: Any) -> None:
+    body["secret"] = "x"
+    with pytest.raises(InvalidMessageError, match="unknown field 'secret' for PriorityRequest"):
+        decode(envelope(body))
+
+
+def test_wrong_type_at_depth(body: Any) -> None:
+    body["decision"]["actions"][3]["targets"][0]["min"] = "x"
+    with pytest.raises(
+        InvalidMessageError,
+        match=r"^invalid PriorityRequest message: "
+        r"decision\.actions\[3\]\.targets\[0\]\.min: expected int, got str 'x'$",
+    ):
+        decode(envelope(body))
+
+
+def test_bool_for_int(body: Any) -> None:
+    body["decision"]["actions"][1]["targets"][0]["candidates"][2] = True
+    with pytest.raises(
+        InvalidMessageError,
+        match=r"decision\.actions\[1\]\.targets\[0\]\.candidates\[2\]: expected int, got bool True",
+    ):
+        decode(envelope(body))
+
+
+def test_int_for_bool(body: Any) -> None:
+    body["view"]["battlefield"][0]["tapped"] = 1
+    with pytest.raises(InvalidMessageError, match=r"battlefield\[0\]\.tapped: expected bool"):
+        decode(envelope(body))
+
+
+def test_wrong_pair_length(body: Any) -> None:
+    body["view"]["players"][0]["mana"][0] = ["G", 2, 3]
+    with pytest.raises(
+        InvalidMessageError,
+        match=r"view\.players\[0\]\.mana\[0\]: expected list of 2, got list of 3 \['G', 2, 3\]",
+    ):
+        decode(envelope(body))
+
+
+def test_wrong_type_in_pair(body: Any) -> None:
+    body["view"]["players"][0]["mana"][0] = [1, 2]
+    with pytest.raises(InvalidMessageError, match=r"mana\[0\]\[0\]: expected str, got int 1"):
+        decode(envelope(body))
+
+
+def test_map_where_list_expected(body: Any) -> None:
+    body["view"]["stack"] = {"0": 1}
+    with pytest.raises(InvalidMessageError, match=r"view\.stack: expected list, got dict"):
+        decode(envelope(body))
+
+
+def test_list_where_map_expected(body: Any) -> None:
+    body["view"]["stack"][0] = [1, 2]
+    with pytest.raises(
+        InvalidMessageError, match=r"view\.stack\[0\]: expected map \(StackItemView\), got list"
+    ):
+        decode(envelope(body))
+
+
+def test_float_for_int() -> None:
+    data = envelope({"events": [{"kind": "draw", "amount": 1.0}]}, kind="SBABatch")
+    with pytest.raises(InvalidMessageError, match=r"events\[0\]\.amount: expected int, got float"):
+        decode(data)
+
+
+def test_offending_value_is_truncated() -> None:
+    data = envelope({"decision_id": "y" * 10_000}, kind="Accepted")
+    with pytest.raises(InvalidMessageError) as info:
+        decode(data)
+    message = str(info.value)
+    assert message.startswith("invalid Accepted message: decision_id: expected int, got str 'yyy")
+    assert message.endswith("...")
+    assert len(message) < 140
+
+
+def test_body_not_a_map() -> None:
+    with pytest.raises(InvalidMessageError, match=r"expected map \(CheckSBA\), got None"):
+        decode(envelope(None, kind="CheckSBA"))
+
+
+def test_empty_body_for_fieldless_message() -> None:
+    from spellstack.protocol import CheckSBA
+
+    assert decode(envelope({}, kind="CheckSBA")) == CheckSBA()
+
+
+def test_empty_events_batch() -> None:
+    assert decode(encode(SBABatch(events=()))) == SBABatch(events=())
+    with pytest.raises(InvalidMessageError, match="SBABatch message: events: missing"):
+        decode(envelope({}, kind="SBABatch"))
+
+
+def test_error_reply_round_trips_a_decode_error() -> None:
+    with pytest.raises(InvalidMessageError) as info:
+        decode(b"\xc1")
+    reply = ErrorReply(reason=str(info.value))
+    assert decode(encode(reply)) == reply

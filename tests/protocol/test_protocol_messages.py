@@ -1,0 +1,89 @@
+"""The message set: kinds, immutability, readable reprs, documented fields."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+
+import pytest
+
+import spellstack.protocol as protocol
+from spellstack.protocol import (
+    MESSAGE_TYPES,
+    Accepted,
+    CheckSBA,
+    Message,
+    PriorityRequest,
+    _messages,
+)
+from spellstack.rules import _decisions, _events, _view
+
+EXPECTED_KINDS = {
+    "PriorityRequest",
+    "DecisionRequest",
+    "SubmitAction",
+    "SubmitAnswer",
+    "Accepted",
+    "Rejected",
+    "ErrorReply",
+    "Forfeit",
+    "CheckSBA",
+    "SBABatch",
+    "Resolve",
+    "Resolved",
+    "AskPlayer",
+    "PlayerReply",
+    "GameOver",
+    "CoordinatorEvent",
+}
+
+
+def test_message_types_cover_the_set_and_match_kinds() -> None:
+    assert set(MESSAGE_TYPES) == EXPECTED_KINDS
+    for kind, cls in MESSAGE_TYPES.items():
+        assert cls.KIND == kind == cls.__name__
+        assert getattr(protocol, kind) is cls
+        params = cls.__dataclass_params__
+        assert params.frozen
+        assert "__slots__" in cls.__dict__
+
+
+def test_messages_are_immutable(priority_request: PriorityRequest) -> None:
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        priority_request.decision = priority_request.decision  # type: ignore[misc]
+    with pytest.raises((AttributeError, TypeError)):
+        Accepted(1).extra = 2  # type: ignore[attr-defined]
+
+
+def test_kind_is_not_a_field() -> None:
+    assert [f.name for f in dataclasses.fields(CheckSBA)] == []
+    assert "KIND" not in {f.name for f in dataclasses.fields(Accepted)}
+
+
+def test_repr_reads_like_code(messages: list[Message]) -> None:
+    names = {
+        **{n: getattr(_messages, n) for n in _messages.__all__},
+        **{n: getattr(_decisions, n) for n in _decisions.__all__},
+        **{n: getattr(_events, n) for n in _events.__all__},
+        **{n: getattr(_view, n) for n in _view.__all__},
+    }
+    for msg in messages:
+        assert eval(repr(msg), {"__builtins__": {}}, names) == msg
+
+
+def test_every_field_has_a_docstring() -> None:
+    tree = ast.parse(inspect.getsource(_messages))
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        body = node.body
+        assert ast.get_docstring(node), node.name
+        for i, stmt in enumerate(body):
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                if stmt.target.id == "KIND":
+                    continue
+                following = body[i + 1] if i + 1 < len(body) else None
+                assert isinstance(following, ast.Expr), (node.name, stmt.target.id)
+                assert isinstance(following.value, ast.Constant), (node.name, stmt.target.id)
+                assert isinstance(following.value.value, str), (node.name, stmt.target.id)
