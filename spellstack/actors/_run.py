@@ -62,13 +62,16 @@ async def play_match(
     names: Sequence[str] | None = None,
     trace_path: Path | None = None,
     configs: Sequence[SeatConfig] | None = None,
+    history: bool = False,
 ) -> tuple[Game, GameResult]:
     """Start a game from built-in decks (or deck files) and play it, optionally tracing it to
-    ``trace_path`` (JSON Lines)."""
+    ``trace_path`` (JSON Lines). ``history``: keep every event in ``game.history``."""
     cards = load_cards()
     names = list(names) if names is not None else [f"p{i + 1}" for i in range(len(decks))]
     loaded = [load_deck(d, cards) for d in decks]
     game = new_game(cards, [(nm, d.cards) for nm, d in zip(names, loaded, strict=True)], seed)
+    if history:
+        game.history = []
     if trace_path is None:
         result = await play_game(game, policies, configs=configs)
         return game, result

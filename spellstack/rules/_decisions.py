@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import Literal, TypeVar, Union
+from typing import Literal, TypeVar
 
 __all__ = [
     "ACTION_KINDS",
@@ -147,7 +147,7 @@ class Answer:
     """(creature key, attacked/blocked key) for attackers and blockers; (key, amount) for ``divide``."""
 
 
-Reply = Union[Answer, Action]
+Reply = Answer | Action
 T = TypeVar("T")
 Proc = Generator[Decision, Reply, T]
 """A kernel procedure: yields decisions, is sent replies, returns its result."""

@@ -22,7 +22,7 @@ __all__ = [
     "TriggeredAbility",
 ]
 
-ArgValue = Union[int, str, bool, tuple["Effect", ...]]
+ArgValue = Union[int, str, bool, tuple["Effect", ...]]  # noqa: UP007 (a forward reference)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,8 @@ class Game:
     """Card and token definitions by name."""
     events: list[Event] = field(default_factory=list)
     """Events recorded since the caller last collected them (bookkeeping, not game state)."""
+    history: list[Event] | None = None
+    """If a list: every event of the game is also kept here, for a narrated account."""
 
     # ------------------------------------------------------------------ definitions
 
@@ -30,7 +32,7 @@ class Game:
         """The definition an object's characteristics come from (for an ability: its source's)."""
         return self.cards[obj.name]
 
-    # ------------------------------------------------------------------ characteristics (613, simplified to what the pool needs)
+    # ---------------------------------------------- characteristics (613, as far as the pool needs)
 
     def card_types(self, obj: GameObject) -> tuple[str, ...]:
         """Card types (205.2a)."""
@@ -92,7 +94,10 @@ class Game:
     def log(self, kind: str, text: str, *, player: int = -1, subject: int = 0, amount: int = 0,
             private_to: int = -1) -> None:
         """Record an event for the current batch (collected by whoever drives the kernel)."""
-        self.events.append(Event(kind, player, subject, amount, text, private_to))
+        event = Event(kind, player, subject, amount, text, private_to)
+        self.events.append(event)
+        if self.history is not None:
+            self.history.append(event)
 
     def take_events(self) -> tuple[Event, ...]:
         """Collect and clear the events recorded so far."""

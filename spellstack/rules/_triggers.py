@@ -20,8 +20,8 @@ __all__ = [
     "trigger_blocks",
     "trigger_enters",
     "trigger_leaves",
-    "trigger_step",
     "trigger_name",
+    "trigger_step",
 ]
 
 TRIGGER_EVENTS: frozenset[str] = frozenset(

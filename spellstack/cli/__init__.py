@@ -1,0 +1,36 @@
+"""The ``spellstack`` command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .. import __version__
+from ..rules import SpellstackError
+from . import _bench, _play, _scenario
+
+__all__ = ["main"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="spellstack",
+        description="A Magic: The Gathering rules engine run as an actor-based async "
+                    "simulation.")
+    parser.add_argument("--version", action="version", version=f"spellstack {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    _play.add_parser(sub)
+    _scenario.add_parser(sub)
+    _bench.add_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.run(args)
+    except SpellstackError as err:
+        print(f"spellstack: {err}", file=sys.stderr)
+        return 2
+    return code

@@ -1,0 +1,59 @@
+"""``spellstack play``: one game between two random bots, told as it happens."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import trio
+
+from ..actors import play_match
+from ..bots import RandomBot
+from ..rules import Event
+
+__all__ = ["add_parser", "narrate"]
+
+_SHOWN = {"turn", "cast", "activate", "play", "resolve", "attack", "block", "damage", "poison",
+          "destroy", "counter", "discard", "sba", "lose", "game_over", "trigger",
+          "trigger_removed"}
+
+
+def narrate(events: list[Event]) -> list[str]:
+    """A readable account of a game from its events (private card names left out)."""
+    lines: list[str] = []
+    for ev in events:
+        if ev.kind not in _SHOWN or ev.private_to >= 0:
+            continue
+        lines.append(ev.text if ev.kind == "turn" else f"  {ev.text}")
+    return lines
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("play", help="play one game between two random bots")
+    p.add_argument("--deck", action="append", default=None,
+                   help="a built-in deck name or a deck file; give it twice (default: gruul, "
+                        "orzhov)")
+    p.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    p.add_argument("--trace", type=Path, default=None, help="write the message trace here "
+                   "(JSON Lines)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    decks = args.deck or ["gruul", "orzhov"]
+    if len(decks) != 2:
+        raise SystemExit("spellstack play: give --deck exactly twice (or not at all)")
+    names = ["alice", "bob"]
+    bots = [RandomBot(args.seed * 2 + 1), RandomBot(args.seed * 2 + 2)]
+    game, result = trio.run(lambda: play_match(decks, bots, args.seed, names=names,
+                                               trace_path=args.trace, history=True))
+    print(f"spellstack play: {names[0]} ({decks[0]}) vs {names[1]} ({decks[1]}), "
+          f"seed {args.seed}")
+    for line in narrate(game.history or []):
+        print(line)
+    print(f"Winner: {result.winner or 'none (draw)'} on turn {result.turns}. {result.reason}")
+    print(f"{result.decisions} decisions answered by bots, {result.auto_passes} automatic "
+          f"passes, {result.messages} messages")
+    if args.trace:
+        print(f"trace written to {args.trace}")
+    return 0

@@ -1,0 +1,340 @@
+"""The scripted policy: each player actor of a scenario asks the shared Director what to do.
+
+The Director follows the ``[[step]]`` list: it takes actions, passes priority until a step's
+goal is reached (so many resolutions, a step of the turn), declares attackers and blockers,
+answers questions from each player's queue, and checks ``expect`` tables at the moment the
+format names: when a player would next receive priority.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import trio
+
+from ..protocol import Accepted, Rejected
+from ..rules import (
+    Action,
+    Answer,
+    Decision,
+    Game,
+    PlayerView,
+    Reply,
+    default_answer,
+    player_ref,
+)
+from ._errors import ScenarioError, ScenarioFailure
+from ._expect import check_expect, find_card, stack_name
+
+__all__ = ["ACTION_KEYS", "Director", "ScriptedPolicy"]
+
+ACTION_KEYS = ("cast", "activate", "play", "pass", "concede")
+MAX_PRIORITY_DECISIONS = 5000
+_UNSUPPORTED = ("costs", "modes", "divide", "face")
+
+
+class Director:
+    """Drives every seat of one scenario through its steps."""
+
+    def __init__(self, game: Game, steps: list[dict[str, Any]], labels: Mapping[str, int],
+                 where: str) -> None:
+        self.game = game
+        self.steps = steps
+        self.labels = labels
+        self.where = where
+        self.index = 0
+        self.started = False
+        self.goal: Any = None
+        self.submitted: tuple[int, str, int] | None = None  # (seat, pre-hash, decision id)
+        self.outcome: str | None = None  # "accepted" / rejected reason
+        self.declared = False
+        self.queues: dict[int, list[Any]] = {}
+        self.failure: str | None = None
+        self.finished = trio.Event()
+        self.priority_count = 0
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def step(self) -> dict[str, Any] | None:
+        return self.steps[self.index] if self.index < len(self.steps) else None
+
+    def _seat(self, name: str) -> int:
+        for p in self.game.state.players:
+            if p.name == name:
+                return p.seat
+        raise ScenarioError(f"{self.where}: step {self.index + 1}: {name!r} is not a player")
+
+    def _ref(self, token: Any) -> int:
+        """A label, player name or card name -> the current object id or player ref."""
+        st = self.game.state
+        if isinstance(token, str):
+            if token in self.labels:
+                obj = find_card(self.game, self.labels[token])
+                if obj is None:
+                    raise ScenarioFailure(f"step {self.index + 1}: {token!r} is in no zone")
+                return obj.id
+            for p in st.players:
+                if p.name == token:
+                    return player_ref(p.seat)
+            for zone in (st.battlefield, list(reversed(st.stack))):
+                for oid in zone:
+                    if st.objects[oid].name == token:
+                        return oid
+        raise ScenarioFailure(f"step {self.index + 1}: can't find {token!r}")
+
+    def fail(self, message: str) -> None:
+        if self.failure is None:
+            self.failure = f"step {self.index + 1}: {message}"
+        self.finished.set()
+
+    def _finish_step(self) -> None:
+        """The current step's part is done: check its expectations and move on."""
+        step = self.step
+        assert step is not None
+        if "expect" in step:
+            check_expect(self.game, step["expect"], self.labels, f"{self.where} step "
+                         f"{self.index + 1}")
+        self.index += 1
+        self.started = False
+        self.goal = None
+        self.submitted = None
+        self.outcome = None
+        self.declared = False
+
+    def step_kind(self, step: Mapping[str, Any]) -> str:
+        for key in (*ACTION_KEYS, "resolve", "advance", "attack", "block", "choose"):
+            if key in step:
+                return key
+        return "expect"
+
+    # ------------------------------------------------------------------ priority
+
+    def on_priority(self, seat: int, decision: Decision) -> Action | None:
+        """What ``seat`` does with priority; None when the scenario is over."""
+        self.priority_count += 1
+        if self.priority_count > MAX_PRIORITY_DECISIONS:
+            raise ScenarioFailure(f"step {self.index + 1}: not reached after "
+                                  f"{MAX_PRIORITY_DECISIONS} priority decisions")
+        st = self.game.state
+        while (step := self.step) is not None:
+            kind = self.step_kind(step)
+            if kind in ACTION_KEYS:
+                if self.submitted is not None:
+                    self._check_action_outcome(seat, step)
+                    self._finish_step()
+                    continue
+                by = step.get("by")
+                if by is not None and self._seat(by) != seat:
+                    return Action("pass")
+                action = self._action(step, seat)
+                self.submitted = (seat, st.state_hash(), decision.id)
+                return action
+            if kind == "choose":
+                self.queues.setdefault(self._seat(step["by"]), []).extend(
+                    step["choose"] if isinstance(step["choose"], list) else [step["choose"]])
+                self._finish_step()
+                continue
+            if kind == "expect":
+                self._finish_step()
+                continue
+            if not self.started:
+                self.started = True
+                if kind == "resolve":
+                    n = step["resolve"]
+                    if n == "all":
+                        self.goal = "all"
+                    elif isinstance(n, int) and n >= 1:
+                        self.goal = st.resolutions + n
+                    else:
+                        raise ScenarioError(f"{self.where}: step {self.index + 1}: resolve must "
+                                            f"be a positive integer or \"all\", got {n!r}")
+                elif kind == "advance":
+                    self.goal = (st.turn, st.step)
+            if self._reached(kind, step):
+                self._finish_step()
+                continue
+            return Action("pass")
+        return None
+
+    def _reached(self, kind: str, step: Mapping[str, Any]) -> bool:
+        st = self.game.state
+        if kind == "resolve":
+            return not st.stack if self.goal == "all" else st.resolutions >= self.goal
+        if kind == "advance":
+            target = step["advance"]
+            turn = step.get("turn")
+            if (st.turn, st.step) == self.goal:
+                return False
+            return st.step == target and (turn is None or st.turn == turn)
+        if kind == "attack":
+            if st.step == "declare_attackers" and self.declared:
+                return True
+            if st.step == "declare_attackers" and not self.declared and self.started:
+                raise ScenarioFailure(f"step {self.index + 1}: no attackers could be declared")
+            return False
+        if kind == "block":
+            if st.step == "declare_blockers" and self.declared:
+                return True
+            if st.step in ("combat_damage", "end_of_combat", "first_strike_damage") or (
+                    st.step == "declare_blockers" and not self.declared):
+                raise ScenarioFailure(f"step {self.index + 1}: no blockers could be declared")
+            return False
+        raise AssertionError(kind)
+
+    def _check_action_outcome(self, seat: int, step: Mapping[str, Any]) -> None:
+        assert self.submitted is not None
+        who, before, _ = self.submitted
+        rejected = self.outcome not in (None, "accepted")
+        if step.get("rejected", False):
+            if not rejected:
+                raise ScenarioFailure(f"step {self.index + 1}: the action was accepted, but it "
+                                      "must be refused")
+            reason = step.get("reason")
+            if reason and reason.lower() not in str(self.outcome).lower():
+                raise ScenarioFailure(f"step {self.index + 1}: refusal {self.outcome!r} does "
+                                      f"not mention {reason!r}")
+            after = self.game.state.state_hash()
+            if after != before or seat != who:
+                raise ScenarioFailure(f"step {self.index + 1}: a refused action changed the "
+                                      "state")
+        elif rejected:
+            raise ScenarioFailure(f"step {self.index + 1}: action refused: {self.outcome}")
+
+    def _action(self, step: Mapping[str, Any], seat: int) -> Action:
+        for key in _UNSUPPORTED:
+            if key in step:
+                raise ScenarioFailure(f"step {self.index + 1}: {key!r} is not supported yet")
+        st = self.game.state
+        if "pass" in step:
+            return Action("pass")
+        if "concede" in step:
+            return Action("concede")
+        kind = "cast" if "cast" in step else "activate" if "activate" in step else "play"
+        token = step[kind]
+        zone = step.get("from", "hand" if kind != "activate" else "battlefield")
+        if zone != ("battlefield" if kind == "activate" else "hand"):
+            raise ScenarioFailure(f"step {self.index + 1}: casting from {zone!r} is not "
+                                  "supported yet")
+        if token in self.labels:
+            obj = find_card(self.game, self.labels[token])
+            if obj is None:
+                raise ScenarioFailure(f"step {self.index + 1}: {token!r} is in no zone")
+            oid = obj.id
+        else:
+            ids = st.zone_list(zone, seat) if zone != "battlefield" else [
+                o.id for o in st.controlled(seat)]
+            found = [i for i in ids if st.objects[i].name == token]
+            if not found:
+                raise ScenarioFailure(f"step {self.index + 1}: no {token!r} in "
+                                      f"{st.players[seat].name}'s {zone}")
+            oid = found[0]
+        targets = tuple(self._ref(t) for t in step.get("targets", []))
+        pay = tuple(self._ref(t) for t in step.get("pay", []))
+        return Action(
+            "activate" if kind == "activate" else kind, oid, int(step.get("ability", 1))
+            if kind == "activate" else 0, targets, int(step.get("x", 0)), (), pay,
+            tuple(step.get("pay_as", [])))
+
+    # ------------------------------------------------------------------ other questions
+
+    def on_question(self, seat: int, decision: Decision) -> Answer:
+        """Answer a question other than priority."""
+        step = self.step
+        kind = self.step_kind(step) if step is not None else ""
+        if decision.kind == "attackers":
+            if kind == "attack" and not self.declared:
+                self.declared = True
+                return self._pairs(decision, step["attack"])  # type: ignore[index]
+            return Answer(decision.id)
+        if decision.kind == "blockers":
+            if kind == "block" and not self.declared:
+                self.declared = True
+                return self._pairs(decision, step["block"])  # type: ignore[index]
+            return Answer(decision.id)
+        queue = self.queues.get(seat, [])
+        if not queue:
+            raise ScenarioFailure(f"step {self.index + 1}: no queued answer for "
+                                  f"{self.game.state.players[seat].name}: {decision.prompt}")
+        return self._answer(decision, queue.pop(0))
+
+    def _pairs(self, decision: Decision, table: Mapping[str, str]) -> Answer:
+        by_ref = {c.ref: c.key for c in decision.choices}
+        pairs = []
+        for creature, other in table.items():
+            a, b = self._ref(creature), self._ref(other)
+            if a not in by_ref or b not in by_ref:
+                raise ScenarioFailure(f"step {self.index + 1}: {creature} -> {other} can't be "
+                                      "declared")
+            pairs.append((by_ref[a], by_ref[b]))
+        return Answer(decision.id, (), tuple(pairs))
+
+    def _answer(self, decision: Decision, raw: Any) -> Answer:
+        if raw == "any":
+            reply = default_answer(decision)
+            assert isinstance(reply, Answer)
+            return reply
+        if decision.kind == "yes_no":
+            if raw not in ("yes", "no"):
+                raise ScenarioFailure(f"step {self.index + 1}: {raw!r} is not yes or no")
+            return Answer(decision.id, (1 if raw == "yes" else 0,))
+        items = raw if isinstance(raw, list) else [raw]
+        keys: list[int] = []
+        for item in items:
+            keys.append(self._match(decision, item, keys))
+        return Answer(decision.id, tuple(keys))
+
+    def _match(self, decision: Decision, item: Any, taken: list[int]) -> int:
+        free = [c for c in decision.choices if c.key not in taken]
+        if isinstance(item, str) and item in self.labels:
+            obj = find_card(self.game, self.labels[item])
+            for c in free:
+                if obj is not None and c.ref == obj.id:
+                    return c.key
+        for c in free:
+            if c.name == item or (isinstance(item, str) and item in (
+                    self.game.state.players[s].name for s in range(len(self.game.state.players))
+            ) and c.ref == self._ref(item)):
+                return c.key
+        raise ScenarioFailure(f"step {self.index + 1}: {item!r} is not a legal answer to "
+                              f"{decision.prompt!r} (options: "
+                              f"{[c.name for c in decision.choices]})")
+
+    def notify(self, msg: object) -> None:
+        """The coordinator's verdict on the last action."""
+        if self.submitted is None:
+            return
+        if isinstance(msg, Accepted) and msg.decision_id == self.submitted[2]:
+            self.outcome = "accepted"
+        elif isinstance(msg, Rejected) and msg.decision_id == self.submitted[2]:
+            self.outcome = msg.reason
+
+
+class ScriptedPolicy:
+    """One seat's policy in a scenario: it defers to the Director."""
+
+    def __init__(self, director: Director, seat: int) -> None:
+        self.director = director
+        self.seat = seat
+
+    async def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        d = self.director
+        try:
+            if decision.kind == "priority":
+                action = d.on_priority(self.seat, decision)
+                if action is not None:
+                    return action
+                d.finished.set()
+            else:
+                return d.on_question(self.seat, decision)
+        except (ScenarioFailure, ScenarioError) as err:
+            d.fail(str(err))
+        await trio.sleep_forever()
+        raise AssertionError("unreachable")
+
+    def notify(self, msg: object) -> None:
+        self.director.notify(msg)
+
+
+_ = stack_name
