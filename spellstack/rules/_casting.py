@@ -129,6 +129,15 @@ def _pay(game: Game, seat: int, plan: Payment) -> None:
         lose_life(game, seat, plan.life)
 
 
+def _visible_name(game: Game, ref: int, seat: int) -> str:
+    """A ref's name as ``seat`` may see it: hidden cards (another player's hand, any library)
+    are named only by id, so an error text never leaks them."""
+    obj = game.state.objects.get(ref)
+    if obj is not None and (obj.zone == "library" or (obj.zone == "hand" and obj.owner != seat)):
+        return f"#{ref}"
+    return f"{game.ref_name(ref)} (#{ref})"
+
+
 def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
                    seat: int, source_id: int, what: str) -> tuple[int, ...]:
     """601.2c: match the chosen targets to the requirements in order; check each is legal and
@@ -143,12 +152,12 @@ def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int
             i += 1
         if len(taken) < spec.min:
             bad = targets[i] if i < len(targets) else None
-            detail = (f"{game.ref_name(bad)} (#{bad}) is not a legal {target_prompt(spec)}"
+            detail = (f"{_visible_name(game, bad, seat)} is not a legal {target_prompt(spec)}"
                       if bad is not None else f"{what} needs {target_prompt(spec)}")
             raise _fail(game, "601.2c", detail)
         groups.append(len(taken))
     if i < len(targets):
-        raise _fail(game, "601.2c", f"{game.ref_name(targets[i])} (#{targets[i]}) is not a legal "
+        raise _fail(game, "601.2c", f"{_visible_name(game, targets[i], seat)} is not a legal "
                     f"target for {what}")
     return tuple(groups)
 
