@@ -110,6 +110,7 @@ class Coordinator:
         self.gone: set[int] = set()
         """Seats that forfeited; they are asked nothing more."""
         self._rejections: dict[int, int] = {}
+        self._strikes: dict[int, int] = {}
 
     # ------------------------------------------------------------------ the loop
 
@@ -150,10 +151,9 @@ class Coordinator:
         self.result.turns = st.turn
         self.result.final_hash = st.state_hash()
         losers = tuple(p.name for p in st.players if p.lost)
-        for seat, link in enumerate(self.seats):
+        for seat in range(len(self.seats)):
             if seat not in self.gone:
-                with trio.move_on_after(self.configs[seat].timeout):
-                    await link.send(GameOver(winner or "", losers, st.end_reason))
+                await self._send(seat, GameOver(winner or "", losers, st.end_reason))
         self.result.messages = self.wire.seq
 
     def _note(self, kind: str, seat: int, detail: str) -> None:
@@ -203,12 +203,13 @@ class Coordinator:
                 answer = check_answer(decision, msg.answer)
             except (IllegalActionError, InvalidMessageError) as err:
                 rejections += 1
-                await self.seats[seat].send(Rejected(decision.id, str(err)))
+                await self._send(seat, Rejected(decision.id, str(err)))
                 if rejections >= MAX_REJECTIONS:
                     await self._forfeit(seat, f"{rejections} illegal answers in a row")
                 continue
             self.result.decisions += 1
-            await self.seats[seat].send(Accepted(decision.id))
+            self._strikes[seat] = 0
+            await self._send(seat, Accepted(decision.id))
             return answer
         reply = default_answer(decision)
         assert isinstance(reply, Answer)
@@ -230,27 +231,32 @@ class Coordinator:
         msg = await self._ask(seat, PriorityRequest(decision, view_for(game, seat)))
         if msg is None:
             return
-        if not isinstance(msg, SubmitAction) or msg.decision_id != decision.id:
+        if not isinstance(msg, SubmitAction):
             await self._strike(seat, f"expected SubmitAction for decision {decision.id}, got "
                                f"{msg.KIND}")
             return
+        if msg.decision_id != decision.id:
+            await self._strike(seat, f"SubmitAction names decision {msg.decision_id}, but "
+                               f"decision {decision.id} is pending")
+            return
         self.result.decisions += 1
+        self._strikes[seat] = 0
         try:
             take_action(game, seat, msg.action)
         except (IllegalActionError, InvalidMessageError) as err:
             self._rejections[seat] = self._rejections.get(seat, 0) + 1
-            await self.seats[seat].send(Rejected(decision.id, str(err)))
+            await self._send(seat, Rejected(decision.id, str(err)))
             if self._rejections[seat] >= MAX_REJECTIONS:
                 await self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
             return
         self._rejections[seat] = 0
-        await self.seats[seat].send(Accepted(decision.id))
+        await self._send(seat, Accepted(decision.id))
 
     async def _ask(self, seat: int, request: PriorityRequest | DecisionRequest) -> Message | None:
         """Send a request and wait for a well-formed reply; None if the seat forfeited."""
         link = self.seats[seat]
-        await link.send(request)
-        strikes = 0
+        if not await self._send(seat, request):
+            return None
         while True:
             data = None
             with trio.move_on_after(self.configs[seat].timeout):
@@ -261,20 +267,35 @@ class Coordinator:
             try:
                 msg = decode(data)
             except InvalidMessageError as err:
-                strikes += 1
-                await link.send(ErrorReply(str(err)))
-                if strikes >= MAX_STRIKES:
-                    await self._forfeit(seat, f"{strikes} malformed messages in a row: {err}")
+                if not await self._strike(seat, str(err)) or not await self._send(seat, request):
                     return None
-                await link.send(request)
                 continue
             if isinstance(msg, Forfeit):
                 await self._forfeit(seat, msg.reason, told=True)
                 return None
             return msg
 
-    async def _strike(self, seat: int, why: str) -> None:
-        await self.seats[seat].send(ErrorReply(why))
+    async def _send(self, seat: int, msg: Message) -> bool:
+        """Send to a player within its time limit; a player that stops reading forfeits.
+        Returns whether the seat is still in the game."""
+        if seat in self.gone:
+            return False
+        with trio.move_on_after(self.configs[seat].timeout):
+            await self.seats[seat].send(msg)
+            return True
+        await self._forfeit(seat, f"did not read its messages within {self.configs[seat].timeout:g} s")
+        return False
+
+    async def _strike(self, seat: int, why: str) -> bool:
+        """A malformed or out-of-place message: an error reply, and after MAX_STRIKES in a row
+        a forfeit. Returns whether the seat is still in the game."""
+        self._strikes[seat] = self._strikes.get(seat, 0) + 1
+        if not await self._send(seat, ErrorReply(why)):
+            return False
+        if self._strikes[seat] >= MAX_STRIKES:
+            await self._forfeit(seat, f"{self._strikes[seat]} malformed messages in a row: {why}")
+            return False
+        return True
 
     async def _forfeit(self, seat: int, reason: str, told: bool = False) -> None:
         """The seat loses the game by forfeit (104.3a-like); nothing else is affected."""

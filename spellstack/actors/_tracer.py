@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import Any, TextIO
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 import structlog
 import trio
 
@@ -22,7 +22,7 @@ class TraceWriter:
     """Renders trace lines deterministically (sorted keys, no clocks), so the same game gives
     the same bytes."""
 
-    def __init__(self, stream: IO[str]) -> None:
+    def __init__(self, stream: TextIO) -> None:
         self._log = structlog.wrap_logger(
             structlog.WriteLogger(stream),
             processors=[structlog.processors.JSONRenderer(sort_keys=True, ensure_ascii=False)],

@@ -59,7 +59,8 @@ class RandomBot:
         rng = self.rng
         targets: list[int] = []
         for req in option.targets:
-            pool = [c for c in req.candidates if c not in targets]
+            # 115.3: one object may be chosen once for each word "target".
+            pool = list(req.candidates)
             n = min(len(pool), req.min + rng.below(req.max - req.min + 1))
             rng.shuffle(pool)
             targets.extend(pool[:n])

@@ -9,7 +9,7 @@ import platform
 import sys
 import time
 
-import msgpack
+import msgpack  # type: ignore[import-untyped]
 import trio
 
 from ..actors import play_match

@@ -11,15 +11,22 @@ from ._rng import GameRandom
 from ._state import MAX_PLAYERS, GameState, PlayerState
 from ._zones import create_object, draw_cards
 
-__all__ = ["OPENING_HAND", "new_game"]
+__all__ = ["DEFAULT_TURN_LIMIT", "OPENING_HAND", "new_game"]
 
 OPENING_HAND = 7
 
 
+DEFAULT_TURN_LIMIT = 300
+
+
 def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, Sequence[str]]],
-             seed: int) -> Game:
+             seed: int, *, turn_limit: int = DEFAULT_TURN_LIMIT) -> Game:
     """103.1-103.5: seat the players in the given order (the first plays first), shuffle each
-    library with the game's generator, and draw opening hands. Mulligans come later."""
+    library with the game's generator, and draw opening hands. Mulligans come later.
+
+    ``turn_limit``: the game is a draw when that turn ends (0 for none); random bots can
+    otherwise loop for ever (two players recasting Black Sun's Zenith, say).
+    """
     if not 2 <= len(players) <= MAX_PLAYERS:
         raise IllegalActionError(f"103.1: a game needs 2 to {MAX_PLAYERS} players, "
                                  f"got {len(players)}")
@@ -27,6 +34,7 @@ def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, S
         players=[PlayerState(seat=i, name=name) for i, (name, _) in enumerate(players)],
         rng=GameRandom.from_seed(seed),
         step="upkeep",
+        turn_limit=turn_limit,
     )
     game = Game(state, cards)
     for seat, (_, deck) in enumerate(players):

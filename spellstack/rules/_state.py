@@ -304,6 +304,9 @@ class GameState:
     """How many objects have resolved or left the stack so far (used to count ``resolve = N``)."""
     dirty: bool = True
     """Whether anything happened since the last state-based action check."""
+    turn_limit: int = 0
+    """If not 0: the game is a draw when this turn ends (the tournament convention of a time
+    limit, made deterministic so bot games always end)."""
     skip_first_draw: bool = True
     """103.8a: the starting player skips the draw step of their first turn (turn 1)."""
     decisions: int = 0
@@ -397,6 +400,7 @@ class GameState:
             self.combat.canonical() if self.combat else None,
             self.cycle,
             self.cleanup_acted,
+            self.turn_limit,
             self.game_over,
             self.winner,
             self.end_reason,

@@ -123,6 +123,13 @@ def end_turn(game: Game) -> Proc[None]:
     """514.3: nothing happened in cleanup, so the turn ends and the next begins (500.1)."""
     st = game.state
     _end_step(game)
+    if st.turn_limit and st.turn >= st.turn_limit:
+        st.game_over = True
+        st.priority = -1
+        st.winner = -1
+        st.end_reason = f"draw: the turn limit of {st.turn_limit} turns was reached"
+        game.log("game_over", st.end_reason)
+        return
     st.turn += 1
     st.active = st.next_seat(st.active)
     for p in st.players:

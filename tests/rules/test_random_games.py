@@ -33,59 +33,63 @@ CARDS: Mapping[str, CardDefinition] = load_cards()
 DECKLISTS = {name: load_deck(name, CARDS).cards for name in DECKS}
 MAX_TASKS = 50_000
 """Random games take about 600-3,000 tasks; a game still going after this many never ends."""
-MAX_TURNS = 400
+LENGTHS: list = []
 
 
 def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
     """Zones, object identity and physical cards are consistent."""
+    objects = state.objects
     zones: list[tuple[str, int, list[int]]] = [("battlefield", -1, state.battlefield),
                                                ("stack", -1, state.stack),
                                                ("exile", -1, state.exile)]
     for p in state.players:
         zones += [("library", p.seat, p.library), ("hand", p.seat, p.hand),
                   ("graveyard", p.seat, p.graveyard)]
-    listed: Counter[int] = Counter()
+    listed: list[int] = []
     for zone, owner, ids in zones:
-        listed.update(ids)
+        listed += ids
         for oid in ids:
-            assert oid in state.objects, f"#{oid} is in the {zone} list but not in objects"
-            obj = state.objects[oid]
+            obj = objects.get(oid)
+            assert obj is not None, f"#{oid} is in the {zone} list but not in objects"
             assert obj.zone == zone, f"#{oid} {obj.name} is listed in {zone}, says {obj.zone}"
             assert obj.id == oid
-            if owner >= 0:
-                assert obj.owner == owner, f"#{oid} {obj.name} is in the wrong player's {zone}"
-    duplicated = sorted(oid for oid, n in listed.items() if n > 1)
-    assert not duplicated, f"ids listed more than once: {duplicated}"
-    unlisted = sorted(set(state.objects) - set(listed))
-    assert not unlisted, f"objects in no zone list: {unlisted}"
+            assert owner < 0 or obj.owner == owner, (
+                f"#{oid} {obj.name} is in the wrong player's {zone}")
+    if len(set(listed)) != len(listed):
+        twice = sorted(oid for oid, n in Counter(listed).items() if n > 1)
+        raise AssertionError(f"ids listed more than once: {twice}")
+    if len(listed) != len(objects):
+        unlisted = sorted(set(objects) - set(listed))
+        raise AssertionError(f"objects in no zone list: {unlisted}")
     # 400.7: an id that left its zone is never handed out again.
-    assert not set(state.objects) & set(state.lki), "an object id is both current and LKI"
-    assert all(oid < state.next_id for oid in state.objects)
+    lki = state.lki
+    assert not any(oid in lki for oid in objects), "an object id is both current and LKI"
+    assert not objects or max(objects) < state.next_id
 
-    cards_by_owner: Counter[int] = Counter()
-    physical: Counter[int] = Counter()
-    for obj in state.objects.values():
+    cards: list[int] = []
+    owners = [0] * len(deck_sizes)
+    for obj in objects.values():
         assert obj.damage >= 0, f"{obj.name} has {obj.damage} damage"
-        negative = {k: v for k, v in obj.counters.items() if v < 0}
-        assert not negative, f"{obj.name} has negative counters {negative}"
+        if obj.counters:
+            assert min(obj.counters.values()) >= 0, f"{obj.name} has counters {obj.counters}"
         if obj.ability_kind:
             assert obj.zone == "stack" and obj.card == 0, f"ability #{obj.id} is a card"
             assert obj.source_id != 0
         else:
             assert obj.card != 0, f"{obj.name} #{obj.id} is no physical card"
             if not obj.is_token:
-                physical[obj.card] += 1
-                cards_by_owner[obj.owner] += 1
-    twice = sorted(card for card, n in physical.items() if n > 1)
-    assert not twice, f"physical cards present as two objects: {twice}"
-    assert len(physical) == sum(deck_sizes), "a card was lost or duplicated"
-    assert [cards_by_owner[s] for s in range(len(deck_sizes))] == deck_sizes
+                cards.append(obj.card)
+                owners[obj.owner] += 1
+    if len(set(cards)) != len(cards):
+        twice = sorted(card for card, n in Counter(cards).items() if n > 1)
+        raise AssertionError(f"physical cards present as two objects: {twice}")
+    assert len(cards) == sum(deck_sizes), "a card was lost or duplicated"
+    assert owners == deck_sizes, f"cards per owner {owners}, decks {deck_sizes}"
     for p in state.players:
         assert p.poison >= 0
-        assert all(v >= 0 for v in p.mana.values()), f"{p.name}'s pool {p.mana}"
+        assert not p.mana or min(p.mana.values()) >= 0, f"{p.name}'s pool {p.mana}"
     if not state.game_over:
         assert state.priority in state.living_seats()
-        assert state.turn <= MAX_TURNS
 
 
 def check_finished(state: GameState) -> None:
@@ -94,7 +98,11 @@ def check_finished(state: GameState) -> None:
     assert state.end_reason
     if state.winner == -1:
         assert "draw" in state.end_reason
-        assert all(p.lost for p in state.players)
+        if "turn limit" in state.end_reason:
+            # The tournament-style turn limit: nobody lost, the game is drawn.
+            assert state.turn == state.turn_limit and not any(p.lost for p in state.players)
+        else:
+            assert all(p.lost for p in state.players)
     else:
         assert 0 <= state.winner < len(state.players)
         winner = state.players[state.winner]
@@ -141,10 +149,11 @@ def play(seed: int, decks: tuple[str, str], *, check: bool = True,
     return played
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=100, deadline=None, derandomize=True, database=None)
 @given(seed=st.integers(0, 2**32), decks=st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS)))
 def test_random_games_keep_invariants_and_end(seed: int, decks: tuple[str, str]) -> None:
     played = play(seed, decks)
+    LENGTHS.append((played.tasks, played.game.state.turn, seed, decks))
     state = played.game.state
     check_finished(state)
     assert played.tasks < MAX_TASKS
@@ -210,3 +219,7 @@ def test_same_game_in_another_process(hash_seed: str) -> None:
                           env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == play(seed, decks, check=False).game.state.state_hash()
+
+
+def test_zz_print():
+    print(sorted(LENGTHS)[-10:], len(LENGTHS))
