@@ -49,7 +49,7 @@ def test_refusal_does_not_name_an_opponents_hidden_card() -> None:
         name = st.objects[oid].name
         if name in ("Lightning Bolt", "Shock", "Giant Growth"):
             before = st.state_hash()
-            with pytest.raises(IllegalActionError, match="601.2c") as info:
+            with pytest.raises(IllegalActionError, match=r"601\.2c") as info:
                 take_action(game, 0, Action("cast", oid, targets=(secret,)))
             assert secret_name not in str(info.value) or secret_name in {
                 st.objects[i].name for i in st.players[0].hand}
