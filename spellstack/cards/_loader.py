@@ -11,6 +11,7 @@ from typing import Any
 
 from ..rules import (
     ARG_KINDS,
+    CONDITION_ARGS,
     CONDITIONS,
     EFFECT_VERBS,
     STEPS,
@@ -56,6 +57,44 @@ class _Where:
         return CardDefinitionError(f"{self.source}: card {self.card!r}: {field}: {problem}")
 
 
+def _table(value: Any, where: _Where, field: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise where.error(field, f"must be a table, got {value!r}")
+    return value
+
+
+def _tables(value: Any, where: _Where, field: str) -> list[dict[str, Any]]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise where.error(field, f"must be a list of tables, got {value!r}")
+    return [_table(v, where, f"{field}[{i}]") for i, v in enumerate(value)]
+
+
+def _string(value: Any, where: _Where, field: str) -> str:
+    if not isinstance(value, str):
+        raise where.error(field, f"must be a string, got {value!r}")
+    return value
+
+
+def _strings(value: Any, where: _Where, field: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise where.error(field, f"must be a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _boolean(value: Any, where: _Where, field: str) -> bool:
+    if not isinstance(value, bool):
+        raise where.error(field, f"must be true or false, got {value!r}")
+    return value
+
+
+def _integer(value: Any, where: _Where, field: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise where.error(field, f"must be an integer, got {value!r}")
+    return value
+
+
 def parse_type_line(line: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]:
     """205: ``Legendary Creature — Dog`` -> supertypes, card types, subtypes, is a token."""
     left, _, right = line.partition("—")
@@ -70,7 +109,7 @@ def parse_type_line(line: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[
     return supertypes, types, tuple(right.split()), token
 
 
-def _effect(raw: Any, where: _Where, field: str) -> Effect:
+def _effect(raw: Any, where: _Where, field: str, n_targets: int = 0) -> Effect:
     if not isinstance(raw, dict) or not isinstance(raw.get("verb"), str):
         raise where.error(field, f"an effect must be a table with a 'verb', got {raw!r}")
     verb = raw["verb"]
@@ -89,9 +128,15 @@ def _effect(raw: Any, where: _Where, field: str) -> Effect:
         if kind == "effects":
             if not isinstance(value, list):
                 raise where.error(f"{field}.{key}", f"expected a list of effects, got {value!r}")
+            # A delayed trigger has no targets of its own (603.7c: it refers to its creator's).
             value = tuple(_effect(v, where, f"{field}.{key}[{i}]") for i, v in enumerate(value))
         if not ARG_KINDS[kind](value):
             raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind}")
+        if isinstance(value, str) and value.split(":", 1)[0] == "target":
+            index = value.split(":", 1)[1] if ":" in value else "0"
+            if not index.isdigit() or int(index) >= n_targets:
+                raise where.error(f"{field}.{key}", f"{value!r} names a target requirement the "
+                                  f"ability doesn't have (it has {n_targets})")
         args[key] = value
     missing = [k for k in spec.required if k not in args]
     if missing:
@@ -99,10 +144,10 @@ def _effect(raw: Any, where: _Where, field: str) -> Effect:
     return Effect(verb, tuple(sorted(args.items())))
 
 
-def _effects(raw: Any, where: _Where, field: str) -> tuple[Effect, ...]:
+def _effects(raw: Any, where: _Where, field: str, n_targets: int) -> tuple[Effect, ...]:
     if not isinstance(raw, list) or not raw:
         raise where.error(field, "expected a non-empty list of effects")
-    return tuple(_effect(e, where, f"{field}[{i}]") for i, e in enumerate(raw))
+    return tuple(_effect(e, where, f"{field}[{i}]", n_targets) for i, e in enumerate(raw))
 
 
 def _targets(raw: Any, where: _Where, field: str) -> tuple[TargetSpec, ...]:
@@ -120,13 +165,16 @@ def _targets(raw: Any, where: _Where, field: str) -> tuple[TargetSpec, ...]:
         if extra:
             raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
         lo, hi = t.get("min", 1), t.get("max", 1)
-        if not (isinstance(lo, int) and isinstance(hi, int) and 0 <= lo <= hi and hi >= 1):
+        if not (isinstance(lo, int) and isinstance(hi, int) and not isinstance(lo, bool)
+                and not isinstance(hi, bool) and 0 <= lo <= hi and hi >= 1):
             raise where.error(f, f"bad min/max {lo!r}/{hi!r}")
         if t.get("controller", "") not in ("", "you", "opponent"):
             raise where.error(f, f"controller must be 'you' or 'opponent', got "
                               f"{t['controller']!r}")
-        out.append(TargetSpec(t["kind"], lo, hi, tuple(t.get("not_colors", ())),
-                              t.get("controller", "")))
+        not_colors = _strings(t.get("not_colors", []), where, f"{f}.not_colors")
+        if any(c not in "WUBRG" or len(c) != 1 for c in not_colors):
+            raise where.error(f"{f}.not_colors", f"colours are W U B R G, got {list(not_colors)!r}")
+        out.append(TargetSpec(t["kind"], lo, hi, not_colors, t.get("controller", "")))
     return tuple(out)
 
 
@@ -145,6 +193,7 @@ def _position(raw: dict[str, Any], text: str, where: _Where, field: str, default
     quote = raw.get("text")
     if quote is None:
         return default
+    quote = _string(quote, where, f"{field}.text")
     for line, pos in _positions(text):
         if quote in line:
             return pos
@@ -171,17 +220,16 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
     unknown = set(raw) - _CARD_KEYS
     if unknown:
         raise where.error(sorted(unknown)[0], "unknown field")
-    text = raw.get("text", "")
-    if not isinstance(text, str):
-        raise where.error("text", "must be a string")
+    text = _string(raw.get("text", ""), where, "text")
     cost: ManaCost | None = None
     if "cost" in raw:
         try:
-            cost = parse_mana_cost(raw["cost"])
-        except (ManaCostSyntaxError, TypeError) as err:
+            cost = parse_mana_cost(_string(raw["cost"], where, "cost"))
+        except ManaCostSyntaxError as err:
             raise where.error("cost", str(err)) from None
     try:
-        supertypes, types, subtypes, is_token = parse_type_line(str(raw.get("type", "")))
+        supertypes, types, subtypes, is_token = parse_type_line(_string(raw.get("type", ""), where,
+                                                                        "type"))
     except ValueError as err:
         raise where.error("type", f"{raw.get('type')!r}: {err}") from None
     power = toughness = None
@@ -193,38 +241,43 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
             raise where.error("pt", f"expected 'P/T', got {raw['pt']!r}") from None
     if "Creature" in types and power is None:
         raise where.error("pt", "a creature needs power/toughness")
-    colors = tuple(raw["color"]) if "color" in raw else (
-        tuple(c for c in "WUBRG" if c in cost.colors()) if cost else ())
-    keywords = tuple(raw.get("keywords", ()))
+    if "color" in raw:
+        color = _string(raw["color"], where, "color")
+        if not color or any(c not in "WUBRG" for c in color):
+            raise where.error("color", f"colours are letters W U B R G, got {color!r}")
+        colors = tuple(c for c in "WUBRG" if c in color)
+    else:
+        colors = tuple(c for c in "WUBRG" if c in cost.colors()) if cost else ()
+    keywords = _strings(raw.get("keywords", []), where, "keywords")
     for k in keywords:
         if k not in KEYWORDS:
             raise where.error("keywords", f"unknown keyword {k!r}")
         if k not in text.lower():
             raise where.error("keywords", f"keyword {k!r} is not in the Oracle text")
+    loyalty = _integer(raw["loyalty"], where, "loyalty") if "loyalty" in raw else None
     spell = None
     if "spell" in raw:
-        s = raw["spell"]
-        if not isinstance(s, dict):
-            raise where.error("spell", "must be a table")
-        spell = SpellAbility(_targets(s.get("targets"), where, "spell.targets"),
-                             _effects(s.get("effects"), where, "spell.effects"))
+        s = _table(raw["spell"], where, "spell")
+        targets = _targets(s.get("targets"), where, "spell.targets")
+        spell = SpellAbility(targets, _effects(s.get("effects"), where, "spell.effects",
+                                               len(targets)))
     elif "Instant" in types or "Sorcery" in types:
         raise where.error("spell", "an instant or sorcery needs a spell ability")
     activated = []
-    for i, a in enumerate(raw.get("activated", [])):
+    for i, a in enumerate(_tables(raw.get("activated"), where, "activated")):
         f = f"activated[{i}]"
-        mana_cost, tap = _cost(str(a.get("cost", "")), where, f"{f}.cost")
+        mana_cost, tap = _cost(_string(a.get("cost", ""), where, f"{f}.cost"), where, f"{f}.cost")
         targets = _targets(a.get("targets"), where, f"{f}.targets")
-        effects = _effects(a.get("effects"), where, f"{f}.effects")
+        effects = _effects(a.get("effects"), where, f"{f}.effects", len(targets))
         is_mana = not targets and all(e.verb == "add_mana" for e in effects)
-        activated.append(ActivatedAbility(mana_cost, tap, targets, effects, is_mana,
-                                          bool(a.get("sorcery_speed", False)),
+        sorcery = _boolean(a.get("sorcery_speed", False), where, f"{f}.sorcery_speed")
+        activated.append(ActivatedAbility(mana_cost, tap, targets, effects, is_mana, sorcery,
                                           _position(a, text, where, f, len(keywords) + i + 1)))
     triggered = []
-    for i, t in enumerate(raw.get("triggered", [])):
+    for i, t in enumerate(_tables(raw.get("triggered"), where, "triggered")):
         f = f"triggered[{i}]"
         event = t.get("event")
-        if event not in TRIGGER_EVENTS:
+        if not isinstance(event, str) or event not in TRIGGER_EVENTS:
             raise where.error(f"{f}.event", f"unknown trigger event {event!r} (known: "
                               f"{', '.join(sorted(TRIGGER_EVENTS))})")
         step = t.get("step", "")
@@ -233,25 +286,35 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
         whose = t.get("whose", "you")
         if whose not in ("you", "each"):
             raise where.error(f"{f}.whose", f"expected 'you' or 'each', got {whose!r}")
-        condition = None
-        if "condition" in t:
-            c = t["condition"]
-            if not isinstance(c, dict) or c.get("test") not in CONDITIONS:
-                raise where.error(f"{f}.condition", f"unknown condition {c!r} (known: "
-                                  f"{', '.join(sorted(CONDITIONS))})")
-            condition = Effect(c["test"], tuple(sorted((k, v) for k, v in c.items()
-                                                       if k != "test")))
+        condition = _condition(t["condition"], where, f"{f}.condition") if "condition" in t else None
+        targets = _targets(t.get("targets"), where, f"{f}.targets")
         triggered.append(TriggeredAbility(
-            event, step, whose, condition, _targets(t.get("targets"), where, f"{f}.targets"),
-            _effects(t.get("effects"), where, f"{f}.effects"),
+            event, step, whose, condition, targets,
+            _effects(t.get("effects"), where, f"{f}.effects", len(targets)),
             _position(t, text, where, f, len(keywords) + len(activated) + i + 1)))
     return CardDefinition(
         name=name, mana_cost=cost, supertypes=supertypes, card_types=types, subtypes=subtypes,
-        colors=colors, power=power, toughness=toughness,
-        loyalty=int(raw["loyalty"]) if "loyalty" in raw else None, text=text,
+        colors=colors, power=power, toughness=toughness, loyalty=loyalty, text=text,
         keywords=keywords, spell=spell, activated=tuple(activated), triggered=tuple(triggered),
         is_token=token or is_token, source=source,
     )
+
+
+def _condition(raw: Any, where: _Where, field: str) -> Effect:
+    """603.4: an intervening "if" condition from the registry, with its arguments checked."""
+    c = _table(raw, where, field)
+    test = c.get("test")
+    if not isinstance(test, str) or test not in CONDITIONS:
+        raise where.error(field, f"unknown condition {c!r} (known: {', '.join(sorted(CONDITIONS))})")
+    args = {k: v for k, v in c.items() if k != "test"}
+    wanted = CONDITION_ARGS[test]
+    if set(args) != set(wanted):
+        raise where.error(field, f"condition {test!r} takes exactly {sorted(wanted)}, got "
+                          f"{sorted(args)}")
+    for key, kind in wanted.items():
+        if not ARG_KINDS[kind](args[key]):
+            raise where.error(f"{field}.{key}", f"{args[key]!r} is not a valid {kind}")
+    return Effect(test, tuple(sorted(args.items())))
 
 
 def load_card_file(path: Path | str, text: str | None = None) -> dict[str, CardDefinition]:
@@ -267,7 +330,13 @@ def load_card_file(path: Path | str, text: str | None = None) -> dict[str, CardD
     if unknown:
         raise CardDefinitionError(f"{source}: unknown top-level key {sorted(unknown)[0]!r}")
     for table, token in (("card", False), ("token", True)):
-        for raw in data.get(table, []):
+        entries = data.get(table, [])
+        if not isinstance(entries, list):
+            raise CardDefinitionError(f"{source}: '{table}' must be an array of tables "
+                                      f"([[{table}]])")
+        for i, raw in enumerate(entries):
+            if not isinstance(raw, dict):
+                raise CardDefinitionError(f"{source}: {table}[{i}] must be a table, got {raw!r}")
             defn = _card(raw, source, token)
             if defn.name in out:
                 raise CardDefinitionError(f"{source}: card {defn.name!r} is defined twice")

@@ -75,7 +75,7 @@ from ._state import (
     seat_of_ref,
 )
 from ._targets import TARGET_KINDS, is_legal_target, target_candidates
-from ._triggers import CONDITIONS, TRIGGER_EVENTS, place_triggers, trigger_name
+from ._triggers import CONDITION_ARGS, CONDITIONS, TRIGGER_EVENTS, place_triggers, trigger_name
 from ._turn import MAX_HAND_SIZE, advance, end_turn
 from ._view import ObjectView, PlayerPublic, PlayerView, StackItemView
 from ._viewing import view_for

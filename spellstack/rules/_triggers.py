@@ -13,6 +13,7 @@ from ._targets import target_candidates
 
 __all__ = [
     "CONDITIONS",
+    "CONDITION_ARGS",
     "TRIGGER_EVENTS",
     "condition_holds",
     "place_triggers",
@@ -39,7 +40,12 @@ def _life_at_least(game: Game, controller: int, effect: Effect) -> bool:
 CONDITIONS: dict[str, Callable[[Game, int, Effect], bool]] = {
     "life_at_least": _life_at_least,
 }
-"""Conditions an intervening "if" clause may test (603.4), by name; arguments: ``amount``."""
+"""Conditions an intervening "if" clause may test (603.4), by name."""
+
+CONDITION_ARGS: dict[str, dict[str, str]] = {
+    "life_at_least": {"amount": "int"},
+}
+"""Each condition's arguments and their kinds (checked when a card file is loaded)."""
 
 
 def condition_holds(game: Game, controller: int, condition: Effect | None) -> bool:
