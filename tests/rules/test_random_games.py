@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 CARDS: Mapping[str, CardDefinition] = load_cards()
 DECKLISTS = {name: load_deck(name, CARDS).cards for name in DECKS}
 MAX_TASKS = 50_000
-"""Random games take about 600-3,000 tasks; a game still going after this many never ends."""
-LENGTHS: list = []
+"""Random games take about 600-3,000 tasks, 12,000 when they reach the turn limit (two players
+recasting Black Sun's Zenith); a game still going after this many never ends."""
 
 
 def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
@@ -90,6 +90,7 @@ def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
         assert not p.mana or min(p.mana.values()) >= 0, f"{p.name}'s pool {p.mana}"
     if not state.game_over:
         assert state.priority in state.living_seats()
+        assert not state.turn_limit or state.turn <= state.turn_limit
 
 
 def check_finished(state: GameState) -> None:
@@ -149,11 +150,10 @@ def play(seed: int, decks: tuple[str, str], *, check: bool = True,
     return played
 
 
-@settings(max_examples=100, deadline=None, derandomize=True, database=None)
+@settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32), decks=st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS)))
 def test_random_games_keep_invariants_and_end(seed: int, decks: tuple[str, str]) -> None:
     played = play(seed, decks)
-    LENGTHS.append((played.tasks, played.game.state.turn, seed, decks))
     state = played.game.state
     check_finished(state)
     assert played.tasks < MAX_TASKS
@@ -220,6 +220,3 @@ def test_same_game_in_another_process(hash_seed: str) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == play(seed, decks, check=False).game.state.state_hash()
 
-
-def test_zz_print():
-    print(sorted(LENGTHS)[-10:], len(LENGTHS))
