@@ -85,6 +85,7 @@ __all__ = [
     "ACTION_KINDS",
     "ARG_KINDS",
     "COLORS",
+    "CONDITION_ARGS",
     "CONDITIONS",
     "DECISION_KINDS",
     "EFFECT_VERBS",
