@@ -146,11 +146,16 @@ def check_answer(decision: Decision, reply: Reply) -> Answer:
         firsts = [a for a, _ in reply.pairs]
         if len(set(firsts)) != len(firsts):
             raise IllegalActionError(f"decision {decision.id}: a creature is declared twice")
-        bad_pairs = [p for p in reply.pairs if p not in legal]
-        if bad_pairs:
-            rule = "508.1" if kind == "attackers" else "509.1"
-            raise IllegalActionError(f"{rule}: decision {decision.id}: {bad_pairs[0]!r} is not "
-                                     "an allowed pair")
+        for a, b in reply.pairs:
+            if (a, b) in legal:
+                continue
+            if kind == "attackers":
+                what = keys[a].name if a in keys else f"option {a}"
+                raise IllegalActionError(f"508.1a: {what} can't attack "
+                                         f"{keys[b].name if b in keys else f'option {b}'}")
+            blocker = keys[a].name if a in keys else f"option {a}"
+            attacker = keys[b].name if b in keys else f"option {b}"
+            raise IllegalActionError(f"509.1a: {blocker} can't block {attacker}")
     elif kind == "divide":
         if any(k not in keys or amt < 0 for k, amt in reply.pairs):
             raise IllegalActionError(f"decision {decision.id}: bad division {reply.pairs!r}")

@@ -49,6 +49,8 @@ class Director:
         self.submitted: tuple[int, str, int] | None = None  # (seat, pre-hash, decision id)
         self.outcome: str | None = None  # "accepted" / rejected reason
         self.declared = False
+        self.declare_id = 0
+        self.declare_outcome: str | None = None
         self.queues: dict[int, list[Any]] = {}
         self.failure: str | None = None
         self.finished = trio.Event()
@@ -86,7 +88,8 @@ class Director:
 
     def fail(self, message: str) -> None:
         if self.failure is None:
-            self.failure = f"step {self.index + 1}: {message}"
+            prefix = f"step {self.index + 1}: "
+            self.failure = message if message.startswith(prefix) else prefix + message
         self.finished.set()
 
     def _finish_step(self) -> None:
@@ -102,6 +105,8 @@ class Director:
         self.submitted = None
         self.outcome = None
         self.declared = False
+        self.declare_id = 0
+        self.declare_outcome = None
 
     def step_kind(self, step: Mapping[str, Any]) -> str:
         for key in (*ACTION_KEYS, "resolve", "advance", "attack", "block", "choose"):
@@ -168,20 +173,35 @@ class Director:
             if (st.turn, st.step) == self.goal:
                 return False
             return st.step == target and (turn is None or st.turn == turn)
+        if kind in ("attack", "block") and self.declared and st.step == (
+                "declare_attackers" if kind == "attack" else "declare_blockers"):
+            self._check_declaration(step)
+            return True
         if kind == "attack":
-            if st.step == "declare_attackers" and self.declared:
-                return True
             if st.step == "declare_attackers" and not self.declared and self.started:
                 raise ScenarioFailure(f"step {self.index + 1}: no attackers could be declared")
             return False
         if kind == "block":
-            if st.step == "declare_blockers" and self.declared:
-                return True
             if st.step in ("combat_damage", "end_of_combat", "first_strike_damage") or (
                     st.step == "declare_blockers" and not self.declared):
                 raise ScenarioFailure(f"step {self.index + 1}: no blockers could be declared")
             return False
         raise AssertionError(kind)
+
+    def _check_declaration(self, step: Mapping[str, Any]) -> None:
+        """An attack or block declaration was accepted, or refused if the step says so."""
+        refused = self.declare_outcome not in (None, "accepted")
+        if step.get("rejected", False):
+            if not refused:
+                raise ScenarioFailure(f"step {self.index + 1}: the declaration was accepted, but "
+                                      "it must be refused")
+            reason = step.get("reason")
+            if reason and reason.lower() not in str(self.declare_outcome).lower():
+                raise ScenarioFailure(f"step {self.index + 1}: refusal {self.declare_outcome!r} "
+                                      f"does not mention {reason!r}")
+        elif refused:
+            raise ScenarioFailure(f"step {self.index + 1}: declaration refused: "
+                                  f"{self.declare_outcome}")
 
     def _check_action_outcome(self, seat: int, step: Mapping[str, Any]) -> None:
         assert self.submitted is not None
@@ -243,15 +263,14 @@ class Director:
         """Answer a question other than priority."""
         step = self.step
         kind = self.step_kind(step) if step is not None else ""
-        if decision.kind == "attackers":
-            if kind == "attack" and not self.declared:
+        for dkind, skind in (("attackers", "attack"), ("blockers", "block")):
+            if decision.kind != dkind:
+                continue
+            if kind == skind and not self.declared:
+                assert step is not None
                 self.declared = True
-                return self._pairs(decision, step["attack"])  # type: ignore[index]
-            return Answer(decision.id)
-        if decision.kind == "blockers":
-            if kind == "block" and not self.declared:
-                self.declared = True
-                return self._pairs(decision, step["block"])  # type: ignore[index]
+                self.declare_id = decision.id
+                return self._pairs(decision, step[skind], bool(step.get("rejected", False)))
             return Answer(decision.id)
         queue = self.queues.get(seat, [])
         if not queue:
@@ -259,15 +278,18 @@ class Director:
                                   f"{self.game.state.players[seat].name}: {decision.prompt}")
         return self._answer(decision, queue.pop(0))
 
-    def _pairs(self, decision: Decision, table: Mapping[str, str]) -> Answer:
+    def _pairs(self, decision: Decision, table: Mapping[str, str], refusal_expected: bool) -> Answer:
         by_ref = {c.ref: c.key for c in decision.choices}
+        # A creature the decision does not offer is named by a key no option has, so the
+        # coordinator itself refuses the declaration (and says why).
+        missing = max((c.key for c in decision.choices), default=0) + 1
         pairs = []
         for creature, other in table.items():
             a, b = self._ref(creature), self._ref(other)
-            if a not in by_ref or b not in by_ref:
+            if (a not in by_ref or b not in by_ref) and not refusal_expected:
                 raise ScenarioFailure(f"step {self.index + 1}: {creature} -> {other} can't be "
-                                      "declared")
-            pairs.append((by_ref[a], by_ref[b]))
+                                      "declared: the engine does not offer it")
+            pairs.append((by_ref.get(a, missing), by_ref.get(b, missing)))
         return Answer(decision.id, (), tuple(pairs))
 
     def _answer(self, decision: Decision, raw: Any) -> Answer:
@@ -275,6 +297,14 @@ class Director:
             reply = default_answer(decision)
             assert isinstance(reply, Answer)
             return reply
+        if decision.kind == "divide":
+            if not isinstance(raw, dict):
+                raise ScenarioFailure(f"step {self.index + 1}: {decision.prompt!r} needs a table "
+                                      f"from label or player to amount, got {raw!r}")
+            pairs: list[tuple[int, int]] = []
+            for item, amount in raw.items():
+                pairs.append((self._match(decision, item, [k for k, _ in pairs]), int(amount)))
+            return Answer(decision.id, (), tuple(pairs))
         if decision.kind == "yes_no":
             if raw not in ("yes", "no"):
                 raise ScenarioFailure(f"step {self.index + 1}: {raw!r} is not yes or no")
@@ -302,7 +332,10 @@ class Director:
                               f"{[c.name for c in decision.choices]})")
 
     def notify(self, msg: object) -> None:
-        """The coordinator's verdict on the last action."""
+        """The coordinator's verdict on the last action or declaration."""
+        if self.declare_id and isinstance(msg, (Accepted, Rejected)) and (
+                msg.decision_id == self.declare_id and self.declare_outcome is None):
+            self.declare_outcome = "accepted" if isinstance(msg, Accepted) else msg.reason
         if self.submitted is None:
             return
         if isinstance(msg, Accepted) and msg.decision_id == self.submitted[2]:
