@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Protocol, runtime_checkable
 
 from ..rules import Decision, PlayerView, Reply
@@ -13,6 +14,7 @@ __all__ = ["Bot"]
 class Bot(Protocol):
     """A player policy. ``decide`` may be a plain or an ``async`` method."""
 
-    def decide(self, view: PlayerView, decision: Decision) -> Reply:
-        """Answer ``decision`` (an Action for priority, an Answer otherwise)."""
+    def decide(self, view: PlayerView, decision: Decision) -> Reply | Awaitable[Reply]:
+        """Answer ``decision`` (an Action for priority, an Answer otherwise), or return an
+        awaitable of the answer."""
         ...

@@ -274,24 +274,24 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
         activated.append(ActivatedAbility(mana_cost, tap, targets, effects, is_mana, sorcery,
                                           _position(a, text, where, f, len(keywords) + i + 1)))
     triggered = []
-    for i, t in enumerate(_tables(raw.get("triggered"), where, "triggered")):
+    for i, trig in enumerate(_tables(raw.get("triggered"), where, "triggered")):
         f = f"triggered[{i}]"
-        event = t.get("event")
+        event = trig.get("event")
         if not isinstance(event, str) or event not in TRIGGER_EVENTS:
             raise where.error(f"{f}.event", f"unknown trigger event {event!r} (known: "
                               f"{', '.join(sorted(TRIGGER_EVENTS))})")
-        step = t.get("step", "")
+        step = trig.get("step", "")
         if event == "beginning_of_step" and step not in STEPS:
             raise where.error(f"{f}.step", f"unknown step {step!r}")
-        whose = t.get("whose", "you")
+        whose = trig.get("whose", "you")
         if whose not in ("you", "each"):
             raise where.error(f"{f}.whose", f"expected 'you' or 'each', got {whose!r}")
-        condition = _condition(t["condition"], where, f"{f}.condition") if "condition" in t else None
-        targets = _targets(t.get("targets"), where, f"{f}.targets")
+        condition = _condition(trig["condition"], where, f"{f}.condition") if "condition" in trig else None
+        targets = _targets(trig.get("targets"), where, f"{f}.targets")
         triggered.append(TriggeredAbility(
             event, step, whose, condition, targets,
-            _effects(t.get("effects"), where, f"{f}.effects", len(targets)),
-            _position(t, text, where, f, len(keywords) + len(activated) + i + 1)))
+            _effects(trig.get("effects"), where, f"{f}.effects", len(targets)),
+            _position(trig, text, where, f, len(keywords) + len(activated) + i + 1)))
     return CardDefinition(
         name=name, mana_cost=cost, supertypes=supertypes, card_types=types, subtypes=subtypes,
         colors=colors, power=power, toughness=toughness, loyalty=loyalty, text=text,

@@ -49,6 +49,8 @@ def check_expect(game: Game, expect: Mapping[str, Any], labels: Mapping[str, int
                  where: str) -> None:
     """Raise ScenarioFailure at the first expectation that doesn't hold."""
     st = game.state
+    want: Any
+    got: Any
     bad = set(expect) - _KNOWN
     if bad:
         raise ScenarioError(f"{where}: unknown expectation {sorted(bad)[0]!r}")
