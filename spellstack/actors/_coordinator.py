@@ -88,7 +88,7 @@ class GameResult:
     auto_passes: int = 0
     """Passes the engine made on a player's behalf."""
     messages: int = 0
-    """Messages that crossed channels."""
+    """Messages that crossed channels (trace-only coordinator events not counted)."""
     forfeits: list[tuple[str, str]] = field(default_factory=list)
     """(player, reason) for each forfeit."""
     final_hash: str = ""
@@ -154,11 +154,11 @@ class Coordinator:
         for seat in range(len(self.seats)):
             if seat not in self.gone:
                 await self._send(seat, GameOver(winner or "", losers, st.end_reason))
-        self.result.messages = self.wire.seq
+        self.result.messages = self.wire.sent
 
     def _note(self, kind: str, seat: int, detail: str) -> None:
         """A coordinator event for the trace (not sent to anyone but the tracer)."""
-        self.wire.record("coordinator", "tracer", CoordinatorEvent(kind, seat, detail))
+        self.wire.note("coordinator", CoordinatorEvent(kind, seat, detail))
 
     # ------------------------------------------------------------------ kernel actors
 

@@ -63,7 +63,7 @@ async def player_actor(policy: Bot, link: Link) -> None:
         except Exception as err:  # fields of the wrong type can't even be encoded
             await link.send(Forfeit(f"policy's answer can't be encoded: {_short(err)}"))
             return
-        await link.out.send(data)
+        await link.send_bytes(data)
 
 
 def _short(value: object) -> str:

@@ -36,7 +36,18 @@ class Wire:
     def __init__(self, game_id: str, trace: trio.MemorySendChannel[TraceRecord] | None) -> None:
         self.game_id = game_id
         self.seq = 0
+        """Numbers given so far (messages and trace-only coordinator events)."""
+        self.sent = 0
+        """Messages that crossed a channel."""
         self.trace = trace
+
+    def note(self, sender: str, msg: Message) -> None:
+        """A trace-only record (it crosses no channel): numbered always, encoded only when
+        tracing, so numbering is the same with and without a tracer."""
+        if self.trace is None:
+            self.seq += 1
+        else:
+            self.record(sender, "tracer", msg)
 
     def record(self, sender: str, receiver: str, msg: Message) -> bytes:
         """Encode and number a message, copying it to the tracer."""
@@ -65,7 +76,12 @@ class Link:
 
     async def send(self, msg: Message) -> None:
         """Encode, number, trace, send."""
-        await self.out.send(self.wire.record(self.me, self.peer, msg))
+        await self.send_bytes(self.wire.record(self.me, self.peer, msg))
+
+    async def send_bytes(self, data: bytes) -> None:
+        """Send an already recorded message."""
+        self.wire.sent += 1
+        await self.out.send(data)
 
     async def receive_bytes(self) -> bytes:
         """The next raw message."""

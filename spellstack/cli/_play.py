@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
                                                trace_path=args.trace, history=True))
     print(f"spellstack play: {names[0]} ({decks[0]}) vs {names[1]} ({decks[1]}), "
           f"seed {args.seed}")
+    print(f"turn 1: {names[0]}")
     for line in narrate(game.history or []):
         print(line)
     print(f"Winner: {result.winner or 'none (draw)'} on turn {result.turns}. {result.reason}")

@@ -278,20 +278,26 @@ def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
 
 
 def _max_x(game: Game, seat: int, cost: ManaCost, sources: list[ManaSource]) -> int | None:
-    """The largest X payable (None if not even X=0 is)."""
+    """The largest X payable now (None if not even X=0 is)."""
     pool = game.state.players[seat].mana
     life = game.state.players[seat].life
+    available = len(sources) + sum(pool.values())
+    # Every symbol but a Phyrexian one needs at least one mana: a cheap test before the search.
+    if not any(sym.phyrexian for sym in cost.symbols) and cost.mana_value(0) > available:
+        return None
     if plan_payment(cost, 0, pool, sources, life_available=life) is None:
         return None
     if not cost.has_x:
         return 0
-    total = len(sources) + sum(pool.values())
-    best = 0
-    for x in range(1, total + 1):
-        if plan_payment(cost, x, pool, sources, life_available=life) is None:
-            break
-        best = x
-    return best
+    x_count = sum(1 for sym in cost.symbols if sym.is_x)
+    lo, hi = 0, (available - cost.mana_value(0)) // x_count if x_count else 0
+    while lo < hi:  # payable X values form a prefix 0..max: binary search it
+        mid = (lo + hi + 1) // 2
+        if plan_payment(cost, mid, pool, sources, life_available=life) is None:
+            hi = mid - 1
+        else:
+            lo = mid
+    return lo
 
 
 def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
