@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .. import __version__
@@ -33,4 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     except SpellstackError as err:
         print(f"spellstack: {err}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`spellstack play | head`): stop quietly, as Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return code
