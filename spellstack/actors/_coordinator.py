@@ -275,27 +275,29 @@ class Coordinator:
                 return None
             return msg
 
-    async def _send(self, seat: int, msg: Message) -> bool:
+    async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
         """Send to a player within its time limit; a player that stops reading forfeits.
-        Returns whether the seat is still in the game."""
-        if seat in self.gone:
+        Returns whether the seat is still in the game. ``last_word``: a final message to a
+        seat that has just forfeited."""
+        if seat in self.gone and not last_word:
             return False
         with trio.move_on_after(self.configs[seat].timeout):
             await self.seats[seat].send(msg)
-            return True
-        await self._forfeit(seat, f"did not read its messages within {self.configs[seat].timeout:g} s")
+            return seat not in self.gone
+        if seat not in self.gone:
+            await self._forfeit(seat, f"did not read its messages within {self.configs[seat].timeout:g} s")
         return False
 
     async def _strike(self, seat: int, why: str) -> bool:
         """A malformed or out-of-place message: an error reply, and after MAX_STRIKES in a row
-        a forfeit. Returns whether the seat is still in the game."""
+        a forfeit (decided before the reply goes out, so the reply is the seat's last message).
+        Returns whether the seat is still in the game."""
         self._strikes[seat] = self._strikes.get(seat, 0) + 1
-        if not await self._send(seat, ErrorReply(why)):
-            return False
         if self._strikes[seat] >= MAX_STRIKES:
             await self._forfeit(seat, f"{self._strikes[seat]} malformed messages in a row: {why}")
+            await self._send(seat, ErrorReply(why), last_word=True)
             return False
-        return True
+        return await self._send(seat, ErrorReply(why))
 
     async def _forfeit(self, seat: int, reason: str, told: bool = False) -> None:
         """The seat loses the game by forfeit (104.3a-like); nothing else is affected."""

@@ -77,6 +77,9 @@ def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[Mana
     ``only``: exactly those permanents, in that order."""
     st = game.state
     if only:
+        if len(set(only)) != len(only):
+            raise _fail(game, "601.2g", f"a permanent is named twice in {list(only)!r}: each "
+                        "mana ability is activated once")
         out = []
         for oid in only:
             obj = st.objects.get(oid)
@@ -118,12 +121,13 @@ def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
 
 
 def _pay(game: Game, seat: int, plan: Payment) -> None:
-    """601.2g/h: activate the mana abilities, then pay from the pool and with life."""
+    """601.2g/h: activate the mana abilities, then pay from the pool and with life. The mana
+    the abilities add is spent at once on the cost, so the pool keeps only what was in it
+    before, less ``plan.from_pool``."""
     st = game.state
     p = st.players[seat]
-    for oid, mana in plan.activations:
+    for oid, _mana in plan.activations:
         st.objects[oid].tapped = True
-        p.mana[mana] = p.mana.get(mana, 0) + 1
     p.mana = {k: v for k, v in spend(p.mana, plan).items() if v}
     if plan.life:
         lose_life(game, seat, plan.life)

@@ -401,6 +401,7 @@ class GameState:
             self.cycle,
             self.cleanup_acted,
             self.turn_limit,
+            self.skip_first_draw,
             self.game_over,
             self.winner,
             self.end_reason,

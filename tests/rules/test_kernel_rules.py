@@ -1,0 +1,493 @@
+"""Direct tests of the kernel's rules, driven without play_sync: refused actions name their
+rule and change nothing, object identity (400.7), and the first draw (103.8a)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import pytest
+
+from spellstack.cards import load_cards
+from spellstack.rules import (
+    Action,
+    Answer,
+    CardDefinition,
+    Decision,
+    Game,
+    GameObject,
+    GameRandom,
+    GameState,
+    IllegalActionError,
+    PlayerState,
+    Reply,
+    advance,
+    after_sba,
+    after_triggers,
+    create_object,
+    end_turn,
+    move_object,
+    new_game,
+    next_task,
+    place_triggers,
+    player_ref,
+    priority_decision,
+    resolve_top,
+    run_proc,
+    state_based_actions,
+    take_action,
+)
+
+CARDS: Mapping[str, CardDefinition] = load_cards()
+ANN, BEN = 0, 1
+
+
+def make_game(hands: Sequence[Sequence[str]] = ((), ()),
+              battlefield: Sequence[Sequence[str]] = ((), ()), *, active: int = ANN,
+              step: str = "precombat_main", turn: int = 3) -> Game:
+    """Two players mid-game, built by hand: ten Islands in each library, the given hands and
+    permanents (none of them summoning sick), ``active``'s ``step``."""
+    state = GameState(players=[PlayerState(ANN, "Ann"), PlayerState(BEN, "Ben")],
+                      rng=GameRandom.from_seed(2024), turn=turn, active=active, step=step,
+                      priority=active)
+    game = Game(state, CARDS)
+    for seat in (ANN, BEN):
+        for _ in range(10):
+            create_object(game, "Island", seat, "library")
+        for name in hands[seat]:
+            create_object(game, name, seat, "hand")
+        for name in battlefield[seat]:
+            create_object(game, name, seat, "battlefield")
+    return game
+
+
+def no_decision(decision: Decision) -> Reply:
+    raise AssertionError(f"unexpected decision: {decision}")
+
+
+def to_priority(game: Game, answer: Callable[[Decision], Reply] = no_decision) -> Decision:
+    """Check state-based actions and place triggers as the kernel asks (117.5), then return the
+    priority decision."""
+    for _ in range(20):
+        task = next_task(game)
+        if task == "check_sba":
+            events = run_proc(state_based_actions(game), answer)
+            assert isinstance(events, tuple)
+            after_sba(game, len(events))
+        elif task == "place_triggers":
+            after_triggers(game, bool(run_proc(place_triggers(game), answer)))
+        else:
+            assert task == "priority", task
+            return priority_decision(game)
+    raise AssertionError("no priority after 20 tasks")
+
+
+def card(game: Game, seat: int, zone: str, name: str) -> GameObject:
+    """The first object called ``name`` in a zone (``seat``'s, for a player's zone)."""
+    for oid in game.state.zone_list(zone, seat):
+        obj = game.state.objects[oid]
+        if obj.name == name and (zone not in ("battlefield", "stack") or obj.controller == seat):
+            return obj
+    raise AssertionError(f"no {name} in {zone}")
+
+
+def refused(game: Game, seat: int, action: Action, rule: str) -> None:
+    """The action is refused citing ``rule``, and the game state is exactly as it was."""
+    before = game.state.state_hash()
+    hand, battlefield = list(game.state.players[seat].hand), list(game.state.battlefield)
+    with pytest.raises(IllegalActionError, match=rule.replace(".", r"\.")):
+        take_action(game, seat, action)
+    assert game.state.state_hash() == before
+    assert game.state.players[seat].hand == hand
+    assert game.state.battlefield == battlefield
+
+
+def accepted(game: Game, seat: int, action: Action) -> None:
+    """The action is taken and changes the state (the control for ``refused``)."""
+    before = game.state.state_hash()
+    assert take_action(game, seat, action) == action.kind
+    assert game.state.state_hash() != before
+
+
+def offered(decision: Decision) -> set[tuple[str, int]]:
+    return {(a.kind, a.object_id) for a in decision.actions}
+
+
+# ---------------------------------------------------------------------- 307.1 timing
+
+
+@pytest.mark.parametrize("step", ["upkeep", "draw", "beginning_of_combat", "declare_attackers",
+                                  "end_of_combat", "end"])
+def test_sorcery_outside_main_phase_is_refused(step: str) -> None:
+    game = make_game([["Divination"], []], [["Island"] * 3, []], step=step)
+    divination = card(game, ANN, "hand", "Divination")
+    decision = to_priority(game)
+    assert ("cast", divination.id) not in offered(decision)
+    refused(game, ANN, Action("cast", divination.id), "307.1")
+
+
+def test_sorcery_in_opponents_main_phase_is_refused() -> None:
+    game = make_game([["Divination"], []], [["Island"] * 3, []], active=BEN)
+    divination = card(game, ANN, "hand", "Divination")
+    to_priority(game)
+    take_action(game, BEN, Action("pass"))
+    assert to_priority(game).player == ANN
+    refused(game, ANN, Action("cast", divination.id), "307.1")
+
+
+def test_sorcery_with_a_spell_on_the_stack_is_refused() -> None:
+    game = make_game([["Divination", "Shock"], []], [["Island"] * 3 + ["Mountain"], []])
+    to_priority(game)
+    accepted(game, ANN, Action("cast", card(game, ANN, "hand", "Shock").id,
+                               targets=(player_ref(BEN),)))
+    assert to_priority(game).player == ANN  # 117.3c
+    refused(game, ANN, Action("cast", card(game, ANN, "hand", "Divination").id), "307.1")
+
+
+def test_sorcery_in_own_main_phase_with_empty_stack_is_cast() -> None:
+    game = make_game([["Divination"], []], [["Island"] * 3, []])
+    divination = card(game, ANN, "hand", "Divination")
+    assert ("cast", divination.id) in offered(to_priority(game))
+    accepted(game, ANN, Action("cast", divination.id))
+    assert [game.state.objects[i].name for i in game.state.stack] == ["Divination"]
+    assert all(o.tapped for o in game.state.controlled(ANN))
+
+
+# ---------------------------------------------------------------------- 601.2h paying
+
+
+@pytest.mark.parametrize(
+    ("spell", "lands", "targets"),
+    [
+        ("Divination", ["Island"] * 2, ()),  # {2}{U} with two lands
+        ("Sorin's Thirst", ["Swamp", "Island"], ("bears",)),  # {B}{B}: wrong colour
+        ("Counterspell", [], ("shock",)),  # no mana at all
+    ],
+)
+def test_spell_without_enough_mana_is_refused(spell: str, lands: list[str],
+                                              targets: tuple[str, ...]) -> None:
+    game = make_game([[spell], ["Shock"]], [lands, ["Grizzly Bears", "Mountain"]], step="upkeep")
+    to_priority(game)
+    chosen: list[int] = []
+    for t in targets:
+        if t == "bears":
+            chosen.append(card(game, BEN, "battlefield", "Grizzly Bears").id)
+        else:
+            take_action(game, ANN, Action("pass"))
+            to_priority(game)
+            accepted(game, BEN, Action("cast", card(game, BEN, "hand", "Shock").id,
+                                       targets=(player_ref(ANN),)))
+            take_action(game, BEN, Action("pass"))
+            assert to_priority(game).player == ANN
+            chosen.append(game.state.stack[-1])
+    game.state.step = "precombat_main"  # so that sorcery timing is not the reason
+    refused(game, ANN, Action("cast", card(game, ANN, "hand", spell).id, targets=tuple(chosen)),
+            "601.2h")
+
+
+def test_lands_tapped_for_a_cost_leave_no_mana_floating() -> None:
+    # 601.2g-h: the mana the abilities add is spent on the cost.
+    game = make_game([["Grizzly Bears", "Grizzly Bears"], []], [["Forest", "Forest"], []])
+    to_priority(game)
+    first, second = game.state.players[ANN].hand
+    accepted(game, ANN, Action("cast", first))
+    assert all(o.tapped for o in game.state.controlled(ANN))
+    assert game.state.players[ANN].mana == {}
+    # Resolve the first Bears (both players pass), still in the same main phase.
+    for seat in (ANN, BEN):
+        to_priority(game)
+        take_action(game, seat, Action("pass"))
+    run_proc(resolve_top(game), no_decision)
+    to_priority(game)
+    assert game.state.step == "precombat_main" and not game.state.stack
+    refused(game, ANN, Action("cast", second), "601.2h")
+
+
+def test_mana_in_the_pool_is_spent_first() -> None:
+    game = make_game([["Giant Growth"], []], [["Forest", "Forest", "Grizzly Bears"], []])
+    to_priority(game)
+    first, second = (o for o in game.state.controlled(ANN) if o.name == "Forest")
+    accepted(game, ANN, Action("activate", first.id, 1))  # a mana ability, 605.3a
+    assert game.state.players[ANN].mana == {"G": 1}
+    bears = card(game, ANN, "battlefield", "Grizzly Bears").id
+    accepted(game, ANN, Action("cast", card(game, ANN, "hand", "Giant Growth").id,
+                               targets=(bears,)))
+    assert game.state.players[ANN].mana == {}
+    assert first.tapped and not second.tapped
+
+
+def test_one_land_listed_twice_pays_once() -> None:
+    game = make_game([["Grizzly Bears"], []], [["Forest"], []])
+    to_priority(game)
+    forest = card(game, ANN, "battlefield", "Forest")
+    refused(game, ANN, Action("cast", card(game, ANN, "hand", "Grizzly Bears").id,
+                              pay=(forest.id, forest.id)), "601.2")
+
+
+def test_paying_with_an_opponents_land_is_refused() -> None:
+    game = make_game([["Giant Growth"], []], [["Grizzly Bears"], ["Forest"]])
+    to_priority(game)
+    refused(game, ANN, Action("cast", card(game, ANN, "hand", "Giant Growth").id,
+                              targets=(card(game, ANN, "battlefield", "Grizzly Bears").id,),
+                              pay=(card(game, BEN, "battlefield", "Forest").id,)), "601.2g")
+
+
+# ---------------------------------------------------------------------- 601.2c targets
+
+TARGETING = ["Lightning Bolt", "Giant Growth", "Doom Blade", "Unsummon", "Divination"]
+
+
+def targets_game() -> Game:
+    return make_game(
+        [TARGETING, ["Shock"]],
+        [["Mountain", "Forest", "Swamp", "Swamp", "Island", "Island", "Island"],
+         ["Typhoid Rats", "Grizzly Bears", "Plains"]])
+
+
+@pytest.mark.parametrize(
+    ("spell", "target"),
+    [
+        ("Giant Growth", "Ben"),  # a player is not a creature
+        ("Doom Blade", "Typhoid Rats"),  # nonblack
+        ("Lightning Bolt", "Plains"),  # a land is not "any target" (115.4)
+        ("Lightning Bolt", "Shock in hand"),  # not on the battlefield
+        ("Lightning Bolt", "Island in library"),
+        ("Unsummon", "no such object"),
+        ("Lightning Bolt", "nothing"),  # a target is required
+        ("Lightning Bolt", "Ben twice"),  # 115.3: once per word "target"
+        ("Lightning Bolt", "Ben and Grizzly Bears"),  # one target only
+        ("Divination", "Ben"),  # no target at all
+        ("Lightning Bolt", "itself"),  # 115.5
+    ],
+)
+def test_illegal_target_is_refused(spell: str, target: str) -> None:
+    game = targets_game()
+    to_priority(game)
+    st = game.state
+    bears = card(game, BEN, "battlefield", "Grizzly Bears").id
+    spell_id = card(game, ANN, "hand", spell).id
+    refs = {
+        "Ben": (player_ref(BEN),),
+        "Typhoid Rats": (card(game, BEN, "battlefield", "Typhoid Rats").id,),
+        "Plains": (card(game, BEN, "battlefield", "Plains").id,),
+        "Shock in hand": (card(game, BEN, "hand", "Shock").id,),
+        "Island in library": (st.players[BEN].library[0],),
+        "no such object": (st.next_id + 50,),
+        "nothing": (),
+        "Ben twice": (player_ref(BEN), player_ref(BEN)),
+        "Ben and Grizzly Bears": (player_ref(BEN), bears),
+        "itself": (spell_id,),
+    }[target]
+    refused(game, ANN, Action("cast", spell_id, targets=refs), "601.2c")
+    # The control: the same spell with a legal target (or none) is cast.
+    legal = () if spell == "Divination" else (bears,)
+    accepted(game, ANN, Action("cast", spell_id, targets=legal))
+
+
+def test_legal_actions_list_only_legal_targets() -> None:
+    game = targets_game()
+    decision = to_priority(game)
+    rats = card(game, BEN, "battlefield", "Typhoid Rats").id
+    bears = card(game, BEN, "battlefield", "Grizzly Bears").id
+    options = {a.name: a for a in decision.actions if a.kind == "cast"}
+    assert options["Doom Blade"].targets[0].candidates == (bears,)
+    assert set(options["Lightning Bolt"].targets[0].candidates) == {
+        rats, bears, player_ref(ANN), player_ref(BEN)}
+    assert options["Divination"].targets == ()
+
+
+# ---------------------------------------------------------------------- 305 lands
+
+
+def test_second_land_in_a_turn_is_refused() -> None:
+    game = make_game([["Forest", "Mountain"], []])
+    to_priority(game)
+    forest, mountain = game.state.players[ANN].hand
+    accepted(game, ANN, Action("play", forest))
+    decision = to_priority(game)
+    assert ("play", mountain) not in offered(decision)
+    refused(game, ANN, Action("play", mountain), "305.2")
+
+
+def test_land_cannot_be_cast_or_played_on_opponents_turn() -> None:
+    game = make_game([["Forest"], []], active=BEN)
+    to_priority(game)
+    take_action(game, BEN, Action("pass"))
+    to_priority(game)
+    forest = game.state.players[ANN].hand[0]
+    refused(game, ANN, Action("play", forest), "305.1")
+    refused(game, ANN, Action("cast", forest), "305.9")
+
+
+# ---------------------------------------------------------------------- 117.1 priority
+
+
+@pytest.mark.parametrize("kind", ["cast", "pass", "play"])
+def test_player_without_priority_cannot_act(kind: str) -> None:
+    game = make_game([[], ["Lightning Bolt", "Mountain"]], [[], ["Mountain"]])
+    assert to_priority(game).player == ANN
+    bolt, mountain = game.state.players[BEN].hand
+    action = {"cast": Action("cast", bolt, targets=(player_ref(ANN),)),
+              "pass": Action("pass"),
+              "play": Action("play", mountain)}[kind]
+    refused(game, BEN, action, "117.1")
+
+
+def test_priority_passes_to_the_next_player() -> None:
+    game = make_game([[], ["Lightning Bolt"]], [[], ["Mountain"]])
+    to_priority(game)
+    take_action(game, ANN, Action("pass"))
+    decision = to_priority(game)
+    assert decision.player == BEN
+    accepted(game, BEN, Action("cast", game.state.players[BEN].hand[0],
+                               targets=(player_ref(ANN),)))
+    refused(game, ANN, Action("pass"), "117.1")  # 117.3c: Ben receives priority again
+
+
+# ---------------------------------------------------------------------- 400.7 identity
+
+
+def test_each_zone_change_makes_a_new_object() -> None:
+    game = make_game([["Grizzly Bears"], []])
+    st = game.state
+    in_hand = card(game, ANN, "hand", "Grizzly Bears")
+    on_field = move_object(game, in_hand.id, "battlefield")
+    in_yard = move_object(game, on_field.id, "graveyard")
+    ids = [in_hand.id, on_field.id, in_yard.id]
+    assert len(set(ids)) == 3
+    assert in_hand.id not in st.objects and on_field.id not in st.objects
+    assert st.lki[in_hand.id].zone == "hand"
+    assert st.lki[on_field.id].zone == "battlefield"
+    assert st.objects[in_yard.id].zone == "graveyard"
+    assert st.players[ANN].graveyard == [in_yard.id]
+    assert in_hand.card == on_field.card == in_yard.card  # the same physical card
+
+
+def test_cast_resolved_and_killed_creature_keeps_last_known_information() -> None:
+    game = make_game([["Grizzly Bears", "Lightning Bolt"], []],
+                     [["Forest", "Forest", "Mountain"], []])
+    st = game.state
+    bears_in_hand = card(game, ANN, "hand", "Grizzly Bears").id
+    to_priority(game)
+    take_action(game, ANN, Action("cast", bears_in_hand))
+    bears_spell = st.stack[-1]
+    for seat in (ANN, BEN):
+        assert to_priority(game).player == seat
+        take_action(game, seat, Action("pass"))
+    assert next_task(game) == "resolve"
+    run_proc(resolve_top(game), no_decision)
+    bears = card(game, ANN, "battlefield", "Grizzly Bears").id
+    to_priority(game)
+    take_action(game, ANN, Action("cast", card(game, ANN, "hand", "Lightning Bolt").id,
+                                  targets=(bears,)))
+    for seat in (ANN, BEN):
+        to_priority(game)
+        take_action(game, seat, Action("pass"))
+    run_proc(resolve_top(game), no_decision)
+    assert st.objects[bears].damage == 3
+    to_priority(game)  # 704.5g: lethal damage
+    dead = card(game, ANN, "graveyard", "Grizzly Bears").id
+    ids = [bears_in_hand, bears_spell, bears, dead]
+    assert len(set(ids)) == 4
+    assert all(i in st.lki for i in ids[:3]) and dead in st.objects
+    assert st.lki[bears_spell].zone == "stack"
+    assert (st.lki[bears].zone, st.lki[bears].damage) == ("battlefield", 3)
+    assert len({st.lki[i].card for i in ids[:3]} | {st.objects[dead].card}) == 1
+
+
+# ---------------------------------------------------------------------- 103.8a first draw
+
+
+def pass_everything(decision: Decision) -> Reply:
+    if decision.kind == "priority":
+        return Action("pass")
+    keys = tuple(c.key for c in decision.choices)
+    if decision.kind == "order":
+        return Answer(decision.id, keys)
+    return Answer(decision.id, keys[:decision.min])
+
+
+def play_until(game: Game, turn: int, step: str) -> None:
+    """Every player passes and declares nothing until ``turn``'s ``step`` has priority."""
+    st = game.state
+    for _ in range(500):
+        task = next_task(game)
+        if task == "priority" and (st.turn, st.step) == (turn, step):
+            return
+        if task == "priority":
+            decision = priority_decision(game)
+            reply = pass_everything(decision)
+            assert isinstance(reply, Action)
+            take_action(game, decision.player, reply)
+        elif task == "check_sba":
+            events = run_proc(state_based_actions(game), pass_everything)
+            assert isinstance(events, tuple)
+            after_sba(game, len(events))
+        elif task == "place_triggers":
+            after_triggers(game, bool(run_proc(place_triggers(game), pass_everything)))
+        elif task == "resolve":
+            run_proc(resolve_top(game), pass_everything)
+        elif task == "advance":
+            run_proc(advance(game), pass_everything)
+        elif task == "end_turn":
+            run_proc(end_turn(game), pass_everything)
+        else:
+            raise AssertionError(f"unexpected task {task}")
+    raise AssertionError(f"never reached turn {turn} {step}")
+
+
+def test_starting_player_skips_first_draw_and_second_player_draws() -> None:
+    decks = [["Island"] * 20 + ["Divination"] * 20, ["Mountain"] * 20 + ["Shock"] * 20]
+    game = new_game(CARDS, [("Ann", decks[0]), ("Ben", decks[1])], seed=5)
+    st = game.state
+    assert (st.turn, st.active, st.step) == (1, ANN, "upkeep")
+    assert [len(p.hand) for p in st.players] == [7, 7]
+    top_of_bens_library = st.players[BEN].library[0]
+    play_until(game, 1, "precombat_main")
+    assert [len(p.hand) for p in st.players] == [7, 7]  # 103.8a: no draw on turn 1
+    assert [len(p.library) for p in st.players] == [33, 33]
+    play_until(game, 2, "precombat_main")
+    assert st.active == BEN
+    assert [len(p.hand) for p in st.players] == [7, 8]  # 504.1: Ben draws on turn 2
+    assert [len(p.library) for p in st.players] == [33, 32]
+    assert top_of_bens_library in st.lki and st.lki[top_of_bens_library].zone == "library"
+    play_until(game, 3, "precombat_main")
+    assert [len(p.hand) for p in st.players] == [8, 7]  # Ann draws; Ben discarded to 7
+
+
+# ---------------------------------------------------------------------- the state hash
+
+
+def test_state_hash_sees_what_changes_the_game() -> None:
+    game = make_game([["Shock"], []], [["Grizzly Bears"], []])
+    st = game.state
+    bears = card(game, ANN, "battlefield", "Grizzly Bears")
+    hashes = [st.state_hash()]
+    st.players[BEN].life = 19
+    hashes.append(st.state_hash())
+    bears.tapped = True
+    hashes.append(st.state_hash())
+    bears.counters["+1/+1"] = 1
+    hashes.append(st.state_hash())
+    bears.damage = 1
+    hashes.append(st.state_hash())
+    st.players[ANN].mana["R"] = 1
+    hashes.append(st.state_hash())
+    st.players[ANN].library.reverse()  # library order is hidden, but it is state
+    hashes.append(st.state_hash())
+    st.step = "end"
+    hashes.append(st.state_hash())
+    st.priority = BEN
+    hashes.append(st.state_hash())
+    assert len(set(hashes)) == len(hashes)
+
+
+def test_equal_hashes_mean_the_same_game_goes_on() -> None:
+    decks = [["Island"] * 40, ["Mountain"] * 40]
+    first = new_game(CARDS, [("Ann", decks[0]), ("Ben", decks[1])], seed=5)
+    second = new_game(CARDS, [("Ann", decks[0]), ("Ben", decks[1])], seed=5)
+    second.state.skip_first_draw = False
+    same_start = first.state.state_hash() == second.state.state_hash()
+    play_until(first, 1, "precombat_main")
+    play_until(second, 1, "precombat_main")
+    same_now = first.state.state_hash() == second.state.state_hash()
+    assert same_now or not same_start, "equal hashes, then different games"
