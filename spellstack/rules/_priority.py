@@ -89,6 +89,10 @@ def take_action(game: Game, seat: int, action: Action) -> str:
         lose_game(game, seat, "conceded (104.3a)")
         st.cycle = "check"
         return "concede"
+    if st.cycle != "priority":
+        # 117.5: state-based actions and triggers are dealt with before anyone gets priority.
+        raise IllegalActionError(f"117.5: nobody holds priority yet; the game is at {st.cycle!r} "
+                                 f"({where(game)})")
     if seat != st.priority:
         raise IllegalActionError(f"117.1: {st.players[seat].name} does not hold priority "
                                  f"({where(game)})")

@@ -6,7 +6,17 @@ import pytest
 
 from spellstack.cards import load_cards, load_deck
 from spellstack.protocol import PriorityRequest, decode, encode
-from spellstack.rules import Action, IllegalActionError, new_game, priority_decision, take_action, view_for
+from spellstack.rules import (
+    Action,
+    IllegalActionError,
+    default_answer,
+    new_game,
+    priority_decision,
+    run_proc,
+    state_based_actions,
+    take_action,
+    view_for,
+)
 
 
 def _game():  # type: ignore[no-untyped-def]
@@ -45,6 +55,8 @@ def test_refusal_does_not_name_an_opponents_hidden_card() -> None:
     secret = st.players[1].hand[0]
     secret_name = st.objects[secret].name
     st.step, st.priority = "precombat_main", 0
+    run_proc(state_based_actions(game), default_answer)
+    priority_decision(game)  # alice now holds priority (117.5 first)
     for oid in list(st.players[0].hand):
         name = st.objects[oid].name
         if name in ("Lightning Bolt", "Shock", "Giant Growth"):

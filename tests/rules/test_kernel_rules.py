@@ -176,6 +176,7 @@ def test_spell_without_enough_mana_is_refused(spell: str, lands: list[str],
             to_priority(game)
             accepted(game, BEN, Action("cast", card(game, BEN, "hand", "Shock").id,
                                        targets=(player_ref(ANN),)))
+            to_priority(game)
             take_action(game, BEN, Action("pass"))
             assert to_priority(game).player == ANN
             chosen.append(game.state.stack[-1])
@@ -208,6 +209,7 @@ def test_mana_in_the_pool_is_spent_first() -> None:
     first, second = (o for o in game.state.controlled(ANN) if o.name == "Forest")
     accepted(game, ANN, Action("activate", first.id, 1))  # a mana ability, 605.3a
     assert game.state.players[ANN].mana == {"G": 1}
+    to_priority(game)
     bears = card(game, ANN, "battlefield", "Grizzly Bears").id
     accepted(game, ANN, Action("cast", card(game, ANN, "hand", "Giant Growth").id,
                                targets=(bears,)))
@@ -340,6 +342,8 @@ def test_priority_passes_to_the_next_player() -> None:
     assert decision.player == BEN
     accepted(game, BEN, Action("cast", game.state.players[BEN].hand[0],
                                targets=(player_ref(ANN),)))
+    refused(game, BEN, Action("pass"), "117.5")  # SBAs and triggers come first
+    to_priority(game)
     refused(game, ANN, Action("pass"), "117.1")  # 117.3c: Ben receives priority again
 
 
