@@ -48,6 +48,7 @@ from ..rules import (
     end_turn,
     lose_game,
     next_task,
+    only_pass_possible,
     place_triggers,
     priority_decision,
     take_action,
@@ -217,8 +218,15 @@ class Coordinator:
 
     async def _priority(self) -> None:
         game = self.game
+        seat = game.state.priority
+        if self.configs[seat].auto_pass and seat not in self.gone and only_pass_possible(game, seat):
+            # The quick test settles most grants without building the list of actions.
+            game.state.cycle = "priority"
+            self.result.auto_passes += 1
+            self._note("auto_pass", seat, f"{game.state.players[seat].name} can only pass")
+            take_action(game, seat, Action("pass"))
+            return
         decision = priority_decision(game)
-        seat = decision.player
         if seat in self.gone:
             take_action(game, seat, Action("pass"))
             return

@@ -5,7 +5,7 @@ may need a player's choice are generators that yield ``Decision`` and receive ``
 ``Action`` replies; ``next_task`` says what the game needs next.
 """
 
-from ._casting import activate_ability, cast_spell, legal_actions, mana_sources, play_land
+from ._casting import activate_ability, cast_spell, legal_actions, mana_sources, only_pass_possible, play_land
 from ._decisions import (
     ACTION_KINDS,
     DECISION_KINDS,
@@ -159,6 +159,7 @@ __all__ = [
     "move_object",
     "new_game",
     "next_task",
+    "only_pass_possible",
     "parse_mana_cost",
     "parse_pool",
     "place_triggers",

@@ -22,6 +22,7 @@ __all__ = [
     "cast_spell",
     "legal_actions",
     "mana_sources",
+    "only_pass_possible",
     "play_land",
     "where",
 ]
@@ -47,21 +48,19 @@ def _sorcery_timing(game: Game, seat: int) -> bool:
     return st.active == seat and st.step in MAIN_STEPS and not st.stack
 
 
-def _mana_ability_of(game: Game, obj: GameObject) -> ActivatedAbility | None:
-    for ab in game.cards[obj.name].activated:
+def _tap_mana(game: Game, name: str) -> tuple[str, ...] | None:
+    """The mana types a card's first {T}-only mana ability adds, or None if it has none
+    (memoised per card name: definitions never change during a game)."""
+    memo = game.memo
+    if name in memo:
+        return memo[name]
+    found: tuple[str, ...] | None = None
+    for ab in game.cards[name].activated:
         if ab.is_mana_ability and ab.tap and not ab.mana_cost.symbols:
-            return ab
-    return None
-
-
-def _produces(ab: ActivatedAbility) -> tuple[str, ...]:
-    out: list[str] = []
-    for eff in ab.effects:
-        if eff.verb == "add_mana":
-            mana = eff.get("mana")
-            assert isinstance(mana, str)
-            out.append(mana)
-    return tuple(out)
+            found = tuple(str(e.get("mana")) for e in ab.effects if e.verb == "add_mana")
+            break
+    memo[name] = found
+    return found
 
 
 def _can_tap(game: Game, obj: GameObject) -> bool:
@@ -85,22 +84,22 @@ def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[Mana
             obj = st.objects.get(oid)
             if obj is None or obj.zone != "battlefield" or obj.controller != seat:
                 raise _fail(game, "601.2g", f"#{oid} is not a permanent you control")
-            ab = _mana_ability_of(game, obj)
-            if ab is None or not _can_tap(game, obj):
+            produces = _tap_mana(game, obj.name)
+            if produces is None or not _can_tap(game, obj):
                 raise _fail(game, "601.2g", f"{obj.name} (#{oid}) has no mana ability you can "
                             "activate now")
-            out.append(ManaSource(oid, _produces(ab)))
+            out.append(ManaSource(oid, produces))
         return out
     lands: list[ManaSource] = []
     others: list[ManaSource] = []
     for oid in st.battlefield:
         obj = st.objects[oid]
-        if obj.controller != seat or not _can_tap(game, obj):
+        if obj.controller != seat or obj.tapped:
             continue
-        ab = _mana_ability_of(game, obj)
-        if ab is None:
+        produces = _tap_mana(game, obj.name)
+        if produces is None or not _can_tap(game, obj):
             continue
-        (lands if game.is_type(obj, "Land") else others).append(ManaSource(oid, _produces(ab)))
+        (lands if game.is_type(obj, "Land") else others).append(ManaSource(oid, produces))
     return lands + others
 
 
@@ -302,6 +301,28 @@ def _max_x(game: Game, seat: int, cost: ManaCost, sources: list[ManaSource]) -> 
         else:
             lo = mid
     return lo
+
+
+def only_pass_possible(game: Game, seat: int) -> bool:
+    """A quick, conservative test: True only if passing is certainly all ``seat`` can do now
+    (no land to play, no card whose timing allows casting, no activated ability). False means
+    "maybe more": ``legal_actions`` decides."""
+    st = game.state
+    p = st.players[seat]
+    sorcery_ok = _sorcery_timing(game, seat)
+    for oid in p.hand:
+        defn = game.cards[st.objects[oid].name]
+        if defn.has_type("Land"):
+            if sorcery_ok and p.lands_played < 1:
+                return False
+        elif sorcery_ok or defn.has_type("Instant") or "flash" in defn.keywords:
+            return False
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        if obj.controller == seat and any(
+                not ab.is_mana_ability for ab in game.cards[obj.name].activated):
+            return False
+    return True
 
 
 def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:

@@ -25,6 +25,8 @@ class Game:
     """Events recorded since the caller last collected them (bookkeeping, not game state)."""
     history: list[Event] | None = None
     """If a list: every event of the game is also kept here, for a narrated account."""
+    memo: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
+    """Facts derived from the (immutable) card definitions, by card name: a cache only."""
 
     # ------------------------------------------------------------------ definitions
 
