@@ -188,39 +188,34 @@ class Director:
             return False
         raise AssertionError(kind)
 
-    def _check_declaration(self, step: Mapping[str, Any]) -> None:
-        """An attack or block declaration was accepted, or refused if the step says so."""
-        refused = self.declare_outcome not in (None, "accepted")
+    def _check_refusal(self, outcome: str | None, step: Mapping[str, Any], what: str) -> bool:
+        """The engine accepted ``what``, or refused it if (and as) the step says; returns
+        whether it was refused."""
+        refused = outcome not in (None, "accepted")
         if step.get("rejected", False):
             if not refused:
-                raise ScenarioFailure(f"step {self.index + 1}: the declaration was accepted, but "
-                                      "it must be refused")
-            reason = step.get("reason")
-            if reason and reason.lower() not in str(self.declare_outcome).lower():
-                raise ScenarioFailure(f"step {self.index + 1}: refusal {self.declare_outcome!r} "
-                                      f"does not mention {reason!r}")
-        elif refused:
-            raise ScenarioFailure(f"step {self.index + 1}: declaration refused: "
-                                  f"{self.declare_outcome}")
-
-    def _check_action_outcome(self, seat: int, step: Mapping[str, Any]) -> None:
-        assert self.submitted is not None
-        who, before, _ = self.submitted
-        rejected = self.outcome not in (None, "accepted")
-        if step.get("rejected", False):
-            if not rejected:
-                raise ScenarioFailure(f"step {self.index + 1}: the action was accepted, but it "
+                raise ScenarioFailure(f"step {self.index + 1}: the {what} was accepted, but it "
                                       "must be refused")
             reason = step.get("reason")
-            if reason and reason.lower() not in str(self.outcome).lower():
-                raise ScenarioFailure(f"step {self.index + 1}: refusal {self.outcome!r} does "
-                                      f"not mention {reason!r}")
-            after = self.game.state.state_hash()
-            if after != before or seat != who:
+            if reason and reason.lower() not in str(outcome).lower():
+                raise ScenarioFailure(f"step {self.index + 1}: refusal {outcome!r} does not "
+                                      f"mention {reason!r}")
+        elif refused:
+            raise ScenarioFailure(f"step {self.index + 1}: {what} refused: {outcome}")
+        return refused
+
+    def _check_declaration(self, step: Mapping[str, Any]) -> None:
+        """An attack or block declaration was accepted, or refused if the step says so."""
+        self._check_refusal(self.declare_outcome, step, "declaration")
+
+    def _check_action_outcome(self, seat: int, step: Mapping[str, Any]) -> None:
+        """An action was accepted, or refused without changing the state (601.2: rewound)."""
+        assert self.submitted is not None
+        who, before, _ = self.submitted
+        if self._check_refusal(self.outcome, step, "action"):
+            if self.game.state.state_hash() != before or seat != who:
                 raise ScenarioFailure(f"step {self.index + 1}: a refused action changed the "
                                       "state")
-        elif rejected:
-            raise ScenarioFailure(f"step {self.index + 1}: action refused: {self.outcome}")
 
     def _action(self, step: Mapping[str, Any], seat: int) -> Action:
         for key in _UNSUPPORTED:
