@@ -14,6 +14,7 @@ from ._decisions import Proc
 from ._definitions import Effect
 from ._game import Game
 from ._mana import MANA_TYPES
+from ._sba import lose_game
 from ._state import (
     STEPS,
     ContinuousEffect,
@@ -260,8 +261,6 @@ def _shuffle(ctx: EffectContext, eff: Effect) -> None:
 
 def _win_game(ctx: EffectContext, eff: Effect) -> None:
     """104.2a: a player wins; every opponent loses."""
-    from ._sba import lose_game
-
     st = ctx.game.state
     for seat in ctx.players(eff.get("who", "you")):
         for other in st.living_seats():

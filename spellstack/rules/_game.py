@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ._decisions import Choice, Decision, Proc
+from ._decisions import Answer, Choice, Decision, Proc
 from ._definitions import CardDefinition
 from ._events import Event
-from ._state import GameObject, GameState
+from ._state import GameObject, GameState, is_player_ref, seat_of_ref
 
 __all__ = ["Game"]
 
@@ -113,8 +113,6 @@ class Game:
 
     def ref_name(self, ref: int) -> str:
         """The visible name of an object or player reference."""
-        from ._state import is_player_ref, seat_of_ref
-
         if is_player_ref(ref):
             return self.state.players[seat_of_ref(ref)].name
         obj = self.state.objects.get(ref) or self.state.lki.get(ref)
@@ -139,8 +137,6 @@ class Game:
             return list(refs)
         choices = tuple(Choice(i, r, self.ref_name(r)) for i, r in enumerate(refs))
         reply = yield self.decision(player, "choose", prompt, choices=choices, min=lo, max=hi)
-        from ._decisions import Answer
-
         assert isinstance(reply, Answer)
         return [refs[k] for k in reply.keys]
 
@@ -148,8 +144,6 @@ class Game:
         """Ask a yes/no question ("you may")."""
         choices = (Choice(1, 0, "yes"), Choice(0, 0, "no"))
         reply = yield self.decision(player, "yes_no", prompt, choices=choices, min=1, max=1)
-        from ._decisions import Answer
-
         assert isinstance(reply, Answer)
         return reply.keys == (1,)
 

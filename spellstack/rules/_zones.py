@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from ._game import Game
-from ._state import GameObject, is_player_ref, player_ref, seat_of_ref
+from ._state import GameObject, is_player_ref, seat_of_ref
 from ._triggers import trigger_enters, trigger_leaves
 
 __all__ = [
@@ -182,7 +182,3 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
         gain_life(game, source.controller, amount)
     return amount
 
-
-def ref_of_player(seat: int) -> int:
-    """The ref of a seat (re-exported for effect code)."""
-    return player_ref(seat)
