@@ -143,26 +143,45 @@ def _visible_name(game: Game, ref: int, seat: int) -> str:
 
 def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
                    seat: int, source_id: int, what: str) -> tuple[int, ...]:
-    """601.2c: match the chosen targets to the requirements in order; check each is legal and
-    that one requirement never names the same object twice (115.3). Returns the group sizes."""
-    groups: list[int] = []
+    """601.2c: match the chosen targets, in order, to the requirements in order; each target
+    must be legal for its requirement and one requirement never names the same object twice
+    (115.3). Returns the group sizes: the first split that works, earlier requirements taking
+    as many as they can. If none works, the error names the first target that fits nowhere."""
+
+    def fits(spec: TargetSpec, group: tuple[int, ...]) -> bool:
+        return len(set(group)) == len(group) and all(
+            t != source_id and is_legal_target(game, spec, t, seat) for t in group)
+
+    def split(k: int, i: int) -> list[int] | None:
+        if k == len(specs):
+            return [] if i == len(targets) else None
+        spec = specs[k]
+        for size in range(min(spec.max, len(targets) - i), spec.min - 1, -1):
+            if fits(spec, targets[i:i + size]):
+                rest = split(k + 1, i + size)
+                if rest is not None:
+                    return [size, *rest]
+        return None
+
+    groups = split(0, 0)
+    if groups is not None:
+        return tuple(groups)
+    # Explain: the longest prefix the greedy reading accepts, then what broke it.
     i = 0
     for spec in specs:
-        taken: list[int] = []
-        while i < len(targets) and len(taken) < spec.max and targets[i] not in taken and (
-                is_legal_target(game, spec, targets[i], seat) and targets[i] != source_id):
-            taken.append(targets[i])
+        taken = 0
+        while (i < len(targets) and taken < spec.max
+               and fits(spec, targets[i - taken:i + 1])):
+            taken += 1
             i += 1
-        if len(taken) < spec.min:
-            bad = targets[i] if i < len(targets) else None
-            detail = (f"{_visible_name(game, bad, seat)} is not a legal {target_prompt(spec)}"
-                      if bad is not None else f"{what} needs {target_prompt(spec)}")
-            raise _fail(game, "601.2c", detail)
-        groups.append(len(taken))
-    if i < len(targets):
-        raise _fail(game, "601.2c", f"{_visible_name(game, targets[i], seat)} is not a legal "
-                    f"target for {what}")
-    return tuple(groups)
+        if taken < spec.min:
+            if i < len(targets):
+                raise _fail(game, "601.2c", f"{_visible_name(game, targets[i], seat)} is not a "
+                            f"legal {target_prompt(spec)}")
+            raise _fail(game, "601.2c", f"{what} needs {target_prompt(spec)}")
+    bad = targets[min(i, len(targets) - 1)] if targets else 0
+    raise _fail(game, "601.2c", f"{_visible_name(game, bad, seat)} is not a legal target for "
+                f"{what}")
 
 
 def _spell_targets(defn: CardDefinition) -> tuple[TargetSpec, ...]:
