@@ -49,5 +49,5 @@ def test_the_same_creature_may_be_named_once_for_each_word_target() -> None:
 
 
 def test_too_many_targets_are_refused() -> None:
-    with pytest.raises(ScenarioFailure, match="601.2c"):
+    with pytest.raises(ScenarioFailure, match=r"601\.2c"):
         run(["lions", "bears", "lions"])
