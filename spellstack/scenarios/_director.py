@@ -44,17 +44,21 @@ class Director:
         self.labels = labels
         self.where = where
         self.index = 0
-        self.started = False
-        self.goal: Any = None
-        self.submitted: tuple[int, str, int] | None = None  # (seat, pre-hash, decision id)
-        self.outcome: str | None = None  # "accepted" / rejected reason
-        self.declared = False
-        self.declare_id = 0
-        self.declare_outcome: str | None = None
         self.queues: dict[int, list[Any]] = {}
         self.failure: str | None = None
         self.finished = trio.Event()
         self.priority_count = 0
+        self._reset_step()
+
+    def _reset_step(self) -> None:
+        """Progress within the current step, cleared when a step begins."""
+        self.started = False
+        self.goal: Any = None
+        self.submitted: tuple[int, str, int] | None = None  # (seat, pre-hash, decision id)
+        self.outcome: str | None = None  # "accepted" / the refusal's reason
+        self.declared = False
+        self.declare_id = 0
+        self.declare_outcome: str | None = None
 
     # ------------------------------------------------------------------ helpers
 
@@ -100,13 +104,7 @@ class Director:
             check_expect(self.game, step["expect"], self.labels, f"{self.where} step "
                          f"{self.index + 1}")
         self.index += 1
-        self.started = False
-        self.goal = None
-        self.submitted = None
-        self.outcome = None
-        self.declared = False
-        self.declare_id = 0
-        self.declare_outcome = None
+        self._reset_step()
 
     def step_kind(self, step: Mapping[str, Any]) -> str:
         for key in (*ACTION_KEYS, "resolve", "advance", "attack", "block", "choose"):
