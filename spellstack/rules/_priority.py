@@ -198,11 +198,15 @@ def run_proc(proc: Proc[object], answer: Callable[[Decision], Reply]) -> object:
 
 
 def play_sync(game: Game, answer: Callable[[Decision], Reply],
-              on_action: Callable[[Game], None] | None = None, max_tasks: int = 1_000_000) -> None:
-    """Play a game to its end without actors (tests, and the reference for the coordinator)."""
+              on_action: Callable[[Game], None] | None = None, max_tasks: int = 1_000_000,
+              *, until: Callable[[Game, Task], bool] | None = None) -> None:
+    """Play a game to its end without actors (tests, and the reference for the coordinator).
+
+    ``until``: stop before performing the first task for which it returns True.
+    """
     for _ in range(max_tasks):
         task = next_task(game)
-        if task == "game_over":
+        if task == "game_over" or (until is not None and until(game, task)):
             return
         if task == "check_sba":
             events = run_proc(state_based_actions(game), answer)
@@ -224,4 +228,5 @@ def play_sync(game: Game, answer: Callable[[Decision], Reply],
             run_proc(end_turn(game), answer)
         if on_action is not None:
             on_action(game)
-    raise RuntimeError(f"game did not end within {max_tasks} tasks")
+    raise RuntimeError(f"game did not end within {max_tasks} tasks"
+                       + (" or reach the stop condition" if until is not None else ""))

@@ -20,15 +20,14 @@ from spellstack.rules import (
     IllegalActionError,
     PlayerState,
     Reply,
-    advance,
     after_sba,
     after_triggers,
     create_object,
-    end_turn,
     move_object,
     new_game,
     next_task,
     place_triggers,
+    play_sync,
     player_ref,
     priority_decision,
     resolve_top,
@@ -412,31 +411,12 @@ def pass_everything(decision: Decision) -> Reply:
 
 def play_until(game: Game, turn: int, step: str) -> None:
     """Every player passes and declares nothing until ``turn``'s ``step`` has priority."""
-    st = game.state
-    for _ in range(500):
-        task = next_task(game)
-        if task == "priority" and (st.turn, st.step) == (turn, step):
-            return
-        if task == "priority":
-            decision = priority_decision(game)
-            reply = pass_everything(decision)
-            assert isinstance(reply, Action)
-            take_action(game, decision.player, reply)
-        elif task == "check_sba":
-            events = run_proc(state_based_actions(game), pass_everything)
-            assert isinstance(events, tuple)
-            after_sba(game, len(events))
-        elif task == "place_triggers":
-            after_triggers(game, bool(run_proc(place_triggers(game), pass_everything)))
-        elif task == "resolve":
-            run_proc(resolve_top(game), pass_everything)
-        elif task == "advance":
-            run_proc(advance(game), pass_everything)
-        elif task == "end_turn":
-            run_proc(end_turn(game), pass_everything)
-        else:
-            raise AssertionError(f"unexpected task {task}")
-    raise AssertionError(f"never reached turn {turn} {step}")
+
+    def reached(g: Game, task: str) -> bool:
+        return task == "priority" and (g.state.turn, g.state.step) == (turn, step)
+
+    play_sync(game, pass_everything, max_tasks=500, until=reached)
+    assert reached(game, next_task(game)), f"never reached turn {turn} {step}"
 
 
 def test_starting_player_skips_first_draw_and_second_player_draws() -> None:
