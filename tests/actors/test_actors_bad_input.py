@@ -246,7 +246,9 @@ async def test_a_submit_answer_instead_of_a_submit_action_is_refused() -> None:
     await _run_table(body)
 
 
-async def test_a_submit_action_for_the_wrong_decision_says_the_id_is_wrong() -> None:
+async def test_a_submit_action_for_the_wrong_decision_says_the_id_is_wrong(
+        autojump_clock: trio.abc.Clock) -> None:
+    # The body leaves alice silent, so the game ends when her 30 s run out: on the mock clock.
     async def body(t: Table) -> None:
         req = await t.request()
         before = t.hash()
