@@ -22,7 +22,7 @@ def narrate(events: list[Event]) -> list[str]:
     """A readable account of a game from its events (private card names left out)."""
     lines: list[str] = []
     for ev in events:
-        if ev.kind not in _SHOWN or ev.private_to >= 0:
+        if ev.kind not in _SHOWN or ev.private_to:
             continue
         lines.append(ev.text if ev.kind == "turn" else f"  {ev.text}")
     return lines

@@ -79,6 +79,7 @@ from ._triggers import CONDITION_ARGS, CONDITIONS, TRIGGER_EVENTS, place_trigger
 from ._turn import MAX_HAND_SIZE, advance, end_turn
 from ._view import ObjectView, PlayerPublic, PlayerView, StackItemView
 from ._viewing import view_for
+from ._visibility import PUBLIC_SEAT, ref_visible_to, seats_seeing, visible_name, visible_to
 from ._zones import create_object, deal_damage, draw_cards, move_object
 
 __all__ = [
@@ -96,6 +97,7 @@ __all__ = [
     "OBJECT_WORDS",
     "OPENING_HAND",
     "PLAYER_WORDS",
+    "PUBLIC_SEAT",
     "STEPS",
     "TARGET_KINDS",
     "TRIGGER_EVENTS",
@@ -168,12 +170,16 @@ __all__ = [
     "play_sync",
     "player_ref",
     "priority_decision",
+    "ref_visible_to",
     "resolve_top",
     "run_proc",
     "seat_of_ref",
+    "seats_seeing",
     "state_based_actions",
     "take_action",
     "target_candidates",
     "trigger_name",
     "view_for",
+    "visible_name",
+    "visible_to",
 ]

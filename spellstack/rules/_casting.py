@@ -15,6 +15,7 @@ from ._game import Game
 from ._mana import ManaCost, ManaSource, Payment, plan_payment, spend
 from ._state import GameObject
 from ._targets import is_legal_target, target_candidates, target_prompt
+from ._visibility import ref_visible_to
 from ._zones import lose_life, move_object
 
 __all__ = [
@@ -133,12 +134,12 @@ def _pay(game: Game, seat: int, plan: Payment) -> None:
 
 
 def _visible_name(game: Game, ref: int, seat: int) -> str:
-    """A ref's name as ``seat`` may see it: hidden cards (another player's hand, any library)
-    are named only by id, so an error text never leaks them."""
-    obj = game.state.objects.get(ref)
-    if obj is not None and (obj.zone == "library" or (obj.zone == "hand" and obj.owner != seat)):
+    """A ref as ``seat`` may know it (``ref_visible_to``, 400.2): ``Name (#N)``, or ``#N`` alone
+    for an id hidden from them now or when it last existed, exactly as for an id that never
+    existed, so an error text neither names nor identifies a hidden card."""
+    if not ref_visible_to(game, seat, ref):
         return f"#{ref}"
-    return f"{game.ref_name(ref)} (#{ref})"
+    return f"{game.ref_name(ref, seat)} (#{ref})"
 
 
 def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],

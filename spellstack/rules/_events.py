@@ -21,5 +21,7 @@ class Event:
     """A number it carries (damage, life, cards)."""
     text: str = ""
     """A readable account."""
-    private_to: int = -1
-    """If not -1: only this seat may see ``text`` (a drawn card's name)."""
+    private_to: tuple[int, ...] = ()
+    """If not empty: only these seats may see this event (it names a card hidden from the
+    others, e.g. a drawn card); an event with an empty tuple is public. Decided by
+    ``visible_to`` where objects move (``move_object``)."""

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from ._decisions import Answer, Choice, Decision, Proc
 from ._definitions import CardDefinition
 from ._events import Event
-from ._state import GameObject, GameState, is_player_ref, seat_of_ref
+from ._state import GameObject, GameState
+from ._visibility import PUBLIC_SEAT, visible_name
 
 __all__ = ["Game"]
 
@@ -94,7 +95,7 @@ class Game:
     # ------------------------------------------------------------------ bookkeeping
 
     def log(self, kind: str, text: str, *, player: int = -1, subject: int = 0, amount: int = 0,
-            private_to: int = -1) -> None:
+            private_to: tuple[int, ...] = ()) -> None:
         """Record an event for the current batch (collected by whoever drives the kernel)."""
         event = Event(kind, player, subject, amount, text, private_to)
         self.events.append(event)
@@ -111,12 +112,10 @@ class Game:
         """A player's name."""
         return self.state.players[seat].name
 
-    def ref_name(self, ref: int) -> str:
-        """The visible name of an object or player reference."""
-        if is_player_ref(ref):
-            return self.state.players[seat_of_ref(ref)].name
-        obj = self.state.objects.get(ref) or self.state.lki.get(ref)
-        return obj.name if obj else f"#{ref}"
+    def ref_name(self, ref: int, seat: int = PUBLIC_SEAT) -> str:
+        """The name of an object or player reference as ``seat`` may know it (every player,
+        by default); ``#N`` for anything hidden from them or that never existed, any int."""
+        return visible_name(self, ref, seat)
 
     def decision(self, player: int, kind: str, prompt: str, *, choices: tuple[Choice, ...] = (),
                  min: int = 0, max: int = 0,
@@ -135,7 +134,8 @@ class Game:
             return []
         if lo == hi == len(refs):
             return list(refs)
-        choices = tuple(Choice(i, r, self.ref_name(r)) for i, r in enumerate(refs))
+        # The asked player is told only names they may see (400.2).
+        choices = tuple(Choice(i, r, self.ref_name(r, player)) for i, r in enumerate(refs))
         reply = yield self.decision(player, "choose", prompt, choices=choices, min=lo, max=hi)
         assert isinstance(reply, Answer)
         return [refs[k] for k in reply.keys]

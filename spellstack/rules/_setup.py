@@ -41,8 +41,12 @@ def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, S
         for name in deck:
             if name not in cards:
                 raise IllegalActionError(f"unknown card {name!r} in {players[seat][0]}'s deck")
+        # 103.3: shuffle first, then number the cards top to bottom, so that an id says nothing
+        # about the deck list's order (400.2: a library's order is hidden).
+        order = list(deck)
+        state.rng.shuffle(order)
+        for name in order:
             create_object(game, name, seat, "library")
-        state.rng.shuffle(state.players[seat].library)
     for seat in range(len(players)):
         draw_cards(game, seat, OPENING_HAND)
     game.take_events()

@@ -7,6 +7,7 @@ import copy
 from ._game import Game
 from ._state import GameObject, is_player_ref, seat_of_ref
 from ._triggers import trigger_enters, trigger_leaves
+from ._visibility import PUBLIC_SEAT, visible_to
 
 __all__ = [
     "create_object",
@@ -63,7 +64,11 @@ def move_object(
 ) -> GameObject:
     """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
     as last known information. Library moves go on top unless ``top`` is false. Returns the
-    new object. Zone-change triggers are checked (603.6, 603.10)."""
+    new object. Zone-change triggers are checked (603.6, 603.10).
+
+    The move is logged as ``visible_to`` allows (400.2): see ``_log_move``. ``cause``:
+    ``draw`` words it as a draw (121.1).
+    """
     st = game.state
     old = st.objects.pop(oid)
     st.zone_list(old.zone, old.owner).remove(oid)
@@ -86,13 +91,52 @@ def move_object(
     if to_zone == "battlefield":
         # 302.6: a permanent that just came under its controller's control is "sick".
         new.sick = True
-    game.log("zone", f"{old.name} moves from {old.zone} to {to_zone}", subject=new.id,
-             player=old.owner)
+    _log_move(game, old, new, cause)
     if old.zone == "battlefield":
         trigger_leaves(game, old, to_zone)
     if to_zone == "battlefield":
         trigger_enters(game, new)
     return new
+
+
+def _zone_words(game: Game, zone: str, owner: int) -> str:
+    if zone in ("battlefield", "stack"):
+        return f"the {zone}"
+    if zone == "exile":
+        return "exile"
+    return f"{game.player_name(owner)}'s {zone}"
+
+
+def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
+    """Log a zone change so that nobody learns what they may not see (400.2, 406.3, 708).
+
+    A seat learns the card's name if it may see the object in the zone it left or in the one
+    it enters, and its new id only if it may see the new object. When every seat may know the
+    name, one public event names it; otherwise a public event says only that a card moved
+    ("alice draws a card") and, if any seat may know the name, a second event private to those
+    seats names it.
+    """
+    owner = game.player_name(old.owner)
+    public_new = visible_to(game, PUBLIC_SEAT, new)
+    if visible_to(game, PUBLIC_SEAT, old) or public_new:
+        text = (f"{owner} draws {new.name}" if cause == "draw" else
+                f"{old.name} moves from {_zone_words(game, old.zone, old.owner)} to "
+                f"{_zone_words(game, new.zone, new.owner)}")
+        game.log(cause or "zone", text, subject=new.id if public_new else 0, player=old.owner)
+        return
+    where = (f"from {_zone_words(game, old.zone, old.owner)} to "
+             f"{_zone_words(game, new.zone, new.owner)}")
+    game.log(cause or "zone", f"{owner} draws a card" if cause == "draw" else
+             f"a card moves {where}", player=old.owner, amount=1)
+    seers = tuple(s for s in range(len(game.state.players))
+                  if visible_to(game, s, old) or visible_to(game, s, new))
+    if seers:
+        # The new id only to seats that may see the new object (a card put into a library
+        # keeps its new id from its owner too).
+        shown = all(visible_to(game, s, new) for s in seers)
+        game.log(cause or "zone", f"{owner} draws {new.name}" if cause == "draw" else
+                 f"{new.name} moves {where}", player=old.owner, subject=new.id if shown else 0,
+                 amount=1, private_to=seers)
 
 
 def _remove_from_combat(game: Game, oid: int) -> None:
@@ -112,9 +156,7 @@ def draw_cards(game: Game, seat: int, n: int) -> None:
             game.state.dirty = True
             game.log("draw_empty", f"{p.name} tries to draw from an empty library", player=seat)
             continue
-        new = move_object(game, p.library[0], "hand")
-        game.log("draw", f"{p.name} draws {new.name}", player=seat, subject=new.id,
-                 private_to=seat)
+        move_object(game, p.library[0], "hand", cause="draw")
 
 
 def gain_life(game: Game, seat: int, amount: int) -> None:

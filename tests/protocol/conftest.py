@@ -147,7 +147,7 @@ def make_events() -> tuple[Event, ...]:
     return (
         Event(kind="damage", player=1, subject=101, amount=3, text="Lightning Bolt deals 3"),
         Event(kind="dies", player=1, subject=101, text="Grizzly Bears dies"),
-        Event(kind="draw", player=0, amount=1, text="Alice draws Forest", private_to=0),
+        Event(kind="draw", player=0, amount=1, text="Alice draws Forest", private_to=(0,)),
     )
 
 

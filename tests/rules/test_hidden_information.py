@@ -1,28 +1,72 @@
-"""A player's view and the errors they receive never show what they may not see (400.2)."""
+"""A player's view, the errors they receive and the events of a game never show what they may
+not see (400.2, 406.3, 708): not by name, not by id, not by the wording of a refusal, and not
+through the numbering of a library."""
 
 from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
 from spellstack.cards import load_cards, load_deck
 from spellstack.protocol import PriorityRequest, decode, encode
 from spellstack.rules import (
+    OPENING_HAND,
+    PUBLIC_SEAT,
     Action,
+    CardDefinition,
+    Decision,
+    Event,
+    Game,
+    GameRandom,
+    GameState,
     IllegalActionError,
-    default_answer,
+    PlayerState,
+    Reply,
+    after_sba,
+    create_object,
+    draw_cards,
+    move_object,
     new_game,
+    next_task,
+    player_ref,
     priority_decision,
+    ref_visible_to,
     run_proc,
     state_based_actions,
     take_action,
     view_for,
+    visible_name,
+    visible_to,
 )
 
+CARDS: Mapping[str, CardDefinition] = load_cards()
+ANN, BEN = 0, 1
 
-def _game():  # type: ignore[no-untyped-def]
+
+def _game() -> Game:
     cards = load_cards()
     return new_game(cards, [("alice", load_deck("gruul", cards).cards),
                             ("bob", load_deck("orzhov", cards).cards)], seed=7)
+
+
+def _no_decision(decision: Decision) -> Reply:
+    raise AssertionError(f"unexpected decision: {decision}")
+
+
+def _to_priority(game: Game) -> Decision:
+    """117.5: the state-based action check first, then priority."""
+    while next_task(game) == "check_sba":
+        events = run_proc(state_based_actions(game), _no_decision)
+        assert isinstance(events, tuple)
+        after_sba(game, len(events))
+    assert next_task(game) == "priority"
+    return priority_decision(game)
+
+
+def _mask(text: str) -> str:
+    return re.sub(r"#-?\d+", "#N", text)
 
 
 def test_view_shows_own_hand_and_only_counts_of_hidden_zones() -> None:
@@ -47,24 +91,256 @@ def test_view_shows_own_hand_and_only_counts_of_hidden_zones() -> None:
         assert name not in text
 
 
-def test_refusal_does_not_name_an_opponents_hidden_card() -> None:
-    game = _game()
+# --------------------------------------------------------------------------- refusals
+
+
+class Table:
+    """Ann (seat 0) holds priority in her main phase with Lightning Bolt and a Mountain; every
+    other card on the table is hidden from her or was when it last existed."""
+
+    def __init__(self) -> None:
+        state = GameState(players=[PlayerState(ANN, "Ann"), PlayerState(BEN, "Ben")],
+                          rng=GameRandom.from_seed(5), turn=3, step="precombat_main")
+        self.game = game = Game(state, CARDS)
+        self.bolt = create_object(game, "Lightning Bolt", ANN, "hand").id
+        self.mountain = create_object(game, "Mountain", ANN, "battlefield").id
+        for name in ("Divination", "Counterspell"):  # Ann's own library is hidden from her too
+            create_object(game, name, ANN, "library")
+        for name in ("Savannah Lions", "Typhoid Rats", "Hill Giant", "Giant Spider",
+                     "Air Elemental"):
+            create_object(game, name, BEN, "library")
+        for name in ("Serra Angel", "Doom Blade", "Grizzly Bears"):
+            create_object(game, name, BEN, "hand")
+        face_down = create_object(game, "Felidar Sovereign", BEN, "exile")
+        face_down.face_down = True
+        self.face_down = face_down.id
+        # Ben draws twice: the cards' library ids live on as last known information.
+        self.drawn_from = list(state.players[BEN].library[:2])
+        draw_cards(game, BEN, 2)
+        # Ben's Grizzly Bears goes from his hand to the battlefield: visible now, but its hand
+        # id was hidden from Ann when it last existed.
+        bears = next(i for i in state.players[BEN].hand if state.objects[i].name == "Grizzly Bears")
+        self.bears_in_hand = bears
+        self.bears = move_object(game, bears, "battlefield").id
+        self.never = state.next_id + 17
+        game.take_events()
+        self.priority = _to_priority(game)
+
+    def hidden_ids(self) -> list[int]:
+        st = self.game.state
+        return [*st.players[BEN].hand, *st.players[BEN].library, *st.players[ANN].library,
+                *self.drawn_from, self.bears_in_hand, self.face_down]
+
+    def hidden_names(self) -> set[str]:
+        st = self.game.state
+        names = {st.objects[i].name for i in st.objects
+                 if not visible_to(self.game, ANN, st.objects[i])}
+        names |= {o.name for o in st.lki.values() if not visible_to(self.game, ANN, o)}
+        return names - {"Grizzly Bears"}  # on the battlefield: its name is no secret
+
+    def probes(self, ref: int) -> list[Action]:
+        """Every way an action names an id: as a target, as the card, as the permanent, as a
+        mana source."""
+        return [
+            Action("cast", self.bolt, targets=(ref,)),
+            Action("cast", ref, targets=(player_ref(BEN),)),
+            Action("play", ref),
+            Action("activate", ref, ability=1),
+            Action("cast", self.bolt, targets=(player_ref(BEN),), pay=(ref,)),
+            Action("cast", self.bolt, targets=(self.bears, ref)),
+        ]
+
+    def refusal(self, action: Action) -> str:
+        st = self.game.state
+        before = st.state_hash()
+        with pytest.raises(IllegalActionError) as info:
+            take_action(self.game, ANN, action)
+        assert st.state_hash() == before
+        return str(info.value)
+
+
+def test_table_is_what_it_says() -> None:
+    t = Table()
+    st = t.game.state
+    assert len(t.hidden_ids()) == 2 + 2 + 2 + 3 + 2 + 1 + 1
+    assert all(not ref_visible_to(t.game, ANN, i) for i in t.hidden_ids())
+    assert ref_visible_to(t.game, ANN, t.bears) and ref_visible_to(t.game, BEN, t.bears_in_hand)
+    assert t.never not in st.objects and t.never not in st.lki
+    assert {st.lki[i].name for i in t.drawn_from} == {"Savannah Lions", "Typhoid Rats"}
+    assert t.hidden_names() >= {"Savannah Lions", "Typhoid Rats", "Hill Giant", "Serra Angel",
+                                "Doom Blade", "Felidar Sovereign", "Divination"}
+
+
+def test_refusal_does_not_name_or_identify_a_hidden_card() -> None:
+    """A refusal naming an id the player may not see reads exactly as one naming an id that
+    never existed: opponents' hand cards, every library card, former library ids of drawn
+    cards, the former hand id of a card now on the battlefield, a face-down exiled card."""
+    t = Table()
+    baseline = [_mask(t.refusal(a)) for a in t.probes(t.never)]
+    assert any("601.2c" in text for text in baseline)
+    hidden_names = t.hidden_names()
+    for ref in t.hidden_ids():
+        texts = [t.refusal(a) for a in t.probes(ref)]
+        assert [_mask(text) for text in texts] == baseline, f"#{ref}"
+        for text in texts:
+            assert not [n for n in hidden_names if n in text], (ref, text)
+
+
+def test_a_visible_target_is_still_named() -> None:
+    t = Table()
+    text = t.refusal(Action("cast", t.bolt, targets=(t.bears, t.bears)))
+    assert f"Grizzly Bears (#{t.bears})" in text
+
+
+def test_choices_name_only_what_the_asked_player_may_see() -> None:
+    t = Table()
+    st = t.game.state
+    secret = st.players[BEN].hand[0]
+    proc = t.game.ask_choose(ANN, "choose one", [secret, t.bears], 1, 1)
+    decision = next(proc)
+    assert [c.name for c in decision.choices] == [f"#{secret}", "Grizzly Bears"]
+    # Ben is asked about his own hand: he sees its name.
+    proc = t.game.ask_choose(BEN, "choose one", [secret, t.bears], 1, 1)
+    assert next(proc).choices[0].name == st.objects[secret].name
+
+
+def test_visible_name_of_any_int() -> None:
+    t = Table()
+    for ref in (-5, 0, 3, 9, 10**12, t.never, t.face_down, *t.drawn_from):
+        assert visible_name(t.game, ref, ANN) == f"#{ref}"
+    assert visible_name(t.game, player_ref(BEN), ANN) == "Ben"
+    assert visible_name(t.game, t.drawn_from[0], BEN) == "#" + str(t.drawn_from[0])
+    assert visible_name(t.game, t.bears_in_hand, BEN) == "Grizzly Bears"
+    assert visible_name(t.game, t.bears_in_hand, PUBLIC_SEAT) == f"#{t.bears_in_hand}"
+
+
+# --------------------------------------------------------------------------- views
+
+
+def test_a_face_down_card_shows_no_name_in_any_view() -> None:
+    t = Table()
+    game, st = t.game, t.game.state
+    on_field = create_object(game, "Wall of Tears", BEN, "battlefield")
+    on_field.face_down = True
+    assert st.objects[t.face_down].zone == "exile"
+    for seat in (ANN, BEN):
+        view = view_for(game, seat)
+        assert t.face_down not in {o.id for o in view.exile}
+        shown = next(o for o in view.battlefield if o.id == on_field.id)
+        assert (shown.name, shown.types, shown.power, shown.toughness) == ("", ("Creature",), 2, 2)
+        assert "Wall of Tears" not in repr(view)
+        assert "Felidar Sovereign" not in repr(view)
+
+
+# --------------------------------------------------------------------------- library numbering
+
+
+def _distinct_deck() -> list[str]:
+    return [n for n in sorted(CARDS) if n != "Soldier"][:24]
+
+
+def _id_names(seed: int) -> dict[int, str]:
+    """Every original library id of seat 0 and the card it was given to."""
+    deck = _distinct_deck()
+    game = new_game(CARDS, [("alice", deck), ("bob", deck)], seed=seed)
     st = game.state
-    # Alice targets a card in bob's hand with Shock-like targeting: cast any card of hers with a
-    # target, naming bob's hidden card as the target.
-    secret = st.players[1].hand[0]
-    secret_name = st.objects[secret].name
-    st.step, st.priority = "precombat_main", 0
-    run_proc(state_based_actions(game), default_answer)
-    priority_decision(game)  # alice now holds priority (117.5 first)
-    for oid in list(st.players[0].hand):
-        name = st.objects[oid].name
-        if name in ("Lightning Bolt", "Shock", "Giant Growth"):
-            before = st.state_hash()
-            with pytest.raises(IllegalActionError, match=r"601\.2c") as info:
-                take_action(game, 0, Action("cast", oid, targets=(secret,)))
-            assert secret_name not in str(info.value) or secret_name in {
-                st.objects[i].name for i in st.players[0].hand}
-            assert st.state_hash() == before
-            return
-    pytest.skip("seed 7 gives alice no targeted spell in her opening hand")
+    out = {}
+    for oid, obj in (*st.objects.items(), *st.lki.items()):
+        if obj.zone == "library" and obj.owner == 0:
+            out[oid] = obj.name
+    assert len(out) == len(deck)
+    # The opening hand was the top of the library: the lowest ids, in draw order.
+    drawn = sorted(i for i in st.lki if st.lki[i].owner == 0)
+    assert len(drawn) == OPENING_HAND
+    assert [st.lki[i].name for i in drawn] == [st.objects[h].name for h in st.players[0].hand]
+    # What is left is numbered top to bottom, after the drawn cards.
+    assert st.players[0].library == sorted(st.players[0].library)
+    assert min(st.players[0].library) > max(drawn)
+    return out
+
+
+def test_library_ids_are_given_after_the_shuffle_and_say_nothing_of_the_deck_list() -> None:
+    maps = [_id_names(seed) for seed in (1, 2, 3)]
+    # The same ids, given to different cards: an id alone tells nothing about which card it is.
+    assert maps[0].keys() == maps[1].keys() == maps[2].keys()
+    assert maps[0] != maps[1] and maps[1] != maps[2]
+    # And the numbering is not the deck list's order.
+    deck = _distinct_deck()
+    assert any([m[i] for i in sorted(m)] != deck for m in maps)
+
+
+# --------------------------------------------------------------------------- events
+
+
+def _public(events: Sequence[Event], seat: int) -> list[Event]:
+    """The events ``seat`` may see."""
+    return [e for e in events if not e.private_to or seat in e.private_to]
+
+
+def _check_moves(game: Game, move: Callable[[], object], names: set[str], hidden_ids: set[int],
+                 owner: int, opponent: int) -> list[Event]:
+    game.take_events()
+    move()
+    events = list(game.take_events())
+    for ev in _public(events, opponent):
+        assert not [n for n in names if n in ev.text], ev
+        assert ev.subject not in hidden_ids | {o for o in game.state.objects
+                                               if not visible_to(game, opponent,
+                                                                 game.state.objects[o])}, ev
+    for ev in _public(events, PUBLIC_SEAT):
+        assert not ev.private_to
+    return [e for e in events if e.private_to == (owner,)]
+
+
+def test_a_draw_tells_the_opponent_only_that_a_card_was_drawn() -> None:
+    t = Table()
+    game, st = t.game, t.game.state
+    top = st.players[BEN].library[0]
+    name = st.objects[top].name
+    mine = _check_moves(game, lambda: draw_cards(game, BEN, 1), {name}, {top}, BEN, ANN)
+    new = st.players[BEN].hand[-1]
+    assert [(e.kind, e.text, e.subject) for e in mine] == [("draw", f"Ben draws {name}", new)]
+
+
+def test_a_draw_event_is_public_only_without_the_name() -> None:
+    t = Table()
+    game, st = t.game, t.game.state
+    top = st.players[BEN].library[0]
+    name = st.objects[top].name
+    game.take_events()
+    draw_cards(game, BEN, 1)
+    events = game.take_events()
+    public = [e for e in events if not e.private_to]
+    assert [(e.kind, e.text, e.subject) for e in public] == [("draw", "Ben draws a card", 0)]
+    assert all(name not in e.text for e in public)
+
+
+def test_a_card_put_from_hand_into_a_library_is_not_named_publicly() -> None:
+    t = Table()
+    game, st = t.game, t.game.state
+    card = st.players[BEN].hand[0]
+    name = st.objects[card].name
+    mine = _check_moves(game, lambda: move_object(game, card, "library"),
+                        {name}, {card}, BEN, ANN)
+    # Ben knew the card; the new library id is hidden even from him.
+    assert [(e.text, e.subject) for e in mine] == [
+        (f"{name} moves from Ben's hand to Ben's library", 0)]
+
+
+def test_moves_into_public_zones_name_the_card_for_everyone() -> None:
+    t = Table()
+    game, st = t.game, t.game.state
+    card = st.players[BEN].hand[0]
+    name = st.objects[card].name
+    game.take_events()
+    new = move_object(game, card, "graveyard")
+    events = game.take_events()
+    assert [(e.text, e.subject, e.private_to) for e in events] == [
+        (f"{name} moves from Ben's hand to Ben's graveyard", new.id, ())]
+    game.take_events()
+    back = move_object(game, t.bears, "library")
+    events = game.take_events()
+    # Everybody saw the Bears on the battlefield; nobody sees its new library id.
+    assert [(e.text, e.subject, e.private_to) for e in events] == [
+        ("Grizzly Bears moves from the battlefield to Ben's library", 0, ())]
+    assert not visible_to(game, BEN, back)
