@@ -8,6 +8,7 @@ coordinator actor, or ``play_sync`` in tests) performs the task it names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Literal
 
@@ -15,8 +16,10 @@ from ._casting import activate_ability, cast_spell, legal_actions, play_land, wh
 from ._decisions import Action, Answer, Decision, Proc, Reply
 from ._errors import IllegalActionError, InvalidMessageError
 from ._game import Game
+from ._quote import in_int64, quote
 from ._resolution import resolve_top
 from ._sba import lose_game, state_based_actions
+from ._state import FIRST_OBJECT_ID, is_player_ref, seat_of_ref
 from ._triggers import place_triggers
 from ._turn import advance, end_turn
 
@@ -79,12 +82,114 @@ def priority_decision(game: Game) -> Decision:
                     actions=legal_actions(game, seat))
 
 
+_FIELDS_USED: dict[str, tuple[str, ...]] = {
+    "pass": (),
+    "concede": (),
+    "play": ("object_id",),
+    "cast": ("object_id", "targets", "x", "pay", "pay_as"),
+    "activate": ("object_id", "ability", "targets", "x", "pay", "pay_as"),
+}
+"""The fields of an ``Action`` each kind reads; every other field must keep its default."""
+_KIND_RULE = {"pass": "117.3d", "concede": "104.3a", "play": "305.1", "cast": "601.2",
+              "activate": "602.2"}
+_ACTION_DEFAULTS = Action("pass")
+_RULE = re.compile(r"[1-9][0-9]{2}(\.[0-9]+[a-z]?)?")
+_PAY_AS_WORDS = frozenset({"W", "U", "B", "R", "G", "C", "life"})
+"""What a ``pay_as`` entry may say besides a generic number (107.4e/f: a colour or 2 life)."""
+
+
+def _action_shape(action: object) -> Action:
+    """Refuse a priority reply whose fields have the wrong types (InvalidMessageError): the
+    protocol guarantees them on the wire, but in-process callers hand the kernel anything."""
+    if not isinstance(action, Action):
+        raise InvalidMessageError(f"a priority decision needs an Action, got "
+                                  f"{type(action).__name__}")
+    if type(action.kind) is not str:
+        raise InvalidMessageError(f"action.kind: expected str, got {quote(action.kind)}")
+    for name in ("object_id", "ability", "x"):
+        if type(getattr(action, name)) is not int:
+            raise InvalidMessageError(f"action.{name}: expected int, got "
+                                      f"{type(getattr(action, name)).__name__} "
+                                      f"{quote(getattr(action, name))}")
+    for name, item in (("targets", int), ("pay", int), ("pay_as", str)):
+        value = getattr(action, name)
+        if type(value) is not tuple or any(type(v) is not item for v in value):
+            raise InvalidMessageError(f"action.{name}: expected a tuple of {item.__name__}, "
+                                      f"got {quote(value)}")
+    if type(action.divide) is not tuple or any(
+            type(p) is not tuple or len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int
+            for p in action.divide):
+        raise InvalidMessageError(f"action.divide: expected a tuple of (int, int) pairs, got "
+                                  f"{quote(action.divide)}")
+    return action
+
+
+def _check_references(game: Game, seat: int, action: Action) -> None:
+    """Refuse, before any rule looks at the action, every field the kind does not use and
+    every value that can name nothing in this game: ints beyond the protocol's range,
+    target refs that are neither a seat of this game nor an object id, object ids below
+    ``FIRST_OBJECT_ID``, a negative X, a ``pay_as`` word that names no way of paying.
+
+    Whether an object id names an object where the action needs it is left to the rule that
+    needs it, which answers the same for a hidden id and one that never existed (400.2).
+    """
+    st = game.state
+    kind = action.kind
+    rule = _KIND_RULE.get(kind)
+    if rule is None:
+        raise InvalidMessageError(f"unknown action kind {quote(kind)}; expected one of "
+                                  f"{', '.join(_FIELDS_USED)}")
+
+    def refuse(rule: str, text: str) -> IllegalActionError:
+        return IllegalActionError(f"{rule}: {text} ({where(game)})")
+
+    used = _FIELDS_USED[kind]
+    for name in ("object_id", "ability", "targets", "x", "divide", "pay", "pay_as"):
+        value = getattr(action, name)
+        if name not in used and value != getattr(_ACTION_DEFAULTS, name):
+            why = "601.2d" if name == "divide" else rule
+            raise refuse(why, f"a {kind} action takes no {name}, got {quote(value)}")
+    ints = [(rule, "object_id", action.object_id), ("602.2", "ability", action.ability),
+            ("601.2b", "X", action.x)]
+    ints += [("115.1", "target", t) for t in action.targets]
+    ints += [("601.2g", "pay entry", p) for p in action.pay]
+    for why, name, value in ints:
+        if not in_int64(value):
+            raise refuse(why, f"{name} {quote(value)} is out of range")
+    if kind in ("play", "cast", "activate") and action.object_id < FIRST_OBJECT_ID:
+        raise refuse(rule, f"{action.object_id} is not an object id (objects are numbered "
+                     f"from {FIRST_OBJECT_ID})")
+    n = len(st.players)
+    for t in action.targets:
+        if is_player_ref(t):
+            if seat_of_ref(t) >= n:
+                raise refuse("115.1", f"target {t} names no player: this game's players are "
+                             f"1 to {n}")
+        elif t < FIRST_OBJECT_ID:
+            raise refuse("115.1", f"target {t} is neither a player (1 to {n}) nor an object id")
+    if action.x < 0:
+        raise refuse("601.2b", f"X must be 0 or more, got {action.x}")
+    for p in action.pay:
+        if p < FIRST_OBJECT_ID:
+            raise refuse("601.2g", f"pay names {p}, which is not an object id")
+    for entry in action.pay_as:
+        if entry not in _PAY_AS_WORDS and not (entry.isdigit() and entry.isascii()
+                                                and len(entry) <= 2):
+            raise refuse("601.2h", f"pay_as entry {quote(entry)} is not a colour letter, a "
+                         "generic number or 'life'")
+
+
 def take_action(game: Game, seat: int, action: Action) -> str:
     """Perform a priority action; returns what it was. Illegal actions raise
-    IllegalActionError and change nothing."""
+    IllegalActionError (malformed ones InvalidMessageError) and change nothing: every field
+    is checked against this game before any rule runs (``_check_references``)."""
     st = game.state
+    _action_shape(action)
+    if not 0 <= seat < len(st.players):
+        raise IllegalActionError(f"102.1: seat {quote(seat)} is not a seat of this game")
     if st.game_over:
         raise IllegalActionError(f"104: the game is over ({st.end_reason})")
+    _check_references(game, seat, action)
     if action.kind == "concede":
         lose_game(game, seat, "conceded (104.3a)")
         st.cycle = "check"
@@ -109,10 +214,8 @@ def take_action(game: Game, seat: int, action: Action) -> str:
         cast_spell(game, seat, action)
     elif action.kind == "activate":
         activate_ability(game, seat, action)
-    elif action.kind == "play":
-        play_land(game, seat, action)
     else:
-        raise InvalidMessageError(f"unknown action kind {action.kind!r}")
+        play_land(game, seat, action)
     # 117.3c: after taking an action a player receives priority again.
     st.passes = 0
     st.priority = seat
@@ -121,51 +224,77 @@ def take_action(game: Game, seat: int, action: Action) -> str:
     return action.kind
 
 
-def check_answer(decision: Decision, reply: Reply) -> Answer:
-    """Check that an answer fits its decision's shape and options (not for priority)."""
-    if isinstance(reply, Action) or decision.kind == "priority":
+def _answer_shape(decision: Decision, reply: object) -> Answer:
+    """Refuse an answer of the wrong type or with fields of the wrong types
+    (InvalidMessageError), as the protocol would: in-process callers hand the kernel anything."""
+    if not isinstance(reply, Answer) or decision.kind == "priority":
         raise InvalidMessageError(f"decision {decision.id} ({decision.kind}) needs an answer, "
                                   f"got {type(reply).__name__}")
+    if type(reply.decision_id) is not int:
+        raise InvalidMessageError(f"answer.decision_id: expected int, got "
+                                  f"{quote(reply.decision_id)}")
+    if type(reply.keys) is not tuple or any(type(k) is not int for k in reply.keys):
+        raise InvalidMessageError(f"answer.keys: expected a tuple of int, got {quote(reply.keys)}")
+    if type(reply.pairs) is not tuple or any(
+            type(p) is not tuple or len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int
+            for p in reply.pairs):
+        raise InvalidMessageError(f"answer.pairs: expected a tuple of (int, int) pairs, got "
+                                  f"{quote(reply.pairs)}")
     if reply.decision_id != decision.id:
-        raise InvalidMessageError(f"answer names decision {reply.decision_id}, but decision "
-                                  f"{decision.id} is pending")
+        raise InvalidMessageError(f"answer names decision {quote(reply.decision_id)}, but "
+                                  f"decision {decision.id} is pending")
+    return reply
+
+
+def check_answer(decision: Decision, reply: Reply) -> Answer:
+    """Check that an answer fits its decision's shape and options (not for priority): every
+    key names one of the decision's options, and the field the kind does not use is empty
+    (``keys`` for choose, order and yes/no; ``pairs`` for attackers, blockers and divide)."""
+    reply = _answer_shape(decision, reply)
+    # Every prompt starts with the rule that asks it ("509.1: declare blockers").
+    head = decision.prompt.split(":", 1)[0]
+    rule = head if _RULE.fullmatch(head) else "117.1"
+
+    def refuse(text: str) -> IllegalActionError:
+        return IllegalActionError(f"{rule}: decision {decision.id}: {text}")
+
     keys = {c.key: c for c in decision.choices}
     kind = decision.kind
+    uses_pairs = kind in ("attackers", "blockers", "divide")
+    unused = reply.keys if uses_pairs else reply.pairs
+    if unused:
+        field = "keys" if uses_pairs else "pairs"
+        raise refuse(f"a {kind} decision takes no {field}, got {quote(unused)}")
     if kind in ("choose", "yes_no"):
-        if reply.pairs or len(set(reply.keys)) != len(reply.keys):
-            raise IllegalActionError(f"decision {decision.id}: choose distinct options, got "
-                                     f"{reply.keys!r}")
+        if len(set(reply.keys)) != len(reply.keys):
+            raise refuse(f"choose distinct options, got {quote(reply.keys)}")
         if not decision.min <= len(reply.keys) <= decision.max:
-            raise IllegalActionError(f"decision {decision.id}: choose {decision.min} to "
-                                     f"{decision.max} options, got {len(reply.keys)}")
+            raise refuse(f"choose {decision.min} to {decision.max} options, got "
+                         f"{len(reply.keys)}")
         bad = [k for k in reply.keys if k not in keys]
         if bad:
-            raise IllegalActionError(f"decision {decision.id}: no option {bad[0]}")
+            raise refuse(f"no option {quote(bad[0])}")
     elif kind == "order":
         if sorted(reply.keys) != sorted(keys):
-            raise IllegalActionError(f"decision {decision.id}: order must list each option "
-                                     f"once, got {reply.keys!r}")
+            raise refuse(f"order must list each option once, got {quote(reply.keys)}")
     elif kind in ("attackers", "blockers"):
         legal = set(decision.legal_pairs)
         firsts = [a for a, _ in reply.pairs]
         if len(set(firsts)) != len(firsts):
-            raise IllegalActionError(f"decision {decision.id}: a creature is declared twice")
+            raise refuse("a creature is declared twice")
         for a, b in reply.pairs:
             if (a, b) in legal:
                 continue
+            first = keys[a].name if a in keys else f"option {quote(a)}"
+            second = keys[b].name if b in keys else f"option {quote(b)}"
             if kind == "attackers":
-                what = keys[a].name if a in keys else f"option {a}"
-                raise IllegalActionError(f"508.1a: {what} can't attack "
-                                         f"{keys[b].name if b in keys else f'option {b}'}")
-            blocker = keys[a].name if a in keys else f"option {a}"
-            attacker = keys[b].name if b in keys else f"option {b}"
-            raise IllegalActionError(f"509.1a: {blocker} can't block {attacker}")
+                raise IllegalActionError(f"508.1a: {first} can't attack {second}")
+            raise IllegalActionError(f"509.1a: {first} can't block {second}")
     elif kind == "divide":
         if any(k not in keys or amt < 0 for k, amt in reply.pairs):
-            raise IllegalActionError(f"decision {decision.id}: bad division {reply.pairs!r}")
+            raise refuse(f"bad division {quote(reply.pairs)}")
         if sum(amt for _, amt in reply.pairs) != decision.max:
-            raise IllegalActionError(f"decision {decision.id}: the division must total "
-                                     f"{decision.max}")
+            raise refuse(f"the division must total {decision.max}")
     return reply
 
 
