@@ -10,7 +10,10 @@ from pathlib import Path
 
 from ..rules import CardDefinition, CardDefinitionError
 
-__all__ = ["DECKS", "Deck", "load_deck"]
+__all__ = ["DECKS", "MAX_DECK_SIZE", "Deck", "load_deck"]
+
+MAX_DECK_SIZE = 10_000
+"""No rule limits a deck's size; this bounds what a deck file can make the engine build."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +45,9 @@ def _parse(source: str, text: str, cards: Mapping[str, CardDefinition]) -> Deck:
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise CardDefinitionError(f"{source}: deck {name!r}: {card!r}: count must be a "
                                       f"positive integer, got {count!r}")
+        if len(out) + count > MAX_DECK_SIZE:
+            raise CardDefinitionError(f"{source}: deck {name!r} has more than {MAX_DECK_SIZE} "
+                                      "cards")
         out.extend([card] * count)
     if len(out) < 40:
         raise CardDefinitionError(f"{source}: deck {name!r} has {len(out)} cards; at least 40")
@@ -63,7 +69,16 @@ def load_deck(name_or_path: str, cards: Mapping[str, CardDefinition]) -> Deck:
         entry = resources.files("spellstack.cards").joinpath("decks", f"{name_or_path}.toml")
         return _parse(f"decks/{name_or_path}.toml", entry.read_text("utf-8"), cards)
     path = Path(name_or_path)
+    if path.is_dir():
+        raise CardDefinitionError(f"{name_or_path!r} is a folder, not a deck file")
     if not path.is_file():
         raise CardDefinitionError(f"no built-in deck or deck file {name_or_path!r} (built-in: "
                                   f"{', '.join(DECKS)})")
-    return _parse(str(path), path.read_text("utf-8"), cards)
+    try:
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError as err:
+        raise CardDefinitionError(f"{name_or_path}: a deck file must be UTF-8 text (byte "
+                                  f"{err.start} is not)") from None
+    except OSError as err:
+        raise CardDefinitionError(f"{name_or_path}: can't read it: {err.strerror}") from None
+    return _parse(str(path), text, cards)

@@ -9,6 +9,7 @@ import sys
 from .. import __version__
 from ..rules import SpellstackError
 from . import _bench, _play, _scenario
+from ._errors import CommandError
 
 __all__ = ["main"]
 
@@ -31,6 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.run(args)
+    except CommandError as err:
+        print(f"spellstack {args.command}: {err}", file=sys.stderr)
+        return 2
     except SpellstackError as err:
         print(f"spellstack: {err}", file=sys.stderr)
         return 2

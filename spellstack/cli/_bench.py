@@ -14,6 +14,7 @@ import trio
 
 from ..actors import play_match
 from ..bots import RandomBot
+from ._errors import CommandError
 
 __all__ = ["add_parser", "measure_floor"]
 
@@ -87,7 +88,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     if args.games < 1:
-        raise SystemExit("spellstack bench: --games must be at least 1")
+        raise CommandError(f"--games must be at least 1, got {args.games}")
     out: list[str] = []
     trio.run(bench, args.games, args.seed, out)
     print("\n".join(out))

@@ -10,6 +10,7 @@ import trio
 from ..actors import play_match
 from ..bots import RandomBot
 from ..rules import Event
+from ._errors import CommandError
 
 __all__ = ["add_parser", "narrate"]
 
@@ -42,11 +43,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     decks = args.deck or ["gruul", "orzhov"]
     if len(decks) != 2:
-        raise SystemExit("spellstack play: give --deck exactly twice (or not at all)")
+        raise CommandError(f"give --deck exactly twice (or not at all), got {len(decks)}")
+    if args.trace is not None:
+        _check_trace_path(args.trace)
     names = ["alice", "bob"]
     bots = [RandomBot(args.seed * 2 + 1), RandomBot(args.seed * 2 + 2)]
-    game, result = trio.run(lambda: play_match(decks, bots, args.seed, names=names,
-                                               trace_path=args.trace, history=True))
+    try:
+        game, result = trio.run(lambda: play_match(decks, bots, args.seed, names=names,
+                                                   trace_path=args.trace, history=True))
+    except OSError as err:  # the trace file can't be created (permissions, a full disk)
+        raise CommandError(f"--trace {str(args.trace)!r}: {err.strerror or err}") from None
     print(f"spellstack play: {names[0]} ({decks[0]}) vs {names[1]} ({decks[1]}), "
           f"seed {args.seed}")
     print(f"turn 1: {names[0]}")
@@ -58,3 +64,12 @@ def run(args: argparse.Namespace) -> int:
     if args.trace:
         print(f"trace written to {args.trace}")
     return 0
+
+
+def _check_trace_path(path: Path) -> None:
+    """Refuse a trace path that can't be written before the game starts."""
+    if path.is_dir():
+        raise CommandError(f"--trace {str(path)!r} is a folder; name a file in it")
+    if not path.parent.is_dir():
+        raise CommandError(f"--trace {str(path)!r}: the folder {str(path.parent)!r} does not "
+                           "exist")

@@ -1,12 +1,19 @@
-"""``spellstack scenario run PATH...``: run scenario files, one line each."""
+"""``spellstack scenario run PATH...``: run scenario files, one line each, then a summary."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
-from ..scenarios import ScenarioError, collect, load_expected_failures, run_scenario_file
+from ..scenarios import (
+    ScenarioResult,
+    collect,
+    load_expected_failures,
+    run_scenario_file,
+    summary,
+)
 
 __all__ = ["add_parser"]
 
@@ -16,27 +23,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     inner = p.add_subparsers(dest="scenario_command", required=True)
     r = inner.add_parser("run", help="run scenario files or folders")
     r.add_argument("paths", nargs="+", type=Path, help="scenario files or folders")
-    r.add_argument("--json", action="store_true", help="one JSON object per scenario")
+    r.add_argument("--json", action="store_true",
+                   help="one JSON object per scenario on stdout (the summary goes to stderr)")
     r.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        files = collect(args.paths)
-    except ScenarioError as err:
-        print(f"spellstack scenario run: {err}")
-        return 2
-    ok = True
+    """Exit 0 if every scenario passed or failed as expected, 1 if not, 2 for bad paths (a
+    missing path, a file that is not .toml, a folder with no scenario files)."""
+    files = collect(args.paths)  # ScenarioError: reported by main, exit 2
+    results: list[ScenarioResult] = []
     expected_by_dir: dict[Path, dict[str, str]] = {}
     for path in files:
         folder = path.parent
         if folder not in expected_by_dir:
             expected_by_dir[folder] = load_expected_failures(folder)
         result = run_scenario_file(path, expected_by_dir[folder])
-        ok = ok and result.ok
-        if args.json:
-            print(json.dumps({"path": result.path, "title": result.title,
-                              "status": result.status, "message": result.message}))
-        else:
-            print(result.line(), flush=True)
-    return 0 if ok else 1
+        results.append(result)
+        print(json.dumps(result.record()) if args.json else result.line(), flush=True)
+    # With --json, stdout stays one JSON object per scenario; the summary goes to stderr.
+    print(summary(results), file=sys.stderr if args.json else sys.stdout)
+    return 0 if all(r.ok for r in results) else 1

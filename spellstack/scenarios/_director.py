@@ -24,12 +24,14 @@ from ..rules import (
     default_answer,
     player_ref,
 )
-from ._errors import ScenarioError, ScenarioFailure
+from ._errors import ScenarioError, ScenarioFailure, ScenarioUnsupported
 from ._expect import check_expect, find_card, stack_name
 
-__all__ = ["ACTION_KEYS", "Director", "ScriptedPolicy"]
+__all__ = ["ACTION_KEYS", "STEP_KINDS", "Director", "ScriptedPolicy"]
 
 ACTION_KEYS = ("cast", "activate", "play", "pass", "concede")
+STEP_KINDS = (*ACTION_KEYS, "resolve", "advance", "attack", "block", "choose")
+"""The keys that say what a step is; a step without one of them is an ``expect`` step."""
 MAX_PRIORITY_DECISIONS = 5000
 _UNSUPPORTED = ("costs", "modes", "divide", "face")
 
@@ -46,6 +48,8 @@ class Director:
         self.index = 0
         self.queues: dict[int, list[Any]] = {}
         self.failure: str | None = None
+        self.crash: Exception | None = None
+        """An unexpected exception in a policy call: a crash of the runner, not a failure."""
         self.finished = trio.Event()
         self.priority_count = 0
         self._reset_step()
@@ -56,9 +60,10 @@ class Director:
         self.goal: Any = None
         self.submitted: tuple[int, str, int] | None = None  # (seat, pre-hash, decision id)
         self.outcome: str | None = None  # "accepted" / the refusal's reason
-        self.declared = False
-        self.declare_id = 0
-        self.declare_outcome: str | None = None
+        self.declared = False  # a declaration of this step was handed to a player
+        self.declare_ids: list[int] = []  # one decision per declaring player (509.1: each defender)
+        self.declare_outcomes: dict[int, str] = {}  # decision id -> "accepted" / refusal reason
+        self.handed: set[str] = set()  # creatures of the step's table handed to their player
 
     # ------------------------------------------------------------------ helpers
 
@@ -107,10 +112,22 @@ class Director:
         self._reset_step()
 
     def step_kind(self, step: Mapping[str, Any]) -> str:
-        for key in (*ACTION_KEYS, "resolve", "advance", "attack", "block", "choose"):
+        for key in STEP_KINDS:
             if key in step:
                 return key
         return "expect"
+
+    def queue_answers(self, step: Mapping[str, Any]) -> None:
+        """A ``choose`` step: its answers join the queue of the player it names."""
+        answers = step["choose"]
+        self.queues.setdefault(self._seat(step["by"]), []).extend(
+            answers if isinstance(answers, list) else [answers])
+
+    def crashed(self, err: Exception) -> None:
+        """A policy call raised something unexpected: stop the scenario, keep the exception."""
+        if self.crash is None:
+            self.crash = err
+        self.finished.set()
 
     # ------------------------------------------------------------------ priority
 
@@ -135,8 +152,7 @@ class Director:
                 self.submitted = (seat, st.state_hash(), decision.id)
                 return action
             if kind == "choose":
-                self.queues.setdefault(self._seat(step["by"]), []).extend(
-                    step["choose"] if isinstance(step["choose"], list) else [step["choose"]])
+                self.queue_answers(step)
                 self._finish_step()
                 continue
             if kind == "expect":
@@ -146,13 +162,7 @@ class Director:
                 self.started = True
                 if kind == "resolve":
                     n = step["resolve"]
-                    if n == "all":
-                        self.goal = "all"
-                    elif isinstance(n, int) and n >= 1:
-                        self.goal = st.resolutions + n
-                    else:
-                        raise ScenarioError(f"{self.where}: step {self.index + 1}: resolve must "
-                                            f"be a positive integer or \"all\", got {n!r}")
+                    self.goal = "all" if n == "all" else st.resolutions + n
                 elif kind == "advance":
                     self.goal = (st.turn, st.step)
             if self._reached(kind, step):
@@ -173,7 +183,7 @@ class Director:
             return st.step == target and (turn is None or st.turn == turn)
         if kind in ("attack", "block") and self.declared and st.step == (
                 "declare_attackers" if kind == "attack" else "declare_blockers"):
-            self._check_declaration(step)
+            self._check_declaration(step, kind)
             return True
         if kind == "attack":
             if st.step == "declare_attackers" and not self.declared and self.started:
@@ -202,9 +212,16 @@ class Director:
             raise ScenarioFailure(f"step {self.index + 1}: {what} refused: {outcome}")
         return refused
 
-    def _check_declaration(self, step: Mapping[str, Any]) -> None:
-        """An attack or block declaration was accepted, or refused if the step says so."""
-        self._check_refusal(self.declare_outcome, step, "declaration")
+    def _check_declaration(self, step: Mapping[str, Any], kind: str) -> None:
+        """The step's declarations (one per declaring player) were accepted, or one was refused
+        if the step says so; every creature the step names was declared by its controller."""
+        outcomes = [self.declare_outcomes.get(i) for i in self.declare_ids]
+        refused = [o for o in outcomes if o not in (None, "accepted")]
+        self._check_refusal(refused[0] if refused else outcomes[0], step, "declaration")
+        left = [c for c in step[kind] if c not in self.handed]
+        if left and not step.get("rejected", False):
+            raise ScenarioFailure(f"step {self.index + 1}: {left[0]} -> {step[kind][left[0]]} "
+                                  "can't be declared: its controller was not asked to declare")
 
     def _check_action_outcome(self, seat: int, step: Mapping[str, Any]) -> None:
         """An action was accepted, or refused without changing the state (601.2: rewound)."""
@@ -218,7 +235,7 @@ class Director:
     def _action(self, step: Mapping[str, Any], seat: int) -> Action:
         for key in _UNSUPPORTED:
             if key in step:
-                raise ScenarioFailure(f"step {self.index + 1}: {key!r} is not supported yet")
+                raise ScenarioUnsupported(f"step {self.index + 1}", f"the {key!r} key")
         st = self.game.state
         if "pass" in step:
             return Action("pass")
@@ -228,8 +245,7 @@ class Director:
         token = step[kind]
         zone = step.get("from", "hand" if kind != "activate" else "battlefield")
         if zone != ("battlefield" if kind == "activate" else "hand"):
-            raise ScenarioFailure(f"step {self.index + 1}: casting from {zone!r} is not "
-                                  "supported yet")
+            raise ScenarioUnsupported(f"step {self.index + 1}", f"{kind} from {zone!r}")
         if token in self.labels:
             obj = find_card(self.game, self.labels[token])
             if obj is None:
@@ -259,10 +275,13 @@ class Director:
         for dkind, skind in (("attackers", "attack"), ("blockers", "block")):
             if decision.kind != dkind:
                 continue
-            if kind == skind and not self.declared:
+            if kind == skind and decision.id not in self.declare_ids:
+                # 509.1: each defending player is asked in turn; each gets the part of the table
+                # naming the creatures they control. A refused declaration is asked again under
+                # the same id and is then answered with no creatures.
                 assert step is not None
                 self.declared = True
-                self.declare_id = decision.id
+                self.declare_ids.append(decision.id)
                 return self._pairs(decision, step[skind], bool(step.get("rejected", False)))
             return Answer(decision.id)
         queue = self.queues.get(seat, [])
@@ -277,8 +296,12 @@ class Director:
         # coordinator itself refuses the declaration (and says why).
         missing = max((c.key for c in decision.choices), default=0) + 1
         pairs = []
+        st = self.game.state
         for creature, other in table.items():
             a, b = self._ref(creature), self._ref(other)
+            if a in st.objects and st.objects[a].controller != decision.player:
+                continue  # another player's creature: declared when that player is asked
+            self.handed.add(creature)
             if (a not in by_ref or b not in by_ref) and not refusal_expected:
                 raise ScenarioFailure(f"step {self.index + 1}: {creature} -> {other} can't be "
                                       "declared: the engine does not offer it")
@@ -326,9 +349,9 @@ class Director:
 
     def notify(self, msg: object) -> None:
         """The coordinator's verdict on the last action or declaration."""
-        if self.declare_id and isinstance(msg, (Accepted, Rejected)) and (
-                msg.decision_id == self.declare_id and self.declare_outcome is None):
-            self.declare_outcome = "accepted" if isinstance(msg, Accepted) else msg.reason
+        if isinstance(msg, (Accepted, Rejected)) and msg.decision_id in self.declare_ids:
+            self.declare_outcomes.setdefault(
+                msg.decision_id, "accepted" if isinstance(msg, Accepted) else msg.reason)
         if self.submitted is None:
             return
         if isinstance(msg, Accepted) and msg.decision_id == self.submitted[2]:
@@ -356,6 +379,8 @@ class ScriptedPolicy:
                 return d.on_question(self.seat, decision)
         except (ScenarioFailure, ScenarioError) as err:
             d.fail(str(err))
+        except Exception as err:  # a bug in the runner or the engine: reported as a crash
+            d.crashed(err)
         await trio.sleep_forever()
         raise AssertionError("unreachable")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..rules import SpellstackError
 
-__all__ = ["ScenarioError", "ScenarioFailure"]
+__all__ = ["ScenarioError", "ScenarioFailure", "ScenarioUnsupported"]
 
 
 class ScenarioError(SpellstackError):
@@ -13,3 +13,11 @@ class ScenarioError(SpellstackError):
 
 class ScenarioFailure(Exception):
     """An expectation did not hold, or the script could not be followed."""
+
+
+class ScenarioUnsupported(ScenarioFailure):
+    """The scenario needs something the engine does not have yet (a card, a key the format
+    allows): an honest failure, named as such, not a crash."""
+
+    def __init__(self, where: str, what: str) -> None:
+        super().__init__(f"{where}: not supported yet: {what}")

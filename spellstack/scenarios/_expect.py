@@ -9,12 +9,53 @@ from typing import Any
 from ..rules import Game, GameObject, format_pool, parse_pool, player_ref, trigger_name
 from ._errors import ScenarioError, ScenarioFailure
 
-__all__ = ["check_expect", "find_card", "stack_name"]
+__all__ = ["check_expect", "check_expect_types", "find_card", "stack_name"]
 
 _ZONE_KEYS = ("hand", "graveyard", "exile", "battlefield")
-_KNOWN = {*_ZONE_KEYS, "life", "poison", "hand_count", "library_count", "library_top",
-          "stack_count", "stack", "objects", "lost", "winner", "game_over", "priority",
-          "active", "step", "turn", "mana"}
+_IS_INT = (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer")
+_IS_STR = (lambda v: isinstance(v, str), "a string")
+_IS_LIST = (lambda v: isinstance(v, list), "a list")
+_IS_BOOL = (lambda v: isinstance(v, bool), "true or false")
+_IS_TABLE = (lambda v: isinstance(v, dict), "a table")
+_TYPES: dict[str, tuple[Any, ...]] = {
+    # key: (type of the value) or (table, type of each entry)
+    **dict.fromkeys(("life", "poison", "hand_count", "library_count"), (_IS_TABLE, _IS_INT)),
+    **dict.fromkeys((*_ZONE_KEYS, "library_top"), (_IS_TABLE, _IS_LIST)),
+    "mana": (_IS_TABLE, _IS_STR),
+    "objects": (_IS_TABLE, _IS_TABLE),
+    **dict.fromkeys(("stack_count", "turn"), (_IS_INT,)),
+    **dict.fromkeys(("stack", "lost"), (_IS_LIST,)),
+    **dict.fromkeys(("winner", "priority", "active", "step"), (_IS_STR,)),
+    "game_over": (_IS_BOOL,),
+}
+_KNOWN = set(_TYPES)
+_OBJECT_TYPES = {
+    **dict.fromkeys(("zone", "controller", "attached_to"), _IS_STR),
+    **dict.fromkeys(("damage", "power", "toughness", "loyalty"), _IS_INT),
+    "tapped": _IS_BOOL, "counters": _IS_TABLE, "types": _IS_LIST, "abilities_include": _IS_LIST,
+}
+
+
+def check_expect_types(expect: Any, where: str) -> None:
+    """An ``expect`` table has only known keys, each with a value of the right type."""
+    if not isinstance(expect, dict):
+        raise ScenarioError(f"{where} must be a table, got {expect!r}")
+    for key, value in expect.items():
+        if key not in _TYPES:
+            raise ScenarioError(f"{where}: unknown expectation {key!r}")
+        (ok, what), *inner = _TYPES[key]
+        if not ok(value):
+            raise ScenarioError(f"{where}.{key} must be {what}, got {value!r}")
+        for name, entry in (value.items() if inner else ()):
+            if not inner[0][0](entry):
+                raise ScenarioError(f"{where}.{key}.{name} must be {inner[0][1]}, got {entry!r}")
+            if key == "objects":
+                for okey, ovalue in entry.items():
+                    if okey not in _OBJECT_TYPES:
+                        raise ScenarioError(f"{where}.objects.{name}: unknown key {okey!r}")
+                    if not _OBJECT_TYPES[okey][0](ovalue):
+                        raise ScenarioError(f"{where}.objects.{name}.{okey} must be "
+                                            f"{_OBJECT_TYPES[okey][1]}, got {ovalue!r}")
 
 
 def find_card(game: Game, card: int) -> GameObject | None:

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable, Mapping
+import traceback
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from ..actors import SeatConfig, play_game
+from ..actors import GameResult, SeatConfig, play_game
 from ..cards import load_cards
-from ..rules import CardDefinition, SpellstackError
-from ._director import Director, ScriptedPolicy
+from ..rules import STEPS, CardDefinition
+from ._director import ACTION_KEYS, STEP_KINDS, Director, ScriptedPolicy
 from ._errors import ScenarioError, ScenarioFailure
-from ._expect import check_expect
+from ._expect import check_expect, check_expect_types
 from ._setup import build_game
 
 __all__ = [
@@ -25,10 +26,26 @@ __all__ = [
     "load_expected_failures",
     "run_scenario",
     "run_scenario_file",
+    "summary",
 ]
 
 EXPECTED_FAILURES = "expected_failures.toml"
 _TOP_KEYS = {"title", "rules", "seed", "setup", "step"}
+_CAST_KEYS = {"from", "face", "modes", "x", "targets", "divide", "costs", "pay_as", "pay"}
+_STEP_KEYS: dict[str, set[str]] = {
+    "cast": {"by", "rejected", "reason", *_CAST_KEYS},
+    "activate": {"by", "rejected", "reason", "ability", *_CAST_KEYS},
+    "play": {"by", "rejected", "reason"},
+    "pass": {"by", "rejected", "reason"},
+    "concede": {"by", "rejected", "reason"},
+    "resolve": set(),
+    "advance": {"turn"},
+    "attack": {"rejected", "reason"},
+    "block": {"rejected", "reason"},
+    "choose": {"by"},
+    "expect": set(),
+}
+"""For each kind of step, the keys it may carry besides its own and ``expect``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +57,14 @@ class ScenarioResult:
     title: str
     """Its title."""
     status: str
-    """``PASS``, ``FAIL``, ``XFAIL`` (failed as expected) or ``XPASS`` (passed unexpectedly)."""
+    """``PASS``, ``FAIL``, ``XFAIL`` (failed as expected), ``XPASS`` (passed, but listed as an
+    expected failure) or ``ERROR`` (the runner crashed, listed or not)."""
     message: str = ""
-    """The first failed expectation, or what the expected failure waits for."""
+    """The first failed expectation, or the crash (exception, text and where it was raised)."""
+    waits: str = ""
+    """For a file listed in ``expected_failures.toml``: what it waits for."""
+    detail: str = ""
+    """For a crash: the traceback."""
 
     @property
     def ok(self) -> bool:
@@ -50,15 +72,35 @@ class ScenarioResult:
         return self.status in ("PASS", "XFAIL")
 
     def line(self) -> str:
-        """The one-line report of the scenario format."""
+        """The one-line report of the scenario format (a crash is a ``FAIL`` line)."""
         if self.status == "PASS":
             return f"PASS {self.title}"
         if self.status == "XFAIL":
-            return f"XFAIL {self.title} (waits for: {self.message})"
+            return f"XFAIL {self.title} (waits for: {self.waits}; fails: {self.message})"
         if self.status == "XPASS":
             return f"FAIL {self.title}: passed, but it is listed as an expected failure " \
-                   f"({self.message})"
+                   f"(waits for: {self.waits})"
+        if self.status == "ERROR":
+            return f"FAIL {self.title}: crash in the scenario runner: {self.message}"
         return f"FAIL {self.title}: {self.message}"
+
+    def record(self) -> dict[str, str]:
+        """The ``--json`` object."""
+        out = {"path": self.path, "title": self.title, "status": self.status,
+               "message": self.message}
+        if self.waits:
+            out["waits"] = self.waits
+        return out
+
+
+def summary(results: Sequence[ScenarioResult]) -> str:
+    """``N passed, N failed, N xfailed``; failures include crashes and unexpected passes."""
+    count = {s: sum(r.status == s for r in results) for s in ("PASS", "XFAIL", "ERROR")}
+    failed = len(results) - count["PASS"] - count["XFAIL"]
+    line = f"{count['PASS']} passed, {failed} failed, {count['XFAIL']} xfailed"
+    if count["ERROR"]:
+        line += f" ({count['ERROR']} of the failures crashed the runner)"
+    return line
 
 
 def _parse(path: Path) -> dict[str, Any]:
@@ -79,38 +121,92 @@ def _parse(path: Path) -> dict[str, Any]:
     return data
 
 
+def _check_step(step: Mapping[str, Any], where: str) -> None:
+    """One ``[[step]]``: one kind, only keys of that kind, values of the right types."""
+    kinds = [k for k in STEP_KINDS if k in step]
+    if len(kinds) > 1:
+        raise ScenarioError(f"{where}: a step is one of {', '.join(STEP_KINDS)} (with an "
+                            f"optional expect), not both {kinds[0]!r} and {kinds[1]!r}")
+    kind = kinds[0] if kinds else "expect"
+    allowed = {kind, "expect", *_STEP_KEYS[kind]}
+    for key in step:
+        if key not in allowed:
+            known = any(key in keys or key == k for k, keys in _STEP_KEYS.items())
+            raise ScenarioError(f"{where}: unknown key {key!r}" + (
+                f" in a {kind!r} step" if known else ""))
+
+    def need(key: str, ok: bool, what: str) -> None:
+        if key in step and not ok:
+            raise ScenarioError(f"{where}: {key} must be {what}, got {step[key]!r}")
+
+    def whole(key: str, least: int) -> bool:
+        v = step.get(key)
+        return isinstance(v, int) and not isinstance(v, bool) and v >= least
+
+    for key in ("cast", "activate", "play", "by", "from", "face", "reason"):
+        need(key, isinstance(step.get(key), str), "a string")
+    for key in ("pass", "concede"):
+        need(key, step.get(key) is True, "true")
+    need("rejected", isinstance(step.get("rejected"), bool), "true or false")
+    need("ability", whole("ability", 1), "a positive integer")
+    need("turn", whole("turn", 1), "a positive integer")
+    need("x", whole("x", 0), "a whole number")
+    for key in ("targets", "pay", "pay_as", "costs", "modes"):
+        need(key, isinstance(step.get(key), list), "a list")
+    need("divide", isinstance(step.get("divide"), dict), "a table")
+    need("resolve", step.get("resolve") == "all" or whole("resolve", 1),
+         'a positive integer or "all"')
+    need("advance", step.get("advance") in STEPS, "a step name")
+    for key in ("attack", "block"):
+        table = step.get(key)
+        need(key, isinstance(table, dict) and all(isinstance(v, str) for v in table.values()),
+             "a table from label to label or player name")
+    if kind == "choose" and "by" not in step:
+        raise ScenarioError(f"{where}: a choose step needs 'by' (whose answers they are)")
+    if "expect" in step:
+        check_expect_types(step["expect"], f"{where}: expect")
+
+
 async def run_scenario(data: Mapping[str, Any], where: str,
                        cards: Mapping[str, CardDefinition]) -> None:
     """Run one parsed scenario; raises ScenarioFailure or ScenarioError."""
     seed = data.get("seed", 0)
     if not isinstance(seed, int):
         raise ScenarioError(f"{where}: seed must be an integer")
-    game, labels = build_game(data["setup"], seed, cards, where)
     steps = [dict(s) for s in data.get("step", [])]
+    for i, raw in enumerate(steps):
+        _check_step(raw, f"{where}: step {i + 1}")
+    game, labels = build_game(data["setup"], seed, cards, where)
     director = Director(game, steps, labels, where)
     n = len(game.state.players)
     policies = [ScriptedPolicy(director, seat) for seat in range(n)]
     configs = [SeatConfig(auto_pass=False, timeout=3600.0)] * n
+    ended: list[GameResult] = []
     async with trio.open_nursery() as nursery:
         async def play() -> None:
-            await play_game(game, policies, configs=configs)
+            ended.append(await play_game(game, policies, configs=configs))
             director.finished.set()
         nursery.start_soon(play)
         await director.finished.wait()
         nursery.cancel_scope.cancel()
+    if director.crash is not None:
+        raise director.crash
+    if ended and "engine error" in ended[0].reason:
+        # An actor crashed and the game was stopped: a crash, however the script goes on.
+        raise RuntimeError(f"the game ended with {ended[0].reason!r}")
     if director.failure:
         raise ScenarioFailure(director.failure)
     # The game ended (or the script ran out): the remaining steps.
     while (step := director.step) is not None:
         kind = director.step_kind(step)
-        if kind in ("cast", "activate", "play", "pass", "concede"):
+        if kind in ACTION_KEYS:
             if director.submitted is not None:
                 director._check_action_outcome(director.submitted[0], step)
             elif game.state.game_over:
                 raise ScenarioFailure(f"step {director.index + 1}: the game is over, so this "
                                       "action can't be taken")
         elif kind == "choose":
-            director.queues.setdefault(director._seat(step["by"]), []).extend(step["choose"])
+            director.queue_answers(step)
         if "expect" in step:
             check_expect(game, step["expect"], labels, f"{where} step {director.index + 1}")
         director.index += 1
@@ -120,25 +216,45 @@ async def run_scenario(data: Mapping[str, Any], where: str,
         raise ScenarioFailure(f"answers still queued at the end: {left}")
 
 
-def run_scenario_file(path: Path, expected: Mapping[str, str] | None = None) -> ScenarioResult:
-    """Run one scenario file and classify its outcome against the expected failures."""
+def run_scenario_file(path: Path, expected: Mapping[str, str] | None = None,
+                      cards: Mapping[str, CardDefinition] | None = None) -> ScenarioResult:
+    """Run one scenario file and classify its outcome against the expected failures.
+
+    ``cards``: the card pool (default: the engine's).
+
+    A failed expectation, a broken file or a missing engine feature is a ``FAIL`` (``XFAIL``
+    if the file is listed); any other exception is a crash of the runner or the engine:
+    ``ERROR``, listed or not.
+    """
     expected = expected or {}
     title = path.name
+    detail = ""
     try:
         data = _parse(path)
         title = data["title"]
-        trio.run(run_scenario, data, str(path), load_cards())
+        trio.run(run_scenario, data, str(path), load_cards() if cards is None else cards)
         status, message = "PASS", ""
-    except ScenarioFailure as err:
+    except (ScenarioFailure, ScenarioError) as err:
         status, message = "FAIL", str(err)
-    except SpellstackError as err:  # a broken file, or an engine refusal outside the script
-        status, message = "FAIL", str(err)
-    waits = expected.get(path.name)
-    if waits is not None:
-        if status == "FAIL":
-            return ScenarioResult(str(path), title, "XFAIL", waits)
-        return ScenarioResult(str(path), title, "XPASS", waits)
-    return ScenarioResult(str(path), title, status, message)
+    except Exception as err:  # every other exception is a crash
+        status, message, detail = "ERROR", _describe_crash(err), "".join(
+            traceback.format_exception(err))
+    waits = expected.get(path.name, "")
+    if waits and status == "FAIL":
+        status = "XFAIL"
+    elif waits and status == "PASS":
+        status = "XPASS"
+    return ScenarioResult(str(path), title, status, message, waits, detail)
+
+
+def _describe_crash(err: BaseException) -> str:
+    """``KeyError: 'x' (at file.py:12 in f)``, for the innermost exception raised."""
+    while isinstance(err, BaseExceptionGroup) and err.exceptions:
+        err = err.exceptions[0]
+    frames = traceback.extract_tb(err.__traceback__)
+    at = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno} in {frames[-1].name})" \
+        if frames else ""
+    return f"{type(err).__name__}: {err}{at}"
 
 
 def load_expected_failures(folder: Path) -> dict[str, str]:
@@ -148,7 +264,7 @@ def load_expected_failures(folder: Path) -> dict[str, str]:
         return {}
     try:
         data = tomllib.loads(path.read_text("utf-8"))
-    except tomllib.TOMLDecodeError as err:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ScenarioError(f"{path}: {err}") from None
     if not all(isinstance(v, str) for v in data.values()):
         raise ScenarioError(f"{path}: each entry must be 'file name' = \"what it waits for\"")
@@ -156,12 +272,22 @@ def load_expected_failures(folder: Path) -> dict[str, str]:
 
 
 def collect(paths: Iterable[Path]) -> list[Path]:
-    """Scenario files named, or found below named folders, sorted within each folder."""
+    """Scenario files named, or found below named folders, sorted within each folder.
+
+    Raises ScenarioError for a path that does not exist, a file that is not a ``.toml`` file,
+    and a folder with no scenario files below it.
+    """
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*.toml") if f.name != EXPECTED_FAILURES))
+            found = sorted(f for f in p.rglob("*.toml")
+                           if f.name != EXPECTED_FAILURES and f.is_file())
+            if not found:
+                raise ScenarioError(f"{p}: no scenario files (*.toml) in this folder")
+            out.extend(found)
         elif p.is_file():
+            if p.suffix != ".toml":
+                raise ScenarioError(f"{p}: not a scenario file (scenario files are .toml files)")
             out.append(p)
         else:
             raise ScenarioError(f"{p}: no such file or folder")

@@ -17,7 +17,7 @@ from ..rules import (
     parse_pool,
     player_ref,
 )
-from ._errors import ScenarioError
+from ._errors import ScenarioError, ScenarioUnsupported
 
 __all__ = ["PRIORITY_STEPS", "build_game"]
 
@@ -108,23 +108,32 @@ def _place(game: Game, item: Any, seat: int, zone: str, seat_of: dict[str, int],
     if not isinstance(name, str):
         raise ScenarioError(f"{path}: needs 'card' or 'token'")
     defn = game.cards.get(name)
-    if defn is None or defn.is_token != token:
-        kind = "token" if token else "card"
-        raise ScenarioError(f"{path}: unknown {kind} {name!r}")
+    kind = "token" if token else "card"
+    if defn is None:
+        raise ScenarioUnsupported(path, f"{kind} {name!r} (not in the engine's card pool)")
+    if defn.is_token != token:
+        raise ScenarioError(f"{path}: {name!r} is a {'card' if token else 'token'}, not a {kind}")
     owner_name = spec.get("owner")
     if owner_name is not None and owner_name not in seat_of:
         raise ScenarioError(f"{path}.owner: {owner_name!r} is not a player")
     owner = seat_of[owner_name] if owner_name is not None else seat
     if zone != "battlefield" and owner != seat:
         raise ScenarioError(f"{path}.owner: only permanents can be owned by another player")
+    for key in ("tapped", "sick", "face_down"):
+        if not isinstance(spec.get(key, False), bool):
+            raise ScenarioError(f"{path}.{key} must be true or false")
+    damage = spec.get("damage", 0)
+    if not isinstance(damage, int) or isinstance(damage, bool) or damage < 0:
+        raise ScenarioError(f"{path}.damage must be a whole number >= 0, got {damage!r}")
     obj = create_object(game, name, owner, zone, controller=seat, is_token=token)
-    obj.tapped = bool(spec.get("tapped", False))
-    obj.damage = int(spec.get("damage", 0))
-    obj.sick = bool(spec.get("sick", False))
-    obj.face_down = bool(spec.get("face_down", False))
+    obj.tapped = spec.get("tapped", False)
+    obj.damage = damage
+    obj.sick = spec.get("sick", False)
+    obj.face_down = spec.get("face_down", False)
     counters = spec.get("counters", {})
-    if not isinstance(counters, dict) or not all(isinstance(v, int) for v in counters.values()):
-        raise ScenarioError(f"{path}.counters must be a table of integers")
+    if not isinstance(counters, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in counters.values()):
+        raise ScenarioError(f"{path}.counters must be a table of whole numbers >= 0")
     obj.counters = {k: v for k, v in counters.items() if v}
     if zone == "battlefield" and defn.loyalty is not None and "loyalty" not in counters:
         obj.counters["loyalty"] = defn.loyalty

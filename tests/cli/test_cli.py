@@ -6,8 +6,11 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from spellstack.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -39,9 +42,13 @@ def test_play_rejects_an_unknown_deck() -> None:
 def test_scenario_run_passes_the_suite_with_expected_failures() -> None:
     result = _run("scenario", "run", str(SCENARIOS))
     assert result.returncode == 0, result.stdout[-2000:]
-    lines = result.stdout.splitlines()
+    *lines, last = result.stdout.splitlines()
     assert sum(line.startswith("PASS ") for line in lines) >= 10
     assert all(line.startswith(("PASS ", "XFAIL ")) for line in lines)
+    passed = sum(line.startswith("PASS ") for line in lines)
+    xfailed = sum(line.startswith("XFAIL ") for line in lines)
+    assert last == f"{passed} passed, 0 failed, {xfailed} xfailed"
+    assert all("; fails: " in line for line in lines if line.startswith("XFAIL "))
 
 
 def test_scenario_run_json_and_failure_exit(tmp_path: Path) -> None:
@@ -50,9 +57,11 @@ def test_scenario_run_json_and_failure_exit(tmp_path: Path) -> None:
                    '[[step]]\nexpect.life = { a = 19 }\n')
     result = _run("scenario", "run", "--json", str(bad))
     assert result.returncode == 1
-    record = json.loads(result.stdout.splitlines()[0])
+    [line] = result.stdout.splitlines()  # one JSON object per scenario, nothing else
+    record = json.loads(line)
     assert record["status"] == "FAIL"
     assert "life.a: expected 19, got 20" in record["message"]
+    assert result.stderr == "0 passed, 1 failed, 0 xfailed\n"
 
 
 @pytest.mark.parametrize("content, needle", [
@@ -75,3 +84,82 @@ def test_bench_runs_and_reports_the_floor() -> None:
     assert result.returncode == 0, result.stderr
     for needle in ("games/s:", "decisions/s:", "messages per decision:", "floor:"):
         assert needle in result.stdout
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run the command line in this process: an exception escaping main() fails the test."""
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _one_line_error(code: int, out: str, err: str, *needles: str) -> None:
+    assert code == 2
+    assert out == ""
+    assert err.count("\n") == 1 and err.startswith("spellstack"), err
+    for needle in needles:
+        assert needle in err
+
+
+def test_a_deck_file_that_is_not_utf8_is_a_one_line_error(tmp_path: Path) -> None:
+    deck = tmp_path / "latin1.toml"
+    deck.write_bytes('name = "Caf\u00e9"\n[cards]\nMountain = 40\n'.encode("latin-1"))
+    result = _run("play", "--deck", str(deck), "--deck", "gruul")
+    _one_line_error(result.returncode, result.stdout, result.stderr, "latin1.toml", "UTF-8")
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("make, needles", [
+    (lambda tmp: tmp / "missing" / "game.jsonl", ("missing", "does not exist")),
+    (lambda tmp: tmp, ("is a folder",)),
+])
+def test_a_trace_path_that_cannot_be_written_is_a_one_line_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Any,
+        needles: tuple[str, ...]) -> None:
+    _one_line_error(*_main(capsys, "play", "--trace", str(make(tmp_path))), "--trace", *needles)
+
+
+def test_a_folder_given_as_a_deck_is_a_one_line_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _one_line_error(*_main(capsys, "play", "--deck", str(tmp_path), "--deck", "gruul"),
+                    str(tmp_path), "is a folder, not a deck file")
+
+
+@pytest.mark.parametrize("args, needles", [
+    (("play", "--deck", "gruul"), ("--deck exactly twice",)),
+    (("bench", "--games", "0"), ("--games must be at least 1",)),
+    (("scenario", "run", "no/such/place"), ("no/such/place", "no such file or folder")),
+])
+def test_bad_values_are_one_line_errors(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
+                                        needles: tuple[str, ...]) -> None:
+    _one_line_error(*_main(capsys, *args), *needles)
+
+
+def test_bad_deck_files_are_one_line_errors(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text('name = "x"\n[cards\n')
+    _one_line_error(*_main(capsys, "play", "--deck", str(broken), "--deck", "gruul"),
+                    "broken.toml")
+    huge = tmp_path / "huge.toml"
+    huge.write_text('name = "huge"\n[cards]\nMountain = 100000000000\n')
+    _one_line_error(*_main(capsys, "play", "--deck", str(huge), "--deck", "gruul"),
+                    "more than 10000 cards")
+
+
+def test_scenario_run_on_a_folder_without_scenarios_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "notes.txt").write_text("nothing here")
+    _one_line_error(*_main(capsys, "scenario", "run", str(tmp_path)), "no scenario files")
+    _one_line_error(*_main(capsys, "scenario", "run", str(tmp_path / "notes.txt")),
+                    "not a scenario file")
+
+
+def test_a_broken_expected_failures_file_is_a_one_line_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "s.toml").write_text('title = "t"\n[setup]\nplayers = ["a", "b"]\n')
+    (tmp_path / "expected_failures.toml").write_bytes(b'"s.toml" = "caf\xe9"\n')
+    _one_line_error(*_main(capsys, "scenario", "run", str(tmp_path)), "expected_failures.toml")

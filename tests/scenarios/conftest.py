@@ -30,12 +30,14 @@ class ScenarioItem(pytest.Item):
         return self.runtest
 
     def runtest(self) -> None:
+        # run_scenario_file decides: a crash of the runner or engine is an ERROR even for a
+        # file listed in expected_failures.toml; only an honest failure is an xfail.
         expected = load_expected_failures(self.path.parent)
         result = run_scenario_file(self.path, expected)
         if result.status == "XFAIL":
-            pytest.xfail(f"waits for: {result.message}")
+            pytest.xfail(f"waits for: {result.waits}; fails: {result.message}")
         if not result.ok:
-            raise ScenarioItemFailure(result.line())
+            raise ScenarioItemFailure("\n".join(filter(None, (result.line(), result.detail))))
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         if isinstance(excinfo.value, ScenarioItemFailure):
