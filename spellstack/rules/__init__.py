@@ -6,6 +6,7 @@ may need a player's choice are generators that yield ``Decision`` and receive ``
 """
 
 from ._casting import activate_ability, cast_spell, legal_actions, mana_sources, only_pass_possible, play_land
+from ._combat import check_trample_division, combat_damage
 from ._decisions import (
     ACTION_KINDS,
     DECISION_KINDS,
@@ -147,6 +148,8 @@ __all__ = [
     "cast_spell",
     "check_answer",
     "check_game_over",
+    "check_trample_division",
+    "combat_damage",
     "create_object",
     "deal_damage",
     "default_answer",

@@ -147,7 +147,8 @@ def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int
     """601.2c: match the chosen targets, in order, to the requirements in order; each target
     must be legal for its requirement and one requirement never names the same object twice
     (115.3). Returns the group sizes: the first split that works, earlier requirements taking
-    as many as they can. If none works, the error names the first target that fits nowhere."""
+    as many as they can. If none works, the error names the first target that fits nowhere.
+    ``source_id``: the spell being cast, which can't target itself (115.5); 0 for an ability."""
 
     def fits(spec: TargetSpec, group: tuple[int, ...]) -> bool:
         return len(set(group)) == len(group) and all(
@@ -243,7 +244,8 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
         raise _fail(game, "602.5d", f"{obj.name}'s ability can be activated only as a sorcery")
     if action.x and not ab.mana_cost.has_x:
         raise _fail(game, "601.2b", f"X={action.x} is not allowed for {obj.name}'s ability")
-    groups = _split_targets(game, ab.targets, action.targets, seat, obj.id, obj.name)
+    # 115.5: an ability can't target itself, but it may target its own source (no exclusion).
+    groups = _split_targets(game, ab.targets, action.targets, seat, 0, obj.name)
     plan = _plan(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0)
     _pay(game, seat, plan)
     if ab.tap:
@@ -382,7 +384,7 @@ def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
                 continue
             if ab.sorcery_speed and not sorcery_ok:
                 continue
-            reqs = _requirements(game, ab.targets, seat, oid)
+            reqs = _requirements(game, ab.targets, seat, 0)  # 115.5: its source is fair game
             if reqs is None:
                 continue
             usable = [s for s in sources if not (ab.tap and s.source_id == oid)]

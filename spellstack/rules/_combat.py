@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from ._decisions import Answer, Choice, Proc
+from dataclasses import replace
+
+from ._decisions import Answer, Choice, Decision, Proc
+from ._errors import IllegalActionError
 from ._game import Game
 from ._state import CombatState, GameObject, is_player_ref, player_ref, seat_of_ref
 from ._triggers import trigger_attacks, trigger_blocks
 from ._zones import deal_damage
 
-__all__ = ["combat_damage", "declare_attackers", "declare_blockers", "has_first_strike_step"]
+__all__ = [
+    "check_trample_division",
+    "combat_damage",
+    "declare_attackers",
+    "declare_blockers",
+    "has_first_strike_step",
+]
 
 
 def _can_attack(game: Game, obj: GameObject) -> bool:
@@ -32,6 +41,8 @@ def declare_attackers(game: Game) -> Proc[None]:
     st = game.state
     st.combat = CombatState()
     seat = st.active
+    if st.players[seat].lost:
+        return  # 800.4j: a turn without an active player has no attackers
     attackers = [st.objects[i] for i in st.battlefield
                  if st.objects[i].controller == seat and _can_attack(game, st.objects[i])]
     defenders: list[int] = [player_ref(s) for s in st.apnap() if s != seat]
@@ -48,7 +59,10 @@ def declare_attackers(game: Game) -> Proc[None]:
     reply = yield game.decision(seat, "attackers", "508.1: declare attackers", choices=choices,
                                 min=0, max=n, legal_pairs=pairs)
     assert isinstance(reply, Answer)
+    if st.players[seat].lost:
+        return  # 800.4a: they left the game while declaring; their creatures left with them
     chosen = [(choices[a].ref, choices[d].ref) for a, d in reply.pairs]
+    st.combat.attackers_declared = bool(chosen)
     for aid, target in chosen:
         obj = st.objects[aid]
         st.combat.attackers[aid] = target
@@ -95,6 +109,8 @@ def declare_blockers(game: Game) -> Proc[None]:
                                     min=0, max=nb, legal_pairs=legal)
         assert isinstance(reply, Answer)
         declared.extend((choices[b].ref, choices[a].ref) for b, a in reply.pairs)
+    # 800.4a: a player who left while declaring took their creatures with them.
+    declared = [(b, a) for b, a in declared if b in st.objects and a in combat.attackers]
     for bid, aid in declared:
         combat.blockers.setdefault(bid, []).append(aid)
         combat.blocked.setdefault(aid, []).append(bid)
@@ -137,13 +153,23 @@ def combat_damage(game: Game, first: bool) -> Proc[None]:
 
     Current rules (2024, no damage assignment order): an attacker blocked by several creatures
     divides its damage among them as its controller chooses; with trample (702.19b) it must
-    assign lethal damage to every blocker before assigning the rest to the player.
+    assign lethal damage to every blocker before assigning the rest to the player, counting
+    damage already marked and damage other creatures assigned to that blocker in this step.
     """
     st = game.state
     combat = st.combat
     if combat is None:
         return
     assignments: list[tuple[GameObject, int, int]] = []  # (source, target ref, amount)
+    assigned: dict[int, int] = {}  # 702.19b: damage assigned so far this step, by recipient
+    to_divide: list[tuple[GameObject, list[int], int, int]] = []
+
+    def assign(source: GameObject, ref: int, amount: int) -> None:
+        if amount > 0:
+            assignments.append((source, ref, amount))
+            assigned[ref] = assigned.get(ref, 0) + amount
+
+    # Assignments that leave no choice first, so that every division sees them (702.19b).
     for aid in [a for a in st.battlefield if a in combat.attackers]:
         attacker = st.objects[aid]
         if not _deals_now(game, attacker, first):
@@ -153,7 +179,7 @@ def combat_damage(game: Game, first: bool) -> Proc[None]:
             continue
         target = combat.attackers[aid]
         if aid not in combat.blocked:
-            assignments.append((attacker, target, power))
+            assign(attacker, target, power)
             continue
         blockers = [b for b in combat.blocked[aid] if b in st.objects
                     and st.objects[b].zone == "battlefield"]
@@ -161,13 +187,19 @@ def combat_damage(game: Game, first: bool) -> Proc[None]:
         if not blockers:
             # 509.1h/702.19e: it stays blocked; only trample lets it hit the player.
             if trample:
-                assignments.append((attacker, target, power))
-            continue
-        if len(blockers) == 1 and not trample:
-            assignments.append((attacker, blockers[0], power))
-            continue
-        split = yield from _divide(game, attacker, blockers, target if trample else 0, power)
-        assignments.extend((attacker, ref, amt) for ref, amt in split if amt > 0)
+                assign(attacker, target, power)
+        elif len(blockers) == 1 and not trample:
+            assign(attacker, blockers[0], power)
+        else:
+            to_divide.append((attacker, blockers, target if trample else 0, power))
+    for attacker, blockers, player, power in to_divide:
+        if attacker.id not in st.objects:
+            continue  # its controller left the game during an earlier division (800.4a)
+        split = yield from _divide(game, attacker, blockers, player, power, assigned)
+        if attacker.id not in st.objects:
+            continue  # its controller left the game while dividing (800.4a)
+        for ref, amt in split:
+            assign(attacker, ref, amt)
     for bid in [b for b in st.battlefield if b in combat.blockers]:
         blocker = st.objects[bid]
         if not _deals_now(game, blocker, first):
@@ -182,41 +214,64 @@ def combat_damage(game: Game, first: bool) -> Proc[None]:
             if a in st.objects and _strikes_first(game, st.objects[a]))
     # 510.2: all combat damage is dealt simultaneously.
     for source, ref, amount in assignments:
-        deal_damage(game, source, ref, amount)
+        if source.id in st.objects:
+            deal_damage(game, source, ref, amount)
     st.dirty = True
 
 
-def _lethal(game: Game, attacker: GameObject, blocker: GameObject) -> int:
-    """702.19c/702.2c: lethal damage, counting damage already marked; 1 with deathtouch."""
+def _lethal(game: Game, attacker: GameObject, blocker: GameObject, assigned: int) -> int:
+    """702.19b: the damage still needed to be lethal, counting damage already marked (120.6)
+    and damage other creatures assigned to it this step; 702.2c: with deathtouch any nonzero
+    amount is lethal."""
+    left = max(0, game.toughness(blocker) - blocker.damage - assigned)
     if game.has_keyword(attacker, "deathtouch"):
-        return 1
-    return max(0, game.toughness(blocker) - blocker.damage)
+        return min(1, left)
+    return left
 
 
-def _divide(game: Game, attacker: GameObject, blockers: list[int], player: int,
-            power: int) -> Proc[list[tuple[int, int]]]:
-    """Ask the attacker's controller to divide its damage (510.1c/d)."""
+def check_trample_division(decision: Decision, pairs: tuple[tuple[int, int], ...]) -> None:
+    """702.19b: a trampler's controller may assign damage to the player or planeswalker it
+    attacks only once each blocker is assigned lethal damage (``decision.lethal``).
+
+    Raises IllegalActionError naming the first blocker left short; the decision is unanswered.
+    """
+    if not decision.lethal:
+        return
+    given: dict[int, int] = {}
+    for key, amount in pairs:
+        given[key] = given.get(key, 0) + amount
+    need = dict(decision.lethal)
+    if not any(amount for key, amount in given.items() if key not in need):
+        return
+    names = {c.key: c.name for c in decision.choices}
+    for key, lethal in decision.lethal:
+        if given.get(key, 0) < lethal:
+            raise IllegalActionError(
+                f"702.19b: decision {decision.id}: {names.get(key, f'option {key}')} must be "
+                f"assigned lethal damage ({lethal}) before any damage tramples over; got "
+                f"{given.get(key, 0)}")
+
+
+def _divide(game: Game, attacker: GameObject, blockers: list[int], player: int, power: int,
+            assigned: dict[int, int]) -> Proc[list[tuple[int, int]]]:
+    """Ask the attacker's controller to divide its damage (510.1c/d); with trample the decision
+    lists each blocker's lethal damage and an answer that sends damage on too early is refused
+    (702.19b) before anything changes, so the player is asked again."""
     st = game.state
     refs = blockers + ([player] if player else [])
     choices = tuple(Choice(i, r, game.ref_name(r)) for i, r in enumerate(refs))
-    reply = yield game.decision(
-        attacker.controller, "divide",
-        f"510.1c: divide {attacker.name}'s {power} combat damage"
-        + (" (trample: lethal to each blocker first)" if player else ""),
-        choices=choices, min=0, max=power)
+    lethal = tuple((i, _lethal(game, attacker, st.objects[b], assigned.get(b, 0)))
+                   for i, b in enumerate(blockers)) if player else ()
+    prompt = f"510.1c: divide {attacker.name}'s {power} combat damage"
+    if player:
+        prompt += " (702.19b trample: lethal damage to each blocker first: " + ", ".join(
+            f"{choices[k].name} {amt}" for k, amt in lethal) + ")"
+    decision = replace(game.decision(attacker.controller, "divide", prompt, choices=choices,
+                                     min=0, max=power), lethal=lethal)
+    reply = yield decision
     assert isinstance(reply, Answer)
-    split = {refs[k]: amt for k, amt in reply.pairs}
-    if player and split.get(player, 0):
-        need = sum(_lethal(game, attacker, st.objects[b]) for b in blockers)
-        if power - split[player] < need:
-            # 702.19b: not enough to the blockers; assign lethal to each, the rest tramples over.
-            game.log("assign", f"{attacker.name}: trample needs lethal damage to each blocker "
-                     "first (702.19b); assignment corrected")
-            split = {}
-            left = power
-            for b in blockers:
-                amt = min(left, _lethal(game, attacker, st.objects[b]))
-                split[b] = amt
-                left -= amt
-            split[player] = left
+    check_trample_division(decision, reply.pairs)
+    split: dict[int, int] = {}
+    for k, amt in reply.pairs:
+        split[refs[k]] = split.get(refs[k], 0) + amt
     return list(split.items())

@@ -111,6 +111,9 @@ class Decision:
     """Most choices to pick (``choose``), or the total to divide (``divide``)."""
     legal_pairs: tuple[tuple[int, int], ...] = ()
     """For ``attackers``/``blockers``: every (creature key, attacked/blocked key) allowed."""
+    lethal: tuple[tuple[int, int], ...] = ()
+    """For ``divide`` with trample (702.19b): (blocker key, lethal damage) for each blocker; no
+    damage may go to an unlisted key unless every listed key gets at least its lethal damage."""
 
 
 @dataclass(frozen=True, slots=True)

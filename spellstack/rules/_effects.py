@@ -192,6 +192,8 @@ def _discard(ctx: EffectContext, eff: Effect) -> Proc[None]:
         n = min(ctx.amount(eff), len(hand))
         picked = yield from game.ask_choose(seat, f"701.8: discard {n} card(s)", hand, n, n)
         for oid in picked:
+            if oid not in game.state.objects:
+                continue  # they left the game while choosing (800.4a)
             new = move_object(game, oid, "graveyard")
             game.log("discard", f"{game.player_name(seat)} discards {new.name}", player=seat,
                      subject=new.id)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from ._casting import activate_ability, cast_spell, legal_actions, play_land, where
+from ._combat import check_trample_division
 from ._decisions import Action, Answer, Decision, Proc, Reply
 from ._errors import IllegalActionError, InvalidMessageError
 from ._game import Game
@@ -50,6 +51,10 @@ def next_task(game: Game) -> Task:
             return "place_triggers"
         if st.step == "cleanup" and not st.cleanup_acted:
             return "end_turn"
+        if st.passes and st.passes >= len(st.living_seats()):
+            # 800.4a/800.4j: everyone still in the game has passed in succession since a
+            # player who held priority left: the top object resolves or the step ends.
+            return "resolve" if st.stack else "advance"
         return "priority"
     if st.cycle in ("priority", "resolve", "advance", "end_turn"):
         return st.cycle  # type: ignore[return-value]
@@ -295,6 +300,7 @@ def check_answer(decision: Decision, reply: Reply) -> Answer:
             raise refuse(f"bad division {quote(reply.pairs)}")
         if sum(amt for _, amt in reply.pairs) != decision.max:
             raise refuse(f"the division must total {decision.max}")
+        check_trample_division(decision, reply.pairs)
     return reply
 
 

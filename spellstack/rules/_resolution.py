@@ -95,7 +95,7 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
     st.cycle = "check"
     if not st.game_over:
         # 117.3b: the active player receives priority after a spell or ability resolves.
-        st.priority = st.active
+        st.priority = st.active_or_next()  # 800.4j: or the next player, if they left
         st.passes = 0
     st.dirty = True
     return game.take_events()

@@ -30,23 +30,75 @@ def lose_game(game: Game, seat: int, reason: str, *, check: bool = True) -> None
 
 
 def _leave_game(game: Game, seat: int) -> None:
-    """800.4a: objects the player owns leave the game; spells and abilities they control on the
-    stack cease to exist."""
+    """800.4a: a player leaves a multiplayer game; this is not a state-based action.
+
+    In the rule's order: every object the player owns leaves the game (whatever its zone, and
+    whoever controls it); effects that give them control of objects end (the kernel has no
+    control-changing effect yet, so there is none to end); abilities they control on the stack
+    cease to exist; then whatever they still control is exiled. Their waiting and delayed
+    triggered abilities go with them. If they held priority it passes to the next player still
+    in the game; a pass they made no longer counts toward all players passing (117.4).
+    """
     st = game.state
-    for oid in list(st.battlefield) + list(st.exile):
-        obj = st.objects[oid]
-        if obj.owner == seat:
-            st.zone_list(obj.zone, obj.owner).remove(oid)
-            del st.objects[oid]
-    for oid in list(st.stack):
-        obj = st.objects[oid]
-        if obj.controller == seat or obj.owner == seat:
-            st.stack.remove(oid)
-            del st.objects[oid]
+    passers = _recent_passers(game, seat)
+    # Objects they own leave the game (every zone; 506.4: they leave combat too).
+    owned = [oid for oid, o in st.objects.items() if o.owner == seat]
+    for oid in owned:
+        _cease_to_exist(game, oid)
+    if owned:
+        game.log("leave", f"{st.players[seat].name}'s cards leave the game (800.4a)",
+                 player=seat, amount=len(owned))
+    # Abilities they control on the stack cease to exist; so do those waiting to be put there.
+    for oid in [i for i in st.stack if st.objects[i].ability_kind
+                and st.objects[i].controller == seat]:
+        _cease_to_exist(game, oid)
     st.pending_triggers = [t for t in st.pending_triggers if t.controller != seat]
+    st.delayed_triggers = [d for d in st.delayed_triggers if d.controller != seat]
+    # What they still control (and someone else owns) is exiled.
+    for oid in [i for i in list(st.battlefield) + list(st.stack)
+                if st.objects[i].controller == seat]:
+        game.log("leave", f"{st.objects[oid].name} is exiled: its controller left the game "
+                 "(800.4a)", subject=oid)
+        move_object(game, oid, "exile")
+    if seat in passers:
+        st.passes -= 1
     if st.priority == seat:
         st.priority = st.next_seat(seat)
-        st.passes = 0
+    if st.cycle == "priority":
+        # The pending grant is void: state-based actions come before the next one (117.5).
+        st.cycle = "check"
+    st.dirty = True
+
+
+def _recent_passers(game: Game, leaver: int) -> list[int]:
+    """117.4: the players who passed in succession just before the priority holder."""
+    st = game.state
+    n = len(st.players)
+    out: list[int] = []
+    if st.priority < 0 or st.cycle not in ("priority", "check"):
+        return out
+    for i in range(1, n):
+        s = (st.priority - i) % n
+        if len(out) >= st.passes:
+            break
+        if not st.players[s].lost or s == leaver:
+            out.append(s)
+    return out
+
+
+def _cease_to_exist(game: Game, oid: int) -> None:
+    """An object leaves the game (800.4a) or ceases to exist; its last known information stays."""
+    st = game.state
+    obj = st.objects.pop(oid)
+    st.zone_list(obj.zone, obj.owner).remove(oid)
+    st.lki[oid] = obj
+    if any(e.affected == oid for e in st.effects):
+        st.effects = [e for e in st.effects if e.affected != oid]
+    if st.combat is not None:
+        st.combat.attackers.pop(oid, None)
+        st.combat.blockers.pop(oid, None)
+    if obj.delayed_effects:
+        st.delayed_triggers = [d for d in st.delayed_triggers if d.id != obj.delayed_effects]
 
 
 def check_game_over(game: Game) -> None:
@@ -107,7 +159,8 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
                 to_graveyard[oid] = "toughness 0 or less (704.5f)"
             elif obj.damage >= t and obj.damage > 0:
                 destroy[oid] = "lethal damage (704.5g)"
-            elif obj.deathtouch_damage and obj.damage > 0:
+            elif obj.deathtouch_damage:
+                # Even damage dealt as -1/-1 counters (infect, 702.90c) counts (704.5h).
                 destroy[oid] = "damage from a deathtouch source (704.5h)"
         if game.is_type(obj, "Planeswalker") and obj.counters.get("loyalty", 0) <= 0:
             to_graveyard[oid] = "0 loyalty (704.5i)"
@@ -136,6 +189,10 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         return ()
 
     # All at once (704.3): counters first (they change nothing else this batch), then moves.
+    # (A player asked about the legend rule may have left the game meanwhile, taking their
+    # objects with them: 800.4a.)
+    annihilate = [oid for oid in annihilate if oid in st.objects]
+    vanish = [oid for oid in vanish if oid in st.objects]
     for oid in annihilate:
         obj = st.objects[oid]
         n = min(obj.counters["+1/+1"], obj.counters["-1/-1"])

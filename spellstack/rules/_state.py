@@ -238,6 +238,8 @@ class CombatState:
     """Attacking creature id -> its blockers (509.1h: blocked even if they leave)."""
     first_strike_dealt: list[int] = field(default_factory=list)
     """Creatures that dealt first-strike combat damage (510.4)."""
+    attackers_declared: bool = False
+    """508.8: creatures were declared as attackers this combat (even if all have left since)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """A hashable, ordered form."""
@@ -246,6 +248,7 @@ class CombatState:
             tuple(sorted((k, tuple(v)) for k, v in self.blockers.items())),
             tuple(sorted((k, tuple(v)) for k, v in self.blocked.items())),
             tuple(self.first_strike_dealt),
+            self.attackers_declared,
         )
 
 
@@ -308,7 +311,8 @@ class GameState:
     """If not 0: the game is a draw when this turn ends (the tournament convention of a time
     limit, made deterministic so bot games always end)."""
     skip_first_draw: bool = True
-    """103.8a: the starting player skips the draw step of their first turn (turn 1)."""
+    """103.8a: in a two-player game the starting player skips the draw step of their first turn
+    (turn 1); in a game of three or more they draw (103.8c), whatever this says."""
     decisions: int = 0
     """Decisions asked so far; each decision's id."""
     log: list[tuple[str, int, int, str]] = field(default_factory=list)
@@ -345,6 +349,11 @@ class GameState:
         n = len(self.players)
         order = [(self.active + i) % n for i in range(n)]
         return [s for s in order if not self.players[s].lost]
+
+    def active_or_next(self) -> int:
+        """117.3b/800.4j: who receives priority when the active player would: the active player,
+        or, once they have left the game, the next player in turn order still in it."""
+        return self.active if not self.players[self.active].lost else self.next_seat(self.active)
 
     def next_seat(self, seat: int) -> int:
         """The next player in turn order still in the game."""

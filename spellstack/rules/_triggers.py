@@ -167,6 +167,8 @@ def place_triggers(game: Game) -> Proc[bool]:
             assert isinstance(reply, Answer)
             mine = [mine[k] for k in reply.keys]
         for trig in mine:
+            if st.players[trig.controller].lost:
+                continue  # 800.4a: it left the game with its controller (who left while asked)
             yield from _put_on_stack(game, trig)
     st.dirty = True
     return True
@@ -188,6 +190,8 @@ def _put_on_stack(game: Game, trig: PendingTrigger) -> Proc[None]:
             picked = yield from game.ask_choose(
                 trig.controller, f"603.3d: choose targets for {trig.source_name}", cands,
                 spec.min, spec.max)
+            if st.players[trig.controller].lost:
+                return  # 800.4a: its controller left the game while choosing
             chosen.extend(picked)
             groups.append(len(picked))
     oid = st.new_id()

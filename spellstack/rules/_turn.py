@@ -25,8 +25,9 @@ def _end_step(game: Game) -> None:
 
 
 def _no_attackers(game: Game) -> bool:
+    """508.8: no creatures were declared as attackers (those declared may have left since)."""
     combat = game.state.combat
-    return combat is None or not combat.attackers
+    return combat is None or not combat.attackers_declared
 
 
 def _begin(game: Game, step: str) -> Proc[bool]:
@@ -43,10 +44,12 @@ def _begin(game: Game, step: str) -> Proc[bool]:
                 obj.tapped = False
         return False
     if step == "draw":
-        if st.turn == 1 and st.skip_first_draw:
-            # 103.8a: the starting player skips the draw step of their first turn.
+        if st.turn == 1 and st.skip_first_draw and len(st.players) == 2:
+            # 103.8a: in a two-player game the starting player skips the draw step of their
+            # first turn; 103.8c: in a game of three or more players they draw.
             return False
-        draw_cards(game, st.active, 1)
+        if not st.players[st.active].lost:  # 800.4j: nobody draws for a player who left
+            draw_cards(game, st.active, 1)
     elif step == "declare_attackers":
         yield from declare_attackers(game)
     elif step in ("declare_blockers", "combat_damage"):
@@ -75,11 +78,12 @@ def _cleanup(game: Game) -> Proc[None]:
     st.cleanup_acted = False
     p = st.players[st.active]
     excess = len(p.hand) - MAX_HAND_SIZE
-    if excess > 0:
+    if excess > 0 and not p.lost:  # 800.4j: a player who left discards nothing
         picked = yield from game.ask_choose(st.active, f"514.1: discard {excess} card(s)",
                                             list(p.hand), excess, excess)
         for oid in picked:
-            move_object(game, oid, "graveyard")
+            if oid in st.objects:  # not if they left the game while choosing (800.4a)
+                move_object(game, oid, "graveyard")
     for oid in st.battlefield:
         obj = st.objects[oid]
         obj.damage = 0
@@ -97,7 +101,7 @@ def _run_steps(game: Game, index: int) -> Proc[None]:
         if st.game_over:
             return
         if step == "cleanup" or gets_priority:
-            st.priority = st.active
+            st.priority = st.active_or_next()  # 117.3a, 800.4j
             st.passes = 0
             st.cycle = "check"
             st.dirty = True

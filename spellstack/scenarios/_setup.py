@@ -42,8 +42,10 @@ def build_game(setup: Mapping[str, Any], seed: int, cards: Mapping[str, CardDefi
     turn = setup.get("turn", 1)
     if not isinstance(turn, int) or turn < 1:
         raise ScenarioError(f"{where}: setup.turn must be a positive integer, got {turn!r}")
-    if turn == 1 and step == "draw":
-        raise ScenarioError(f"{where}: the starting player skips the first draw step (103.8a)")
+    if turn == 1 and step == "draw" and len(names) == 2:
+        # 103.8c: in a game of three or more players the starting player does draw.
+        raise ScenarioError(f"{where}: in a two-player game the starting player skips the "
+                            "first draw step (103.8a)")
     unknown = set(setup) - {"players", "turn", "step", "priority", *names}
     if unknown:
         raise ScenarioError(f"{where}: setup: unknown key {sorted(unknown)[0]!r}")
