@@ -1,0 +1,370 @@
+"""Property: over many random games through the real actors, nothing addressed to a player
+names or identifies a card hidden from that player when it was sent (400.2, 406.3, 708).
+
+Each game has honest RandomBot seats and one hostile prober. At each grant of priority the
+prober first sends two actions that differ only in one id: one naming an object hidden from it
+(an opponent's hand card, any library card, an id a card had in a hidden zone before it moved,
+the ids of the opening hands), the other an id that never existed; both must be refused in the
+same words. It also names player refs of absent seats, and answers other decisions with a bad
+key first. Then it plays legally.
+
+Every seat's policy is wrapped in a ``Watch`` that holds the game and snapshots, per decision,
+what that seat may not see (``visible_to``): with one message in flight per game, the state
+when a request arrives is the state when it was sent, and a refusal leaves it unchanged. The
+checks then read the JSON Lines trace: for every line whose receiver is ``player:NAME``,
+
+- no structured id (a view object, an action's object, a target candidate, a choice) is one
+  hidden from the receiver, and no text shows such an id with a name (``Name (#N)``);
+- no text contains the name of a card hidden from the receiver, unless that name is also
+  visible to them at that moment (a Forest in the library while another is on the battlefield);
+- the refusal of each probe pair reads the same once the probed number is masked.
+
+Libraries are numbered after the shuffle: at the start of every game each library's ids ascend
+from its top card.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from spellstack.actors import TraceRecord, TraceWriter, play_game, tracer_actor
+from spellstack.bots import RandomBot
+from spellstack.cards import load_cards, load_deck
+from spellstack.protocol import Rejected
+from spellstack.rules import (
+    MAX_PLAYERS,
+    Action,
+    ActionOption,
+    Answer,
+    Decision,
+    Game,
+    GameRandom,
+    PlayerView,
+    Reply,
+    new_game,
+    player_ref,
+    visible_to,
+)
+
+CARDS = load_cards()
+DECK_NAMES = ("gruul", "orzhov", "dimir")
+GAMES = 24
+NEVER = 10**9
+"""Ids from here up never exist in these games."""
+SHAPES = ("target", "pay", "cast", "play", "activate")
+"""Where a probe puts the id it names: a target, a mana source, the card or permanent."""
+
+# Keys whose int values (or list items) are object or player refs in a player's messages.
+_REF_KEYS = frozenset({"object_id", "ref", "attached_to", "subject", "source_id"})
+_REF_LIST_KEYS = frozenset({"targets", "candidates"})
+_OBJECT_LISTS = frozenset({"battlefield", "hand", "exile", "graveyard", "stack"})
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What one seat may not see at one moment."""
+
+    hidden_ids: frozenset[int]
+    """Ids of objects hidden from the seat, and ids hidden from it when they last existed."""
+    hidden_names: frozenset[str]
+    """Names of hidden cards that are not also visible to the seat."""
+
+
+def snapshot(game: Game, seat: int) -> Snapshot:
+    st = game.state
+    hidden: set[int] = set()
+    hidden_names: set[str] = set()
+    shown_names: set[str] = set()
+    for table in (st.objects, st.lki):
+        for oid, obj in table.items():
+            if visible_to(game, seat, obj):
+                shown_names.add(obj.name)
+            else:
+                hidden.add(oid)
+                hidden_names.add(obj.name)
+    return Snapshot(frozenset(hidden), frozenset(hidden_names - shown_names))
+
+
+class Watch:
+    """A seat's policy, with a snapshot of what the seat may not see at every request."""
+
+    def __init__(self, inner: Any, game: Game, seat: int) -> None:
+        self.inner = inner
+        self.game = game
+        self.seat = seat
+        self.snapshots: dict[int, Snapshot] = {}
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        assert decision.player == self.seat
+        self.snapshots[decision.id] = snapshot(self.game, self.seat)
+        reply: Reply = self.inner.decide(view, decision)
+        return reply
+
+    def notify(self, msg: object) -> None:
+        notify = getattr(self.inner, "notify", None)
+        if notify is not None:
+            notify(msg)
+
+
+@dataclass
+class Probe:
+    """One probing action and the refusal it got."""
+
+    decision_id: int
+    ref: int
+    hidden: bool
+    pair: int
+    refusal: str | None = None
+
+
+def _as_target(opt: ActionOption, ref: int) -> Action:
+    return Action(opt.kind, opt.object_id, opt.ability, (ref,))
+
+
+def _as_payment(opt: ActionOption, targets: tuple[int, ...], ref: int) -> Action:
+    return Action(opt.kind, opt.object_id, opt.ability, targets, pay=(ref,))
+
+
+@dataclass
+class Prober:
+    """Hostile: names hidden ids, former hidden ids, never-existing ids and absent seats
+    before playing legally."""
+
+    game: Game
+    seat: int
+    seed: int
+    inner: RandomBot = field(init=False)
+    rng: GameRandom = field(init=False)
+    queue: list[tuple[Action, int, bool, int]] = field(default_factory=list)
+    probes: list[Probe] = field(default_factory=list)
+    pairs: int = 0
+    legal_next: bool = False
+    bad_answer_for: int = -1
+    last: Probe | None = None
+    shapes_used: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.inner = RandomBot(self.seed)
+        self.rng = GameRandom.from_seed(self.seed + 1000)
+
+    def notify(self, msg: object) -> None:
+        if isinstance(msg, Rejected) and self.last is not None \
+                and self.last.decision_id == msg.decision_id:
+            self.last.refusal = msg.reason
+        self.last = None
+
+    def _hidden_ref(self) -> int:
+        """An id hidden from this seat: by turns, one now in a hidden zone and one that was in
+        a hidden zone when it last existed (a drawn card's library id, a cast card's hand id)."""
+        st = self.game.state
+        table = st.lki if self.pairs % 4 in (0, 1) else st.objects  # each shape gets both
+        ids = sorted(i for i, o in table.items() if not visible_to(self.game, self.seat, o))
+        if not ids:
+            ids = sorted(i for t in (st.objects, st.lki) for i, o in t.items()
+                         if not visible_to(self.game, self.seat, o))
+        return self.rng.choice(ids)
+
+    def _shapes(self, decision: Decision) -> dict[str, Callable[[int], Action]]:
+        """Ways to name one ref in an action, by name."""
+        shapes: dict[str, Callable[[int], Action]] = {
+            "cast": lambda r: Action("cast", r),
+            "play": lambda r: Action("play", r),
+            "activate": lambda r: Action("activate", r, ability=1),
+        }
+        for opt in decision.actions:
+            if opt.kind not in ("cast", "activate"):
+                continue  # a land play takes no targets and no payment
+            legal = tuple(c for req in opt.targets for c in req.candidates[:req.min])
+            if opt.targets:
+                shapes.setdefault("target", partial(_as_target, opt))
+            shapes.setdefault("pay", partial(_as_payment, opt, legal))
+        return shapes
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        if decision.kind != "priority":
+            if self.bad_answer_for != decision.id:
+                self.bad_answer_for = decision.id
+                return Answer(decision.id, (NEVER,))
+            return self.inner.decide(view, decision)
+        if not self.queue and not self.legal_next:
+            shapes = self._shapes(decision)
+            # Round robin over the ways to name an id, as far as this decision allows; a target
+            # (the way the defect leaked) whenever there is one, every other time.
+            wanted = "target" if self.pairs % 2 else SHAPES[self.pairs // 2 % len(SHAPES)]
+            name = wanted if wanted in shapes else sorted(shapes)[self.rng.below(len(shapes))]
+            shape = shapes[name]
+            self.pairs += 1
+            self.shapes_used[name] = self.shapes_used.get(name, 0) + 1
+            hidden = self._hidden_ref()
+            never = NEVER + self.pairs
+            self.queue = [(shape(hidden), hidden, True, self.pairs),
+                          (shape(never), never, False, self.pairs)]
+            if "target" in shapes:
+                # A player ref of a seat this game doesn't have (800.4: or one that left).
+                n = len(self.game.state.players)
+                absent = player_ref(n + self.rng.below(MAX_PLAYERS - n))
+                self.queue.append((shapes["target"](absent), absent, False, 0))
+        if self.queue:
+            action, ref, hidden_flag, pair = self.queue.pop(0)
+            self.last = Probe(decision.id, ref, hidden_flag, pair)
+            self.probes.append(self.last)
+            if not self.queue:
+                self.legal_next = True
+            return action
+        self.legal_next = False
+        return self.inner.decide(view, decision)
+
+
+# --------------------------------------------------------------------------- one game
+
+
+@dataclass
+class Played:
+    names: list[str]
+    watches: list[Watch]
+    prober: Prober
+    final: list[Snapshot]
+    lines: list[dict[str, Any]]
+
+
+async def _play(seed: int, path: Path) -> Played:
+    rng = GameRandom.from_seed(seed)
+    n = 3 if seed % 5 == 4 else 2
+    names = ["alice", "bob", "carol"][:n]
+    decks = [DECK_NAMES[rng.below(len(DECK_NAMES))] for _ in range(n)]
+    game = new_game(CARDS, [(nm, load_deck(d, CARDS).cards) for nm, d in zip(names, decks,
+                                                                                 strict=True)],
+                    seed)
+    st = game.state
+    for p in st.players:
+        # 400.2/103.3: numbered after the shuffle, top first; the opening hand came off the top.
+        assert p.library == sorted(p.library)
+        drawn = [i for i, o in st.lki.items() if o.owner == p.seat]
+        assert max(drawn) < min(p.library)
+    hostile = seed % n
+    prober = Prober(game, hostile, seed * 7 + 3)
+    watches = [Watch(prober if s == hostile else RandomBot(seed * 7 + s), game, s)
+               for s in range(n)]
+    with open(path, "w", encoding="utf-8") as stream:
+        writer = TraceWriter(stream)
+        writer.header(seed, dict(zip(names, decks, strict=True)), players=names)
+        send, recv = trio.open_memory_channel[TraceRecord](math.inf)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(tracer_actor, recv, writer)
+            async with send:
+                result = await play_game(game, watches, trace=send)
+        writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
+                      final_hash=result.final_hash)
+    assert result.forfeits == [], result.forfeits
+    lines = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+    return Played(names, watches, prober, [snapshot(game, s) for s in range(n)], lines)
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _refs(node: Any, key: str = "", in_objects: bool = False) -> list[int]:
+    """Every object or player ref in a message payload."""
+    out: list[int] = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "id" and in_objects and isinstance(v, int):
+                out.append(v)
+            elif k in _REF_KEYS and isinstance(v, int):
+                out.append(v)
+            else:
+                out.extend(_refs(v, k, in_objects or k in _OBJECT_LISTS))
+    elif isinstance(node, list):
+        if key in _REF_LIST_KEYS:
+            out.extend(v for v in node if isinstance(v, int))
+        for v in node:
+            out.extend(_refs(v, key, in_objects))
+    return out
+
+
+def _texts(node: Any) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [t for v in node.values() for t in _texts(v)]
+    if isinstance(node, list):
+        return [t for v in node for t in _texts(v)]
+    return []
+
+
+def _check_message(msg: dict[str, Any], snap: Snapshot) -> None:
+    payload = msg["payload"]
+    where = f"seq {msg['seq']} {msg['kind']} to {msg['receiver']}"
+    leaked = set(_refs(payload)) & snap.hidden_ids
+    assert not leaked, f"{where}: hidden ids {sorted(leaked)}"
+    for text in _texts(payload):
+        for n in re.findall(r"#(\d+)", text):
+            if int(n) in snap.hidden_ids:
+                assert f"(#{n})" not in text, f"{where}: a hidden id with a name: {text!r}"
+        names = [name for name in snap.hidden_names if name in text]
+        assert not names, f"{where}: hidden names {names} in {text!r}"
+
+
+def _snapshot_for(played: Played, msg: dict[str, Any], last: dict[int, int]) -> Snapshot | None:
+    seat = played.names.index(msg["receiver"].removeprefix("player:"))
+    snaps = played.watches[seat].snapshots
+    payload = msg["payload"]
+    kind = msg["kind"]
+    if kind in ("PriorityRequest", "DecisionRequest"):
+        last[seat] = payload["decision"]["id"]
+        return snaps[last[seat]]
+    if kind in ("Rejected", "Accepted"):
+        return snaps[payload["decision_id"]]
+    if kind == "ErrorReply":
+        return snaps[last[seat]]
+    if kind == "GameOver":
+        return played.final[seat]
+    raise AssertionError(f"unexpected {kind} to a player")
+
+
+def _mask(text: str, *numbers: int) -> str:
+    for n in numbers:
+        text = re.sub(rf"\b{n}\b", "N", text)
+    return text
+
+
+@pytest.mark.parametrize("seed", range(GAMES))
+async def test_no_message_to_a_player_names_or_identifies_a_hidden_card(
+        seed: int, tmp_path: Path) -> None:
+    played = await _play(seed, tmp_path / "trace.jsonl")
+    to_players = [m for m in played.lines[1:-1] if m["receiver"].startswith("player:")]
+    assert to_players
+    last: dict[int, int] = {}
+    checked = 0
+    for msg in to_players:
+        snap = _snapshot_for(played, msg, last)
+        assert snap is not None
+        _check_message(msg, snap)
+        checked += 1
+    assert checked == len(to_players)
+
+    probes = played.prober.probes
+    assert probes and all(p.refusal is not None for p in probes), "every probe is refused"
+    by_pair: dict[int, list[Probe]] = {}
+    for p in probes:
+        if p.pair:
+            by_pair.setdefault(p.pair, []).append(p)
+    assert by_pair
+    for pair, (hidden, never) in by_pair.items():
+        assert hidden.hidden and not never.hidden
+        assert hidden.refusal is not None and never.refusal is not None
+        assert _mask(hidden.refusal, hidden.ref) == _mask(never.refusal, never.ref), pair
+    # The refusals reached the prober through the trace, exactly as recorded.
+    rejected = {m["payload"]["decision_id"]: m["payload"]["reason"] for m in to_players
+                if m["kind"] == "Rejected"}
+    assert all(rejected[p.decision_id] == p.refusal for p in probes)
