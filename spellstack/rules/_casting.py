@@ -87,7 +87,7 @@ def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[Mana
                 raise _fail(game, "601.2g", f"#{oid} is not a permanent you control")
             produces = _tap_mana(game, obj.name)
             if produces is None or not _can_tap(game, obj):
-                raise _fail(game, "601.2g", f"{obj.name} (#{oid}) has no mana ability you can "
+                raise _fail(game, "601.2g", f"{_visible_name(game, oid, seat)} has no mana ability you can "
                             "activate now")
             out.append(ManaSource(oid, produces))
         return out
