@@ -57,7 +57,7 @@ def _leave_game(game: Game, seat: int) -> None:
     # What they still control (and someone else owns) is exiled.
     for oid in [i for i in list(st.battlefield) + list(st.stack)
                 if st.objects[i].controller == seat]:
-        game.log("leave", f"{st.objects[oid].name} is exiled: its controller left the game "
+        game.log("leave", f"{game.ref_name(oid)} is exiled: its controller left the game "
                  "(800.4a)", subject=oid)
         move_object(game, oid, "exile")
     if seat in passers:

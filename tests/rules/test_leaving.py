@@ -30,6 +30,7 @@ from spellstack.rules import (
     play_sync,
     player_ref,
     priority_decision,
+    resolve_top,
     run_proc,
     take_action,
 )
@@ -298,3 +299,44 @@ async def test_a_forfeit_through_the_coordinator_lets_the_others_play_on() -> No
     assert [seat for turn, step, kind, seat in log if turn == 2][:1] == [BOB]
     assert st.players[ALICE].lost and owned_by(game, ALICE) == []
     assert result.turns == 4 and not st.players[BOB].lost and not st.players[CAROL].lost
+
+
+# ------------------------------------------------------------ leaving during a resolution
+
+
+def mind_rot_game() -> Game:
+    game = game_with(3, alice={"hand": ["Mind Rot", "Island", "Forest", "Plains"],
+                               "battlefield": ["Swamp", "Swamp", "Swamp"]},
+                     bob={"hand": ["Island", "Forest", "Plains"]})
+    assert to_priority(game).player == ALICE
+    return game
+
+
+def leave_when_asked_to_discard(game: Game, seat: int) -> Callable[[Decision], Reply]:
+    def answer(decision: Decision) -> Reply:
+        if decision.kind == "choose" and decision.player == seat:
+            lose_game(game, seat, "forfeited: test")  # as the coordinator does on a forfeit
+        return default_answer(decision)
+    return answer
+
+
+def test_a_player_who_leaves_while_discarding_for_a_spell_takes_their_hand() -> None:
+    game = mind_rot_game()
+    st = game.state
+    take_action(game, ALICE, Action("cast", st.players[ALICE].hand[0],
+                                    targets=(player_ref(BOB),)))
+    run_proc(resolve_top(game), leave_when_asked_to_discard(game, BOB))
+    assert st.players[BOB].lost and owned_by(game, BOB) == []
+    assert [st.objects[i].name for i in st.players[ALICE].graveyard] == ["Mind Rot"]
+    assert st.priority == ALICE and to_priority(game).player == ALICE
+
+
+def test_the_active_player_leaving_during_their_own_spell_gives_priority_to_the_next() -> None:
+    # 800.4j: after the resolution the active player would receive priority; they have left.
+    game = mind_rot_game()
+    st = game.state
+    take_action(game, ALICE, Action("cast", st.players[ALICE].hand[0],
+                                    targets=(player_ref(ALICE),)))
+    run_proc(resolve_top(game), leave_when_asked_to_discard(game, ALICE))
+    assert st.players[ALICE].lost and owned_by(game, ALICE) == [] and st.stack == []
+    assert st.priority == BOB and to_priority(game).player == BOB
