@@ -1,6 +1,14 @@
 """Thin trio shells around the kernel: coordinator, players, stack, SBA checker, tracer."""
 
-from ._coordinator import MAX_REJECTIONS, MAX_STRIKES, Coordinator, GameResult, SeatConfig
+from ._coordinator import (
+    ENGINE_ERROR,
+    GAME_OVER_GRACE,
+    MAX_REJECTIONS,
+    MAX_STRIKES,
+    Coordinator,
+    GameResult,
+    SeatConfig,
+)
 from ._kernel_actors import sba_actor, stack_actor
 from ._player import player_actor
 from ._run import play_game, play_match
@@ -8,7 +16,7 @@ from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
 __all__ = [
-    "MAX_REJECTIONS", "MAX_STRIKES", "TRACE_FORMAT", "Coordinator", "GameResult", "Link",
-    "SeatConfig", "TraceRecord", "TraceWriter", "Wire", "play_game", "play_match",
+    "ENGINE_ERROR", "GAME_OVER_GRACE", "MAX_REJECTIONS", "MAX_STRIKES", "TRACE_FORMAT",
+    "Coordinator", "GameResult", "Link", "SeatConfig", "TraceRecord", "TraceWriter", "Wire", "play_game", "play_match",
     "player_actor", "sba_actor", "stack_actor", "tracer_actor",
 ]

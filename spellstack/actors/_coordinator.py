@@ -56,12 +56,16 @@ from ..rules import (
 )
 from ._wire import Link
 
-__all__ = ["Coordinator", "GameResult", "SeatConfig"]
+__all__ = ["ENGINE_ERROR", "GAME_OVER_GRACE", "Coordinator", "GameResult", "SeatConfig"]
 
 MAX_STRIKES = 3
 """Malformed messages a seat may send in a row before it forfeits."""
 MAX_REJECTIONS = 50
 """Illegal actions a seat may submit in a row before it forfeits (a lying bot can't stall)."""
+ENGINE_ERROR = "engine error"
+"""How the end reason of a game stopped by an unexpected exception in one of its actors starts."""
+GAME_OVER_GRACE = 1.0
+"""Seconds each seat is given to take its GameOver after an engine error (best effort)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +98,9 @@ class GameResult:
     """(player, reason) for each forfeit."""
     final_hash: str = ""
     """The state hash at the end."""
+    seed: int | None = None
+    """The seed the game was started from (``GameState.seed``), to replay it; None if it was
+    built another way."""
 
 
 class Coordinator:
@@ -107,7 +114,7 @@ class Coordinator:
         self.stack = stack
         self.sba = sba
         self.wire = stack.wire
-        self.result = GameResult(None, "", 0)
+        self.result = GameResult(None, "", 0, seed=game.state.seed)
         self.gone: set[int] = set()
         """Seats that forfeited; they are asked nothing more."""
         self._rejections: dict[int, int] = {}
@@ -156,6 +163,38 @@ class Coordinator:
             if seat not in self.gone:
                 await self._send(seat, GameOver(winner or "", losers, st.end_reason))
         self.result.messages = self.wire.sent
+
+    async def abort(self, actor: str, fault: str, *, skip: frozenset[int] = frozenset()) -> GameResult:
+        """End the game after an unexpected exception in ``actor`` (``fault`` says what it was):
+        no winner, end reason ``engine error: ...``, the final hash of the state as it was left.
+        Every seat still in the game but those in ``skip`` (a player actor that failed) is sent
+        GameOver if it takes it within ``GAME_OVER_GRACE`` seconds. The reason sent to the seats
+        names only the actor: an exception's text could name a card hidden from them (400.2);
+        the full text is in the state, the result and the trace's result line."""
+        st = self.game.state
+        st.game_over = True
+        st.winner = -1
+        st.end_reason = f"{ENGINE_ERROR}: {fault}"
+        self.result.winner = None
+        self.result.reason = st.end_reason
+        self.result.turns = st.turn
+        try:
+            self.result.final_hash = st.state_hash()
+        except Exception as err:  # a state left half-changed may not even hash
+            self.result.final_hash = ""
+            self.result.reason += f"; the state could not be hashed: {type(err).__name__}"
+        losers = tuple(p.name for p in st.players if p.lost)
+        told = GameOver("", losers, f"{ENGINE_ERROR} ({actor})")
+        for seat, link in enumerate(self.seats):
+            if seat in self.gone or seat in skip:
+                continue
+            with trio.move_on_after(min(self.configs[seat].timeout, GAME_OVER_GRACE)):
+                try:
+                    await link.send(told)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    pass  # that seat's actor is gone already
+        self.result.messages = self.wire.sent
+        return self.result
 
     def _note(self, kind: str, seat: int, detail: str) -> None:
         """A coordinator event for the trace (not sent to anyone but the tracer)."""

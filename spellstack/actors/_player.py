@@ -37,7 +37,12 @@ async def player_actor(policy: Bot, link: Link) -> None:
         if isinstance(msg, (Accepted, Rejected, ErrorReply)):
             notify = getattr(policy, "notify", None)
             if notify is not None:
-                notify(msg)
+                try:
+                    notify(msg)
+                except Exception as err:  # the policy's own error: it loses its own game
+                    await link.send(Forfeit(f"policy's notify raised {type(err).__name__}: "
+                                            f"{_short(err)}"))
+                    return
             continue
         if not isinstance(msg, (PriorityRequest, DecisionRequest)):
             continue

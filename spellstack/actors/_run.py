@@ -1,23 +1,76 @@
-"""A game as a trio nursery of actors: coordinator, players, stack, SBA checker, tracer."""
+"""A game as a trio nursery of actors: coordinator, players, stack, SBA checker, tracer.
+
+Containment: an unexpected exception in any of a game's actors ends that game alone, at its
+own nursery. The game ends with reason ``engine error: ACTOR: Type: message`` and no winner,
+its seed is in the result (and the trace's result line), and sibling games in the parent
+nursery go on. Only ordinary exceptions are contained: ``trio.Cancelled``,
+``KeyboardInterrupt`` and other ``BaseException``s pass through. A bot's own errors are not
+engine errors: the player actor turns them into a forfeit of that seat.
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import trio
 
 from ..bots import Bot
 from ..cards import load_cards, load_deck
 from ..rules import Game, new_game
-from ._coordinator import Coordinator, GameResult, SeatConfig
+from ._coordinator import ENGINE_ERROR, Coordinator, GameResult, SeatConfig
 from ._kernel_actors import sba_actor, stack_actor
 from ._player import player_actor
 from ._tracer import TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
 __all__ = ["play_game", "play_match"]
+
+_FAULT_TEXT_LIMIT = 300
+"""Longest exception text kept in an end reason, in characters."""
+
+
+@dataclass(slots=True)
+class _Containment:
+    """The first unexpected exception among one game's actors, and the scope it cancels."""
+
+    actor: str = ""
+    """The actor it happened in (``coordinator``, ``stack``, ``sba``, ``player:NAME``,
+    ``tracer``); empty while nothing failed."""
+    fault: str = ""
+    """``ACTOR: Type: message`` for the end reason; empty while nothing failed."""
+    scope: trio.CancelScope | None = None
+    """The game's engine (coordinator, stack actor, SBA checker) while it runs."""
+
+    def record(self, actor: str, err: Exception) -> None:
+        """Note the failure (the first one counts) and stop the game's engine."""
+        if not self.fault:
+            try:
+                text = str(err)
+            except Exception:  # an exception whose own text fails
+                text = "<unprintable>"
+            if len(text) > _FAULT_TEXT_LIMIT:
+                text = text[: _FAULT_TEXT_LIMIT - 3] + "..."
+            self.actor = actor
+            self.fault = f"{actor}: {type(err).__name__}" + (f": {text}" if text else "")
+        if self.scope is not None:
+            self.scope.cancel()
+
+    def attach(self, scope: trio.CancelScope) -> None:
+        """The engine's scope from now on (cancelled at once if something failed already)."""
+        self.scope = scope
+        if self.fault:
+            scope.cancel()
+
+    async def guard(self, actor: str, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Run one actor; an ordinary exception ends its game instead of the process."""
+        try:
+            await fn(*args)
+        except Exception as err:  # Cancelled and KeyboardInterrupt are BaseExceptions: not here
+            self.record(actor, err)
 
 
 async def play_game(
@@ -30,28 +83,62 @@ async def play_game(
 ) -> GameResult:
     """Run ``game`` to its end with one player actor per seat; returns the result.
 
-    ``trace``: where to send a copy of every message (the caller owns the tracer).
+    ``trace``: where to send a copy of every message (the caller owns the tracer). An
+    unexpected exception in one of the game's actors ends the game with reason
+    ``engine error: ...`` (see the module docstring); it is not raised.
     """
+    result, _ = await _play_game(game, policies, configs, trace, game_id, _Containment())
+    return result
+
+
+async def _play_game(
+    game: Game,
+    policies: Sequence[Bot],
+    configs: Sequence[SeatConfig] | None,
+    trace: trio.MemorySendChannel[TraceRecord] | None,
+    game_id: str,
+    box: _Containment,
+) -> tuple[GameResult, Coordinator]:
     n = len(game.state.players)
     if len(policies) != n:
         raise ValueError(f"{n} players but {len(policies)} policies")
-    configs = list(configs) if configs is not None else [SeatConfig()] * n
+    seat_configs = list(configs) if configs is not None else [SeatConfig()] * n
     wire = Wire(game_id, trace)
+    names = [f"player:{p.name}" for p in game.state.players]
     coord_ends: list[Link] = []
-    async with trio.open_nursery() as nursery:
-        for seat, policy in enumerate(policies):
-            name = f"player:{game.state.players[seat].name}"
-            mine, theirs = Link.pair(wire, "coordinator", name)
-            coord_ends.append(mine)
-            nursery.start_soon(player_actor, policy, theirs)
-        stack_c, stack_a = Link.pair(wire, "coordinator", "stack")
-        sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
-        nursery.start_soon(stack_actor, game, stack_a)
-        nursery.start_soon(sba_actor, game, sba_a)
-        result = await Coordinator(game, coord_ends, configs, stack_c, sba_c).run()
+    player_ends: list[Link] = []
+    for name in names:
+        mine, theirs = Link.pair(wire, "coordinator", name)
+        coord_ends.append(mine)
+        player_ends.append(theirs)
+    stack_c, stack_a = Link.pair(wire, "coordinator", "stack")
+    sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
+    coord = Coordinator(game, coord_ends, seat_configs, stack_c, sba_c)
+    async with trio.open_nursery() as players:
+        for name, policy, end in zip(names, policies, player_ends, strict=True):
+            players.start_soon(box.guard, name, player_actor, policy, end)
+        # The engine has its own scope, so that after a failure the players are still there
+        # to be told the game is over.
+        async with trio.open_nursery() as engine:
+            box.attach(engine.cancel_scope)
+            engine.start_soon(box.guard, "stack", stack_actor, game, stack_a)
+            engine.start_soon(box.guard, "sba", sba_actor, game, sba_a)
+            engine.start_soon(box.guard, "coordinator", _coordinate, coord, engine.cancel_scope)
+        box.scope = None
+        if box.fault:
+            failed = frozenset(seat for seat, name in enumerate(names) if name == box.actor)
+            result = await coord.abort(box.actor, box.fault, skip=failed)
+        else:
+            result = coord.result
         # Players that hang or already left are not waited for.
-        nursery.cancel_scope.cancel()
-    return result
+        players.cancel_scope.cancel()
+    return result, coord
+
+
+async def _coordinate(coord: Coordinator, engine: trio.CancelScope) -> None:
+    """Play the game; then stop the stack actor and SBA checker, which wait for ever."""
+    await coord.run()
+    engine.cancel()
 
 
 async def play_match(
@@ -65,25 +152,44 @@ async def play_match(
     history: bool = False,
 ) -> tuple[Game, GameResult]:
     """Start a game from built-in decks (or deck files) and play it, optionally tracing it to
-    ``trace_path`` (JSON Lines). ``history``: keep every event in ``game.history``."""
+    ``trace_path`` (JSON Lines). ``history``: keep every event in ``game.history``.
+
+    A tracer that fails (writing a line raises) ends the game as an engine error like any
+    other actor; the result line is still written if the writer can.
+    """
     cards = load_cards()
     names = list(names) if names is not None else [f"p{i + 1}" for i in range(len(decks))]
     loaded = [load_deck(d, cards) for d in decks]
     game = new_game(cards, [(nm, d.cards) for nm, d in zip(names, loaded, strict=True)], seed)
     if history:
         game.history = []
+    box = _Containment()
     if trace_path is None:
-        result = await play_game(game, policies, configs=configs)
+        result, _ = await _play_game(game, policies, configs, None, "g1", box)
         return game, result
     with open(trace_path, "w", encoding="utf-8") as stream:
         writer = TraceWriter(stream)
-        writer.header(seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
-                      players=list(names))
+        try:
+            writer.header(seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
+                          players=list(names))
+        except Exception as err:  # the game is not played: nothing of it could be traced
+            box.record("tracer", err)
         send, recv = trio.open_memory_channel[TraceRecord](math.inf)
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(tracer_actor, recv, writer)
+            nursery.start_soon(box.guard, "tracer", tracer_actor, recv, writer)
             async with send:
-                result = await play_game(game, policies, configs=configs, trace=send)
-        writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
-                      final_hash=result.final_hash)
+                result, coord = await _play_game(game, policies, configs, send, "g1", box)
+        everyone = frozenset(range(len(names)))
+        if box.fault and not result.reason.startswith(ENGINE_ERROR):
+            # The tracer failed on a line written after the game's end: whenever it fails,
+            # the game counts as failed, so the outcome does not depend on how far the tracer
+            # had got. The seats were told the real outcome already.
+            result = await coord.abort(box.actor, box.fault, skip=everyone)
+        try:
+            writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
+                          final_hash=result.final_hash, seed=result.seed)
+        except Exception as err:
+            if not box.fault:
+                box.record("tracer", err)
+                result = await coord.abort(box.actor, box.fault, skip=everyone)
     return game, result

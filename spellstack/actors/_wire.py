@@ -54,8 +54,13 @@ class Wire:
         data = encode(msg)
         self.seq += 1
         if self.trace is not None:
-            self.trace.send_nowait(
-                TraceRecord(self.game_id, self.seq, sender, receiver, msg.KIND, data))
+            try:
+                self.trace.send_nowait(
+                    TraceRecord(self.game_id, self.seq, sender, receiver, msg.KIND, data))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                # The tracer has stopped: its failure ends the game where the tracer ran;
+                # until then the game goes on untraced instead of failing a second time here.
+                self.trace = None
         return data
 
 

@@ -269,7 +269,7 @@ def check_answer(decision: Decision, reply: Reply) -> Answer:
     unused = reply.keys if uses_pairs else reply.pairs
     if unused:
         field = "keys" if uses_pairs else "pairs"
-        raise refuse(f"a {kind} decision takes no {field}, got {quote(unused)}")
+        raise refuse(f"the {kind} decision takes no {field}, got {quote(unused)}")
     if kind in ("choose", "yes_no"):
         if len(set(reply.keys)) != len(reply.keys):
             raise refuse(f"choose distinct options, got {quote(reply.keys)}")

@@ -35,6 +35,7 @@ def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, S
         rng=GameRandom.from_seed(seed),
         step="upkeep",
         turn_limit=turn_limit,
+        seed=seed,
     )
     game = Game(state, cards)
     for seat, (_, deck) in enumerate(players):

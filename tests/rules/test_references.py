@@ -244,7 +244,7 @@ MALFORMED_ACTIONS: list[tuple[str, dict[str, Any]]] = [
 @pytest.mark.parametrize("fields", [f for _, f in MALFORMED_ACTIONS],
                          ids=[n for n, _ in MALFORMED_ACTIONS])
 def test_an_action_of_the_wrong_shape_is_malformed(fields: dict[str, Any]) -> None:
-    game, ids = _position()
+    game, _ = _position()
     before = game.state.state_hash()
     with pytest.raises(InvalidMessageError, match=r"action\.|unknown action kind"):
         take_action(game, 0, Action(**fields))
