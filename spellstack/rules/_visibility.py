@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ._quote import quote
 from ._state import GameObject, is_player_ref, seat_of_ref
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def visible_name(game: Game, ref: int, seat: int = PUBLIC_SEAT) -> str:
     """``ref``'s name as ``seat`` may know it: a player's or object's name when visible to
     them (``ref_visible_to``), otherwise ``#N`` whether it is hidden or never existed."""
     if not ref_visible_to(game, seat, ref):
-        return f"#{ref}"
+        return f"#{quote(ref)}"  # any int: one too long to print in decimal is summarised
     st = game.state
     if is_player_ref(ref):
         return st.players[seat_of_ref(ref)].name

@@ -276,6 +276,16 @@ def test_a_player_who_left_is_no_target_and_an_absent_seat_names_no_one() -> Non
     take_action(game, 0, Action("cast", shock, targets=(2,)))
 
 
+@pytest.mark.parametrize("ref", [3, 8, 0, -1, 9, 99, BIG, 2**64, -(2**63), HUGE],
+                         ids=["3", "8", "0", "-1", "9", "99", "big", "2**64", "int64-min", "huge"])
+def test_ref_name_is_safe_for_any_int(ref: int) -> None:
+    game, ids = _position()
+    for seat in (-1, 0, 1):
+        name = game.ref_name(ref, seat)
+        assert name.startswith("#") and len(name) < 40
+    assert game.ref_name(ids.bears) == "Grizzly Bears" and game.ref_name(2) == "bob"
+
+
 # ---------------------------------------------------------------------- answers
 
 
