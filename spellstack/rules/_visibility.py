@@ -31,12 +31,16 @@ PUBLIC_SEAT = -1
 def visible_to(game: Game, seat: int, obj: GameObject) -> bool:
     """Whether ``seat`` may see ``obj``'s identity (name and characteristics) where it is.
 
-    400.2: no one sees a library; a hand is seen only by its owner; 406.3/708.2: a face-down
-    object is seen by no one. Everything else (the battlefield face up, the stack,
-    graveyards, face-up exile) is public. ``seat`` may be ``PUBLIC_SEAT``. ``obj`` may be last
-    known information: then it answers for the object as it last existed.
+    400.2: no one sees a library; a hand is seen only by its owner. 708.2/708.5: a face-down
+    spell or permanent is seen only by its controller; 406.3: a card exiled face down by no
+    one. Everything else (the battlefield face up, the stack, graveyards, face-up exile) is
+    public. ``seat`` may be ``PUBLIC_SEAT``. ``obj`` may be last known information: then it
+    answers for the object as it last existed.
     """
-    if obj.face_down or obj.zone == "library":
+    if obj.face_down:
+        return obj.zone in ("battlefield", "stack") and seat != PUBLIC_SEAT \
+            and obj.controller == seat
+    if obj.zone == "library":
         return False
     if obj.zone == "hand":
         return seat != PUBLIC_SEAT and obj.owner == seat

@@ -217,7 +217,9 @@ def test_visible_name_of_any_int() -> None:
 # --------------------------------------------------------------------------- views
 
 
-def test_a_face_down_card_shows_no_name_in_any_view() -> None:
+def test_a_face_down_card_shows_its_name_only_to_its_controller_on_the_battlefield() -> None:
+    """708.2a/708.5: a face-down permanent is a nameless 2/2 to everyone but its controller;
+    406.3: a card exiled face down is shown to no one."""
     t = Table()
     game, st = t.game, t.game.state
     on_field = create_object(game, "Wall of Tears", BEN, "battlefield")
@@ -226,10 +228,14 @@ def test_a_face_down_card_shows_no_name_in_any_view() -> None:
     for seat in (ANN, BEN):
         view = view_for(game, seat)
         assert t.face_down not in {o.id for o in view.exile}
-        shown = next(o for o in view.battlefield if o.id == on_field.id)
-        assert (shown.name, shown.types, shown.power, shown.toughness) == ("", ("Creature",), 2, 2)
-        assert "Wall of Tears" not in repr(view)
         assert "Felidar Sovereign" not in repr(view)
+    ann = next(o for o in view_for(game, ANN).battlefield if o.id == on_field.id)
+    assert (ann.name, ann.types, ann.power, ann.toughness) == ("", ("Creature",), 2, 2)
+    assert "Wall of Tears" not in repr(view_for(game, ANN))
+    ben = next(o for o in view_for(game, BEN).battlefield if o.id == on_field.id)
+    assert ben.name == "Wall of Tears"
+    assert visible_name(game, on_field.id, ANN) == f"#{on_field.id}"
+    assert visible_name(game, on_field.id, BEN) == "Wall of Tears"
 
 
 # --------------------------------------------------------------------------- library numbering
