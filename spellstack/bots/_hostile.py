@@ -1,0 +1,640 @@
+"""A hostile client: a seeded stream of mutated messages mixed with legal play.
+
+Two ways to use it. ``run_hostile_seat`` is a raw seat: it talks bytes over a seat's channel
+ends, so every mutation (random bytes, truncations, wrong types, out-of-range values, ids
+from every zone, player refs of absent seats, actions out of turn, messages nobody asked
+for) crosses the channel exactly as a hostile program's would. ``HostileBot`` is a policy
+for a real player actor: only the mutations that are an Action or an Answer (a player actor
+encodes whatever its policy returns).
+
+Either way the stream keeps its seat below the coordinator's forfeit limits (``ForfeitGuard``
+counts as the coordinator does), so that most mutated messages decode and reach the kernel's
+checks instead of ending the game at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+import msgpack  # type: ignore[import-untyped]  # ships no type information
+
+from ..protocol import (
+    MESSAGE_TYPES,
+    PROTOCOL_VERSION,
+    Accepted,
+    DecisionRequest,
+    ErrorReply,
+    Forfeit,
+    GameOver,
+    Message,
+    PriorityRequest,
+    Rejected,
+    SubmitAction,
+    SubmitAnswer,
+    decode,
+    encode,
+    from_plain,
+)
+from ..rules import (
+    ACTION_KINDS,
+    FIRST_OBJECT_ID,
+    MAX_PLAYERS,
+    Action,
+    ActionOption,
+    Answer,
+    Decision,
+    Game,
+    GameRandom,
+    PlayerView,
+    Reply,
+)
+from ._random import RandomBot
+
+if TYPE_CHECKING:
+    import trio
+
+T = TypeVar("T")
+
+__all__ = [
+    "HOSTILE_KINDS",
+    "RAW_KINDS",
+    "ForfeitGuard",
+    "HostileBot",
+    "HostileStream",
+    "Outgoing",
+    "run_hostile_seat",
+]
+
+MAX_STRIKES = 3
+"""The coordinator's limit of malformed messages in a row (``actors.MAX_STRIKES``; this
+package can't import the actors, which import it)."""
+MAX_REJECTIONS = 50
+"""The coordinator's limit of illegal actions or answers in a row (``actors.MAX_REJECTIONS``)."""
+
+HOSTILE_KINDS: tuple[str, ...] = (
+    "boundary", "zone_id", "player_ref", "wrong_action", "out_of_turn", "answer", "wrong_type",
+)
+"""Mutations that are still an Action or an Answer (a policy can return them)."""
+RAW_KINDS: tuple[str, ...] = (
+    "random_bytes", "truncated", "bit_flip", "envelope", "structure", "wrong_message",
+    "unsolicited", *HOSTILE_KINDS,
+)
+"""Every mutation of the raw stream."""
+
+_INTS = (0, -1, 1, 2, 7, 8, 9, 99, FIRST_OBJECT_ID - 1, 2**31 - 1, -(2**31), 2**32, 2**53,
+         2**63 - 1, -(2**63), 2**64 - 1)
+"""Boundary values for any int field (msgpack carries -2**63 .. 2**64-1)."""
+_STRINGS = ("", " ", "PASS", "pass ", "cast\x00", "fireball", "x" * 300, "é", "\u202e", "\ud7ff")
+"""Boundary values for a string field (``concede`` left out: it is legal and ends the game)."""
+_OTHER_TYPES: tuple[Any, ...] = ("7", 7.5, float("nan"), None, True, [], {}, [1, [2]], {"a": 1},
+                                 b"\x00", -0.0)
+"""Values of the wrong type, all of which msgpack can carry."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message of the stream."""
+
+    kind: str
+    """The mutation (``legal`` for a legal reply, ``leave`` for a Forfeit or a concession)."""
+    data: bytes
+    """The bytes sent."""
+
+
+class ForfeitGuard:
+    """Counts, as the coordinator does, how close a seat is to forfeiting: malformed or
+    out-of-place messages in a row (any ErrorReply; reset by an accepted answer or any
+    SubmitAction naming the pending priority decision) and illegal actions or answers in a
+    row (priority rejections reset only by an accepted action; answer rejections count per
+    decision)."""
+
+    def __init__(self) -> None:
+        self.strikes = 0
+        """ErrorReplies in a row."""
+        self.priority_rejections = 0
+        """Rejected priority actions since the last accepted one."""
+        self.answer_rejections = 0
+        """Rejected answers to the current decision."""
+        self.answer_decision = -1
+        """The decision ``answer_rejections`` counts for."""
+
+    def update(self, reply: Message, context: str, decision_id: int) -> str:
+        """Count a reply given for a ``context`` (``priority`` or ``decision``) request; returns
+        the forfeit the coordinator's rules now call for, or an empty string."""
+        if isinstance(reply, ErrorReply):
+            self.strikes += 1
+            return "strikes" if self.strikes >= MAX_STRIKES else ""
+        if context == "priority":
+            if isinstance(reply, Rejected):
+                self.strikes = 0
+                self.priority_rejections += 1
+                return "rejections" if self.priority_rejections >= MAX_REJECTIONS else ""
+            self.strikes = self.priority_rejections = 0
+            return ""
+        if isinstance(reply, Rejected):
+            if self.answer_decision != decision_id:
+                self.answer_decision, self.answer_rejections = decision_id, 0
+            self.answer_rejections += 1
+            return "rejections" if self.answer_rejections >= MAX_REJECTIONS else ""
+        self.strikes = 0
+        return ""
+
+    def safe(self, context: str, decision_id: int, margin: int = 1) -> bool:
+        """Whether one more refused message leaves the seat at least ``margin`` below both
+        limits."""
+        if self.strikes + margin >= MAX_STRIKES:
+            return False
+        if context == "priority":
+            return self.priority_rejections + margin < MAX_REJECTIONS
+        used = self.answer_rejections if self.answer_decision == decision_id else 0
+        return used + margin < MAX_REJECTIONS
+
+
+def _with(obj: T, name: str, value: Any) -> T:
+    """``obj`` with field ``name`` set to ``value``, whatever its type."""
+    return cast(T, dataclasses.replace(cast(Any, obj), **{name: value}))
+
+
+def _pack(obj: Any) -> bytes:
+    data: bytes = msgpack.packb(obj, use_bin_type=True)
+    return data
+
+
+class HostileStream:
+    """The seeded source of one hostile seat's messages.
+
+    ``game``: read access to the game, so that ids can be drawn from every zone (a real
+    hostile program would guess them; a fuzzer may as well aim). ``rate``: the chance that a
+    message is mutated rather than the legal reply.
+    """
+
+    def __init__(self, seed: int, *, game: Game | None = None, rate: float = 0.75,
+                 kinds: tuple[str, ...] = RAW_KINDS) -> None:
+        self.rng = GameRandom.from_seed(seed)
+        """Every choice of the stream comes from here."""
+        self.legal = RandomBot(seed ^ 0x5EED)
+        """Where legal replies come from."""
+        self.game = game
+        self.encodable = False
+        """Whether every mutation must survive the protocol's encoder (a policy's replies are
+        encoded by its player actor, which forfeits the seat for one that can't be)."""
+        self.rate = rate
+        self.kinds = kinds
+        self._weighted = [k for k in kinds if k != "unsolicited"] + [
+            k for k in kinds if k in HOSTILE_KINDS]
+        self.seen: list[ActionOption] = []
+        """Action options offered in earlier requests (to replay out of turn)."""
+        self.decision_ids: list[int] = []
+        """Ids of earlier decisions."""
+
+    # ------------------------------------------------------------------ choosing
+
+    def chance(self, p: float) -> bool:
+        """True with probability ``p`` (from the stream's generator)."""
+        return self.rng.below(1_000_000) < int(p * 1_000_000)
+
+    def legal_reply(self, request: PriorityRequest | DecisionRequest) -> Reply:
+        """The legal reply to a request (a seeded random bot's)."""
+        reply = self.legal.decide(request.view, request.decision)
+        self._remember(request.decision)
+        return reply
+
+    def _remember(self, decision: Decision) -> None:
+        if decision.id not in self.decision_ids[-8:]:
+            self.decision_ids.append(decision.id)
+            del self.decision_ids[:-32]
+        for opt in decision.actions:
+            if opt.kind != "pass" and opt not in self.seen[-64:]:
+                self.seen.append(opt)
+        del self.seen[:-64]
+
+    def _int(self) -> int:
+        return self.rng.choice(_INTS)
+
+    def _zone_id(self, view: PlayerView | None) -> int:
+        """An id of an object in some zone, of one that no longer exists, or of none ever."""
+        pools: list[list[int]] = []
+        game = self.game
+        if game is not None:
+            st = game.state
+            for p in st.players:
+                pools += [p.library, p.hand, p.graveyard]
+            pools += [st.battlefield, st.stack, st.exile, sorted(st.lki)]
+            pools.append([st.next_id + self.rng.below(50), st.next_id])
+        elif view is not None:
+            pools.append([o.id for o in view.hand] + [o.id for o in view.battlefield])
+        pools.append([FIRST_OBJECT_ID - 1, FIRST_OBJECT_ID + 5000 + self.rng.below(5000)])
+        pools = [p for p in pools if p]
+        return self.rng.choice(self.rng.choice(pools))
+
+    def _player_ref(self) -> int:
+        """A player ref, mostly of a seat nobody sits in (0 and refs past the table too)."""
+        seats = len(self.game.state.players) if self.game is not None else 2
+        absent = list(range(seats + 1, MAX_PLAYERS + 1)) or [MAX_PLAYERS]
+        return self.rng.choice([*absent, *absent, 0, -1, MAX_PLAYERS + 1, 1, seats])
+
+    # ------------------------------------------------------------------ structured mutations
+
+    def mutate(self, kind: str, request: PriorityRequest | DecisionRequest, legal: Reply) -> Reply:
+        """A mutation of ``kind`` (one of ``HOSTILE_KINDS``) of the legal reply; still an
+        Action or an Answer (with ``wrong_type``: a field of the wrong type inside it)."""
+        if isinstance(legal, Answer):
+            return self._mutate_answer(kind, request.decision, legal)
+        return self._mutate_action(kind, request, legal)
+
+    def _mutate_action(self, kind: str, request: PriorityRequest | DecisionRequest,
+                       act: Action) -> Action:
+        rng = self.rng
+        fields = ("object_id", "ability", "targets", "x", "divide", "pay")
+        if kind == "boundary":
+            f = rng.choice((*fields, "kind"))
+            if f == "kind":
+                return dataclasses.replace(act, kind=rng.choice(_STRINGS))
+            return self._set_int(act, f, self._int())
+        if kind in ("zone_id", "player_ref"):
+            value = self._zone_id(request.view) if kind == "zone_id" else self._player_ref()
+            f = rng.choice(("object_id", "targets", "targets", "targets", "divide", "pay"))
+            base = act
+            if act.kind == "pass":
+                # Aim at something that takes targets: an option offered now or earlier.
+                opts = [o for o in (*request.decision.actions, *self.seen) if o.kind != "pass"]
+                if opts:
+                    base = self._from_option(rng.choice(opts))
+            return self._set_int(base, f, value)
+        if kind == "wrong_action":
+            opts = [o for o in request.decision.actions if o.kind != "pass"]
+            base = self._from_option(rng.choice(opts)) if opts else act
+            other = [k for k in ACTION_KINDS if k not in (base.kind, "concede")]
+            swapped = dataclasses.replace(base, kind=rng.choice(other))
+            if rng.below(2):
+                swapped = dataclasses.replace(swapped, ability=rng.below(4))
+            return swapped
+        if kind == "out_of_turn":
+            if self.seen:
+                return self._from_option(rng.choice(self.seen))
+            return dataclasses.replace(act, kind="play", object_id=self._zone_id(request.view))
+        if kind == "answer":
+            # The shape is wrong: repeated or surplus targets, a permanent named twice to pay,
+            # a division that does not add up, payment words that mean nothing.
+            what = rng.below(5)
+            base = act
+            if act.kind == "pass":
+                opts = [o for o in request.decision.actions if o.kind != "pass"]
+                base = self._from_option(rng.choice(opts)) if opts else act
+            if what == 0:
+                return dataclasses.replace(base, targets=(*base.targets, *base.targets)
+                                           or (1, 1))
+            if what == 1:
+                return dataclasses.replace(base, targets=(*base.targets, 1, 2, *base.targets))
+            if what == 2:
+                ids = [o for o in (base.object_id, *base.targets) if o] or [1]
+                return dataclasses.replace(base, pay=(ids[0], ids[0]))
+            if what == 3:
+                return dataclasses.replace(base, divide=tuple((t, -1) for t in base.targets)
+                                           or ((1, 2**31),))
+            return dataclasses.replace(base, pay_as=("life", "Q", "", "w"))
+        if kind == "wrong_type":
+            f = rng.choice((*fields, "kind", "pay_as"))
+            bad = rng.choice(_OTHER_TYPES)
+            if f in ("targets", "divide", "pay", "pay_as") and (self.encodable or rng.below(2)):
+                bad = [bad]
+            return _with(act, f, bad)
+        return act
+
+    def _from_option(self, opt: ActionOption) -> Action:
+        """A filled-in action for an option (its targets chosen as a legal player would)."""
+        targets: list[int] = []
+        for req in opt.targets:
+            targets.extend(req.candidates[:max(req.min, 1)])
+        return Action(opt.kind, opt.object_id, opt.ability, tuple(targets),
+                      self.rng.below(opt.max_x + 1) if opt.has_x else 0)
+
+    def _set_int(self, act: Action, f: str, value: int) -> Action:
+        """``act`` with one int of field ``f`` replaced by (or, for lists, added as) ``value``."""
+        rng = self.rng
+        if f in ("object_id", "ability", "x"):
+            return _with(act, f, value)
+        if f == "divide":
+            pairs = list(act.divide) or [(t, 1) for t in act.targets] or [(value, 1)]
+            i = rng.below(len(pairs))
+            pairs[i] = (value, pairs[i][1]) if rng.below(2) else (pairs[i][0], value)
+            return dataclasses.replace(act, divide=tuple(pairs))
+        items = list(getattr(act, f))
+        if items and rng.below(2):
+            items[rng.below(len(items))] = value
+        else:
+            items.insert(rng.below(len(items) + 1), value)
+        return _with(act, f, tuple(items))
+
+    def _mutate_answer(self, kind: str, decision: Decision, ans: Answer) -> Answer:
+        rng = self.rng
+        keys = [c.key for c in decision.choices] or [0]
+        if kind == "wrong_type":
+            f = rng.choice(("decision_id", "keys", "pairs"))
+            bad = rng.choice(_OTHER_TYPES)
+            wrap = f != "decision_id" and (self.encodable or rng.below(2))
+            return _with(ans, f, [bad] if wrap else bad)
+        if kind == "out_of_turn":
+            old = [d for d in self.decision_ids if d != decision.id] or [decision.id + 1]
+            return dataclasses.replace(ans, decision_id=rng.choice(old))
+        if kind == "boundary":
+            what = rng.below(3)
+            if what == 0:
+                return dataclasses.replace(ans, decision_id=self._int())
+            if what == 1 or not ans.pairs:
+                ks = list(ans.keys)
+                ks.insert(rng.below(len(ks) + 1), self._int())
+                return dataclasses.replace(ans, keys=tuple(ks))
+            pairs = list(ans.pairs)
+            i = rng.below(len(pairs))
+            pairs[i] = (self._int(), pairs[i][1]) if rng.below(2) else (pairs[i][0], self._int())
+            return dataclasses.replace(ans, pairs=tuple(pairs))
+        if kind in ("zone_id", "player_ref"):
+            value = self._zone_id(None) if kind == "zone_id" else self._player_ref()
+            if rng.below(2) or decision.kind not in ("attackers", "blockers", "divide"):
+                return dataclasses.replace(ans, keys=(*ans.keys, value))
+            return dataclasses.replace(ans, pairs=(*ans.pairs, (rng.choice(keys), value)))
+        # "answer" and "wrong_action": the shape of the answer is wrong for its decision.
+        what = rng.below(7)
+        if what == 0:
+            return dataclasses.replace(ans, keys=(*ans.keys, *ans.keys) or (keys[0], keys[0]))
+        if what == 1:
+            return dataclasses.replace(ans, keys=tuple(keys) * 2)
+        if what == 2:
+            return dataclasses.replace(ans, keys=())
+        if what == 3:
+            return dataclasses.replace(ans, keys=(max(keys) + 1 + rng.below(3),))
+        if what == 4:
+            a = rng.choice(keys)
+            return dataclasses.replace(ans, pairs=((a, rng.choice(keys)), (a, rng.choice(keys))))
+        if what == 5:
+            return dataclasses.replace(ans, pairs=tuple((k, -1) for k in keys))
+        return dataclasses.replace(ans, pairs=tuple((k, decision.max + 1) for k in keys))
+
+    # ------------------------------------------------------------------ raw mutations
+
+    def next_message(self, request: PriorityRequest | DecisionRequest,
+                     allow_mutation: bool) -> Outgoing:
+        """The next message for a pending request: a mutation, or the legal reply."""
+        legal = self.legal_reply(request)
+        legal_msg = _submit(request, legal)
+        if not allow_mutation or not self.chance(self.rate):
+            return Outgoing("legal", encode(legal_msg))
+        # Mutations that still decode come up twice as often: most messages should reach the
+        # kernel's checks, and only MAX_STRIKES - 1 undecodable ones may come in a row.
+        kind = self.rng.choice(self._weighted)
+        return Outgoing(kind, self.raw(kind, request, legal))
+
+    def unsolicited(self, last: PriorityRequest | DecisionRequest) -> Outgoing:
+        """A message nobody asked for (sent right after an Accepted): an earlier request's
+        legal reply, or a mutation of it."""
+        legal = self.legal_reply(last)
+        reply = legal if self.rng.below(2) else self.mutate(
+            self.rng.choice(HOSTILE_KINDS[:5]), last, legal)
+        return Outgoing("unsolicited", _encode_loose(_submit(last, reply)))
+
+    def raw(self, kind: str, request: PriorityRequest | DecisionRequest, legal: Reply) -> bytes:
+        """The bytes of a ``kind`` mutation of the legal reply."""
+        rng = self.rng
+        legal_msg = _submit(request, legal)
+        good = encode(legal_msg)
+        if kind == "random_bytes":
+            return bytes(rng.below(256) for _ in range(rng.below(48)))
+        if kind == "truncated":
+            return good[:rng.below(len(good))]
+        if kind == "bit_flip":
+            data = bytearray(good)
+            for _ in range(1 + rng.below(3)):
+                i = rng.below(len(data))
+                data[i] ^= 1 << rng.below(8)
+            return bytes(data)
+        envelope = {"k": legal_msg.KIND, "v": PROTOCOL_VERSION, "b": msgpack.unpackb(good)["b"]}
+        if kind == "envelope":
+            what = rng.below(6)
+            if what == 0:
+                envelope["v"] = rng.choice((0, 2, -1, "1", 1.0, None, 2**64 - 1))
+            elif what == 1:
+                envelope["k"] = rng.choice(("", "submitaction", "CastFireball", "X" * 200, 5))
+            elif what == 2:
+                # A kind only the coordinator sends, with the player's body.
+                envelope["k"] = rng.choice(sorted(k for k in MESSAGE_TYPES
+                                                  if k not in ("SubmitAction", "SubmitAnswer",
+                                                               "Forfeit")))
+            elif what == 3:
+                del envelope[rng.choice(("k", "v", "b"))]
+            elif what == 4:
+                envelope["extra"] = 1
+            else:
+                return _pack(rng.choice(([envelope], "SubmitAction", 7, None, [])))
+            return _pack(envelope)
+        if kind == "structure":
+            what = rng.below(5)
+            body = envelope["b"]
+            if what == 0:
+                nested: Any = 0
+                for _ in range(20 + rng.below(2000)):
+                    nested = [nested]
+                envelope["b"] = nested
+                try:
+                    return _pack(envelope)
+                except ValueError:  # deeper than msgpack packs: send the header only
+                    return b"\x91" * 3000
+            if what == 1:
+                return b"\xdd\x7f\xff\xff\xff" if rng.below(2) else b"\xdf\x00\x01\x00\x00"
+            if what == 2:
+                body["cheat"] = 1
+            elif what == 3 and body:
+                del body[rng.choice(sorted(body))]
+            else:
+                body[rng.choice(sorted(body) or ["x"])] = "y" * (1 << 17)
+            return _pack(envelope)
+        if kind == "wrong_message":
+            # The other kind of submission for this request, or a Forfeit-free leave-taking.
+            if isinstance(request, PriorityRequest):
+                return encode(SubmitAnswer(Answer(request.decision.id, (0,))))
+            return encode(SubmitAction(request.decision.id, Action("pass")))
+        return _encode_loose(_submit(request, self.mutate(kind, request, legal)))
+
+
+def _submit(request: PriorityRequest | DecisionRequest, reply: Reply) -> SubmitAction | SubmitAnswer:
+    """The submission carrying ``reply`` for ``request``."""
+    if isinstance(reply, Action):
+        return SubmitAction(request.decision.id, reply)
+    return SubmitAnswer(reply)
+
+
+def _encode_loose(msg: SubmitAction | SubmitAnswer) -> bytes:
+    """Encode a submission whose fields may hold values of any type (``wrong_type``)."""
+    try:
+        return encode(msg)
+    except Exception:
+        # Something msgpack can't carry (an int past 64 bits): its float, as a sloppy
+        # client's encoder would send.
+        return _pack({"k": msg.KIND, "v": PROTOCOL_VERSION, "b": _plainish(msg)})
+
+
+def _plainish(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plainish(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [_plainish(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plainish(v) for k, v in value.items()}
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**64:
+        return float(value)
+    return value
+
+
+# ---------------------------------------------------------------------- the raw seat
+
+_NO_VIEW = PlayerView(-1, 0, "", 0, -1, (), (), (), (), ())
+"""Stands for a view the seat did not decode."""
+
+
+def _receive(data: bytes, *, full: bool) -> Message:
+    """Decode a message from the coordinator. Unless ``full``, a request's view is skipped:
+    the stream then reads ids from the game itself, and the legal bot needs only the
+    decision (decoding views is most of a client's cost)."""
+    if not full:
+        raw = msgpack.unpackb(data, raw=False)
+        if raw.get("k") in ("PriorityRequest", "DecisionRequest"):
+            decision = from_plain(Decision, raw["b"]["decision"])
+            cls = PriorityRequest if raw["k"] == "PriorityRequest" else DecisionRequest
+            return cls(decision, _NO_VIEW)
+    return decode(data)
+
+
+
+async def run_hostile_seat(
+    stream: HostileStream,
+    inbox: trio.MemoryReceiveChannel[bytes],
+    out: trio.MemorySendChannel[bytes],
+    *,
+    on_send: Callable[[Outgoing], None] | None = None,
+    on_reply: Callable[[Message, str, str], None] | None = None,
+    quota: Callable[[], bool] = lambda: True,
+    leave_at: int = 0,
+    leave_how: str = "",
+) -> int:
+    """Play one seat as a hostile program: read every message from ``inbox`` and answer
+    requests on ``out`` with the stream's messages, one at a time (each waits for its reply).
+    Returns the number of messages sent; returns at GameOver.
+
+    ``on_send(outgoing)`` is called before each message is sent; ``on_reply(reply, context,
+    forfeit)`` for each reply, with the request kind it answered (``priority``/``decision``)
+    and the forfeit the coordinator's rules call for after it (``strikes``, ``rejections``
+    or ``""``). ``quota()``: whether mutations are still wanted. ``leave_at``/``leave_how``:
+    at that message number, leave on purpose (``strikes``: malformed messages until forfeited;
+    ``rejections``: illegal actions until forfeited; ``forfeit``: a Forfeit message;
+    ``concede``: a concession).
+    """
+    guard = ForfeitGuard()
+    request: PriorityRequest | DecisionRequest | None = None
+    awaiting = False
+    sent = 0
+    leaving = False
+
+    async def send(item: Outgoing) -> None:
+        nonlocal sent, awaiting
+        sent += 1
+        awaiting = True
+        if on_send is not None:
+            on_send(item)
+        await out.send(item.data)
+
+    while True:
+        msg = _receive(await inbox.receive(), full=stream.game is None)
+        if isinstance(msg, GameOver):
+            return sent
+        if isinstance(msg, PriorityRequest | DecisionRequest):
+            request = msg
+            if awaiting:
+                continue  # an unsolicited message is being read as the answer to this one
+        elif isinstance(msg, Accepted | Rejected | ErrorReply):
+            awaiting = False
+            context = "priority" if isinstance(request, PriorityRequest) else "decision"
+            rid = request.decision.id if request is not None else -1
+            forfeit = guard.update(msg, context, rid)
+            if on_reply is not None:
+                on_reply(msg, context, forfeit)
+            if forfeit:
+                leaving = False
+            if (isinstance(msg, Accepted) and request is not None and quota() and not leaving
+                    and guard.safe("decision", -2, margin=2) and stream.chance(0.03)):
+                await send(stream.unsolicited(request))
+            continue
+        else:
+            continue
+        if leave_at and sent + 1 >= leave_at and not leaving and leave_how:
+            leaving = True
+            if leave_how == "forfeit":
+                await send(Outgoing("leave", encode(Forfeit("the hostile client leaves"))))
+                return sent
+            if leave_how == "concede" and isinstance(request, PriorityRequest):
+                await send(Outgoing("leave", encode(SubmitAction(request.decision.id,
+                                                                 Action("concede")))))
+                continue
+            if leave_how == "concede":
+                leaving = False
+        if leaving and leave_how == "strikes":
+            await send(Outgoing("random_bytes", b"\xc1"))
+            continue
+        if leaving and leave_how == "rejections" and isinstance(request, PriorityRequest):
+            # No object has an id below FIRST_OBJECT_ID: refused every time.
+            await send(Outgoing("out_of_turn", encode(SubmitAction(
+                request.decision.id, Action("play", FIRST_OBJECT_ID - 1)))))
+            continue
+        ctx = "priority" if isinstance(request, PriorityRequest) else "decision"
+        allow = quota() and guard.safe(ctx, request.decision.id)
+        await send(stream.next_message(request, allow))
+
+
+# ---------------------------------------------------------------------- the policy
+
+
+class HostileBot:
+    """A policy that answers most decisions with a hostile Action or Answer of every kind in
+    ``HOSTILE_KINDS`` (illegal targets, player refs of absent seats, ids from every zone and
+    of vanished objects, boundary ints, wrong types, stale decision ids, actions out of turn),
+    and legally often enough to stay below the forfeit limits. ``sent`` counts each kind."""
+
+    def __init__(self, seed: int, game: Game | None = None, rate: float = 0.75) -> None:
+        self.stream = HostileStream(seed, game=game, rate=rate, kinds=HOSTILE_KINDS)
+        self.stream.encodable = True
+        self.guard = ForfeitGuard()
+        self.sent: dict[str, int] = {}
+        """Replies returned, by kind (``legal`` included)."""
+        self._context = "priority"
+        self._decision = -1
+
+    def notify(self, reply: Message) -> None:
+        """Count the coordinator's reply (the player actor passes it on)."""
+        self.guard.update(reply, self._context, self._decision)
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        """A hostile reply while that is safe, else the legal one."""
+        self._context = "priority" if decision.kind == "priority" else "decision"
+        self._decision = decision.id
+        request: PriorityRequest | DecisionRequest = (
+            PriorityRequest(decision, view) if decision.kind == "priority"
+            else DecisionRequest(decision, view))
+        legal = self.stream.legal_reply(request)
+        kind = "legal"
+        reply = legal
+        if self.guard.safe(self._context, decision.id) and self.stream.chance(self.stream.rate):
+            kind = self.stream.rng.choice(HOSTILE_KINDS)
+            for _ in range(8):
+                reply = self.stream.mutate(kind, request, legal)
+                try:  # the player actor forfeits the seat for a reply it can't encode
+                    encode(_submit(request, reply))
+                    break
+                except Exception:
+                    reply = legal
+            else:
+                kind = "legal"
+        self.sent[kind] = self.sent.get(kind, 0) + 1
+        return reply
+

@@ -1,0 +1,82 @@
+"""Ten games in one trio nursery, one of them with a hostile bot: the other nine are untouched.
+
+Issue 5: one crafted action (a cast targeting player ref 3 in a two-player game) used to kill
+the coordinator, and with it every game in the same nursery. Here the hostile game's bot sends
+every kind of hostile action and answer the policy API allows (``bots.HOSTILE_KINDS``: player
+refs of absent seats, ids from every zone and of objects that no longer exist, boundary and
+out-of-range ints, values of the wrong type, stale decision ids, actions out of turn, answers
+of the wrong shape), interleaved with legal play so that it keeps its seat. The nine honest
+games must end exactly as they do when each runs alone, and the hostile game must end too.
+Time is virtual (``autojump_clock``): no real time limit is waited out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from spellstack.actors import GameResult, SeatConfig, play_game
+from spellstack.bots import HOSTILE_KINDS, HostileBot, RandomBot
+from spellstack.cards import load_cards, load_deck
+from spellstack.rules import Game, new_game
+
+DECKS = ("gruul", "orzhov", "dimir")
+GAMES = 10
+HOSTILE_GAME = 4
+CARDS = load_cards()
+
+
+def _game(i: int) -> Game:
+    a, b = DECKS[i % 3], DECKS[(i + 1) % 3]
+    return new_game(CARDS, [("alice", load_deck(a, CARDS).cards),
+                            ("bob", load_deck(b, CARDS).cards)], 100 + i)
+
+
+def _policies(i: int, game: Game) -> list[Any]:
+    if i == HOSTILE_GAME:
+        return [HostileBot(1, game=game), RandomBot(2 * i + 2)]
+    return [RandomBot(2 * i + 1), RandomBot(2 * i + 2)]
+
+
+def _summary(result: GameResult) -> tuple[str | None, str, int, str]:
+    return result.winner, result.reason, result.turns, result.final_hash
+
+
+async def test_a_hostile_game_leaves_its_nine_siblings_untouched(
+        autojump_clock: trio.abc.Clock) -> None:
+    alone: dict[int, tuple[str | None, str, int, str]] = {}
+    for i in range(GAMES):
+        if i != HOSTILE_GAME:
+            game = _game(i)
+            alone[i] = _summary(await play_game(game, _policies(i, game)))
+
+    together: dict[int, GameResult] = {}
+    bots: dict[int, list[Any]] = {}
+
+    async def one(i: int) -> None:
+        game = _game(i)
+        bots[i] = _policies(i, game)
+        configs = [SeatConfig(auto_pass=False), SeatConfig()] if i == HOSTILE_GAME else None
+        together[i] = await play_game(game, bots[i], configs=configs, game_id=f"g{i}")
+
+    with trio.fail_after(3600):  # virtual time: a hang fails here instead of blocking CI
+        async with trio.open_nursery() as nursery:
+            for i in range(GAMES):
+                nursery.start_soon(one, i)
+
+    assert sorted(together) == list(range(GAMES))
+    for i, expected in alone.items():
+        assert _summary(together[i]) == expected, f"game {i}"
+    assert len(set(alone.values())) == len(alone)  # nine different games, not one nine times
+
+    hostile: HostileBot = bots[HOSTILE_GAME][0]
+    result = together[HOSTILE_GAME]
+    assert result.reason, "the hostile game has no end reason"
+    assert 1 <= result.turns
+    # It really was hostile, of every kind, for a whole game: not a quick forfeit.
+    assert set(HOSTILE_KINDS) <= set(hostile.sent)
+    bad = sum(n for kind, n in hostile.sent.items() if kind != "legal")
+    assert bad >= 100, (hostile.sent, result)
+    assert "engine error" not in result.reason
+    assert [who for who, _ in result.forfeits] in ([], ["alice"])

@@ -1,0 +1,165 @@
+"""``spellstack fuzz``: the CI run, determinism, replay, and proof that its checks catch what they
+claim to (broken coordinators fed to the same harness must be reported)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from spellstack.actors import Coordinator
+from spellstack.cards import load_cards, load_deck
+from spellstack.cli import main
+from spellstack.cli._fuzz import FuzzReport, fuzz, hidden_leaks
+from spellstack.protocol import Message, Rejected
+from spellstack.rules import new_game, visible_to
+
+
+def _reached(out: str) -> tuple[int, int, int, int]:
+    m = re.search(r"reached the kernel \(take_action or check_answer\): (\d+) of (\d+) messages "
+                  r"\([\d.]+%\); mutated: (\d+) of (\d+)", out)
+    assert m is not None, out
+    a, b, c, d = (int(g) for g in m.groups())
+    return a, b, c, d
+
+
+def test_the_ci_run_has_no_failures_and_most_messages_reach_the_kernel(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    start = time.perf_counter()
+    code = main(["fuzz", "--messages", "20000", "--seed", "1"])
+    elapsed = time.perf_counter() - start
+    out = capsys.readouterr().out
+    assert code == 0, out[-4000:]
+    assert "failures: 0" in out
+    assert "FAIL " not in out
+    reached, total, reached_mutated, mutated = _reached(out)
+    assert total >= 20000
+    assert reached > total / 2
+    assert reached_mutated > mutated / 2
+    # Every kind of mutation was sent, and the protocol's forfeits were exercised and allowed.
+    for kind in ("random_bytes", "truncated", "bit_flip", "envelope", "structure",
+                 "wrong_message", "unsolicited", "boundary", "zone_id", "player_ref",
+                 "wrong_action", "out_of_turn", "answer", "wrong_type", "legal"):
+        assert re.search(rf"^\s*{kind}\s+[1-9]", out, re.M), kind
+    assert "hostile forfeits the protocol called for" in out
+    print(f"fuzz --messages 20000 took {elapsed:.1f} s")
+
+
+async def test_same_seed_same_counts() -> None:
+    a = await fuzz(5, 1500)
+    b = await fuzz(5, 1500)
+    assert a.messages == b.messages >= 1500
+    assert a.games == b.games
+    assert a.kinds == b.kinds
+    assert a.forfeits == b.forfeits
+    assert a.results == b.results
+    c = await fuzz(6, 1500)
+    assert c.kinds != a.kinds
+
+
+@pytest.mark.parametrize("argv", [["--messages", "0"], ["--game", "-1"], ["--messages", "-3"]])
+def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fuzz", *argv]) == 2
+    assert "spellstack fuzz: --" in capsys.readouterr().err
+
+
+def test_an_ill_typed_argument_exits_2() -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["fuzz", "--messages", "many"])
+    assert exc.value.code == 2
+
+
+# --------------------------------------------------------------------------- broken fakes
+
+
+class LeakyCoordinator(Coordinator):
+    """Tells a refused player the top card of the opponent's library in every refusal."""
+
+    async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
+        if isinstance(msg, Rejected):
+            st = self.game.state
+            top = st.objects[st.players[1 - seat].library[0]]
+            msg = Rejected(msg.decision_id, f"{msg.reason}; by the way: {top.name} (#{top.id})")
+        return await super()._send(seat, msg, last_word=last_word)
+
+
+class CostlyRefusals(Coordinator):
+    """Charges a life for every refused action: a refusal that changes the state."""
+
+    async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
+        if isinstance(msg, Rejected):
+            self.game.state.players[seat].life -= 1
+        return await super()._send(seat, msg, last_word=last_word)
+
+
+class FragileCoordinator(Coordinator):
+    """Dies on the fortieth refusal, like a kernel that raises on a strange reference."""
+
+    refusals = 0
+
+    async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
+        if isinstance(msg, Rejected):
+            self.refusals += 1
+            if self.refusals == 40:
+                raise IndexError("list index out of range")
+        return await super()._send(seat, msg, last_word=last_word)
+
+
+class ImpatientCoordinator(Coordinator):
+    """Forfeits a seat at its first malformed message."""
+
+    async def _strike(self, seat: int, why: str) -> bool:
+        self._strikes[seat] = 2
+        return await super()._strike(seat, why)
+
+
+def _whats(report: FuzzReport) -> list[str]:
+    return [f.what for f in report.failures]
+
+
+async def test_a_leaky_coordinator_is_caught() -> None:
+    report = await fuzz(1, 600, coordinator=LeakyCoordinator)
+    assert report.failure_count > 0
+    assert any("identifies hidden" in w and "by the way" in w for w in _whats(report))
+
+
+async def test_a_refusal_that_changes_the_state_is_caught() -> None:
+    report = await fuzz(1, 600, coordinator=CostlyRefusals)
+    assert any("refused (Rejected" in w and "state hash changed" in w for w in _whats(report))
+
+
+async def test_an_engine_exception_is_caught_with_the_message_that_caused_it() -> None:
+    report = await fuzz(1, 600, coordinator=FragileCoordinator)
+    crashes = [f for f in report.failures if "engine exception IndexError" in f.what]
+    assert crashes
+    first = crashes[0]
+    assert first.message > 0 and first.data
+    assert first.replay() == f"spellstack fuzz --seed 1 --game {first.game}" + (
+        f" --messages {first.quota}" if first.quota else "")
+    # The printed replay reproduces it exactly: same game, same message, same bytes.
+    again = await fuzz(1, first.quota, game=first.game, coordinator=FragileCoordinator)
+    replayed = [f for f in again.failures if "engine exception IndexError" in f.what]
+    assert (replayed[0].message, replayed[0].data) == (first.message, first.data)
+
+
+async def test_a_forfeit_the_protocol_does_not_call_for_is_caught() -> None:
+    report = await fuzz(1, 600, coordinator=ImpatientCoordinator)
+    assert any("state hash changed" in w or "did not call for" in w for w in _whats(report))
+
+
+def test_hidden_leaks_finds_a_hidden_name_and_a_hidden_id() -> None:
+    cards = load_cards()
+    game = new_game(cards, [("alice", load_deck("gruul", cards).cards),
+                            ("bob", load_deck("orzhov", cards).cards)], 3)
+    st = game.state
+    theirs = st.objects[st.players[1].hand[0]]
+    mine = st.objects[st.players[0].hand[0]]
+    assert not visible_to(game, 0, theirs)
+    assert visible_to(game, 0, mine)
+    assert hidden_leaks(game, 0, {"reason": f"{mine.name} (#{mine.id}) is not legal"}) == []
+    assert hidden_leaks(game, 0, {"reason": f"#{theirs.id} is not legal"}) == []
+    found = hidden_leaks(game, 0, {"reason": f"{theirs.name} (#{theirs.id}) is not legal"})
+    assert any("identifies hidden" in f for f in found)
+    assert hidden_leaks(game, 0, [{"id": theirs.id, "name": theirs.name}])
+    assert hidden_leaks(game, 1, [{"id": theirs.id, "name": theirs.name}]) == []
