@@ -8,10 +8,11 @@ the ids of the opening hands), the other an id that never existed; both must be 
 same words. It also names player refs of absent seats, and answers other decisions with a bad
 key first. Then it plays legally.
 
-Every seat's policy is wrapped in a ``Watch`` that holds the game and snapshots, per decision,
-what that seat may not see (``visible_to``): with one message in flight per game, the state
-when a request arrives is the state when it was sent, and a refusal leaves it unchanged. The
-checks then read the JSON Lines trace: for every line whose receiver is ``player:NAME``,
+The trace channel is tapped: when a message is recorded (the moment it is sent, given one
+message in flight per game) the tap snapshots, for every seat, what that seat may not see
+(``visible_to``). The checks then read the JSON Lines trace: for every line whose receiver is
+``player:NAME``, and for every event in an ``SBABatch`` or ``Resolved`` (each public event for
+every seat, each private one for the seats it is private to),
 
 - no structured id (a view object, an action's object, a target candidate, a choice) is one
   hidden from the receiver, and no text shows such an id with a name (``Name (#N)``);
@@ -32,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 import trio
@@ -95,25 +96,20 @@ def snapshot(game: Game, seat: int) -> Snapshot:
     return Snapshot(frozenset(hidden), frozenset(hidden_names - shown_names))
 
 
-class Watch:
-    """A seat's policy, with a snapshot of what the seat may not see at every request."""
+class Tap:
+    """The trace channel's sending end, snapshotting what every seat may not see whenever a
+    message to a player, or one carrying events, is recorded."""
 
-    def __init__(self, inner: Any, game: Game, seat: int) -> None:
-        self.inner = inner
+    def __init__(self, game: Game, out: trio.MemorySendChannel[TraceRecord]) -> None:
         self.game = game
-        self.seat = seat
-        self.snapshots: dict[int, Snapshot] = {}
+        self.out = out
+        self.snapshots: dict[int, list[Snapshot]] = {}
 
-    def decide(self, view: PlayerView, decision: Decision) -> Reply:
-        assert decision.player == self.seat
-        self.snapshots[decision.id] = snapshot(self.game, self.seat)
-        reply: Reply = self.inner.decide(view, decision)
-        return reply
-
-    def notify(self, msg: object) -> None:
-        notify = getattr(self.inner, "notify", None)
-        if notify is not None:
-            notify(msg)
+    def send_nowait(self, rec: TraceRecord) -> None:
+        if rec.receiver.startswith("player:") or rec.kind in ("SBABatch", "Resolved"):
+            seats = range(len(self.game.state.players))
+            self.snapshots[rec.seq] = [snapshot(self.game, seat) for seat in seats]
+        self.out.send_nowait(rec)
 
 
 @dataclass
@@ -231,9 +227,8 @@ class Prober:
 @dataclass
 class Played:
     names: list[str]
-    watches: list[Watch]
+    tap: Tap
     prober: Prober
-    final: list[Snapshot]
     lines: list[dict[str, Any]]
 
 
@@ -253,8 +248,7 @@ async def _play(seed: int, path: Path) -> Played:
         assert max(drawn) < min(p.library)
     hostile = seed % n
     prober = Prober(game, hostile, seed * 7 + 3)
-    watches = [Watch(prober if s == hostile else RandomBot(seed * 7 + s), game, s)
-               for s in range(n)]
+    policies = [prober if s == hostile else RandomBot(seed * 7 + s) for s in range(n)]
     with open(path, "w", encoding="utf-8") as stream:
         writer = TraceWriter(stream)
         writer.header(seed, dict(zip(names, decks, strict=True)), players=names)
@@ -262,12 +256,13 @@ async def _play(seed: int, path: Path) -> Played:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(tracer_actor, recv, writer)
             async with send:
-                result = await play_game(game, watches, trace=send)
+                tap = Tap(game, send)
+                result = await play_game(game, policies, trace=cast(Any, tap))
         writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
                       final_hash=result.final_hash)
     assert result.forfeits == [], result.forfeits
     lines = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
-    return Played(names, watches, prober, [snapshot(game, s) for s in range(n)], lines)
+    return Played(names, tap, prober, lines)
 
 
 # --------------------------------------------------------------------------- checks
@@ -302,9 +297,8 @@ def _texts(node: Any) -> list[str]:
     return []
 
 
-def _check_message(msg: dict[str, Any], snap: Snapshot) -> None:
-    payload = msg["payload"]
-    where = f"seq {msg['seq']} {msg['kind']} to {msg['receiver']}"
+def _check_message(msg: dict[str, Any], payload: Any, snap: Snapshot) -> None:
+    where = f"seq {msg['seq']} {msg['kind']} to {msg['receiver']}: {payload}"[:300]
     leaked = set(_refs(payload)) & snap.hidden_ids
     assert not leaked, f"{where}: hidden ids {sorted(leaked)}"
     for text in _texts(payload):
@@ -313,23 +307,6 @@ def _check_message(msg: dict[str, Any], snap: Snapshot) -> None:
                 assert f"(#{n})" not in text, f"{where}: a hidden id with a name: {text!r}"
         names = [name for name in snap.hidden_names if name in text]
         assert not names, f"{where}: hidden names {names} in {text!r}"
-
-
-def _snapshot_for(played: Played, msg: dict[str, Any], last: dict[int, int]) -> Snapshot | None:
-    seat = played.names.index(msg["receiver"].removeprefix("player:"))
-    snaps = played.watches[seat].snapshots
-    payload = msg["payload"]
-    kind = msg["kind"]
-    if kind in ("PriorityRequest", "DecisionRequest"):
-        last[seat] = payload["decision"]["id"]
-        return snaps[last[seat]]
-    if kind in ("Rejected", "Accepted"):
-        return snaps[payload["decision_id"]]
-    if kind == "ErrorReply":
-        return snaps[last[seat]]
-    if kind == "GameOver":
-        return played.final[seat]
-    raise AssertionError(f"unexpected {kind} to a player")
 
 
 def _mask(text: str, *numbers: int) -> str:
@@ -342,16 +319,22 @@ def _mask(text: str, *numbers: int) -> str:
 async def test_no_message_to_a_player_names_or_identifies_a_hidden_card(
         seed: int, tmp_path: Path) -> None:
     played = await _play(seed, tmp_path / "trace.jsonl")
-    to_players = [m for m in played.lines[1:-1] if m["receiver"].startswith("player:")]
+    messages = played.lines[1:-1]
+    to_players = [m for m in messages if m["receiver"].startswith("player:")]
     assert to_players
-    last: dict[int, int] = {}
-    checked = 0
     for msg in to_players:
-        snap = _snapshot_for(played, msg, last)
-        assert snap is not None
-        _check_message(msg, snap)
-        checked += 1
-    assert checked == len(to_players)
+        seat = played.names.index(msg["receiver"].removeprefix("player:"))
+        _check_message(msg, msg["payload"], played.tap.snapshots[msg["seq"]][seat])
+    events = 0
+    for msg in messages:
+        if msg["kind"] not in ("SBABatch", "Resolved"):
+            continue
+        snaps = played.tap.snapshots[msg["seq"]]
+        for ev in msg["payload"]["events"]:
+            events += 1
+            for seat in ev["private_to"] or range(len(played.names)):
+                _check_message(msg, ev, snaps[seat])
+    assert events
 
     probes = played.prober.probes
     assert probes and all(p.refusal is not None for p in probes), "every probe is refused"
