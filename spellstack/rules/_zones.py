@@ -7,7 +7,7 @@ import copy
 from ._game import Game
 from ._state import GameObject, is_player_ref, seat_of_ref
 from ._triggers import trigger_enters, trigger_leaves
-from ._visibility import PUBLIC_SEAT, visible_to
+from ._visibility import PUBLIC_SEAT, seats_seeing, visible_to
 
 __all__ = [
     "create_object",
@@ -128,8 +128,7 @@ def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
              f"{_zone_words(game, new.zone, new.owner)}")
     game.log(cause or "zone", f"{owner} draws a card" if cause == "draw" else
              f"a card moves {where}", player=old.owner, amount=1)
-    seers = tuple(s for s in range(len(game.state.players))
-                  if visible_to(game, s, old) or visible_to(game, s, new))
+    seers = tuple(sorted(set(seats_seeing(game, old)) | set(seats_seeing(game, new))))
     if seers:
         # The new id only to seats that may see the new object (a card put into a library
         # keeps its new id from its owner too).
