@@ -101,6 +101,9 @@ class GameResult:
     seed: int | None = None
     """The seed the game was started from (``GameState.seed``), to replay it; None if it was
     built another way."""
+    error: Exception | None = field(default=None, compare=False, repr=False)
+    """For a game ended by an engine error: the exception itself (with its traceback), for a
+    caller that reports it; not part of comparisons."""
 
 
 class Coordinator:
@@ -164,7 +167,8 @@ class Coordinator:
                 await self._send(seat, GameOver(winner or "", losers, st.end_reason))
         self.result.messages = self.wire.sent
 
-    async def abort(self, actor: str, fault: str, *, skip: frozenset[int] = frozenset()) -> GameResult:
+    async def abort(self, actor: str, fault: str, *, skip: frozenset[int] = frozenset(),
+                    error: Exception | None = None) -> GameResult:
         """End the game after an unexpected exception in ``actor`` (``fault`` says what it was):
         no winner, end reason ``engine error: ...``, the final hash of the state as it was left.
         Every seat still in the game but those in ``skip`` (a player actor that failed) is sent
@@ -177,6 +181,7 @@ class Coordinator:
         st.end_reason = f"{ENGINE_ERROR}: {fault}"
         self.result.winner = None
         self.result.reason = st.end_reason
+        self.result.error = error
         self.result.turns = st.turn
         try:
             self.result.final_hash = st.state_hash()

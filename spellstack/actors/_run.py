@@ -44,6 +44,8 @@ class _Containment:
     """``ACTOR: Type: message`` for the end reason; empty while nothing failed."""
     scope: trio.CancelScope | None = None
     """The game's engine (coordinator, stack actor, SBA checker) while it runs."""
+    error: Exception | None = None
+    """The exception itself."""
 
     def record(self, actor: str, err: Exception) -> None:
         """Note the failure (the first one counts) and stop the game's engine."""
@@ -55,6 +57,7 @@ class _Containment:
             if len(text) > _FAULT_TEXT_LIMIT:
                 text = text[: _FAULT_TEXT_LIMIT - 3] + "..."
             self.actor = actor
+            self.error = err
             self.fault = f"{actor}: {type(err).__name__}" + (f": {text}" if text else "")
         if self.scope is not None:
             self.scope.cancel()
@@ -127,7 +130,7 @@ async def _play_game(
         box.scope = None
         if box.fault:
             failed = frozenset(seat for seat, name in enumerate(names) if name == box.actor)
-            result = await coord.abort(box.actor, box.fault, skip=failed)
+            result = await coord.abort(box.actor, box.fault, skip=failed, error=box.error)
         else:
             result = coord.result
         # Players that hang or already left are not waited for.
@@ -184,12 +187,12 @@ async def play_match(
             # The tracer failed on a line written after the game's end: whenever it fails,
             # the game counts as failed, so the outcome does not depend on how far the tracer
             # had got. The seats were told the real outcome already.
-            result = await coord.abort(box.actor, box.fault, skip=everyone)
+            result = await coord.abort(box.actor, box.fault, skip=everyone, error=box.error)
         try:
             writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
                           final_hash=result.final_hash, seed=result.seed)
         except Exception as err:
             if not box.fault:
                 box.record("tracer", err)
-                result = await coord.abort(box.actor, box.fault, skip=everyone)
+                result = await coord.abort(box.actor, box.fault, skip=everyone, error=err)
     return game, result

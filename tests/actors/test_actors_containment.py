@@ -341,6 +341,7 @@ async def test_an_actor_failure_ends_its_own_game_only(actor: str, monkeypatch: 
     game, failed = results[FAULTY_SEED]
     assert failed.reason.startswith(f"engine error: {actor}: Injected: "), failed.reason
     assert failed.winner is None and failed.seed == FAULTY_SEED
+    assert isinstance(failed.error, Injected) and failed.error.__traceback__ is not None
     st = game.state
     assert st.game_over and st.winner == -1 and st.end_reason == failed.reason
     assert failed.final_hash == st.state_hash()
