@@ -65,7 +65,7 @@ from ..rules import (
     visible_to,
 )
 
-__all__ = ["FuzzReport", "add_parser", "fuzz", "fuzz_game", "hidden_leaks"]
+__all__ = ["FuzzReport", "add_parser", "fuzz", "fuzz_game", "hidden_leaks", "instrumented"]
 
 DECKS = ("gruul", "orzhov", "dimir")
 NAMES = ("alice", "bob")
@@ -504,7 +504,7 @@ _ACTIVE: list[_Watch] = []
 
 
 @contextmanager
-def _instrumented() -> Iterator[None]:
+def instrumented() -> Iterator[None]:
     """Count the coordinator's real calls of ``take_action`` and ``check_answer`` made for a
     hostile message in flight, by wrapping the functions it calls."""
     take: Callable[[Game, int, Action], str] = getattr(coordinator_module, "take_action")  # noqa: B009
@@ -538,7 +538,8 @@ def _game_seed(seed: int, game_no: int) -> int:
 async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose: bool = False,
                     coordinator: type[Coordinator] = Coordinator) -> None:
     """Play game ``game_no`` of ``report.seed``'s run, adding its counts and failures to
-    ``report``. ``quota``: mutate only the first ``quota`` messages (0: all).
+    ``report`` (kernel calls are counted inside ``instrumented()`` only). ``quota``: mutate
+    only the first ``quota`` messages (0: all).
     ``coordinator``: the class to run (tests give a deliberately broken one)."""
     gseed = _game_seed(report.seed, game_no)
     rng = GameRandom.from_seed(gseed)
@@ -668,7 +669,7 @@ async def fuzz(seed: int, messages: int, *, game: int | None = None, verbose: bo
     0 for none)."""
     report = FuzzReport(seed)
     start = time.perf_counter()
-    with _instrumented():
+    with instrumented():
         if game is not None:
             await fuzz_game(report, game, quota=messages, verbose=verbose,
                             coordinator=coordinator)
@@ -684,13 +685,18 @@ async def fuzz(seed: int, messages: int, *, game: int | None = None, verbose: bo
     return report
 
 
-def render(report: FuzzReport, quota: int) -> list[str]:
+def render(report: FuzzReport, quota: int, game: int | None = None) -> list[str]:
     """The report as printed."""
     out: list[str] = []
     rate = report.messages / report.seconds if report.seconds else 0.0
-    out.append(f"spellstack fuzz: seed {report.seed}, {report.games} games, {report.messages} "
-               f"hostile messages (quota {quota}; the last game is played out), "
-               f"{report.seconds:.1f} s, {rate:.0f} messages/s")
+    if game is None:
+        what = (f"{report.games} games, {report.messages} hostile messages (quota {quota}; "
+                "the last game is played out)")
+    else:
+        cut = f", mutated stream cut after {quota}" if quota else ""
+        what = f"game {game} replayed alone{cut}, {report.messages} hostile messages"
+    out.append(f"spellstack fuzz: seed {report.seed}, {what}, {report.seconds:.1f} s, "
+               f"{rate:.0f} messages/s")
     out.append(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
                f"{platform.python_version()}")
     head = ("kind", "sent", "error", "rejected", "accepted", "unread", "take_action",
@@ -766,5 +772,5 @@ def run(args: argparse.Namespace) -> int:
 
     report = trio.run(lambda: fuzz(args.seed, messages, game=args.game, verbose=args.verbose,
                                    progress=progress))
-    print("\n".join(render(report, messages)))
+    print("\n".join(render(report, messages, args.game)))
     return 1 if report.failure_count else 0

@@ -17,8 +17,9 @@ from typing import Any
 import trio
 
 from spellstack.actors import GameResult, SeatConfig, play_game
-from spellstack.bots import HOSTILE_KINDS, HostileBot, RandomBot
+from spellstack.bots import HOSTILE_KINDS, RAW_KINDS, HostileBot, RandomBot
 from spellstack.cards import load_cards, load_deck
+from spellstack.cli._fuzz import FuzzReport, fuzz_game, instrumented
 from spellstack.rules import Game, new_game
 
 DECKS = ("gruul", "orzhov", "dimir")
@@ -80,3 +81,36 @@ async def test_a_hostile_game_leaves_its_nine_siblings_untouched(
     assert bad >= 100, (hostile.sent, result)
     assert "engine error" not in result.reason
     assert [who for who, _ in result.forfeits] in ([], ["alice"])
+
+
+async def test_a_raw_hostile_seat_leaves_its_nine_siblings_untouched(
+        autojump_clock: trio.abc.Clock) -> None:
+    """The same with the fuzzer's raw seat (random bytes, truncations, envelopes, deep nesting,
+    unsolicited messages and the rest of ``RAW_KINDS``) in the tenth game, checked by the
+    fuzzer's own checks as it goes."""
+    alone: dict[int, tuple[str | None, str, int, str]] = {}
+    for i in range(GAMES - 1):
+        game = _game(i)
+        alone[i] = _summary(await play_game(game, [RandomBot(2 * i + 1), RandomBot(2 * i + 2)]))
+
+    together: dict[int, GameResult] = {}
+    report = FuzzReport(seed=3)
+
+    async def one(i: int) -> None:
+        game = _game(i)
+        together[i] = await play_game(game, [RandomBot(2 * i + 1), RandomBot(2 * i + 2)],
+                                      game_id=f"g{i}")
+
+    with trio.fail_after(3600), instrumented():
+        async with trio.open_nursery() as nursery:
+            for i in range(GAMES - 1):
+                nursery.start_soon(one, i)
+            nursery.start_soon(fuzz_game, report, 0)
+
+    for i, expected in alone.items():
+        assert _summary(together[i]) == expected, f"game {i}"
+    assert report.games == 1
+    assert report.failure_count == 0, report.failures
+    assert set(RAW_KINDS) <= {k for k, c in report.kinds.items() if c.sent}
+    reached = sum(c.take_action + c.check_answer for c in report.kinds.values())
+    assert reached > report.messages / 2
