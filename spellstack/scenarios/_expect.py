@@ -6,7 +6,15 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from ..rules import Game, GameObject, format_pool, parse_pool, player_ref, trigger_name
+from ..rules import (
+    Game,
+    GameObject,
+    ManaCostSyntaxError,
+    format_pool,
+    parse_pool,
+    player_ref,
+    trigger_name,
+)
 from ._errors import ScenarioError, ScenarioFailure
 
 __all__ = ["check_expect", "check_expect_types", "find_card", "stack_name"]
@@ -14,17 +22,18 @@ __all__ = ["check_expect", "check_expect_types", "find_card", "stack_name"]
 _ZONE_KEYS = ("hand", "graveyard", "exile", "battlefield")
 _IS_INT = (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer")
 _IS_STR = (lambda v: isinstance(v, str), "a string")
-_IS_LIST = (lambda v: isinstance(v, list), "a list")
+_IS_NAMES = (lambda v: isinstance(v, list) and all(isinstance(n, str) for n in v),
+             "a list of names")
 _IS_BOOL = (lambda v: isinstance(v, bool), "true or false")
 _IS_TABLE = (lambda v: isinstance(v, dict), "a table")
 _TYPES: dict[str, tuple[Any, ...]] = {
     # key: (type of the value) or (table, type of each entry)
     **dict.fromkeys(("life", "poison", "hand_count", "library_count"), (_IS_TABLE, _IS_INT)),
-    **dict.fromkeys((*_ZONE_KEYS, "library_top"), (_IS_TABLE, _IS_LIST)),
+    **dict.fromkeys((*_ZONE_KEYS, "library_top"), (_IS_TABLE, _IS_NAMES)),
     "mana": (_IS_TABLE, _IS_STR),
     "objects": (_IS_TABLE, _IS_TABLE),
     **dict.fromkeys(("stack_count", "turn"), (_IS_INT,)),
-    **dict.fromkeys(("stack", "lost"), (_IS_LIST,)),
+    **dict.fromkeys(("stack", "lost"), (_IS_NAMES,)),
     **dict.fromkeys(("winner", "priority", "active", "step"), (_IS_STR,)),
     "game_over": (_IS_BOOL,),
 }
@@ -32,7 +41,7 @@ _KNOWN = set(_TYPES)
 _OBJECT_TYPES = {
     **dict.fromkeys(("zone", "controller", "attached_to"), _IS_STR),
     **dict.fromkeys(("damage", "power", "toughness", "loyalty"), _IS_INT),
-    "tapped": _IS_BOOL, "counters": _IS_TABLE, "types": _IS_LIST, "abilities_include": _IS_LIST,
+    "tapped": _IS_BOOL, "counters": _IS_TABLE, "types": _IS_NAMES, "abilities_include": _IS_NAMES,
 }
 
 
@@ -40,6 +49,11 @@ def check_expect_types(expect: Any, where: str) -> None:
     """An ``expect`` table has only known keys, each with a value of the right type."""
     if not isinstance(expect, dict):
         raise ScenarioError(f"{where} must be a table, got {expect!r}")
+    for name, want in expect.get("mana", {}).items() if isinstance(expect.get("mana"), dict) else ():
+        try:
+            parse_pool(want if isinstance(want, str) else "")
+        except ManaCostSyntaxError as err:
+            raise ScenarioError(f"{where}.mana.{name}: {err}") from None
     for key, value in expect.items():
         if key not in _TYPES:
             raise ScenarioError(f"{where}: unknown expectation {key!r}")

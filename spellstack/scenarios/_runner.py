@@ -11,7 +11,7 @@ from typing import Any
 
 import trio
 
-from ..actors import GameResult, SeatConfig, play_game
+from ..actors import ENGINE_ERROR, GameResult, SeatConfig, play_game
 from ..cards import load_cards
 from ..rules import STEPS, CardDefinition
 from ._director import ACTION_KEYS, STEP_KINDS, Director, ScriptedPolicy
@@ -108,17 +108,27 @@ def _parse(path: Path) -> dict[str, Any]:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ScenarioError(f"{path}: {err}") from None
+    _check_scenario(data, str(path))
+    return data
+
+
+def _check_scenario(data: Mapping[str, Any], where: str) -> None:
+    """The top level, and every step (before the game starts)."""
     bad = set(data) - _TOP_KEYS
     if bad:
-        raise ScenarioError(f"{path}: unknown top-level key {sorted(bad)[0]!r}")
+        raise ScenarioError(f"{where}: unknown top-level key {sorted(bad)[0]!r}")
     if not isinstance(data.get("title"), str):
-        raise ScenarioError(f"{path}: 'title' is required")
+        raise ScenarioError(f"{where}: 'title' is required")
     if not isinstance(data.get("setup"), dict):
-        raise ScenarioError(f"{path}: '[setup]' is required")
+        raise ScenarioError(f"{where}: '[setup]' is required")
+    seed = data.get("seed", 0)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ScenarioError(f"{where}: seed must be an integer")
     steps = data.get("step", [])
     if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
-        raise ScenarioError(f"{path}: 'step' must be an array of tables")
-    return data
+        raise ScenarioError(f"{where}: 'step' must be an array of tables")
+    for i, step in enumerate(steps):
+        _check_step(step, f"{where}: step {i + 1}")
 
 
 def _check_step(step: Mapping[str, Any], where: str) -> None:
@@ -170,13 +180,9 @@ def _check_step(step: Mapping[str, Any], where: str) -> None:
 async def run_scenario(data: Mapping[str, Any], where: str,
                        cards: Mapping[str, CardDefinition]) -> None:
     """Run one parsed scenario; raises ScenarioFailure or ScenarioError."""
-    seed = data.get("seed", 0)
-    if not isinstance(seed, int):
-        raise ScenarioError(f"{where}: seed must be an integer")
+    _check_scenario(data, where)
     steps = [dict(s) for s in data.get("step", [])]
-    for i, raw in enumerate(steps):
-        _check_step(raw, f"{where}: step {i + 1}")
-    game, labels = build_game(data["setup"], seed, cards, where)
+    game, labels = build_game(data["setup"], data.get("seed", 0), cards, where)
     director = Director(game, steps, labels, where)
     n = len(game.state.players)
     policies = [ScriptedPolicy(director, seat) for seat in range(n)]
@@ -191,9 +197,9 @@ async def run_scenario(data: Mapping[str, Any], where: str,
         nursery.cancel_scope.cancel()
     if director.crash is not None:
         raise director.crash
-    if ended and "engine error" in ended[0].reason:
+    if ended and ended[0].reason.startswith(ENGINE_ERROR):
         # An actor crashed and the game was stopped: a crash, however the script goes on.
-        raise RuntimeError(f"the game ended with {ended[0].reason!r}")
+        raise ended[0].error or RuntimeError(f"the game ended with {ended[0].reason!r}")
     if director.failure:
         raise ScenarioFailure(director.failure)
     # The game ended (or the script ran out): the remaining steps.

@@ -28,6 +28,15 @@ _OBJECT_KEYS = {"card", "token", "label", "owner", "tapped", "damage", "counters
                 "attached_to", "face_down"}
 
 
+_INT64 = 2**63
+"""Numbers cross the protocol as 64-bit integers."""
+
+
+def _whole(value: Any, least: int) -> bool:
+    """An integer (not a bool) from ``least`` up to the 64-bit limit."""
+    return isinstance(value, int) and not isinstance(value, bool) and least <= value < _INT64
+
+
 def build_game(setup: Mapping[str, Any], seed: int, cards: Mapping[str, CardDefinition],
                where: str) -> tuple[Game, dict[str, int]]:
     """The game a ``[setup]`` table describes, and the labels (label -> physical card id)."""
@@ -36,11 +45,11 @@ def build_game(setup: Mapping[str, Any], seed: int, cards: Mapping[str, CardDefi
             and all(isinstance(n, str) and n for n in names) and len(set(names)) == len(names)):
         raise ScenarioError(f"{where}: setup.players must list 2 or more distinct names")
     step = setup.get("step", "precombat_main")
-    if step not in PRIORITY_STEPS:
+    if not isinstance(step, str) or step not in PRIORITY_STEPS:
         raise ScenarioError(f"{where}: setup.step {step!r} is not a step in which players "
                             f"receive priority")
     turn = setup.get("turn", 1)
-    if not isinstance(turn, int) or turn < 1:
+    if not _whole(turn, 1):
         raise ScenarioError(f"{where}: setup.turn must be a positive integer, got {turn!r}")
     if turn == 1 and step == "draw" and len(names) == 2:
         # 103.8c: in a game of three or more players the starting player does draw.
@@ -54,7 +63,7 @@ def build_game(setup: Mapping[str, Any], seed: int, cards: Mapping[str, CardDefi
     game = Game(state, cards)
     seat_of = {n: i for i, n in enumerate(names)}
     prio = setup.get("priority", names[0])
-    if prio not in seat_of:
+    if not isinstance(prio, str) or prio not in seat_of:
         raise ScenarioError(f"{where}: setup.priority {prio!r} is not a player")
     state.priority = seat_of[prio]
     labels: dict[str, int] = {}
@@ -69,8 +78,10 @@ def build_game(setup: Mapping[str, Any], seed: int, cards: Mapping[str, CardDefi
         p = state.players[seat]
         for key in ("life", "poison", "lands_played"):
             if key in table:
-                if not isinstance(table[key], int) or isinstance(table[key], bool):
-                    raise ScenarioError(f"{where}: setup.{name}.{key} must be an integer")
+                if not _whole(table[key], -_INT64 if key == "life" else 0):
+                    raise ScenarioError(f"{where}: setup.{name}.{key} must be "
+                                        f"{'an integer' if key == 'life' else 'a whole number'} "
+                                        "within 64 bits")
                 setattr(p, key, table[key])
         if "mana" in table:
             try:
@@ -116,7 +127,7 @@ def _place(game: Game, item: Any, seat: int, zone: str, seat_of: dict[str, int],
     if defn.is_token != token:
         raise ScenarioError(f"{path}: {name!r} is a {'card' if token else 'token'}, not a {kind}")
     owner_name = spec.get("owner")
-    if owner_name is not None and owner_name not in seat_of:
+    if owner_name is not None and not (isinstance(owner_name, str) and owner_name in seat_of):
         raise ScenarioError(f"{path}.owner: {owner_name!r} is not a player")
     owner = seat_of[owner_name] if owner_name is not None else seat
     if zone != "battlefield" and owner != seat:
@@ -125,17 +136,17 @@ def _place(game: Game, item: Any, seat: int, zone: str, seat_of: dict[str, int],
         if not isinstance(spec.get(key, False), bool):
             raise ScenarioError(f"{path}.{key} must be true or false")
     damage = spec.get("damage", 0)
-    if not isinstance(damage, int) or isinstance(damage, bool) or damage < 0:
-        raise ScenarioError(f"{path}.damage must be a whole number >= 0, got {damage!r}")
+    if not _whole(damage, 0):
+        raise ScenarioError(f"{path}.damage must be a whole number within 64 bits, got "
+                            f"{damage!r}")
     obj = create_object(game, name, owner, zone, controller=seat, is_token=token)
     obj.tapped = spec.get("tapped", False)
     obj.damage = damage
     obj.sick = spec.get("sick", False)
     obj.face_down = spec.get("face_down", False)
     counters = spec.get("counters", {})
-    if not isinstance(counters, dict) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in counters.values()):
-        raise ScenarioError(f"{path}.counters must be a table of whole numbers >= 0")
+    if not isinstance(counters, dict) or not all(_whole(v, 0) for v in counters.values()):
+        raise ScenarioError(f"{path}.counters must be a table of whole numbers within 64 bits")
     obj.counters = {k: v for k, v in counters.items() if v}
     if zone == "battlefield" and defn.loyalty is not None and "loyalty" not in counters:
         obj.counters["loyalty"] = defn.loyalty

@@ -76,6 +76,28 @@ def test_malformed_steps_are_errors_not_crashes(step: str, needle: str) -> None:
         _run(BOLT + "[[step]]\n" + step + "\n")
 
 
+SETUP = '[setup]\nplayers = ["alice", "bob"]\n'
+
+
+@pytest.mark.parametrize("text, needle", [
+    (SETUP + "step = []\n", "setup.step .* is not a step"),
+    (SETUP + 'priority = ["bob"]\n', "setup.priority .* is not a player"),
+    (SETUP + '[setup.alice]\nbattlefield = [{ card = "Mountain", owner = ["bob"] }]\n',
+     r"battlefield\[0\]\.owner"),
+    (SETUP + "[setup.alice]\nlife = 1180591620717411303424\n", "life must be an integer within"),
+    (SETUP + '[setup.alice]\nbattlefield = [{ card = "Mountain", damage = "x" }]\n',
+     "damage must be a whole number"),
+    (SETUP + '[setup.alice]\nbattlefield = [{ card = "Mountain", counters = { a = -1 } }]\n',
+     "counters must be a table of whole numbers"),
+    (SETUP + "[[step]]\nexpect.hand = { alice = [1] }\n", "hand.alice must be a list of names"),
+    (SETUP + '[[step]]\nexpect.mana = { alice = "x" }\n', "mana.alice: unexpected 'x'"),
+    ("step = [1]\n" + SETUP, "'step' must be an array of tables"),
+])
+def test_malformed_setups_are_errors_not_crashes(text: str, needle: str) -> None:
+    with pytest.raises(ScenarioError, match=needle):
+        _run('title = "t"\n' + text)
+
+
 # ---------------------------------------------------------------------- classifying outcomes
 
 
