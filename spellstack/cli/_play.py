@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import trio
 
-from ..actors import play_match
+from ..actors import ENGINE_ERROR, play_match
 from ..bots import RandomBot
 from ..rules import Event
 from ._errors import CommandError
@@ -58,11 +59,17 @@ def run(args: argparse.Namespace) -> int:
     print(f"turn 1: {names[0]}")
     for line in narrate(game.history or []):
         print(line)
-    print(f"Winner: {result.winner or 'none (draw)'} on turn {result.turns}. {result.reason}")
+    failed = result.reason.startswith(ENGINE_ERROR)
+    nobody = "none" if failed else "none (draw)"
+    print(f"Winner: {result.winner or nobody} on turn {result.turns}. {result.reason}")
     print(f"{result.decisions} decisions answered by bots, {result.auto_passes} automatic "
           f"passes, {result.messages} messages")
     if args.trace:
         print(f"trace written to {args.trace}")
+    if failed:
+        print(f"spellstack play: the game stopped on an {result.reason} (seed {result.seed})",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -20,6 +20,7 @@ import trio
 
 from spellstack.actors import GameResult, Link, TraceWriter, _coordinator, _kernel_actors, _run, play_match
 from spellstack.bots import RandomBot
+from spellstack.cli import main
 from spellstack.protocol import Accepted, ErrorReply, Rejected
 from spellstack.rules import Action, Answer, Decision, Game, PlayerView, Reply
 
@@ -397,3 +398,15 @@ async def test_cancellation_is_not_turned_into_an_engine_error(autojump_clock: A
         async with trio.open_nursery() as nursery:
             nursery.start_soon(one)
     assert scope.cancelled_caught and finished == []
+
+
+def test_spellstack_play_reports_an_engine_error_with_its_seed(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def faulty(game: Game) -> Any:
+        raise Injected("resolve_top failed")
+
+    monkeypatch.setattr(_kernel_actors, "resolve_top", faulty)
+    assert main(["play", "--seed", "5"]) == 1
+    out, err = capsys.readouterr()
+    assert "Winner: none on turn" in out and "engine error: stack: Injected" in out
+    assert err.strip().endswith("(seed 5)") and "engine error: stack: Injected" in err
