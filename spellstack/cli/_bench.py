@@ -12,7 +12,7 @@ import time
 import msgpack  # type: ignore[import-untyped]
 import trio
 
-from ..actors import play_match
+from ..actors import ENGINE_ERROR, play_match
 from ..bots import RandomBot
 from ._errors import CommandError
 
@@ -58,7 +58,10 @@ async def bench(games: int, seed: int, out: list[str]) -> None:
         autos += result.auto_passes
         messages += result.messages
         turns += result.turns
-        wins[result.winner or "draw"] = wins.get(result.winner or "draw", 0) + 1
+        # A game stopped by an engine error is no draw: it is counted apart.
+        outcome = result.winner or ("engine error" if result.reason.startswith(ENGINE_ERROR)
+                                    else "draw")
+        wins[outcome] = wins.get(outcome, 0) + 1
         if (i + 1) % step == 0:
             print(f"  {i + 1}/{games} games", file=sys.stderr, flush=True)
     elapsed = time.perf_counter() - start

@@ -353,19 +353,38 @@ async def test_an_actor_failure_ends_its_own_game_only(actor: str, monkeypatch: 
         assert _footer(tmp_path / f"seed{seed}.jsonl")["seed"] == seed
 
 
-@pytest.mark.parametrize("actor", ["coordinator", "stack", "sba"])
-async def test_the_other_seats_are_told_the_game_is_over(actor: str,
+@pytest.mark.parametrize(("actor", "told"), [
+    ("coordinator", {"player:alice", "player:bob"}),
+    ("stack", {"player:alice", "player:bob"}),
+    ("sba", {"player:alice", "player:bob"}),
+    ("player:alice", {"player:bob"}),  # alice's actor is the one that failed
+])
+async def test_the_other_seats_are_told_the_game_is_over(actor: str, told: set[str],
                                                          monkeypatch: pytest.MonkeyPatch,
                                                          tmp_path: Path,
                                                          autojump_clock: Any) -> None:
     FAULTS[actor](monkeypatch)
     trace = tmp_path / "t.jsonl"
-    await _play(FAULTY_SEED, trace=trace)
+    await _play(FAULTY_SEED, _FaultyBot(2 * FAULTY_SEED), trace)
     lines = [json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines()]
-    told = [ln for ln in lines if ln.get("kind") == "GameOver"]
-    assert {ln["receiver"] for ln in told} == {"player:alice", "player:bob"}
+    over = [ln for ln in lines if ln.get("kind") == "GameOver"]
+    assert {ln["receiver"] for ln in over} == told
     # Only the actor is named to the players: an exception's text could name a hidden card.
-    assert all(ln["payload"]["reason"] == f"engine error ({actor})" for ln in told)
+    assert all(ln["payload"]["reason"] == f"engine error ({actor})" for ln in over)
+
+
+async def test_a_result_line_that_cannot_be_written_fails_the_game(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, autojump_clock: Any) -> None:
+    class NoFooter(TraceWriter):
+        def footer(self, **fields: Any) -> None:
+            raise Injected("the result line could not be written")
+
+    monkeypatch.setattr(_run, "TraceWriter", NoFooter)
+    game, result = await _play(FAULTY_SEED, trace=tmp_path / "t.jsonl")
+    assert result.reason == ("engine error: tracer: Injected: the result line could not be "
+                             "written")
+    assert result.seed == FAULTY_SEED and result.winner is None
+    assert game.state.end_reason == result.reason and result.final_hash == game.state.state_hash()
 
 
 class _Stop(BaseException):
