@@ -94,7 +94,7 @@ async def test_a_raw_hostile_seat_leaves_its_nine_siblings_untouched(
         alone[i] = _summary(await play_game(game, [RandomBot(2 * i + 1), RandomBot(2 * i + 2)]))
 
     together: dict[int, GameResult] = {}
-    report = FuzzReport(seed=3)
+    report = FuzzReport(seed=1)
 
     async def one(i: int) -> None:
         game = _game(i)
@@ -105,7 +105,7 @@ async def test_a_raw_hostile_seat_leaves_its_nine_siblings_untouched(
         async with trio.open_nursery() as nursery:
             for i in range(GAMES - 1):
                 nursery.start_soon(one, i)
-            nursery.start_soon(fuzz_game, report, 0)
+            nursery.start_soon(fuzz_game, report, 1)
 
     for i, expected in alone.items():
         assert _summary(together[i]) == expected, f"game {i}"
