@@ -94,6 +94,20 @@ _OTHER_TYPES: tuple[Any, ...] = ("7", 7.5, float("nan"), None, True, [], {}, [1,
 """Values of the wrong type, all of which msgpack can carry."""
 
 
+_BOUNDARY_FIELDS: dict[str, tuple[str, ...]] = {
+    "cast": ("targets", "targets", "targets", "x", "x", "object_id", "pay", "divide", "kind"),
+    "activate": ("ability", "ability", "targets", "targets", "targets", "x", "object_id", "pay"),
+    "play": ("object_id", "object_id", "object_id", "kind"),
+}
+"""Which field a boundary value goes into, by action kind (the fields it uses, mostly)."""
+_REF_FIELDS: dict[str, tuple[str, ...]] = {
+    "cast": ("targets", "targets", "targets", "targets", "object_id", "pay", "divide"),
+    "activate": ("targets", "targets", "targets", "targets", "object_id", "pay", "divide"),
+    "play": ("object_id", "object_id", "object_id", "targets"),
+}
+"""Which field an id or player ref goes into, by action kind."""
+
+
 @dataclass(frozen=True, slots=True)
 class Outgoing:
     """One message of the stream."""
@@ -249,20 +263,23 @@ class HostileStream:
                        act: Action) -> Action:
         rng = self.rng
         fields = ("object_id", "ability", "targets", "x", "divide", "pay")
+        base = act
+        if act.kind == "pass" and kind in ("boundary", "zone_id", "player_ref") and rng.below(4):
+            # Mutate something that takes targets, X and payment, so that the mutation gets
+            # past the kernel's shape checks to its rules checks: an option offered now (its
+            # timing is right), else one offered earlier.
+            opts = ([o for o in request.decision.actions if o.kind != "pass"]
+                    or [o for o in self.seen if o.kind != "pass"])
+            if opts:
+                base = self._from_option(rng.choice(opts))
         if kind == "boundary":
-            f = rng.choice((*fields, "kind"))
+            f = rng.choice(_BOUNDARY_FIELDS.get(base.kind, (*fields, "kind")))
             if f == "kind":
-                return dataclasses.replace(act, kind=rng.choice(_STRINGS))
-            return self._set_int(act, f, self._int())
+                return dataclasses.replace(base, kind=rng.choice(_STRINGS))
+            return self._set_int(base, f, self._int())
         if kind in ("zone_id", "player_ref"):
             value = self._zone_id(request.view) if kind == "zone_id" else self._player_ref()
-            f = rng.choice(("object_id", "targets", "targets", "targets", "divide", "pay"))
-            base = act
-            if act.kind == "pass":
-                # Aim at something that takes targets: an option offered now or earlier.
-                opts = [o for o in (*request.decision.actions, *self.seen) if o.kind != "pass"]
-                if opts:
-                    base = self._from_option(rng.choice(opts))
+            f = rng.choice(_REF_FIELDS.get(base.kind, ("object_id", "targets", "divide", "pay")))
             return self._set_int(base, f, value)
         if kind == "wrong_action":
             opts = [o for o in request.decision.actions if o.kind != "pass"]
