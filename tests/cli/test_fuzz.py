@@ -8,11 +8,12 @@ import time
 
 import pytest
 
-from spellstack.actors import Coordinator
+from spellstack.actors import MAX_REJECTIONS, Coordinator
+from spellstack.bots import ForfeitGuard
 from spellstack.cards import load_cards, load_deck
 from spellstack.cli import main
 from spellstack.cli._fuzz import FuzzReport, fuzz, hidden_leaks
-from spellstack.protocol import Message, Rejected
+from spellstack.protocol import Accepted, ErrorReply, Message, Rejected
 from spellstack.rules import new_game, visible_to
 
 
@@ -145,7 +146,35 @@ async def test_an_engine_exception_is_caught_with_the_message_that_caused_it() -
 
 async def test_a_forfeit_the_protocol_does_not_call_for_is_caught() -> None:
     report = await fuzz(1, 600, coordinator=ImpatientCoordinator)
-    assert any("state hash changed" in w or "did not call for" in w for w in _whats(report))
+    whats = _whats(report)
+    assert any(w.startswith("refused (ErrorReply") and "state hash changed" in w for w in whats)
+    assert any(w.startswith("forfeit the protocol did not call for") and "malformed" in w
+               for w in whats)
+
+
+def test_the_guard_counts_as_the_coordinator_does() -> None:
+    g = ForfeitGuard()
+    assert g.update(ErrorReply("x"), "priority", 1) == ""
+    assert g.safe("priority", 1)
+    assert g.update(ErrorReply("x"), "priority", 1) == ""
+    assert not g.safe("priority", 1)  # one more malformed message would forfeit
+    # A SubmitAction naming the pending decision resets the strikes, even when refused.
+    assert g.update(Rejected(2, "no"), "priority", 2) == ""
+    assert g.strikes == 0 and g.priority_rejections == 1
+    for i in range(MAX_REJECTIONS - 2):
+        assert g.update(Rejected(3 + i, "no"), "priority", 3 + i) == ""
+    assert not g.safe("priority", 99)
+    assert g.update(Rejected(99, "no"), "priority", 99) == "rejections"
+    g.update(Accepted(100), "priority", 100)
+    assert g.priority_rejections == 0 and g.safe("priority", 101)
+    # Refused answers count per decision, and don't reset the strikes.
+    g.update(ErrorReply("x"), "decision", 5)
+    g.update(Rejected(5, "no"), "decision", 5)
+    assert g.strikes == 1 and g.answer_rejections == 1
+    g.update(Rejected(6, "no"), "decision", 6)
+    assert g.answer_rejections == 1
+    assert g.update(ErrorReply("x"), "decision", 6) == ""
+    assert g.update(ErrorReply("x"), "decision", 6) == "strikes"
 
 
 def test_hidden_leaks_finds_a_hidden_name_and_a_hidden_id() -> None:
