@@ -68,7 +68,7 @@ from ..rules import (
 __all__ = ["FuzzReport", "add_parser", "fuzz", "fuzz_game", "hidden_leaks", "instrumented"]
 
 DECKS = ("gruul", "orzhov", "dimir")
-NAMES = ("alice", "bob")
+NAMES = ("alice", "bob", "carol", "dave")
 MAX_GAME_MESSAGES = 200_000
 """A game whose hostile seat has sent this many messages has not finished: a failure."""
 GAME_SECONDS = 600.0
@@ -99,11 +99,14 @@ class Failure:
     """The bytes sent."""
     quota: int = 0
     """If not 0: the game's mutated stream was cut after this many messages."""
+    players: int = 2
+    """Seats at the game's table."""
 
     def replay(self) -> str:
         """The command that replays this game alone."""
         cut = f" --messages {self.quota}" if self.quota else ""
-        return f"spellstack fuzz --seed {self.seed} --game {self.game}{cut}"
+        table = f" --players {self.players}" if self.players != 2 else ""
+        return f"spellstack fuzz --seed {self.seed} --game {self.game}{cut}{table}"
 
 
 @dataclass(slots=True)
@@ -132,6 +135,8 @@ class FuzzReport:
 
     seed: int
     """The run's seed."""
+    players: int = 2
+    """Seats per game."""
     games: int = 0
     """Games played."""
     messages: int = 0
@@ -333,7 +338,8 @@ class _Watch:
         if self.failures <= _FAILURES_PER_GAME:
             self.report.failures.append(Failure(
                 self.report.seed, self.game_no, number, self.first + number if number else 0,
-                item.kind if item else "", what, item.data if item else b"", self.quota))
+                item.kind if item else "", what, item.data if item else b"", self.quota,
+                self.report.players))
 
     # the hostile seat's side
     def on_send(self, item: Outgoing) -> None:
@@ -536,18 +542,20 @@ def _game_seed(seed: int, game_no: int) -> int:
 
 
 async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose: bool = False,
-                    coordinator: type[Coordinator] = Coordinator) -> None:
+                    coordinator: type[Coordinator] = Coordinator, players: int = 2) -> None:
     """Play game ``game_no`` of ``report.seed``'s run, adding its counts and failures to
     ``report`` (kernel calls are counted inside ``instrumented()`` only). ``quota``: mutate
     only the first ``quota`` messages (0: all).
-    ``coordinator``: the class to run (tests give a deliberately broken one)."""
+    ``coordinator``: the class to run (tests give a deliberately broken one). ``players``:
+    seats at the table (2 to 4), one of them hostile."""
+    report.players = players
     gseed = _game_seed(report.seed, game_no)
     rng = GameRandom.from_seed(gseed)
     cards = load_cards()
-    decks = [rng.choice(DECKS), rng.choice(DECKS)]
-    seat = game_no % 2
-    game = new_game(cards, [(NAMES[i], load_deck(decks[i], cards).cards) for i in range(2)],
-                    gseed)
+    decks = [rng.choice(DECKS) for _ in range(players)]
+    seat = game_no % players
+    game = new_game(cards, [(NAMES[i], load_deck(decks[i], cards).cards)
+                            for i in range(players)], gseed)
     leave_how, leave_at = "", 0
     if rng.below(100) < LEAVE_CHANCE:
         leave_how = rng.choice(("strikes", "rejections", "forfeit", "concede"))
@@ -556,11 +564,11 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
     watch.quota = quota
     stream = HostileStream(gseed ^ 0xF022, game=game)
     wire = Wire(f"g{game_no}", None)
-    configs = [SeatConfig(), SeatConfig()]
+    configs = [SeatConfig()] * players
     configs[seat] = SeatConfig(auto_pass=False)
     ends: list[Link] = []
     coord_ends: list[Link] = []
-    for i in range(2):
+    for i in range(players):
         a_out, b_in = trio.open_memory_channel[bytes](1)
         b_out, a_in = trio.open_memory_channel[bytes](1)
         peer = f"player:{NAMES[i]}"
@@ -572,9 +580,9 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
             coord_ends.append(Link(wire, "coordinator", peer, a_out, a_in))
         ends.append(Link(wire, peer, "coordinator", b_out, b_in))
     if verbose:
-        print(f"game {game_no}: seed {gseed}, {NAMES[0]} ({decks[0]}) vs {NAMES[1]} ({decks[1]}),"
-              f" hostile seat {seat}" + (f", leaves by {leave_how} at message {leave_at}"
-                                         if leave_how else ""))
+        table = " vs ".join(f"{NAMES[i]} ({decks[i]})" for i in range(players))
+        print(f"game {game_no}: seed {gseed}, {table}, hostile seat {seat}"
+              + (f", leaves by {leave_how} at message {leave_at}" if leave_how else ""))
 
     def wanted() -> bool:
         if watch.sent >= MAX_GAME_MESSAGES:
@@ -590,7 +598,9 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
                 sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
                 nursery.start_soon(stack_actor, game, stack_a)
                 nursery.start_soon(sba_actor, game, sba_a)
-                nursery.start_soon(player_actor, RandomBot(gseed ^ 0xB0B), ends[1 - seat])
+                others = [i for i in range(players) if i != seat]
+                for k, other in enumerate(others):
+                    nursery.start_soon(player_actor, RandomBot((gseed ^ 0xB0B) + k), ends[other])
 
                 async def hostile() -> None:
                     await run_hostile_seat(stream, ends[seat].inbox, ends[seat].out,
@@ -663,7 +673,7 @@ def _short(text: str, limit: int = 200) -> str:
 
 async def fuzz(seed: int, messages: int, *, game: int | None = None, verbose: bool = False,
                progress: Callable[[FuzzReport], None] | None = None,
-               coordinator: type[Coordinator] = Coordinator) -> FuzzReport:
+               coordinator: type[Coordinator] = Coordinator, players: int = 2) -> FuzzReport:
     """Play games until ``messages`` hostile messages have been sent (the last game is played
     out with legal messages), or only game ``game`` (``messages`` then cuts its mutated stream;
     0 for none)."""
@@ -672,12 +682,13 @@ async def fuzz(seed: int, messages: int, *, game: int | None = None, verbose: bo
     with instrumented():
         if game is not None:
             await fuzz_game(report, game, quota=messages, verbose=verbose,
-                            coordinator=coordinator)
+                            coordinator=coordinator, players=players)
         else:
             n = 0
             while report.messages < messages:
                 left = messages - report.messages
-                await fuzz_game(report, n, quota=left, verbose=verbose, coordinator=coordinator)
+                await fuzz_game(report, n, quota=left, verbose=verbose, coordinator=coordinator,
+                                players=players)
                 n += 1
                 if progress is not None:
                     progress(report)
@@ -745,6 +756,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "game's mutated stream after this many, default none)")
     p.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
     p.add_argument("--game", type=int, default=None, help="replay only this game of the run")
+    p.add_argument("--players", type=int, default=2, help="seats per game, one hostile "
+                   "(2 to 4, default 2)")
     p.add_argument("--verbose", action="store_true", help="print every hostile message and "
                    "its reply")
     p.set_defaults(run=run)
@@ -760,6 +773,9 @@ def run(args: argparse.Namespace) -> int:
     if args.game is not None and args.game < 0:
         print("spellstack fuzz: --game must be 0 or more", file=sys.stderr)
         return 2
+    if not 2 <= args.players <= len(NAMES):
+        print(f"spellstack fuzz: --players must be 2 to {len(NAMES)}", file=sys.stderr)
+        return 2
     step = max(1, messages // 10)
     marks = [step]
 
@@ -771,6 +787,6 @@ def run(args: argparse.Namespace) -> int:
                   f"{report.failure_count} failures", file=sys.stderr, flush=True)
 
     report = trio.run(lambda: fuzz(args.seed, messages, game=args.game, verbose=args.verbose,
-                                   progress=progress))
+                                   progress=progress, players=args.players))
     print("\n".join(render(report, messages, args.game)))
     return 1 if report.failure_count else 0

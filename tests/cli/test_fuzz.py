@@ -59,7 +59,16 @@ async def test_same_seed_same_counts() -> None:
     assert c.kinds != a.kinds
 
 
-@pytest.mark.parametrize("argv", [["--messages", "0"], ["--game", "-1"], ["--messages", "-3"]])
+async def test_a_three_player_table() -> None:
+    report = await fuzz(2, 1500, players=3)
+    assert report.failure_count == 0, report.failures
+    assert report.messages >= 1500
+    reached = sum(c.take_action + c.check_answer for c in report.kinds.values())
+    assert reached > report.messages / 2
+
+
+@pytest.mark.parametrize("argv", [["--messages", "0"], ["--game", "-1"], ["--messages", "-3"],
+                                  ["--players", "1"], ["--players", "5"]])
 def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fuzz", *argv]) == 2
     assert "spellstack fuzz: --" in capsys.readouterr().err
