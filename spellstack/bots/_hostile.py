@@ -245,10 +245,14 @@ class HostileStream:
         return self.rng.choice(self.rng.choice(pools))
 
     def _player_ref(self) -> int:
-        """A player ref, mostly of a seat nobody sits in (0 and refs past the table too)."""
-        seats = len(self.game.state.players) if self.game is not None else 2
+        """A player ref, mostly of a seat nobody sits in or of a player who has left the game
+        (0 and refs past the table too)."""
+        players = self.game.state.players if self.game is not None else []
+        seats = len(players) or 2
         absent = list(range(seats + 1, MAX_PLAYERS + 1)) or [MAX_PLAYERS]
-        return self.rng.choice([*absent, *absent, 0, -1, MAX_PLAYERS + 1, 1, seats])
+        left = [p.seat + 1 for p in players if p.lost]
+        return self.rng.choice([*absent, *absent, *left, *left, 0, -1, MAX_PLAYERS + 1, 1,
+                                seats])
 
     # ------------------------------------------------------------------ structured mutations
 
