@@ -39,11 +39,25 @@ class RandomBot:
                     out.append((a, b))
             return Answer(decision.id, (), tuple(out))
         if decision.kind == "divide":
-            split = dict.fromkeys(keys, 0)
-            for _ in range(decision.max):
-                split[rng.choice(keys)] += 1
-            return Answer(decision.id, (), tuple(split.items()))
+            return self._divide(decision, keys)
         raise ValueError(f"RandomBot can't answer a {decision.kind!r} decision")
+
+    def _divide(self, decision: Decision, keys: list[int]) -> Answer:
+        """A random division that is legal: with trample (702.19b, ``decision.lethal``) damage
+        goes past the blockers only once each has its lethal damage."""
+        rng = self.rng
+        split = dict.fromkeys(keys, 0)
+        need = dict(decision.lethal)
+        total = decision.max
+        if need and (sum(need.values()) > total or rng.below(2) == 0):
+            keys = [k for k in keys if k in need]  # keep it all on the blockers
+        elif need:
+            for key, lethal in need.items():
+                split[key] = lethal
+            total -= sum(need.values())
+        for _ in range(total):
+            split[rng.choice(keys)] += 1
+        return Answer(decision.id, (), tuple(split.items()))
 
     def _priority(self, decision: Decision) -> Action:
         rng = self.rng

@@ -156,6 +156,11 @@ HAND_BUILT: dict[str, list[Decision]] = {
                  _choices(["Wall", "Spider"]), min=0, max=1),
         Decision(62, 0, "divide", "510.1c: divide 0 combat damage", _choices(["Wall"]),
                  min=0, max=0),
+        # 702.19b: a trampler; damage goes to bob only once each blocker has its lethal damage.
+        Decision(63, 0, "divide", "510.1c: divide 6 combat damage",
+                 _choices(["Wall", "Spider", "bob"]), min=0, max=6, lethal=((0, 2), (1, 3))),
+        Decision(64, 0, "divide", "510.1c: divide 3 combat damage",
+                 _choices(["Wall", "Spider", "bob"]), min=0, max=3, lethal=((0, 2), (1, 3))),
     ],
 }
 
@@ -281,7 +286,12 @@ def decisions(draw: st.DrawFn) -> Decision:
     if kind == "order":
         return Decision(did, seat, kind, "603.3b", choices, min=n, max=n)
     if kind == "divide":
-        return Decision(did, seat, kind, "510.1c", choices, min=0, max=draw(st.integers(0, 12)))
+        total = draw(st.integers(0, 12))
+        if n < 2 or not draw(st.booleans()):
+            return Decision(did, seat, kind, "510.1c", choices, min=0, max=total)
+        # 702.19b: blockers first (each with its lethal damage), the attacked player last.
+        lethal = tuple((k, draw(st.integers(0, 5))) for k in range(n - 1))
+        return Decision(did, seat, kind, "510.1c", choices, min=0, max=total, lethal=lethal)
     lo = draw(st.integers(0, n))
     hi = draw(st.integers(lo, n + 2))
     return Decision(did, seat, kind, "choose", choices, min=lo, max=hi)
