@@ -43,7 +43,8 @@ COPY_EVERY = 24
 """The soak deep-copies the state after every COPY_EVERY-th action (an answer other than a
 pass; about three times a game, at points spread over the 100 games), and at the start and the
 end: this adds about 12% to the soak. A deep copy costs about 20 tasks' worth of play, so
-copying after every action would triple its run time."""
+copying after every action would triple its run time, so six further games
+(``test_a_deep_copy_hashes_like_the_state_after_every_action``) copy after every action."""
 
 
 _ZONE = attrgetter("zone")
@@ -151,14 +152,15 @@ class Played:
 
 
 def play(seed: int, decks: tuple[str, str], *, check: bool = True,
-         hash_every_task: bool = False) -> Played:
-    """A whole game between two random bots seeded from ``seed``."""
+         hash_every_task: bool = False, copy_every: int = COPY_EVERY) -> Played:
+    """A whole game between two random bots seeded from ``seed``; with ``check``, the state's
+    deep copy is hashed after every ``copy_every``-th action."""
     lists = [DECKLISTS[decks[0]], DECKLISTS[decks[1]]]
     game = new_game(CARDS, [("Ann", lists[0]), ("Ben", lists[1])], seed)
     sizes = [len(cards) for cards in lists]
     played = Played(game)
     bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
-    actions = [seed % COPY_EVERY]  # actions since the last deep copy, starting at an offset
+    actions = [seed % copy_every]  # actions since the last deep copy, starting at an offset
 
     def answer(decision: Decision) -> Reply:
         reply = bots[decision.player].decide(view_for(game, decision.player), decision)
@@ -171,7 +173,7 @@ def play(seed: int, decks: tuple[str, str], *, check: bool = True,
         played.tasks += 1
         if check:
             check_invariants(g.state, sizes)
-            if actions[0] >= COPY_EVERY:
+            if actions[0] >= copy_every:
                 actions[0] = 0
                 played.copies += 1
                 check_copy_hashes_equal(g.state)
@@ -196,6 +198,14 @@ def test_random_games_keep_invariants_and_end(seed: int, decks: tuple[str, str])
     assert played.tasks < MAX_TASKS
     assert any(d.kind == "priority" for d, _ in played.trace)
     assert played.copies >= 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_deep_copy_hashes_like_the_state_after_every_action(seed: int) -> None:
+    # The sampled check above spreads copies over many games; these games copy after each one.
+    played = play(seed, (DECKS[seed % len(DECKS)], DECKS[(seed + 1) % len(DECKS)]), copy_every=1)
+    actions = sum(1 for _, r in played.trace if not (isinstance(r, Action) and r.kind == "pass"))
+    assert played.copies == actions > 0
 
 
 def test_invariant_checker_notices_a_lost_card() -> None:
