@@ -197,7 +197,6 @@ def test_random_games_keep_invariants_and_end(seed: int, decks: tuple[str, str])
     check_finished(state)
     assert played.tasks < MAX_TASKS
     assert any(d.kind == "priority" for d, _ in played.trace)
-    assert played.copies >= 1
 
 
 @pytest.mark.parametrize("seed", range(6))
