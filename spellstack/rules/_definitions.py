@@ -18,11 +18,13 @@ __all__ = [
     "CardDefinition",
     "Effect",
     "SpellAbility",
+    "StaticAbility",
     "TargetSpec",
     "TriggeredAbility",
 ]
 
-ArgValue = Union[int, str, bool, tuple["Effect", ...]]  # noqa: UP007 (a forward reference)
+# Union, not |: "Effect" is a forward reference.
+ArgValue = Union[int, str, bool, tuple["Effect", ...], tuple[str, ...], tuple[int, ...]]  # noqa: UP007
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,6 +115,23 @@ class TriggeredAbility:
 
 
 @dataclass(frozen=True, slots=True)
+class StaticAbility:
+    """A static ability (604): continuous effects on the objects its ``affected`` word names (611.3)."""
+
+    affected: str
+    """Which objects, a word from ``_characteristics.AFFECTED`` (evaluated continuously, 611.3a)."""
+    effects: tuple[Effect, ...]
+    """Its effects, each a layer primitive from ``_characteristics.LAYER_VERBS``."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+
+    @property
+    def is_cda(self) -> bool:
+        """604.3: a characteristic-defining ability (it functions in every zone)."""
+        return any(e.verb == "set_base_pt_cda" for e in self.effects)
+
+
+@dataclass(frozen=True, slots=True)
 class CardDefinition:
     """A card's printed characteristics (109.3) and abilities."""
 
@@ -144,6 +163,8 @@ class CardDefinition:
     """Activated abilities, in printed order."""
     triggered: tuple[TriggeredAbility, ...] = ()
     """Triggered abilities, in printed order."""
+    static: tuple[StaticAbility, ...] = ()
+    """Static abilities (604), in printed order."""
     is_token: bool = False
     """A token definition rather than a card."""
     source: str = field(default="", compare=False)

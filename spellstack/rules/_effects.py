@@ -221,9 +221,11 @@ def _modify_pt(ctx: EffectContext, eff: Effect) -> None:
     for obj in ctx.objects(eff.get("what")):
         if obj.zone != "battlefield":
             continue
+        ts = st.new_timestamp()
         st.effects.append(
-            ContinuousEffect(st.new_timestamp(), obj.id, ctx.amount(eff, "power", 0),
-                             ctx.amount(eff, "toughness", 0))
+            ContinuousEffect(ts, ts, "modify_pt", (("power", ctx.amount(eff, "power", 0)),
+                                                   ("toughness", ctx.amount(eff, "toughness", 0))),
+                             (obj.id,), ctx.source.id, ctx.source.name, ctx.controller)
         )
         st.dirty = True
 

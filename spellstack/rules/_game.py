@@ -78,9 +78,11 @@ class Game:
     def _pt_delta(self, obj: GameObject) -> tuple[int, int]:
         p = t = 0
         for eff in self.state.effects:
-            if eff.affected == obj.id:
-                p += eff.power
-                t += eff.toughness
+            if obj.id in eff.affected and eff.verb == "modify_pt":
+                ep, et = eff.get("power", 0), eff.get("toughness", 0)
+                assert isinstance(ep, int) and isinstance(et, int)
+                p += ep
+                t += et
         plus = obj.counters.get("+1/+1", 0)
         minus = obj.counters.get("-1/-1", 0)
         return p + plus - minus, t + plus - minus

@@ -12,6 +12,7 @@ import hashlib
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ._definitions import ArgValue
 from ._rng import GameRandom
 
 __all__ = [
@@ -170,18 +171,35 @@ class PlayerState:
 
 @dataclass(frozen=True, slots=True)
 class ContinuousEffect:
-    """A continuous effect from a resolved spell or ability (611.2), applied in layer 7c here."""
+    """A continuous effect from a resolved spell or ability (611.2); see ``_characteristics``."""
 
     id: int
-    """Effect id, also its timestamp (613.7)."""
-    affected: int
-    """The object id it applies to; it stops applying when that object leaves (611.2c locks the set)."""
-    power: int = 0
-    """Change to power."""
-    toughness: int = 0
-    """Change to toughness."""
-    until: str = "end_of_turn"
-    """When it ends: ``end_of_turn`` (514.2)."""
+    """Effect id (unique in the game)."""
+    timestamp: int
+    """613.7b: when it was created."""
+    verb: str
+    """The layer primitive (``_characteristics.LAYER_VERBS``), which names its layer."""
+    args: tuple[tuple[str, ArgValue], ...] = ()
+    """The primitive's arguments, sorted by name."""
+    affected: tuple[int, ...] = ()
+    """611.2c: the object ids it applies to, locked when it began; a new object (400.7) is not one."""
+    source: int = 0
+    """The object id of its source (the spell, or the ability's source)."""
+    source_name: str = ""
+    """The source's name, for display."""
+    controller: int = 0
+    """Seat of the player whose spell or ability created it ("you")."""
+    duration: str = "end_of_turn"
+    """``end_of_turn`` (514.2), ``your_next_turn`` (611.2b), ``source_on_battlefield`` or ``indefinite``."""
+    duration_seat: int = 0
+    """For ``your_next_turn``: whose next turn ends it."""
+
+    def get(self, name: str, default: ArgValue | None = None) -> ArgValue | None:
+        """The argument called ``name``, or ``default``."""
+        for key, value in self.args:
+            if key == name:
+                return value
+        return default
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,7 +88,7 @@ def _cleanup(game: Game) -> Proc[None]:
         obj = st.objects[oid]
         obj.damage = 0
         obj.deathtouch_damage = False
-    st.effects = [e for e in st.effects if e.until != "end_of_turn"]
+    st.effects = [e for e in st.effects if e.duration != "end_of_turn"]
     st.dirty = True
 
 

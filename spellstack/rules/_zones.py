@@ -74,8 +74,8 @@ def move_object(
     st.zone_list(old.zone, old.owner).remove(oid)
     st.lki[oid] = copy.copy(old)
     # 611.2c / 400.7: effects that applied to the old object stop; it is a new object now.
-    if any(e.affected == oid for e in st.effects):
-        st.effects = [e for e in st.effects if e.affected != oid]
+    if any(oid in e.affected for e in st.effects):
+        st.effects = [e for e in st.effects if oid not in e.affected or len(e.affected) > 1]
     if st.combat is not None and old.zone == "battlefield":
         _remove_from_combat(game, oid)
     new = create_object(
