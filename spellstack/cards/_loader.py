@@ -28,13 +28,14 @@ from ..rules import (
     TriggeredAbility,
     parse_mana_cost,
 )
-from ..rules._definitions import ArgValue
+from ..rules._definitions import ArgValue, ReplacementAbility
+from ..rules._replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
 
 __all__ = ["KEYWORDS", "load_card_file", "load_cards", "parse_type_line"]
 
 KEYWORDS: frozenset[str] = frozenset({
     "flying", "reach", "vigilance", "haste", "defender", "deathtouch", "lifelink", "trample",
-    "infect", "first strike", "double strike", "flash",
+    "infect", "first strike", "double strike", "flash", "undying", "persist",
 })
 """Keyword abilities (702) the kernel implements."""
 
@@ -43,7 +44,18 @@ CARD_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instan
                         "Planeswalker", "Sorcery", "Kindred"})
 
 _CARD_KEYS = frozenset({"name", "cost", "type", "pt", "loyalty", "text", "color", "keywords",
-                        "spell", "activated", "triggered"})
+                        "spell", "activated", "triggered", "replacement", "counter_limits"})
+
+
+KEYWORD_TRIGGERS: dict[str, dict[str, Any]] = {
+    # 702.93a: "When this permanent is put into a graveyard from the battlefield, if it had no
+    # +1/+1 counters on it, return it to the battlefield under its owner's control with a +1/+1
+    # counter on it." 702.79a (persist): the same with -1/-1 counters.
+    kw: {"event": "dies", "condition": {"test": "source_had_no_counters", "counter": kind},
+         "effects": [{"verb": "put_onto_battlefield", "what": "subject", "counter": kind}]}
+    for kw, kind in (("undying", "+1/+1"), ("persist", "-1/-1"))
+}
+"""Keyword abilities that are triggered abilities (702), as the data of the ability they mean."""
 
 
 class _Where:
@@ -125,6 +137,8 @@ def _effect(raw: Any, where: _Where, field: str, n_targets: int = 0) -> Effect:
             raise where.error(f"{field}.{key}", f"verb {verb!r} takes no argument {key!r} "
                               f"(it takes: {', '.join(sorted(allowed))})")
         kind = allowed[key]
+        if kind == "zones" and isinstance(value, list):
+            value = tuple(value)
         if kind == "effects":
             if not isinstance(value, list):
                 raise where.error(f"{field}.{key}", f"expected a list of effects, got {value!r}")
@@ -200,10 +214,30 @@ def _position(raw: dict[str, Any], text: str, where: _Where, field: str, default
     raise where.error(f"{field}.text", f"{quote!r} is not part of the card's Oracle text")
 
 
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def _counter_costs(parts: list[str], name: str, where: _Where,
+                   field: str) -> tuple[tuple[str, int], ...]:
+    """118.3: "Remove a dream counter from NAME" cost parts -> (kind, how many)."""
+    out = []
+    for part in parts:
+        words = part.split(" ")
+        tail = " ".join(words[3:])
+        if (len(words) < 5 or words[1].lower() not in _NUMBER_WORDS
+                or words[3] not in ("counter", "counters") or tail != f"{words[3]} from {name}"):
+            raise where.error(field, f"unsupported cost {part!r} (expected 'Remove a KIND "
+                              f"counter from {name}')")
+        if not ARG_KINDS["counter"](words[2]):
+            raise where.error(field, f"unknown counter kind {words[2]!r}")
+        out.append((words[2], _NUMBER_WORDS[words[1].lower()]))
+    return tuple(out)
+
+
 def _cost(text: str, where: _Where, field: str) -> tuple[ManaCost, bool]:
     parts = [p.strip() for p in text.split(",")]
     tap = "{T}" in parts
-    mana = [p for p in parts if p != "{T}"]
+    mana = [p for p in parts if p != "{T}" and not p.startswith("Remove ")]
     if len(mana) > 1:
         raise where.error(field, f"unsupported cost {text!r}")
     try:
@@ -271,10 +305,18 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
         effects = _effects(a.get("effects"), where, f"{f}.effects", len(targets))
         is_mana = not targets and all(e.verb == "add_mana" for e in effects)
         sorcery = _boolean(a.get("sorcery_speed", False), where, f"{f}.sorcery_speed")
+        removed = _counter_costs([p.strip() for p in str(a.get("cost", "")).split(",")
+                                  if p.strip().startswith("Remove ")], name, where, f"{f}.cost")
         activated.append(ActivatedAbility(mana_cost, tap, targets, effects, is_mana, sorcery,
-                                          _position(a, text, where, f, len(keywords) + i + 1)))
+                                          _position(a, text, where, f, len(keywords) + i + 1),
+                                          remove_counters=removed))
     triggered = []
-    for i, trig in enumerate(_tables(raw.get("triggered"), where, "triggered")):
+    raw_triggers = _tables(raw.get("triggered"), where, "triggered")
+    for kw in keywords:
+        if kw in KEYWORD_TRIGGERS:
+            line = next(ln for ln in text.split("\n") if ln.lower().startswith(kw))
+            raw_triggers.append({**KEYWORD_TRIGGERS[kw], "text": line[:len(kw)]})
+    for i, trig in enumerate(raw_triggers):
         f = f"triggered[{i}]"
         event = trig.get("event")
         if not isinstance(event, str) or event not in TRIGGER_EVENTS:
@@ -292,12 +334,71 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
             event, step, whose, condition, targets,
             _effects(trig.get("effects"), where, f"{f}.effects", len(targets)),
             _position(trig, text, where, f, len(keywords) + len(activated) + i + 1)))
+    triggered.sort(key=lambda t: t.position)
     return CardDefinition(
         name=name, mana_cost=cost, supertypes=supertypes, card_types=types, subtypes=subtypes,
         colors=colors, power=power, toughness=toughness, loyalty=loyalty, text=text,
         keywords=keywords, spell=spell, activated=tuple(activated), triggered=tuple(triggered),
+        replacements=_replacements(raw.get("replacement"), text, where),
+        counter_limits=_counter_limits(raw.get("counter_limits"), text, where),
         is_token=token or is_token, source=source,
     )
+
+
+def _replacements(raw: Any, text: str, where: _Where) -> tuple[ReplacementAbility, ...]:
+    """614: static abilities that make replacement effects (``[[card.replacement]]``), each
+    quoting its Oracle sentence (``text``), checked against ``REPLACEMENT_EVENTS``."""
+    out = []
+    for i, r in enumerate(_tables(raw, where, "replacement")):
+        f = f"replacement[{i}]"
+        extra = set(r) - {"event", "applies_to", "counters", "tapped", "zone", "effects", "text"}
+        if extra:
+            raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
+        event = r.get("event")
+        if event not in REPLACEMENT_EVENTS:
+            raise where.error(f"{f}.event", f"unknown replacement event {event!r} (known: "
+                              f"{', '.join(sorted(REPLACEMENT_EVENTS))})")
+        quote = _string(r.get("text", ""), where, f"{f}.text")
+        if not quote:
+            raise where.error(f"{f}.text", "a replacement ability quotes its Oracle text")
+        wanted = {"enters": {"counters", "tapped"}, "to_graveyard": {"applies_to", "zone"},
+                  "lose_game": {"effects"}}[event]
+        given = set(r) - {"event", "text"}
+        if not given or given - wanted:
+            raise where.error(f, f"a {event!r} replacement takes {sorted(wanted)}, got "
+                              f"{sorted(given)}")
+        counters = _table(r.get("counters", {}), where, f"{f}.counters")
+        for kind, n in counters.items():
+            if not ARG_KINDS["counter"](kind) or not (isinstance(n, int) and not isinstance(n, bool)
+                                                      and n > 0):
+                raise where.error(f"{f}.counters", f"{kind!r} = {n!r} is not a counter kind and "
+                                  "a positive number")
+        applies_to = r.get("applies_to", "self")
+        if applies_to not in ("self", "any"):
+            raise where.error(f"{f}.applies_to", f"expected 'self' or 'any', got {applies_to!r}")
+        zone = r.get("zone", "")
+        if event == "to_graveyard" and zone not in REDIRECT_ZONES:
+            raise where.error(f"{f}.zone", f"expected one of {sorted(REDIRECT_ZONES)}, got {zone!r}")
+        effects = _effects(r["effects"], where, f"{f}.effects", 0) if "effects" in r else ()
+        out.append(ReplacementAbility(
+            event, applies_to, tuple(sorted(counters.items())),
+            _boolean(r.get("tapped", False), where, f"{f}.tapped"), zone, effects,
+            _position(r, text, where, f, i + 1), quote))
+    return tuple(out)
+
+
+def _counter_limits(raw: Any, text: str, where: _Where) -> tuple[tuple[str, int], ...]:
+    """704.5r: "[this] can't have more than N [kind] counters on it" (``counter``, ``max``)."""
+    out = []
+    for i, r in enumerate(_tables(raw, where, "counter_limits")):
+        f = f"counter_limits[{i}]"
+        if set(r) != {"counter", "max", "text"}:
+            raise where.error(f, "a counter limit has exactly 'counter', 'max' and 'text'")
+        if not ARG_KINDS["counter"](r["counter"]):
+            raise where.error(f"{f}.counter", f"unknown counter kind {r['counter']!r}")
+        _position(r, text, where, f, 0)
+        out.append((str(r["counter"]), _integer(r["max"], where, f"{f}.max")))
+    return tuple(out)
 
 
 def _condition(raw: Any, where: _Where, field: str) -> Effect:

@@ -244,12 +244,18 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
         raise _fail(game, "602.5d", f"{obj.name}'s ability can be activated only as a sorcery")
     if action.x and not ab.mana_cost.has_x:
         raise _fail(game, "601.2b", f"X={action.x} is not allowed for {obj.name}'s ability")
+    for kind, n in ab.remove_counters:
+        if obj.counters.get(kind, 0) < n:
+            raise _fail(game, "118.3", f"{obj.name} has fewer than {n} {kind} counter(s) to remove")
     # 115.5: an ability can't target itself, but it may target its own source (no exclusion).
     groups = _split_targets(game, ab.targets, action.targets, seat, 0, obj.name)
     plan = _plan(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0)
     _pay(game, seat, plan)
     if ab.tap:
         obj.tapped = True
+    for kind, n in ab.remove_counters:  # 602.2b: a cost paid along with the mana
+        obj.counters[kind] -= n
+        obj.counters = {k: v for k, v in obj.counters.items() if v}
     if ab.is_mana_ability:
         ctx = EffectContext(game, obj, seat, obj, (), action.x, 0, ab.position)
         for _ in run_effects(ctx, ab.effects):  # mana abilities never ask anything
@@ -384,6 +390,8 @@ def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
                 continue
             if ab.sorcery_speed and not sorcery_ok:
                 continue
+            if any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters):
+                continue  # 118.3: a cost that can't be paid
             reqs = _requirements(game, ab.targets, seat, 0)  # 115.5: its source is fair game
             if reqs is None:
                 continue

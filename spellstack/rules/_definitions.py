@@ -17,6 +17,7 @@ __all__ = [
     "ArgValue",
     "CardDefinition",
     "Effect",
+    "ReplacementAbility",
     "SpellAbility",
     "StaticAbility",
     "TargetSpec",
@@ -92,6 +93,8 @@ class ActivatedAbility:
     """Activate only as a sorcery."""
     position: int = 1
     """The ability's place among the card's printed abilities, from 1."""
+    remove_counters: tuple[tuple[str, int], ...] = ()
+    """118.3/602.2b: counters removed from the source as part of the cost (kind, how many)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +135,31 @@ class StaticAbility:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplacementAbility:
+    """A static ability that makes a replacement effect (614.1, 614.12); see ``_replacement``."""
+
+    event: str
+    """What it watches, from ``_replacement.REPLACEMENT_EVENTS``: ``enters`` (this permanent
+    entering), ``to_graveyard`` (a card would be put into a graveyard) or ``lose_game`` (you would
+    lose)."""
+    applies_to: str = "self"
+    """For ``to_graveyard``: ``self`` (this card, from any zone) or ``any`` (any card, while
+    this permanent is on the battlefield)."""
+    counters: tuple[tuple[str, int], ...] = ()
+    """For ``enters``: it enters with these counters (614.1c)."""
+    tapped: bool = False
+    """For ``enters``: it enters tapped (614.1c)."""
+    zone: str = ""
+    """For ``to_graveyard``: the zone it goes to instead (``library``: shuffled in; ``exile``)."""
+    effects: tuple[Effect, ...] = ()
+    """For ``lose_game``: what happens instead (614.1a)."""
+    position: int = 1
+    """The ability's place among the card's printed abilities."""
+    text: str = ""
+    """The Oracle sentence it implements, for choices (616.1)."""
+
+
+@dataclass(frozen=True, slots=True)
 class CardDefinition:
     """A card's printed characteristics (109.3) and abilities."""
 
@@ -167,6 +195,10 @@ class CardDefinition:
     """Static abilities (604), in printed order."""
     is_token: bool = False
     """A token definition rather than a card."""
+    replacements: tuple[ReplacementAbility, ...] = ()
+    """Static abilities that make replacement effects (614), in printed order."""
+    counter_limits: tuple[tuple[str, int], ...] = ()
+    """704.5r: "can't have more than N counters of a kind on it" (kind, N)."""
     source: str = field(default="", compare=False)
     """The data file it came from."""
 

@@ -14,6 +14,7 @@ from ._decisions import Proc
 from ._definitions import Effect
 from ._game import Game
 from ._mana import MANA_TYPES
+from ._replacement import add_shield, destroy_permanent, redirect
 from ._sba import lose_game
 from ._state import (
     STEPS,
@@ -42,7 +43,9 @@ OBJECT_WORDS: frozenset[str] = frozenset({"self", "target", "subject", "each_cre
 """Words an effect may use for objects: the source, the target(s), the object the trigger event
 was about, every creature."""
 ZONES = frozenset({"hand", "library", "graveyard", "exile"})
-COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty"})
+COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty", "dream"})
+MOVE_ZONES = frozenset({"hand", "graveyard", "battlefield", "exile"})
+"""Zones whose cards ``shuffle_into_library`` may take (the battlefield: permanents owned)."""
 
 # Argument kinds: how a value is checked when a card file is loaded.
 ARG_KINDS: dict[str, Callable[[object], bool]] = {
@@ -56,6 +59,8 @@ ARG_KINDS: dict[str, Callable[[object], bool]] = {
     "counter": lambda v: isinstance(v, str) and v in COUNTER_KINDS,
     "step": lambda v: isinstance(v, str) and v in STEPS,
     "effects": lambda v: isinstance(v, tuple) and all(isinstance(e, Effect) for e in v),
+    "flag": lambda v: isinstance(v, bool),
+    "zones": lambda v: isinstance(v, tuple) and bool(v) and all(z in MOVE_ZONES for z in v),
 }
 
 
@@ -199,12 +204,12 @@ def _discard(ctx: EffectContext, eff: Effect) -> Proc[None]:
                      subject=new.id)
 
 
-def _destroy(ctx: EffectContext, eff: Effect) -> None:
-    """701.7: move a permanent to its owner's graveyard."""
+def _destroy(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """701.7: move a permanent to its owner's graveyard, unless a replacement effect replaces
+    that (regeneration, 701.15a); ``cant_be_regenerated``: "it can't be regenerated"."""
+    regenerate = not eff.get("cant_be_regenerated", False)
     for obj in ctx.objects(eff.get("what")):
-        if obj.zone == "battlefield":
-            ctx.game.log("destroy", f"{obj.name} is destroyed", subject=obj.id)
-            move_object(ctx.game, obj.id, "graveyard")
+        yield from destroy_permanent(ctx.game, obj.id, "", regenerate=regenerate)
 
 
 def _put_into_zone(ctx: EffectContext, eff: Effect) -> None:
@@ -244,7 +249,12 @@ def _put_counters(ctx: EffectContext, eff: Effect) -> None:
 
 
 def _counter(ctx: EffectContext, eff: Effect) -> None:
-    """701.5: counter a spell: it goes from the stack to its owner's graveyard."""
+    """701.5: counter a spell: it goes from the stack to its owner's graveyard. ``instead``:
+    "if that spell is countered this way, put it [there] instead of into that player's
+    graveyard", a self-replacement effect of the spell (614.15; on top of a library)."""
+    zone = eff.get("instead")
+    instead = (redirect(f"{ctx.source.name}: put it into its owner's {zone} instead",
+                        ctx.source.id, zone, from_zone="stack"),) if isinstance(zone, str) else ()
     for obj in ctx.objects(eff.get("what")):
         if obj.zone == "stack":
             ctx.game.log("counter", f"{obj.name} is countered", subject=obj.id)
@@ -252,7 +262,7 @@ def _counter(ctx: EffectContext, eff: Effect) -> None:
                 ctx.game.state.stack.remove(obj.id)
                 del ctx.game.state.objects[obj.id]
             else:
-                move_object(ctx.game, obj.id, "graveyard")
+                move_object(ctx.game, obj.id, "graveyard", instead=instead)
 
 
 def _shuffle(ctx: EffectContext, eff: Effect) -> None:
@@ -288,6 +298,62 @@ def _delayed_trigger(ctx: EffectContext, eff: Effect) -> None:
     )
 
 
+def _regenerate(ctx: EffectContext, eff: Effect) -> None:
+    """701.15a: "regenerate [permanent]": a shield replaces its next destruction this turn."""
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone == "battlefield":
+            add_shield(ctx.game, "regenerate", obj.id, 1, ctx.source.name)
+            ctx.game.log("shield", f"{obj.name} gets a regeneration shield (701.15a)",
+                         subject=obj.id)
+
+
+def _prevent_damage(ctx: EffectContext, eff: Effect) -> None:
+    """615.7: "prevent the next N damage that would be dealt to [it] this turn"."""
+    n = ctx.amount(eff)
+    for ref in ctx.recipients(eff.get("to")):
+        add_shield(ctx.game, "prevent", ref, n, ctx.source.name)
+
+
+def _set_life(ctx: EffectContext, eff: Effect) -> None:
+    """119.5: "your life total becomes N": they gain or lose the difference."""
+    n = ctx.amount(eff)
+    for seat in ctx.players(eff.get("who", "you")):
+        life = ctx.game.state.players[seat].life
+        if n > life:
+            gain_life(ctx.game, seat, n - life)
+        elif n < life:
+            lose_life(ctx.game, seat, life - n)
+
+
+def _shuffle_into_library(ctx: EffectContext, eff: Effect) -> None:
+    """701.20: the player's cards in ``zones`` (the battlefield: permanents they own) go into
+    their library, which they shuffle."""
+    st = ctx.game.state
+    zones = eff.get("zones")
+    assert isinstance(zones, tuple)
+    for seat in ctx.players(eff.get("who", "you")):
+        moving: list[int] = []
+        for zone in zones:
+            ids = st.battlefield if zone == "battlefield" else st.zone_list(str(zone), seat)
+            moving.extend(i for i in ids if st.objects[i].owner == seat)
+        for oid in moving:
+            if oid in st.objects:
+                move_object(ctx.game, oid, "library")
+        st.rng.shuffle(st.players[seat].library)
+        ctx.game.log("shuffle", f"{ctx.game.player_name(seat)} shuffles {len(moving)} card(s) into "
+                     "their library", player=seat, amount=len(moving))
+
+
+def _put_onto_battlefield(ctx: EffectContext, eff: Effect) -> None:
+    """400.3: put cards onto the battlefield under their owner's control; ``counter``: "with a
+    [kind] counter on it" (614.1c: it enters with them; ``amount``, default 1)."""
+    kind = eff.get("counter")
+    counters = ((kind, ctx.amount(eff)),) if isinstance(kind, str) else ()
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone in ("graveyard", "hand", "exile", "library"):
+            move_object(ctx.game, obj.id, "battlefield", controller=obj.owner, counters=counters)
+
+
 EFFECT_VERBS: dict[str, VerbSpec] = {
     "add_mana": VerbSpec("106.3", {"mana": "mana"}, {"amount": "amount"}, _add_mana),
     "deal_damage": VerbSpec("120.3", {"amount": "amount", "to": "recipients"}, {}, _deal_damage),
@@ -295,17 +361,26 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
     "lose_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _lose_life),
     "draw": VerbSpec("121.1", {}, {"amount": "amount", "who": "players"}, _draw),
     "discard": VerbSpec("701.8", {"amount": "amount"}, {"who": "players"}, _discard),
-    "destroy": VerbSpec("701.7", {"what": "objects"}, {}, _destroy),
+    "destroy": VerbSpec("701.7", {"what": "objects"}, {"cant_be_regenerated": "flag"}, _destroy),
     "put_into_zone": VerbSpec("400.3", {"what": "objects", "zone": "zone"}, {}, _put_into_zone),
     "modify_pt": VerbSpec("613.4c", {"what": "objects"},
                           {"power": "amount", "toughness": "amount"}, _modify_pt),
     "put_counters": VerbSpec("122.1", {"what": "objects", "counter": "counter",
                                        "amount": "amount"}, {}, _put_counters),
-    "counter": VerbSpec("701.5", {"what": "objects"}, {}, _counter),
+    "counter": VerbSpec("701.5", {"what": "objects"}, {"instead": "zone"}, _counter),
     "shuffle": VerbSpec("701.20", {}, {"who": "players"}, _shuffle),
     "win_game": VerbSpec("104.2a", {}, {"who": "players"}, _win_game),
     "delayed_trigger": VerbSpec("603.7", {"at": "step", "effects": "effects"}, {},
                                 _delayed_trigger),
+    "regenerate": VerbSpec("701.15", {"what": "objects"}, {}, _regenerate),
+    "prevent_damage": VerbSpec("615.7", {"to": "recipients", "amount": "amount"}, {},
+                               _prevent_damage),
+    "set_life": VerbSpec("119.5", {"amount": "amount"}, {"who": "players"}, _set_life),
+    "shuffle_into_library": VerbSpec("701.20", {"zones": "zones"}, {"who": "players"},
+                                     _shuffle_into_library),
+    "put_onto_battlefield": VerbSpec("400.3", {"what": "objects"},
+                                     {"counter": "counter", "amount": "amount"},
+                                     _put_onto_battlefield),
 }
 """The closed registry of effect verbs."""
 

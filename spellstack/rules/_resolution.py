@@ -68,7 +68,9 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         any_legal = any_legal or bool(still)
         legal_groups.append(still)
     fizzle = bool(top.targets) and not any_legal
-    if top.ability_kind == "triggered" and not condition_holds(game, top.controller, condition):
+    if top.ability_kind == "triggered" and not condition_holds(
+            game, top.controller, condition,
+            st.objects.get(top.source_id) or st.lki.get(top.source_id)):
         fizzle = True
         game.log("resolve", f"{name}: its condition is false now; it does nothing (603.4)",
                  subject=top.id)

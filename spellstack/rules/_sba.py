@@ -5,7 +5,8 @@ from __future__ import annotations
 from ._decisions import Proc
 from ._events import Event
 from ._game import Game
-from ._zones import move_object
+from ._replacement import destroy_permanent, replace_loss
+from ._zones import move_object, move_object_proc
 
 __all__ = ["check_game_over", "lose_game", "state_based_actions"]
 
@@ -132,22 +133,24 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
     if st.game_over:
         return ()
     game.take_events()  # the batch's events start here
-    losers: list[tuple[int, str]] = []
+    losers: list[tuple[int, tuple[str, ...]]] = []
     for p in st.players:
         if p.lost:
             continue
-        if p.life <= 0:
-            losers.append((p.seat, "has 0 or less life (704.5a)"))
-        elif p.drew_from_empty:
-            losers.append((p.seat, "drew from an empty library (704.5b)"))
-        elif p.poison >= 10:
-            losers.append((p.seat, "has ten or more poison counters (704.5c)"))
+        # 704.7: every reason a player has to lose now is part of one event.
+        reasons = tuple(why for test, why in (
+            (p.life <= 0, "has 0 or less life (704.5a)"),
+            (p.drew_from_empty, "drew from an empty library (704.5b)"),
+            (p.poison >= 10, "has ten or more poison counters (704.5c)")) if test)
+        if reasons:
+            losers.append((p.seat, reasons))
         p.drew_from_empty = False
 
     vanish: list[int] = []  # 704.5d
     to_graveyard: dict[int, str] = {}
     destroy: dict[int, str] = {}
     annihilate: list[int] = []
+    capped: list[tuple[int, str, int]] = []  # 704.5r
     for oid, obj in st.objects.items():
         if obj.is_token and obj.zone != "battlefield":
             vanish.append(oid)
@@ -166,6 +169,9 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             to_graveyard[oid] = "0 loyalty (704.5i)"
         if obj.counters.get("+1/+1", 0) and obj.counters.get("-1/-1", 0):
             annihilate.append(oid)
+        for kind, most in game.cards[obj.name].counter_limits:
+            if obj.counters.get(kind, 0) > most:
+                capped.append((oid, kind, most))
         obj.deathtouch_damage = False
 
     # 704.5j: the legend rule; each player chooses among their own same-named legends.
@@ -184,16 +190,31 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
                 if oid not in keep:
                     to_graveyard.setdefault(oid, "legend rule (704.5j)")
 
-    if not (losers or vanish or to_graveyard or destroy or annihilate):
+    if not (losers or vanish or to_graveyard or destroy or annihilate or capped):
         st.dirty = False
         return ()
 
-    # All at once (704.3): counters first (they change nothing else this batch), then moves.
-    # (A player asked about the legend rule may have left the game meanwhile, taking their
-    # objects with them: 800.4a.)
-    annihilate = [oid for oid in annihilate if oid in st.objects]
+    # All at once (704.3). (A player asked about the legend rule may have left the game
+    # meanwhile, taking their objects with them: 800.4a.)
     vanish = [oid for oid in vanish if oid in st.objects]
+    for oid in vanish:
+        obj = st.objects.pop(oid)
+        st.zone_list(obj.zone, obj.owner).remove(oid)
+        st.lki[oid] = obj
+        game.log("sba", f"token {obj.name} ceases to exist (704.5d)", subject=oid)
+    for oid, why in to_graveyard.items():
+        if oid in st.objects and st.objects[oid].zone == "battlefield":
+            name = st.objects[oid].name
+            game.log("sba", f"{name} is put into its owner's graveyard: {why}", subject=oid)
+            yield from move_object_proc(game, oid, "graveyard")
+    for oid, why in destroy.items():
+        # 704.5g/704.5h destroy: a regeneration shield may replace it (701.15a).
+        if oid not in to_graveyard:
+            yield from destroy_permanent(game, oid, why)
+    # Counters change after the moves, so what left is remembered as it was (704.8, 603.10a).
     for oid in annihilate:
+        if oid not in st.objects or st.objects[oid].zone != "battlefield":
+            continue
         obj = st.objects[oid]
         n = min(obj.counters["+1/+1"], obj.counters["-1/-1"])
         obj.counters["+1/+1"] -= n
@@ -201,18 +222,19 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         obj.counters = {k: v for k, v in obj.counters.items() if v}
         game.log("sba", f"{n} +1/+1 and -1/-1 counter pairs on {obj.name} are removed (704.5q)",
                  subject=oid)
-    for oid in vanish:
-        obj = st.objects.pop(oid)
-        st.zone_list(obj.zone, obj.owner).remove(oid)
-        st.lki[oid] = obj
-        game.log("sba", f"token {obj.name} ceases to exist (704.5d)", subject=oid)
-    for oid, why in list(to_graveyard.items()) + list(destroy.items()):
+    for oid, kind, most in capped:
         if oid in st.objects and st.objects[oid].zone == "battlefield":
-            name = st.objects[oid].name
-            game.log("sba", f"{name} is put into its owner's graveyard: {why}", subject=oid)
-            move_object(game, oid, "graveyard")
-    for seat, why in losers:
-        lose_game(game, seat, why, check=False)
+            obj = st.objects[oid]
+            game.log("sba", f"{obj.counters[kind] - most} {kind} counter(s) are removed from "
+                     f"{obj.name}: it can't have more than {most} (704.5r)", subject=oid)
+            obj.counters[kind] = most
+    for seat, reasons in losers:
+        # 704.7/614.1a: one loss event per player, replaced once if anything replaces it.
+        if st.players[seat].lost:
+            continue
+        loss = yield from replace_loss(game, seat, reasons)
+        if not loss.replaced:
+            lose_game(game, seat, "; ".join(reasons), check=False)
     check_game_over(game)
     st.dirty = True
     return game.take_events()

@@ -26,6 +26,7 @@ __all__ = [
     "GameState",
     "PendingTrigger",
     "PlayerState",
+    "Shield",
     "is_player_ref",
     "player_ref",
     "seat_of_ref",
@@ -117,6 +118,8 @@ class GameObject:
     """For a triggered ability: the object its event was about (e.g. the creature blocked)."""
     delayed_effects: int = 0
     """For a delayed triggered ability on the stack: the id of its DelayedTrigger."""
+    started_untapped: bool = False
+    """On the battlefield: it was there and untapped when the current turn began."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
@@ -200,6 +203,23 @@ class ContinuousEffect:
             if key == name:
                 return value
         return default
+
+
+@dataclass(frozen=True, slots=True)
+class Shield:
+    """A replacement or prevention effect a resolved spell or ability made, for this turn:
+    a regeneration shield (701.15a) or "prevent the next N damage" (615.7)."""
+
+    id: int
+    """Its id, also its timestamp (613.7b)."""
+    kind: str
+    """``regenerate`` or ``prevent``."""
+    affected: int
+    """The object id (or player ref, for prevention) it protects."""
+    amount: int = 1
+    """For ``prevent``: how much damage it will still prevent."""
+    source_name: str = ""
+    """The name of the spell or ability's source, for choices and the log."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,6 +324,8 @@ class GameState:
     """The next timestamp (613.7)."""
     effects: list[ContinuousEffect] = field(default_factory=list)
     """Continuous effects from resolved spells and abilities."""
+    shields: list[Shield] = field(default_factory=list)
+    """Regeneration and prevention shields; all end in the cleanup step (514.2)."""
     pending_triggers: list[PendingTrigger] = field(default_factory=list)
     """Triggered abilities waiting to be put on the stack (603.3)."""
     delayed_triggers: list[DelayedTrigger] = field(default_factory=list)
@@ -430,6 +452,7 @@ class GameState:
             self.next_id,
             self.next_timestamp,
             tuple(self.effects),
+            tuple(self.shields),
             tuple(self.pending_triggers),
             tuple(self.delayed_triggers),
             self.combat.canonical() if self.combat else None,

@@ -31,28 +31,47 @@ TRIGGER_EVENTS: frozenset[str] = frozenset(
 """The closed registry of trigger events a card's data may name."""
 
 
-def _life_at_least(game: Game, controller: int, effect: Effect) -> bool:
+def _life_at_least(game: Game, controller: int, effect: Effect, source: GameObject | None) -> bool:
     amount = effect.get("amount")
     assert isinstance(amount, int)
     return game.state.players[controller].life >= amount
 
 
-CONDITIONS: dict[str, Callable[[Game, int, Effect], bool]] = {
+def _source_had_no_counters(game: Game, controller: int, effect: Effect,
+                            source: GameObject | None) -> bool:
+    """Undying, persist (702.93a, 702.79a): "if it had no [kind] counters on it", as the source
+    last existed on the battlefield (603.10a, 704.8)."""
+    return source is not None and not source.counters.get(str(effect.get("counter")), 0)
+
+
+def _source_started_untapped(game: Game, controller: int, effect: Effect,
+                             source: GameObject | None) -> bool:
+    """"if [this] started the turn untapped": on the battlefield and untapped as the turn began."""
+    return source is not None and source.started_untapped
+
+
+CONDITIONS: dict[str, Callable[[Game, int, Effect, GameObject | None], bool]] = {
     "life_at_least": _life_at_least,
+    "source_had_no_counters": _source_had_no_counters,
+    "source_started_untapped": _source_started_untapped,
 }
-"""Conditions an intervening "if" clause may test (603.4), by name."""
+"""Conditions an intervening "if" clause may test (603.4), by name; each gets the ability's
+source (as it is now, or as it last existed)."""
 
 CONDITION_ARGS: dict[str, dict[str, str]] = {
     "life_at_least": {"amount": "int"},
+    "source_had_no_counters": {"counter": "counter"},
+    "source_started_untapped": {},
 }
 """Each condition's arguments and their kinds (checked when a card file is loaded)."""
 
 
-def condition_holds(game: Game, controller: int, condition: Effect | None) -> bool:
-    """Whether an intervening-"if" condition is true now."""
+def condition_holds(game: Game, controller: int, condition: Effect | None,
+                    source: GameObject | None = None) -> bool:
+    """Whether an intervening-"if" condition is true now (``source``: the ability's source)."""
     if condition is None:
         return True
-    return CONDITIONS[condition.verb](game, controller, condition)
+    return CONDITIONS[condition.verb](game, controller, condition, source)
 
 
 def trigger_name(source_name: str, position: int, game: Game) -> str:
@@ -66,7 +85,7 @@ def trigger_name(source_name: str, position: int, game: Game) -> str:
 
 def _fire(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int = 0) -> None:
     """603.2: the ability triggers; 603.4: unless its intervening "if" is false now."""
-    if not condition_holds(game, obj.controller, ability.condition):
+    if not condition_holds(game, obj.controller, ability.condition, obj):
         return
     game.state.pending_triggers.append(
         PendingTrigger(obj.controller, obj.id, obj.name, ability.position, subject)
@@ -81,14 +100,15 @@ def trigger_enters(game: Game, new: GameObject) -> None:
             _fire(game, new, ability)
 
 
-def trigger_leaves(game: Game, old: GameObject, to_zone: str) -> None:
+def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -> None:
     """603.6c, 603.10a: leaves-the-battlefield abilities look back in time: the permanent's
-    abilities as it last existed on the battlefield."""
+    abilities as it last existed on the battlefield. ``new_id``: the object it became, the
+    ability's ``subject`` for "dies" ("return it", 400.7: found in the zone it moved to)."""
     if to_zone != "graveyard" or not game.is_creature(old):
         return
     for ability in game.cards[old.name].triggered:
         if ability.event == "dies":
-            _fire(game, old, ability)
+            _fire(game, old, ability, subject=new_id)
 
 
 def trigger_blocks(game: Game, blocker: GameObject, attacker: int) -> None:

@@ -89,6 +89,7 @@ def _cleanup(game: Game) -> Proc[None]:
         obj.damage = 0
         obj.deathtouch_damage = False
     st.effects = [e for e in st.effects if e.duration != "end_of_turn"]
+    st.shields = []  # 514.2: regeneration and prevention shields last "this turn"
     st.dirty = True
 
 
@@ -138,5 +139,7 @@ def end_turn(game: Game) -> Proc[None]:
     st.active = st.next_seat(st.active)
     for p in st.players:
         p.lands_played = 0
+    for oid in st.battlefield:  # "if [it] started the turn untapped"
+        st.objects[oid].started_untapped = not st.objects[oid].tapped
     game.log("turn", f"turn {st.turn}: {st.players[st.active].name}", player=st.active)
     yield from _run_steps(game, 0)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import copy
 
+from ._decisions import Proc
 from ._game import Game
+from ._replacement import MoveEvent, Replacement, prevent_damage, replace_move, run_sync
 from ._state import GameObject, is_player_ref, seat_of_ref
 from ._triggers import trigger_enters, trigger_leaves
 from ._visibility import PUBLIC_SEAT, seats_seeing, visible_to
@@ -16,6 +18,7 @@ __all__ = [
     "gain_life",
     "lose_life",
     "move_object",
+    "move_object_proc",
 ]
 
 
@@ -61,6 +64,9 @@ def move_object(
     controller: int | None = None,
     top: bool = True,
     cause: str = "",
+    counters: tuple[tuple[str, int], ...] = (),
+    instead: tuple[Replacement[MoveEvent], ...] = (),
+    event: MoveEvent | None = None,
 ) -> GameObject:
     """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
     as last known information. Library moves go on top unless ``top`` is false. Returns the
@@ -68,8 +74,17 @@ def move_object(
 
     The move is logged as ``visible_to`` allows (400.2): see ``_log_move``. ``cause``:
     ``draw`` words it as a draw (121.1).
+
+    614.6: replacement effects change the move first (``_replacement.replace_move``, in
+    timestamp order here; ``move_object_proc`` asks 616.1's question): ``counters``, it enters
+    the battlefield with them (614.1c); ``instead``, the moving effect's self-replacements
+    (614.15); ``event``, a move already replaced (by ``move_object_proc``).
     """
     st = game.state
+    if event is None:
+        event = run_sync(replace_move(game, MoveEvent(oid, st.objects[oid].zone, to_zone, top,
+                                                      counters=counters), instead, ask=False))
+    to_zone, top = event.to_zone, event.top
     old = st.objects.pop(oid)
     st.zone_list(old.zone, old.owner).remove(oid)
     st.lki[oid] = copy.copy(old)
@@ -91,12 +106,27 @@ def move_object(
     if to_zone == "battlefield":
         # 302.6: a permanent that just came under its controller's control is "sick".
         new.sick = True
+        new.tapped = event.tapped  # 614.1c: it enters tapped, or with counters
+        for kind, n in event.counters:
+            new.counters[kind] = new.counters.get(kind, 0) + n
+    if event.shuffle:
+        st.rng.shuffle(st.players[new.owner].library)
     _log_move(game, old, new, cause)
     if old.zone == "battlefield":
-        trigger_leaves(game, old, to_zone)
+        trigger_leaves(game, old, to_zone, new.id)
     if to_zone == "battlefield":
         trigger_enters(game, new)
     return new
+
+
+def move_object_proc(game: Game, oid: int, to_zone: str, *, controller: int | None = None,
+                     top: bool = True, cause: str = "", counters: tuple[tuple[str, int], ...] = (),
+                     instead: tuple[Replacement[MoveEvent], ...] = ()) -> Proc[GameObject]:
+    """``move_object`` where a player can be asked: 616.1, the moving object's controller
+    chooses the order of the replacement effects that apply."""
+    ev = yield from replace_move(game, MoveEvent(oid, game.state.objects[oid].zone, to_zone, top,
+                                                 counters=counters), instead)
+    return move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev)
 
 
 def _zone_words(game: Game, zone: str, owner: int) -> str:
@@ -185,6 +215,9 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
     it for 704.5h, lifelink (702.15) makes the source's controller gain that much life.
     """
     st = game.state
+    if amount <= 0:
+        return 0
+    amount = prevent_damage(game, source, target, amount)  # 615.7: prevention shields
     if amount <= 0:
         return 0
     infect = game.has_keyword(source, "infect")

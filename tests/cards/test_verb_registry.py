@@ -27,6 +27,10 @@ SINGLE_USE_ALLOWED: dict[str, str] = {
     "delayed_trigger": "603.7: creating a delayed triggered ability is a general primitive",
     "gain_life": "119.3: gaining life is a general life-total change",
     "lose_life": "119.3: losing life is a general life-total change",
+    "regenerate": "701.15: regenerate is a keyword action",
+    "prevent_damage": "615.7: preventing the next N damage is a general prevention effect",
+    "set_life": "119.5: a life total becoming a number is a general life-total change",
+    "shuffle_into_library": "701.20: shuffling cards into a library is a keyword action",
 }
 
 
@@ -38,6 +42,8 @@ def effects_of(defn: CardDefinition) -> Iterator[Effect]:
         yield from activated.effects
     for triggered in defn.triggered:
         yield from triggered.effects
+    for replacement in defn.replacements:
+        yield from replacement.effects
 
 
 def walk(effects: Iterator[Effect] | tuple[Effect, ...]) -> Iterator[Effect]:
