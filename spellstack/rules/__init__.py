@@ -56,6 +56,19 @@ from ._priority import (
     run_proc,
     take_action,
 )
+from ._replacement import (
+    REPLACEMENT_EVENTS,
+    DestroyEvent,
+    LossEvent,
+    MoveEvent,
+    Replacement,
+    add_shield,
+    apply_replacements,
+    destroy_permanent,
+    prevent_damage,
+    replace_loss,
+    replace_move,
+)
 from ._resolution import resolve_top
 from ._rng import GameRandom
 from ._sba import check_game_over, lose_game, state_based_actions
@@ -71,6 +84,7 @@ from ._state import (
     GameState,
     PendingTrigger,
     PlayerState,
+    Shield,
     is_player_ref,
     player_ref,
     seat_of_ref,
@@ -81,7 +95,7 @@ from ._turn import MAX_HAND_SIZE, advance, end_turn
 from ._view import ObjectView, PlayerPublic, PlayerView, StackItemView
 from ._viewing import view_for
 from ._visibility import PUBLIC_SEAT, ref_visible_to, seats_seeing, visible_name, visible_to
-from ._zones import create_object, deal_damage, draw_cards, move_object
+from ._zones import create_object, deal_damage, draw_cards, move_object, move_object_proc
 
 __all__ = [
     "ACTION_KINDS",
@@ -99,6 +113,7 @@ __all__ = [
     "OPENING_HAND",
     "PLAYER_WORDS",
     "PUBLIC_SEAT",
+    "REPLACEMENT_EVENTS",
     "STEPS",
     "TARGET_KINDS",
     "TRIGGER_EVENTS",
@@ -113,6 +128,7 @@ __all__ = [
     "ContinuousEffect",
     "Decision",
     "DelayedTrigger",
+    "DestroyEvent",
     "Effect",
     "Event",
     "Game",
@@ -121,10 +137,12 @@ __all__ = [
     "GameState",
     "IllegalActionError",
     "InvalidMessageError",
+    "LossEvent",
     "ManaCost",
     "ManaCostSyntaxError",
     "ManaSource",
     "ManaSymbol",
+    "MoveEvent",
     "ObjectView",
     "Payment",
     "PendingTrigger",
@@ -132,7 +150,9 @@ __all__ = [
     "PlayerState",
     "PlayerView",
     "Proc",
+    "Replacement",
     "Reply",
+    "Shield",
     "SpellAbility",
     "SpellstackError",
     "StackItemView",
@@ -142,9 +162,11 @@ __all__ = [
     "TriggeredAbility",
     "VerbSpec",
     "activate_ability",
+    "add_shield",
     "advance",
     "after_sba",
     "after_triggers",
+    "apply_replacements",
     "cast_spell",
     "check_answer",
     "check_game_over",
@@ -153,6 +175,7 @@ __all__ = [
     "create_object",
     "deal_damage",
     "default_answer",
+    "destroy_permanent",
     "draw_cards",
     "end_turn",
     "format_pool",
@@ -162,6 +185,7 @@ __all__ = [
     "lose_game",
     "mana_sources",
     "move_object",
+    "move_object_proc",
     "new_game",
     "next_task",
     "only_pass_possible",
@@ -172,8 +196,11 @@ __all__ = [
     "play_land",
     "play_sync",
     "player_ref",
+    "prevent_damage",
     "priority_decision",
     "ref_visible_to",
+    "replace_loss",
+    "replace_move",
     "resolve_top",
     "run_proc",
     "seat_of_ref",
