@@ -293,8 +293,9 @@ def _regenerate(obj_id: int, shield: Shield) -> Replacement[DestroyEvent]:
         game.log("regenerate", f"{obj.name} regenerates (701.15a)", subject=obj_id)
         return replace(ev, regenerated=True)
 
-    return Replacement(f"shield:{shield.id}", obj_id,
-                       f"regenerate (shield from {shield.source_name})", shield.id, apply)
+    # Every shield reads the same (they do the same), so none is asked about (616.1).
+    return Replacement(f"shield:{shield.id}", obj_id, "regeneration shield (701.15a)", shield.id,
+                       apply)
 
 
 def _destroy_replacements(game: Game, ev: DestroyEvent) -> list[Replacement[DestroyEvent]]:

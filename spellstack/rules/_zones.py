@@ -82,8 +82,9 @@ def move_object(
     """
     st = game.state
     if event is None:
-        event = run_sync(replace_move(game, MoveEvent(oid, st.objects[oid].zone, to_zone, top,
-                                                      counters=counters), instead, ask=False))
+        event = MoveEvent(oid, st.objects[oid].zone, to_zone, top, counters=counters)
+        if instead or to_zone in ("graveyard", "battlefield"):  # else a move nothing can replace
+            event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
     old = st.objects.pop(oid)
     st.zone_list(old.zone, old.owner).remove(oid)
