@@ -255,4 +255,3 @@ def test_replacement_data_is_checked_at_load(entry: str, message: str) -> None:
         body += 'spell.effects = [{ verb = "draw" }]\n'
     with pytest.raises(CardDefinitionError, match=message):
         load_card_file("bad.toml", body)
-
