@@ -14,6 +14,11 @@ from ..rules import (
     CONDITION_ARGS,
     CONDITIONS,
     EFFECT_VERBS,
+    PERMISSION_KINDS,
+    RESTRICTION_FILTERS,
+    RESTRICTION_KINDS,
+    RESTRICTION_OBJECTS,
+    RESTRICTION_PLAYERS,
     STEPS,
     TARGET_KINDS,
     TRIGGER_EVENTS,
@@ -23,12 +28,22 @@ from ..rules import (
     Effect,
     ManaCost,
     ManaCostSyntaxError,
+    Permission,
+    Restriction,
     SpellAbility,
     TargetSpec,
     TriggeredAbility,
     parse_mana_cost,
 )
-from ..rules._definitions import ArgValue, ReplacementAbility
+from ..rules._characteristics import (
+    AFFECTED,
+    COLOR_WORDS,
+    LAYER_ARG_KINDS,
+    LAYER_VERBS,
+    LIST_KINDS,
+    REQUIRED_ARGS,
+)
+from ..rules._definitions import ArgValue, ReplacementAbility, StaticAbility
 from ..rules._replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
 
 __all__ = ["KEYWORDS", "load_card_file", "load_cards", "parse_type_line"]
@@ -44,7 +59,8 @@ CARD_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instan
                         "Planeswalker", "Sorcery", "Kindred"})
 
 _CARD_KEYS = frozenset({"name", "cost", "type", "pt", "loyalty", "text", "color", "keywords",
-                        "spell", "activated", "triggered", "replacement", "counter_limits"})
+                        "spell", "activated", "triggered", "replacement", "counter_limits",
+                        "enchant", "restriction", "permission", "static", "enters_as_copy"})
 
 
 KEYWORD_TRIGGERS: dict[str, dict[str, Any]] = {
@@ -139,11 +155,16 @@ def _effect(raw: Any, where: _Where, field: str, n_targets: int = 0) -> Effect:
         kind = allowed[key]
         if kind == "zones" and isinstance(value, list):
             value = tuple(value)
+        if kind in LIST_KINDS and isinstance(value, list):
+            value = tuple(value)
         if kind == "effects":
             if not isinstance(value, list):
                 raise where.error(f"{field}.{key}", f"expected a list of effects, got {value!r}")
-            # A delayed trigger has no targets of its own (603.7c: it refers to its creator's).
-            value = tuple(_effect(v, where, f"{field}.{key}[{i}]") for i, v in enumerate(value))
+            # A delayed trigger has no targets of its own (603.7c: it refers to its creator's);
+            # the effects of a "you may" are its ability's (608.2d).
+            inner = n_targets if verb == "may" else 0
+            value = tuple(_effect(v, where, f"{field}.{key}[{i}]", inner)
+                          for i, v in enumerate(value))
         if not ARG_KINDS[kind](value):
             raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind}")
         if isinstance(value, str) and value.split(":", 1)[0] == "target":
@@ -175,7 +196,8 @@ def _targets(raw: Any, where: _Where, field: str) -> tuple[TargetSpec, ...]:
         if not isinstance(t, dict) or t.get("kind") not in TARGET_KINDS:
             raise where.error(f, f"unknown target kind in {t!r} (known: "
                               f"{', '.join(sorted(TARGET_KINDS))})")
-        extra = set(t) - {"kind", "min", "max", "not_colors", "controller"}
+        extra = set(t) - {"kind", "min", "max", "not_colors", "controller", "another",
+                          "per_opponent"}
         if extra:
             raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
         lo, hi = t.get("min", 1), t.get("max", 1)
@@ -188,7 +210,11 @@ def _targets(raw: Any, where: _Where, field: str) -> tuple[TargetSpec, ...]:
         not_colors = _strings(t.get("not_colors", []), where, f"{f}.not_colors")
         if any(c not in "WUBRG" or len(c) != 1 for c in not_colors):
             raise where.error(f"{f}.not_colors", f"colours are W U B R G, got {list(not_colors)!r}")
-        out.append(TargetSpec(t["kind"], lo, hi, not_colors, t.get("controller", "")))
+        another = _boolean(t.get("another", False), where, f"{f}.another")
+        per_opponent = _boolean(t.get("per_opponent", False), where, f"{f}.per_opponent")
+        out.append(TargetSpec(t["kind"], lo, hi, not_colors,
+                              "opponent" if per_opponent else t.get("controller", ""), another,
+                              per_opponent))
     return tuple(out)
 
 
@@ -270,10 +296,11 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
     if "pt" in raw:
         try:
             p, t = str(raw["pt"]).split("/")
-            power, toughness = int(p), int(t)
+            # 208.2a: "*" (None here) is defined by a characteristic-defining ability.
+            power, toughness = (None if p == "*" else int(p)), (None if t == "*" else int(t))
         except ValueError:
             raise where.error("pt", f"expected 'P/T', got {raw['pt']!r}") from None
-    if "Creature" in types and power is None:
+    if "Creature" in types and "pt" not in raw:
         raise where.error("pt", "a creature needs power/toughness")
     if "color" in raw:
         color = _string(raw["color"], where, "color")
@@ -335,12 +362,23 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
             _effects(trig.get("effects"), where, f"{f}.effects", len(targets)),
             _position(trig, text, where, f, len(keywords) + len(activated) + i + 1)))
     triggered.sort(key=lambda t: t.position)
+    enchant = _enchant(raw, subtypes, where)
+    if "*" in str(raw.get("pt", "")) and not any(
+            a.is_cda for a in _statics(raw.get("static"), text, where, len(keywords))):
+        raise where.error("pt", "a '*' needs a characteristic-defining static ability (604.3)")
     return CardDefinition(
+        enchant=enchant,
+        restrictions=tuple(_restriction(r, text, where, f"restriction[{i}]") for i, r in
+                           enumerate(_tables(raw.get("restriction"), where, "restriction"))),
+        permissions=tuple(_permission(r, text, where, f"permission[{i}]") for i, r in
+                          enumerate(_tables(raw.get("permission"), where, "permission"))),
+        replacements=_replacements(raw.get("replacement"), text, where),
+        static=_statics(raw.get("static"), text, where, len(keywords)),
+        enters_as_copy=_enters_as_copy(raw.get("enters_as_copy"), text, where),
+        counter_limits=_counter_limits(raw.get("counter_limits"), text, where),
         name=name, mana_cost=cost, supertypes=supertypes, card_types=types, subtypes=subtypes,
         colors=colors, power=power, toughness=toughness, loyalty=loyalty, text=text,
         keywords=keywords, spell=spell, activated=tuple(activated), triggered=tuple(triggered),
-        replacements=_replacements(raw.get("replacement"), text, where),
-        counter_limits=_counter_limits(raw.get("counter_limits"), text, where),
         is_token=token or is_token, source=source,
     )
 
@@ -387,6 +425,87 @@ def _replacements(raw: Any, text: str, where: _Where) -> tuple[ReplacementAbilit
     return tuple(out)
 
 
+def _layer_effect(raw: Any, where: _Where, field: str, affected: str) -> Effect:
+    """One effect of a static ability: a layer primitive (613) with its arguments checked."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("verb"), str):
+        raise where.error(field, f"an effect must be a table with a 'verb', got {raw!r}")
+    verb = raw["verb"]
+    spec = LAYER_VERBS.get(verb)
+    if spec is None or verb == "copy_of":
+        known = ", ".join(sorted(v for v in LAYER_VERBS if v != "copy_of"))
+        raise where.error(field, f"unknown layer verb {verb!r} (known: {known})")
+    if verb == "set_base_pt_cda" and affected != "self":
+        raise where.error(field, "a characteristic-defining ability defines its own object's "
+                          "values (604.3): affected must be 'self'")
+    args: dict[str, ArgValue] = {}
+    for key, value in raw.items():
+        if key == "verb":
+            continue
+        if key not in spec.args:
+            raise where.error(f"{field}.{key}", f"verb {verb!r} takes no argument {key!r} "
+                              f"(it takes: {', '.join(sorted(spec.args)) or 'none'})")
+        kind = spec.args[key]
+        if kind in LIST_KINDS and isinstance(value, list):
+            value = tuple(value)
+        if not LAYER_ARG_KINDS[kind](value):
+            raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind}")
+        if kind == "keywords":
+            bad = [k for k in value if k not in KEYWORDS and not k.startswith("protection from ")]
+            if bad:
+                raise where.error(f"{field}.{key}", f"unknown keyword {bad[0]!r}")
+        args[key] = value
+    missing = [k for k in spec.args if k in REQUIRED_ARGS and k not in args]
+    if missing:
+        raise where.error(field, f"verb {verb!r} needs argument {missing[0]!r}")
+    return Effect(verb, tuple(sorted(args.items())))
+
+
+def _statics(raw: Any, text: str, where: _Where, n_keywords: int) -> tuple[StaticAbility, ...]:
+    """604/611.3: static abilities (``[[card.static]]``): an Oracle quote (``text``), the objects
+    they affect (``affected``, from ``AFFECTED``; ``color``: only those of that colour word) and
+    their layer primitives (``effects``, from ``LAYER_VERBS``)."""
+    out = []
+    for i, r in enumerate(_tables(raw, where, "static")):
+        f = f"static[{i}]"
+        extra = set(r) - {"text", "affected", "color", "effects"}
+        if extra:
+            raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
+        if "text" not in r:
+            raise where.error(f"{f}.text", "a static ability quotes its Oracle text")
+        affected = r.get("affected")
+        if not isinstance(affected, str) or affected not in AFFECTED:
+            raise where.error(f"{f}.affected", f"unknown affected word {affected!r} (known: "
+                              f"{', '.join(sorted(AFFECTED))})")
+        color = _string(r.get("color", ""), where, f"{f}.color")
+        if color and color not in COLOR_WORDS:
+            raise where.error(f"{f}.color", f"expected a colour word ({', '.join(COLOR_WORDS)}), "
+                              f"got {color!r}")
+        effects = r.get("effects")
+        if not isinstance(effects, list) or not effects:
+            raise where.error(f"{f}.effects", "expected a non-empty list of effects")
+        out.append(StaticAbility(
+            affected, tuple(_layer_effect(e, where, f"{f}.effects[{k}]", affected)
+                            for k, e in enumerate(effects)),
+            _position(r, text, where, f, n_keywords + i + 1), color))
+    return tuple(out)
+
+
+def _enters_as_copy(raw: Any, text: str, where: _Where) -> str:
+    """614.1c/707.2: ``enters_as_copy = { text = "...", of = "creatures" }``: "you may have it
+    enter as a copy of any creature on the battlefield" (``of``: an ``AFFECTED`` word)."""
+    if raw is None:
+        return ""
+    r = _table(raw, where, "enters_as_copy")
+    if set(r) != {"text", "of"}:
+        raise where.error("enters_as_copy", "takes exactly 'text' and 'of'")
+    _position(r, text, where, "enters_as_copy", 0)
+    of = r["of"]
+    if of not in AFFECTED or of in ("self", "enchanted", "equipped", "attached"):
+        raise where.error("enters_as_copy.of", f"{of!r} is not a word for objects on the "
+                          "battlefield")
+    return str(of)
+
+
 def _counter_limits(raw: Any, text: str, where: _Where) -> tuple[tuple[str, int], ...]:
     """704.5r: "[this] can't have more than N [kind] counters on it" (``counter``, ``max``)."""
     out = []
@@ -416,6 +535,63 @@ def _condition(raw: Any, where: _Where, field: str) -> Effect:
         if not ARG_KINDS[kind](args[key]):
             raise where.error(f"{field}.{key}", f"{args[key]!r} is not a valid {kind}")
     return Effect(test, tuple(sorted(args.items())))
+
+
+def _enchant(raw: Mapping[str, Any], subtypes: tuple[str, ...], where: _Where) -> str:
+    """702.5: an Aura's enchant ability, a target kind; only an Aura has one (and must)."""
+    if "enchant" not in raw:
+        if "Aura" in subtypes:
+            raise where.error("enchant", "an Aura needs an enchant ability (303.4a)")
+        return ""
+    kind = _string(raw["enchant"], where, "enchant")
+    if "Aura" not in subtypes:
+        raise where.error("enchant", "only an Aura has an enchant ability")
+    if kind not in TARGET_KINDS:
+        raise where.error("enchant", f"unknown target kind {kind!r} (known: "
+                          f"{', '.join(sorted(TARGET_KINDS))})")
+    return kind
+
+
+def _quote(raw: dict[str, Any], text: str, where: _Where, field: str) -> str:
+    quote = _string(raw.get("text", ""), where, f"{field}.text")
+    if not quote or quote not in text:
+        raise where.error(f"{field}.text", f"{quote!r} is not part of the card's Oracle text")
+    return quote
+
+
+def _choice(raw: dict[str, Any], key: str, known: Any, default: str, where: _Where,
+            field: str) -> str:
+    value = raw.get(key, default)
+    if not isinstance(value, str) or value not in known:
+        raise where.error(f"{field}.{key}", f"{value!r} is not one of {', '.join(sorted(known))}")
+    return value
+
+
+def _restriction(raw: dict[str, Any], text: str, where: _Where, field: str) -> Restriction:
+    """A static "can't" ability (101.2), checked against the registries in ``_restrictions``."""
+    extra = set(raw) - {"kind", "players", "objects", "filter", "text"}
+    if extra:
+        raise where.error(field, f"unknown key {sorted(extra)[0]!r}")
+    return Restriction(_choice(raw, "kind", RESTRICTION_KINDS, "", where, field),
+                       _choice(raw, "players", RESTRICTION_PLAYERS, "each", where, field),
+                       _choice(raw, "objects", RESTRICTION_OBJECTS, "", where, field),
+                       _choice(raw, "filter", RESTRICTION_FILTERS, "any", where, field),
+                       _quote(raw, text, where, field), _position(raw, text, where, field, 1))
+
+
+def _permission(raw: dict[str, Any], text: str, where: _Where, field: str) -> Permission:
+    """A static "may" ability (101.2), checked against the registries in ``_restrictions``."""
+    extra = set(raw) - {"kind", "players", "filter", "zone", "text"}
+    if extra:
+        raise where.error(field, f"unknown key {sorted(extra)[0]!r}")
+    kind = _choice(raw, "kind", PERMISSION_KINDS, "", where, field)
+    zone = _choice(raw, "zone", {"graveyard", "exile", "library", ""}, "", where, field)
+    if (kind == "cast_from") != bool(zone):
+        raise where.error(f"{field}.zone", "cast_from needs a zone (graveyard, exile, library); "
+                          "other kinds take none")
+    return Permission(kind, _choice(raw, "players", RESTRICTION_PLAYERS, "you", where, field),
+                      _choice(raw, "filter", RESTRICTION_FILTERS, "any", where, field), zone,
+                      _quote(raw, text, where, field), _position(raw, text, where, field, 1))
 
 
 def load_card_file(path: Path | str, text: str | None = None) -> dict[str, CardDefinition]:

@@ -14,9 +14,13 @@ import trio
 
 from ..actors import ENGINE_ERROR, play_match
 from ..bots import RandomBot
+from ..cards import load_cards
+from ..rules import Game
+from ..rules._characteristics import add_effect, characteristics, new_effect
+from ..scenarios import build_game
 from ._errors import CommandError
 
-__all__ = ["add_parser", "measure_floor"]
+__all__ = ["add_parser", "bench_layers", "layer_board", "measure_floor"]
 
 DECKS = ("gruul", "orzhov")
 
@@ -82,17 +86,76 @@ async def bench(games: int, seed: int, out: list[str]) -> None:
                "trip (design target: <= 3x, >= 15,000 decisions/s)")
 
 
+LAYER_STATICS = ("Nature's Revolt", "March of the Machines", "Concordant Crossroads", "Dress Down",
+                 "Living Plane")
+"""Five permanents whose static abilities make continuous effects (layers 4, 6, 7b)."""
+LAYER_OTHERS = ("Grizzly Bears", "Serra Angel", "Hill Giant", "Forest", "Island", "Giant Spider",
+                "Savannah Lions")
+"""What else fills the board: creatures (some with keywords) and lands."""
+
+
+def layer_board() -> Game:
+    """A two-player game with 40 permanents under 10 continuous effects: 5 from static abilities
+    and 5 from resolved spells (P/T changes, a control change, a colour change, a switch)."""
+    cards = load_cards()
+    setup = {"players": ["alice", "bob"],
+             "alice": {"battlefield": list(LAYER_STATICS) + [LAYER_OTHERS[i % len(LAYER_OTHERS)]
+                                                             for i in range(15)]},
+             "bob": {"battlefield": [LAYER_OTHERS[i % len(LAYER_OTHERS)] for i in range(20)]}}
+    game, _ = build_game(setup, 0, cards, "bench --layers")
+    st = game.state
+    ids = list(st.battlefield)
+    creatures = [st.objects[i] for i in ids if game.is_creature(st.objects[i])]
+    src = st.objects[ids[0]]
+    for verb, args, who in (("modify_pt", (("power", 3), ("toughness", 3)), creatures[0]),
+                            ("modify_pt", (("power", -1),), creatures[1]),
+                            ("gain_control", (), creatures[-1]),
+                            ("set_colors", (("colors", "U"),), creatures[2]),
+                            ("switch_pt", (), creatures[3])):
+        add_effect(game, new_effect(game, verb, args, (who.id,), src, "end_of_turn"))
+    return game
+
+
+def bench_layers(seconds: float, out: list[str]) -> None:
+    """Characteristics of the whole board with a cold cache each time (613 layers)."""
+    game = layer_board()
+    st = game.state
+    objs = [st.objects[i] for i in st.battlefield]
+    n_effects = len(st.effects) + sum(len(game.cards[o.name].static) for o in objs)
+    count = 0
+    start = time.perf_counter()
+    end = start + seconds
+    while time.perf_counter() < end:
+        for _ in range(20):
+            game.changed()  # a cold cache: the next query evaluates the board
+            for obj in objs:
+                characteristics(game, obj)
+        count += 20
+    elapsed = time.perf_counter() - start
+    out.append(f"layers: {len(objs)} permanents under {n_effects} continuous effects, "
+               f"{count} cold evaluations in {elapsed:.2f} s")
+    out.append(f"per full board evaluation: {1e6 * elapsed / count:.0f} us "
+               f"({1e6 * elapsed / count / len(objs):.1f} us per permanent)")
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("bench", help="measure games/s and decisions/s on one core")
     p.add_argument("--games", type=int, default=200, help="games to play (default 200)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    p.add_argument("--layers", action="store_true",
+                   help="instead, time the characteristics of a board of 40 permanents under 10 "
+                        "continuous effects, with a cold cache each time")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    out: list[str] = []
+    if args.layers:
+        bench_layers(2.0, out)
+        print("\n".join(out))
+        return 0
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, got {args.games}")
-    out: list[str] = []
     trio.run(bench, args.games, args.seed, out)
     print("\n".join(out))
     return 0

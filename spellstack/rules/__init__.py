@@ -5,6 +5,15 @@ may need a player's choice are generators that yield ``Decision`` and receive ``
 ``Action`` replies; ``next_task`` says what the game needs next.
 """
 
+from ._attachments import (
+    attach,
+    attachment_problems,
+    can_attach,
+    is_aura,
+    is_equipment,
+    is_role,
+    spell_target_specs,
+)
 from ._casting import activate_ability, cast_spell, legal_actions, mana_sources, only_pass_possible, play_land
 from ._combat import check_trample_division, combat_damage
 from ._decisions import (
@@ -23,6 +32,8 @@ from ._definitions import (
     ActivatedAbility,
     CardDefinition,
     Effect,
+    Permission,
+    Restriction,
     SpellAbility,
     TargetSpec,
     TriggeredAbility,
@@ -56,6 +67,7 @@ from ._priority import (
     run_proc,
     take_action,
 )
+from ._protection import PROTECTION_QUALITIES, protected_from, protection_keyword, protection_qualities
 from ._replacement import (
     REPLACEMENT_EVENTS,
     DestroyEvent,
@@ -70,6 +82,20 @@ from ._replacement import (
     replace_move,
 )
 from ._resolution import resolve_top
+from ._restrictions import (
+    PERMISSION_KINDS,
+    RESTRICTION_FILTERS,
+    RESTRICTION_KINDS,
+    RESTRICTION_OBJECTS,
+    RESTRICTION_PLAYERS,
+    attack_refusal,
+    block_refusal,
+    cast_permitted_from,
+    cast_refusal,
+    enter_refusal,
+    flash_permitted,
+    play_land_refusal,
+)
 from ._rng import GameRandom
 from ._sba import check_game_over, lose_game, state_based_actions
 from ._setup import OPENING_HAND, new_game
@@ -111,9 +137,15 @@ __all__ = [
     "MAX_PLAYERS",
     "OBJECT_WORDS",
     "OPENING_HAND",
+    "PERMISSION_KINDS",
     "PLAYER_WORDS",
+    "PROTECTION_QUALITIES",
     "PUBLIC_SEAT",
     "REPLACEMENT_EVENTS",
+    "RESTRICTION_FILTERS",
+    "RESTRICTION_KINDS",
+    "RESTRICTION_OBJECTS",
+    "RESTRICTION_PLAYERS",
     "STEPS",
     "TARGET_KINDS",
     "TRIGGER_EVENTS",
@@ -146,12 +178,14 @@ __all__ = [
     "ObjectView",
     "Payment",
     "PendingTrigger",
+    "Permission",
     "PlayerPublic",
     "PlayerState",
     "PlayerView",
     "Proc",
     "Replacement",
     "Reply",
+    "Restriction",
     "Shield",
     "SpellAbility",
     "SpellstackError",
@@ -167,6 +201,13 @@ __all__ = [
     "after_sba",
     "after_triggers",
     "apply_replacements",
+    "attach",
+    "attachment_problems",
+    "attack_refusal",
+    "block_refusal",
+    "can_attach",
+    "cast_permitted_from",
+    "cast_refusal",
     "cast_spell",
     "check_answer",
     "check_game_over",
@@ -178,9 +219,14 @@ __all__ = [
     "destroy_permanent",
     "draw_cards",
     "end_turn",
+    "enter_refusal",
+    "flash_permitted",
     "format_pool",
+    "is_aura",
+    "is_equipment",
     "is_legal_target",
     "is_player_ref",
+    "is_role",
     "legal_actions",
     "lose_game",
     "mana_sources",
@@ -194,10 +240,14 @@ __all__ = [
     "place_triggers",
     "plan_payment",
     "play_land",
+    "play_land_refusal",
     "play_sync",
     "player_ref",
     "prevent_damage",
     "priority_decision",
+    "protected_from",
+    "protection_keyword",
+    "protection_qualities",
     "ref_visible_to",
     "replace_loss",
     "replace_move",
@@ -205,6 +255,7 @@ __all__ = [
     "run_proc",
     "seat_of_ref",
     "seats_seeing",
+    "spell_target_specs",
     "state_based_actions",
     "take_action",
     "target_candidates",

@@ -7,14 +7,23 @@ state, and its hash, exactly as they were (601.2: an illegal attempt is rewound)
 
 from __future__ import annotations
 
+from ._attachments import spell_target_specs
+from ._characteristics import add_counters
 from ._decisions import Action, ActionOption, TargetRequirement
 from ._definitions import ActivatedAbility, CardDefinition, TargetSpec
 from ._effects import EffectContext, run_effects
 from ._errors import IllegalActionError
 from ._game import Game
 from ._mana import ManaCost, ManaSource, Payment, plan_payment, spend
+from ._restrictions import (
+    cast_permitted_from,
+    cast_refusal,
+    flash_permitted,
+    has_permissions,
+    play_land_refusal,
+)
 from ._state import GameObject
-from ._targets import is_legal_target, target_candidates, target_prompt
+from ._targets import for_caster, group_ok, is_legal_target, target_candidates, target_prompt
 from ._visibility import ref_visible_to
 from ._zones import lose_life, move_object
 
@@ -49,19 +58,13 @@ def _sorcery_timing(game: Game, seat: int) -> bool:
     return st.active == seat and st.step in MAIN_STEPS and not st.stack
 
 
-def _tap_mana(game: Game, name: str) -> tuple[str, ...] | None:
-    """The mana types a card's first {T}-only mana ability adds, or None if it has none
-    (memoised per card name: definitions never change during a game)."""
-    memo = game.memo
-    if name in memo:
-        return memo[name]
-    found: tuple[str, ...] | None = None
-    for ab in game.cards[name].activated:
+def _tap_mana(game: Game, obj: GameObject) -> tuple[str, ...] | None:
+    """The mana types the permanent's first {T}-only mana ability adds, or None if it has none
+    (the abilities it has now: layer 6)."""
+    for _, _, ab in game.activated(obj):
         if ab.is_mana_ability and ab.tap and not ab.mana_cost.symbols:
-            found = tuple(str(e.get("mana")) for e in ab.effects if e.verb == "add_mana")
-            break
-    memo[name] = found
-    return found
+            return tuple(str(e.get("mana")) for e in ab.effects if e.verb == "add_mana")
+    return None
 
 
 def _can_tap(game: Game, obj: GameObject) -> bool:
@@ -83,9 +86,9 @@ def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[Mana
         out = []
         for oid in only:
             obj = st.objects.get(oid)
-            if obj is None or obj.zone != "battlefield" or obj.controller != seat:
+            if obj is None or obj.zone != "battlefield" or game.controller(obj) != seat:
                 raise _fail(game, "601.2g", f"#{oid} is not a permanent you control")
-            produces = _tap_mana(game, obj.name)
+            produces = _tap_mana(game, obj)
             if produces is None or not _can_tap(game, obj):
                 raise _fail(game, "601.2g", f"{_visible_name(game, oid, seat)} has no mana ability you can "
                             "activate now")
@@ -95,9 +98,9 @@ def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[Mana
     others: list[ManaSource] = []
     for oid in st.battlefield:
         obj = st.objects[oid]
-        if obj.controller != seat or obj.tapped:
+        if obj.tapped or game.controller(obj) != seat:
             continue
-        produces = _tap_mana(game, obj.name)
+        produces = _tap_mana(game, obj)
         if produces is None or not _can_tap(game, obj):
             continue
         (lands if game.is_type(obj, "Land") else others).append(ManaSource(oid, produces))
@@ -143,7 +146,8 @@ def _visible_name(game: Game, ref: int, seat: int) -> str:
 
 
 def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
-                   seat: int, source_id: int, what: str) -> tuple[int, ...]:
+                   seat: int, source_id: int, what: str,
+                   source: GameObject | None = None) -> tuple[int, ...]:
     """601.2c: match the chosen targets, in order, to the requirements in order; each target
     must be legal for its requirement and one requirement never names the same object twice
     (115.3). Returns the group sizes: the first split that works, earlier requirements taking
@@ -151,8 +155,10 @@ def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int
     ``source_id``: the spell being cast, which can't target itself (115.5); 0 for an ability."""
 
     def fits(spec: TargetSpec, group: tuple[int, ...]) -> bool:
-        return len(set(group)) == len(group) and all(
-            t != source_id and is_legal_target(game, spec, t, seat) for t in group)
+        return len(set(group)) == len(group) and group_ok(game, spec, group) and all(
+            t != source_id and is_legal_target(game, spec, t, seat, source) for t in group)
+
+    specs = tuple(for_caster(game, spec, seat, source) for spec in specs)
 
     def split(k: int, i: int) -> list[int] | None:
         if k == len(specs):
@@ -187,27 +193,37 @@ def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int
 
 
 def _spell_targets(defn: CardDefinition) -> tuple[TargetSpec, ...]:
-    return defn.spell.targets if defn.spell else ()
+    return spell_target_specs(defn)
+
+
+def _instant_speed(game: Game, seat: int, obj: GameObject, defn: CardDefinition) -> bool:
+    """307.1/702.8a: an instant, a spell with flash, or one an effect lets ``seat`` cast as
+    though it had flash (Sigarda's Aid)."""
+    return (game.is_type(obj, "Instant") or game.has_keyword(obj, "flash")
+            or flash_permitted(game, seat, obj))
 
 
 def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
     """601.2: cast a spell from hand: announce, choose X and targets, pay; returns the spell."""
     st = game.state
     obj = st.objects.get(action.object_id)
-    if obj is None or obj.zone != "hand" or obj.owner != seat:
+    if obj is None or obj.zone == "stack" or not cast_permitted_from(game, seat, obj):
         raise _fail(game, "601.2a", f"object #{action.object_id} is not a card in "
                     f"{st.players[seat].name}'s hand")
     defn = game.cards[obj.name]
-    if defn.has_type("Land"):
+    if game.is_type(obj, "Land"):
         raise _fail(game, "305.9", f"{obj.name} is a land: it is played, not cast")
-    if not (defn.has_type("Instant") or "flash" in defn.keywords) and not _sorcery_timing(game,
-                                                                                          seat):
+    if not _instant_speed(game, seat, obj, defn) and not _sorcery_timing(game, seat):
         raise _fail(game, "307.1", f"{obj.name} can be cast only in your main phase with an "
                     "empty stack")
-    cost = defn.mana_cost or ManaCost(())
+    cost = game.characteristics(obj).mana_cost or ManaCost(())
     if action.x < 0 or (action.x and not cost.has_x):
         raise _fail(game, "601.2b", f"X={action.x} is not allowed for {obj.name}")
-    groups = _split_targets(game, _spell_targets(defn), action.targets, seat, obj.id, obj.name)
+    groups = _split_targets(game, _spell_targets(defn), action.targets, seat, obj.id, obj.name,
+                            obj)
+    why = cast_refusal(game, seat, obj, action.x)
+    if why is not None:  # 601.2e: the proposed spell is illegal; 101.2: "can't" wins
+        raise _fail(game, "101.2", f"{why}; {obj.name} can't be cast")
     plan = _plan(game, seat, cost, action.x, action)
     # Everything is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).
     spell = move_object(game, obj.id, "stack", controller=seat)
@@ -222,22 +238,25 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
     return spell
 
 
-def _activated(game: Game, seat: int, action: Action) -> tuple[GameObject, ActivatedAbility]:
+def _activated(game: Game, seat: int, action: Action) -> tuple[GameObject, ActivatedAbility, str, int]:
+    """The permanent, the ability (among those it has now, layer 6), the definition it is
+    printed on and its index there."""
     st = game.state
     obj = st.objects.get(action.object_id)
-    if obj is None or obj.zone != "battlefield" or obj.controller != seat:
+    if obj is None or obj.zone != "battlefield" or game.controller(obj) != seat:
         raise _fail(game, "602.2", f"object #{action.object_id} is not a permanent "
                     f"{st.players[seat].name} controls")
-    abilities = game.cards[obj.name].activated
+    abilities = game.activated(obj)
     if not 1 <= action.ability <= len(abilities):
         raise _fail(game, "602.2", f"{obj.name} has no activated ability {action.ability}")
-    return obj, abilities[action.ability - 1]
+    name, index, ab = abilities[action.ability - 1]
+    return obj, ab, name, index
 
 
 def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None:
     """602.2: activate an ability; a mana ability resolves at once (605.3a) and returns None."""
     st = game.state
-    obj, ab = _activated(game, seat, action)
+    obj, ab, ab_name, ab_index = _activated(game, seat, action)
     if ab.tap and not _can_tap(game, obj):
         raise _fail(game, "602.5a", f"{obj.name} can't be tapped to pay {{T}} now")
     if ab.sorcery_speed and not _sorcery_timing(game, seat):
@@ -248,14 +267,13 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
         if obj.counters.get(kind, 0) < n:
             raise _fail(game, "118.3", f"{obj.name} has fewer than {n} {kind} counter(s) to remove")
     # 115.5: an ability can't target itself, but it may target its own source (no exclusion).
-    groups = _split_targets(game, ab.targets, action.targets, seat, 0, obj.name)
+    groups = _split_targets(game, ab.targets, action.targets, seat, 0, obj.name, obj)
     plan = _plan(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0)
     _pay(game, seat, plan)
     if ab.tap:
         obj.tapped = True
     for kind, n in ab.remove_counters:  # 602.2b: a cost paid along with the mana
-        obj.counters[kind] -= n
-        obj.counters = {k: v for k, v in obj.counters.items() if v}
+        add_counters(game, obj, kind, -n)
     if ab.is_mana_ability:
         ctx = EffectContext(game, obj, seat, obj, (), action.x, 0, ab.position)
         for _ in run_effects(ctx, ab.effects):  # mana abilities never ask anything
@@ -263,8 +281,8 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
         return None
     oid = st.new_id()
     stack_obj = GameObject(
-        id=oid, card=0, name=obj.name, owner=seat, controller=seat, zone="stack",
-        timestamp=st.new_timestamp(), ability_index=action.ability, ability_kind="activated",
+        id=oid, card=0, name=ab_name, owner=seat, controller=seat, zone="stack",
+        timestamp=st.new_timestamp(), ability_index=ab_index, ability_kind="activated",
         source_id=obj.id, targets=action.targets, target_groups=groups, x=action.x,
     )
     st.objects[oid] = stack_obj
@@ -281,13 +299,16 @@ def play_land(game: Game, seat: int, action: Action) -> GameObject:
     if obj is None or obj.zone != "hand" or obj.owner != seat:
         raise _fail(game, "305.1", f"object #{action.object_id} is not a card in "
                     f"{st.players[seat].name}'s hand")
-    if not game.cards[obj.name].has_type("Land"):
+    if not game.is_type(obj, "Land"):
         raise _fail(game, "305.1", f"{obj.name} is not a land")
     if not _sorcery_timing(game, seat):
         raise _fail(game, "305.1", "a land can be played only in your main phase with an empty "
                     "stack")
     if st.players[seat].lands_played >= 1:
         raise _fail(game, "305.2", f"{st.players[seat].name} has already played a land this turn")
+    why = play_land_refusal(game, seat)
+    if why is not None:
+        raise _fail(game, "101.2", f"{why}; {obj.name} can't be played")
     st.players[seat].lands_played += 1
     new = move_object(game, obj.id, "battlefield", controller=seat)
     game.log("play", f"{st.players[seat].name} plays {new.name}", player=seat, subject=new.id)
@@ -298,10 +319,12 @@ def play_land(game: Game, seat: int, action: Action) -> GameObject:
 
 
 def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
-                  source_id: int) -> tuple[TargetRequirement, ...] | None:
+                  source_id: int, source: GameObject) -> tuple[TargetRequirement, ...] | None:
     out = []
     for spec in specs:
-        cands = [c for c in target_candidates(game, spec, seat, source_id) if c != source_id]
+        spec = for_caster(game, spec, seat, source)
+        cands = [c for c in target_candidates(game, spec, seat, source_id, source)
+                 if c != source_id]
         if len(cands) < spec.min:
             return None
         out.append(TargetRequirement(target_prompt(spec), spec.min, spec.max, tuple(cands)))
@@ -337,20 +360,34 @@ def only_pass_possible(game: Game, seat: int) -> bool:
     "maybe more": ``legal_actions`` decides."""
     st = game.state
     p = st.players[seat]
+    if has_permissions(game):
+        return False  # a permission may allow more than the quick test below knows
     sorcery_ok = _sorcery_timing(game, seat)
     for oid in p.hand:
-        defn = game.cards[st.objects[oid].name]
-        if defn.has_type("Land"):
+        card = st.objects[oid]
+        if game.is_type(card, "Land"):
             if sorcery_ok and p.lands_played < 1:
                 return False
-        elif sorcery_ok or defn.has_type("Instant") or "flash" in defn.keywords:
+        elif sorcery_ok or game.is_type(card, "Instant") or game.has_keyword(card, "flash"):
             return False
     for oid in st.battlefield:
         obj = st.objects[oid]
-        if obj.controller == seat and any(
-                not ab.is_mana_ability for ab in game.cards[obj.name].activated):
+        c = game.characteristics(obj)
+        if c.controller == seat and any(not ab.is_mana_ability for _, _, ab in c.activated):
             return False
     return True
+
+
+def _castable_cards(game: Game, seat: int) -> list[int]:
+    """The cards ``seat`` might cast or play: their hand, then cards in other zones an effect
+    lets them cast (601.2a; ``cast_permitted_from``)."""
+    st = game.state
+    out = list(st.players[seat].hand)
+    if has_permissions(game):
+        for zone in ("graveyard", "exile", "library"):
+            ids = st.exile if zone == "exile" else st.zone_list(zone, seat)
+            out.extend(i for i in ids if cast_permitted_from(game, seat, st.objects[i]))
+    return out
 
 
 def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
@@ -362,28 +399,32 @@ def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
     p = st.players[seat]
     sources = mana_sources(game, seat)
     sorcery_ok = _sorcery_timing(game, seat)
-    for oid in p.hand:
+    lands_ok = sorcery_ok and p.lands_played < 1 and play_land_refusal(game, seat) is None
+    for oid in _castable_cards(game, seat):
         obj = st.objects[oid]
         defn = game.cards[obj.name]
-        if defn.has_type("Land"):
-            if sorcery_ok and p.lands_played < 1:
+        if game.is_type(obj, "Land"):
+            if lands_ok and obj.zone == "hand":
                 options.append(ActionOption("play", oid, obj.name))
             continue
-        if not (sorcery_ok or defn.has_type("Instant") or "flash" in defn.keywords):
+        if not (sorcery_ok or _instant_speed(game, seat, obj, defn)):
             continue
-        reqs = _requirements(game, _spell_targets(defn), seat, oid)
+        reqs = _requirements(game, _spell_targets(defn), seat, oid, obj)
         if reqs is None:
             continue
-        cost = defn.mana_cost or ManaCost(())
+        cost = game.characteristics(obj).mana_cost or ManaCost(())
         mx = _max_x(game, seat, cost, sources)
         if mx is None:
+            continue
+        # 601.2e/101.2: listed if X=0 or X=1 makes it castable (the filters test parity).
+        if all(cast_refusal(game, seat, obj, x) is not None for x in range(min(mx, 1) + 1)):
             continue
         options.append(ActionOption("cast", oid, obj.name, 0, reqs, cost.has_x, mx))
     for oid in st.battlefield:
         obj = st.objects[oid]
-        if obj.controller != seat:
+        if game.controller(obj) != seat:
             continue
-        for n, ab in enumerate(game.cards[obj.name].activated, start=1):
+        for n, (_, _, ab) in enumerate(game.activated(obj), start=1):
             if ab.is_mana_ability:
                 continue
             if ab.tap and not _can_tap(game, obj):
@@ -392,7 +433,7 @@ def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
                 continue
             if any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters):
                 continue  # 118.3: a cost that can't be paid
-            reqs = _requirements(game, ab.targets, seat, 0)  # 115.5: its source is fair game
+            reqs = _requirements(game, ab.targets, seat, 0, obj)  # 115.5: its source is fair game
             if reqs is None:
                 continue
             usable = [s for s in sources if not (ab.tap and s.source_id == oid)]

@@ -7,6 +7,8 @@ from dataclasses import replace
 from ._decisions import Answer, Choice, Decision, Proc
 from ._errors import IllegalActionError
 from ._game import Game
+from ._protection import protected_from
+from ._restrictions import attack_refusal, block_refusal
 from ._state import CombatState, GameObject, is_player_ref, player_ref, seat_of_ref
 from ._triggers import trigger_attacks, trigger_blocks
 from ._zones import deal_damage
@@ -24,12 +26,17 @@ def _can_attack(game: Game, obj: GameObject) -> bool:
     """508.1a: untapped, no summoning sickness (302.6) unless haste, no defender (702.3b)."""
     return (game.is_creature(obj) and not obj.tapped
             and not (obj.sick and not game.has_keyword(obj, "haste"))
-            and not game.has_keyword(obj, "defender"))
+            and not game.has_keyword(obj, "defender")
+            and attack_refusal(game, obj) is None)  # 508.1c: restrictions (Pacifism)
 
 
 def _can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
-    """509.1a/b: an untapped creature; flying (702.9b) needs flying or reach (702.17b)."""
+    """509.1a/b: an untapped creature; flying (702.9b) needs flying or reach (702.17b);
+    702.16f: not one with a quality the attacker has protection from; 509.1b: restrictions
+    (Pacifism, Void Winnower)."""
     if not game.is_creature(blocker) or blocker.tapped:
+        return False
+    if protected_from(game, attacker, blocker) or block_refusal(game, blocker) is not None:
         return False
     return not (game.has_keyword(attacker, "flying")
                 and not (game.has_keyword(blocker, "flying") or game.has_keyword(blocker, "reach")))
@@ -44,11 +51,11 @@ def declare_attackers(game: Game) -> Proc[None]:
     if st.players[seat].lost:
         return  # 800.4j: a turn without an active player has no attackers
     attackers = [st.objects[i] for i in st.battlefield
-                 if st.objects[i].controller == seat and _can_attack(game, st.objects[i])]
+                 if game.controller(st.objects[i]) == seat and _can_attack(game, st.objects[i])]
     defenders: list[int] = [player_ref(s) for s in st.apnap() if s != seat]
     for oid in st.battlefield:
         o = st.objects[oid]
-        if o.controller != seat and game.is_type(o, "Planeswalker"):
+        if game.controller(o) != seat and game.is_type(o, "Planeswalker"):
             defenders.append(oid)
     if not attackers or not defenders:
         return
@@ -79,7 +86,7 @@ def _defends(game: Game, seat: int, target: int) -> bool:
     if is_player_ref(target):
         return seat_of_ref(target) == seat
     obj = game.state.objects.get(target)
-    return obj is not None and obj.controller == seat
+    return obj is not None and game.controller(obj) == seat
 
 
 def declare_blockers(game: Game) -> Proc[None]:
@@ -96,7 +103,7 @@ def declare_blockers(game: Game) -> Proc[None]:
         mine = [a for a in st.battlefield
                 if a in combat.attackers and _defends(game, seat, combat.attackers[a])]
         blockers = [st.objects[i] for i in st.battlefield
-                    if st.objects[i].controller == seat and game.is_creature(st.objects[i])
+                    if game.controller(st.objects[i]) == seat and game.is_creature(st.objects[i])
                     and not st.objects[i].tapped]
         nb = len(blockers)
         legal = tuple((bi, nb + ai) for bi, b in enumerate(blockers) for ai, a in enumerate(mine)
@@ -105,8 +112,11 @@ def declare_blockers(game: Game) -> Proc[None]:
             continue
         choices = tuple(Choice(i, b.id, b.name, 0) for i, b in enumerate(blockers)) + tuple(
             Choice(nb + j, a, st.objects[a].name, 1) for j, a in enumerate(mine))
-        reply = yield game.decision(seat, "blockers", "509.1: declare blockers", choices=choices,
-                                    min=0, max=nb, legal_pairs=legal)
+        # 509.1b: a refusal can name the effect that forbids a block (check_answer reads this).
+        notes = "".join(f"; {b.name} can't block: 101.2: {why}" for b in blockers
+                        if (why := block_refusal(game, b)) is not None)
+        reply = yield game.decision(seat, "blockers", "509.1: declare blockers" + notes,
+                                    choices=choices, min=0, max=nb, legal_pairs=legal)
         assert isinstance(reply, Answer)
         declared.extend((choices[b].ref, choices[a].ref) for b, a in reply.pairs)
     # 800.4a: a player who left while declaring took their creatures with them.
@@ -115,7 +125,7 @@ def declare_blockers(game: Game) -> Proc[None]:
         combat.blockers.setdefault(bid, []).append(aid)
         combat.blocked.setdefault(aid, []).append(bid)
         game.log("block", f"{st.objects[bid].name} blocks {st.objects[aid].name}",
-                 player=st.objects[bid].controller, subject=bid)
+                 player=game.controller(st.objects[bid]), subject=bid)
     for bid, aid in declared:
         trigger_blocks(game, st.objects[bid], aid)
     st.dirty = True
@@ -266,7 +276,7 @@ def _divide(game: Game, attacker: GameObject, blockers: list[int], player: int, 
     if player:
         prompt += " (702.19b trample: lethal damage to each blocker first: " + ", ".join(
             f"{choices[k].name} {amt}" for k, amt in lethal) + ")"
-    decision = replace(game.decision(attacker.controller, "divide", prompt, choices=choices,
+    decision = replace(game.decision(game.controller(attacker), "divide", prompt, choices=choices,
                                      min=0, max=power), lethal=lethal)
     reply = yield decision
     assert isinstance(reply, Answer)

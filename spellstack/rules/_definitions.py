@@ -17,7 +17,9 @@ __all__ = [
     "ArgValue",
     "CardDefinition",
     "Effect",
+    "Permission",
     "ReplacementAbility",
+    "Restriction",
     "SpellAbility",
     "StaticAbility",
     "TargetSpec",
@@ -44,6 +46,11 @@ class Effect:
                 return value
         return default
 
+    def effects(self, name: str = "effects") -> tuple[Effect, ...]:
+        """The argument called ``name`` as a list of effects (empty if absent)."""
+        value = self.get(name)
+        return tuple(e for e in value if isinstance(e, Effect)) if isinstance(value, tuple) else ()
+
     def __repr__(self) -> str:
         inner = ", ".join(f"{k}={v!r}" for k, v in self.args)
         return f"Effect({self.verb!r}, {inner})" if inner else f"Effect({self.verb!r})"
@@ -63,6 +70,11 @@ class TargetSpec:
     """Colours a target must not have ("nonblack")."""
     controller: str = ""
     """``you`` or ``opponent`` when the text restricts the controller; empty otherwise."""
+    another: bool = False
+    """"another target ...": the source itself is not a legal choice."""
+    per_opponent: bool = False
+    """601.2c: "for each opponent, ... target [object] that player controls": one target per
+    opponent (each controlled by a different opponent); ``min``/``max`` are set as it is cast."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +130,45 @@ class TriggeredAbility:
 
 
 @dataclass(frozen=True, slots=True)
+class Restriction:
+    """A static ability that says what can't happen (101.2): a kind from the closed registry in
+    ``_restrictions`` and whom or what it restricts."""
+
+    kind: str
+    """``cant_cast``, ``cant_attack``, ``cant_block``, ``cant_attack_or_block``,
+    ``cant_play_lands`` or ``cant_enter``."""
+    players: str = "each"
+    """Whose actions it restricts: ``you``, ``opponents`` or ``each`` (relative to its controller)."""
+    objects: str = ""
+    """Which permanents or cards: ``enchanted``, ``equipped``, ``self``, or empty for every one
+    the filter admits."""
+    filter: str = "any"
+    """Which spells, creatures or cards, from the registry of filters (``even_mana_value`` ...)."""
+    text: str = ""
+    """The Oracle sentence it implements, for refusals."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Permission:
+    """A static ability that says what may happen (a "can" that a "can't" beats, 101.2)."""
+
+    kind: str
+    """``cast_as_though_flash`` or ``cast_from``, from the registry in ``_restrictions``."""
+    players: str = "you"
+    """Who may: ``you``, ``opponents`` or ``each``."""
+    filter: str = "any"
+    """Which spells, from the registry of filters."""
+    zone: str = ""
+    """For ``cast_from``: the zone cards may be cast from."""
+    text: str = ""
+    """The Oracle sentence it implements."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+
+
+@dataclass(frozen=True, slots=True)
 class StaticAbility:
     """A static ability (604): continuous effects on the objects its ``affected`` word names (611.3)."""
 
@@ -127,6 +178,8 @@ class StaticAbility:
     """Its effects, each a layer primitive from ``_characteristics.LAYER_VERBS``."""
     position: int = 1
     """The ability's place among the card's printed abilities, from 1."""
+    color: str = ""
+    """A colour word further restricting ``affected`` ("white creatures"); text changes apply."""
 
     @property
     def is_cda(self) -> bool:
@@ -193,8 +246,17 @@ class CardDefinition:
     """Triggered abilities, in printed order."""
     static: tuple[StaticAbility, ...] = ()
     """Static abilities (604), in printed order."""
+    enters_as_copy: str = ""
+    """614.1c/707.2: "you may have it enter as a copy of any [word] on the battlefield": the
+    ``_characteristics.AFFECTED`` word naming what it may copy; empty if it has no such ability."""
     is_token: bool = False
     """A token definition rather than a card."""
+    enchant: str = ""
+    """702.5: for an Aura, what it can enchant (a target kind); empty otherwise."""
+    restrictions: tuple[Restriction, ...] = ()
+    """Static "can't" abilities (101.2), in printed order."""
+    permissions: tuple[Permission, ...] = ()
+    """Static "may" abilities (101.2), in printed order."""
     replacements: tuple[ReplacementAbility, ...] = ()
     """Static abilities that make replacement effects (614), in printed order."""
     counter_limits: tuple[tuple[str, int], ...] = ()

@@ -10,10 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
-from ._decisions import Proc
+from ._attachments import attach
+from ._characteristics import (
+    DURATIONS,
+    LAYER_ARG_KINDS,
+    LAYER_VERBS,
+    REQUIRED_ARGS,
+    add_counters,
+    add_effect,
+    is_value,
+    new_effect,
+)
+from ._decisions import Answer, Choice, Proc
 from ._definitions import Effect
 from ._game import Game
 from ._mana import MANA_TYPES
+from ._protection import COLOR_WORDS, protection_keyword
 from ._replacement import add_shield, destroy_permanent, redirect
 from ._sba import lose_game
 from ._state import (
@@ -25,7 +37,7 @@ from ._state import (
     player_ref,
     seat_of_ref,
 )
-from ._zones import deal_damage, draw_cards, gain_life, lose_life, move_object
+from ._zones import create_token, deal_damage, draw_cards, gain_life, lose_life, move_object, return_exiled
 
 __all__ = [
     "ARG_KINDS",
@@ -39,9 +51,10 @@ __all__ = [
 
 PLAYER_WORDS: frozenset[str] = frozenset({"you", "target", "each_player", "each_opponent"})
 """Words an effect may use for players: the controller, the targeted player(s), everyone."""
-OBJECT_WORDS: frozenset[str] = frozenset({"self", "target", "subject", "each_creature"})
+OBJECT_WORDS: frozenset[str] = frozenset({"self", "target", "subject", "each_creature",
+                                         "self_in_graveyard"})
 """Words an effect may use for objects: the source, the target(s), the object the trigger event
-was about, every creature."""
+was about, every creature, the card the source became in its owner's graveyard (603.6e)."""
 ZONES = frozenset({"hand", "library", "graveyard", "exile"})
 COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty", "dream"})
 MOVE_ZONES = frozenset({"hand", "graveyard", "battlefield", "exile"})
@@ -61,6 +74,13 @@ ARG_KINDS: dict[str, Callable[[object], bool]] = {
     "effects": lambda v: isinstance(v, tuple) and all(isinstance(e, Effect) for e in v),
     "flag": lambda v: isinstance(v, bool),
     "zones": lambda v: isinstance(v, tuple) and bool(v) and all(z in MOVE_ZONES for z in v),
+    "token": lambda v: isinstance(v, str) and bool(v),
+    "exile_until": lambda v: v == "source_leaves",
+    "protection_choice": lambda v: v == "artifacts_or_color",
+    # Layer primitives' arguments (613), and a resolved effect's duration (611.2).
+    **LAYER_ARG_KINDS,
+    "value": lambda v: is_value(v) or v == "X",
+    "duration": lambda v: isinstance(v, str) and v in DURATIONS,
 }
 
 
@@ -129,6 +149,11 @@ class EffectContext:
             return [st.objects[r] for r in self._target_refs(word) if r in st.objects]
         if w == "subject":
             return [st.objects[self.subject]] if self.subject in st.objects else []
+        if w == "self_in_graveyard":
+            # 603.6e: an Aura's "when enchanted creature dies" ability finds the new object the
+            # Aura became in its owner's graveyard (400.7).
+            return [st.objects[i] for i in st.players[self.source.owner].graveyard
+                    if self.source.card and st.objects[i].card == self.source.card]
         if w == "each_creature":
             return [st.objects[i] for i in st.battlefield if self.game.is_creature(st.objects[i])]
         raise AssertionError(word)
@@ -204,6 +229,26 @@ def _discard(ctx: EffectContext, eff: Effect) -> Proc[None]:
                      subject=new.id)
 
 
+def _discard_hand(ctx: EffectContext, eff: Effect) -> None:
+    """701.8: each of the players discards their whole hand (no choice to make)."""
+    game = ctx.game
+    for seat in ctx.players(eff.get("who", "you")):
+        for oid in list(game.state.players[seat].hand):
+            new = move_object(game, oid, "graveyard")
+            game.log("discard", f"{game.player_name(seat)} discards {new.name}", player=seat,
+                     subject=new.id)
+
+
+def _sacrifice(ctx: EffectContext, eff: Effect) -> None:
+    """701.21a: its controller puts a permanent they control into its owner's graveyard (it is
+    not destroyed: regeneration can't replace it)."""
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone == "battlefield" and ctx.game.controller(obj) == ctx.controller:
+            ctx.game.log("sacrifice", f"{ctx.game.player_name(ctx.controller)} sacrifices "
+                         f"{obj.name}", player=ctx.controller, subject=obj.id)
+            move_object(ctx.game, obj.id, "graveyard")
+
+
 def _destroy(ctx: EffectContext, eff: Effect) -> Proc[None]:
     """701.7: move a permanent to its owner's graveyard, unless a replacement effect replaces
     that (regeneration, 701.15a); ``cant_be_regenerated``: "it can't be regenerated"."""
@@ -220,19 +265,20 @@ def _put_into_zone(ctx: EffectContext, eff: Effect) -> None:
         move_object(ctx.game, obj.id, zone)
 
 
-def _modify_pt(ctx: EffectContext, eff: Effect) -> None:
-    """611.2a/613.4c: a P/T change until end of turn, locked to the objects it affects now."""
-    st = ctx.game.state
-    for obj in ctx.objects(eff.get("what")):
-        if obj.zone != "battlefield":
-            continue
-        ts = st.new_timestamp()
-        st.effects.append(
-            ContinuousEffect(ts, ts, "modify_pt", (("power", ctx.amount(eff, "power", 0)),
-                                                   ("toughness", ctx.amount(eff, "toughness", 0))),
-                             (obj.id,), ctx.source.id, ctx.source.name, ctx.controller)
-        )
-        st.dirty = True
+def _continuous(ctx: EffectContext, eff: Effect) -> None:
+    """611.2a/611.2c: a resolving spell or ability's continuous effect (a layer primitive, 613)
+    on the objects ``what`` names now (their set is locked), lasting ``until`` (default: until
+    end of turn, or indefinitely for a control change). X is read as its value now."""
+    game = ctx.game
+    spec = LAYER_VERBS[eff.verb]
+    objs = [o for o in ctx.objects(eff.get("what")) if o.zone == "battlefield"]
+    if not objs:
+        return
+    until = eff.get("until", spec.default_until)
+    assert isinstance(until, str)
+    args = tuple((k, ctx.x if v == "X" else v) for k, v in eff.args if k not in ("what", "until"))
+    add_effect(game, new_effect(game, eff.verb, args, tuple(o.id for o in objs), ctx.source, until,
+                                controller=ctx.controller))
 
 
 def _put_counters(ctx: EffectContext, eff: Effect) -> None:
@@ -244,8 +290,7 @@ def _put_counters(ctx: EffectContext, eff: Effect) -> None:
         return
     for obj in ctx.objects(eff.get("what")):
         if obj.zone == "battlefield":
-            obj.counters[kind] = obj.counters.get(kind, 0) + n
-            ctx.game.state.dirty = True
+            add_counters(ctx.game, obj, kind, n)
 
 
 def _counter(ctx: EffectContext, eff: Effect) -> None:
@@ -296,6 +341,94 @@ def _delayed_trigger(ctx: EffectContext, eff: Effect) -> None:
         DelayedTrigger(st.new_id(), ctx.controller, ctx.source.id, ctx.obj.name, ctx.position, at,
                        (ctx.obj.name, ctx.position, index), ctx.subject)
     )
+
+
+def _attach(ctx: EffectContext, eff: Effect) -> None:
+    """701.3a: attach the objects (an equip ability's: its source, 702.6a) to the first of
+    ``to``; 701.3b: an illegal attachment does nothing."""
+    refs = ctx.recipients(eff.get("to"))
+    for obj in ctx.objects(eff.get("what")):
+        if refs:
+            attach(ctx.game, obj, refs[0])
+
+
+def _create_token(ctx: EffectContext, eff: Effect) -> None:
+    """111.2: create tokens under the controller's control; ``attached_to``: created attached
+    to that object (Role tokens, 303.7; one that can't legally be attached goes to the graveyard,
+    704.5m)."""
+    name = eff.get("token")
+    assert isinstance(name, str)
+    hosts = ctx.objects(eff.get("attached_to")) if eff.get("attached_to") else []
+    if eff.get("attached_to") and not hosts:
+        return
+    for _ in range(ctx.amount(eff)):
+        create_token(ctx.game, name, ctx.controller, attached_to=hosts[0].id if hosts else 0)
+
+
+def _tap(ctx: EffectContext, eff: Effect) -> None:
+    """701.26a: tap permanents."""
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone == "battlefield" and not obj.tapped:
+            obj.tapped = True
+            ctx.game.state.dirty = True
+            ctx.game.log("tap", f"{obj.name} becomes tapped", subject=obj.id)
+
+
+def _exile(ctx: EffectContext, eff: Effect) -> None:
+    """406.3: exile objects. ``linked``: the source remembers them for "the exiled card"
+    (607.2a). ``until = "source_leaves"`` (610.3): they return when the source leaves the
+    battlefield, and (610.3c) nothing is exiled if the source has left already."""
+    st = ctx.game.state
+    until = eff.get("until") == "source_leaves"
+    if until and (ctx.source.id not in st.objects
+                  or st.objects[ctx.source.id].zone != "battlefield"):
+        ctx.game.log("resolve", f"{ctx.source.name} has left the battlefield: nothing is exiled "
+                     "(610.3c)", subject=ctx.source.id)
+        return
+    for obj in ctx.objects(eff.get("what")):
+        new = move_object(ctx.game, obj.id, "exile")
+        if until or eff.get("linked"):
+            new.exiled_by = ctx.source.id
+            new.exiled_until = until
+
+
+def _return_exiled(ctx: EffectContext, eff: Effect) -> None:
+    """607.2a: return the cards exiled with the source to the battlefield under their owners'
+    control."""
+    return_exiled(ctx.game, ctx.source.id)
+
+
+def _may(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """608.2d: "you may": the controller chooses as the ability resolves."""
+    inner = eff.effects()
+    words = ", ".join(e.verb.replace("_", " ") for e in inner)
+    if (yield from ctx.game.ask_yes_no(ctx.controller, f"608.2d: {ctx.source.name}: you may "
+                                       f"{words}")):
+        yield from run_effects(ctx, inner)
+
+
+def _gain_protection(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """702.16: the objects gain protection from a quality the controller chooses on resolution
+    (608.2d), until end of turn (a layer 6 effect). ``from = "artifacts_or_color"``: artifacts or
+    one colour, asked as one question."""
+    game = ctx.game
+    st = game.state
+    targets = [o for o in ctx.objects(eff.get("what")) if o.zone == "battlefield"]
+    if not targets:
+        return
+    words = ("artifacts", *COLOR_WORDS)
+    choices = tuple(Choice(i, 0, w) for i, w in enumerate(words))
+    reply = yield game.decision(ctx.controller, "choose", f"702.16: {ctx.source.name}: protection "
+                                "from artifacts or from the colour of your choice", choices=choices,
+                                min=1, max=1)
+    assert isinstance(reply, Answer)
+    keyword = protection_keyword(words[reply.keys[0]])
+    ts = st.new_timestamp()
+    add_effect(game, ContinuousEffect(ts, ts, "add_abilities", (("keywords", (keyword,)),),
+                                      tuple(o.id for o in targets), ctx.source.id,
+                                      ctx.source.name, ctx.controller))
+    game.log("effect", ", ".join(o.name for o in targets) + f" gains {keyword} until end of turn",
+             subject=targets[0].id)
 
 
 def _regenerate(ctx: EffectContext, eff: Effect) -> None:
@@ -354,6 +487,43 @@ def _put_onto_battlefield(ctx: EffectContext, eff: Effect) -> None:
             move_object(ctx.game, obj.id, "battlefield", controller=obj.owner, counters=counters)
 
 
+def _any_player_may(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """"Any player may sacrifice N lands or have [this] deal N damage to that player. If a
+    player does either, [then]": each player in APNAP order (101.4) chooses, until one does
+    (701.21 sacrifice: their choice of lands; 120.3: the damage is dealt by the source)."""
+    game = ctx.game
+    st = game.state
+    lands = ctx.amount(eff, "sacrifice_lands", 0)
+    damage = ctx.amount(eff, "damage", 0)
+    then = eff.effects("then")
+    for seat in st.apnap():
+        own = [o.id for o in game.controlled(seat) if game.is_type(o, "Land")]
+        words = ([f"sacrifice {lands} lands"] if lands and len(own) >= lands else []) + (
+            [f"{damage} damage"] if damage else []) + ["no"]
+        if len(words) == 1:
+            continue
+        reply = yield game.decision(seat, "choose", f"608.2d: {ctx.source.name}: "
+                                    + " or ".join(words[:-1]) + ", or no",
+                                    choices=tuple(Choice(i, 0, w) for i, w in enumerate(words)),
+                                    min=1, max=1)
+        assert isinstance(reply, Answer)
+        word = words[reply.keys[0]]
+        if word == "no" or st.players[seat].lost:
+            continue
+        if word.startswith("sacrifice"):
+            picked = yield from game.ask_choose(seat, f"701.21: sacrifice {lands} lands", own,
+                                                lands, lands)
+            for oid in picked:
+                if oid in st.objects:
+                    game.log("sacrifice", f"{game.player_name(seat)} sacrifices "
+                             f"{st.objects[oid].name}", player=seat, subject=oid)
+                    move_object(game, oid, "graveyard")
+        else:
+            deal_damage(game, ctx.source, player_ref(seat), damage)
+        yield from run_effects(ctx, then)
+        return
+
+
 EFFECT_VERBS: dict[str, VerbSpec] = {
     "add_mana": VerbSpec("106.3", {"mana": "mana"}, {"amount": "amount"}, _add_mana),
     "deal_damage": VerbSpec("120.3", {"amount": "amount", "to": "recipients"}, {}, _deal_damage),
@@ -361,10 +531,10 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
     "lose_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _lose_life),
     "draw": VerbSpec("121.1", {}, {"amount": "amount", "who": "players"}, _draw),
     "discard": VerbSpec("701.8", {"amount": "amount"}, {"who": "players"}, _discard),
+    "discard_hand": VerbSpec("701.8", {}, {"who": "players"}, _discard_hand),
+    "sacrifice": VerbSpec("701.21a", {"what": "objects"}, {}, _sacrifice),
     "destroy": VerbSpec("701.7", {"what": "objects"}, {"cant_be_regenerated": "flag"}, _destroy),
     "put_into_zone": VerbSpec("400.3", {"what": "objects", "zone": "zone"}, {}, _put_into_zone),
-    "modify_pt": VerbSpec("613.4c", {"what": "objects"},
-                          {"power": "amount", "toughness": "amount"}, _modify_pt),
     "put_counters": VerbSpec("122.1", {"what": "objects", "counter": "counter",
                                        "amount": "amount"}, {}, _put_counters),
     "counter": VerbSpec("701.5", {"what": "objects"}, {"instead": "zone"}, _counter),
@@ -372,6 +542,17 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
     "win_game": VerbSpec("104.2a", {}, {"who": "players"}, _win_game),
     "delayed_trigger": VerbSpec("603.7", {"at": "step", "effects": "effects"}, {},
                                 _delayed_trigger),
+    # 611.2: "target creature gets +3/+3 until end of turn", "becomes a 2/2 creature until end of
+    # turn", "gain control of target creature": every layer primitive but copying and CDAs.
+    **{verb: VerbSpec(spec.rule, {"what": "objects", **{k: v for k, v in spec.args.items()
+                                                        if k in REQUIRED_ARGS}},
+                      {"until": "duration", **{k: v for k, v in spec.args.items()
+                                               if k not in REQUIRED_ARGS}}, _continuous)
+       for verb, spec in LAYER_VERBS.items() if verb not in ("copy_of", "set_base_pt_cda")},
+    "attach": VerbSpec("701.3", {"what": "objects", "to": "recipients"}, {}, _attach),
+    "create_token": VerbSpec("111.2", {"token": "token"}, {"amount": "amount",
+                                                           "attached_to": "objects"}, _create_token),
+    "tap": VerbSpec("701.26", {"what": "objects"}, {}, _tap),
     "regenerate": VerbSpec("701.15", {"what": "objects"}, {}, _regenerate),
     "prevent_damage": VerbSpec("615.7", {"to": "recipients", "amount": "amount"}, {},
                                _prevent_damage),
@@ -381,6 +562,15 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
     "put_onto_battlefield": VerbSpec("400.3", {"what": "objects"},
                                      {"counter": "counter", "amount": "amount"},
                                      _put_onto_battlefield),
+    "exile": VerbSpec("406.3", {"what": "objects"}, {"linked": "flag", "until": "exile_until"},
+                      _exile),
+    "return_exiled": VerbSpec("607.2a", {}, {}, _return_exiled),
+    "may": VerbSpec("608.2d", {"effects": "effects"}, {}, _may),
+    "any_player_may": VerbSpec("101.4", {"then": "effects"}, {"sacrifice_lands": "amount",
+                                                               "damage": "amount"},
+                               _any_player_may),
+    "gain_protection": VerbSpec("702.16", {"what": "objects", "from": "protection_choice"}, {},
+                                _gain_protection),
 }
 """The closed registry of effect verbs."""
 

@@ -5,13 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ._characteristics import AbilityRef, Characteristics, characteristics
 from ._decisions import Answer, Choice, Decision, Proc
-from ._definitions import CardDefinition
+from ._definitions import ActivatedAbility, CardDefinition, TriggeredAbility
 from ._events import Event
 from ._state import GameObject, GameState
 from ._visibility import PUBLIC_SEAT, visible_name
 
 __all__ = ["Game"]
+
+
 
 
 @dataclass(slots=True)
@@ -28,6 +31,18 @@ class Game:
     """If a list: every event of the game is also kept here, for a narrated account."""
     memo: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
     """Facts derived from the (immutable) card definitions, by card name: a cache only."""
+    layer_cache: dict[int, Characteristics] = field(default_factory=dict)
+    """Characteristics by object id for the current epoch (a cache only; ``changed`` clears it)."""
+    layer_templates: dict[tuple[str, int, int, int], Characteristics] = field(default_factory=dict)
+    """Printed characteristics by (name, controller, counter P/T, X): shared by every permanent
+    no effect touches (a cache of facts about the immutable definitions)."""
+    stable_cache: dict[int, Characteristics] = field(default_factory=dict)
+    """Characteristics of cards in zones where nothing changes them (``characteristics``)."""
+    epoch: int = 0
+    """Bumped by every change that can affect characteristics (bookkeeping, not game state)."""
+    static_rules: dict[int, tuple[tuple[int, str, int], ...]] = field(default_factory=dict)
+    """By epoch (only the current one is kept): (object id, definition, position) of every
+    static ability permanents have, for ``_restrictions`` (a cache only)."""
 
     # ------------------------------------------------------------------ definitions
 
@@ -35,64 +50,101 @@ class Game:
         """The definition an object's characteristics come from (for an ability: its source's)."""
         return self.cards[obj.name]
 
-    # ---------------------------------------------- characteristics (613, as far as the pool needs)
+    # ------------------------------------------------ characteristics (613: see _characteristics)
+
+    def characteristics(self, obj: GameObject) -> Characteristics:
+        """613: the object's characteristics now (cached until the epoch moves)."""
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj))
+
+    def changed(self) -> None:
+        """Something that can change characteristics happened: drop the cache (new epoch)."""
+        self.epoch += 1
+        self.layer_cache.clear()
 
     def card_types(self, obj: GameObject) -> tuple[str, ...]:
         """Card types (205.2a)."""
-        return self.cards[obj.name].card_types
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).card_types
 
     def is_type(self, obj: GameObject, card_type: str) -> bool:
         """Whether the object has this card type now."""
-        return card_type in self.cards[obj.name].card_types
+        return card_type in (self.layer_cache.get(obj.id) or characteristics(self, obj)).card_types
 
     def is_creature(self, obj: GameObject) -> bool:
         """Whether the object is a creature now."""
-        return "Creature" in self.cards[obj.name].card_types
+        return "Creature" in (self.layer_cache.get(obj.id) or characteristics(self, obj)).card_types
+
+    def subtypes(self, obj: GameObject) -> tuple[str, ...]:
+        """Subtypes (205.3)."""
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).subtypes
+
+    def supertypes(self, obj: GameObject) -> tuple[str, ...]:
+        """Supertypes (205.4)."""
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).supertypes
 
     def colors(self, obj: GameObject) -> tuple[str, ...]:
         """Colours (105)."""
-        return self.cards[obj.name].colors
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).colors
 
     def keywords(self, obj: GameObject) -> tuple[str, ...]:
         """Keyword abilities it has now (702)."""
-        return self.cards[obj.name].keywords
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).keywords
 
     def has_keyword(self, obj: GameObject, keyword: str) -> bool:
         """Whether it has this keyword ability now."""
-        return keyword in self.cards[obj.name].keywords
+        return keyword in (self.layer_cache.get(obj.id) or characteristics(self, obj)).keywords
+
+    def abilities(self, obj: GameObject) -> tuple[AbilityRef, ...]:
+        """Its non-keyword abilities now (triggered, activated, static), after layer 6."""
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).abilities
+
+    def has_ability(self, obj: GameObject, kind: str, position: int, definition: str = "") -> bool:
+        """Whether it has the printed ability at ``position`` of ``definition`` (default: the
+        definition its copiable values come from) now."""
+        c = characteristics(self, obj)
+        return AbilityRef(definition or c.definition, kind, position) in c.abilities
+
+    def triggered(self, obj: GameObject) -> tuple[tuple[str, TriggeredAbility], ...]:
+        """Its triggered abilities now (after layer 6: 603.6b, 603.10), each with the definition
+        it is printed on (a copy's: the original's, 707.2)."""
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).triggered
+
+    def activated(self, obj: GameObject) -> tuple[tuple[str, int, ActivatedAbility], ...]:
+        """Its activated abilities now (after layer 6), in order: the definition each is printed
+        on, its index among that definition's activated abilities (from 1), and the ability.
+        ``Action.ability`` counts in this list, from 1."""
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).activated
 
     def is_legendary(self, obj: GameObject) -> bool:
         """Whether it has the legendary supertype (205.4d)."""
-        return "Legendary" in self.cards[obj.name].supertypes
+        return "Legendary" in (self.layer_cache.get(obj.id) or characteristics(self, obj)).supertypes
 
     def power(self, obj: GameObject) -> int:
-        """Power after layer 7 (613.4): printed, then effects, then counters."""
-        base = self.cards[obj.name].power or 0
-        return base + self._pt_delta(obj)[0]
+        """Power after layer 7 (613.4)."""
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).power or 0
 
     def toughness(self, obj: GameObject) -> int:
         """Toughness after layer 7 (613.4)."""
-        base = self.cards[obj.name].toughness or 0
-        return base + self._pt_delta(obj)[1]
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).toughness or 0
 
-    def _pt_delta(self, obj: GameObject) -> tuple[int, int]:
-        p = t = 0
-        for eff in self.state.effects:
-            if obj.id in eff.affected and eff.verb == "modify_pt":
-                ep, et = eff.get("power", 0), eff.get("toughness", 0)
-                assert isinstance(ep, int) and isinstance(et, int)
-                p += ep
-                t += et
-        plus = obj.counters.get("+1/+1", 0)
-        minus = obj.counters.get("-1/-1", 0)
-        return p + plus - minus, t + plus - minus
+    def controller(self, obj: GameObject) -> int:
+        """The seat controlling the object now (layer 2 for permanents)."""
+        if obj.zone != "battlefield":
+            return obj.controller
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).controller
+
+    def controlled(self, seat: int) -> list[GameObject]:
+        """Permanents ``seat`` controls now, in the order they entered."""
+        st = self.state
+        out = []
+        for i in st.battlefield:
+            obj = st.objects[i]
+            if (self.layer_cache.get(obj.id) or characteristics(self, obj)).controller == seat:
+                out.append(obj)
+        return out
 
     def mana_value(self, obj: GameObject) -> int:
         """202.3: mana value; X is its chosen value on the stack, 0 elsewhere."""
-        cost = self.cards[obj.name].mana_cost
-        if cost is None:
-            return 0
-        return cost.mana_value(obj.x if obj.zone == "stack" else 0)
+        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).mana_value
 
     # ------------------------------------------------------------------ bookkeeping
 

@@ -294,7 +294,11 @@ def check_answer(decision: Decision, reply: Reply) -> Answer:
             second = keys[b].name if b in keys else f"option {quote(b)}"
             if kind == "attackers":
                 raise IllegalActionError(f"508.1a: {first} can't attack {second}")
-            raise IllegalActionError(f"509.1a: {first} can't block {second}")
+            # The prompt names the restriction that forbids it, if one does (509.1b).
+            note = f"; {first} can't block: "
+            why = (f" ({decision.prompt.split(note, 1)[1].split('; ', 1)[0]})"
+                   if note in decision.prompt else "")
+            raise IllegalActionError(f"509.1a: {first} can't block {second}{why}")
     elif kind == "divide":
         if any(k not in keys or amt < 0 for k, amt in reply.pairs):
             raise refuse(f"bad division {quote(reply.pairs)}")

@@ -203,7 +203,13 @@ def redirect(text: str, source: int, to_zone: str, *, from_zone: str = "",
 
 
 def _static(game: Game, obj: GameObject, event: str) -> list[ReplacementAbility]:
-    return [r for r in game.cards[obj.name].replacements if r.event == event]
+    """The static replacement abilities ``obj`` has now for ``event``: after layer 6 (one removed
+    there makes no replacement effect) and, for a card about to enter, as it would exist on the
+    battlefield (614.12: with the copy effect it enters with, ``_characteristics.choose_copy``)."""
+    c = game.characteristics(obj)
+    defn = game.cards[c.definition]
+    return [r for r in defn.replacements
+            if r.event == event and game.has_ability(obj, "static", r.position, defn.name)]
 
 
 def _redirect_static(obj: GameObject, rep: ReplacementAbility) -> Replacement[MoveEvent]:
@@ -262,7 +268,7 @@ def replace_move(game: Game, event: MoveEvent, local: tuple[Replacement[MoveEven
     """614.6: the zone change that happens instead of ``event`` (616.1: the moving object's
     controller chooses the order)."""
     obj = game.state.objects[event.object_id]
-    return (yield from apply_replacements(game, event, move_replacements(local), obj.controller,
+    return (yield from apply_replacements(game, event, move_replacements(local), game.controller(obj),
                                           ask=ask))
 
 
@@ -314,7 +320,7 @@ def destroy_permanent(game: Game, oid: int, why: str, *, regenerate: bool = True
     if obj is None or obj.zone != "battlefield":
         return False
     ev = yield from apply_replacements(game, DestroyEvent(oid, regenerate), _destroy_replacements,
-                                       obj.controller)
+                                       game.controller(obj))
     if ev.regenerated:
         return False
     game.log("destroy", f"{obj.name} is destroyed{': ' + why if why else ''}", subject=oid)
@@ -363,7 +369,7 @@ def _loss_replacements(game: Game, ev: LossEvent) -> list[Replacement[LossEvent]
     out: list[Replacement[LossEvent]] = []
     for oid in st.battlefield:
         perm = st.objects[oid]
-        if perm.controller != ev.seat:
+        if game.controller(perm) != ev.seat:
             continue
         for rep in _static(game, perm, "lose_game"):
             def apply(game: Game, e: LossEvent, perm: GameObject = perm,

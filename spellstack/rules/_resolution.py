@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from ._attachments import is_aura, spell_target_specs
+from ._characteristics import choose_copy
 from ._decisions import Proc
 from ._definitions import Effect, TargetSpec
 from ._effects import EffectContext, run_effects
 from ._events import Event
 from ._game import Game
+from ._restrictions import enter_refusal
 from ._state import GameObject
 from ._targets import is_legal_target
 from ._triggers import condition_holds
@@ -29,9 +32,7 @@ def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
                     name, position, index = d.effects_key
                     for trig in game.cards[name].triggered:
                         if trig.position == position:
-                            inner = trig.effects[index].get("effects")
-                            assert isinstance(inner, tuple)
-                            return (), inner, None
+                            return (), trig.effects[index].effects(), None
             return (), (), None
         for trig in defn.triggered:
             if trig.position == obj.ability_index:
@@ -39,7 +40,7 @@ def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
         return (), (), None
     if defn.spell is not None:
         return defn.spell.targets, defn.spell.effects, None
-    return (), (), None
+    return spell_target_specs(defn), (), None  # 303.4a: an Aura spell's target
 
 
 def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
@@ -64,7 +65,8 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
     for spec, size in zip(specs, top.target_groups, strict=False):
         group = top.targets[i:i + size]
         i += size
-        still = tuple(t for t in group if is_legal_target(game, spec, t, top.controller))
+        still = tuple(t for t in group if is_legal_target(game, spec, t, top.controller,
+                                                          _target_source(game, top)))
         any_legal = any_legal or bool(still)
         legal_groups.append(still)
     fizzle = bool(top.targets) and not any_legal
@@ -90,7 +92,7 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         yield from run_effects(ctx, effects)
         if top.id in st.objects:
             if not top.ability_kind and game.cards[top.name].is_permanent_card:
-                move_object(game, top.id, "battlefield", controller=top.controller)
+                yield from _enter_battlefield(game, top)
             else:
                 _leave_stack(game, top)
     st.resolutions += 1
@@ -101,6 +103,38 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         st.passes = 0
     st.dirty = True
     return game.take_events()
+
+
+def _target_source(game: Game, top: GameObject) -> GameObject:
+    """113.7a/702.16b: a spell targets as itself, an ability as its source (last known
+    information if the source has left)."""
+    if not top.ability_kind:
+        return top
+    st = game.state
+    return st.objects.get(top.source_id) or st.lki.get(top.source_id) or top
+
+
+def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
+    """608.3: a permanent spell becomes a permanent under its controller's control. 608.3c: an
+    Aura spell enters attached to its target. 608.3e: one that can't enter the battlefield goes
+    to its owner's graveyard instead. 614.1c/707.2: one that may enter as a copy asks first (the
+    copy is what would enter, 608.3e looks at it)."""
+    original = yield from choose_copy(game, spell)
+    why = enter_refusal(game, spell)
+    if why is not None:
+        game.log("resolve", f"{spell.name} can't enter the battlefield: {why}; it is put into its "
+                 "owner's graveyard (608.3e)", subject=spell.id)
+        move_object(game, spell.id, "graveyard")
+        return
+    target = spell.targets[0] if spell.targets and is_aura(game, spell) else 0
+    new = move_object(game, spell.id, "battlefield", controller=spell.controller,
+                      copy_of=original)
+    if target:
+        new.attached_to = target
+        new.timestamp = game.state.new_timestamp()  # 613.7e
+        game.changed()
+        game.log("attach", f"{new.name} enters attached to {game.ref_name(target)} (608.3c)",
+                 subject=new.id)
 
 
 def _leave_stack(game: Game, obj: GameObject) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from ._attachments import attachment_problems, unattach
+from ._characteristics import add_counters, end_effects, snapshot_leaving
 from ._decisions import Proc
 from ._events import Event
 from ._game import Game
 from ._replacement import destroy_permanent, replace_loss
+from ._state import GameObject
 from ._zones import move_object, move_object_proc
 
 __all__ = ["check_game_over", "lose_game", "state_based_actions"]
@@ -34,8 +37,7 @@ def _leave_game(game: Game, seat: int) -> None:
     """800.4a: a player leaves a multiplayer game; this is not a state-based action.
 
     In the rule's order: every object the player owns leaves the game (whatever its zone, and
-    whoever controls it); effects that give them control of objects end (the kernel has no
-    control-changing effect yet, so there is none to end); abilities they control on the stack
+    whoever controls it); effects that give them control of objects end; abilities they control on the stack
     cease to exist; then whatever they still control is exiled. Their waiting and delayed
     triggered abilities go with them. If they held priority it passes to the next player still
     in the game; a pass they made no longer counts toward all players passing (117.4).
@@ -55,9 +57,11 @@ def _leave_game(game: Game, seat: int) -> None:
         _cease_to_exist(game, oid)
     st.pending_triggers = [t for t in st.pending_triggers if t.controller != seat]
     st.delayed_triggers = [d for d in st.delayed_triggers if d.controller != seat]
+    # Effects that give them control of objects end (layer 2).
+    end_effects(game, lambda e: e.verb == "gain_control" and e.controller == seat)
     # What they still control (and someone else owns) is exiled.
     for oid in [i for i in list(st.battlefield) + list(st.stack)
-                if st.objects[i].controller == seat]:
+                if game.controller(st.objects[i]) == seat]:
         game.log("leave", f"{game.ref_name(oid)} is exiled: its controller left the game "
                  "(800.4a)", subject=oid)
         move_object(game, oid, "exile")
@@ -90,11 +94,13 @@ def _recent_passers(game: Game, leaver: int) -> list[int]:
 def _cease_to_exist(game: Game, oid: int) -> None:
     """An object leaves the game (800.4a) or ceases to exist; its last known information stays."""
     st = game.state
+    snapshot_leaving(game, st.objects[oid])
     obj = st.objects.pop(oid)
     st.zone_list(obj.zone, obj.owner).remove(oid)
     st.lki[oid] = obj
-    if any(e.affected == oid for e in st.effects):
-        st.effects = [e for e in st.effects if e.affected != oid]
+    if any(e.affected == (oid,) for e in st.effects):
+        st.effects = [e for e in st.effects if e.affected != (oid,)]
+    game.changed()
     if st.combat is not None:
         st.combat.attackers.pop(oid, None)
         st.combat.blockers.pop(oid, None)
@@ -154,10 +160,18 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
     for oid, obj in st.objects.items():
         if obj.is_token and obj.zone != "battlefield":
             vanish.append(oid)
+    legends: list[GameObject] = []
+    worlds: list[GameObject] = []
     for oid in st.battlefield:
         obj = st.objects[oid]
-        if game.is_creature(obj):
-            t = game.toughness(obj)
+        c = game.characteristics(obj)  # one lookup for every test below (613)
+        if c.supertypes:
+            if "Legendary" in c.supertypes:
+                legends.append(obj)
+            if "World" in c.supertypes:
+                worlds.append(obj)
+        if "Creature" in c.card_types:
+            t = c.toughness or 0
             if t <= 0:
                 to_graveyard[oid] = "toughness 0 or less (704.5f)"
             elif obj.damage >= t and obj.damage > 0:
@@ -165,7 +179,7 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             elif obj.deathtouch_damage:
                 # Even damage dealt as -1/-1 counters (infect, 702.90c) counts (704.5h).
                 destroy[oid] = "damage from a deathtouch source (704.5h)"
-        if game.is_type(obj, "Planeswalker") and obj.counters.get("loyalty", 0) <= 0:
+        if "Planeswalker" in c.card_types and obj.counters.get("loyalty", 0) <= 0:
             to_graveyard[oid] = "0 loyalty (704.5i)"
         if obj.counters.get("+1/+1", 0) and obj.counters.get("-1/-1", 0):
             annihilate.append(oid)
@@ -175,11 +189,12 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         obj.deathtouch_damage = False
 
     # 704.5j: the legend rule; each player chooses among their own same-named legends.
-    for seat in st.apnap():
+    for seat in st.apnap() if len(legends) >= 2 else ():
         groups: dict[str, list[int]] = {}
-        for obj in st.controlled(seat):
-            if game.is_legendary(obj):
-                groups.setdefault(obj.name, []).append(obj.id)
+        for obj in legends:
+            if game.controller(obj) == seat:
+                # 201.2: the name it has now (a copy's is the original's, 707.2).
+                groups.setdefault(game.characteristics(obj).name, []).append(obj.id)
         for name, ids in groups.items():
             if len(ids) < 2:
                 continue
@@ -190,13 +205,30 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
                 if oid not in keep:
                     to_graveyard.setdefault(oid, "legend rule (704.5j)")
 
-    if not (losers or vanish or to_graveyard or destroy or annihilate or capped):
+    # 704.5k: of two or more world permanents, all but the newest go to the graveyard (all of
+    # them if the newest are tied).
+    if len(worlds) >= 2:
+        newest = max(o.timestamp for o in worlds)
+        tied = sum(1 for o in worlds if o.timestamp == newest)
+        for obj in worlds:
+            if obj.timestamp != newest or tied > 1:
+                to_graveyard.setdefault(obj.id, "world rule (704.5k)")
+
+    # 704.5m, 704.5n, 704.5p, 704.5y: Auras, Equipment and Roles attached illegally.
+    aura_graveyard, unattached = attachment_problems(game)
+    for oid, why in aura_graveyard.items():
+        to_graveyard.setdefault(oid, why)
+
+    if not (losers or vanish or to_graveyard or destroy or annihilate or unattached or capped):
         st.dirty = False
         return ()
 
     # All at once (704.3). (A player asked about the legend rule may have left the game
     # meanwhile, taking their objects with them: 800.4a.)
     vanish = [oid for oid in vanish if oid in st.objects]
+    for oid, why in unattached.items():
+        if oid in st.objects:
+            unattach(game, st.objects[oid], why)
     for oid in vanish:
         obj = st.objects.pop(oid)
         st.zone_list(obj.zone, obj.owner).remove(oid)
@@ -217,9 +249,8 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             continue
         obj = st.objects[oid]
         n = min(obj.counters["+1/+1"], obj.counters["-1/-1"])
-        obj.counters["+1/+1"] -= n
-        obj.counters["-1/-1"] -= n
-        obj.counters = {k: v for k, v in obj.counters.items() if v}
+        add_counters(game, obj, "+1/+1", -n)
+        add_counters(game, obj, "-1/-1", -n)
         game.log("sba", f"{n} +1/+1 and -1/-1 counter pairs on {obj.name} are removed (704.5q)",
                  subject=oid)
     for oid, kind, most in capped:
@@ -227,7 +258,7 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             obj = st.objects[oid]
             game.log("sba", f"{obj.counters[kind] - most} {kind} counter(s) are removed from "
                      f"{obj.name}: it can't have more than {most} (704.5r)", subject=oid)
-            obj.counters[kind] = most
+            add_counters(game, obj, kind, most - obj.counters[kind])
     for seat, reasons in losers:
         # 704.7/614.1a: one loss event per player, replaced once if anything replaces it.
         if st.players[seat].lost:

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._definitions import ArgValue
 from ._rng import GameRandom
+
+if TYPE_CHECKING:
+    from ._characteristics import Characteristics
 
 __all__ = [
     "FIRST_OBJECT_ID",
@@ -120,6 +123,10 @@ class GameObject:
     """For a delayed triggered ability on the stack: the id of its DelayedTrigger."""
     started_untapped: bool = False
     """On the battlefield: it was there and untapped when the current turn began."""
+    exiled_by: int = 0
+    """In exile: the id of the permanent whose ability exiled it, for "the exiled card" (607.2a)."""
+    exiled_until: bool = False
+    """In exile: it returns when ``exiled_by`` leaves the battlefield (610.3c)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
@@ -302,6 +309,8 @@ class GameState:
     """Every object currently in a zone, by id."""
     lki: dict[int, GameObject] = field(default_factory=dict)
     """Last known information (608.2h, 603.10): objects as they last existed before leaving a zone."""
+    lki_characteristics: dict[int, Characteristics] = field(default_factory=dict)
+    """603.10/608.2h: permanents' characteristics as they last existed on the battlefield."""
     battlefield: list[int] = field(default_factory=list)
     """Permanents, in the order they entered."""
     stack: list[int] = field(default_factory=list)
@@ -407,10 +416,6 @@ class GameState:
                 return s
         return seat
 
-    def controlled(self, seat: int) -> list[GameObject]:
-        """Permanents ``seat`` controls, in the order they entered."""
-        return [self.objects[i] for i in self.battlefield if self.objects[i].controller == seat]
-
     def zone_list(self, zone: str, owner: int) -> list[int]:
         """The id list of a zone (the owner's, for hidden and graveyard zones)."""
         if zone == "battlefield":
@@ -441,6 +446,7 @@ class GameState:
             tuple(p.canonical() for p in self.players),
             self.rng.state,
             tuple(o.canonical() for _, o in sorted(self.objects.items())),
+            tuple(sorted(self.lki_characteristics.items())),
             tuple(self.battlefield),
             tuple(self.stack),
             tuple(self.exile),

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from ._definitions import TargetSpec
 from ._game import Game
+from ._protection import protected_from
 from ._state import GameObject, is_player_ref, player_ref, seat_of_ref
 
-__all__ = ["TARGET_KINDS", "is_legal_target", "target_candidates", "target_prompt"]
+__all__ = ["TARGET_KINDS", "for_caster", "group_ok", "is_legal_target", "target_candidates",
+           "target_prompt"]
 
 
 def _permanent(game: Game, obj: GameObject) -> bool:
@@ -41,6 +44,14 @@ def _creature_or_planeswalker(game: Game, obj: GameObject) -> bool:
     return _creature(game, obj) or _planeswalker(game, obj)
 
 
+def _nonland_permanent(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and not game.is_type(obj, "Land")
+
+
+def _artifact_or_creature(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and (game.is_type(obj, "Artifact") or game.is_creature(obj))
+
+
 # kind -> (object test or None, whether players qualify, prompt)
 TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, str]] = {
     "any": (_creature_or_planeswalker, True, "any target"),  # 115.4
@@ -52,6 +63,8 @@ TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, s
     "artifact_or_enchantment": (_artifact_or_enchantment, False, "target artifact or enchantment"),
     "creature_or_planeswalker": (_creature_or_planeswalker, False,
                                  "target creature or planeswalker"),
+    "artifact_or_creature": (_artifact_or_creature, False, "target artifact or creature"),
+    "nonland_permanent": (_nonland_permanent, False, "target nonland permanent"),
 }
 """The closed registry of target kinds a card's data may name."""
 
@@ -66,9 +79,12 @@ def target_prompt(spec: TargetSpec) -> str:
     return words
 
 
-def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int) -> bool:
+def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
+                    source: GameObject | None = None) -> bool:
     """115.1/608.2b: whether ``ref`` meets the requirement now (it must still be the same
-    object in the zone the requirement names)."""
+    object in the zone the requirement names). ``source``: the spell, or the source of the
+    ability, that targets: 702.16b, nothing with protection from one of its qualities is a
+    legal target; ``another`` (109.4b-style "another target") excludes it."""
     test, players_ok, _ = TARGET_KINDS[spec.kind]
     if is_player_ref(ref):
         if not players_ok:
@@ -86,31 +102,57 @@ def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int) -> 
         return False
     if spec.not_colors and set(spec.not_colors) & set(game.colors(obj)):
         return False
-    if spec.controller == "opponent" and obj.controller == controller:
+    if spec.controller == "opponent" and game.controller(obj) == controller:
         return False
-    if spec.controller == "you" and obj.controller != controller:
+    if spec.controller == "you" and game.controller(obj) != controller:
         return False
+    if source is not None:
+        if spec.another and obj.id == source.id:
+            return False
+        if protected_from(game, obj, source):
+            return False
     return True
 
 
-def target_candidates(game: Game, spec: TargetSpec, controller: int, source_id: int) -> list[int]:
+def for_caster(game: Game, spec: TargetSpec, controller: int,
+               source: GameObject | None = None) -> TargetSpec:
+    """601.2c: a "for each opponent" requirement asks one target per opponent who controls a
+    legal one (``min`` = ``max`` = how many); any other requirement is as printed."""
+    if not spec.per_opponent:
+        return spec
+    n = len({game.controller(game.state.objects[c])
+             for c in target_candidates(game, spec, controller, 0, source)})
+    return replace(spec, min=n, max=n)
+
+
+def group_ok(game: Game, spec: TargetSpec, group: tuple[int, ...]) -> bool:
+    """601.2c: the targets of a "for each opponent" requirement are controlled by different
+    opponents; any other group is fine as far as this goes."""
+    if not spec.per_opponent:
+        return True
+    owners = [game.controller(game.state.objects[t]) for t in group if t in game.state.objects]
+    return len(set(owners)) == len(owners)
+
+
+def target_candidates(game: Game, spec: TargetSpec, controller: int, source_id: int,
+                      source: GameObject | None = None) -> list[int]:
     """Every legal target for the requirement now: objects (battlefield order, then the stack
-    top first) before players (turn order)."""
+    top first) before players (turn order). ``source`` as for ``is_legal_target``."""
     st = game.state
     test, players_ok, _ = TARGET_KINDS[spec.kind]
     out: list[int] = []
     if test is not None:
         for oid in st.battlefield:
-            if is_legal_target(game, spec, oid, controller):
+            if is_legal_target(game, spec, oid, controller, source):
                 out.append(oid)
         if spec.kind == "spell":
             for oid in reversed(st.stack):
                 # 115.5: a spell can't target itself.
-                if oid != source_id and is_legal_target(game, spec, oid, controller):
+                if oid != source_id and is_legal_target(game, spec, oid, controller, source):
                     out.append(oid)
     if players_ok:
         for p in st.players:
             ref = player_ref(p.seat)
-            if is_legal_target(game, spec, ref, controller):
+            if is_legal_target(game, spec, ref, controller, source):
                 out.append(ref)
     return out

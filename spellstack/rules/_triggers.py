@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from ._attachments import is_equipment
 from ._decisions import Answer, Choice, Proc
 from ._definitions import Effect, TriggeredAbility
 from ._game import Game
@@ -26,7 +27,9 @@ __all__ = [
 ]
 
 TRIGGER_EVENTS: frozenset[str] = frozenset(
-    {"enters", "dies", "blocks", "attacks", "beginning_of_step"}
+    {"enters", "dies", "blocks", "attacks", "beginning_of_step",
+     "leaves", "enchanted_dies", "another_creature_enters", "creature_dies",
+     "equipment_enters"}
 )
 """The closed registry of trigger events a card's data may name."""
 
@@ -83,46 +86,93 @@ def trigger_name(source_name: str, position: int, game: Game) -> str:
     return f"ability: {source_name}"
 
 
-def _fire(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int = 0) -> None:
-    """603.2: the ability triggers; 603.4: unless its intervening "if" is false now."""
-    if not condition_holds(game, obj.controller, ability.condition, obj):
+def _fire(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int = 0,
+          name: str = "") -> None:
+    """603.2: the ability triggers; 603.4: unless its intervening "if" is false now. ``name``:
+    the definition the ability is printed on (``Game.triggered``), by default the object's."""
+    you = game.controller(obj)
+    if not condition_holds(game, you, ability.condition, obj):
         return
     game.state.pending_triggers.append(
-        PendingTrigger(obj.controller, obj.id, obj.name, ability.position, subject)
+        PendingTrigger(you, obj.id, name or obj.name, ability.position, subject)
     )
     game.state.dirty = True
 
 
 def trigger_enters(game: Game, new: GameObject) -> None:
-    """603.6a: enters-the-battlefield abilities trigger when a permanent enters."""
-    for ability in game.cards[new.name].triggered:
+    """603.6a: enters-the-battlefield abilities trigger when a permanent enters, with the
+    abilities and characteristics it has as it enters (603.6b: continuous effects already apply);
+    "whenever another creature enters" on the other permanents."""
+    for name, ability in game.triggered(new):
         if ability.event == "enters":
-            _fire(game, new, ability)
+            _fire(game, new, ability, name=name)
+    if is_equipment(game, new):
+        _equipment_enters(game, new)
+    if not game.is_creature(new):
+        return
+    st = game.state
+    for oid in st.battlefield:
+        if oid == new.id:
+            continue
+        obj = st.objects[oid]
+        for name, ability in game.triggered(obj):
+            if ability.event == "another_creature_enters":
+                _fire(game, obj, ability, subject=new.id, name=name)
+
+
+def _equipment_enters(game: Game, new: GameObject) -> None:
+    """"Whenever an Equipment you control enters" (``whose = "you"``; ``each``: any player's),
+    on the permanents already there and the Equipment itself (603.6a)."""
+    st = game.state
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        for name, ability in game.triggered(obj):
+            if ability.event == "equipment_enters" and (
+                    ability.whose == "each" or game.controller(obj) == game.controller(new)):
+                _fire(game, obj, ability, subject=new.id, name=name)
 
 
 def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -> None:
     """603.6c, 603.10a: leaves-the-battlefield abilities look back in time: the permanent's
     abilities as it last existed on the battlefield. ``new_id``: the object it became, the
-    ability's ``subject`` for "dies" ("return it", 400.7: found in the zone it moved to)."""
+    ability's ``subject`` ("return it", 400.7: found in the zone it moved to)."""
+    mine = game.triggered(old)  # 603.10a: as it last existed (its LKI characteristics)
+    for name, ability in mine:
+        if ability.event == "leaves":
+            _fire(game, old, ability, name=name)
     if to_zone != "graveyard" or not game.is_creature(old):
         return
-    for ability in game.cards[old.name].triggered:
-        if ability.event == "dies":
-            _fire(game, old, ability, subject=new_id)
+    for name, ability in mine:
+        if ability.event in ("dies", "creature_dies"):
+            _fire(game, old, ability, subject=new_id, name=name)
+    # "Whenever [this] or another creature dies" on the permanents still there.
+    for oid in game.state.battlefield:
+        other = game.state.objects[oid]
+        for name, ability in game.triggered(other):
+            if ability.event == "creature_dies":
+                _fire(game, other, ability, subject=new_id, name=name)
+    # 603.6e/603.10a: "when enchanted creature dies" on the Auras attached to it as it left.
+    st = game.state
+    for oid in st.battlefield:
+        aura = st.objects[oid]
+        if aura.attached_to == old.id:
+            for name, ability in game.triggered(aura):
+                if ability.event == "enchanted_dies":
+                    _fire(game, aura, ability, subject=old.id, name=name)
 
 
 def trigger_blocks(game: Game, blocker: GameObject, attacker: int) -> None:
     """509.1i/509.3: "whenever this blocks a creature" triggers once per creature blocked."""
-    for ability in game.cards[blocker.name].triggered:
+    for name, ability in game.triggered(blocker):
         if ability.event == "blocks":
-            _fire(game, blocker, ability, subject=attacker)
+            _fire(game, blocker, ability, subject=attacker, name=name)
 
 
 def trigger_attacks(game: Game, attacker: GameObject) -> None:
     """508.3a: "whenever this attacks" triggers when it is declared as an attacker."""
-    for ability in game.cards[attacker.name].triggered:
+    for name, ability in game.triggered(attacker):
         if ability.event == "attacks":
-            _fire(game, attacker, ability)
+            _fire(game, attacker, ability, name=name)
 
 
 def trigger_step(game: Game, step: str) -> None:
@@ -130,12 +180,12 @@ def trigger_step(game: Game, step: str) -> None:
     st = game.state
     for oid in st.battlefield:
         obj = st.objects[oid]
-        for ability in game.cards[obj.name].triggered:
+        for name, ability in game.triggered(obj):
             if ability.event != "beginning_of_step" or ability.step != step:
                 continue
-            if ability.whose == "you" and obj.controller != st.active:
+            if ability.whose == "you" and game.controller(obj) != st.active:
                 continue
-            _fire(game, obj, ability)
+            _fire(game, obj, ability, name=name)
     fired: list[DelayedTrigger] = [
         d for d in st.delayed_triggers if d.event == step and not d.fired
     ]
@@ -201,7 +251,9 @@ def _put_on_stack(game: Game, trig: PendingTrigger) -> Proc[None]:
     groups: list[int] = []
     if ability is not None:
         for spec in ability.targets:
-            cands = target_candidates(game, spec, trig.controller, trig.source_id)
+            # 702.16b, "another": the source (as it is, or last existed) is the one targeting.
+            source = st.objects.get(trig.source_id) or st.lki.get(trig.source_id)
+            cands = target_candidates(game, spec, trig.controller, trig.source_id, source)
             if len(cands) < spec.min:
                 game.log("trigger_removed",
                          f"{trigger_name(trig.source_name, trig.position, game)} has no legal "

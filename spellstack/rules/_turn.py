@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ._characteristics import end_durations
 from ._combat import combat_damage, declare_attackers, declare_blockers, has_first_strike_step
 from ._decisions import Proc
 from ._game import Game
@@ -39,7 +40,7 @@ def _begin(game: Game, step: str) -> Proc[bool]:
         # 502.2/502.3: untap the active player's permanents; 302.6: they are no longer sick.
         for oid in st.battlefield:
             obj = st.objects[oid]
-            if obj.controller == st.active:
+            if game.controller(obj) == st.active:
                 obj.sick = False
                 obj.tapped = False
         return False
@@ -88,7 +89,7 @@ def _cleanup(game: Game) -> Proc[None]:
         obj = st.objects[oid]
         obj.damage = 0
         obj.deathtouch_damage = False
-    st.effects = [e for e in st.effects if e.duration != "end_of_turn"]
+    end_durations(game, "cleanup")  # 514.2: "until end of turn" effects end
     st.shields = []  # 514.2: regeneration and prevention shields last "this turn"
     st.dirty = True
 
@@ -142,4 +143,5 @@ def end_turn(game: Game) -> Proc[None]:
     for oid in st.battlefield:  # "if [it] started the turn untapped"
         st.objects[oid].started_untapped = not st.objects[oid].tapped
     game.log("turn", f"turn {st.turn}: {st.players[st.active].name}", player=st.active)
+    end_durations(game, "turn_start")  # 611.2b: "until your next turn" ends as it begins
     yield from _run_steps(game, 0)

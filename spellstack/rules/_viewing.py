@@ -14,23 +14,26 @@ def _object_view(game: Game, obj: GameObject, seat: int) -> ObjectView:
     combat = game.state.combat
     if not visible_to(game, seat, obj):
         # 708.2a: a face-down permanent is a nameless 2/2 creature to those who can't see it.
-        return ObjectView(id=obj.id, name="", owner=obj.owner, controller=obj.controller,
+        return ObjectView(id=obj.id, name="", owner=obj.owner, controller=game.controller(obj),
                           types=("Creature",), tapped=obj.tapped, damage=obj.damage, power=2,
                           toughness=2, counters=tuple(sorted(obj.counters.items())),
                           attached_to=obj.attached_to, sick=obj.sick,
                           attacking=bool(combat and obj.id in combat.attackers),
                           blocking=bool(combat and obj.id in combat.blockers))
-    creature = obj.zone == "battlefield" and game.is_creature(obj)
+    c = game.characteristics(obj)
+    creature = obj.zone == "battlefield" and "Creature" in c.card_types
     return ObjectView(
         id=obj.id,
-        name=obj.name,
+        # A face-down permanent's controller knows what it is (708.5); otherwise its name now
+        # (a copy's is the original's, 707.2).
+        name=obj.name if obj.face_down else c.name,
         owner=obj.owner,
-        controller=obj.controller,
-        types=game.card_types(obj),
+        controller=c.controller if obj.zone == "battlefield" else obj.controller,
+        types=c.card_types,
         tapped=obj.tapped,
         damage=obj.damage,
-        power=game.power(obj) if creature else 0,
-        toughness=game.toughness(obj) if creature else 0,
+        power=(c.power or 0) if creature else 0,
+        toughness=(c.toughness or 0) if creature else 0,
         counters=tuple(sorted(obj.counters.items())),
         attached_to=obj.attached_to,
         sick=obj.sick,

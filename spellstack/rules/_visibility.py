@@ -39,7 +39,7 @@ def visible_to(game: Game, seat: int, obj: GameObject) -> bool:
     """
     if obj.face_down:
         return obj.zone in ("battlefield", "stack") and seat != PUBLIC_SEAT \
-            and obj.controller == seat
+            and game.controller(obj) == seat
     if obj.zone == "library":
         return False
     if obj.zone == "hand":

@@ -4,21 +4,26 @@ from __future__ import annotations
 
 import copy
 
+from ._characteristics import add_counters, become_copy, end_with_source, snapshot_leaving
 from ._decisions import Proc
 from ._game import Game
+from ._protection import protected_from
 from ._replacement import MoveEvent, Replacement, prevent_damage, replace_move, run_sync
+from ._restrictions import enter_refusal
 from ._state import GameObject, is_player_ref, seat_of_ref
 from ._triggers import trigger_enters, trigger_leaves
 from ._visibility import PUBLIC_SEAT, seats_seeing, visible_to
 
 __all__ = [
     "create_object",
+    "create_token",
     "deal_damage",
     "draw_cards",
     "gain_life",
     "lose_life",
     "move_object",
     "move_object_proc",
+    "return_exiled",
 ]
 
 
@@ -53,6 +58,7 @@ def create_object(
     else:
         lst.append(oid)
     st.dirty = True
+    game.changed()  # a zone change can change any characteristics (hand size, statics, 611.3a)
     return obj
 
 
@@ -67,6 +73,7 @@ def move_object(
     counters: tuple[tuple[str, int], ...] = (),
     instead: tuple[Replacement[MoveEvent], ...] = (),
     event: MoveEvent | None = None,
+    copy_of: int = 0,
 ) -> GameObject:
     """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
     as last known information. Library moves go on top unless ``top`` is false. Returns the
@@ -78,7 +85,8 @@ def move_object(
     614.6: replacement effects change the move first (``_replacement.replace_move``, in
     timestamp order here; ``move_object_proc`` asks 616.1's question): ``counters``, it enters
     the battlefield with them (614.1c); ``instead``, the moving effect's self-replacements
-    (614.15); ``event``, a move already replaced (by ``move_object_proc``).
+    (614.15); ``event``, a move already replaced (by ``move_object_proc``). ``copy_of``: it
+    enters the battlefield as a copy of that object (614.1c, 707.2; ``choose_copy``).
     """
     st = game.state
     if event is None:
@@ -86,6 +94,7 @@ def move_object(
         if instead or to_zone in ("graveyard", "battlefield"):  # else a move nothing can replace
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
+    snapshot_leaving(game, st.objects[oid])  # 603.10: as it last existed on the battlefield
     old = st.objects.pop(oid)
     st.zone_list(old.zone, old.owner).remove(oid)
     st.lki[oid] = copy.copy(old)
@@ -109,14 +118,22 @@ def move_object(
         new.sick = True
         new.tapped = event.tapped  # 614.1c: it enters tapped, or with counters
         for kind, n in event.counters:
-            new.counters[kind] = new.counters.get(kind, 0) + n
+            add_counters(game, new, kind, n)
+        original = st.objects.get(copy_of) or st.lki.get(copy_of)
+        if original is not None:
+            become_copy(game, new, original, new)  # before its enters triggers (603.6d)
     if event.shuffle:
         st.rng.shuffle(st.players[new.owner].library)
+    if old.zone == "battlefield":
+        end_with_source(game, oid)  # 611.2b: "for as long as" it remains on the battlefield
     _log_move(game, old, new, cause)
     if old.zone == "battlefield":
         trigger_leaves(game, old, to_zone, new.id)
     if to_zone == "battlefield":
         trigger_enters(game, new)
+    if old.zone == "battlefield" and st.exile:
+        # 610.3c: what it exiled "until it leaves the battlefield" returns at once.
+        return_exiled(game, oid, only_until=True)
     return new
 
 
@@ -128,6 +145,39 @@ def move_object_proc(game: Game, oid: int, to_zone: str, *, controller: int | No
     ev = yield from replace_move(game, MoveEvent(oid, game.state.objects[oid].zone, to_zone, top,
                                                  counters=counters), instead)
     return move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev)
+
+
+def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> None:
+    """607.2a/610.3c: the cards exiled with ``source_id`` return to the battlefield under their
+    owners' control (``only_until``: only those exiled "until" it leaves). One that can't enter
+    the battlefield (``enter_refusal``) stays in exile.
+
+    Simplification: an Aura returned this way should have its owner choose what it enchants
+    (303.4f); it returns unattached and 704.5m puts it into the graveyard.
+    """
+    st = game.state
+    for oid in [i for i in st.exile if st.objects[i].exiled_by == source_id
+                and (st.objects[i].exiled_until or not only_until)]:
+        obj = st.objects[oid]
+        why = enter_refusal(game, obj)
+        if why is not None:
+            game.log("zone", f"{obj.name} stays in exile: {why}", subject=oid)
+            continue
+        move_object(game, oid, "battlefield", controller=obj.owner)
+
+
+def create_token(game: Game, name: str, controller: int, *, attached_to: int = 0) -> GameObject:
+    """111.2: a token enters the battlefield under ``controller``'s control (603.6a: its
+    enters triggers trigger); ``attached_to``: it is created attached to that object (303.7)."""
+    new = create_object(game, name, controller, "battlefield", is_token=True)
+    new.sick = True
+    new.attached_to = attached_to
+    game.changed()
+    game.log("token", f"{game.player_name(controller)} creates a {name} token"
+             + (f" attached to {game.ref_name(attached_to)}" if attached_to else ""),
+             player=controller, subject=new.id)
+    trigger_enters(game, new)
+    return new
 
 
 def _zone_words(game: Game, zone: str, owner: int) -> str:
@@ -240,20 +290,25 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
         victim = st.objects.get(target)
         if victim is None or victim.zone != "battlefield":
             return 0
+        if protected_from(game, victim, source):
+            # 702.16e: damage from a source with the quality is prevented.
+            game.log("prevent", f"damage from {source.name} to {victim.name} is prevented "
+                     "(702.16e: protection)", subject=victim.id, amount=amount)
+            return 0
         game.log("damage", f"{source.name} deals {amount} damage to {victim.name}",
                  subject=victim.id, amount=amount)
         if game.is_type(victim, "Planeswalker"):
             # 120.3c: damage to a planeswalker removes that many loyalty counters.
-            victim.counters["loyalty"] = max(0, victim.counters.get("loyalty", 0) - amount)
+            add_counters(game, victim, "loyalty", -amount)
         if game.is_creature(victim):
             if infect:
-                victim.counters["-1/-1"] = victim.counters.get("-1/-1", 0) + amount
+                add_counters(game, victim, "-1/-1", amount)
             else:
                 victim.damage += amount
             if game.has_keyword(source, "deathtouch"):
                 victim.deathtouch_damage = True
         st.dirty = True
     if game.has_keyword(source, "lifelink"):
-        gain_life(game, source.controller, amount)
+        gain_life(game, game.controller(source), amount)
     return amount
 

@@ -253,7 +253,7 @@ class Director:
             oid = obj.id
         else:
             ids = st.zone_list(zone, seat) if zone != "battlefield" else [
-                o.id for o in st.controlled(seat)]
+                o.id for o in self.game.controlled(seat)]
             found = [i for i in ids if st.objects[i].name == token]
             if not found:
                 raise ScenarioFailure(f"step {self.index + 1}: no {token!r} in "
@@ -299,7 +299,7 @@ class Director:
         st = self.game.state
         for creature, other in table.items():
             a, b = self._ref(creature), self._ref(other)
-            if a in st.objects and st.objects[a].controller != decision.player:
+            if a in st.objects and self.game.controller(st.objects[a]) != decision.player:
                 continue  # another player's creature: declared when that player is asked
             self.handed.add(creature)
             if (a not in by_ref or b not in by_ref) and not refusal_expected:
@@ -325,6 +325,8 @@ class Director:
             if raw not in ("yes", "no"):
                 raise ScenarioFailure(f"step {self.index + 1}: {raw!r} is not yes or no")
             return Answer(decision.id, (1 if raw == "yes" else 0,))
+        if raw == "no" and decision.kind == "choose" and decision.min == 0:
+            return Answer(decision.id, ())  # a "you may" that chooses among several: declined
         items = raw if isinstance(raw, list) else [raw]
         keys: list[int] = []
         for item in items:

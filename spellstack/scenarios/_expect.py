@@ -120,12 +120,14 @@ def check_expect(game: Game, expect: Mapping[str, Any], labels: Mapping[str, int
         for name, want in expect.get(key, {}).items():
             seat = _seat(game, name, f"{where}.{key}")
             if key == "battlefield":
-                ids = [o.id for o in st.controlled(seat)]
+                ids = [o.id for o in game.controlled(seat)]
             elif key == "exile":
                 ids = [i for i in st.exile if st.objects[i].owner == seat]
             else:
                 ids = list(st.zone_list(key, seat))
-            got = sorted(st.objects[i].name for i in ids)
+            # 707.2: a permanent's name now (a copy's is the original's).
+            got = sorted(game.characteristics(st.objects[i]).name or st.objects[i].name
+                         if key == "battlefield" else st.objects[i].name for i in ids)
             if Counter(got) != Counter(want):
                 raise _fail(f"{key}.{name}", sorted(want), got)
     for name, want in expect.get("library_top", {}).items():
@@ -137,7 +139,11 @@ def check_expect(game: Game, expect: Mapping[str, Any], labels: Mapping[str, int
         raise _fail("stack_count", expect["stack_count"], len(st.stack))
     if "stack" in expect:
         got = [stack_name(game, st.objects[i]) for i in reversed(st.stack)]
-        if got != list(expect["stack"]):
+        # A triggered ability may be named with or without its "#N" (scenario format).
+        bare = [g.split(" #", 1)[0] if g.startswith("ability: ") else g for g in got]
+        want = list(expect["stack"])
+        if len(want) != len(got) or any(w not in (g, b) for w, g, b in zip(want, got, bare,
+                                                                              strict=True)):
             raise _fail("stack", expect["stack"], got)
     for label, want in expect.get("objects", {}).items():
         if label not in labels:
@@ -190,7 +196,7 @@ def _check_object(game: Game, label: str, labels: Mapping[str, int],
             raise _fail(path, "an object in a zone", "gone")
         return
     checks: dict[str, Any] = {
-        "controller": lambda: st.players[obj.controller].name,
+        "controller": lambda: st.players[game.controller(obj)].name,
         "tapped": lambda: obj.tapped,
         "damage": lambda: obj.damage,
         "power": lambda: game.power(obj),

@@ -105,6 +105,7 @@ def build_game(setup: Mapping[str, Any], seed: int, cards: Mapping[str, CardDefi
             raise ScenarioError(f"{path}.attached_to: no label or player {target!r}")
     state.cycle = "check"
     state.dirty = True
+    game.changed()  # counters, attachments and face-down status were set directly above
     return game, labels
 
 

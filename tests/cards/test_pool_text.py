@@ -72,8 +72,10 @@ def check_against_pool(defn: CardDefinition, entry: dict[str, Any]) -> None:
     supertypes, types, subtypes = split_type_line(entry["type"])
     assert (defn.supertypes, defn.card_types, defn.subtypes) == (supertypes, types, subtypes), (
         f"type line differs from the pool's {entry['type']!r}")
-    pt = None if defn.power is None and defn.toughness is None else (
-        f"{defn.power}/{defn.toughness}")
+    # 208.2a: a "*" is printed as None (a characteristic-defining ability sets it).
+    pt = None if defn.power is None and defn.toughness is None and "Creature" not in (
+        defn.card_types) else (f"{'*' if defn.power is None else defn.power}/"
+                               f"{'*' if defn.toughness is None else defn.toughness}")
     assert pt == entry.get("pt"), "power/toughness differs from the pool"
 
 

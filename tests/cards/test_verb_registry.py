@@ -31,6 +31,15 @@ SINGLE_USE_ALLOWED: dict[str, str] = {
     "prevent_damage": "615.7: preventing the next N damage is a general prevention effect",
     "set_life": "119.5: a life total becoming a number is a general life-total change",
     "shuffle_into_library": "701.20: shuffling cards into a library is a keyword action",
+    "tap": "701.26: tap is a keyword action",
+    "return_exiled": "607.2a: returning the cards a linked ability exiled is a general primitive",
+    "gain_protection": "702.16: gaining protection from a quality chosen on resolution is a "
+                       "general ability-granting primitive",
+    "any_player_may": "101.4: an option each player is offered in APNAP order (punisher "
+                      "effects) is a general primitive",
+    "sacrifice": "701.21: sacrifice is a keyword action",
+    "discard_hand": "701.8: discarding a whole hand is the discard keyword action",
+    "gain_control": "613.1b: a control-changing effect is a layer primitive (613)",
 }
 
 

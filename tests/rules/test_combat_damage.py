@@ -158,8 +158,8 @@ def combat_damage_game(attackers: list[str], blocker: str) -> tuple[Game, list[i
              "alice": {"battlefield": attackers}, "bob": {"battlefield": [blocker]}}
     game, _ = build_game(setup, 0, CARDS, "test")
     st = game.state
-    ids = [o.id for o in st.controlled(0)]
-    wall = st.controlled(1)[0].id
+    ids = [o.id for o in game.controlled(0)]
+    wall = game.controlled(1)[0].id
     st.combat = CombatState(attackers=dict.fromkeys(ids, player_ref(1)),
                             blockers={wall: list(ids)}, blocked={a: [wall] for a in ids})
     return game, ids, wall

@@ -150,7 +150,7 @@ def test_sorcery_in_own_main_phase_with_empty_stack_is_cast() -> None:
     assert ("cast", divination.id) in offered(to_priority(game))
     accepted(game, ANN, Action("cast", divination.id))
     assert [game.state.objects[i].name for i in game.state.stack] == ["Divination"]
-    assert all(o.tapped for o in game.state.controlled(ANN))
+    assert all(o.tapped for o in game.controlled(ANN))
 
 
 # ---------------------------------------------------------------------- 601.2h paying
@@ -192,7 +192,7 @@ def test_lands_tapped_for_a_cost_leave_no_mana_floating() -> None:
     to_priority(game)
     first, second = game.state.players[ANN].hand
     accepted(game, ANN, Action("cast", first))
-    assert all(o.tapped for o in game.state.controlled(ANN))
+    assert all(o.tapped for o in game.controlled(ANN))
     assert game.state.players[ANN].mana == {}
     # Resolve the first Bears (both players pass), still in the same main phase.
     for seat in (ANN, BEN):
@@ -207,7 +207,7 @@ def test_lands_tapped_for_a_cost_leave_no_mana_floating() -> None:
 def test_mana_in_the_pool_is_spent_first() -> None:
     game = make_game([["Giant Growth"], []], [["Forest", "Forest", "Grizzly Bears"], []])
     to_priority(game)
-    first, second = (o for o in game.state.controlled(ANN) if o.name == "Forest")
+    first, second = (o for o in game.controlled(ANN) if o.name == "Forest")
     accepted(game, ANN, Action("activate", first.id, 1))  # a mana ability, 605.3a
     assert game.state.players[ANN].mana == {"G": 1}
     to_priority(game)

@@ -255,3 +255,31 @@ def test_replacement_data_is_checked_at_load(entry: str, message: str) -> None:
         body += 'spell.effects = [{ verb = "draw" }]\n'
     with pytest.raises(CardDefinitionError, match=message):
         load_card_file("bad.toml", body)
+
+
+# ---------------------------------------------------------------------- with the layers
+
+
+def test_a_clone_entering_as_a_copy_gets_the_copied_enters_with_counters() -> None:
+    # 614.12: the replacement effects that apply to a permanent entering are those it has as
+    # it would exist on the battlefield: a Clone copying Rasputin enters with seven counters.
+    game = game_with({"hand": ["Clone"], "battlefield": ["Island"] * 4},
+                     {"battlefield": [{"card": "Rasputin Dreamweaver", "counters": {"dream": 2}}]})
+    take_action(game, 0, Action("cast", card(game, "Clone")))
+
+    def answer(decision: Decision) -> Reply:
+        if decision.kind == "choose" and decision.prompt.startswith("707.2"):
+            return Answer(decision.id, (0,))
+        return default_answer(decision)
+
+    play_sync(game, answer, max_tasks=200,
+              until=lambda g, task: task == "priority" and not g.state.stack)
+    clone = next(o for o in game.state.objects.values() if o.name == "Clone")
+    assert clone.zone == "battlefield" and clone.counters == {"dream": 7}
+
+
+def test_a_replacement_ability_removed_in_layer_6_does_not_apply() -> None:
+    # Dress Down: "Creatures lose all abilities", so the Colossus's own replacement is gone.
+    game = game_with({"battlefield": ["Test Returning Colossus", "Dress Down"]})
+    move_object(game, card(game, "Test Returning Colossus"), "graveyard")
+    assert zone_of(game, "Test Returning Colossus") == "graveyard"
