@@ -144,7 +144,7 @@ def attachment_problems(game: Game) -> tuple[dict[int, str], dict[int, str]]:
             if not can_attach(game, obj, obj.attached_to):
                 to_graveyard[oid] = "an Aura attached illegally (704.5m)"
             elif is_role(game, obj):
-                roles.setdefault((obj.attached_to, obj.controller), []).append(obj)
+                roles.setdefault((obj.attached_to, game.controller(obj)), []).append(obj)
         elif is_equipment(game, obj):
             if not can_attach(game, obj, obj.attached_to):
                 to_unattach[oid] = "an Equipment attached illegally (704.5n)"

@@ -91,7 +91,8 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
                             top.trigger_subject, top.ability_index)
         yield from run_effects(ctx, effects)
         if top.id in st.objects:
-            if not top.ability_kind and game.cards[top.name].is_permanent_card:
+            # 110.4a: a spell with a permanent type becomes a permanent (its types now, 613).
+            if not top.ability_kind and not {"Instant", "Sorcery"} & set(game.card_types(top)):
                 yield from _enter_battlefield(game, top)
             else:
                 _leave_stack(game, top)

@@ -353,3 +353,20 @@ def test_static_abilities_are_checked_at_load(table: str, match: str) -> None:
             f'[[card.static]]\ntext = "X."\n{table}\n')
     with pytest.raises(CardDefinitionError, match=f"bad.toml: card 'Bad': static\\[0\\].*{match}"):
         load_card_file("bad.toml", text)
+
+
+def test_every_reader_sees_the_layer_2_controller() -> None:
+    """Layer 2 answers "who controls it" for mana abilities, the player's view and combat."""
+    from spellstack.rules import mana_sources, view_for
+
+    game, o = board(["Mountain"], bob=[{"card": "Forest", "label": "f"},
+                                       {"card": "Grizzly Bears", "label": "b"}])
+    forest, bears = o["f"], o["b"]
+    for obj in (forest, bears):
+        add_effect(game, new_effect(game, "gain_control", (), (obj.id,), o["Mountain"],
+                                    "indefinite"))
+    assert forest.id in [s.source_id for s in mana_sources(game, 0)]
+    assert forest.id not in [s.source_id for s in mana_sources(game, 1)]
+    shown = {v.id: v.controller for v in view_for(game, 1).battlefield}
+    assert (shown[forest.id], shown[bears.id]) == (0, 0)
+    assert [x.id for x in game.controlled(1)] == []
