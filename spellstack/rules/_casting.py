@@ -364,11 +364,11 @@ def only_pass_possible(game: Game, seat: int) -> bool:
         return False  # a permission may allow more than the quick test below knows
     sorcery_ok = _sorcery_timing(game, seat)
     for oid in p.hand:
-        card = st.objects[oid]
-        if game.is_type(card, "Land"):
+        c = game.characteristics(st.objects[oid])
+        if "Land" in c.card_types:
             if sorcery_ok and p.lands_played < 1:
                 return False
-        elif sorcery_ok or game.is_type(card, "Instant") or game.has_keyword(card, "flash"):
+        elif sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords:
             return False
     for oid in st.battlefield:
         obj = st.objects[oid]

@@ -177,6 +177,7 @@ __all__ = [
     "AbilityRef",
     "AffectedTest",
     "Characteristics",
+    "LayerCache",
     "LayerVerbSpec",
     "ValueOf",
     "Working",
@@ -189,6 +190,7 @@ __all__ = [
     "end_with_source",
     "is_value",
     "new_effect",
+    "reads_zone_sizes",
     "snapshot_leaving",
 ]
 
@@ -876,6 +878,24 @@ def _evaluate_battlefield(game: Game) -> None:
             cache[oid] = _freeze(w, game.cards)
 
 
+class LayerCache(dict[int, "Characteristics"]):
+    """Characteristics by object id for the current epoch (``Game.layer_cache``): a lookup that
+    misses computes them (``characteristics``), so the hot path is one dict subscript."""
+
+    __slots__ = ("game",)
+
+    def __init__(self, game: Game) -> None:
+        super().__init__()
+        self.game = game
+
+    def __missing__(self, oid: int) -> Characteristics:
+        st = self.game.state
+        obj = st.objects.get(oid) or st.lki.get(oid)
+        if obj is None:
+            raise KeyError(f"object #{oid} is in no zone and has no last known information")
+        return characteristics(self.game, obj)
+
+
 def characteristics(game: Game, obj: GameObject) -> Characteristics:
     """613: ``obj``'s characteristics now, every continuous effect applied in layer order.
 
@@ -910,6 +930,25 @@ def characteristics(game: Game, obj: GameObject) -> Characteristics:
         # values until it changes zones (a new object, 400.7): no epoch can change them.
         game.stable_cache[obj.id] = found
     return found
+
+
+def reads_zone_sizes(game: Game) -> bool:
+    """Whether some object in the game has a static ability whose value counts cards in a zone
+    (``VALUES``: Maro's "cards in your hand"): then every zone change moves the epoch."""
+    memo = game.value_readers
+    cards = game.cards
+
+    def reads(name: str) -> bool:
+        found = memo.get(name)
+        if found is None:
+            found = memo[name] = any(
+                isinstance(v, str) and v in VALUES and v != "mana_value"
+                for a in cards[name].static for e in a.effects for _, v in e.args)
+        return found
+
+    st = game.state
+    return (any(reads(obj.name) for obj in st.objects.values())
+            or any(rec.verb == "copy_of" and reads(str(rec.get("of"))) for rec in st.effects))
 
 
 def snapshot_leaving(game: Game, obj: GameObject) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ._characteristics import AbilityRef, Characteristics, characteristics
+from ._characteristics import AbilityRef, Characteristics, LayerCache, characteristics
 from ._decisions import Answer, Choice, Decision, Proc
 from ._definitions import ActivatedAbility, CardDefinition, TriggeredAbility
 from ._events import Event
@@ -31,11 +31,13 @@ class Game:
     """If a list: every event of the game is also kept here, for a narrated account."""
     memo: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
     """Facts derived from the (immutable) card definitions, by card name: a cache only."""
-    layer_cache: dict[int, Characteristics] = field(default_factory=dict)
+    layer_cache: dict[int, Characteristics] = field(init=False, repr=False)
     """Characteristics by object id for the current epoch (a cache only; ``changed`` clears it)."""
     layer_templates: dict[tuple[str, int, int, int], Characteristics] = field(default_factory=dict)
     """Printed characteristics by (name, controller, counter P/T, X): shared by every permanent
     no effect touches (a cache of facts about the immutable definitions)."""
+    value_readers: dict[str, bool] = field(default_factory=dict)
+    """By card name: whether a static ability of it counts cards in a zone (a cache only)."""
     stable_cache: dict[int, Characteristics] = field(default_factory=dict)
     """Characteristics of cards in zones where nothing changes them (``characteristics``)."""
     epoch: int = 0
@@ -50,11 +52,14 @@ class Game:
         """The definition an object's characteristics come from (for an ability: its source's)."""
         return self.cards[obj.name]
 
+    def __post_init__(self) -> None:
+        self.layer_cache = LayerCache(self)
+
     # ------------------------------------------------ characteristics (613: see _characteristics)
 
     def characteristics(self, obj: GameObject) -> Characteristics:
         """613: the object's characteristics now (cached until the epoch moves)."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj))
+        return self.layer_cache[obj.id]
 
     def changed(self) -> None:
         """Something that can change characteristics happened: drop the cache (new epoch)."""
@@ -63,39 +68,39 @@ class Game:
 
     def card_types(self, obj: GameObject) -> tuple[str, ...]:
         """Card types (205.2a)."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).card_types
+        return self.layer_cache[obj.id].card_types
 
     def is_type(self, obj: GameObject, card_type: str) -> bool:
         """Whether the object has this card type now."""
-        return card_type in (self.layer_cache.get(obj.id) or characteristics(self, obj)).card_types
+        return card_type in self.layer_cache[obj.id].card_types
 
     def is_creature(self, obj: GameObject) -> bool:
         """Whether the object is a creature now."""
-        return "Creature" in (self.layer_cache.get(obj.id) or characteristics(self, obj)).card_types
+        return "Creature" in self.layer_cache[obj.id].card_types
 
     def subtypes(self, obj: GameObject) -> tuple[str, ...]:
         """Subtypes (205.3)."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).subtypes
+        return self.layer_cache[obj.id].subtypes
 
     def supertypes(self, obj: GameObject) -> tuple[str, ...]:
         """Supertypes (205.4)."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).supertypes
+        return self.layer_cache[obj.id].supertypes
 
     def colors(self, obj: GameObject) -> tuple[str, ...]:
         """Colours (105)."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).colors
+        return self.layer_cache[obj.id].colors
 
     def keywords(self, obj: GameObject) -> tuple[str, ...]:
         """Keyword abilities it has now (702)."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).keywords
+        return self.layer_cache[obj.id].keywords
 
     def has_keyword(self, obj: GameObject, keyword: str) -> bool:
         """Whether it has this keyword ability now."""
-        return keyword in (self.layer_cache.get(obj.id) or characteristics(self, obj)).keywords
+        return keyword in self.layer_cache[obj.id].keywords
 
     def abilities(self, obj: GameObject) -> tuple[AbilityRef, ...]:
         """Its non-keyword abilities now (triggered, activated, static), after layer 6."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).abilities
+        return self.layer_cache[obj.id].abilities
 
     def has_ability(self, obj: GameObject, kind: str, position: int, definition: str = "") -> bool:
         """Whether it has the printed ability at ``position`` of ``definition`` (default: the
@@ -106,31 +111,31 @@ class Game:
     def triggered(self, obj: GameObject) -> tuple[tuple[str, TriggeredAbility], ...]:
         """Its triggered abilities now (after layer 6: 603.6b, 603.10), each with the definition
         it is printed on (a copy's: the original's, 707.2)."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).triggered
+        return self.layer_cache[obj.id].triggered
 
     def activated(self, obj: GameObject) -> tuple[tuple[str, int, ActivatedAbility], ...]:
         """Its activated abilities now (after layer 6), in order: the definition each is printed
         on, its index among that definition's activated abilities (from 1), and the ability.
         ``Action.ability`` counts in this list, from 1."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).activated
+        return self.layer_cache[obj.id].activated
 
     def is_legendary(self, obj: GameObject) -> bool:
         """Whether it has the legendary supertype (205.4d)."""
-        return "Legendary" in (self.layer_cache.get(obj.id) or characteristics(self, obj)).supertypes
+        return "Legendary" in self.layer_cache[obj.id].supertypes
 
     def power(self, obj: GameObject) -> int:
         """Power after layer 7 (613.4)."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).power or 0
+        return self.layer_cache[obj.id].power or 0
 
     def toughness(self, obj: GameObject) -> int:
         """Toughness after layer 7 (613.4)."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).toughness or 0
+        return self.layer_cache[obj.id].toughness or 0
 
     def controller(self, obj: GameObject) -> int:
         """The seat controlling the object now (layer 2 for permanents)."""
         if obj.zone != "battlefield":
             return obj.controller
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).controller
+        return self.layer_cache[obj.id].controller
 
     def controlled(self, seat: int) -> list[GameObject]:
         """Permanents ``seat`` controls now, in the order they entered."""
@@ -138,13 +143,13 @@ class Game:
         out = []
         for i in st.battlefield:
             obj = st.objects[i]
-            if (self.layer_cache.get(obj.id) or characteristics(self, obj)).controller == seat:
+            if self.layer_cache[obj.id].controller == seat:
                 out.append(obj)
         return out
 
     def mana_value(self, obj: GameObject) -> int:
         """202.3: mana value; X is its chosen value on the stack, 0 elsewhere."""
-        return (self.layer_cache.get(obj.id) or characteristics(self, obj)).mana_value
+        return self.layer_cache[obj.id].mana_value
 
     # ------------------------------------------------------------------ bookkeeping
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import copy
 
-from ._characteristics import add_counters, become_copy, end_with_source, snapshot_leaving
+from ._characteristics import (
+    add_counters,
+    become_copy,
+    end_with_source,
+    reads_zone_sizes,
+    snapshot_leaving,
+)
 from ._decisions import Proc
 from ._game import Game
 from ._protection import protected_from
@@ -37,8 +43,10 @@ def create_object(
     is_token: bool = False,
     card: int = 0,
     top: bool = False,
+    moved_from: str = "",
 ) -> GameObject:
-    """Put a new object into a zone (no triggers: used for set-up and token creation's first step)."""
+    """Put a new object into a zone (no triggers: used for set-up and token creation's first step).
+    ``moved_from``: the zone the object it replaces left (``move_object``)."""
     st = game.state
     oid = st.new_id()
     obj = GameObject(
@@ -58,7 +66,10 @@ def create_object(
     else:
         lst.append(oid)
     st.dirty = True
-    game.changed()  # a zone change can change any characteristics (hand size, statics, 611.3a)
+    if "battlefield" in (zone, moved_from) or reads_zone_sizes(game):
+        # What enters or leaves the battlefield can change any permanent (611.3a); a move
+        # elsewhere only changes counts a characteristic-defining ability may read.
+        game.changed()
     return obj
 
 
@@ -112,6 +123,7 @@ def move_object(
         is_token=old.is_token,
         card=old.card,
         top=top if to_zone == "library" else False,
+        moved_from=old.zone,
     )
     if to_zone == "battlefield":
         # 302.6: a permanent that just came under its controller's control is "sick".
