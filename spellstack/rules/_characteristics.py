@@ -123,9 +123,11 @@ permanent that player controls" (601.2c): one target per opponent with a legal o
 
 Cache
 -----
-Characteristics are cached per game (``Game.layer_cache``) and the cache is dropped whenever the
-epoch moves: ``Game.changed()`` is called by every mutation that can matter (zone changes in
-``_zones``: ``create_object``, ``move_object``; effects added or ended: ``add_effect``,
+Characteristics are cached per game (``Game.layer_cache``, a ``LayerCache``: a miss computes)
+and the cache is dropped whenever the epoch moves: ``Game.changed()`` is called by every
+mutation that can matter (zone changes in ``_zones``: ``create_object``, ``move_object``, when
+the battlefield is one of the zones or some static ability counts cards in a zone,
+``reads_zone_sizes``; effects added or ended: ``add_effect``,
 ``end_effects``, ``end_durations``; counters: ``add_counters``). Whoever changes
 ``obj.attached_to``, ``obj.timestamp``, ``obj.face_down`` or ``obj.counters`` directly must call
 ``game.changed()``. A permanent no effect touches shares a printed template
