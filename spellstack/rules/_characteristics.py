@@ -948,9 +948,19 @@ def reads_zone_sizes(game: Game) -> bool:
                 for a in cards[name].static for e in a.effects for _, v in e.args)
         return found
 
+    if game.reads_zones:
+        return True
     st = game.state
-    return (any(reads(obj.name) for obj in st.objects.values())
-            or any(rec.verb == "copy_of" and reads(str(rec.get("of"))) for rec in st.effects))
+    # Only objects created since the last look (ids only grow): once one reads, it stays so.
+    for oid in range(game.zone_scan_id, st.next_id):
+        obj = st.objects.get(oid)
+        if obj is not None and reads(obj.name):
+            game.reads_zones = True
+            return True
+    game.zone_scan_id = st.next_id
+    if any(rec.verb == "copy_of" and reads(str(rec.get("of"))) for rec in st.effects):
+        game.reads_zones = True
+    return game.reads_zones
 
 
 def snapshot_leaving(game: Game, obj: GameObject) -> None:

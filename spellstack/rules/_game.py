@@ -38,6 +38,10 @@ class Game:
     no effect touches (a cache of facts about the immutable definitions)."""
     value_readers: dict[str, bool] = field(default_factory=dict)
     """By card name: whether a static ability of it counts cards in a zone (a cache only)."""
+    reads_zones: bool = False
+    """Whether an object of the game has had such an ability (``reads_zone_sizes``)."""
+    zone_scan_id: int = 0
+    """Objects with ids below this were looked at by ``reads_zone_sizes``."""
     stable_cache: dict[int, Characteristics] = field(default_factory=dict)
     """Characteristics of cards in zones where nothing changes them (``characteristics``)."""
     epoch: int = 0
