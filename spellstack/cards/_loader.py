@@ -506,8 +506,9 @@ def _enters_as_copy(raw: Any, text: str, where: _Where) -> str:
     return str(of)
 
 
-def _counter_limits(raw: Any, text: str, where: _Where) -> tuple[tuple[str, int], ...]:
-    """704.5r: "[this] can't have more than N [kind] counters on it" (``counter``, ``max``)."""
+def _counter_limits(raw: Any, text: str, where: _Where) -> tuple[tuple[str, int, int], ...]:
+    """704.5r: "[this] can't have more than N [kind] counters on it" (``counter``, ``max``; a
+    static ability at its Oracle line's position, which layer 6 can remove)."""
     out = []
     for i, r in enumerate(_tables(raw, where, "counter_limits")):
         f = f"counter_limits[{i}]"
@@ -515,8 +516,8 @@ def _counter_limits(raw: Any, text: str, where: _Where) -> tuple[tuple[str, int]
             raise where.error(f, "a counter limit has exactly 'counter', 'max' and 'text'")
         if not ARG_KINDS["counter"](r["counter"]):
             raise where.error(f"{f}.counter", f"unknown counter kind {r['counter']!r}")
-        _position(r, text, where, f, 0)
-        out.append((str(r["counter"]), _integer(r["max"], where, f"{f}.max")))
+        out.append((str(r["counter"]), _integer(r["max"], where, f"{f}.max"),
+                    _position(r, text, where, f, 0)))
     return tuple(out)
 
 

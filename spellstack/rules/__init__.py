@@ -121,7 +121,7 @@ from ._turn import MAX_HAND_SIZE, advance, end_turn
 from ._view import ObjectView, PlayerPublic, PlayerView, StackItemView
 from ._viewing import view_for
 from ._visibility import PUBLIC_SEAT, ref_visible_to, seats_seeing, visible_name, visible_to
-from ._zones import create_object, deal_damage, draw_cards, move_object, move_object_proc
+from ._zones import create_object, deal_damage, draw_cards, move_object, move_object_proc, simultaneous_moves
 
 __all__ = [
     "ACTION_KINDS",
@@ -255,6 +255,7 @@ __all__ = [
     "run_proc",
     "seat_of_ref",
     "seats_seeing",
+    "simultaneous_moves",
     "spell_target_specs",
     "state_based_actions",
     "take_action",

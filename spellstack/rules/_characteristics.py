@@ -185,6 +185,7 @@ __all__ = [
     "Working",
     "add_counters",
     "add_effect",
+    "as_it_would_enter",
     "become_copy",
     "characteristics",
     "end_durations",
@@ -486,6 +487,7 @@ def _definition_abilities(defn: CardDefinition) -> list[AbilityRef]:
     out += [AbilityRef(defn.name, "static", p.position) for p in defn.permissions]
     # Replacement abilities (614, ``_replacement``) are static abilities too.
     out += [AbilityRef(defn.name, "static", r.position) for r in defn.replacements]
+    out += [AbilityRef(defn.name, "static", pos) for _, _, pos in defn.counter_limits]  # 704.5r
     return out
 
 
@@ -961,6 +963,17 @@ def reads_zone_sizes(game: Game) -> bool:
     if any(rec.verb == "copy_of" and reads(str(rec.get("of"))) for rec in st.effects):
         game.reads_zones = True
     return game.reads_zones
+
+
+def as_it_would_enter(game: Game, obj: GameObject) -> Characteristics:
+    """614.12: the characteristics of ``obj`` (a card or spell about to enter the battlefield) as
+    it would exist there: the continuous effects that already exist and would apply to it
+    (Dress Down's "Creatures lose all abilities") and those of its own static abilities, with
+    the permanents there now (not cached: nothing has entered yet)."""
+    if obj.zone == "battlefield":
+        return characteristics(game, obj)
+    ids = [*game.state.battlefield, obj.id]
+    return _freeze(_Board(game, ids).run()[obj.id], game.cards)
 
 
 def snapshot_leaving(game: Game, obj: GameObject) -> None:

@@ -259,8 +259,9 @@ class CardDefinition:
     """Static "may" abilities (101.2), in printed order."""
     replacements: tuple[ReplacementAbility, ...] = ()
     """Static abilities that make replacement effects (614), in printed order."""
-    counter_limits: tuple[tuple[str, int], ...] = ()
-    """704.5r: "can't have more than N counters of a kind on it" (kind, N)."""
+    counter_limits: tuple[tuple[str, int, int], ...] = ()
+    """704.5r: "can't have more than N counters of a kind on it" (kind, N, the static ability's
+    position)."""
     source: str = field(default="", compare=False)
     """The data file it came from."""
 

@@ -37,7 +37,16 @@ from ._state import (
     player_ref,
     seat_of_ref,
 )
-from ._zones import create_token, deal_damage, draw_cards, gain_life, lose_life, move_object, return_exiled
+from ._zones import (
+    create_token,
+    deal_damage,
+    draw_cards,
+    gain_life,
+    lose_life,
+    move_object,
+    return_exiled,
+    simultaneous_moves,
+)
 
 __all__ = [
     "ARG_KINDS",
@@ -242,27 +251,30 @@ def _discard_hand(ctx: EffectContext, eff: Effect) -> None:
 def _sacrifice(ctx: EffectContext, eff: Effect) -> None:
     """701.21a: its controller puts a permanent they control into its owner's graveyard (it is
     not destroyed: regeneration can't replace it)."""
-    for obj in ctx.objects(eff.get("what")):
-        if obj.zone == "battlefield" and ctx.game.controller(obj) == ctx.controller:
-            ctx.game.log("sacrifice", f"{ctx.game.player_name(ctx.controller)} sacrifices "
-                         f"{obj.name}", player=ctx.controller, subject=obj.id)
-            move_object(ctx.game, obj.id, "graveyard")
+    with simultaneous_moves(ctx.game):  # 603.10a
+        for obj in ctx.objects(eff.get("what")):
+            if obj.zone == "battlefield" and ctx.game.controller(obj) == ctx.controller:
+                ctx.game.log("sacrifice", f"{ctx.game.player_name(ctx.controller)} sacrifices "
+                             f"{obj.name}", player=ctx.controller, subject=obj.id)
+                move_object(ctx.game, obj.id, "graveyard")
 
 
 def _destroy(ctx: EffectContext, eff: Effect) -> Proc[None]:
     """701.7: move a permanent to its owner's graveyard, unless a replacement effect replaces
     that (regeneration, 701.15a); ``cant_be_regenerated``: "it can't be regenerated"."""
     regenerate = not eff.get("cant_be_regenerated", False)
-    for obj in ctx.objects(eff.get("what")):
-        yield from destroy_permanent(ctx.game, obj.id, "", regenerate=regenerate)
+    with simultaneous_moves(ctx.game):  # 603.10a: "destroy all" is one event
+        for obj in ctx.objects(eff.get("what")):
+            yield from destroy_permanent(ctx.game, obj.id, "", regenerate=regenerate)
 
 
 def _put_into_zone(ctx: EffectContext, eff: Effect) -> None:
     """400.3: put objects into their owner's hand, library (on top), graveyard or exile."""
     zone = eff.get("zone")
     assert isinstance(zone, str)
-    for obj in ctx.objects(eff.get("what")):
-        move_object(ctx.game, obj.id, zone)
+    with simultaneous_moves(ctx.game):  # 603.10a
+        for obj in ctx.objects(eff.get("what")):
+            move_object(ctx.game, obj.id, zone)
 
 
 def _continuous(ctx: EffectContext, eff: Effect) -> None:

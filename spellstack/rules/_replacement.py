@@ -40,6 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
+from ._characteristics import AbilityRef, as_it_would_enter
 from ._decisions import Answer, Choice, Proc
 from ._definitions import Effect, ReplacementAbility
 from ._game import Game
@@ -205,11 +206,19 @@ def redirect(text: str, source: int, to_zone: str, *, from_zone: str = "",
 def _static(game: Game, obj: GameObject, event: str) -> list[ReplacementAbility]:
     """The static replacement abilities ``obj`` has now for ``event``: after layer 6 (one removed
     there makes no replacement effect) and, for a card about to enter, as it would exist on the
-    battlefield (614.12: with the copy effect it enters with, ``_characteristics.choose_copy``)."""
+    battlefield (614.12, ``as_it_would_enter``: with the copy effect it enters with,
+    ``_characteristics.choose_copy``, and the effects that would apply to it there)."""
     c = game.characteristics(obj)
     defn = game.cards[c.definition]
-    return [r for r in defn.replacements
-            if r.event == event and game.has_ability(obj, "static", r.position, defn.name)]
+    found = [r for r in defn.replacements if r.event == event]
+    if not found:
+        return found
+    if event == "enters" and obj.zone != "battlefield":
+        c = as_it_would_enter(game, obj)
+        defn = game.cards[c.definition]
+        return [r for r in defn.replacements
+                if r.event == event and AbilityRef(defn.name, "static", r.position) in c.abilities]
+    return [r for r in found if game.has_ability(obj, "static", r.position, defn.name)]
 
 
 def _redirect_static(obj: GameObject, rep: ReplacementAbility) -> Replacement[MoveEvent]:

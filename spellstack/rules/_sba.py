@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from ._attachments import attachment_problems, unattach
-from ._characteristics import add_counters, end_effects, snapshot_leaving
+from ._characteristics import AbilityRef, add_counters, end_effects, snapshot_leaving
 from ._decisions import Proc
 from ._events import Event
 from ._game import Game
 from ._replacement import destroy_permanent, replace_loss
 from ._state import GameObject
-from ._zones import move_object, move_object_proc
+from ._zones import move_object, move_object_proc, simultaneous_moves
 
 __all__ = ["check_game_over", "lose_game", "state_based_actions"]
 
@@ -183,8 +183,9 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             to_graveyard[oid] = "0 loyalty (704.5i)"
         if obj.counters.get("+1/+1", 0) and obj.counters.get("-1/-1", 0):
             annihilate.append(oid)
-        for kind, most in game.cards[obj.name].counter_limits:
-            if obj.counters.get(kind, 0) > most:
+        # 704.5r: a cap is a static ability it has now (a copy's, 707.2; none lost in 613.1f).
+        for kind, most, pos in game.cards[c.definition].counter_limits:
+            if obj.counters.get(kind, 0) > most and AbilityRef(c.definition, "static", pos) in c.abilities:
                 capped.append((oid, kind, most))
         obj.deathtouch_damage = False
 
@@ -234,15 +235,16 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         st.zone_list(obj.zone, obj.owner).remove(oid)
         st.lki[oid] = obj
         game.log("sba", f"token {obj.name} ceases to exist (704.5d)", subject=oid)
-    for oid, why in to_graveyard.items():
-        if oid in st.objects and st.objects[oid].zone == "battlefield":
-            name = st.objects[oid].name
-            game.log("sba", f"{name} is put into its owner's graveyard: {why}", subject=oid)
-            yield from move_object_proc(game, oid, "graveyard")
-    for oid, why in destroy.items():
-        # 704.5g/704.5h destroy: a regeneration shield may replace it (701.15a).
-        if oid not in to_graveyard:
-            yield from destroy_permanent(game, oid, why)
+    with simultaneous_moves(game):  # 603.10a: they all look back on each other
+        for oid, why in to_graveyard.items():
+            if oid in st.objects and st.objects[oid].zone == "battlefield":
+                name = st.objects[oid].name
+                game.log("sba", f"{name} is put into its owner's graveyard: {why}", subject=oid)
+                yield from move_object_proc(game, oid, "graveyard")
+        for oid, why in destroy.items():
+            # 704.5g/704.5h destroy: a regeneration shield may replace it (701.15a).
+            if oid not in to_graveyard:
+                yield from destroy_permanent(game, oid, why)
     # Counters change after the moves, so what left is remembered as it was (704.8, 603.10a).
     for oid in annihilate:
         if oid not in st.objects or st.objects[oid].zone != "battlefield":

@@ -339,6 +339,9 @@ class GameState:
     """Triggered abilities waiting to be put on the stack (603.3)."""
     delayed_triggers: list[DelayedTrigger] = field(default_factory=list)
     """Delayed triggered abilities waiting for their event (603.7)."""
+    leaving_together: list[int] | None = None
+    """603.10a: while one event moves several permanents at once (704.3's state-based actions,
+    "destroy all"), the ids of those already gone from the battlefield; None outside one."""
     combat: CombatState | None = None
     """Combat information during the combat phase."""
     cycle: str = "check"

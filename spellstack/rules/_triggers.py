@@ -134,8 +134,10 @@ def _equipment_enters(game: Game, new: GameObject) -> None:
 
 def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -> None:
     """603.6c, 603.10a: leaves-the-battlefield abilities look back in time: the permanent's
-    abilities as it last existed on the battlefield. ``new_id``: the object it became, the
-    ability's ``subject`` ("return it", 400.7: found in the zone it moved to)."""
+    abilities as it last existed on the battlefield, and those of the permanents that left the
+    battlefield before it in the same event (``GameState.leaving_together``), as they last
+    existed there. ``new_id``: the object it became, the ability's ``subject`` ("return it",
+    400.7: found in the zone it moved to)."""
     mine = game.triggered(old)  # 603.10a: as it last existed (its LKI characteristics)
     for name, ability in mine:
         if ability.event == "leaves":
@@ -145,16 +147,18 @@ def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -
     for name, ability in mine:
         if ability.event in ("dies", "creature_dies"):
             _fire(game, old, ability, subject=new_id, name=name)
-    # "Whenever [this] or another creature dies" on the permanents still there.
-    for oid in game.state.battlefield:
-        other = game.state.objects[oid]
+    st = game.state
+    # Those still there, then those gone before it in the same event (603.10a).
+    watchers = [st.objects[oid] for oid in st.battlefield]
+    if st.leaving_together:
+        watchers += [st.lki[oid] for oid in st.leaving_together if oid != old.id and oid in st.lki]
+    # "Whenever [this] or another creature dies".
+    for other in watchers:
         for name, ability in game.triggered(other):
             if ability.event == "creature_dies":
                 _fire(game, other, ability, subject=new_id, name=name)
     # 603.6e/603.10a: "when enchanted creature dies" on the Auras attached to it as it left.
-    st = game.state
-    for oid in st.battlefield:
-        aura = st.objects[oid]
+    for aura in watchers:
         if aura.attached_to == old.id:
             for name, ability in game.triggered(aura):
                 if ability.event == "enchanted_dies":

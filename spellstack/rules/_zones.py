@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from ._characteristics import (
     add_counters,
@@ -30,7 +32,24 @@ __all__ = [
     "move_object",
     "move_object_proc",
     "return_exiled",
+    "simultaneous_moves",
 ]
+
+
+@contextmanager
+def simultaneous_moves(game: Game) -> Iterator[None]:
+    """603.10a: the moves made inside are one event (704.3's state-based actions, "destroy
+    all"): a leaves-the-battlefield ability of a permanent leaving in it triggers on every other
+    permanent leaving in it too, whichever moves first (``GameState.leaving_together``)."""
+    st = game.state
+    if st.leaving_together is not None:  # already inside one event
+        yield
+        return
+    st.leaving_together = []
+    try:
+        yield
+    finally:
+        st.leaving_together = None
 
 
 def create_object(
@@ -141,6 +160,8 @@ def move_object(
     _log_move(game, old, new, cause)
     if old.zone == "battlefield":
         trigger_leaves(game, old, to_zone, new.id)
+        if st.leaving_together is not None:
+            st.leaving_together.append(oid)
     if to_zone == "battlefield":
         trigger_enters(game, new)
     if old.zone == "battlefield" and st.exile:
