@@ -130,14 +130,16 @@ def attachment_problems(game: Game) -> tuple[dict[int, str], dict[int, str]]:
     to_graveyard: dict[int, str] = {}
     to_unattach: dict[int, str] = {}
     roles: dict[tuple[int, int], list[GameObject]] = {}
+    layers = game.layer_cache
     for oid in st.battlefield:
         obj = st.objects[oid]
-        aura = is_aura(game, obj)
-        if aura and not obj.attached_to:
-            to_graveyard[oid] = "an Aura attached to nothing (704.5m)"
-            continue
         if not obj.attached_to:
+            # The usual case, checked on every SBA pass: one cached lookup, no helper calls.
+            c = layers[oid]
+            if "Aura" in c.subtypes and "Enchantment" in c.card_types:
+                to_graveyard[oid] = "an Aura attached to nothing (704.5m)"
             continue
+        aura = is_aura(game, obj)
         if game.is_creature(obj) or game.is_type(obj, "Battle"):
             to_unattach[oid] = "a creature or battle can't be attached (704.5p)"
         elif aura:

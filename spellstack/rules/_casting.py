@@ -363,17 +363,18 @@ def only_pass_possible(game: Game, seat: int) -> bool:
     if has_permissions(game):
         return False  # a permission may allow more than the quick test below knows
     sorcery_ok = _sorcery_timing(game, seat)
+    layers = game.layer_cache  # characteristics by id (613): this runs at every priority
     for oid in p.hand:
-        c = game.characteristics(st.objects[oid])
+        c = layers[oid]
         if "Land" in c.card_types:
             if sorcery_ok and p.lands_played < 1:
                 return False
         elif sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords:
             return False
     for oid in st.battlefield:
-        obj = st.objects[oid]
-        c = game.characteristics(obj)
-        if c.controller == seat and any(not ab.is_mana_ability for _, _, ab in c.activated):
+        c = layers[oid]
+        if c.controller == seat and c.activated and any(
+                not ab.is_mana_ability for _, _, ab in c.activated):
             return False
     return True
 

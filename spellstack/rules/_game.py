@@ -48,7 +48,7 @@ class Game:
     """Bumped by every change that can affect characteristics (bookkeeping, not game state)."""
     static_rules: dict[int, tuple[tuple[int, str, int], ...]] = field(default_factory=dict)
     """By epoch (only the current one is kept): (object id, definition, position) of every
-    static ability permanents have, for ``_restrictions`` (a cache only)."""
+    restriction or permission permanents have, for ``_restrictions`` (a cache only)."""
 
     # ------------------------------------------------------------------ definitions
 

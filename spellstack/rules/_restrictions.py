@@ -97,18 +97,33 @@ def _applies_to_player(game: Game, word: str, source: GameObject, seat: int) -> 
     return True
 
 
-def _statics(game: Game) -> Iterator[tuple[GameObject, CardDefinition, int]]:
-    """(permanent, definition, position) of every static ability permanents have now: after
-    layer 1 (a copy has the copied card's) and layer 6 (one that lost it has none)."""
-    st = game.state
+def _has_rule(defn: CardDefinition, position: int) -> bool:
+    return (any(r.position == position for r in defn.restrictions)
+            or any(p.position == position for p in defn.permissions))
+
+
+def _static_refs(game: Game) -> tuple[tuple[int, str, int], ...]:
+    """(object id, definition name, position) of every static ability permanents have now that
+    is a restriction or a permission (others never matter here: leaving them out keeps the usual
+    board's tuple empty, so the callers' loops cost nothing)."""
     found = game.static_rules.get(game.epoch)
     if found is None:
         # Cached per epoch: entering, leaving and every effect on abilities move the epoch.
+        st = game.state
+        cards = game.cards
         found = tuple((oid, ref.definition, ref.position) for oid in st.battlefield
-                      for ref in game.abilities(st.objects[oid]) if ref.kind == "static")
+                      for ref in game.abilities(st.objects[oid]) if ref.kind == "static"
+                      and _has_rule(cards[ref.definition], ref.position))
         game.static_rules.clear()
         game.static_rules[game.epoch] = found
-    for oid, name, position in found:
+    return found
+
+
+def _statics(game: Game) -> Iterator[tuple[GameObject, CardDefinition, int]]:
+    """(permanent, definition, position) of every restriction or permission permanents have now:
+    after layer 1 (a copy has the copied card's) and layer 6 (one that lost it has none)."""
+    st = game.state
+    for oid, name, position in _static_refs(game):
         obj = st.objects.get(oid)
         if obj is not None and obj.zone == "battlefield":
             yield obj, game.cards[name], position
@@ -219,4 +234,6 @@ def cast_permitted_from(game: Game, seat: int, obj: GameObject) -> bool:
 
 def has_permissions(game: Game) -> bool:
     """Whether any permission applies at all now (a cheap test for the fast paths)."""
+    if not _static_refs(game):
+        return False  # the usual board: no restriction or permission at all
     return next(_permissions(game), None) is not None
