@@ -96,14 +96,18 @@ def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[Mana
         return out
     lands: list[ManaSource] = []
     others: list[ManaSource] = []
+    layers = game.layer_cache  # characteristics by id (613): one lookup for both tests
     for oid in st.battlefield:
         obj = st.objects[oid]
-        if obj.tapped or game.controller(obj) != seat:
+        if obj.tapped:
+            continue
+        c = layers[oid]
+        if c.controller != seat:
             continue
         produces = _tap_mana(game, obj)
         if produces is None or not _can_tap(game, obj):
             continue
-        (lands if game.is_type(obj, "Land") else others).append(ManaSource(oid, produces))
+        (lands if "Land" in c.card_types else others).append(ManaSource(oid, produces))
     return lands + others
 
 
