@@ -61,9 +61,9 @@ def _sorcery_timing(game: Game, seat: int) -> bool:
 def _tap_mana(game: Game, obj: GameObject) -> tuple[str, ...] | None:
     """The mana types the permanent's first {T}-only mana ability adds, or None if it has none
     (the abilities it has now: layer 6)."""
-    for _, _, ab in game.activated(obj):
-        if ab.is_mana_ability and ab.tap and not ab.mana_cost.symbols:
-            return tuple(str(e.get("mana")) for e in ab.effects if e.verb == "add_mana")
+    for _, _, ab in game.layer_cache[obj.id].activated:
+        if ab.tap_mana is not None:
+            return ab.tap_mana
     return None
 
 
@@ -71,7 +71,10 @@ def _can_tap(game: Game, obj: GameObject) -> bool:
     """302.6: a creature's {T} abilities need it under control since the turn began."""
     if obj.tapped:
         return False
-    return not (game.is_creature(obj) and obj.sick and not game.has_keyword(obj, "haste"))
+    if not obj.sick:
+        return True
+    c = game.layer_cache[obj.id]
+    return "Creature" not in c.card_types or "haste" in c.keywords
 
 
 def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[ManaSource]:
@@ -203,7 +206,8 @@ def _spell_targets(defn: CardDefinition) -> tuple[TargetSpec, ...]:
 def _instant_speed(game: Game, seat: int, obj: GameObject, defn: CardDefinition) -> bool:
     """307.1/702.8a: an instant, a spell with flash, or one an effect lets ``seat`` cast as
     though it had flash (Sigarda's Aid)."""
-    return (game.is_type(obj, "Instant") or game.has_keyword(obj, "flash")
+    c = game.layer_cache[obj.id]
+    return ("Instant" in c.card_types or "flash" in c.keywords
             or flash_permitted(game, seat, obj))
 
 
@@ -425,11 +429,13 @@ def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
         if all(cast_refusal(game, seat, obj, x) is not None for x in range(min(mx, 1) + 1)):
             continue
         options.append(ActionOption("cast", oid, obj.name, 0, reqs, cost.has_x, mx))
+    layers = game.layer_cache
     for oid in st.battlefield:
-        obj = st.objects[oid]
-        if game.controller(obj) != seat:
+        c = layers[oid]
+        if c.controller != seat or not c.activated:
             continue
-        for n, (_, _, ab) in enumerate(game.activated(obj), start=1):
+        obj = st.objects[oid]
+        for n, (_, _, ab) in enumerate(c.activated, start=1):
             if ab.is_mana_ability:
                 continue
             if ab.tap and not _can_tap(game, obj):

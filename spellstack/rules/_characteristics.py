@@ -939,6 +939,11 @@ def characteristics(game: Game, obj: GameObject) -> Characteristics:
 def reads_zone_sizes(game: Game) -> bool:
     """Whether some object in the game has a static ability whose value counts cards in a zone
     (``VALUES``: Maro's "cards in your hand"): then every zone change moves the epoch."""
+    if game.reads_zones:
+        return True  # once one reads, it stays so
+    st = game.state
+    if game.zone_scan_id == st.next_id and not st.effects:
+        return False  # nothing new since the last look
     memo = game.value_readers
     cards = game.cards
 
@@ -950,9 +955,6 @@ def reads_zone_sizes(game: Game) -> bool:
                 for a in cards[name].static for e in a.effects for _, v in e.args)
         return found
 
-    if game.reads_zones:
-        return True
-    st = game.state
     # Only objects created since the last look (ids only grow): once one reads, it stays so.
     for oid in range(game.zone_scan_id, st.next_id):
         obj = st.objects.get(oid)

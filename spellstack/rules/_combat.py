@@ -50,12 +50,13 @@ def declare_attackers(game: Game) -> Proc[None]:
     seat = st.active
     if st.players[seat].lost:
         return  # 800.4j: a turn without an active player has no attackers
+    layers = game.layer_cache
     attackers = [st.objects[i] for i in st.battlefield
-                 if game.controller(st.objects[i]) == seat and _can_attack(game, st.objects[i])]
+                 if layers[i].controller == seat and _can_attack(game, st.objects[i])]
     defenders: list[int] = [player_ref(s) for s in st.apnap() if s != seat]
     for oid in st.battlefield:
-        o = st.objects[oid]
-        if game.controller(o) != seat and game.is_type(o, "Planeswalker"):
+        c = layers[oid]
+        if c.controller != seat and "Planeswalker" in c.card_types:
             defenders.append(oid)
     if not attackers or not defenders:
         return

@@ -107,6 +107,15 @@ class ActivatedAbility:
     """The ability's place among the card's printed abilities, from 1."""
     remove_counters: tuple[tuple[str, int], ...] = ()
     """118.3/602.2b: counters removed from the source as part of the cost (kind, how many)."""
+    tap_mana: tuple[str, ...] | None = field(init=False, default=None, compare=False,
+                                             repr=False)
+    """For a mana ability whose whole cost is {T}: the mana types it adds (derived, for the
+    payment search); None otherwise."""
+
+    def __post_init__(self) -> None:
+        if self.is_mana_ability and self.tap and not self.mana_cost.symbols:
+            object.__setattr__(self, "tap_mana", tuple(str(e.get("mana")) for e in self.effects
+                                                        if e.verb == "add_mana"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ when a permission allowed the action. A refusal names the effect and the rule wh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ._definitions import CardDefinition, Permission, Restriction
 from ._game import Game
@@ -129,14 +129,23 @@ def _statics(game: Game) -> Iterator[tuple[GameObject, CardDefinition, int]]:
             yield obj, game.cards[name], position
 
 
-def _sources(game: Game) -> Iterator[tuple[GameObject, Restriction]]:
+def _sources(game: Game) -> Iterable[tuple[GameObject, Restriction]]:
+    # The usual board has no restriction at all: no generator is even started.
+    return _each_source(game) if _static_refs(game) else ()
+
+
+def _each_source(game: Game) -> Iterator[tuple[GameObject, Restriction]]:
     for obj, defn, position in _statics(game):
         for r in defn.restrictions:
             if r.position == position:
                 yield obj, r
 
 
-def _permissions(game: Game) -> Iterator[tuple[GameObject, Permission]]:
+def _permissions(game: Game) -> Iterable[tuple[GameObject, Permission]]:
+    return _each_permission(game) if _static_refs(game) else ()
+
+
+def _each_permission(game: Game) -> Iterator[tuple[GameObject, Permission]]:
     for obj, defn, position in _statics(game):
         for p in defn.permissions:
             if p.position == position:
@@ -216,6 +225,8 @@ def enter_refusal(game: Game, obj: GameObject,
 
 def flash_permitted(game: Game, seat: int, obj: GameObject) -> bool:
     """702.8a: whether an effect lets ``seat`` cast ``obj`` as though it had flash."""
+    if not _static_refs(game):
+        return False
     return any(p.kind == "cast_as_though_flash" and _applies_to_player(game, p.players, source, seat)
                and RESTRICTION_FILTERS[p.filter](game, obj, source, 0) for source, p in _permissions(game))
 
@@ -236,4 +247,4 @@ def has_permissions(game: Game) -> bool:
     """Whether any permission applies at all now (a cheap test for the fast paths)."""
     if not _static_refs(game):
         return False  # the usual board: no restriction or permission at all
-    return next(_permissions(game), None) is not None
+    return next(iter(_permissions(game)), None) is not None

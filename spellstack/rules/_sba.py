@@ -162,9 +162,13 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             vanish.append(oid)
     legends: list[GameObject] = []
     worlds: list[GameObject] = []
+    attachments = False  # whether any permanent is attached, or is an Aura (704.5m/n/p/y)
+    layers = game.layer_cache  # one lookup for every test below (613)
     for oid in st.battlefield:
         obj = st.objects[oid]
-        c = game.characteristics(obj)  # one lookup for every test below (613)
+        c = layers[oid]
+        if obj.attached_to or "Aura" in c.subtypes:
+            attachments = True
         if c.supertypes:
             if "Legendary" in c.supertypes:
                 legends.append(obj)
@@ -184,7 +188,7 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         if obj.counters.get("+1/+1", 0) and obj.counters.get("-1/-1", 0):
             annihilate.append(oid)
         # 704.5r: a cap is a static ability it has now (a copy's, 707.2; none lost in 613.1f).
-        for kind, most, pos in game.cards[c.definition].counter_limits:
+        for kind, most, pos in game.cards[c.definition].counter_limits if obj.counters else ():
             if obj.counters.get(kind, 0) > most and AbilityRef(c.definition, "static", pos) in c.abilities:
                 capped.append((oid, kind, most))
         obj.deathtouch_damage = False
@@ -216,7 +220,7 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
                 to_graveyard.setdefault(obj.id, "world rule (704.5k)")
 
     # 704.5m, 704.5n, 704.5p, 704.5y: Auras, Equipment and Roles attached illegally.
-    aura_graveyard, unattached = attachment_problems(game)
+    aura_graveyard, unattached = attachment_problems(game) if attachments else ({}, {})
     for oid, why in aura_graveyard.items():
         to_graveyard.setdefault(oid, why)
 

@@ -182,12 +182,16 @@ def trigger_attacks(game: Game, attacker: GameObject) -> None:
 def trigger_step(game: Game, step: str) -> None:
     """503.1a/513.1a/511.2: "at the beginning of ..." abilities and delayed triggers (603.7)."""
     st = game.state
+    layers = game.layer_cache  # this runs at every step: one lookup per permanent (613)
     for oid in st.battlefield:
+        c = layers[oid]
+        if not c.triggered:
+            continue
         obj = st.objects[oid]
-        for name, ability in game.triggered(obj):
+        for name, ability in c.triggered:
             if ability.event != "beginning_of_step" or ability.step != step:
                 continue
-            if ability.whose == "you" and game.controller(obj) != st.active:
+            if ability.whose == "you" and c.controller != st.active:
                 continue
             _fire(game, obj, ability, name=name)
     fired: list[DelayedTrigger] = [

@@ -20,7 +20,7 @@ def _object_view(game: Game, obj: GameObject, seat: int) -> ObjectView:
                           attached_to=obj.attached_to, sick=obj.sick,
                           attacking=bool(combat and obj.id in combat.attackers),
                           blocking=bool(combat and obj.id in combat.blockers))
-    c = game.characteristics(obj)
+    c = game.layer_cache[obj.id]
     creature = obj.zone == "battlefield" and "Creature" in c.card_types
     return ObjectView(
         id=obj.id,
