@@ -1,0 +1,181 @@
+"""``spellstack bench --kernel``: the bench's games played by driving the kernel directly in one
+thread, without actors, channels or encoding, while still building everything a player would
+be sent (its view and the decision with its action list) and checking every answer as the
+coordinator does. It plays the same games as the actors (``tests/cli/test_bench_kernel.py``)."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+
+from ..actors import MAX_REJECTIONS, GameResult
+from ..bots import Bot, RandomBot
+from ..cards import load_cards, load_deck
+from ..rules import (
+    Action,
+    Answer,
+    Decision,
+    Game,
+    IllegalActionError,
+    InvalidMessageError,
+    PlayerView,
+    Proc,
+    Reply,
+    advance,
+    after_sba,
+    after_triggers,
+    check_answer,
+    default_answer,
+    end_turn,
+    lose_game,
+    new_game,
+    next_task,
+    only_pass_possible,
+    place_triggers,
+    priority_decision,
+    resolve_top,
+    state_based_actions,
+    take_action,
+    view_for,
+)
+
+__all__ = ["DECKS", "KernelDriver", "bench_bots", "build_view", "new_bench_game", "play_kernel"]
+
+DECKS = ("gruul", "orzhov")
+"""The bench's decks, also its players' names."""
+
+
+def bench_bots(seed: int) -> list[Bot]:
+    """The bench's two seeded random bots for the game of ``seed``."""
+    return [RandomBot(2 * seed + 1), RandomBot(2 * seed + 2)]
+
+
+def new_bench_game(seed: int) -> Game:
+    """The bench's game of ``seed``, set up as ``play_match`` sets it up."""
+    cards = load_cards()
+    loaded = [load_deck(d, cards) for d in DECKS]
+    return new_game(cards, [(nm, d.cards) for nm, d in zip(DECKS, loaded, strict=True)], seed)
+
+
+def build_view(game: Game, seat: int) -> PlayerView:
+    """What the coordinator sends ``seat`` with a request: the one place the kernel bench
+    builds it, so it follows the protocol if views become deltas."""
+    return view_for(game, seat)
+
+
+class KernelDriver:
+    """The coordinator's loop without channels: the same tasks in the same order, each
+    request's view built, answers checked with ``check_answer``/``take_action``."""
+
+    def __init__(self, game: Game, bots: Sequence[Bot]) -> None:
+        self.game = game
+        self.bots = list(bots)
+        self.result = GameResult(None, "", 0, seed=game.state.seed)
+        self.views = 0
+        """Views built (one per request a player receives)."""
+        self._rejections: dict[int, int] = {}
+
+    def run(self) -> GameResult:
+        """Play the game to its end; returns the result (``messages`` stays 0)."""
+        game = self.game
+        st = game.state
+        while True:
+            task = next_task(game)
+            if task == "game_over":
+                break
+            if task == "check_sba":
+                events = self._drive(state_based_actions(game))
+                assert isinstance(events, tuple)
+                after_sba(game, len(events))
+            elif task == "place_triggers":
+                placed = self._drive(place_triggers(game))
+                after_triggers(game, bool(placed))
+            elif task == "priority":
+                self._priority()
+            elif task == "resolve":
+                self._drive(resolve_top(game))
+            elif task == "advance":
+                self._drive(advance(game))
+            elif task == "end_turn":
+                self._drive(end_turn(game))
+        winner = st.players[st.winner].name if st.winner >= 0 else None
+        self.result.winner = winner
+        self.result.reason = st.end_reason
+        self.result.turns = st.turn
+        self.result.final_hash = st.state_hash()
+        return self.result
+
+    def _drive(self, proc: Proc[object]) -> object:
+        try:
+            decision = next(proc)
+            while True:
+                decision = proc.send(self._answer(decision))
+        except StopIteration as stop:
+            return stop.value
+
+    def _answer(self, decision: Decision) -> Answer:
+        """A non-priority question, asked until the answer is legal (as the coordinator)."""
+        seat = decision.player
+        rejections = 0
+        while not self.game.state.players[seat].lost:
+            view = build_view(self.game, seat)
+            self.views += 1
+            reply = self._decide(seat, view, decision)
+            try:
+                answer = check_answer(decision, reply)
+            except (IllegalActionError, InvalidMessageError):
+                rejections += 1
+                if rejections >= MAX_REJECTIONS:
+                    self._forfeit(seat, f"{rejections} illegal answers in a row")
+                continue
+            self.result.decisions += 1
+            return answer
+        fallback = default_answer(decision)
+        assert isinstance(fallback, Answer)
+        return fallback
+
+    def _decide(self, seat: int, view: PlayerView, decision: Decision) -> Reply:
+        reply = self.bots[seat].decide(view, decision)
+        if inspect.isawaitable(reply):
+            raise TypeError("the kernel driver has no event loop: its bots must answer at once")
+        return reply
+
+    def _priority(self) -> None:
+        game = self.game
+        seat = game.state.priority
+        if only_pass_possible(game, seat):
+            game.state.cycle = "priority"
+            self.result.auto_passes += 1
+            take_action(game, seat, Action("pass"))
+            return
+        decision = priority_decision(game)
+        if len(decision.actions) == 1:
+            self.result.auto_passes += 1
+            take_action(game, seat, Action("pass"))
+            return
+        view = build_view(game, seat)
+        self.views += 1
+        reply = self._decide(seat, view, decision)
+        self.result.decisions += 1
+        try:
+            if not isinstance(reply, Action):
+                raise InvalidMessageError(f"expected an Action, got {type(reply).__name__}")
+            take_action(game, seat, reply)
+        except (IllegalActionError, InvalidMessageError):
+            self._rejections[seat] = self._rejections.get(seat, 0) + 1
+            if self._rejections[seat] >= MAX_REJECTIONS:
+                self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
+            return
+        self._rejections[seat] = 0
+
+    def _forfeit(self, seat: int, reason: str) -> None:
+        st = self.game.state
+        self.result.forfeits.append((st.players[seat].name, reason))
+        lose_game(self.game, seat, f"forfeited: {reason}")
+        st.dirty = True
+
+
+def play_kernel(seed: int) -> tuple[KernelDriver, GameResult]:
+    """Play the bench's game of ``seed`` through the kernel driver."""
+    driver = KernelDriver(new_bench_game(seed), bench_bots(seed))
+    return driver, driver.run()

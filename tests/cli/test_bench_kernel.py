@@ -1,0 +1,100 @@
+"""``spellstack bench --kernel``: the kernel driver plays the same games as the actors, and each
+bot is handed the same views and decisions the actors send it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from spellstack.actors import GameResult, play_game, play_match
+from spellstack.bots import Bot, RandomBot
+from spellstack.cli._bench_kernel import DECKS, KernelDriver, bench_bots, new_bench_game, play_kernel
+from spellstack.cli._bench_modes import Outcome, bench_kernel
+from spellstack.rules import Action, Decision, PlayerView, Reply
+
+TABLE = Path(__file__).with_name("bench_games.json")
+
+
+def _row(seed: int, result: GameResult) -> dict[str, object]:
+    return {"seed": seed, "winner": result.winner, "reason": result.reason, "turns": result.turns,
+            "decisions": result.decisions, "auto_passes": result.auto_passes,
+            "final_hash": result.final_hash}
+
+
+async def test_kernel_driver_plays_the_actors_games() -> None:
+    for seed in (0, 7, 23):
+        _, actors = await play_match(DECKS, bench_bots(seed), seed, names=list(DECKS))
+        _, kernel = play_kernel(seed)
+        assert _row(seed, kernel) == _row(seed, actors)
+        assert actors.messages > 0 and kernel.messages == 0
+
+
+def test_kernel_driver_plays_the_fifty_recorded_games() -> None:
+    table = {row["seed"]: row for row in json.loads(TABLE.read_text(encoding="utf-8"))}
+    for seed, row in sorted(table.items()):
+        assert _row(seed, play_kernel(seed)[1]) == row
+
+
+class Recorder:
+    """A bot that remembers everything it is handed, and every answer it gives."""
+
+    def __init__(self, inner: Bot) -> None:
+        self.inner = inner
+        self.seen: list[tuple[PlayerView, Decision, Reply]] = []
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        reply = self.inner.decide(view, decision)
+        self.seen.append((view, decision, reply))
+        return reply
+
+
+async def test_each_bot_is_handed_what_the_actors_send_it() -> None:
+    seed = 3
+    through_actors = [Recorder(RandomBot(2 * seed + 1)), Recorder(RandomBot(2 * seed + 2))]
+    await play_game(new_bench_game(seed), through_actors)
+    direct = [Recorder(RandomBot(2 * seed + 1)), Recorder(RandomBot(2 * seed + 2))]
+    driver = KernelDriver(new_bench_game(seed), direct)
+    result = driver.run()
+    for a, k in zip(through_actors, direct, strict=True):
+        assert k.seen == a.seen
+        assert all(view.seat == decision.player for view, decision, _ in k.seen)
+    assert driver.views == len(direct[0].seen) + len(direct[1].seen) == result.decisions
+
+
+class Liar:
+    """A random bot that answers every third priority request with an action naming no
+    object first, so the coordinator (or driver) rejects it and asks again."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = RandomBot(seed)
+        self.asked = 0
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        if decision.kind == "priority":
+            self.asked += 1
+            if self.asked % 3 == 0:
+                return Action("play", 999_999)
+        return self.inner.decide(view, decision)
+
+
+async def test_illegal_actions_are_rejected_and_asked_again_as_the_coordinator_does() -> None:
+    seed = 5
+    actors = await play_game(new_bench_game(seed), [Liar(11), Liar(12)])
+    liars = [Liar(11), Liar(12)]
+    driver = KernelDriver(new_bench_game(seed), liars)
+    kernel = driver.run()
+    assert _row(seed, kernel) == _row(seed, actors)
+    assert liars[0].asked >= 3 and kernel.forfeits == actors.forfeits == []
+    # Every request, rejected or not, had its view built.
+    assert driver.views == kernel.decisions
+
+
+def test_bench_kernel_reports_what_it_played() -> None:
+    out: list[str] = []
+    outcomes = bench_kernel(range(4, 7), out, progress=False)
+    assert [o.seed for o in outcomes] == [4, 5, 6]
+    decisions = sum(o.decisions for o in outcomes)
+    assert out[0].startswith("kernel: 3 games (gruul vs orzhov, seeds 4..6) without actors")
+    assert f"answered by bots: {decisions};" in out[2] and f"views built: {decisions})" in out[2]
+    assert out[3].startswith("per-decision cost: ") and ">= 5,000 decisions/s" in out[3]
+    assert outcomes == [Outcome.of(s, play_kernel(s)[1]) for s in (4, 5, 6)]
