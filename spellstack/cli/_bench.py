@@ -65,12 +65,18 @@ async def measure_floor(seconds: float = 1.0) -> float:
 
 
 def machine() -> str:
-    """The machine line every report starts with."""
+    """The machine line every report starts with; the load average says how busy the machine
+    was when the run started (a shared machine's figures vary with it)."""
+    try:
+        load = f", load average {os.getloadavg()[0]:.2f} at the start"
+    except (AttributeError, OSError):  # not on every platform
+        load = ""
     return (f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-            f"{platform.python_version()}, {platform.system()}")
+            f"{platform.python_version()}, {platform.system()}{load}")
 
 
 async def bench(games: int, seed: int, out: list[str]) -> None:
+    first_line = machine()
     decisions = autos = messages = turns = 0
     wins: dict[str, int] = {}
     start = time.perf_counter()
@@ -92,7 +98,7 @@ async def bench(games: int, seed: int, out: list[str]) -> None:
     elapsed = time.perf_counter() - start
     floor = await measure_floor()
     dps = decisions / elapsed
-    out.append(machine())
+    out.append(first_line)
     out.append(f"games: {games} ({' vs '.join(DECKS)}, seeds {seed}..{seed + games - 1}), "
                f"{elapsed:.2f} s, results {dict(sorted(wins.items()))}")
     out.append(f"games/s: {games / elapsed:.2f}   average turns: {turns / games:.1f}")

@@ -39,7 +39,7 @@ from ..rules import (
     view_for,
 )
 
-__all__ = ["DECKS", "KernelDriver", "bench_bots", "build_view", "new_bench_game", "play_kernel"]
+__all__ = ["DECKS", "KernelDriver", "bench_bots", "new_bench_game", "play_kernel"]
 
 DECKS = ("gruul", "orzhov")
 """The bench's decks, also its players' names."""
@@ -55,12 +55,6 @@ def new_bench_game(seed: int) -> Game:
     cards = load_cards()
     loaded = [load_deck(d, cards) for d in DECKS]
     return new_game(cards, [(nm, d.cards) for nm, d in zip(DECKS, loaded, strict=True)], seed)
-
-
-def build_view(game: Game, seat: int) -> PlayerView:
-    """What the coordinator sends ``seat`` with a request: the one place the kernel bench
-    builds it, so it follows the protocol if views become deltas."""
-    return view_for(game, seat)
 
 
 class KernelDriver:
@@ -105,6 +99,12 @@ class KernelDriver:
         self.result.final_hash = st.state_hash()
         return self.result
 
+    def build_view(self, seat: int) -> PlayerView:
+        """What the coordinator sends ``seat`` with a request, built as it builds it (the one
+        place the driver does, to follow the protocol's views); the bot is handed the view."""
+        self.views += 1
+        return view_for(self.game, seat)
+
     def _drive(self, proc: Proc[object]) -> object:
         try:
             decision = next(proc)
@@ -118,8 +118,7 @@ class KernelDriver:
         seat = decision.player
         rejections = 0
         while not self.game.state.players[seat].lost:
-            view = build_view(self.game, seat)
-            self.views += 1
+            view = self.build_view(seat)
             reply = self._decide(seat, view, decision)
             try:
                 answer = check_answer(decision, reply)
@@ -153,8 +152,7 @@ class KernelDriver:
             self.result.auto_passes += 1
             take_action(game, seat, Action("pass"))
             return
-        view = build_view(game, seat)
-        self.views += 1
+        view = self.build_view(seat)
         reply = self._decide(seat, view, decision)
         self.result.decisions += 1
         try:

@@ -277,7 +277,8 @@ def bench_jobs(seeds: Sequence[int], jobs: int, repeat: int, kernel: bool, out: 
     decisions = _totals(runs[1][0])[0]
     how = "kernel driver" if kernel else "actors"
     out.append(f"jobs: {describe(seeds)} through the {how} in worker processes "
-               f"({ctx.get_start_method()}, {len(tasks)} chunks of up to {CHUNK} seeds), "
+               f"({ctx.get_start_method()}, {CHUNK} seed{'s' if CHUNK > 1 else ''} per task, "
+               "handed to whichever worker is free), "
                f"{jobs} worker{'s' if jobs > 1 else ''} against 1, median of {repeat} "
                f"run{'s' if repeat > 1 else ''} each; {os.cpu_count()} cores")
     medians = {}
