@@ -28,6 +28,7 @@ _VIEW_FILES = ("_view.py", "_viewing.py", "_visibility.py")
 _BY_CALLER_FILES = ("/spellstack/rules/_random.py",)
 """Modules shared by several components (the seeded generator serves the kernel and bots)."""
 _PACKAGES = (
+    ("/spellstack/protocol/_views.py", "views"),  # view deltas: computed and applied
     ("/spellstack/protocol/", "protocol encode/decode"),
     ("/msgpack/", "protocol encode/decode"),
     ("/cattrs/", "protocol encode/decode"),

@@ -63,6 +63,7 @@ def test_modules_belong_to_their_components() -> None:
     assert group_of(("/x/spellstack/rules/_casting.py", 1, "legal_actions")) == "kernel rules"
     assert group_of(("/x/spellstack/rules/_viewing.py", 1, "view_for")) == "views"
     assert group_of(("/x/spellstack/protocol/_codec.py", 1, "decode")) == "protocol encode/decode"
+    assert group_of(("/x/spellstack/protocol/_views.py", 1, "update")) == "views"
     assert group_of(("~", 0, "<built-in method msgpack._cmsgpack.unpackb>")) == (
         "protocol encode/decode")
     assert group_of(("/v/site-packages/trio/_channel.py", 1, "send")) == "trio channels/scheduling"
