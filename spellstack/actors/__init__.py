@@ -4,6 +4,7 @@ from ._coordinator import (
     ENGINE_ERROR,
     GAME_OVER_GRACE,
     MAX_REJECTIONS,
+    MAX_SETTINGS,
     MAX_STRIKES,
     Coordinator,
     GameResult,
@@ -16,7 +17,7 @@ from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
 __all__ = [
-    "ENGINE_ERROR", "GAME_OVER_GRACE", "MAX_REJECTIONS", "MAX_STRIKES", "TRACE_FORMAT",
+    "ENGINE_ERROR", "GAME_OVER_GRACE", "MAX_REJECTIONS", "MAX_SETTINGS", "MAX_STRIKES", "TRACE_FORMAT",
     "Coordinator", "GameResult", "Link", "SeatConfig", "TraceRecord", "TraceWriter", "Wire", "play_game", "play_match",
     "player_actor", "sba_actor", "stack_actor", "tracer_actor",
 ]

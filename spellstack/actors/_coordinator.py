@@ -28,6 +28,9 @@ from ..protocol import (
     Resolve,
     Resolved,
     SBABatch,
+    SetStops,
+    Stops,
+    StopsSet,
     SubmitAction,
     SubmitAnswer,
     decode,
@@ -66,6 +69,8 @@ ENGINE_ERROR = "engine error"
 """How the end reason of a game stopped by an unexpected exception in one of its actors starts."""
 GAME_OVER_GRACE = 1.0
 """Seconds each seat is given to take its GameOver after an engine error (best effort)."""
+MAX_SETTINGS = 4
+"""``SetStops`` a seat may send while one request is open; more count as malformed messages."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +80,17 @@ class SeatConfig:
     auto_pass: bool = True
     """Pass on the player's behalf when passing is the only legal action."""
     timeout: float = 30.0
-    """Seconds the player has for each decision."""
+    """Seconds the player has for each decision: from the moment its request is sent until
+    its answer arrives, error replies and requests sent again included."""
+    stops: Stops | None = None
+    """The seat's stops at the start (the player may change them with ``SetStops``); None:
+    no stops, the seat is asked whenever it could do more than pass."""
+
+    def __post_init__(self) -> None:
+        if self.stops is not None:
+            problem = self.stops.problem() if isinstance(self.stops, Stops) else "not a Stops"
+            if problem:
+                raise ValueError(f"invalid stops: {problem}")
 
 
 @dataclass(slots=True)
@@ -122,6 +137,8 @@ class Coordinator:
         """Seats that forfeited; they are asked nothing more."""
         self._rejections: dict[int, int] = {}
         self._strikes: dict[int, int] = {}
+        self.stops: list[Stops | None] = [c.stops for c in configs]
+        """Each seat's stops now (``SetStops`` changes them)."""
 
     # ------------------------------------------------------------------ the loop
 
@@ -263,6 +280,16 @@ class Coordinator:
     async def _priority(self) -> None:
         game = self.game
         seat = game.state.priority
+        stops = self.stops[seat]
+        if stops is not None and seat not in self.gone:
+            st = game.state
+            if not stops.wants(st.step, st.active == seat, not st.stack):
+                # Outside the seat's stops: 117.3d on its behalf, whatever it could do.
+                st.cycle = "priority"
+                self.result.auto_passes += 1
+                self._note("auto_pass", seat, f"{st.players[seat].name} has no stop here ({st.step})")
+                take_action(game, seat, Action("pass"))
+                return
         if self.configs[seat].auto_pass and seat not in self.gone and only_pass_possible(game, seat):
             # The quick test settles most grants without building the list of actions.
             game.state.cycle = "priority"
@@ -305,36 +332,64 @@ class Coordinator:
         await self._send(seat, Accepted(decision.id))
 
     async def _ask(self, seat: int, request: PriorityRequest | DecisionRequest) -> Message | None:
-        """Send a request and wait for a well-formed reply; None if the seat forfeited."""
+        """Send a request and wait for a well-formed reply; None if the seat forfeited.
+
+        One deadline covers the whole decision: sending the request, error replies and
+        requests sent again, settings (``SetStops``, answered by ``StopsSet`` or an error
+        reply, after which the request is still open) and receiving the answer. A seat that
+        misses it forfeits, for not reading or for not answering, whichever it was doing."""
         link = self.seats[seat]
-        if not await self._send(seat, request):
-            return None
-        while True:
-            data = None
-            with trio.move_on_after(self.configs[seat].timeout):
+        timeout = self.configs[seat].timeout
+        receiving = False
+        settings = 0
+        with trio.move_on_after(timeout):
+            if not await self._send(seat, request):
+                return None
+            while True:
+                receiving = True
                 data = await link.receive_bytes()
-            if data is None:
-                await self._forfeit(seat, f"no answer within {self.configs[seat].timeout:g} s")
-                return None
-            try:
-                msg = decode(data)
-            except InvalidMessageError as err:
-                if not await self._strike(seat, str(err)) or not await self._send(seat, request):
+                receiving = False
+                try:
+                    msg = decode(data)
+                except InvalidMessageError as err:
+                    if not await self._strike(seat, str(err)) or not await self._send(seat, request):
+                        return None
+                    continue
+                if isinstance(msg, Forfeit):
+                    await self._forfeit(seat, msg.reason, told=True)
                     return None
-                continue
-            if isinstance(msg, Forfeit):
-                await self._forfeit(seat, msg.reason, told=True)
-                return None
-            return msg
+                if not isinstance(msg, SetStops):
+                    return msg
+                settings += 1
+                problem = msg.stops.problem() or (
+                    f"more than {MAX_SETTINGS} SetStops for one request" if settings > MAX_SETTINGS else "")
+                if problem:
+                    if not await self._strike(seat, f"invalid SetStops: {problem}"):
+                        return None
+                else:
+                    self.stops[seat] = msg.stops
+                    if not await self._send(seat, StopsSet(msg.stops)):
+                        return None
+        if seat not in self.gone:
+            await self._forfeit(seat, f"no answer within {timeout:g} s" if receiving
+                                else f"did not read its messages within {timeout:g} s")
+        return None
 
     async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
-        """Send to a player within its time limit; a player that stops reading forfeits.
-        Returns whether the seat is still in the game. ``last_word``: a final message to a
-        seat that has just forfeited."""
+        """Send to a player; a player that stops reading forfeits. Returns whether the seat is
+        still in the game. ``last_word``: a final message to a seat that has just forfeited.
+
+        A send the channel takes at once needs no time limit; one that must wait gets the
+        seat's time limit (inside ``_ask`` the decision's deadline, which is earlier, applies)."""
         if seat in self.gone and not last_word:
             return False
+        link = self.seats[seat]
+        room = link.out.statistics()
+        if room.tasks_waiting_receive or room.current_buffer_used < room.max_buffer_size:
+            await link.send(msg)  # it cannot block: no time limit needed
+            return seat not in self.gone
         with trio.move_on_after(self.configs[seat].timeout):
-            await self.seats[seat].send(msg)
+            await link.send(msg)
             return seat not in self.gone
         if seat not in self.gone:
             await self._forfeit(seat, f"did not read its messages within {self.configs[seat].timeout:g} s")

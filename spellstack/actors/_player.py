@@ -13,6 +13,8 @@ from ..protocol import (
     GameOver,
     PriorityRequest,
     Rejected,
+    SetStops,
+    StopsSet,
     SubmitAction,
     SubmitAnswer,
 )
@@ -25,7 +27,12 @@ __all__ = ["player_actor"]
 async def player_actor(policy: Bot, link: Link) -> None:
     """Answer every request with the policy's reply. A policy that raises or returns something
     that is not an answer of the right type forfeits (the coordinator records the reason);
-    one that never answers is timed out by the coordinator."""
+    one that never answers is timed out by the coordinator.
+
+    A policy with a ``stops`` attribute (a ``Stops``, or None) declares them with
+    ``SetStops`` in place of its first reply, and answers once the coordinator has
+    acknowledged (``StopsSet``) or refused them (``ErrorReply``): both go to its ``notify``."""
+    stops = getattr(policy, "stops", None)
     while True:
         try:
             msg = await link.receive()
@@ -46,6 +53,10 @@ async def player_actor(policy: Bot, link: Link) -> None:
             continue
         if not isinstance(msg, (PriorityRequest, DecisionRequest)):
             continue
+        if stops is not None:
+            declared, stops = SetStops(stops), None
+            if not await _declare(policy, link, declared):
+                return
         try:
             reply = policy.decide(msg.view, msg.decision)
             if inspect.isawaitable(reply):
@@ -69,6 +80,32 @@ async def player_actor(policy: Bot, link: Link) -> None:
             await link.send(Forfeit(f"policy's answer can't be encoded: {_short(err)}"))
             return
         await link.send_bytes(data)
+
+
+async def _declare(policy: Bot, link: Link, msg: SetStops) -> bool:
+    """Send the policy's stops and take the coordinator's acknowledgement (or error reply);
+    False if the actor must stop (the game ended, or the stops could not be sent)."""
+    try:
+        data = link.wire.record(link.me, link.peer, msg)
+    except Exception as err:  # a ``stops`` attribute that is not a Stops can't be encoded
+        await link.send(Forfeit(f"policy's stops can't be encoded: {_short(err)}"))
+        return False
+    await link.send_bytes(data)
+    try:
+        reply = await link.receive()
+    except InvalidMessageError as err:
+        await link.send(Forfeit(f"player received a malformed message: {err}"))
+        return False
+    if isinstance(reply, (StopsSet, ErrorReply)):
+        notify = getattr(policy, "notify", None)
+        if notify is not None:
+            try:
+                notify(reply)
+            except Exception as err:  # the policy's own error: it loses its own game
+                await link.send(Forfeit(f"policy's notify raised {type(err).__name__}: "
+                                        f"{_short(err)}"))
+                return False
+    return not isinstance(reply, GameOver)
 
 
 def _short(value: object) -> str:

@@ -32,9 +32,12 @@ from spellstack.protocol._messages import (
     Resolve,
     Resolved,
     SBABatch,
+    SetStops,
+    StopsSet,
     SubmitAction,
     SubmitAnswer,
 )
+from spellstack.protocol._stops import NO_PRIORITY_STEPS, STOP_STEPS, Stops
 
 __all__ = [
     "MAX_ARRAY_LEN",
@@ -42,7 +45,9 @@ __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_STR_LEN",
     "MESSAGE_TYPES",
+    "NO_PRIORITY_STEPS",
     "PROTOCOL_VERSION",
+    "STOP_STEPS",
     "Accepted",
     "AskPlayer",
     "CheckSBA",
@@ -58,6 +63,9 @@ __all__ = [
     "Resolve",
     "Resolved",
     "SBABatch",
+    "SetStops",
+    "Stops",
+    "StopsSet",
     "SubmitAction",
     "SubmitAnswer",
     "decode",

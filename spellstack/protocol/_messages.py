@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias
 
+from spellstack.protocol._stops import Stops
 from spellstack.rules._decisions import Action, Answer, Decision
 from spellstack.rules._events import Event
 from spellstack.rules._view import PlayerView
@@ -31,6 +32,8 @@ __all__ = [
     "Resolve",
     "Resolved",
     "SBABatch",
+    "SetStops",
+    "StopsSet",
     "SubmitAction",
     "SubmitAnswer",
 ]
@@ -80,6 +83,31 @@ class SubmitAnswer:
 
     answer: Answer
     """The answer; it names the decision it answers."""
+
+
+@dataclass(frozen=True, slots=True)
+class SetStops:
+    """Player→coordinator, in place of the reply to a request: the seat's stops from now on.
+
+    The request stays open: the coordinator answers ``StopsSet`` (or ``ErrorReply`` for an
+    invalid setting, which changes nothing) and waits again for the reply, without sending
+    the request again.
+    """
+
+    KIND: ClassVar[str] = "SetStops"
+
+    stops: Stops
+    """Where the seat wants priority even when it could act."""
+
+
+@dataclass(frozen=True, slots=True)
+class StopsSet:
+    """Coordinator→player: the seat's stops are now the ones it sent; its request is still open."""
+
+    KIND: ClassVar[str] = "StopsSet"
+
+    stops: Stops
+    """The stops now in force."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +246,8 @@ Message: TypeAlias = (
     | DecisionRequest
     | SubmitAction
     | SubmitAnswer
+    | SetStops
+    | StopsSet
     | Accepted
     | Rejected
     | ErrorReply
@@ -240,6 +270,8 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
         DecisionRequest,
         SubmitAction,
         SubmitAnswer,
+        SetStops,
+        StopsSet,
         Accepted,
         Rejected,
         ErrorReply,

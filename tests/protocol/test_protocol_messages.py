@@ -16,6 +16,7 @@ from spellstack.protocol import (
     Message,
     PriorityRequest,
     _messages,
+    _stops,
 )
 from spellstack.rules import _decisions, _events, _view
 
@@ -24,6 +25,8 @@ EXPECTED_KINDS = {
     "DecisionRequest",
     "SubmitAction",
     "SubmitAnswer",
+    "SetStops",
+    "StopsSet",
     "Accepted",
     "Rejected",
     "ErrorReply",
@@ -67,6 +70,7 @@ def test_repr_reads_like_code(messages: list[Message]) -> None:
         **{n: getattr(_decisions, n) for n in _decisions.__all__},
         **{n: getattr(_events, n) for n in _events.__all__},
         **{n: getattr(_view, n) for n in _view.__all__},
+        **{n: getattr(_stops, n) for n in _stops.__all__},
     }
     for msg in messages:
         assert eval(repr(msg), {"__builtins__": {}}, names) == msg
