@@ -12,7 +12,12 @@ __all__ = ["Bot"]
 
 @runtime_checkable
 class Bot(Protocol):
-    """A player policy. ``decide`` may be a plain or an ``async`` method."""
+    """A player policy. ``decide`` may be a plain or an ``async`` method.
+
+    Optional: a ``stops`` attribute (a ``protocol.Stops``), the steps in which the policy wants
+    priority even when it could act; the player actor declares it with its first reply and
+    the engine passes for it elsewhere (``docs/protocol.md``). A ``notify(msg)`` method is
+    given the coordinator's notifications (Accepted, Rejected, ErrorReply, StopsSet)."""
 
     def decide(self, view: PlayerView, decision: Decision) -> Reply | Awaitable[Reply]:
         """Answer ``decision`` (an Action for priority, an Answer otherwise), or return an
