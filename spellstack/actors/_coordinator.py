@@ -51,6 +51,7 @@ from ..rules import (
     end_turn,
     lose_game,
     next_task,
+    numbers_automatic_pass,
     only_pass_possible,
     place_triggers,
     priority_decision,
@@ -293,6 +294,8 @@ class Coordinator:
         if self.configs[seat].auto_pass and seat not in self.gone and only_pass_possible(game, seat):
             # The quick test settles most grants without building the list of actions.
             game.state.cycle = "priority"
+            if numbers_automatic_pass(game, seat):
+                game.state.decisions += 1  # decision ids as they were before the test was exact
             self.result.auto_passes += 1
             self._note("auto_pass", seat, f"{game.state.players[seat].name} can only pass")
             take_action(game, seat, Action("pass"))

@@ -14,7 +14,15 @@ from ._attachments import (
     is_role,
     spell_target_specs,
 )
-from ._casting import activate_ability, cast_spell, legal_actions, mana_sources, only_pass_possible, play_land
+from ._casting import (
+    activate_ability,
+    cast_spell,
+    legal_actions,
+    mana_sources,
+    numbers_automatic_pass,
+    only_pass_possible,
+    play_land,
+)
 from ._combat import check_trample_division, combat_damage
 from ._decisions import (
     ACTION_KINDS,
@@ -48,6 +56,7 @@ from ._mana import (
     ManaCost,
     ManaCostSyntaxError,
     ManaSource,
+    ManaSupply,
     ManaSymbol,
     Payment,
     format_pool,
@@ -173,6 +182,7 @@ __all__ = [
     "ManaCost",
     "ManaCostSyntaxError",
     "ManaSource",
+    "ManaSupply",
     "ManaSymbol",
     "MoveEvent",
     "ObjectView",
@@ -234,6 +244,7 @@ __all__ = [
     "move_object_proc",
     "new_game",
     "next_task",
+    "numbers_automatic_pass",
     "only_pass_possible",
     "parse_mana_cost",
     "parse_pool",

@@ -14,7 +14,7 @@ from ._definitions import ActivatedAbility, CardDefinition, TargetSpec
 from ._effects import EffectContext, run_effects
 from ._errors import IllegalActionError
 from ._game import Game
-from ._mana import ManaCost, ManaSource, Payment, plan_payment, spend
+from ._mana import ManaCost, ManaSource, ManaSupply, Payment, plan_payment, spend
 from ._restrictions import (
     cast_permitted_from,
     cast_refusal,
@@ -32,6 +32,7 @@ __all__ = [
     "cast_spell",
     "legal_actions",
     "mana_sources",
+    "numbers_automatic_pass",
     "only_pass_possible",
     "play_land",
     "where",
@@ -325,6 +326,9 @@ def play_land(game: Game, seat: int, action: Action) -> GameObject:
 
 # ---------------------------------------------------------------------- legal actions
 
+_NO_COST = ManaCost(())
+_ONLY_PASS = (ActionOption("pass"),)
+
 
 def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
                   source_id: int, source: GameObject) -> tuple[TargetRequirement, ...] | None:
@@ -339,54 +343,6 @@ def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
     return tuple(out)
 
 
-def _max_x(game: Game, seat: int, cost: ManaCost, sources: list[ManaSource]) -> int | None:
-    """The largest X payable now (None if not even X=0 is)."""
-    pool = game.state.players[seat].mana
-    life = game.state.players[seat].life
-    available = len(sources) + sum(pool.values())
-    # Every symbol but a Phyrexian one needs at least one mana: a cheap test before the search.
-    if not any(sym.phyrexian for sym in cost.symbols) and cost.mana_value(0) > available:
-        return None
-    if plan_payment(cost, 0, pool, sources, life_available=life) is None:
-        return None
-    if not cost.has_x:
-        return 0
-    x_count = sum(1 for sym in cost.symbols if sym.is_x)
-    lo, hi = 0, (available - cost.mana_value(0)) // x_count if x_count else 0
-    while lo < hi:  # payable X values form a prefix 0..max: binary search it
-        mid = (lo + hi + 1) // 2
-        if plan_payment(cost, mid, pool, sources, life_available=life) is None:
-            hi = mid - 1
-        else:
-            lo = mid
-    return lo
-
-
-def only_pass_possible(game: Game, seat: int) -> bool:
-    """A quick, conservative test: True only if passing is certainly all ``seat`` can do now
-    (no land to play, no card whose timing allows casting, no activated ability). False means
-    "maybe more": ``legal_actions`` decides."""
-    st = game.state
-    p = st.players[seat]
-    if has_permissions(game):
-        return False  # a permission may allow more than the quick test below knows
-    sorcery_ok = _sorcery_timing(game, seat)
-    layers = game.layer_cache  # characteristics by id (613): this runs at every priority
-    for oid in p.hand:
-        c = layers[oid]
-        if "Land" in c.card_types:
-            if sorcery_ok and p.lands_played < 1:
-                return False
-        elif sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords:
-            return False
-    for oid in st.battlefield:
-        c = layers[oid]
-        if c.controller == seat and c.activated and any(
-                not ab.is_mana_ability for _, _, ab in c.activated):
-            return False
-    return True
-
-
 def _castable_cards(game: Game, seat: int) -> list[int]:
     """The cards ``seat`` might cast or play: their hand, then cards in other zones an effect
     lets them cast (601.2a; ``cast_permitted_from``)."""
@@ -399,14 +355,134 @@ def _castable_cards(game: Game, seat: int) -> list[int]:
     return out
 
 
+def _actions_key(game: Game, seat: int) -> tuple[object, ...]:
+    """What ``legal_actions`` reads, as a key: equal keys, equal answers. The epoch stands for
+    every object's characteristics (613; ``Game.changed``: permanents entering and leaving,
+    effects, counters, attachments), so for which permanents there are, who controls them, what
+    they can tap for and what protects them; the rest changes without moving it: the step only
+    as sorcery timing (307.1), the stack, the seat's hand, pool, life and land drop, the zones a
+    permission may cast from, which players are still in, and what is tapped or summoning sick."""
+    st = game.state
+    p = st.players[seat]
+    objects = st.objects
+    return (game.epoch, seat, _sorcery_timing(game, seat), p.life, p.lands_played,
+            tuple(p.mana.items()), tuple(p.hand), tuple(st.stack), tuple(p.graveyard),
+            tuple(st.exile), tuple(p.library[:1]), tuple([q.lost for q in st.players]),
+            tuple([(o.tapped, o.sick) for o in map(objects.__getitem__, st.battlefield)]))
+
+
+def _supply_without(supply: ManaSupply, sources: list[ManaSource], exclude: int,
+                    others: dict[int, ManaSupply], pool: dict[str, int], life: int) -> ManaSupply:
+    """The supply less the permanent whose {T} is part of the cost, if it is a mana source."""
+    if not exclude or all(s.source_id != exclude for s in sources):
+        return supply
+    found = others.get(exclude)
+    if found is None:
+        found = others[exclude] = ManaSupply(pool, [s for s in sources if s.source_id != exclude],
+                                             life_available=life)
+    return found
+
+
+def only_pass_possible(game: Game, seat: int) -> bool:
+    """Whether passing is all ``seat`` can do now: True exactly when ``legal_actions`` is only
+    ``pass``. Timing settles most grants (no land ``seat`` may play, no card they may cast now,
+    from their hand or as a permission allows, no activated ability they could activate now);
+    then whether the rest can be paid for at all (``ManaSupply``, no payment worked out); only
+    when something can does ``legal_actions`` decide (cached: the priority decision that follows
+    reuses it)."""
+    st = game.state
+    p = st.players[seat]
+    sorcery_ok = _sorcery_timing(game, seat)
+    layers = game.layer_cache  # characteristics by id (613): this runs at every priority
+    costs: list[tuple[ManaCost, int]] = []  # what might be done: its cost, the permanent tapped
+    for oid in _castable_cards(game, seat):
+        c = layers[oid]
+        if "Land" in c.card_types:
+            if (sorcery_ok and p.lands_played < 1 and st.objects[oid].zone == "hand"
+                    and play_land_refusal(game, seat) is None):
+                return False  # 305.1: playing a land needs nothing more
+        elif (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
+              or flash_permitted(game, seat, st.objects[oid])):
+            costs.append((c.mana_cost or _NO_COST, 0))
+    for oid in st.battlefield:
+        c = layers[oid]
+        if c.controller != seat or not c.activated:
+            continue
+        obj = st.objects[oid]
+        for _, _, ab in c.activated:
+            if (ab.is_mana_ability or (ab.tap and not _can_tap(game, obj))
+                    or (ab.sorcery_speed and not sorcery_ok)
+                    or any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters)):
+                continue
+            costs.append((ab.mana_cost, oid if ab.tap else 0))
+    if not costs:
+        return True
+    key = _actions_key(game, seat)
+    memo = game.actions_memo.get(seat)
+    if memo is not None and memo[0] == key:
+        return len(memo[1]) == 1
+    sources = mana_sources(game, seat)
+    supply = ManaSupply(p.mana, sources, life_available=p.life)
+    others: dict[int, ManaSupply] = {}
+    for cost, tapped in costs:
+        if _supply_without(supply, sources, tapped, others, p.mana, p.life).can_pay(cost, 0):
+            return len(_cached_actions(game, seat, key)) == 1
+    game.actions_memo[seat] = (key, _ONLY_PASS)  # what legal_actions would find: nothing payable
+    return True
+
+
+def numbers_automatic_pass(game: Game, seat: int) -> bool:
+    """Whether an automatic pass (``only_pass_possible`` said so) takes a decision id, so that
+    ids stay what they were before that test was exact: a pass the earlier, conservative test
+    settled took none (no permission in play; no land ``seat`` could play and no card they could
+    cast by timing alone; no permanent of theirs with an activated ability other than a mana
+    ability); any other pass was numbered, as a priority decision was built for it."""
+    st = game.state
+    p = st.players[seat]
+    if has_permissions(game):
+        return True
+    sorcery_ok = _sorcery_timing(game, seat)
+    layers = game.layer_cache
+    for oid in p.hand:
+        c = layers[oid]
+        if "Land" in c.card_types:
+            if sorcery_ok and p.lands_played < 1:
+                return True
+        elif sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords:
+            return True
+    for oid in st.battlefield:
+        c = layers[oid]
+        if c.controller == seat and c.activated and any(
+                not ab.is_mana_ability for _, _, ab in c.activated):
+            return True
+    return False
+
+
 def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
     """117.1: what ``seat`` may do now with priority. Passing is always listed first. Conceding
     (104.3a) is always legal and not listed; mana abilities on their own are not listed either
-    (they are activated while paying)."""
+    (they are activated while paying). The answer is kept per seat with the key of what it read
+    (``_actions_key``) and given again while the key is unchanged."""
+    return _cached_actions(game, seat, _actions_key(game, seat))
+
+
+def _cached_actions(game: Game, seat: int, key: tuple[object, ...]) -> tuple[ActionOption, ...]:
+    memo = game.actions_memo.get(seat)
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    options = _fresh_actions(game, seat)
+    game.actions_memo[seat] = (key, options)
+    return options
+
+
+def _fresh_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
+    """``legal_actions`` computed afresh (no cache)."""
     st = game.state
     options: list[ActionOption] = [ActionOption("pass")]
     p = st.players[seat]
     sources = mana_sources(game, seat)
+    supply = ManaSupply(p.mana, sources, life_available=p.life)  # one per call: shared answers
+    others: dict[int, ManaSupply] = {}
     sorcery_ok = _sorcery_timing(game, seat)
     lands_ok = sorcery_ok and p.lands_played < 1 and play_land_refusal(game, seat) is None
     for oid in _castable_cards(game, seat):
@@ -418,12 +494,13 @@ def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
             continue
         if not (sorcery_ok or _instant_speed(game, seat, obj, defn)):
             continue
+        cost = game.characteristics(obj).mana_cost or _NO_COST
+        # Counting first (cheap, and most cards fail it), then targets (601.2c before 601.2g).
+        mx = supply.max_x(cost)
+        if mx is None:
+            continue
         reqs = _requirements(game, _spell_targets(defn), seat, oid, obj)
         if reqs is None:
-            continue
-        cost = game.characteristics(obj).mana_cost or ManaCost(())
-        mx = _max_x(game, seat, cost, sources)
-        if mx is None:
             continue
         # 601.2e/101.2: listed if X=0 or X=1 makes it castable (the filters test parity).
         if all(cast_refusal(game, seat, obj, x) is not None for x in range(min(mx, 1) + 1)):
@@ -442,14 +519,14 @@ def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
                 continue
             if ab.sorcery_speed and not sorcery_ok:
                 continue
-            if any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters):
+            if any(obj.counters.get(kind, 0) < k for kind, k in ab.remove_counters):
                 continue  # 118.3: a cost that can't be paid
+            usable = _supply_without(supply, sources, oid if ab.tap else 0, others, p.mana, p.life)
+            mx = usable.max_x(ab.mana_cost)
+            if mx is None:
+                continue
             reqs = _requirements(game, ab.targets, seat, 0, obj)  # 115.5: its source is fair game
             if reqs is None:
-                continue
-            usable = [s for s in sources if not (ab.tap and s.source_id == oid)]
-            mx = _max_x(game, seat, ab.mana_cost, usable)
-            if mx is None:
                 continue
             options.append(ActionOption("activate", oid, obj.name, n, reqs, ab.mana_cost.has_x,
                                         mx))

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ._characteristics import AbilityRef, Characteristics, LayerCache, characteristics
-from ._decisions import Answer, Choice, Decision, Proc
+from ._decisions import ActionOption, Answer, Choice, Decision, Proc
 from ._definitions import ActivatedAbility, CardDefinition, TriggeredAbility
 from ._events import Event
 from ._state import GameObject, GameState
@@ -49,6 +49,9 @@ class Game:
     static_rules: dict[int, tuple[tuple[int, str, int], ...]] = field(default_factory=dict)
     """By epoch (only the current one is kept): (object id, definition, position) of every
     restriction or permission permanents have, for ``_restrictions`` (a cache only)."""
+    actions_memo: dict[int, tuple[tuple[object, ...], tuple[ActionOption, ...]]] = field(
+        default_factory=dict)
+    """By seat: the last ``legal_actions`` answer and the key of what it read (a cache only)."""
 
     # ------------------------------------------------------------------ definitions
 

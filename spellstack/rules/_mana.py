@@ -21,6 +21,7 @@ __all__ = [
     "ManaCost",
     "ManaCostSyntaxError",
     "ManaSource",
+    "ManaSupply",
     "ManaSymbol",
     "Payment",
     "add_mana",
@@ -814,3 +815,152 @@ def _default_choices(
                 break
         choices.append(option)
     return choices
+
+
+# ------------------------------------------------------------------ payability
+
+
+class ManaSupply:
+    """What a pool and a list of mana sources can pay: repeated "can this be paid?" questions
+    (601.2g-h) about one player's mana, each answered once, without working out the payment.
+
+    ``can_pay(cost, x)`` is exactly ``plan_payment(cost, x, pool, sources, life_available=...)
+    is not None``, decided by Hall's condition instead of a matching search: the demands can all
+    be met iff every set of them has enough mana able to pay one of them, and only the sets
+    "every demand whose types lie within T" for T a union of demanded type masks need checking.
+    Generic mana is met by any mana, so for it only the total counts.
+    """
+
+    __slots__ = ("_available", "_life_cap", "_memo", "_supply", "_total", "_units")
+
+    def __init__(self, pool: Mapping[str, int], sources: Sequence[ManaSource], *,
+                 life_available: int | None = None) -> None:
+        """Args: as for :func:`plan_payment` (``ValueError`` for an unknown mana type or a
+        negative amount)."""
+        _check_pool(pool)
+        units: dict[int, int] = {}
+        for t, n in pool.items():
+            if n:
+                units[1 << _TYPE_INDEX[t]] = units.get(1 << _TYPE_INDEX[t], 0) + n
+        for source in sources:
+            mask = 0
+            for mana in source.produces:
+                if mana not in _TYPE_INDEX:
+                    raise ValueError(f"source {source.source_id} produces unknown mana type {mana!r}")
+                mask |= 1 << _TYPE_INDEX[mana]
+            if mask:
+                units[mask] = units.get(mask, 0) + 1
+        self._units = tuple(units.items())
+        """(type mask, how many mana) for each kind of unit: pool mana by type, sources by what
+        they make."""
+        self._total = sum(units.values())
+        """All the mana there is (any of it pays generic)."""
+        self._available = len(sources) + sum(pool.values())
+        """The bound ``_max_x`` searched X up to: every source and every pool mana."""
+        self._life_cap = None if life_available is None else max(0, life_available) // _PHYREXIAN_LIFE
+        """How many Phyrexian symbols life may pay (119.4), None for any number."""
+        self._supply: dict[int, int] = {}
+        """Mana able to pay a demand of some type in the mask, by mask (memo)."""
+        self._memo: dict[tuple[ManaCost, int], bool] = {}
+        """Answers so far, by (cost, X)."""
+
+    def _touching(self, mask: int) -> int:
+        n = self._supply.get(mask)
+        if n is None:
+            n = self._supply[mask] = sum(k for m, k in self._units if m & mask)
+        return n
+
+    def _meets(self, demands: dict[int, int], generic: int) -> bool:
+        """Hall's condition for ``demands`` (type mask -> how many) plus ``generic`` mana."""
+        if sum(demands.values()) + generic > self._total:
+            return False
+        items = list(demands.items())
+        if len(items) == 1:
+            mask, n = items[0]
+            return n <= self._touching(mask)
+        for subset in range(1, 1 << len(items)):
+            union = need = 0
+            for i, (mask, n) in enumerate(items):
+                if subset >> i & 1:
+                    union |= mask
+                    need += n
+            if need > self._touching(union):
+                return False
+        return True
+
+    def can_pay(self, cost: ManaCost, x: int = 0) -> bool:
+        """Whether the cost can be paid with X = ``x`` (``ValueError`` if ``x`` is negative)."""
+        key = (cost, x)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._can_pay(cost, x)
+        return found
+
+    def _can_pay(self, cost: ManaCost, x: int) -> bool:
+        if x < 0:
+            raise ValueError(f"X must not be negative, got {x}")
+        demands: dict[int, int] = {}
+        generic = 0
+        phyrexian: dict[int, int] = {}
+        mono: dict[tuple[int, int], int] = {}
+        for symbol in cost.symbols:
+            if symbol.is_x:
+                generic += x
+            elif symbol.phyrexian:
+                mask = _mask(symbol.colors)
+                phyrexian[mask] = phyrexian.get(mask, 0) + 1
+            elif symbol.generic and symbol.colors:
+                if symbol.generic == 1:
+                    generic += 1  # {1/W} as {1} needs any one mana: never worse than W
+                else:
+                    key = (_mask(symbol.colors), symbol.generic)
+                    mono[key] = mono.get(key, 0) + 1
+            elif symbol.colors:
+                mask = _mask(symbol.colors)  # one colour, or a hybrid pair (either pays)
+                demands[mask] = demands.get(mask, 0) + 1
+            else:
+                generic += symbol.generic
+        if not phyrexian and not mono:
+            return self._meets(demands, generic)
+        # As _Planner.feasible: as much life as allowed on Phyrexian symbols (it only frees
+        # mana), every split of the monocolored hybrids between their two halves.
+        n_phyrexian = sum(phyrexian.values())
+        life_room = n_phyrexian if self._life_cap is None else min(n_phyrexian, self._life_cap)
+        ph_groups = list(phyrexian.items())
+        mono_groups = list(mono.items())
+        for ph_life in product(*(range(n + 1) for _, n in ph_groups)):
+            if sum(ph_life) != life_room:
+                continue
+            for mono_generic in product(*(range(n + 1) for _, n in mono_groups)):
+                trial = dict(demands)
+                owed = generic
+                for (mask, n), paid_life in zip(ph_groups, ph_life, strict=True):
+                    if n > paid_life:
+                        trial[mask] = trial.get(mask, 0) + n - paid_life
+                for ((mask, amount), n), as_generic in zip(mono_groups, mono_generic, strict=True):
+                    if n > as_generic:
+                        trial[mask] = trial.get(mask, 0) + n - as_generic
+                    owed += amount * as_generic
+                if self._meets(trial, owed):
+                    return True
+        return False
+
+    def max_x(self, cost: ManaCost) -> int | None:
+        """The largest X the cost can be paid with (0 for a cost without X), None if not even
+        with X = 0."""
+        # Every symbol but a Phyrexian one needs at least one mana: a cheap test first.
+        if not any(sym.phyrexian for sym in cost.symbols) and cost.mana_value(0) > self._available:
+            return None
+        if not self.can_pay(cost, 0):
+            return None
+        if not cost.has_x:
+            return 0
+        x_count = sum(1 for sym in cost.symbols if sym.is_x)
+        lo, hi = 0, (self._available - cost.mana_value(0)) // x_count
+        while lo < hi:  # payable X values form a prefix 0..max: binary search it
+            mid = (lo + hi + 1) // 2
+            if self.can_pay(cost, mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo

@@ -1,0 +1,163 @@
+"""The priority fast paths: ``only_pass_possible`` is exact (True exactly when passing is the only
+legal action, 117.1), permissions included (702.8a flash granted by an effect, 601.2a casting from
+a graveyard, exile or the top of a library); ``legal_actions`` answers from its cache only what a
+fresh computation would answer; ``numbers_automatic_pass`` keeps decision ids as they were."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spellstack.bots import RandomBot
+from spellstack.cards import DECKS, load_card_file, load_cards, load_deck
+from spellstack.rules import (
+    ActionOption,
+    CardDefinition,
+    Decision,
+    Game,
+    Reply,
+    Task,
+    default_answer,
+    legal_actions,
+    move_object,
+    new_game,
+    numbers_automatic_pass,
+    only_pass_possible,
+    play_sync,
+    view_for,
+)
+from spellstack.rules._casting import _fresh_actions
+from spellstack.scenarios import build_game
+
+HERE = Path(__file__).parent
+CARDS: Mapping[str, CardDefinition] = {
+    **load_cards(), **load_card_file(HERE / "test_only_cards.toml"),
+    **load_card_file(HERE / "test_fast_path_cards.toml")}
+PASS_ONLY = (ActionOption("pass"),)
+
+
+def game_with(alice: dict[str, list[str]], bob: dict[str, list[str]] | None = None,
+              step: str = "precombat_main") -> Game:
+    game, _ = build_game({"players": ["alice", "bob"], "step": step, "alice": alice,
+                          "bob": bob or {}}, 0, CARDS, "test")
+    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "priority")
+    return game
+
+
+def only_pass(game: Game, seat: int) -> bool:
+    """``only_pass_possible``, checked against a fresh list of legal actions for both seats."""
+    for s in (0, 1):
+        assert only_pass_possible(game, s) == (_fresh_actions(game, s) == PASS_ONLY)
+    return only_pass_possible(game, seat)
+
+
+def test_flash_for_auras_counts_only_when_the_aura_can_be_paid_for() -> None:
+    aid = {"battlefield": ["Plains", "Plains", "Sigarda's Aid"]}
+    target = {"battlefield": ["Hill Giant"]}
+    assert not only_pass(game_with({**aid, "hand": ["Pacifism"]}, target, "upkeep"), 0)
+    tapped_out = {"battlefield": ["Plains", "Sigarda's Aid"], "hand": ["Pacifism"]}
+    assert only_pass(game_with(tapped_out, target, "upkeep"), 0)  # {1}{W} from one Plains: no
+    # The permission is about Auras and Equipment: a creature card still waits for a main phase.
+    assert only_pass(game_with({**aid, "hand": ["Grizzly Bears"]}, target, "upkeep"), 0)
+
+
+def test_flash_for_creatures_is_only_for_the_permissions_controller() -> None:
+    bears = {"hand": ["Grizzly Bears"], "battlefield": ["Forest", "Forest"]}
+    game = game_with({**bears, "battlefield": ["Forest", "Forest", "Test Creature Flasher"]},
+                     bears, "upkeep")
+    assert not only_pass(game, 0)
+    assert only_pass(game, 1)
+
+
+def test_casting_creatures_from_a_graveyard_needs_sorcery_timing_and_mana() -> None:
+    recaster = ["Forest", "Forest", "Test Graveyard Recaster"]
+    assert not only_pass(game_with({"graveyard": ["Grizzly Bears"], "battlefield": recaster}), 0)
+    assert only_pass(game_with({"graveyard": ["Grizzly Bears"], "battlefield": recaster}, {},
+                               "upkeep"), 0)
+    assert only_pass(game_with({"graveyard": ["Grizzly Bears"],
+                                "battlefield": ["Forest", "Test Graveyard Recaster"]}), 0)
+    # An instant in the graveyard is not a creature spell: the permission does not reach it.
+    assert only_pass(game_with({"graveyard": ["Lightning Bolt"],
+                                "battlefield": ["Mountain", "Test Graveyard Recaster"]}, {},
+                               "upkeep"), 0)
+
+
+def test_casting_from_exile_is_for_cards_the_player_owns() -> None:
+    caster = ["Mountain", "Test Exile Caster"]
+    assert not only_pass(game_with({"exile": ["Lightning Bolt"], "battlefield": caster}, {},
+                                   "upkeep"), 0)
+    assert only_pass(game_with({"battlefield": caster}, {"exile": ["Lightning Bolt"]}, "upkeep"), 0)
+
+
+def test_casting_from_a_library_reaches_only_its_top_card() -> None:
+    caster = ["Forest", "Forest", "Test Library Top Caster"]
+    assert not only_pass(game_with({"library": ["Grizzly Bears", "Forest"], "battlefield": caster}), 0)
+    assert only_pass(game_with({"library": ["Lightning Bolt", "Grizzly Bears"],
+                                "battlefield": caster}), 0)
+
+
+def test_the_cache_sees_a_land_tapped_and_mana_added_behind_its_back() -> None:
+    game = game_with({"hand": ["Lightning Bolt"], "battlefield": ["Mountain"]}, {}, "upkeep")
+    assert [o.kind for o in legal_actions(game, 0)] == ["pass", "cast"]
+    mountain = game.state.battlefield[0]
+    game.state.objects[mountain].tapped = True
+    assert legal_actions(game, 0) == PASS_ONLY
+    assert only_pass_possible(game, 0)
+    game.state.players[0].mana = {"R": 1}
+    assert [o.kind for o in legal_actions(game, 0)] == ["pass", "cast"]
+    assert not only_pass_possible(game, 0)
+
+
+def test_the_cache_sees_a_card_put_into_the_hand() -> None:
+    game = game_with({"library": ["Forest", "Lightning Bolt"], "battlefield": ["Mountain"]}, {},
+                     "upkeep")
+    assert legal_actions(game, 0) == PASS_ONLY
+    assert only_pass_possible(game, 0)
+    move_object(game, game.state.players[0].library[1], "hand")  # no epoch moves for this
+    assert [o.kind for o in legal_actions(game, 0)] == ["pass", "cast"]
+
+
+def test_automatic_passes_are_numbered_as_before_the_test_was_exact() -> None:
+    # Nothing castable by timing: the earlier test settled it, no decision id was used.
+    plain = game_with({"hand": ["Grizzly Bears"], "battlefield": ["Forest", "Forest"]}, {}, "upkeep")
+    assert only_pass_possible(plain, 0) and not numbers_automatic_pass(plain, 0)
+    # A permission in play, or a card whose timing allows it: a decision was built, and numbered.
+    aid = game_with({"hand": ["Grizzly Bears"], "battlefield": ["Forest", "Sigarda's Aid"]}, {},
+                    "upkeep")
+    assert only_pass_possible(aid, 0) and numbers_automatic_pass(aid, 0)
+    broke = game_with({"hand": ["Lightning Bolt"]}, {}, "upkeep")
+    assert only_pass_possible(broke, 0) and numbers_automatic_pass(broke, 0)
+
+
+DECKLISTS = {name: load_deck(name, CARDS).cards for name in DECKS}
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), decks=st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS)))
+def test_at_every_grant_of_priority_the_cache_and_the_quick_test_agree_with_a_fresh_list(
+        seed: int, decks: tuple[str, str]) -> None:
+    game = new_game(CARDS, [("Ann", DECKLISTS[decks[0]]), ("Ben", DECKLISTS[decks[1]])], seed)
+    bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
+    grants = [0]
+
+    def check(g: Game, task: Task) -> bool:
+        if task == "priority":
+            grants[0] += 1
+            for seat in (0, 1):  # both seats: the cache of the one without priority ages too
+                fresh = _fresh_actions(g, seat)
+                if (grants[0] + seat) % 2:  # either may fill the cache first
+                    assert only_pass_possible(g, seat) == (fresh == PASS_ONLY)
+                    assert legal_actions(g, seat) == fresh
+                else:
+                    assert legal_actions(g, seat) == fresh
+                    assert only_pass_possible(g, seat) == (fresh == PASS_ONLY)
+        return False
+
+    def answer(decision: Decision) -> Reply:
+        return bots[decision.player].decide(view_for(game, decision.player), decision)
+
+    play_sync(game, answer, max_tasks=50_000, until=check)
+    assert game.state.game_over and grants[0] > 0
