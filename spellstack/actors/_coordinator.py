@@ -147,6 +147,7 @@ class Coordinator:
         """Play the game to its end; returns the result."""
         game = self.game
         st = game.state
+        checked = False  # an SBA check made, or its skip recorded, since the last other task
         while True:
             task = next_task(game)
             if task == "game_over":
@@ -155,7 +156,14 @@ class Coordinator:
                 batch = await self._call(self.sba, CheckSBA(), SBABatch)
                 assert isinstance(batch, SBABatch)
                 after_sba(game, len(batch.events))
-            elif task == "place_triggers":
+                checked = True
+                continue
+            if task == "priority" and not checked:
+                # 704.3/117.5: nothing a state-based action reads changed since the last check
+                # (``GameState.sba`` is empty), so the round trip is skipped, and recorded.
+                self._note("sba_skipped", -1, "no SBA-relevant change since the last check")
+            checked = False
+            if task == "place_triggers":
                 placed = await self._drive(place_triggers(game))
                 after_triggers(game, bool(placed))
             elif task == "priority":
@@ -166,9 +174,6 @@ class Coordinator:
                 await self._drive(advance(game))
             elif task == "end_turn":
                 await self._drive(end_turn(game))
-            if task != "check_sba" and not st.dirty and next_task(game) == "priority":
-                # The check before this grant of priority has nothing to look at (704.3).
-                self._note("sba_skipped", -1, "no change since the last check")
         await self._finish()
         return self.result
 

@@ -106,7 +106,7 @@ from ._restrictions import (
     play_land_refusal,
 )
 from ._rng import GameRandom
-from ._sba import check_game_over, lose_game, state_based_actions
+from ._sba import check_game_over, lose_game, sba_would_apply, state_based_actions
 from ._setup import OPENING_HAND, new_game
 from ._state import (
     FIRST_OBJECT_ID,
@@ -119,6 +119,7 @@ from ._state import (
     GameState,
     PendingTrigger,
     PlayerState,
+    SBAChanges,
     Shield,
     is_player_ref,
     player_ref,
@@ -196,6 +197,7 @@ __all__ = [
     "Replacement",
     "Reply",
     "Restriction",
+    "SBAChanges",
     "Shield",
     "SpellAbility",
     "SpellstackError",
@@ -264,6 +266,7 @@ __all__ = [
     "replace_move",
     "resolve_top",
     "run_proc",
+    "sba_would_apply",
     "seat_of_ref",
     "seats_seeing",
     "simultaneous_moves",

@@ -102,8 +102,7 @@ def attach(game: Game, obj: GameObject, ref: int) -> bool:
         return False
     obj.attached_to = ref
     obj.timestamp = game.state.new_timestamp()
-    game.changed()
-    game.state.dirty = True
+    game.changed()  # and 704.5m-p, y look again
     game.log("attach", f"{obj.name} is attached to {game.ref_name(ref)}", subject=obj.id)
     return True
 
@@ -112,7 +111,6 @@ def unattach(game: Game, obj: GameObject, why: str) -> None:
     """701.3d: unattach ``obj`` (it stays on the battlefield)."""
     obj.attached_to = 0
     game.changed()
-    game.state.dirty = True
     game.log("sba", f"{obj.name} becomes unattached: {why}", subject=obj.id)
 
 

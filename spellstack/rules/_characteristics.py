@@ -990,7 +990,6 @@ def add_effect(game: Game, effect: ContinuousEffect) -> None:
     if effect.verb not in LAYER_VERBS or effect.duration not in DURATIONS:
         raise ValueError(f"unknown layer verb or duration in {effect!r}")
     game.state.effects.append(effect)
-    game.state.dirty = True
     game.changed()
 
 
@@ -1000,7 +999,6 @@ def end_effects(game: Game, test: Callable[[ContinuousEffect], bool]) -> None:
     kept = [e for e in st.effects if not test(e)]
     if len(kept) != len(st.effects):
         st.effects = kept
-        st.dirty = True
         game.changed()
 
 
@@ -1015,8 +1013,7 @@ def add_counters(game: Game, obj: GameObject, kind: str, n: int) -> None:
         obj.counters[kind] = new
     else:
         obj.counters.pop(kind, None)
-    game.state.dirty = True
-    game.changed()
+    game.changed()  # 704.5f-i, q, r look at every permanent
 
 
 def become_copy(game: Game, obj: GameObject, original: GameObject, source: GameObject) -> None:

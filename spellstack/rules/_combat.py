@@ -80,7 +80,6 @@ def declare_attackers(game: Game) -> Proc[None]:
                  subject=aid)
     for aid, _target in chosen:
         trigger_attacks(game, st.objects[aid])
-    st.dirty = True
 
 
 def _defends(game: Game, seat: int, target: int) -> bool:
@@ -129,7 +128,6 @@ def declare_blockers(game: Game) -> Proc[None]:
                  player=game.controller(st.objects[bid]), subject=bid)
     for bid, aid in declared:
         trigger_blocks(game, st.objects[bid], aid)
-    st.dirty = True
 
 
 def _strikes_first(game: Game, obj: GameObject) -> bool:
@@ -226,8 +224,7 @@ def combat_damage(game: Game, first: bool) -> Proc[None]:
     # 510.2: all combat damage is dealt simultaneously.
     for source, ref, amount in assignments:
         if source.id in st.objects:
-            deal_damage(game, source, ref, amount)
-    st.dirty = True
+            deal_damage(game, source, ref, amount)  # marks what it damages (704.5a, g, h)
 
 
 def _lethal(game: Game, attacker: GameObject, blocker: GameObject, assigned: int) -> int:

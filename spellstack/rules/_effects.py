@@ -382,7 +382,6 @@ def _tap(ctx: EffectContext, eff: Effect) -> None:
     for obj in ctx.objects(eff.get("what")):
         if obj.zone == "battlefield" and not obj.tapped:
             obj.tapped = True
-            ctx.game.state.dirty = True
             ctx.game.log("tap", f"{obj.name} becomes tapped", subject=obj.id)
 
 

@@ -69,9 +69,11 @@ class Game:
         return self.layer_cache[obj.id]
 
     def changed(self) -> None:
-        """Something that can change characteristics happened: drop the cache (new epoch)."""
+        """Something that can change characteristics happened: drop the cache (new epoch), and
+        the next state-based action check looks at every permanent (704.3, ``SBAChanges``)."""
         self.epoch += 1
         self.layer_cache.clear()
+        self.state.sba.board = True
 
     def card_types(self, obj: GameObject) -> tuple[str, ...]:
         """Card types (205.2a)."""

@@ -45,7 +45,7 @@ def next_task(game: Game) -> Task:
     if st.game_over:
         return "game_over"
     if st.cycle == "check":
-        if st.dirty:
+        if st.sba:  # 704.3: something a state-based action reads changed since the last check
             return "check_sba"
         if st.pending_triggers:
             return "place_triggers"
@@ -73,7 +73,6 @@ def after_triggers(game: Game, placed: bool) -> None:
     st = game.state
     if placed and st.step == "cleanup":
         st.cleanup_acted = True
-    st.dirty = True
 
 
 def priority_decision(game: Game) -> Decision:
@@ -225,7 +224,8 @@ def take_action(game: Game, seat: int, action: Action) -> str:
     st.passes = 0
     st.priority = seat
     st.cycle = "check"
-    st.dirty = True
+    # What the action changed marks itself (``SBAChanges``): a land entering the battlefield
+    # or a life payment does; a spell moved to the stack or mana spent does not.
     return action.kind
 
 

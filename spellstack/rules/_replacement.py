@@ -289,7 +289,6 @@ def add_shield(game: Game, kind: str, affected: int, amount: int, source_name: s
     (615.7) for this turn."""
     st = game.state
     st.shields.append(Shield(st.new_timestamp(), kind, affected, amount, source_name))
-    st.dirty = True
 
 
 def _regenerate(obj_id: int, shield: Shield) -> Replacement[DestroyEvent]:
@@ -304,7 +303,6 @@ def _regenerate(obj_id: int, shield: Shield) -> Replacement[DestroyEvent]:
         if st.combat is not None:
             st.combat.attackers.pop(obj_id, None)
             st.combat.blockers.pop(obj_id, None)
-        st.dirty = True
         game.log("regenerate", f"{obj.name} regenerates (701.15a)", subject=obj_id)
         return replace(ev, regenerated=True)
 
@@ -364,7 +362,6 @@ def prevent_damage(game: Game, source: GameObject, target: int, amount: int) -> 
         kept.append(shield)
     if left != amount:
         st.shields = kept
-        st.dirty = True
     return left
 
 

@@ -102,7 +102,7 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         # 117.3b: the active player receives priority after a spell or ability resolves.
         st.priority = st.active_or_next()  # 800.4j: or the next player, if they left
         st.passes = 0
-    st.dirty = True
+    st.sba.mark_all()  # a full check after a resolution: whatever it did
     return game.take_events()
 
 

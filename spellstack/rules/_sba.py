@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from ._attachments import attachment_problems, unattach
 from ._characteristics import AbilityRef, add_counters, end_effects, snapshot_leaving
 from ._decisions import Proc
 from ._events import Event
 from ._game import Game
 from ._replacement import destroy_permanent, replace_loss
-from ._state import GameObject
+from ._state import GameObject, PlayerState, SBAChanges
 from ._zones import move_object, move_object_proc, simultaneous_moves
 
-__all__ = ["check_game_over", "lose_game", "state_based_actions"]
+__all__ = ["check_game_over", "lose_game", "sba_would_apply", "state_based_actions"]
 
 
 def lose_game(game: Game, seat: int, reason: str, *, check: bool = True) -> None:
@@ -25,7 +27,7 @@ def lose_game(game: Game, seat: int, reason: str, *, check: bool = True) -> None
         return
     p.lost = True
     p.loss_reason = reason
-    st.dirty = True
+    st.sba.mark_all()
     game.log("lose", f"{p.name} loses the game: {reason}", player=seat)
     if len(st.living_seats()) >= 2:
         _leave_game(game, seat)
@@ -72,7 +74,7 @@ def _leave_game(game: Game, seat: int) -> None:
     if st.cycle == "priority":
         # The pending grant is void: state-based actions come before the next one (117.5).
         st.cycle = "check"
-    st.dirty = True
+    st.sba.mark_all()
 
 
 def _recent_passers(game: Game, leaver: int) -> list[int]:
@@ -129,51 +131,86 @@ def check_game_over(game: Game) -> None:
     game.log("game_over", st.end_reason)
 
 
-def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
-    """704.3: perform every state-based action that applies, all at once as one event.
+@dataclass(slots=True)
+class _Found:
+    """What one look at the state found (``_look``); looking changes nothing."""
 
-    Returns the events of that batch; an empty tuple means none applied. Callers repeat until
-    none apply. The legend rule (704.5j) asks each affected player which one to keep.
+    losers: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+    """704.7: each player who loses, with every reason at once (704.5a-c)."""
+    vanish: list[int] = field(default_factory=list)
+    """704.5d: tokens in a zone other than the battlefield."""
+    to_graveyard: dict[int, str] = field(default_factory=dict)
+    """Permanents put into their owners' graveyards, with the reason (704.5f, i)."""
+    destroy: dict[int, str] = field(default_factory=dict)
+    """Creatures destroyed, with the reason (704.5g, h)."""
+    annihilate: list[int] = field(default_factory=list)
+    """704.5q: permanents with both +1/+1 and -1/-1 counters."""
+    capped: list[tuple[int, str, int]] = field(default_factory=list)
+    """704.5r: (permanent, counter kind, most it may have) for counters beyond a cap."""
+    legends: list[GameObject] = field(default_factory=list)
+    """704.5j: legendary permanents (only when every permanent was looked at)."""
+    worlds: list[GameObject] = field(default_factory=list)
+    """704.5k: world permanents (only when every permanent was looked at)."""
+    attachments: bool = False
+    """Whether a permanent looked at is attached, or is an Aura (704.5m/n/p/y; only when every
+    permanent was looked at)."""
+    players: list[PlayerState] = field(default_factory=list)
+    """The players looked at."""
+    permanents: list[GameObject] = field(default_factory=list)
+    """The permanents looked at."""
+
+
+def _look(game: Game, changes: SBAChanges) -> _Found:
+    """704.3: look for the state-based actions that apply, where ``changes`` says something may
+    have changed since the last check (everything, if it says so); nothing changes.
+
+    After a check that performed nothing, none applied: so the players, tokens and permanents
+    not named in ``changes`` need no look, and without a change to the board (``board``) the
+    legend, world and attachment rules have nothing new to find. Whatever is looked at is
+    looked at in the order a look at everything would take (players in turn order, objects by
+    id, permanents in the order they entered), so the actions and their order are the same.
     """
     st = game.state
-    if st.game_over:
-        return ()
-    game.take_events()  # the batch's events start here
-    losers: list[tuple[int, tuple[str, ...]]] = []
-    for p in st.players:
-        if p.lost:
-            continue
-        # 704.7: every reason a player has to lose now is part of one event.
-        reasons = tuple(why for test, why in (
-            (p.life <= 0, "has 0 or less life (704.5a)"),
-            (p.drew_from_empty, "drew from an empty library (704.5b)"),
-            (p.poison >= 10, "has ten or more poison counters (704.5c)")) if test)
-        if reasons:
-            losers.append((p.seat, reasons))
-        p.drew_from_empty = False
-
-    vanish: list[int] = []  # 704.5d
-    to_graveyard: dict[int, str] = {}
-    destroy: dict[int, str] = {}
-    annihilate: list[int] = []
-    capped: list[tuple[int, str, int]] = []  # 704.5r
-    for oid, obj in st.objects.items():
-        if obj.is_token and obj.zone != "battlefield":
-            vanish.append(oid)
-    legends: list[GameObject] = []
-    worlds: list[GameObject] = []
-    attachments = False  # whether any permanent is attached, or is an Aura (704.5m/n/p/y)
+    found = _Found()
+    every = changes.everything
+    board = every or changes.board
+    if every or changes.players:
+        for p in st.players:
+            if p.lost or not (every or p.seat in changes.players):
+                continue
+            found.players.append(p)
+            # 704.7: every reason a player has to lose now is part of one event.
+            reasons = tuple(why for test, why in (
+                (p.life <= 0, "has 0 or less life (704.5a)"),
+                (p.drew_from_empty, "drew from an empty library (704.5b)"),
+                (p.poison >= 10, "has ten or more poison counters (704.5c)")) if test)
+            if reasons:
+                found.losers.append((p.seat, reasons))
+    if every or changes.tokens:
+        tokens = changes.tokens
+        for oid, obj in st.objects.items():
+            if obj.is_token and obj.zone != "battlefield" and (every or oid in tokens):
+                found.vanish.append(oid)
+    if board:
+        looked = st.battlefield
+    elif changes.objects:
+        looked = [oid for oid in st.battlefield if oid in changes.objects]
+    else:
+        return found
+    to_graveyard, destroy = found.to_graveyard, found.destroy
     layers = game.layer_cache  # one lookup for every test below (613)
-    for oid in st.battlefield:
+    for oid in looked:
         obj = st.objects[oid]
+        found.permanents.append(obj)
         c = layers[oid]
-        if obj.attached_to or "Aura" in c.subtypes:
-            attachments = True
-        if c.supertypes:
-            if "Legendary" in c.supertypes:
-                legends.append(obj)
-            if "World" in c.supertypes:
-                worlds.append(obj)
+        if board:
+            if obj.attached_to or "Aura" in c.subtypes:
+                found.attachments = True
+            if c.supertypes:
+                if "Legendary" in c.supertypes:
+                    found.legends.append(obj)
+                if "World" in c.supertypes:
+                    found.worlds.append(obj)
         if "Creature" in c.card_types:
             t = c.toughness or 0
             if t <= 0:
@@ -186,21 +223,89 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         if "Planeswalker" in c.card_types and obj.counters.get("loyalty", 0) <= 0:
             to_graveyard[oid] = "0 loyalty (704.5i)"
         if obj.counters.get("+1/+1", 0) and obj.counters.get("-1/-1", 0):
-            annihilate.append(oid)
+            found.annihilate.append(oid)
         # 704.5r: a cap is a static ability it has now (a copy's, 707.2; none lost in 613.1f).
         for kind, most, pos in game.cards[c.definition].counter_limits if obj.counters else ():
             if obj.counters.get(kind, 0) > most and AbilityRef(c.definition, "static", pos) in c.abilities:
-                capped.append((oid, kind, most))
+                found.capped.append((oid, kind, most))
+    return found
+
+
+def _legend_groups(game: Game, legends: list[GameObject], seat: int) -> dict[str, list[int]]:
+    """704.5j: ``seat``'s legendary permanents by name (201.2: the name each has now; a copy's
+    is the original's, 707.2)."""
+    groups: dict[str, list[int]] = {}
+    for obj in legends:
+        if game.controller(obj) == seat:
+            groups.setdefault(game.characteristics(obj).name, []).append(obj.id)
+    return groups
+
+
+def _worlds_to_graveyard(worlds: list[GameObject]) -> list[int]:
+    """704.5k: of two or more world permanents, all but the newest go to the graveyard (all of
+    them if the newest are tied)."""
+    if len(worlds) < 2:
+        return []
+    newest = max(o.timestamp for o in worlds)
+    tied = sum(1 for o in worlds if o.timestamp == newest)
+    return [o.id for o in worlds if o.timestamp != newest or tied > 1]
+
+
+def sba_would_apply(game: Game) -> tuple[str, ...]:
+    """704.3 as a look at everything, changing nothing: each state-based action that applies
+    now, in words (the legend rule as the choice it would ask); empty when none does.
+
+    Whatever ``state_based_actions`` skips, this does not: when priority is about to be granted
+    it must find nothing, or a change was not marked (``SBAChanges``).
+    """
+    st = game.state
+    if st.game_over:
+        return ()
+    found = _look(game, SBAChanges())
+    out = [f"{st.players[seat].name} {'; '.join(reasons)}" for seat, reasons in found.losers]
+    out += [f"token {st.objects[oid].name} ceases to exist (704.5d)" for oid in found.vanish]
+    out += [f"{st.objects[oid].name} to the graveyard: {why}" for oid, why in found.to_graveyard.items()]
+    out += [f"{st.objects[oid].name} destroyed: {why}" for oid, why in found.destroy.items()]
+    out += [f"{st.objects[oid].name} loses counter pairs (704.5q)" for oid in found.annihilate]
+    out += [f"{st.objects[oid].name} has more than {most} {kind} (704.5r)"
+            for oid, kind, most in found.capped]
+    for seat in st.apnap() if len(found.legends) >= 2 else ():
+        out += [f"{st.players[seat].name} keeps one {name} (704.5j)"
+                for name, ids in _legend_groups(game, found.legends, seat).items() if len(ids) >= 2]
+    out += [f"{st.objects[oid].name}: world rule (704.5k)" for oid in _worlds_to_graveyard(found.worlds)]
+    if found.attachments:
+        aura_graveyard, unattached = attachment_problems(game)
+        out += [f"{st.objects[oid].name}: {why}" for oid, why in (aura_graveyard | unattached).items()]
+    return tuple(out)
+
+
+def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
+    """704.3: perform every state-based action that applies, all at once as one event.
+
+    Returns the events of that batch; an empty tuple means none applied. Callers repeat until
+    none apply. The legend rule (704.5j) asks each affected player which one to keep.
+
+    Only what changed since the last check is looked at (``GameState.sba``, see ``_look``);
+    the changes are forgotten as the check starts (a change made while a player is asked about
+    the legend rule is kept for the next check), and after a check that performed anything the
+    next one looks at everything.
+    """
+    st = game.state
+    if st.game_over:
+        return ()
+    game.take_events()  # the batch's events start here
+    changes, st.sba = st.sba, SBAChanges(everything=False)
+    found = _look(game, changes)
+    for p in found.players:
+        p.drew_from_empty = False
+    for obj in found.permanents:
         obj.deathtouch_damage = False
+    losers, vanish, to_graveyard = found.losers, found.vanish, found.to_graveyard
+    destroy, annihilate, capped, legends = found.destroy, found.annihilate, found.capped, found.legends
 
     # 704.5j: the legend rule; each player chooses among their own same-named legends.
     for seat in st.apnap() if len(legends) >= 2 else ():
-        groups: dict[str, list[int]] = {}
-        for obj in legends:
-            if game.controller(obj) == seat:
-                # 201.2: the name it has now (a copy's is the original's, 707.2).
-                groups.setdefault(game.characteristics(obj).name, []).append(obj.id)
-        for name, ids in groups.items():
+        for name, ids in _legend_groups(game, legends, seat).items():
             if len(ids) < 2:
                 continue
             keep = yield from game.ask_choose(
@@ -210,22 +315,16 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
                 if oid not in keep:
                     to_graveyard.setdefault(oid, "legend rule (704.5j)")
 
-    # 704.5k: of two or more world permanents, all but the newest go to the graveyard (all of
-    # them if the newest are tied).
-    if len(worlds) >= 2:
-        newest = max(o.timestamp for o in worlds)
-        tied = sum(1 for o in worlds if o.timestamp == newest)
-        for obj in worlds:
-            if obj.timestamp != newest or tied > 1:
-                to_graveyard.setdefault(obj.id, "world rule (704.5k)")
+    # 704.5k: the world rule.
+    for oid in _worlds_to_graveyard(found.worlds):
+        to_graveyard.setdefault(oid, "world rule (704.5k)")
 
     # 704.5m, 704.5n, 704.5p, 704.5y: Auras, Equipment and Roles attached illegally.
-    aura_graveyard, unattached = attachment_problems(game) if attachments else ({}, {})
+    aura_graveyard, unattached = attachment_problems(game) if found.attachments else ({}, {})
     for oid, why in aura_graveyard.items():
         to_graveyard.setdefault(oid, why)
 
     if not (losers or vanish or to_graveyard or destroy or annihilate or unattached or capped):
-        st.dirty = False
         return ()
 
     # All at once (704.3). (A player asked about the legend rule may have left the game
@@ -273,5 +372,5 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         if not loss.replaced:
             lose_game(game, seat, "; ".join(reasons), check=False)
     check_game_over(game)
-    st.dirty = True
+    st.sba.mark_all()  # 704.3: check again, everything, until none applies
     return game.take_events()

@@ -54,5 +54,5 @@ def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, S
     # The game starts in the first player's upkeep (the untap step has nothing to untap).
     state.priority = 0
     state.cycle = "check"
-    state.dirty = True
+    state.sba.mark_all()
     return game

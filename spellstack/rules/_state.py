@@ -29,6 +29,7 @@ __all__ = [
     "GameState",
     "PendingTrigger",
     "PlayerState",
+    "SBAChanges",
     "Shield",
     "is_player_ref",
     "player_ref",
@@ -298,6 +299,44 @@ class CombatState:
 
 
 @dataclass(slots=True)
+class SBAChanges:
+    """704.3: what changed since the last state-based action check that a state-based action
+    reads, so that the next check looks only there (``_sba.state_based_actions``) and is skipped
+    when nothing did. Bookkeeping about how the state was reached, not part of it (not hashed);
+    a deep copy of the state carries it.
+
+    After a check that performed nothing, no state-based action applies; each change that could
+    make one apply is marked by the primitive making it: ``lose_life`` and poison (704.5a/c),
+    drawing from an empty library (704.5b), damage to a creature (704.5g/h), a token going to
+    a zone other than the battlefield (704.5d), and ``Game.changed()`` (every battlefield entry
+    or departure, continuous effect, attachment or counter change: any permanent's
+    characteristics, 704.5f-r, y). Gaining life, tapping, mana, priority passes, triggers and
+    moves of cards between the other zones make none.
+    """
+
+    everything: bool = True
+    """Anything may have changed (a new or hand-built state, a player who lost or left, a check
+    that performed actions, a resolution): check every player, object and permanent."""
+    board: bool = False
+    """Any permanent's characteristics may have changed (``Game.changed()``): check every
+    permanent, with the legend, world and attachment rules (704.5f-r, y)."""
+    players: set[int] = field(default_factory=set)
+    """Seats that lost life, got poison counters or drew from an empty library (704.5a-c)."""
+    objects: set[int] = field(default_factory=set)
+    """Permanents dealt damage (704.5g, 704.5h)."""
+    tokens: set[int] = field(default_factory=set)
+    """Tokens put into a zone other than the battlefield (704.5d)."""
+
+    def __bool__(self) -> bool:
+        """Whether anything changed: a check is due."""
+        return self.everything or self.board or bool(self.players or self.objects or self.tokens)
+
+    def mark_all(self) -> None:
+        """Anything may have changed: the next check looks at everything."""
+        self.everything = True
+
+
+@dataclass(slots=True)
 class GameState:
     """Everything about one game, and nothing else: no suspended computation, no I/O."""
 
@@ -357,8 +396,8 @@ class GameState:
     """Why the game ended."""
     resolutions: int = 0
     """How many objects have resolved or left the stack so far (used to count ``resolve = N``)."""
-    dirty: bool = True
-    """Whether anything happened since the last state-based action check."""
+    sba: SBAChanges = field(default_factory=SBAChanges)
+    """704.3: what changed since the last state-based action check (not hashed)."""
     turn_limit: int = 0
     """If not 0: the game is a draw when this turn ends (the tournament convention of a time
     limit, made deterministic so bot games always end)."""
@@ -372,6 +411,20 @@ class GameState:
     seed: int | None = None
     """The seed ``new_game`` started the game from, to reproduce it (a failed game's report
     names it); None for a state built another way (a scenario's setup)."""
+
+    @property
+    def dirty(self) -> bool:
+        """Whether a state-based action check is due (``sba`` is not empty)."""
+        return bool(self.sba)
+
+    @dirty.setter
+    def dirty(self, value: bool) -> None:
+        """True: anything may have changed, the next check looks at everything (for states
+        changed from outside the kernel); False: forget what changed."""
+        if value:
+            self.sba.mark_all()
+        else:
+            self.sba = SBAChanges(everything=False)
 
     # ------------------------------------------------------------------ access
 

@@ -96,7 +96,6 @@ def _fire(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int =
     game.state.pending_triggers.append(
         PendingTrigger(you, obj.id, name or obj.name, ability.position, subject)
     )
-    game.state.dirty = True
 
 
 def trigger_enters(game: Game, new: GameObject) -> None:
@@ -208,7 +207,6 @@ def trigger_step(game: Game, step: str) -> None:
                 PendingTrigger(d.controller, d.source_id, d.source_name, d.position, d.subject,
                                delayed=d.id)
             )
-        st.dirty = True
 
 
 def _ability_targets(game: Game, trig: PendingTrigger) -> TriggeredAbility | None:
@@ -248,7 +246,6 @@ def place_triggers(game: Game) -> Proc[bool]:
             if st.players[trig.controller].lost:
                 continue  # 800.4a: it left the game with its controller (who left while asked)
             yield from _put_on_stack(game, trig)
-    st.dirty = True
     return True
 
 

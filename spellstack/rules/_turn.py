@@ -91,7 +91,7 @@ def _cleanup(game: Game) -> Proc[None]:
         obj.deathtouch_damage = False
     end_durations(game, "cleanup")  # 514.2: "until end of turn" effects end
     st.shields = []  # 514.2: regeneration and prevention shields last "this turn"
-    st.dirty = True
+    # Removing damage makes no state-based action apply; effects that end mark the board.
 
 
 def _run_steps(game: Game, index: int) -> Proc[None]:
@@ -105,8 +105,9 @@ def _run_steps(game: Game, index: int) -> Proc[None]:
         if step == "cleanup" or gets_priority:
             st.priority = st.active_or_next()  # 117.3a, 800.4j
             st.passes = 0
+            # A step beginning is no state-based action's business (704.3); what its
+            # turn-based actions and triggers change marks itself (``SBAChanges``).
             st.cycle = "check"
-            st.dirty = True
             return
         _end_step(game)
         index += 1

@@ -84,7 +84,8 @@ def create_object(
         lst.insert(0, oid)
     else:
         lst.append(oid)
-    st.dirty = True
+    if is_token and zone != "battlefield":
+        st.sba.tokens.add(oid)  # 704.5d: it will cease to exist
     if "battlefield" in (zone, moved_from) or reads_zone_sizes(game):
         # What enters or leaves the battlefield can change any permanent (611.3a); a move
         # elsewhere only changes counts a characteristic-defining ability may read.
@@ -266,7 +267,7 @@ def draw_cards(game: Game, seat: int, n: int) -> None:
     for _ in range(n):
         if not p.library:
             p.drew_from_empty = True
-            game.state.dirty = True
+            game.state.sba.players.add(seat)  # 704.5b
             game.log("draw_empty", f"{p.name} tries to draw from an empty library", player=seat)
             continue
         move_object(game, p.library[0], "hand", cause="draw")
@@ -277,8 +278,7 @@ def gain_life(game: Game, seat: int, amount: int) -> None:
     if amount <= 0:
         return
     p = game.state.players[seat]
-    p.life += amount
-    game.state.dirty = True
+    p.life += amount  # no state-based action can follow from it (704.5a reads 0 or less)
     game.log("life", f"{p.name} gains {amount} life ({p.life})", player=seat, amount=amount)
 
 
@@ -288,7 +288,7 @@ def lose_life(game: Game, seat: int, amount: int) -> None:
         return
     p = game.state.players[seat]
     p.life -= amount
-    game.state.dirty = True
+    game.state.sba.players.add(seat)  # 704.5a
     game.log("life", f"{p.name} loses {amount} life ({p.life})", player=seat, amount=-amount)
 
 
@@ -312,7 +312,7 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
             return 0
         if infect:
             p.poison += amount
-            st.dirty = True
+            st.sba.players.add(seat)  # 704.5c
             game.log("poison", f"{source.name} gives {p.name} {amount} poison ({p.poison})",
                      player=seat, amount=amount)
         else:
@@ -340,7 +340,7 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
                 victim.damage += amount
             if game.has_keyword(source, "deathtouch"):
                 victim.deathtouch_damage = True
-        st.dirty = True
+            st.sba.objects.add(victim.id)  # 704.5g, 704.5h (counters mark the board)
     if game.has_keyword(source, "lifelink"):
         gain_life(game, game.controller(source), amount)
     return amount

@@ -1,6 +1,6 @@
-"""Whole games between seeded random bots: zone and card invariants after every task, a deep
-copy of the state hashing like the state, games that end, and determinism (same seed and decks,
-same game)."""
+"""Whole games between seeded random bots: zone and card invariants after every task (and no
+state-based action missed before a grant of priority), a deep copy of the state hashing like
+the state, games that end, and determinism (same seed and decks, same game)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,9 @@ from spellstack.rules import (
     GameState,
     Reply,
     new_game,
+    next_task,
     play_sync,
+    sba_would_apply,
     view_for,
 )
 
@@ -111,6 +113,15 @@ def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
         assert not state.turn_limit or state.turn <= state.turn_limit
 
 
+def check_no_sba_missed(game: Game) -> None:
+    """704.3/117.5: when priority is about to be granted, a look at everything finds no
+    state-based action to perform: the checks, which look only at what was marked as changed
+    (``GameState.sba``) or are skipped when nothing was, missed nothing."""
+    if next_task(game) == "priority":
+        found = sba_would_apply(game)
+        assert not found, f"turn {game.state.turn}, {game.state.step}: unchecked {found}"
+
+
 def check_copy_hashes_equal(state: GameState) -> None:
     """The hash is a function of the state's value: a deep copy hashes the same (no object
     identity, memory address or unordered container leaks into it)."""
@@ -173,6 +184,7 @@ def play(seed: int, decks: tuple[str, str], *, check: bool = True,
         played.tasks += 1
         if check:
             check_invariants(g.state, sizes)
+            check_no_sba_missed(g)
             if actions[0] >= copy_every:
                 actions[0] = 0
                 played.copies += 1

@@ -194,6 +194,7 @@ def test_lethal_damage_is_destruction_and_is_regenerated() -> None:
     game = game_with({"battlefield": ["Drudge Skeletons"]})
     skel = card(game, "Drudge Skeletons")
     game.state.objects[skel].damage = 3
+    game.state.dirty = True  # changed from outside the kernel: the next check looks at everything
     add_shield(game, "regenerate", skel, 1, "test")
     run_proc(state_based_actions(game), default_answer)
     obj = game.state.objects[skel]
@@ -217,6 +218,7 @@ def test_several_simultaneous_losses_are_replaced_once() -> None:
     p.life = 0
     p.drew_from_empty = True
     p.poison = 10
+    game.state.dirty = True  # changed from outside the kernel: the next check looks at everything
     events = run_proc(state_based_actions(game), default_answer)
     assert isinstance(events, tuple)
     assert not p.lost and not game.state.game_over
@@ -230,6 +232,7 @@ def test_without_a_replacement_every_reason_is_named() -> None:
     game = game_with({})
     game.state.players[0].life = 0
     game.state.players[0].drew_from_empty = True
+    game.state.dirty = True  # changed from outside the kernel: the next check looks at everything
     run_proc(state_based_actions(game), default_answer)
     p = game.state.players[0]
     assert p.lost and "704.5a" in p.loss_reason and "704.5b" in p.loss_reason
