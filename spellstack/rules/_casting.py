@@ -343,12 +343,13 @@ def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
     return tuple(out)
 
 
-def _castable_cards(game: Game, seat: int) -> list[int]:
+def _castable_cards(game: Game, seat: int, permissions: bool | None = None) -> list[int]:
     """The cards ``seat`` might cast or play: their hand, then cards in other zones an effect
-    lets them cast (601.2a; ``cast_permitted_from``)."""
+    lets them cast (601.2a; ``cast_permitted_from``). ``permissions``: ``has_permissions``, if
+    the caller knows it."""
     st = game.state
     out = list(st.players[seat].hand)
-    if has_permissions(game):
+    if has_permissions(game) if permissions is None else permissions:
         for zone in ("graveyard", "exile", "library"):
             ids = st.exile if zone == "exile" else st.zone_list(zone, seat)
             out.extend(i for i in ids if cast_permitted_from(game, seat, st.objects[i]))
@@ -394,15 +395,16 @@ def only_pass_possible(game: Game, seat: int) -> bool:
     p = st.players[seat]
     sorcery_ok = _sorcery_timing(game, seat)
     layers = game.layer_cache  # characteristics by id (613): this runs at every priority
+    permissions = has_permissions(game)  # without one, nothing is cast as though it had flash
     costs: list[tuple[ManaCost, int]] = []  # what might be done: its cost, the permanent tapped
-    for oid in _castable_cards(game, seat):
+    for oid in _castable_cards(game, seat, permissions):
         c = layers[oid]
         if "Land" in c.card_types:
             if (sorcery_ok and p.lands_played < 1 and st.objects[oid].zone == "hand"
                     and play_land_refusal(game, seat) is None):
                 return False  # 305.1: playing a land needs nothing more
         elif (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
-              or flash_permitted(game, seat, st.objects[oid])):
+              or (permissions and flash_permitted(game, seat, st.objects[oid]))):
             costs.append((c.mana_cost or _NO_COST, 0))
     for oid in st.battlefield:
         c = layers[oid]

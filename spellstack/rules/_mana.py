@@ -820,6 +820,10 @@ def _default_choices(
 # ------------------------------------------------------------------ payability
 
 
+_PRODUCES_MASKS: dict[tuple[str, ...], int] = {}
+"""Type masks of the ``ManaSource.produces`` tuples seen so far (all valid)."""
+
+
 class ManaSupply:
     """What a pool and a list of mana sources can pay: repeated "can this be paid?" questions
     (601.2g-h) about one player's mana, each answered once, without working out the payment.
@@ -843,11 +847,13 @@ class ManaSupply:
             if n:
                 units[1 << _TYPE_INDEX[t]] = units.get(1 << _TYPE_INDEX[t], 0) + n
         for source in sources:
-            mask = 0
-            for mana in source.produces:
-                if mana not in _TYPE_INDEX:
-                    raise ValueError(f"source {source.source_id} produces unknown mana type {mana!r}")
-                mask |= 1 << _TYPE_INDEX[mana]
+            mask = _PRODUCES_MASKS.get(source.produces)
+            if mask is None:
+                for mana in source.produces:
+                    if mana not in _TYPE_INDEX:
+                        raise ValueError(f"source {source.source_id} produces unknown mana type "
+                                         f"{mana!r}")
+                mask = _PRODUCES_MASKS[source.produces] = _mask(source.produces)
             if mask:
                 units[mask] = units.get(mask, 0) + 1
         self._units = tuple(units.items())
@@ -861,8 +867,9 @@ class ManaSupply:
         """How many Phyrexian symbols life may pay (119.4), None for any number."""
         self._supply: dict[int, int] = {}
         """Mana able to pay a demand of some type in the mask, by mask (memo)."""
-        self._memo: dict[tuple[ManaCost, int], bool] = {}
-        """Answers so far, by (cost, X)."""
+        self._memo: dict[int, tuple[ManaCost, dict[int, bool]]] = {}
+        """Answers so far: by the cost's id (the entry keeps the cost, so the id stays its own; a
+        cost's hash is slow to compute), the cost and its answers by X."""
 
     def _touching(self, mask: int) -> int:
         n = self._supply.get(mask)
@@ -890,10 +897,12 @@ class ManaSupply:
 
     def can_pay(self, cost: ManaCost, x: int = 0) -> bool:
         """Whether the cost can be paid with X = ``x`` (``ValueError`` if ``x`` is negative)."""
-        key = (cost, x)
-        found = self._memo.get(key)
+        entry = self._memo.get(id(cost))
+        if entry is None or entry[0] is not cost:
+            entry = self._memo[id(cost)] = (cost, {})
+        found = entry[1].get(x)
         if found is None:
-            found = self._memo[key] = self._can_pay(cost, x)
+            found = entry[1][x] = self._can_pay(cost, x)
         return found
 
     def _can_pay(self, cost: ManaCost, x: int) -> bool:
@@ -948,15 +957,24 @@ class ManaSupply:
     def max_x(self, cost: ManaCost) -> int | None:
         """The largest X the cost can be paid with (0 for a cost without X), None if not even
         with X = 0."""
+        value = x_count = 0  # the mana value with X = 0 (202.3), in the same pass
+        phyrexian = False
+        for sym in cost.symbols:
+            if sym.is_x:
+                x_count += 1
+            elif sym.phyrexian:
+                phyrexian = True
+                value += 1
+            else:
+                value += max(sym.generic, 1) if sym.colors else sym.generic
         # Every symbol but a Phyrexian one needs at least one mana: a cheap test first.
-        if not any(sym.phyrexian for sym in cost.symbols) and cost.mana_value(0) > self._available:
+        if not phyrexian and value > self._available:
             return None
         if not self.can_pay(cost, 0):
             return None
-        if not cost.has_x:
+        if not x_count:
             return 0
-        x_count = sum(1 for sym in cost.symbols if sym.is_x)
-        lo, hi = 0, (self._available - cost.mana_value(0)) // x_count
+        lo, hi = 0, (self._available - value) // x_count
         while lo < hi:  # payable X values form a prefix 0..max: binary search it
             mid = (lo + hi + 1) // 2
             if self.can_pay(cost, mid):
