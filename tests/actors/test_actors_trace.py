@@ -228,6 +228,16 @@ def check_sba_before_priority(msgs: list[dict[str, Any]]) -> None:
     assert checked == sum(_is_grant(m) for m in msgs) > 0
 
 
+def test_a_recorded_skip_stands_just_before_the_grant_it_is_for(trace: Trace) -> None:
+    """The coordinator records a skipped check as it grants priority without one: the next
+    message is that grant, so a grant has one recorded skip at most."""
+    msgs = trace.messages
+    skips = [i for i, m in enumerate(msgs) if _is_event(m, "sba_skipped")]
+    assert skips
+    for i in skips:
+        assert _is_grant(msgs[i + 1]), f"seq {msgs[i]['seq']} is followed by {msgs[i + 1]}"
+
+
 def test_every_auto_pass_follows_a_clean_sba_check_or_a_recorded_skip(trace: Trace) -> None:
     msgs = trace.messages
     for i, m in enumerate(msgs):
