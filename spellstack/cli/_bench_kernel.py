@@ -30,6 +30,7 @@ from ..rules import (
     lose_game,
     new_game,
     next_task,
+    numbers_automatic_pass,
     only_pass_possible,
     place_triggers,
     priority_decision,
@@ -144,6 +145,8 @@ class KernelDriver:
         seat = game.state.priority
         if only_pass_possible(game, seat):
             game.state.cycle = "priority"
+            if numbers_automatic_pass(game, seat):
+                game.state.decisions += 1  # as the coordinator numbers it
             self.result.auto_passes += 1
             take_action(game, seat, Action("pass"))
             return
