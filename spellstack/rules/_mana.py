@@ -508,11 +508,6 @@ def _matching(
     return owner
 
 
-def _matched(demands: Sequence[int], unit_masks: Sequence[int]) -> int:
-    """The size of a maximum matching of demands to single-use units."""
-    return sum(1 for j in _matching(demands, unit_masks) if j >= 0)
-
-
 def _mask(types: Sequence[str]) -> int:
     mask = 0
     for t in types:
@@ -605,11 +600,21 @@ class _Planner:
         return False
 
     def _match_all(self, demands: list[int]) -> bool:
-        # Single-colour demands first: they are the most constrained, so the
-        # search rarely has to reroute them.
-        demands.sort(key=lambda m: (m.bit_count(), m))
-        owners = _matching(demands, self._unit_masks, self._unit_capacity, all_or_nothing=True)
-        return all(j >= 0 for j in owners)
+        """Whether every demand gets its own mana: Hall's condition (as ``ManaSupply``)."""
+        counts: dict[int, int] = {}
+        for mask in demands:
+            counts[mask] = counts.get(mask, 0) + 1
+        items = list(counts.items())
+        for subset in range(1, 1 << len(items)):
+            union = need = 0
+            for i, (mask, n) in enumerate(items):
+                if subset >> i & 1:
+                    union |= mask
+                    need += n
+            have = sum(c for m, c in zip(self._unit_masks, self._unit_capacity, strict=True) if m & union)
+            if need > have:
+                return False
+        return True
 
     # ------------------------------------------------------------------ payment
 
@@ -651,25 +656,44 @@ class _Planner:
         demands = [1 << t for t, n in enumerate(rest) for _ in range(n)]
         masks = self._source_masks
         usable = [m for m in masks if m]
-        if len(usable) < needed or _matched(demands, usable) < len(demands):
+        if len(usable) < needed:
+            return None
+        # The size of a maximum matching of the coloured demands to some sources is, by
+        # Hall's theorem, the number of demands less the largest deficit over the sets T of
+        # demanded types: (demands of a type in T) - (those sources that make a type in T).
+        groups = [(1 << t, n) for t, n in enumerate(rest) if n]
+        sets: list[tuple[int, int]] = []  # (T, demands of a type in T)
+        for subset in range(1, 1 << len(groups)):
+            union = need = 0
+            for k, (mask, n) in enumerate(groups):
+                if subset >> k & 1:
+                    union |= mask
+                    need += n
+            sets.append((union, need))
+
+        def unmatched(touching: list[int]) -> int:
+            return max([0, *(need - t for (_, need), t in zip(sets, touching, strict=True))])
+
+        if unmatched([sum(1 for m in usable if m & union) for union, _ in sets]):
             return None
         # Invariant: before looking at source i, a plan exists that activates
         # all of ``chosen`` and otherwise only sources from i on.
         chosen: list[int] = []
+        touching = [0] * len(sets)  # for each T, the chosen sources that make a type in T
         for i, mask in enumerate(masks):
             if len(chosen) == needed:
                 break
             if not mask:
                 continue
-            trial = [*chosen, i]
-            # The union of ``trial`` and the later sources is the one the
-            # invariant says can pay. A plan through all of ``trial`` then exists
-            # iff its coloured demands not matched inside ``trial`` fit in the
+            trial = [t + 1 if mask & union else t for t, (union, _) in zip(touching, sets, strict=True)]
+            # The union of ``chosen + [i]`` and the later sources is the one the
+            # invariant says can pay. A plan through all of ``chosen + [i]`` then exists
+            # iff its coloured demands not matched inside it fit in the
             # slots still free: the later sources complete a maximum matching of
-            # ``trial`` by augmenting paths, which never unmatch a source.
-            inside = _matched(demands, [masks[j] for j in trial])
-            if len(trial) + len(demands) - inside <= needed:
-                chosen = trial
+            # it by augmenting paths, which never unmatch a source.
+            if len(chosen) + 1 + unmatched(trial) <= needed:
+                chosen.append(i)
+                touching = trial
         assert len(chosen) == needed, "the invariant guarantees a complete plan"
         return self._assign(demands, chosen)
 
