@@ -25,6 +25,7 @@ from ..protocol import (
     PlayerReply,
     PriorityRequest,
     Rejected,
+    RequestFullView,
     Resolve,
     Resolved,
     SBABatch,
@@ -33,6 +34,8 @@ from ..protocol import (
     StopsSet,
     SubmitAction,
     SubmitAnswer,
+    ViewDelta,
+    ViewTracker,
     decode,
 )
 from ..rules import (
@@ -43,6 +46,7 @@ from ..rules import (
     IllegalActionError,
     InvalidMessageError,
     Proc,
+    ViewMemo,
     advance,
     after_sba,
     after_triggers,
@@ -140,6 +144,9 @@ class Coordinator:
         self._strikes: dict[int, int] = {}
         self.stops: list[Stops | None] = [c.stops for c in configs]
         """Each seat's stops now (``SetStops`` changes them)."""
+        self._views = [ViewTracker() for _ in seats]
+        """Each seat's last view sent, that the next request's view delta is against."""
+        self._memos = [ViewMemo() for _ in seats]
 
     # ------------------------------------------------------------------ the loop
 
@@ -260,7 +267,7 @@ class Coordinator:
         seat = decision.player
         rejections = 0
         while seat not in self.gone and not self.game.state.players[seat].lost:
-            msg = await self._ask(seat, DecisionRequest(decision, view_for(self.game, seat)))
+            msg = await self._ask(seat, DecisionRequest(decision, self._view(seat)))
             if msg is None:
                 break
             if not isinstance(msg, SubmitAnswer):
@@ -315,7 +322,7 @@ class Coordinator:
             self._note("auto_pass", seat, f"{game.state.players[seat].name} can only pass")
             take_action(game, seat, Action("pass"))
             return
-        msg = await self._ask(seat, PriorityRequest(decision, view_for(game, seat)))
+        msg = await self._ask(seat, PriorityRequest(decision, self._view(seat)))
         if msg is None:
             return
         if not isinstance(msg, SubmitAction):
@@ -360,12 +367,26 @@ class Coordinator:
                 try:
                     msg = decode(data)
                 except InvalidMessageError as err:
+                    # Sent again with the full view: the seat may not have taken the delta.
+                    request = self._resync(seat, request)
                     if not await self._strike(seat, str(err)) or not await self._send(seat, request):
                         return None
                     continue
                 if isinstance(msg, Forfeit):
                     await self._forfeit(seat, msg.reason, told=True)
                     return None
+                if isinstance(msg, RequestFullView):
+                    problem = (f"RequestFullView names decision {msg.decision_id}, but decision "
+                               f"{request.decision.id} is pending" if msg.decision_id != request.decision.id
+                               else "the full view was sent already" if request.view.full else "")
+                    if problem:  # the request stays open, as after an invalid SetStops
+                        if not await self._strike(seat, problem):
+                            return None
+                    else:
+                        request = self._resync(seat, request)
+                        if not await self._send(seat, request):
+                            return None
+                    continue
                 if not isinstance(msg, SetStops):
                     return msg
                 settings += 1
@@ -382,6 +403,17 @@ class Coordinator:
             await self._forfeit(seat, f"no answer within {timeout:g} s" if receiving
                                 else f"did not read its messages within {timeout:g} s")
         return None
+
+    def _view(self, seat: int) -> ViewDelta:
+        """The seat's view now, as a delta against the last view it was sent."""
+        return self._views[seat].update(view_for(self.game, seat, self._memos[seat]))
+
+    def _resync(self, seat: int, request: PriorityRequest | DecisionRequest
+                ) -> PriorityRequest | DecisionRequest:
+        """The same request with the seat's view in full (the client rebuilds it from nothing)."""
+        if request.view.full:
+            return request
+        return type(request)(request.decision, self._views[seat].full())
 
     async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
         """Send to a player; a player that stops reading forfeits. Returns whether the seat is

@@ -13,10 +13,12 @@ from ..protocol import (
     GameOver,
     PriorityRequest,
     Rejected,
+    RequestFullView,
     SetStops,
     StopsSet,
     SubmitAction,
     SubmitAnswer,
+    ViewMirror,
 )
 from ..rules import Action, Answer, InvalidMessageError
 from ._wire import Link
@@ -31,8 +33,13 @@ async def player_actor(policy: Bot, link: Link) -> None:
 
     A policy with a ``stops`` attribute (a ``Stops``, or None) declares them with
     ``SetStops`` in place of its first reply, and answers once the coordinator has
-    acknowledged (``StopsSet``) or refused them (``ErrorReply``): both go to its ``notify``."""
+    acknowledged (``StopsSet``) or refused them (``ErrorReply``): both go to its ``notify``.
+
+    Requests carry view deltas: the actor keeps the seat's view (``ViewMirror``) and gives the
+    policy the rebuilt full view. A delta it cannot apply gets a ``RequestFullView``; the
+    coordinator sends the request again with the full view."""
     stops = getattr(policy, "stops", None)
+    mirror = ViewMirror()
     while True:
         try:
             msg = await link.receive()
@@ -53,12 +60,20 @@ async def player_actor(policy: Bot, link: Link) -> None:
             continue
         if not isinstance(msg, (PriorityRequest, DecisionRequest)):
             continue
+        try:
+            view = mirror.apply(msg.view)
+        except InvalidMessageError as err:
+            if msg.view.full:  # a full view always applies: the coordinator sent nonsense
+                await link.send(Forfeit(f"player received a malformed message: {err}"))
+                return
+            await link.send(RequestFullView(msg.decision.id))
+            continue
         if stops is not None:
             declared, stops = SetStops(stops), None
             if not await _declare(policy, link, declared):
                 return
         try:
-            reply = policy.decide(msg.view, msg.decision)
+            reply = policy.decide(view, msg.decision)
             if inspect.isawaitable(reply):
                 reply = await reply
         except Exception as err:  # a crashing policy loses its own game, nothing else

@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TextIO
 
-import msgpack  # type: ignore[import-untyped]
 import structlog
 import trio
 
 from .. import __version__
+from ..protocol import decode_trusted, to_plain
 from ._wire import TraceRecord
 
 __all__ = ["TRACE_FORMAT", "TraceWriter", "tracer_actor"]
 
-TRACE_FORMAT = 1
-"""Version of the trace format."""
+TRACE_FORMAT = 2
+"""Version of the trace format (2: requests carry view deltas; payloads in the named form)."""
 
 
 class TraceWriter:
@@ -34,10 +34,12 @@ class TraceWriter:
                        decks=dict(decks), **extra)
 
     def message(self, rec: TraceRecord) -> None:
-        """One message with its game, number, sender, receiver, kind and decoded payload."""
-        body = msgpack.unpackb(rec.data, raw=False)
+        """One message with its game, number, sender, receiver, kind and decoded payload, in
+        the readable named form (every record a map of field names, ``from_plain`` reads it)
+        whatever its wire form."""
+        payload = to_plain(decode_trusted(rec.data))  # the engine encoded it: no validation
         self._log.info("message", game=rec.game, seq=rec.seq, sender=rec.sender,
-                       receiver=rec.receiver, kind=rec.kind, payload=body.get("b"))
+                       receiver=rec.receiver, kind=rec.kind, payload=payload)
 
     def footer(self, **fields: Any) -> None:
         """The last line: how the game ended."""

@@ -34,9 +34,11 @@ from ..protocol import (
     Rejected,
     SubmitAction,
     SubmitAnswer,
+    ViewDelta,
+    ViewMirror,
     decode,
     encode,
-    from_plain,
+    from_wire,
 )
 from ..rules import (
     ACTION_KINDS,
@@ -192,6 +194,8 @@ class HostileStream:
         self.legal = RandomBot(seed ^ 0x5EED)
         """Where legal replies come from."""
         self.game = game
+        self.view: PlayerView | None = None
+        """The seat's view at the pending request (rebuilt from its view delta), if known."""
         self.encodable = False
         """Whether every mutation must survive the protocol's encoder (a policy's replies are
         encoded by its player actor, which forfeits the seat for one that can't be)."""
@@ -212,7 +216,7 @@ class HostileStream:
 
     def legal_reply(self, request: PriorityRequest | DecisionRequest) -> Reply:
         """The legal reply to a request (a seeded random bot's)."""
-        reply = self.legal.decide(request.view, request.decision)
+        reply = self.legal.decide(self.view or _NO_VIEW, request.decision)
         self._remember(request.decision)
         return reply
 
@@ -282,7 +286,7 @@ class HostileStream:
                 return dataclasses.replace(base, kind=rng.choice(_STRINGS))
             return self._set_int(base, f, self._int())
         if kind in ("zone_id", "player_ref"):
-            value = self._zone_id(request.view) if kind == "zone_id" else self._player_ref()
+            value = self._zone_id(self.view) if kind == "zone_id" else self._player_ref()
             f = rng.choice(_REF_FIELDS.get(base.kind, ("object_id", "targets", "divide", "pay")))
             return self._set_int(base, f, value)
         if kind == "wrong_action":
@@ -296,7 +300,7 @@ class HostileStream:
         if kind == "out_of_turn":
             if self.seen:
                 return self._from_option(rng.choice(self.seen))
-            return dataclasses.replace(act, kind="play", object_id=self._zone_id(request.view))
+            return dataclasses.replace(act, kind="play", object_id=self._zone_id(self.view))
         if kind == "answer":
             # The shape is wrong: repeated or surplus targets, a permanent named twice to pay,
             # a division that does not add up, payment words that mean nothing.
@@ -513,6 +517,8 @@ def _plainish(value: Any) -> Any:
 
 _NO_VIEW = PlayerView(-1, 0, "", 0, -1, (), (), (), (), ())
 """Stands for a view the seat did not decode."""
+_NO_DELTA = ViewDelta(0, 0, -1, 0, "", 0, -1)
+"""Stands for a view delta the seat did not decode."""
 
 
 def _receive(data: bytes, *, full: bool) -> Message:
@@ -522,9 +528,9 @@ def _receive(data: bytes, *, full: bool) -> Message:
     if not full:
         raw = msgpack.unpackb(data, raw=False)
         if raw.get("k") in ("PriorityRequest", "DecisionRequest"):
-            decision = from_plain(Decision, raw["b"]["decision"])
+            decision = from_wire(Decision, raw["b"]["decision"])
             cls = PriorityRequest if raw["k"] == "PriorityRequest" else DecisionRequest
-            return cls(decision, _NO_VIEW)
+            return cls(decision, _NO_DELTA)
     return decode(data)
 
 
@@ -553,6 +559,7 @@ async def run_hostile_seat(
     ``concede``: a concession).
     """
     guard = ForfeitGuard()
+    mirror = ViewMirror()
     request: PriorityRequest | DecisionRequest | None = None
     awaiting = False
     sent = 0
@@ -572,6 +579,8 @@ async def run_hostile_seat(
             return sent
         if isinstance(msg, PriorityRequest | DecisionRequest):
             request = msg
+            if msg.view is not _NO_DELTA:
+                stream.view = mirror.apply(msg.view)
             if awaiting:
                 continue  # an unsolicited message is being read as the answer to this one
         elif isinstance(msg, Accepted | Rejected | ErrorReply):
@@ -639,9 +648,10 @@ class HostileBot:
         """A hostile reply while that is safe, else the legal one."""
         self._context = "priority" if decision.kind == "priority" else "decision"
         self._decision = decision.id
+        self.stream.view = view
         request: PriorityRequest | DecisionRequest = (
-            PriorityRequest(decision, view) if decision.kind == "priority"
-            else DecisionRequest(decision, view))
+            PriorityRequest(decision, _NO_DELTA) if decision.kind == "priority"
+            else DecisionRequest(decision, _NO_DELTA))
         legal = self.stream.legal_reply(request)
         kind = "legal"
         reply = legal

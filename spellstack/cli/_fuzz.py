@@ -52,7 +52,7 @@ from ..actors import (
 from ..actors import _coordinator as coordinator_module
 from ..bots import ForfeitGuard, HostileStream, Outgoing, RandomBot, run_hostile_seat
 from ..cards import load_cards, load_deck
-from ..protocol import SubmitAction, decode
+from ..protocol import SubmitAction, decode, to_plain
 from ..rules import (
     Action,
     Game,
@@ -369,7 +369,9 @@ class _Watch:
     def on_send_to_seat(self, data: bytes) -> None:
         plain = msgpack.unpackb(data, raw=False)
         kind = plain.get("k")
-        body = plain.get("b")
+        # The named form: the wire sends small records as positional lists, and the checks
+        # below look for maps pairing an id with a name (decoding is strict: nothing is lost).
+        body = to_plain(decode(data))
         flight = self.reading
         for leak in hidden_leaks(self.game, self.seat, body, self.hidden, data):
             self.fail(flight.number if flight else 0, flight.item if flight else None,

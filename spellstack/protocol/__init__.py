@@ -5,6 +5,7 @@ into a message or raises ``InvalidMessageError`` saying what was wrong.
 """
 
 from spellstack.protocol._codec import (
+    COMPACT_RECORDS,
     MAX_ARRAY_LEN,
     MAX_MAP_LEN,
     MAX_MESSAGE_BYTES,
@@ -12,9 +13,10 @@ from spellstack.protocol._codec import (
     PROTOCOL_VERSION,
     decode,
     decode_as,
+    decode_trusted,
     encode,
 )
-from spellstack.protocol._convert import from_plain, to_plain
+from spellstack.protocol._convert import from_plain, from_wire, to_plain, to_wire
 from spellstack.protocol._messages import (
     MESSAGE_TYPES,
     Accepted,
@@ -29,6 +31,7 @@ from spellstack.protocol._messages import (
     PlayerReply,
     PriorityRequest,
     Rejected,
+    RequestFullView,
     Resolve,
     Resolved,
     SBABatch,
@@ -38,8 +41,10 @@ from spellstack.protocol._messages import (
     SubmitAnswer,
 )
 from spellstack.protocol._stops import NO_PRIORITY_STEPS, STOP_STEPS, Stops
+from spellstack.protocol._views import PlayerChange, ViewDelta, ViewMirror, ViewTracker
 
 __all__ = [
+    "COMPACT_RECORDS",
     "MAX_ARRAY_LEN",
     "MAX_MAP_LEN",
     "MAX_MESSAGE_BYTES",
@@ -57,9 +62,11 @@ __all__ = [
     "Forfeit",
     "GameOver",
     "Message",
+    "PlayerChange",
     "PlayerReply",
     "PriorityRequest",
     "Rejected",
+    "RequestFullView",
     "Resolve",
     "Resolved",
     "SBABatch",
@@ -68,9 +75,15 @@ __all__ = [
     "StopsSet",
     "SubmitAction",
     "SubmitAnswer",
+    "ViewDelta",
+    "ViewMirror",
+    "ViewTracker",
     "decode",
     "decode_as",
+    "decode_trusted",
     "encode",
     "from_plain",
+    "from_wire",
     "to_plain",
+    "to_wire",
 ]

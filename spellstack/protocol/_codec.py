@@ -1,5 +1,10 @@
 """The wire format: msgpack envelopes ``{"k": KIND, "v": PROTOCOL_VERSION, "b": body}``.
 
+The body is the message in the wire form of ``_convert``: maps of field names, except the
+small frequent records (``ObjectView``, ``StackItemView``, ``PlayerChange``, ``Choice``,
+``TargetRequirement``, ``ActionOption``, ``Event``), which are positional lists of their
+fields in declaration order.
+
 Decoding treats its input as hostile. The size of the buffer and of every
 string and container is capped before anything is allocated, ext types
 (timestamps included) and binary data are refused, and the body is validated
@@ -9,7 +14,7 @@ field by field against the message class. Any bad input raises
 Nesting depth is bounded twice. While unpacking, msgpack's own limit applies
 (the C unpacker stops at 1024 levels with ``StackError``, the pure-Python one
 turns ``RecursionError`` into ``StackError``); both become
-``InvalidMessageError``. After unpacking, ``from_plain`` descends only as deep
+``InvalidMessageError``. After unpacking, ``from_wire`` descends only as deep
 as the message's type allows (under a dozen levels), so anything nested deeper
 is a type error at its path, quoted without recursion.
 """
@@ -20,11 +25,16 @@ from typing import Any, TypeVar, cast
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 
-from spellstack.protocol._convert import describe_value, from_plain, short_repr, to_plain
+from spellstack.protocol._convert import compact, describe_value, from_trusted, from_wire, short_repr, to_wire
 from spellstack.protocol._messages import MESSAGE_TYPES, Message
+from spellstack.protocol._views import PlayerChange
+from spellstack.rules._decisions import ActionOption, Choice, TargetRequirement
 from spellstack.rules._errors import InvalidMessageError
+from spellstack.rules._events import Event
+from spellstack.rules._view import ObjectView, StackItemView
 
 __all__ = [
+    "COMPACT_RECORDS",
     "MAX_ARRAY_LEN",
     "MAX_MAP_LEN",
     "MAX_MESSAGE_BYTES",
@@ -33,12 +43,13 @@ __all__ = [
     "Message",
     "decode",
     "decode_as",
+    "decode_trusted",
     "encode",
 ]
 
 M = TypeVar("M")
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """Version of the wire format; a decoder accepts only its own."""
 MAX_MESSAGE_BYTES = 1 << 20
 """Largest encoded message accepted, in bytes."""
@@ -48,6 +59,12 @@ MAX_ARRAY_LEN = 1 << 16
 """Most elements in one array."""
 MAX_MAP_LEN = 1 << 10
 """Most entries in one map."""
+
+COMPACT_RECORDS: tuple[type, ...] = (
+    ObjectView, StackItemView, PlayerChange, Choice, TargetRequirement, ActionOption, Event)
+"""Records sent as positional lists: the ones a message carries by the dozen."""
+for _record in COMPACT_RECORDS:
+    compact(_record)
 
 _KIND_OF: dict[type, str] = {cls: kind for kind, cls in MESSAGE_TYPES.items()}
 _ENVELOPE_KEYS = frozenset(("k", "v", "b"))
@@ -91,7 +108,7 @@ def encode(msg: Message) -> bytes:
     if kind is None:
         raise TypeError(f"not a message: {type(msg).__name__}")
     data: bytes = msgpack.packb(
-        {"k": kind, "v": PROTOCOL_VERSION, "b": to_plain(msg)}, use_bin_type=True
+        {"k": kind, "v": PROTOCOL_VERSION, "b": to_wire(msg)}, use_bin_type=True
     )
     if len(data) > MAX_MESSAGE_BYTES:
         raise InvalidMessageError(
@@ -109,6 +126,14 @@ def decode(data: bytes | bytearray | memoryview) -> Message:
     """
     kind, body = _open(data)
     return _build(kind, body)
+
+
+def decode_trusted(data: bytes) -> Message:
+    """Decode a message that this program encoded (``encode``), without validating it: for
+    messages between the engine's own actors (the stack actor, the SBA checker, the tracer),
+    never for bytes from a player."""
+    raw = msgpack.unpackb(data, raw=False)
+    return from_trusted(MESSAGE_TYPES[raw["k"]], raw["b"])
 
 
 def decode_as(data: bytes | bytearray | memoryview, cls: type[M]) -> M:
@@ -166,7 +191,7 @@ def _open(data: Any) -> tuple[str, Any]:
 def _build(kind: str, body: Any) -> Message:
     cls = MESSAGE_TYPES[kind]
     try:
-        msg: Message = from_plain(cls, body)
+        msg: Message = from_wire(cls, body)
     except InvalidMessageError as exc:
         raise InvalidMessageError(f"invalid {kind} message: {exc}") from None
     except Exception as exc:  # pragma: no cover - a bug, but never let it kill a game

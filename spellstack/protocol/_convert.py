@@ -15,6 +15,14 @@ Supported hints: ``int`` (``bool`` is rejected), ``str``, ``bool``, ``float``,
 ``None``, ``Optional``/unions of these, ``Literal[...]``, ``tuple[X, ...]``,
 ``tuple[X, Y]``, ``dict[K, V]`` and nested dataclasses (recursive ones too).
 Sequences must arrive as lists (or tuples); maps as dicts.
+
+Two forms. The *named* form (``to_plain``/``from_plain``: every dataclass a map of field
+names) is the readable one, written in traces. The *wire* form (``to_wire``/``from_wire``)
+is what ``encode`` sends: the same, except that the small, frequent records registered with
+``compact`` (object views, options, events) travel as positional lists in field order, which
+msgpack packs and unpacks several times faster than maps. ``from_wire`` validates as strictly
+as ``from_plain`` and names fields in its errors all the same. ``from_trusted`` rebuilds the
+wire form without checking it, for messages between the engine's own actors.
 """
 
 from __future__ import annotations
@@ -26,7 +34,17 @@ from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin, get
 
 from spellstack.rules._errors import InvalidMessageError
 
-__all__ = ["QUOTE_LIMIT", "describe_value", "from_plain", "short_repr", "to_plain"]
+__all__ = [
+    "QUOTE_LIMIT",
+    "compact",
+    "describe_value",
+    "from_plain",
+    "from_trusted",
+    "from_wire",
+    "short_repr",
+    "to_plain",
+    "to_wire",
+]
 
 T = TypeVar("T")
 _Conv = Callable[[Any], Any]
@@ -164,7 +182,7 @@ def from_plain(cls: type[T], data: Any, path: str = "") -> T:
             and quotes the offending value.
         TypeError: ``cls`` uses a type hint this converter does not support.
     """
-    conv = _FROM.get(cls) or _from_converter(cls)
+    conv = _FROM.get(cls) or _from_converter(cls, False)
     try:
         return cast(T, conv(data))
     except _Bad as bad:
@@ -172,6 +190,50 @@ def from_plain(cls: type[T], data: Any, path: str = "") -> T:
     except RecursionError:
         where = f"{path}: " if path else ""
         raise InvalidMessageError(f"{where}nested too deeply") from None
+
+
+def from_wire(cls: type[T], data: Any, path: str = "") -> T:
+    """As ``from_plain``, for data in the wire form (compact records as positional lists)."""
+    conv = _FROM_WIRE.get(cls) or _from_converter(cls, True)
+    try:
+        return cast(T, conv(data))
+    except _Bad as bad:
+        raise InvalidMessageError(_format(path, bad)) from None
+    except RecursionError:
+        where = f"{path}: " if path else ""
+        raise InvalidMessageError(f"{where}nested too deeply") from None
+
+
+def from_trusted(cls: type[T], data: Any) -> T:
+    """Rebuild a ``cls`` from wire-form data without validating it: only for data that this
+    program encoded itself (``to_wire``). Wrong data gives wrong objects or any exception."""
+    conv = _TRUSTED.get(cls) or _trusted_converter(cls)
+    return cast(T, conv(data))
+
+
+def compact(cls: type[T]) -> type[T]:
+    """Send the dataclass ``cls`` as a positional list of its fields in the wire form.
+
+    Register a class before anything that contains it is first converted."""
+    if not _is_dataclass_type(cls):
+        raise TypeError(f"not a dataclass: {cls!r}")
+    _COMPACT.add(cls)
+    return cls
+
+
+def to_wire(obj: Any) -> Any:
+    """As ``to_plain``, in the wire form: compact records become positional lists."""
+    enc = _TO_WIRE.get(type(obj))
+    if enc is not None:
+        return enc(obj)
+    t = type(obj)
+    if t is list or t is tuple:
+        return [to_wire(x) for x in obj]
+    if t is dict:
+        return {k: to_wire(obj[k]) for k in sorted(obj)}
+    if dataclasses.is_dataclass(obj) and isinstance(t, type):
+        return _to_converter(t, True)(obj)
+    return _to_plain_slow(obj)
 
 
 def to_plain(obj: Any) -> Any:
@@ -199,13 +261,17 @@ def _to_plain_slow(obj: Any) -> Any:
     if t is dict:
         return {k: to_plain(obj[k]) for k in sorted(obj)}
     if dataclasses.is_dataclass(obj) and isinstance(t, type):
-        return _to_converter(t)(obj)
+        return _to_converter(t, False)(obj)
     raise TypeError(f"cannot convert {t.__name__} to plain data")
 
 
 # --------------------------------------------------------------------------- from_plain compilation
 
 _FROM: dict[Any, _Conv] = {}
+_FROM_WIRE: dict[Any, _Conv] = {}
+_TRUSTED: dict[Any, _Conv] = {}
+_COMPACT: set[type] = set()
+"""Dataclasses sent as positional lists in the wire form (``compact``)."""
 _TYPE_NAMES: dict[type, str] = {
     int: "int",
     str: "str",
@@ -223,13 +289,15 @@ def _is_union(hint: Any) -> bool:
     return get_origin(hint) in (Union, types.UnionType)
 
 
-def _expected(hint: Any) -> str:
+def _expected(hint: Any, wire: bool = False) -> str:
     """A short human name for what a hint expects, for error messages."""
     if hint is None:
         hint = _NoneType
     if hint in _TYPE_NAMES:
         return _TYPE_NAMES[hint]
     if _is_dataclass_type(hint):
+        if wire and hint in _COMPACT:
+            return f"list ({hint.__name__})"
         return f"map ({hint.__name__})"
     origin = get_origin(hint)
     if origin is Literal:
@@ -242,16 +310,18 @@ def _expected(hint: Any) -> str:
     if origin is dict:
         return "map"
     if _is_union(hint):
-        return " or ".join(_expected(a) for a in get_args(hint))
+        return " or ".join(_expected(a, wire) for a in get_args(hint))
     return repr(hint)
 
 
-def _plain_types(hint: Any) -> frozenset[type]:
+def _plain_types(hint: Any, wire: bool) -> frozenset[type]:
     """The Python types of plain values that a hint can accept."""
     if hint is None:
         hint = _NoneType
     if hint in _TYPE_NAMES:
         return frozenset((hint,))
+    if wire and hint in _COMPACT:
+        return frozenset((list,))
     if _is_dataclass_type(hint) or get_origin(hint) is dict:
         return frozenset((dict,))
     origin = get_origin(hint)
@@ -260,23 +330,25 @@ def _plain_types(hint: Any) -> frozenset[type]:
     if origin is Literal:
         return frozenset(type(a) for a in get_args(hint))
     if _is_union(hint):
-        return frozenset().union(*(_plain_types(a) for a in get_args(hint)))
+        return frozenset().union(*(_plain_types(a, wire) for a in get_args(hint)))
     raise TypeError(f"unsupported type hint {hint!r}")
 
 
-def _from_converter(hint: Any) -> _Conv:
-    """Return (compiling and caching if needed) the converter for ``hint``."""
-    conv = _FROM.get(hint)
+def _from_converter(hint: Any, wire: bool) -> _Conv:
+    """Return (compiling and caching if needed) the converter for ``hint``, of the wire form
+    or of the named one."""
+    cache = _FROM_WIRE if wire else _FROM
+    conv = cache.get(hint)
     if conv is None:
         if _is_dataclass_type(hint):
-            conv = _compile_dataclass_from(hint)
+            conv = _compile_dataclass_from(hint, wire)
         else:
-            conv = _compile_from(hint)
-            _FROM[hint] = conv
+            conv = _compile_from(hint, wire)
+            cache[hint] = conv
     return conv
 
 
-def _compile_from(hint: Any) -> _Conv:
+def _compile_from(hint: Any, wire: bool) -> _Conv:
     if hint is None:
         hint = _NoneType
     if hint in _TYPE_NAMES:
@@ -285,14 +357,14 @@ def _compile_from(hint: Any) -> _Conv:
     args = get_args(hint)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            return _var_tuple_from(args[0])
-        return _fixed_tuple_from(args)
+            return _var_tuple_from(args[0], wire)
+        return _fixed_tuple_from(args, wire)
     if origin is dict:
-        return _dict_from(args[0], args[1])
+        return _dict_from(args[0], args[1], wire)
     if origin is Literal:
         return _literal_from(args)
     if _is_union(hint):
-        return _union_from(args)
+        return _union_from(args, wire)
     raise TypeError(f"unsupported type hint {hint!r}")
 
 
@@ -318,8 +390,8 @@ def _locate(item: _Conv, seq: Any) -> _Bad:
     return _Bad("inconsistent validation")  # unreachable for pure converters
 
 
-def _var_tuple_from(item_hint: Any) -> _Conv:
-    item = _from_converter(item_hint)
+def _var_tuple_from(item_hint: Any, wire: bool) -> _Conv:
+    item = _from_converter(item_hint, wire)
     if item_hint in _TYPE_NAMES or item_hint is None:
         tp = _NoneType if item_hint is None else item_hint
 
@@ -346,10 +418,10 @@ def _var_tuple_from(item_hint: Any) -> _Conv:
     return conv
 
 
-def _fixed_tuple_from(arg_hints: tuple[Any, ...]) -> _Conv:
+def _fixed_tuple_from(arg_hints: tuple[Any, ...], wire: bool) -> _Conv:
     n = len(arg_hints)
     expected = f"list of {n}"
-    items = [_from_converter(a) for a in arg_hints]
+    items = [_from_converter(a, wire) for a in arg_hints]
 
     def check_shape(v: Any) -> None:
         tv = type(v)
@@ -390,9 +462,9 @@ def _locate_fixed(items: list[_Conv], seq: Any) -> _Bad:
     return _Bad("inconsistent validation")  # unreachable for pure converters
 
 
-def _dict_from(key_hint: Any, value_hint: Any) -> _Conv:
-    key = _from_converter(key_hint)
-    value = _from_converter(value_hint)
+def _dict_from(key_hint: Any, value_hint: Any, wire: bool) -> _Conv:
+    key = _from_converter(key_hint, wire)
+    value = _from_converter(value_hint, wire)
 
     def conv(v: Any) -> Any:
         if type(v) is not dict:
@@ -429,11 +501,11 @@ def _literal_from(values: tuple[Any, ...]) -> _Conv:
     return conv
 
 
-def _union_from(arg_hints: tuple[Any, ...]) -> _Conv:
-    expected = " or ".join(_expected(a) for a in arg_hints)
+def _union_from(arg_hints: tuple[Any, ...], wire: bool) -> _Conv:
+    expected = " or ".join(_expected(a, wire) for a in arg_hints)
     members = [a for a in arg_hints if a is not _NoneType]
     if len(members) == 1 and len(arg_hints) == 2:
-        inner = _from_converter(members[0])
+        inner = _from_converter(members[0], wire)
 
         def conv_optional(v: Any) -> Any:
             return None if v is None else inner(v)
@@ -442,8 +514,8 @@ def _union_from(arg_hints: tuple[Any, ...]) -> _Conv:
 
     by_type: dict[type, list[_Conv]] = {}
     for a in arg_hints:
-        c = _from_converter(a)
-        for t in _plain_types(a):
+        c = _from_converter(a, wire)
+        for t in _plain_types(a, wire):
             by_type.setdefault(t, []).append(c)
 
     def conv(v: Any) -> Any:
@@ -465,28 +537,30 @@ def _union_from(arg_hints: tuple[Any, ...]) -> _Conv:
     return conv
 
 
-def _compile_dataclass_from(cls: type) -> _Conv:
+def _compile_dataclass_from(cls: type, wire: bool) -> _Conv:
     """Generate the converter of one dataclass; recursive references go through a stub."""
+    cache = _FROM_WIRE if wire else _FROM
     real: list[_Conv] = []
 
     def forward(d: Any) -> Any:
         return real[0](d)
 
-    _FROM[cls] = forward
+    cache[cls] = forward
     try:
-        conv = _generate_dataclass_from(cls)
+        conv = _generate_dataclass_from(cls, wire)
     except BaseException:
-        del _FROM[cls]
+        del cache[cls]
         raise
     real.append(conv)
-    _FROM[cls] = conv
+    cache[cls] = conv
     return conv
 
 
-def _generate_dataclass_from(cls: type) -> _Conv:
+def _generate_dataclass_from(cls: type, wire: bool) -> _Conv:
     hints = get_type_hints(cls)
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
+    positional = wire and cls in _COMPACT
     ns: dict[str, Any] = {
         "_Bad": _Bad,
         "_mismatch": _mismatch,
@@ -497,13 +571,25 @@ def _generate_dataclass_from(cls: type) -> _Conv:
         "_KEYS": frozenset(names),
         "_cls": cls,
     }
-    lines = [
-        "def convert(d):",
-        "    if type(d) is not dict:",
-        f"        raise _mismatch({_expected(cls)!r}, d)",
-        "    if not d.keys() <= _KEYS:",
-        "        raise _unknown(d)",
-    ]
+    if positional:
+        n = len(names)
+        ns["_short"] = short_repr
+        lines = [
+            "def convert(d):",
+            "    if type(d) is not list:",
+            f"        raise _mismatch({_expected(cls, True)!r}, d)",
+            f"    if len(d) != {n}:",
+            f"        raise _Bad(f'expected {n} fields for {cls.__name__}, got {{len(d)}}: {{_short(d)}}')",
+            "    " + ", ".join(f"a{i}" for i in range(n)) + (", = d" if n == 1 else " = d"),
+        ]
+    else:
+        lines = [
+            "def convert(d):",
+            "    if type(d) is not dict:",
+            f"        raise _mismatch({_expected(cls)!r}, d)",
+            "    if not d.keys() <= _KEYS:",
+            "        raise _unknown(d)",
+        ]
     kw_only = False
     for i, f in enumerate(fields):
         if not f.init:
@@ -511,7 +597,9 @@ def _generate_dataclass_from(cls: type) -> _Conv:
         kw_only = kw_only or f.kw_only is True
         var = f"a{i}"
         hint = hints[f.name]
-        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+        if positional:
+            indent = "    "
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
             lines += [
                 "    try:",
                 f"        {var} = d[{f.name!r}]",
@@ -541,7 +629,7 @@ def _generate_dataclass_from(cls: type) -> _Conv:
                 f"{indent}    raise _field_mismatch({f.name!r}, {_TYPE_NAMES[scalar]!r}, {var})",
             ]
         else:
-            ns[f"_c{i}"] = _from_converter(hint)
+            ns[f"_c{i}"] = _from_converter(hint, wire)
             lines += [
                 f"{indent}try:",
                 f"{indent}    {var} = _c{i}({var})",
@@ -570,7 +658,7 @@ def _generate_dataclass_from(cls: type) -> _Conv:
             "    except (TypeError, ValueError) as exc:",
             f"        raise _Bad({'invalid ' + cls.__name__ + ': '!r} + str(exc)) from None",
         ]
-    return _exec_function("\n".join(lines), ns, f"<from_plain {cls.__qualname__}>")
+    return _exec_function("\n".join(lines), ns, f"<from_{'wire' if wire else 'plain'} {cls.__qualname__}>")
 
 
 def _slot_setters(cls: type, names: list[str]) -> list[Callable[[Any, Any], None]] | None:
@@ -614,14 +702,120 @@ def _exec_function(source: str, ns: dict[str, Any], filename: str) -> _Conv:
     return cast(_Conv, ns.pop("convert"))
 
 
+# --------------------------------------------------------------------------- from_trusted compilation
+
+
+def _identity(v: Any) -> Any:
+    return v
+
+
+def _trusted_converter(hint: Any) -> _Conv:
+    """Return (compiling and caching if needed) the unchecking converter for ``hint``."""
+    conv = _TRUSTED.get(hint)
+    if conv is not None:
+        return conv
+    if not _is_dataclass_type(hint):
+        conv = _compile_trusted(hint)
+        _TRUSTED[hint] = conv
+        return conv
+    real: list[_Conv] = []
+
+    def forward(d: Any) -> Any:
+        return real[0](d)
+
+    _TRUSTED[hint] = forward
+    try:
+        conv = _generate_trusted(hint)
+    except BaseException:
+        del _TRUSTED[hint]
+        raise
+    real.append(conv)
+    _TRUSTED[hint] = conv
+    return conv
+
+
+def _compile_trusted(hint: Any) -> _Conv:
+    if hint is None or hint in _TYPE_NAMES or get_origin(hint) is Literal:
+        return _identity
+    origin = get_origin(hint)
+    args = get_args(hint)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _trusted_converter(args[0])
+        if item is _identity:
+            return tuple
+        return lambda v: tuple([item(x) for x in v])
+    if origin is tuple:
+        items = [_trusted_converter(a) for a in args]
+        if all(c is _identity for c in items):
+            return tuple
+        return lambda v: tuple([c(x) for c, x in zip(items, v, strict=True)])
+    if origin is dict:
+        value = _trusted_converter(args[1])
+        return lambda v: {k: value(x) for k, x in v.items()}
+    if _is_union(hint):
+        members = [a for a in args if a is not _NoneType]
+        convs = [_trusted_converter(a) for a in members]
+        if all(c is _identity for c in convs):
+            return _identity
+        if len(convs) == 1:
+            inner = convs[0]
+            return lambda v: None if v is None else inner(v)
+        by_type: dict[type, _Conv] = {_NoneType: _identity}
+        for a, c in zip(members, convs, strict=True):
+            for t in _plain_types(a, True):
+                by_type.setdefault(t, c)
+        return lambda v: by_type[type(v)](v)
+    raise TypeError(f"unsupported type hint {hint!r}")
+
+
+def _generate_trusted(cls: type) -> _Conv:
+    hints = get_type_hints(cls)
+    fields = dataclasses.fields(cls)
+    names = [f.name for f in fields]
+    positional = cls in _COMPACT
+    ns: dict[str, Any] = {"_cls": cls}
+    values = []
+    for i, f in enumerate(fields):
+        if positional:
+            raw = f"d[{i}]"
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raw = f"d[{f.name!r}]"
+        elif f.default is not dataclasses.MISSING:
+            ns[f"_default{i}"] = f.default
+            raw = f"d.get({f.name!r}, _default{i})"
+        else:
+            ns[f"_factory{i}"] = f.default_factory
+            raw = f"(d[{f.name!r}] if {f.name!r} in d else _factory{i}())"
+        conv = _trusted_converter(hints[f.name])
+        if conv is _identity:
+            values.append(raw)
+        else:
+            ns[f"_c{i}"] = conv
+            values.append(f"_c{i}({raw})")
+    setters = _slot_setters(cls, names)
+    lines = ["def convert(d):"]
+    if setters is not None:
+        ns["_new"] = object.__new__
+        lines.append("    o = _new(_cls)")
+        for i, (setter, value) in enumerate(zip(setters, values, strict=True)):
+            ns[f"_s{i}"] = setter
+            lines.append(f"    _s{i}(o, {value})")
+        lines.append("    return o")
+    else:
+        lines.append("    return _cls(" + ", ".join(f"{n}={v}" for n, v in zip(names, values, strict=True)) + ")")
+    return _exec_function("\n".join(lines), ns, f"<from_trusted {cls.__qualname__}>")
+
+
 # --------------------------------------------------------------------------- to_plain compilation
 
 _TO: dict[type, _Conv] = {}
+_TO_WIRE: dict[type, _Conv] = {}
 
 
-def _to_converter(cls: type) -> _Conv:
+def _to_converter(cls: type, wire: bool) -> _Conv:
     """Return (generating and caching if needed) the encoder of a dataclass."""
-    conv = _TO.get(cls)
+    cache = _TO_WIRE if wire else _TO
+    conv = cache.get(cls)
     if conv is not None:
         return conv
     real: list[_Conv] = []
@@ -629,54 +823,57 @@ def _to_converter(cls: type) -> _Conv:
     def forward(o: Any) -> Any:
         return real[0](o)
 
-    _TO[cls] = forward
+    cache[cls] = forward
     try:
-        conv = _generate_dataclass_to(cls)
+        conv = _generate_dataclass_to(cls, wire)
     except BaseException:
-        del _TO[cls]
+        del cache[cls]
         raise
     real.append(conv)
-    _TO[cls] = conv
+    cache[cls] = conv
     return conv
 
 
-def _generate_dataclass_to(cls: type) -> _Conv:
+def _generate_dataclass_to(cls: type, wire: bool) -> _Conv:
     hints = get_type_hints(cls)
-    ns: dict[str, Any] = {"_plain": to_plain}
+    ns: dict[str, Any] = {"_plain": to_wire if wire else to_plain}
     items = []
     for f in dataclasses.fields(cls):
-        expr = _to_expr(hints[f.name], f"o.{f.name}", ns, 0)
-        items.append(f"{f.name!r}: {expr}")
-    source = "def convert(o):\n    return {" + ", ".join(items) + "}"
-    return _exec_function(source, ns, f"<to_plain {cls.__qualname__}>")
+        expr = _to_expr(hints[f.name], f"o.{f.name}", ns, 0, wire)
+        items.append(expr if wire and cls in _COMPACT else f"{f.name!r}: {expr}")
+    if wire and cls in _COMPACT:
+        source = "def convert(o):\n    return [" + ", ".join(items) + "]"
+    else:
+        source = "def convert(o):\n    return {" + ", ".join(items) + "}"
+    return _exec_function(source, ns, f"<to_{'wire' if wire else 'plain'} {cls.__qualname__}>")
 
 
-def _to_expr(hint: Any, var: str, ns: dict[str, Any], depth: int) -> str:
+def _to_expr(hint: Any, var: str, ns: dict[str, Any], depth: int, wire: bool) -> str:
     """Python source turning the value in ``var`` (typed ``hint``) into plain data."""
     if hint is None or hint in _TYPE_NAMES or get_origin(hint) is Literal:
         return var
     if _is_dataclass_type(hint):
         name = f"_enc{len(ns)}"
-        ns[name] = _to_converter(hint)
+        ns[name] = _to_converter(hint, wire)
         return f"{name}({var})"
     origin = get_origin(hint)
     args = get_args(hint)
     x = f"x{depth}"
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
-        inner = _to_expr(args[0], x, ns, depth + 1)
+        inner = _to_expr(args[0], x, ns, depth + 1, wire)
         return f"list({var})" if inner == x else f"[{inner} for {x} in {var}]"
     if origin is tuple:
-        parts = [_to_expr(a, f"{var}[{i}]", ns, depth + 1) for i, a in enumerate(args)]
+        parts = [_to_expr(a, f"{var}[{i}]", ns, depth + 1, wire) for i, a in enumerate(args)]
         if all(p == f"{var}[{i}]" for i, p in enumerate(parts)):
             return f"list({var})"
         return "[" + ", ".join(parts) + "]"
     if origin is dict:
-        inner = _to_expr(args[1], f"{var}[{x}]", ns, depth + 1)
+        inner = _to_expr(args[1], f"{var}[{x}]", ns, depth + 1, wire)
         return f"{{{x}: {inner} for {x} in sorted({var})}}"
     if _is_union(hint):
         members = [a for a in args if a is not _NoneType]
         if len(members) == 1 and len(args) == 2:
-            inner = _to_expr(members[0], var, ns, depth)
+            inner = _to_expr(members[0], var, ns, depth, wire)
             return var if inner == var else f"(None if {var} is None else {inner})"
         return f"_plain({var})"
     raise TypeError(f"unsupported type hint {hint!r}")

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import ClassVar, TypeAlias
 
 from spellstack.protocol._stops import Stops
+from spellstack.protocol._views import ViewDelta
 from spellstack.rules._decisions import Action, Answer, Decision
 from spellstack.rules._events import Event
-from spellstack.rules._view import PlayerView
 
 __all__ = [
     "MESSAGE_TYPES",
@@ -29,6 +29,7 @@ __all__ = [
     "PlayerReply",
     "PriorityRequest",
     "Rejected",
+    "RequestFullView",
     "Resolve",
     "Resolved",
     "SBABatch",
@@ -47,8 +48,8 @@ class PriorityRequest:
 
     decision: Decision
     """The ``priority`` decision, listing the actions available now."""
-    view: PlayerView
-    """What the player may see now."""
+    view: ViewDelta
+    """What the player may see now, as a change of the seat's previous view (or in full)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +60,8 @@ class DecisionRequest:
 
     decision: Decision
     """The question, with its legal options."""
-    view: PlayerView
-    """What the player may see now."""
+    view: ViewDelta
+    """What the player may see now, as a change of the seat's previous view (or in full)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +84,17 @@ class SubmitAnswer:
 
     answer: Answer
     """The answer; it names the decision it answers."""
+
+
+@dataclass(frozen=True, slots=True)
+class RequestFullView:
+    """Player→coordinator, in place of the reply to a request: send that request again with
+    the full view (the player cannot apply its view delta). The request stays open."""
+
+    KIND: ClassVar[str] = "RequestFullView"
+
+    decision_id: int
+    """The decision of the open request."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +258,7 @@ Message: TypeAlias = (
     | DecisionRequest
     | SubmitAction
     | SubmitAnswer
+    | RequestFullView
     | SetStops
     | StopsSet
     | Accepted
@@ -270,6 +283,7 @@ MESSAGE_TYPES: dict[str, type[Message]] = {
         DecisionRequest,
         SubmitAction,
         SubmitAnswer,
+        RequestFullView,
         SetStops,
         StopsSet,
         Accepted,

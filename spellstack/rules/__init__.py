@@ -129,7 +129,7 @@ from ._targets import TARGET_KINDS, is_legal_target, target_candidates
 from ._triggers import CONDITION_ARGS, CONDITIONS, TRIGGER_EVENTS, place_triggers, trigger_name
 from ._turn import MAX_HAND_SIZE, advance, end_turn
 from ._view import ObjectView, PlayerPublic, PlayerView, StackItemView
-from ._viewing import view_for
+from ._viewing import ViewMemo, view_for
 from ._visibility import PUBLIC_SEAT, ref_visible_to, seats_seeing, visible_name, visible_to
 from ._zones import create_object, deal_damage, draw_cards, move_object, move_object_proc, simultaneous_moves
 
@@ -207,6 +207,7 @@ __all__ = [
     "Task",
     "TriggeredAbility",
     "VerbSpec",
+    "ViewMemo",
     "activate_ability",
     "add_shield",
     "advance",

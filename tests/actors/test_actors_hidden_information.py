@@ -67,8 +67,10 @@ SHAPES = ("target", "pay", "cast", "play", "activate")
 
 # Keys whose int values (or list items) are object or player refs in a player's messages.
 _REF_KEYS = frozenset({"object_id", "ref", "attached_to", "subject", "source_id"})
-_REF_LIST_KEYS = frozenset({"targets", "candidates"})
-_OBJECT_LISTS = frozenset({"battlefield", "hand", "exile", "graveyard", "stack"})
+_REF_LIST_KEYS = frozenset({"targets", "candidates", "removed", "battlefield", "hand", "exile",
+                            "graveyard"})
+"""Also a view delta's zone orders and removed objects: lists of ids."""
+_OBJECT_LISTS = frozenset({"battlefield", "hand", "exile", "graveyard", "stack", "objects"})
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ import trio
 from spellstack import __version__
 from spellstack.actors import TRACE_FORMAT, GameResult, play_match
 from spellstack.bots import RandomBot
-from spellstack.protocol import MESSAGE_TYPES, from_plain
+from spellstack.protocol import MESSAGE_TYPES, ViewDelta, ViewMirror, from_plain
 from spellstack.rules import Action, Answer, Decision, PlayerView, Reply
 
 DECKS = ["gruul", "orzhov"]
@@ -397,19 +397,25 @@ def check_one_in_flight(msgs: list[dict[str, Any]]) -> None:
     assert holder == "coordinator"
 
 
+def _views_seen(trace: Trace) -> Iterator[PlayerView]:
+    """Each request's view, rebuilt from the trace's view deltas as its player rebuilt it."""
+    mirrors = [ViewMirror(), ViewMirror()]
+    for m in trace.messages:
+        if m["kind"] in ("PriorityRequest", "DecisionRequest"):
+            delta = from_plain(ViewDelta, m["payload"]["view"])
+            yield mirrors[delta.seat].apply(delta)
+
+
 def test_players_never_see_the_opponents_hand(trace: Trace) -> None:
     hands: dict[int, set[int]] = {0: set(), 1: set()}
-    for m in trace.messages:
-        if m["kind"] in ("PriorityRequest", "DecisionRequest"):
-            view = m["payload"]["view"]
-            hands[view["seat"]].update(o["id"] for o in view["hand"])
-    for m in trace.messages:
-        if m["kind"] in ("PriorityRequest", "DecisionRequest"):
-            view = m["payload"]["view"]
-            other = hands[1 - view["seat"]]
-            seen = {o["id"] for o in view["hand"]}
-            assert not seen & other
-            assert all(o["owner"] == view["seat"] for o in view["hand"])
+    views = list(_views_seen(trace))
+    assert views
+    for view in views:
+        hands[view.seat].update(o.id for o in view.hand)
+    for view in views:
+        seen = {o.id for o in view.hand}
+        assert not seen & hands[1 - view.seat]
+        assert all(o.owner == view.seat for o in view.hand)
 
 
 def test_every_priority_request_follows_a_clean_sba_check_or_a_recorded_skip(

@@ -17,6 +17,7 @@ from spellstack.protocol import (
     PlayerReply,
     PriorityRequest,
     Rejected,
+    RequestFullView,
     Resolve,
     Resolved,
     SBABatch,
@@ -25,6 +26,8 @@ from spellstack.protocol import (
     StopsSet,
     SubmitAction,
     SubmitAnswer,
+    ViewDelta,
+    ViewTracker,
 )
 from spellstack.rules._decisions import (
     Action,
@@ -36,6 +39,11 @@ from spellstack.rules._decisions import (
 )
 from spellstack.rules._events import Event
 from spellstack.rules._view import ObjectView, PlayerPublic, PlayerView, StackItemView
+
+
+def make_delta(seat: int = 0) -> ViewDelta:
+    """A full view of ``make_view(seat)`` as a request carries it."""
+    return ViewTracker().update(make_view(seat))
 
 
 def make_view(seat: int = 0) -> PlayerView:
@@ -157,8 +165,9 @@ def make_events() -> tuple[Event, ...]:
 def make_messages() -> list[Message]:
     """One realistic message of every kind."""
     return [
-        PriorityRequest(decision=make_priority_decision(), view=make_view(0)),
-        DecisionRequest(decision=make_choose_decision(), view=make_view(1)),
+        PriorityRequest(decision=make_priority_decision(), view=make_delta(0)),
+        DecisionRequest(decision=make_choose_decision(), view=make_delta(1)),
+        RequestFullView(decision_id=17),
         SubmitAction(
             decision_id=17,
             action=Action(
@@ -222,4 +231,4 @@ def sample_encodings() -> list[bytes]:
 @pytest.fixture
 def priority_request() -> PriorityRequest:
     """A typical priority request."""
-    return PriorityRequest(decision=make_priority_decision(), view=make_view(0))
+    return PriorityRequest(decision=make_priority_decision(), view=make_delta(0))

@@ -22,8 +22,12 @@ from spellstack.protocol import (
     SBABatch,
     decode,
     decode_as,
+    decode_trusted,
     encode,
+    from_plain,
+    from_wire,
     to_plain,
+    to_wire,
 )
 from spellstack.rules._errors import InvalidMessageError
 
@@ -35,8 +39,8 @@ def envelope(body: Any, kind: Any = "PriorityRequest", version: Any = PROTOCOL_V
 
 @pytest.fixture
 def body(priority_request: PriorityRequest) -> Any:
-    """The plain body of a typical priority request, to be damaged by a test."""
-    return to_plain(priority_request)
+    """The wire body of a typical priority request, to be damaged by a test."""
+    return to_wire(priority_request)
 
 
 # --------------------------------------------------------------------------- round trips
@@ -51,6 +55,15 @@ def test_round_trip(sample_message: Message) -> None:
     assert decode(memoryview(data)) == msg
 
 
+def test_trusted_decoding_gives_the_same_messages(sample_message: Message) -> None:
+    assert decode_trusted(encode(sample_message)) == sample_message
+
+
+def test_the_named_form_round_trips_too(sample_message: Message) -> None:
+    assert from_plain(type(sample_message), to_plain(sample_message)) == sample_message
+    assert from_wire(type(sample_message), to_wire(sample_message)) == sample_message
+
+
 def test_every_kind_is_sampled(messages: list[Message]) -> None:
     from spellstack.protocol import MESSAGE_TYPES
 
@@ -59,7 +72,7 @@ def test_every_kind_is_sampled(messages: list[Message]) -> None:
 
 def test_wire_format() -> None:
     raw = msgpack.unpackb(encode(Rejected(decision_id=3, reason="no")))
-    assert raw == {"k": "Rejected", "v": 1, "b": {"decision_id": 3, "reason": "no"}}
+    assert raw == {"k": "Rejected", "v": 2, "b": {"decision_id": 3, "reason": "no"}}
     assert list(raw) == ["k", "v", "b"]
 
 
@@ -68,8 +81,15 @@ def test_to_plain_shapes(priority_request: PriorityRequest) -> None:
     assert type(plain) is dict
     assert set(plain) == {"decision", "view"}
     assert type(plain["view"]["battlefield"]) is list
+    assert type(plain["view"]["objects"][0]) is dict
     assert plain["view"]["players"][0]["mana"] == [["G", 2]]
     assert plain["decision"]["actions"][1]["targets"][0]["candidates"] == [100, 101, 102, -1, -2]
+    wire = to_wire(priority_request)
+    # Compact records travel as lists in field order; the rest as maps, as in the named form.
+    assert wire["decision"]["actions"][1][4][0] == ["any target", 1, 1, [100, 101, 102, -1, -2]]
+    assert wire["view"]["objects"][0] == list(plain["view"]["objects"][0].values())
+    assert wire["view"]["players"][0][7] == [["G", 2]]
+    assert set(wire["view"]) == set(plain["view"])
     assert to_plain(7) == 7 and to_plain("x") == "x" and to_plain(None) is None
     assert to_plain((1, (2, 3))) == [1, [2, 3]]
 
@@ -186,12 +206,12 @@ def test_deep_nesting_as_envelope() -> None:
         ([1, 2, 3], r"expected a map with keys 'k', 'v', 'b', got list \[1, 2, 3\]"),
         ("PriorityRequest", "expected a map with keys"),
         (None, "got None"),
-        ({"k": "Accepted", "v": 1}, "missing 'b'"),
-        ({"k": "Accepted", "v": 1, "b": {}, "x": 0}, "unexpected 'x'"),
-        ({"kind": "Accepted", "v": 1, "b": {}}, "missing 'k'; unexpected 'kind'"),
-        ({"k": 5, "v": 1, "b": {}}, "kind must be a str, got int 5"),
-        ({"k": "Nope", "v": 1, "b": {}}, "unknown kind 'Nope'"),
-        ({"k": "Accepted", "v": 2, "b": {}}, "Accepted message: unsupported protocol version 2"),
+        ({"k": "Accepted", "v": 2}, "missing 'b'"),
+        ({"k": "Accepted", "v": 2, "b": {}, "x": 0}, "unexpected 'x'"),
+        ({"kind": "Accepted", "v": 2, "b": {}}, "missing 'k'; unexpected 'kind'"),
+        ({"k": 5, "v": 2, "b": {}}, "kind must be a str, got int 5"),
+        ({"k": "Nope", "v": 2, "b": {}}, "unknown kind 'Nope'"),
+        ({"k": "Accepted", "v": 3, "b": {}}, "Accepted message: unsupported protocol version 3"),
         ({"k": "Accepted", "v": True, "b": {}}, "unsupported protocol version bool True"),
         ({"k": "Accepted", "v": "1", "b": {}}, "unsupported protocol version str '1'"),
         ({"k": "Nope", "v": 0, "b": {}}, "invalid 'Nope' message: unsupported protocol version 0"),
@@ -221,22 +241,34 @@ def test_missing_field(body: Any) -> None:
 
 
 def test_missing_field_at_depth(body: Any) -> None:
-    del body["view"]["hand"][1]["id"]
-    with pytest.raises(InvalidMessageError, match=r"view\.hand\[1\]\.id: missing required field"):
+    del body["view"]["seat"]
+    with pytest.raises(InvalidMessageError, match=r"PriorityRequest message: view\.seat: missing required field"):
+        decode(envelope(body))
+
+
+def test_missing_field_in_a_compact_record(body: Any) -> None:
+    del body["view"]["objects"][1][0]
+    with pytest.raises(InvalidMessageError, match=r"view\.objects\[1\]: expected 14 fields for ObjectView, got 13"):
         decode(envelope(body))
 
 
 def test_missing_field_with_default_is_fine(body: Any, priority_request: PriorityRequest) -> None:
-    del body["decision"]["actions"][0]["targets"]
+    del body["decision"]["lethal"]
     assert decode(envelope(body)) == priority_request
 
 
 def test_extra_fields(body: Any) -> None:
-    body["view"]["hand"][1]["zz"] = 1
-    body["view"]["hand"][1]["extra"] = 1
+    body["decision"]["zz"] = 1
+    body["decision"]["extra"] = 1
     with pytest.raises(
-        InvalidMessageError, match=r"view\.hand\[1\]: unknown fields 'extra', 'zz' for ObjectView"
+        InvalidMessageError, match=r"decision: unknown fields 'extra', 'zz' for Decision"
     ):
+        decode(envelope(body))
+
+
+def test_extra_field_in_a_compact_record(body: Any) -> None:
+    body["view"]["objects"][1].append(0)
+    with pytest.raises(InvalidMessageError, match=r"view\.objects\[1\]: expected 14 fields for ObjectView, got 15"):
         decode(envelope(body))
 
 
@@ -247,7 +279,7 @@ def test_extra_top_level_field(body: Any) -> None:
 
 
 def test_wrong_type_at_depth(body: Any) -> None:
-    body["decision"]["actions"][3]["targets"][0]["min"] = "x"
+    body["decision"]["actions"][3][4][0][1] = "x"
     with pytest.raises(
         InvalidMessageError,
         match=r"^invalid PriorityRequest message: "
@@ -257,7 +289,7 @@ def test_wrong_type_at_depth(body: Any) -> None:
 
 
 def test_bool_for_int(body: Any) -> None:
-    body["decision"]["actions"][1]["targets"][0]["candidates"][2] = True
+    body["decision"]["actions"][1][4][0][3][2] = True
     with pytest.raises(
         InvalidMessageError,
         match=r"decision\.actions\[1\]\.targets\[0\]\.candidates\[2\]: expected int, got bool True",
@@ -266,13 +298,13 @@ def test_bool_for_int(body: Any) -> None:
 
 
 def test_int_for_bool(body: Any) -> None:
-    body["view"]["battlefield"][0]["tapped"] = 1
-    with pytest.raises(InvalidMessageError, match=r"battlefield\[0\]\.tapped: expected bool"):
+    body["view"]["objects"][0][5] = 1
+    with pytest.raises(InvalidMessageError, match=r"objects\[0\]\.tapped: expected bool"):
         decode(envelope(body))
 
 
 def test_wrong_pair_length(body: Any) -> None:
-    body["view"]["players"][0]["mana"][0] = ["G", 2, 3]
+    body["view"]["players"][0][7][0] = ["G", 2, 3]
     with pytest.raises(
         InvalidMessageError,
         match=r"view\.players\[0\]\.mana\[0\]: expected list of 2, got list of 3 \['G', 2, 3\]",
@@ -281,7 +313,7 @@ def test_wrong_pair_length(body: Any) -> None:
 
 
 def test_wrong_type_in_pair(body: Any) -> None:
-    body["view"]["players"][0]["mana"][0] = [1, 2]
+    body["view"]["players"][0][7][0] = [1, 2]
     with pytest.raises(InvalidMessageError, match=r"mana\[0\]\[0\]: expected str, got int 1"):
         decode(envelope(body))
 
@@ -293,15 +325,21 @@ def test_map_where_list_expected(body: Any) -> None:
 
 
 def test_list_where_map_expected(body: Any) -> None:
-    body["view"]["stack"][0] = [1, 2]
+    body["decision"] = [1, 2]
+    with pytest.raises(InvalidMessageError, match=r"decision: expected map \(Decision\), got list"):
+        decode(envelope(body))
+
+
+def test_map_where_a_compact_record_is_expected(body: Any) -> None:
+    body["view"]["stack"][0] = {"id": 1}
     with pytest.raises(
-        InvalidMessageError, match=r"view\.stack\[0\]: expected map \(StackItemView\), got list"
+        InvalidMessageError, match=r"view\.stack\[0\]: expected list \(StackItemView\), got dict"
     ):
         decode(envelope(body))
 
 
 def test_float_for_int() -> None:
-    data = envelope({"events": [{"kind": "draw", "amount": 1.0}]}, kind="SBABatch")
+    data = envelope({"events": [["draw", -1, 0, 1.0, "", []]]}, kind="SBABatch")
     with pytest.raises(InvalidMessageError, match=r"events\[0\]\.amount: expected int, got float"):
         decode(data)
 

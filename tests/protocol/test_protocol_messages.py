@@ -17,6 +17,7 @@ from spellstack.protocol import (
     PriorityRequest,
     _messages,
     _stops,
+    _views,
 )
 from spellstack.rules import _decisions, _events, _view
 
@@ -25,6 +26,7 @@ EXPECTED_KINDS = {
     "DecisionRequest",
     "SubmitAction",
     "SubmitAnswer",
+    "RequestFullView",
     "SetStops",
     "StopsSet",
     "Accepted",
@@ -71,6 +73,7 @@ def test_repr_reads_like_code(messages: list[Message]) -> None:
         **{n: getattr(_events, n) for n in _events.__all__},
         **{n: getattr(_view, n) for n in _view.__all__},
         **{n: getattr(_stops, n) for n in _stops.__all__},
+        **{n: getattr(_views, n) for n in _views.__all__},
     }
     for msg in messages:
         assert eval(repr(msg), {"__builtins__": {}}, names) == msg

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 import pytest
 
 from spellstack.cards import load_cards, load_deck
-from spellstack.protocol import PriorityRequest, decode, encode
+from spellstack.protocol import PriorityRequest, ViewMirror, ViewTracker, decode, encode
 from spellstack.rules import (
     OPENING_HAND,
     PUBLIC_SEAT,
@@ -79,10 +79,12 @@ def test_view_shows_own_hand_and_only_counts_of_hidden_zones() -> None:
     assert bob_view.players[0].hand_count == 7
     assert bob_view.players[0].library_count == len(st.players[0].library)
     # Serialise the whole request bob would receive and look for any hidden id or name.
-    data = encode(PriorityRequest(priority_decision(game), bob_view))
+    data = encode(PriorityRequest(priority_decision(game), ViewTracker().update(bob_view)))
     wire = decode(data)
     assert isinstance(wire, PriorityRequest)
-    seen_ids = {o.id for o in wire.view.battlefield} | {o.id for o in wire.view.hand}
+    seen = ViewMirror().apply(wire.view)
+    assert seen == bob_view
+    seen_ids = {o.id for o in seen.battlefield} | {o.id for o in seen.hand}
     assert not seen_ids & (alice_hand_ids | library_ids)
     hidden_only = {st.objects[i].name for i in alice_hand_ids} - {
         st.objects[i].name for i in st.players[1].hand}

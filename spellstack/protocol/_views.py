@@ -1,0 +1,263 @@
+"""Views as deltas: what changed in a seat's view since the last view sent to that seat.
+
+The coordinator keeps, per seat, the last view it sent (``ViewTracker``) and sends a
+``ViewDelta`` against it; the player keeps its copy (``ViewMirror``) and rebuilds the full
+``PlayerView`` from each delta. A delta is computed from two results of ``view_for`` for
+that seat and nothing else, so it tells the seat exactly what a full view would (400.2).
+
+Views are numbered per seat from 1. A delta names the view it changes (``base``) and its own
+number; ``base`` 0 marks a full view, which replaces whatever the client held. The client
+asks for a full view with ``RequestFullView`` when it cannot apply a delta (its view is not
+the delta's base, or the delta does not fit it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spellstack.rules._errors import InvalidMessageError
+from spellstack.rules._view import ObjectView, PlayerPublic, PlayerView, StackItemView
+
+__all__ = ["PlayerChange", "ViewDelta", "ViewMirror", "ViewTracker"]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerChange:
+    """A player's public information as a delta carries it: the graveyard by object ids."""
+
+    seat: int
+    """Seat."""
+    name: str
+    """Name."""
+    life: int
+    """Life total."""
+    poison: int
+    """Poison counters."""
+    hand_count: int
+    """Cards in hand."""
+    library_count: int
+    """Cards in library."""
+    graveyard: tuple[int, ...]
+    """Ids of the graveyard's cards, bottom first (their views are in the delta's
+    ``objects`` or unchanged since the base)."""
+    mana: tuple[tuple[str, int], ...]
+    """Mana pool."""
+    lost: bool
+    """Lost or left the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class ViewDelta:
+    """What changed in one seat's view since view number ``base`` (0: a full view).
+
+    Applied to the base view: drop the object views of ``removed``, add or replace those in
+    ``objects``, replace every player in ``players`` and each zone order that is not None;
+    the scalars are always given. In a full view every player, zone and the stack are given.
+    """
+
+    number: int
+    """This view's number for its seat (1 for the first)."""
+    base: int
+    """The number of the view this changes; 0 for a full view."""
+    seat: int
+    """Whose view this is."""
+    turn: int
+    """Turn number."""
+    step: str
+    """Current step."""
+    active: int
+    """Active player's seat."""
+    priority: int
+    """Seat holding priority, -1 for none."""
+    objects: tuple[ObjectView, ...] = ()
+    """Views of objects that are new or changed (any zone)."""
+    removed: tuple[int, ...] = ()
+    """Ids of objects shown in the base view and no longer shown."""
+    players: tuple[PlayerChange, ...] = ()
+    """Players whose public information changed, each in full."""
+    hand: tuple[int, ...] | None = None
+    """The viewer's hand by ids, if its order or content changed."""
+    battlefield: tuple[int, ...] | None = None
+    """Every permanent by ids, if that changed."""
+    exile: tuple[int, ...] | None = None
+    """Face-up exiled cards by ids, if that changed."""
+    stack: tuple[StackItemView, ...] | None = None
+    """The stack, top first, if it changed."""
+
+    @property
+    def full(self) -> bool:
+        """Whether this is a full view (it needs no base)."""
+        return self.base == 0
+
+
+def _ids(objs: tuple[ObjectView, ...]) -> tuple[int, ...]:
+    return tuple([o.id for o in objs])
+
+
+def _change(p: PlayerPublic) -> PlayerChange:
+    return PlayerChange(p.seat, p.name, p.life, p.poison, p.hand_count, p.library_count,
+                        _ids(p.graveyard), p.mana, p.lost)
+
+
+class ViewTracker:
+    """The coordinator's side for one seat: the last view sent, and deltas against it."""
+
+    __slots__ = ("_battlefield", "_exile", "_hand", "_index", "_players", "_stack", "_view",
+                 "number")
+
+    def __init__(self) -> None:
+        self.number = 0
+        """The number of the last view sent (0: none yet)."""
+        self._view: PlayerView | None = None
+        self._index: dict[int, ObjectView] = {}
+        self._players: tuple[PlayerChange, ...] = ()
+        self._hand: tuple[int, ...] = ()
+        self._battlefield: tuple[int, ...] = ()
+        self._exile: tuple[int, ...] = ()
+        self._stack: tuple[StackItemView, ...] = ()
+
+    @property
+    def view(self) -> PlayerView | None:
+        """The last view sent, None before the first."""
+        return self._view
+
+    def update(self, view: PlayerView) -> ViewDelta:
+        """The delta from the last view sent to ``view`` (a full view if none was sent), and
+        ``view`` becomes the last view sent."""
+        if self._view is None:
+            return self._full(view)
+        index = _index(view)
+        old = self._index
+        objects = tuple([o for i, o in index.items() if (p := old.get(i)) is not o and p != o])
+        removed = tuple([i for i in old if i not in index])
+        players = tuple([_change(p) for p in view.players])
+        hand, battlefield, exile = _ids(view.hand), _ids(view.battlefield), _ids(view.exile)
+        before = self._players
+        changed = tuple([c for i, c in enumerate(players) if i >= len(before) or before[i] != c])
+        delta = ViewDelta(
+            self.number + 1, self.number, view.seat, view.turn, view.step, view.active,
+            view.priority, objects, removed, changed,
+            None if hand == self._hand else hand,
+            None if battlefield == self._battlefield else battlefield,
+            None if exile == self._exile else exile,
+            None if view.stack == self._stack else view.stack,
+        )
+        self._remember(view, index, players, hand, battlefield, exile)
+        return delta
+
+    def full(self) -> ViewDelta:
+        """The last view sent, again, as a full view with a new number (a resync).
+
+        Raises:
+            ValueError: No view was sent yet.
+        """
+        if self._view is None:
+            raise ValueError("no view was sent yet")
+        return self._full(self._view)
+
+    def _full(self, view: PlayerView) -> ViewDelta:
+        index = _index(view)
+        players = tuple([_change(p) for p in view.players])
+        hand, battlefield, exile = _ids(view.hand), _ids(view.battlefield), _ids(view.exile)
+        delta = ViewDelta(self.number + 1, 0, view.seat, view.turn, view.step, view.active,
+                          view.priority, tuple(index.values()), (), players, hand, battlefield,
+                          exile, view.stack)
+        self._remember(view, index, players, hand, battlefield, exile)
+        return delta
+
+    def _remember(self, view: PlayerView, index: dict[int, ObjectView],
+                  players: tuple[PlayerChange, ...], hand: tuple[int, ...],
+                  battlefield: tuple[int, ...], exile: tuple[int, ...]) -> None:
+        self.number += 1
+        self._view = view
+        self._index = index
+        self._players = players
+        self._hand, self._battlefield, self._exile = hand, battlefield, exile
+        self._stack = view.stack
+
+
+def _index(view: PlayerView) -> dict[int, ObjectView]:
+    """Every object view of ``view`` by id, in a fixed order (graveyards, hand, battlefield,
+    exile), so deltas list them deterministically."""
+    index: dict[int, ObjectView] = {}
+    for p in view.players:
+        for o in p.graveyard:
+            index[o.id] = o
+    for zone in (view.hand, view.battlefield, view.exile):
+        for o in zone:
+            index[o.id] = o
+    return index
+
+
+class ViewMirror:
+    """The player's side: the seat's current view, rebuilt from each delta."""
+
+    __slots__ = ("_battlefield", "_exile", "_hand", "_index", "_players", "_stack", "number",
+                 "view")
+
+    def __init__(self) -> None:
+        self.number = 0
+        """The number of the view held (0: none)."""
+        self.view: PlayerView | None = None
+        """The view held, None before the first full view."""
+        self._index: dict[int, ObjectView] = {}
+        self._players: list[PlayerChange] = []
+        self._hand: tuple[int, ...] = ()
+        self._battlefield: tuple[int, ...] = ()
+        self._exile: tuple[int, ...] = ()
+        self._stack: tuple[StackItemView, ...] = ()
+
+    def fits(self, delta: ViewDelta) -> bool:
+        """Whether ``delta`` applies to the view held (a full view always does)."""
+        return delta.base == 0 or (self.view is not None and delta.base == self.number)
+
+    def apply(self, delta: ViewDelta) -> PlayerView:
+        """Apply ``delta`` and return the rebuilt view. On an error nothing changes.
+
+        Raises:
+            InvalidMessageError: The delta is not against the view held, or does not fit it
+                (an id shown but never given, a player of no seat); ask for a full view.
+        """
+        if not self.fits(delta):
+            raise InvalidMessageError(
+                f"view {delta.number} changes view {delta.base}, but view {self.number} is held")
+        full = delta.base == 0
+        index = {} if full else dict(self._index)
+        for i in delta.removed:
+            if index.pop(i, None) is None:
+                raise InvalidMessageError(f"view {delta.number}: removes #{i}, which is not shown")
+        for o in delta.objects:
+            index[o.id] = o
+        players = [] if full else list(self._players)
+        for c in delta.players:
+            if full and c.seat == len(players):
+                players.append(c)
+            elif 0 <= c.seat < len(players):
+                players[c.seat] = c
+            else:
+                raise InvalidMessageError(f"view {delta.number}: no player in seat {c.seat}")
+        if full and (delta.hand is None or delta.battlefield is None or delta.exile is None
+                     or delta.stack is None):
+            raise InvalidMessageError(f"view {delta.number}: a full view gives every zone")
+        hand = self._hand if delta.hand is None else delta.hand
+        battlefield = self._battlefield if delta.battlefield is None else delta.battlefield
+        exile = self._exile if delta.exile is None else delta.exile
+        stack = self._stack if delta.stack is None else delta.stack
+        try:
+            publics = tuple([
+                PlayerPublic(c.seat, c.name, c.life, c.poison, c.hand_count, c.library_count,
+                             tuple([index[i] for i in c.graveyard]), c.mana, c.lost)
+                for c in players])
+            view = PlayerView(delta.seat, delta.turn, delta.step, delta.active, delta.priority,
+                              publics, tuple([index[i] for i in hand]),
+                              tuple([index[i] for i in battlefield]), stack,
+                              tuple([index[i] for i in exile]))
+        except KeyError as err:
+            raise InvalidMessageError(
+                f"view {delta.number}: shows #{err.args[0]}, whose view was never given") from None
+        self.number = delta.number
+        self.view = view
+        self._index = index
+        self._players = players
+        self._hand, self._battlefield, self._exile, self._stack = hand, battlefield, exile, stack
+        return view
