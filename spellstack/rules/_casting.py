@@ -384,6 +384,20 @@ def _supply_without(supply: ManaSupply, sources: list[ManaSource], exclude: int,
     return found
 
 
+def _activators(game: Game) -> frozenset[int]:
+    """The seats controlling a permanent with an activated ability other than a mana ability
+    (602.1, 605.1a): what permanents there are and their abilities move the epoch, so this is
+    kept per epoch."""
+    found = game.activators.get(game.epoch)
+    if found is None:
+        layers = game.layer_cache
+        found = frozenset(layers[oid].controller for oid in game.state.battlefield
+                          if any(not ab.is_mana_ability for _, _, ab in layers[oid].activated))
+        game.activators.clear()
+        game.activators[game.epoch] = found
+    return found
+
+
 def only_pass_possible(game: Game, seat: int) -> bool:
     """Whether passing is all ``seat`` can do now: True exactly when ``legal_actions`` is only
     ``pass``. Timing settles most grants (no land ``seat`` may play, no card they may cast now,
@@ -406,7 +420,7 @@ def only_pass_possible(game: Game, seat: int) -> bool:
         elif (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
               or (permissions and flash_permitted(game, seat, st.objects[oid]))):
             costs.append((c.mana_cost or _NO_COST, 0))
-    for oid in st.battlefield:
+    for oid in st.battlefield if seat in _activators(game) else ():
         c = layers[oid]
         if c.controller != seat or not c.activated:
             continue
@@ -452,12 +466,7 @@ def numbers_automatic_pass(game: Game, seat: int) -> bool:
                 return True
         elif sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords:
             return True
-    for oid in st.battlefield:
-        c = layers[oid]
-        if c.controller == seat and c.activated and any(
-                not ab.is_mana_ability for _, _, ab in c.activated):
-            return True
-    return False
+    return seat in _activators(game)
 
 
 def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:

@@ -52,6 +52,9 @@ class Game:
     actions_memo: dict[int, tuple[tuple[object, ...], tuple[ActionOption, ...]]] = field(
         default_factory=dict)
     """By seat: the last ``legal_actions`` answer and the key of what it read (a cache only)."""
+    activators: dict[int, frozenset[int]] = field(default_factory=dict)
+    """By epoch (only the current one is kept): the seats controlling a permanent with an
+    activated ability other than a mana ability, for ``_casting`` (a cache only)."""
 
     # ------------------------------------------------------------------ definitions
 
