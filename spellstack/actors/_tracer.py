@@ -18,13 +18,30 @@ TRACE_FORMAT = 2
 """Version of the trace format (2: requests carry view deltas; payloads in the named form)."""
 
 
+class _LineLogger:
+    """A structlog logger writing each rendered line to a stream, without flushing it per line
+    (``structlog.WriteLogger`` flushes every line: a system call per message); the stream's
+    own buffering applies, and its owner flushes or closes it."""
+
+    __slots__ = ("_write",)
+
+    def __init__(self, stream: TextIO) -> None:
+        self._write = stream.write
+
+    def msg(self, message: str) -> None:
+        """Write one line."""
+        self._write(message + "\n")
+
+    info = msg
+
+
 class TraceWriter:
     """Renders trace lines deterministically (sorted keys, no clocks), so the same game gives
     the same bytes."""
 
     def __init__(self, stream: TextIO) -> None:
         self._log = structlog.wrap_logger(
-            structlog.WriteLogger(stream),
+            _LineLogger(stream),
             processors=[structlog.processors.JSONRenderer(sort_keys=True, ensure_ascii=False)],
         )
 
