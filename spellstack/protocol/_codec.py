@@ -67,6 +67,8 @@ for _record in COMPACT_RECORDS:
     compact(_record)
 
 _KIND_OF: dict[type, str] = {cls: kind for kind, cls in MESSAGE_TYPES.items()}
+_PACKER = msgpack.Packer(use_bin_type=True)
+"""One packer for every message (``packb`` builds a new one per call); it resets after each."""
 _ENVELOPE_KEYS = frozenset(("k", "v", "b"))
 
 
@@ -107,9 +109,7 @@ def encode(msg: Message) -> bytes:
     kind = _KIND_OF.get(type(msg))
     if kind is None:
         raise TypeError(f"not a message: {type(msg).__name__}")
-    data: bytes = msgpack.packb(
-        {"k": kind, "v": PROTOCOL_VERSION, "b": to_wire(msg)}, use_bin_type=True
-    )
+    data: bytes = _PACKER.pack({"k": kind, "v": PROTOCOL_VERSION, "b": to_wire(msg)})
     if len(data) > MAX_MESSAGE_BYTES:
         raise InvalidMessageError(
             f"{kind}: encodes to {len(data)} bytes, over the limit of {MAX_MESSAGE_BYTES}"

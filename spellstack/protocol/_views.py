@@ -102,19 +102,16 @@ def _change(p: PlayerPublic) -> PlayerChange:
 class ViewTracker:
     """The coordinator's side for one seat: the last view sent, and deltas against it."""
 
-    __slots__ = ("_battlefield", "_exile", "_hand", "_index", "_players", "_stack", "_view",
-                 "number")
+    __slots__ = ("_battlefield", "_exile", "_hand", "_index", "_view", "number")
 
     def __init__(self) -> None:
         self.number = 0
         """The number of the last view sent (0: none yet)."""
         self._view: PlayerView | None = None
         self._index: dict[int, ObjectView] = {}
-        self._players: tuple[PlayerChange, ...] = ()
         self._hand: tuple[int, ...] = ()
         self._battlefield: tuple[int, ...] = ()
         self._exile: tuple[int, ...] = ()
-        self._stack: tuple[StackItemView, ...] = ()
 
     @property
     def view(self) -> PlayerView | None:
@@ -124,25 +121,40 @@ class ViewTracker:
     def update(self, view: PlayerView) -> ViewDelta:
         """The delta from the last view sent to ``view`` (a full view if none was sent), and
         ``view`` becomes the last view sent."""
-        if self._view is None:
+        last = self._view
+        if last is None:
             return self._full(view)
-        index = _index(view)
         old = self._index
-        objects = tuple([o for i, o in index.items() if (p := old.get(i)) is not o and p != o])
+        index: dict[int, ObjectView] = {}
+        objects: list[ObjectView] = []
+        # Views built with the seat's ViewMemo are the very objects of the last view when
+        # nothing about them changed: the identity test settles nearly every object.
+        zones = [p.graveyard for p in view.players]
+        zones += (view.hand, view.battlefield, view.exile)
+        for zone in zones:
+            for o in zone:
+                i = o.id
+                index[i] = o
+                known = old.get(i)
+                if known is not o and (known is None or known != o):
+                    objects.append(o)
         removed = tuple([i for i in old if i not in index])
-        players = tuple([_change(p) for p in view.players])
-        hand, battlefield, exile = _ids(view.hand), _ids(view.battlefield), _ids(view.exile)
-        before = self._players
-        changed = tuple([c for i, c in enumerate(players) if i >= len(before) or before[i] != c])
+        before = last.players
+        changed = tuple([_change(p) for i, p in enumerate(view.players)
+                         if i >= len(before) or before[i] != p])
+        hand = self._hand if view.hand == last.hand else _ids(view.hand)
+        battlefield = (self._battlefield if view.battlefield == last.battlefield
+                       else _ids(view.battlefield))
+        exile = self._exile if view.exile == last.exile else _ids(view.exile)
         delta = ViewDelta(
             self.number + 1, self.number, view.seat, view.turn, view.step, view.active,
-            view.priority, objects, removed, changed,
+            view.priority, tuple(objects), removed, changed,
             None if hand == self._hand else hand,
             None if battlefield == self._battlefield else battlefield,
             None if exile == self._exile else exile,
-            None if view.stack == self._stack else view.stack,
+            None if view.stack == last.stack else view.stack,
         )
-        self._remember(view, index, players, hand, battlefield, exile)
+        self._remember(view, index, hand, battlefield, exile)
         return delta
 
     def full(self) -> ViewDelta:
@@ -162,18 +174,15 @@ class ViewTracker:
         delta = ViewDelta(self.number + 1, 0, view.seat, view.turn, view.step, view.active,
                           view.priority, tuple(index.values()), (), players, hand, battlefield,
                           exile, view.stack)
-        self._remember(view, index, players, hand, battlefield, exile)
+        self._remember(view, index, hand, battlefield, exile)
         return delta
 
-    def _remember(self, view: PlayerView, index: dict[int, ObjectView],
-                  players: tuple[PlayerChange, ...], hand: tuple[int, ...],
+    def _remember(self, view: PlayerView, index: dict[int, ObjectView], hand: tuple[int, ...],
                   battlefield: tuple[int, ...], exile: tuple[int, ...]) -> None:
         self.number += 1
         self._view = view
         self._index = index
-        self._players = players
         self._hand, self._battlefield, self._exile = hand, battlefield, exile
-        self._stack = view.stack
 
 
 def _index(view: PlayerView) -> dict[int, ObjectView]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from ._characteristics import Characteristics
 from ._game import Game
 from ._state import GameObject
 from ._view import ObjectView, PlayerPublic, PlayerView, StackItemView
@@ -35,14 +37,17 @@ def _hidden_view(game: Game, obj: GameObject) -> ObjectView:
                       blocking=bool(combat and obj.id in combat.blockers))
 
 
-def _object_view(game: Game, obj: GameObject, memo: dict[int, tuple[tuple[Any, ...], ObjectView]],
-                 fresh: dict[int, tuple[tuple[Any, ...], ObjectView]]) -> ObjectView:
-    """The view of an object its viewer may see; ``memo`` holds the previous call's views,
-    ``fresh`` collects this call's."""
-    c = game.layer_cache[obj.id]
-    combat = game.state.combat
-    attacking = bool(combat and obj.id in combat.attackers)
-    blocking = bool(combat and obj.id in combat.blockers)
+_Memo = dict[int, tuple[tuple[Any, ...], ObjectView]]
+_NO_COMBATANTS: dict[int, Any] = {}
+
+
+def _object_view(obj: GameObject, c: Characteristics, attackers: Mapping[int, Any],
+                 blockers: Mapping[int, Any], memo: _Memo, fresh: _Memo) -> ObjectView:
+    """The view of an object its viewer may see, from its characteristics ``c`` and the ids
+    attacking and blocking; ``memo`` holds the previous call's views, ``fresh`` collects this
+    call's."""
+    attacking = obj.id in attackers
+    blocking = obj.id in blockers
     counters = tuple(sorted(obj.counters.items())) if obj.counters else ()
     # Everything the view reads (Characteristics are immutable: the same object, the same values).
     key = (c, obj.name, obj.owner, obj.controller, obj.zone, obj.face_down, obj.tapped, obj.damage,
@@ -84,15 +89,15 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
     st = game.state
     objects = st.objects
     previous = memo.views if memo is not None else {}
-    fresh: dict[int, tuple[tuple[Any, ...], ObjectView]] = {}
+    fresh: _Memo = {}
+    layers = game.layer_cache
+    combat = st.combat
+    attackers = combat.attackers if combat else _NO_COMBATANTS
+    blockers = combat.blockers if combat else _NO_COMBATANTS
 
     def shown(ids: list[int]) -> tuple[ObjectView, ...]:
-        out = []
-        for i in ids:
-            obj = objects[i]
-            if visible_to(game, seat, obj):
-                out.append(_object_view(game, obj, previous, fresh))
-        return tuple(out)
+        return tuple([_object_view(obj, layers[i], attackers, blockers, previous, fresh)
+                      for i in ids if visible_to(game, seat, obj := objects[i])])
 
     players = tuple(
         PlayerPublic(
@@ -112,8 +117,8 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
     for i in st.battlefield:
         obj = objects[i]
         # Every permanent is shown; one that is face down without its name (708.2).
-        battlefield.append(_object_view(game, obj, previous, fresh) if visible_to(game, seat, obj)
-                           else _hidden_view(game, obj))
+        battlefield.append(_object_view(obj, layers[i], attackers, blockers, previous, fresh)
+                           if visible_to(game, seat, obj) else _hidden_view(game, obj))
     view = PlayerView(
         seat=seat,
         turn=st.turn,
