@@ -356,32 +356,34 @@ def _castable_cards(game: Game, seat: int, permissions: bool | None = None) -> l
     return out
 
 
-def _actions_key(game: Game, seat: int) -> tuple[object, ...]:
+def _actions_key(game: Game, seat: int) -> tuple[tuple[object, ...], tuple[object, ...]]:
     """What ``legal_actions`` reads, as a key: equal keys, equal answers. The epoch stands for
     every object's characteristics (613; ``Game.changed``: permanents entering and leaving,
     effects, counters, attachments), so for which permanents there are, who controls them, what
     they can tap for and what protects them; the rest changes without moving it: the step only
     as sorcery timing (307.1), the stack, the seat's hand, pool, life and land drop, the zones a
-    permission may cast from, which players are still in, and what is tapped or summoning sick."""
+    permission may cast from, which players are still in, and what is tapped or summoning sick.
+    In two parts: the key of the seat's mana (``_seat_supply``), then the rest."""
     st = game.state
     p = st.players[seat]
     objects = st.objects
-    return (game.epoch, seat, _sorcery_timing(game, seat), p.life, p.lands_played,
-            tuple(p.mana.items()), tuple(p.hand), tuple(st.stack), tuple(p.graveyard),
-            tuple(st.exile), tuple(p.library[:1]), tuple([q.lost for q in st.players]),
+    mana = (game.epoch, p.life, tuple(p.mana.items()),
             tuple([(o.tapped, o.sick) for o in map(objects.__getitem__, st.battlefield)]))
+    return mana, (seat, _sorcery_timing(game, seat), p.lands_played, tuple(p.hand),
+                  tuple(st.stack), tuple(p.graveyard), tuple(st.exile), tuple(p.library[:1]),
+                  tuple([q.lost for q in st.players]))
 
 
-def _supply_without(supply: ManaSupply, sources: list[ManaSource], exclude: int,
-                    others: dict[int, ManaSupply], pool: dict[str, int], life: int) -> ManaSupply:
-    """The supply less the permanent whose {T} is part of the cost, if it is a mana source."""
-    if not exclude or all(s.source_id != exclude for s in sources):
-        return supply
-    found = others.get(exclude)
-    if found is None:
-        found = others[exclude] = ManaSupply(pool, [s for s in sources if s.source_id != exclude],
-                                             life_available=life)
-    return found
+def _seat_supply(game: Game, seat: int, mana_key: tuple[object, ...]) -> ManaSupply:
+    """What ``seat`` could pay with now (their pool and ``mana_sources``), kept per seat while
+    its key is the same: the epoch, their life and pool, and what is tapped or summoning sick."""
+    memo = game.mana_memo.get(seat)
+    if memo is not None and memo[0] == mana_key:
+        return memo[1]
+    p = game.state.players[seat]
+    supply = ManaSupply(p.mana, mana_sources(game, seat), life_available=p.life)
+    game.mana_memo[seat] = (mana_key, supply)
+    return supply
 
 
 def _activators(game: Game) -> frozenset[int]:
@@ -437,11 +439,9 @@ def only_pass_possible(game: Game, seat: int) -> bool:
     memo = game.actions_memo.get(seat)
     if memo is not None and memo[0] == key:
         return len(memo[1]) == 1
-    sources = mana_sources(game, seat)
-    supply = ManaSupply(p.mana, sources, life_available=p.life)
-    others: dict[int, ManaSupply] = {}
+    supply = _seat_supply(game, seat, key[0])
     for cost, tapped in costs:
-        if _supply_without(supply, sources, tapped, others, p.mana, p.life).can_pay(cost, 0):
+        if supply.without(tapped).can_pay(cost, 0):
             return len(_cached_actions(game, seat, key)) == 1
     game.actions_memo[seat] = (key, _ONLY_PASS)  # what legal_actions would find: nothing payable
     return True
@@ -477,23 +477,23 @@ def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
     return _cached_actions(game, seat, _actions_key(game, seat))
 
 
-def _cached_actions(game: Game, seat: int, key: tuple[object, ...]) -> tuple[ActionOption, ...]:
+def _cached_actions(game: Game, seat: int,
+                   key: tuple[tuple[object, ...], tuple[object, ...]]) -> tuple[ActionOption, ...]:
     memo = game.actions_memo.get(seat)
     if memo is not None and memo[0] == key:
         return memo[1]
-    options = _fresh_actions(game, seat)
+    options = _fresh_actions(game, seat, _seat_supply(game, seat, key[0]))
     game.actions_memo[seat] = (key, options)
     return options
 
 
-def _fresh_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
-    """``legal_actions`` computed afresh (no cache)."""
+def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> tuple[ActionOption, ...]:
+    """``legal_actions`` computed afresh (no cache), with ``supply`` as the seat's mana if given."""
     st = game.state
     options: list[ActionOption] = [ActionOption("pass")]
     p = st.players[seat]
-    sources = mana_sources(game, seat)
-    supply = ManaSupply(p.mana, sources, life_available=p.life)  # one per call: shared answers
-    others: dict[int, ManaSupply] = {}
+    if supply is None:
+        supply = ManaSupply(p.mana, mana_sources(game, seat), life_available=p.life)
     sorcery_ok = _sorcery_timing(game, seat)
     lands_ok = sorcery_ok and p.lands_played < 1 and play_land_refusal(game, seat) is None
     for oid in _castable_cards(game, seat):
@@ -532,8 +532,7 @@ def _fresh_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
                 continue
             if any(obj.counters.get(kind, 0) < k for kind, k in ab.remove_counters):
                 continue  # 118.3: a cost that can't be paid
-            usable = _supply_without(supply, sources, oid if ab.tap else 0, others, p.mana, p.life)
-            mx = usable.max_x(ab.mana_cost)
+            mx = supply.without(oid if ab.tap else 0).max_x(ab.mana_cost)
             if mx is None:
                 continue
             reqs = _requirements(game, ab.targets, seat, 0, obj)  # 115.5: its source is fair game

@@ -9,6 +9,7 @@ from ._characteristics import AbilityRef, Characteristics, LayerCache, character
 from ._decisions import ActionOption, Answer, Choice, Decision, Proc
 from ._definitions import ActivatedAbility, CardDefinition, TriggeredAbility
 from ._events import Event
+from ._mana import ManaSupply
 from ._state import GameObject, GameState
 from ._visibility import PUBLIC_SEAT, visible_name
 
@@ -52,6 +53,9 @@ class Game:
     actions_memo: dict[int, tuple[tuple[object, ...], tuple[ActionOption, ...]]] = field(
         default_factory=dict)
     """By seat: the last ``legal_actions`` answer and the key of what it read (a cache only)."""
+    mana_memo: dict[int, tuple[tuple[object, ...], ManaSupply]] = field(default_factory=dict)
+    """By seat: the mana they could pay with (``_casting``) and the key of what it read (a cache
+    only)."""
     activators: dict[int, frozenset[int]] = field(default_factory=dict)
     """By epoch (only the current one is kept): the seats controlling a permanent with an
     activated ability other than a mana ability, for ``_casting`` (a cache only)."""

@@ -859,7 +859,8 @@ class ManaSupply:
     Generic mana is met by any mana, so for it only the total counts.
     """
 
-    __slots__ = ("_available", "_life_cap", "_memo", "_supply", "_total", "_units")
+    __slots__ = ("_available", "_life", "_life_cap", "_memo", "_pool", "_sources", "_supply", "_total",
+                 "_units", "_without")
 
     def __init__(self, pool: Mapping[str, int], sources: Sequence[ManaSource], *,
                  life_available: int | None = None) -> None:
@@ -894,6 +895,27 @@ class ManaSupply:
         self._memo: dict[int, tuple[ManaCost, dict[int, bool]]] = {}
         """Answers so far: by the cost's id (the entry keeps the cost, so the id stays its own; a
         cost's hash is slow to compute), the cost and its answers by X."""
+        self._pool = dict(pool)
+        """The pool, for ``without``."""
+        self._sources = tuple(sources)
+        """The sources, for ``without``."""
+        self._life = life_available
+        """The life available, for ``without``."""
+        self._without: dict[int, ManaSupply] = {}
+        """``without`` answers so far, by source id."""
+
+    def without(self, source_id: int) -> ManaSupply:
+        """The supply less the source with this id (a permanent whose {T} is part of the cost,
+        602.5a), or this supply if no source has it (0: none)."""
+        if not source_id:
+            return self
+        found = self._without.get(source_id)
+        if found is None:
+            rest = [s for s in self._sources if s.source_id != source_id]
+            found = self if len(rest) == len(self._sources) else ManaSupply(
+                self._pool, rest, life_available=self._life)
+            self._without[source_id] = found
+        return found
 
     def _touching(self, mask: int) -> int:
         n = self._supply.get(mask)
