@@ -1,7 +1,7 @@
 """``spellstack bench --kernel``: the bench's games played by driving the kernel directly in one
 thread, without actors, channels or encoding, while still building everything a player would
-be sent (its view and the decision with its action list) and checking every answer as the
-coordinator does. It plays the same games as the actors (``tests/cli/test_bench_kernel.py``)."""
+be sent (its view and the view delta, the decision with its action list) and checking every
+answer as the coordinator does. It plays the same games as the actors (``tests/cli/test_bench_kernel.py``)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from ..actors import MAX_REJECTIONS, GameResult
 from ..bots import Bot, RandomBot
 from ..cards import load_cards, load_deck
+from ..protocol import ViewDelta, ViewTracker
 from ..rules import (
     Action,
     Answer,
@@ -21,6 +22,7 @@ from ..rules import (
     PlayerView,
     Proc,
     Reply,
+    ViewMemo,
     advance,
     after_sba,
     after_triggers,
@@ -68,6 +70,10 @@ class KernelDriver:
         self.result = GameResult(None, "", 0, seed=game.state.seed)
         self.views = 0
         """Views built (one per request a player receives)."""
+        self.last_delta: ViewDelta | None = None
+        """The delta the last request would have carried."""
+        self._memos = [ViewMemo() for _ in self.bots]
+        self._trackers = [ViewTracker() for _ in self.bots]
         self._rejections: dict[int, int] = {}
 
     def run(self) -> GameResult:
@@ -102,9 +108,13 @@ class KernelDriver:
 
     def build_view(self, seat: int) -> PlayerView:
         """What the coordinator sends ``seat`` with a request, built as it builds it (the one
-        place the driver does, to follow the protocol's views); the bot is handed the view."""
+        place the driver does, to follow the protocol's views): the seat's view, from its memo,
+        and the delta against the last view it was sent. The bot is handed the view (what the
+        player actor rebuilds from the delta)."""
         self.views += 1
-        return view_for(self.game, seat)
+        view = view_for(self.game, seat, self._memos[seat])
+        self.last_delta = self._trackers[seat].update(view)
+        return view
 
     def _drive(self, proc: Proc[object]) -> object:
         try:

@@ -10,6 +10,7 @@ from spellstack.actors import GameResult, play_game, play_match
 from spellstack.bots import Bot, RandomBot
 from spellstack.cli._bench_kernel import DECKS, KernelDriver, bench_bots, new_bench_game, play_kernel
 from spellstack.cli._bench_modes import Outcome, bench_kernel
+from spellstack.protocol import ViewDelta, ViewMirror
 from spellstack.rules import Action, Decision, PlayerView, Reply
 
 TABLE = Path(__file__).with_name("bench_games.json")
@@ -59,6 +60,30 @@ async def test_each_bot_is_handed_what_the_actors_send_it() -> None:
         assert k.seen == a.seen
         assert all(view.seat == decision.player for view, decision, _ in k.seen)
     assert driver.views == len(direct[0].seen) + len(direct[1].seen) == result.decisions
+
+
+def test_the_driver_builds_the_view_delta_each_request_carries() -> None:
+    driver = KernelDriver(new_bench_game(8), bench_bots(8))
+    mirrors = [ViewMirror(), ViewMirror()]
+    deltas: list[ViewDelta] = []
+    shown = 0  # object views in the full views
+    build = driver.build_view
+
+    def checked(seat: int) -> PlayerView:
+        nonlocal shown
+        view = build(seat)
+        assert driver.last_delta is not None
+        deltas.append(driver.last_delta)
+        shown += len(view.hand) + len(view.battlefield) + len(view.exile) + sum(
+            len(p.graveyard) for p in view.players)
+        assert mirrors[seat].apply(driver.last_delta) == view  # what the player rebuilds
+        return view
+
+    driver.build_view = checked  # type: ignore[method-assign]
+    driver.run()
+    assert len(deltas) == driver.views > 2
+    assert [d.full for d in deltas].count(True) == 2  # the first for each seat, then deltas
+    assert sum(len(d.objects) for d in deltas) < shown / 2  # most objects are unchanged
 
 
 class Liar:
