@@ -763,7 +763,9 @@ def _compile_trusted(hint: Any) -> _Conv:
         by_type: dict[type, _Conv] = {_NoneType: _identity}
         for a, c in zip(members, convs, strict=True):
             for t in _plain_types(a, True):
-                by_type.setdefault(t, c)
+                if t in by_type:  # two members look alike on the wire: let the checks tell
+                    return _from_converter(hint, True)
+                by_type[t] = c
         return lambda v: by_type[type(v)](v)
     raise TypeError(f"unsupported type hint {hint!r}")
 

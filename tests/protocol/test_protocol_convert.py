@@ -8,8 +8,8 @@ from typing import Literal, Optional, Union
 
 import pytest
 
-from spellstack.protocol import from_plain, to_plain
-from spellstack.protocol._convert import describe_value, short_repr
+from spellstack.protocol import from_plain, from_wire, to_plain, to_wire
+from spellstack.protocol._convert import compact, describe_value, from_trusted, short_repr
 from spellstack.rules._errors import InvalidMessageError
 
 
@@ -218,3 +218,60 @@ def test_short_repr_is_bounded_and_safe() -> None:
     assert short_repr(Leaf(1)) == "Leaf(...)"
     assert describe_value(None) == "None"
     assert describe_value("x") == "str 'x'"
+
+
+# --------------------------------------------------------------------------- the wire form
+
+
+@compact
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A record sent as a positional list in the wire form."""
+
+    x: int
+    label: str = ""
+    leaf: Leaf | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A map-shaped record holding compact ones."""
+
+    cells: tuple[Cell, ...]
+    either: Leaf | Other | None = None
+    kind: int | str = 0
+
+
+GRID = Grid((Cell(1, "a", Leaf(2, "b")), Cell(3)), Other("t"), "k")
+
+
+def test_compact_records_are_lists_on_the_wire_and_maps_by_name() -> None:
+    wire = to_wire(GRID)
+    assert wire == {"cells": [[1, "a", {"n": 2, "tag": "b"}], [3, "", None]],
+                    "either": {"text": "t"}, "kind": "k"}
+    assert to_plain(GRID)["cells"][1] == {"x": 3, "label": "", "leaf": None}
+    assert from_wire(Grid, wire) == from_plain(Grid, to_plain(GRID)) == GRID
+    assert from_trusted(Grid, wire) == GRID
+    assert from_trusted(Grid, to_wire(Grid((), Leaf(1), 5))) == Grid((), Leaf(1), 5)
+
+
+@pytest.mark.parametrize(
+    ("damage", "match"),
+    [
+        (lambda w: w["cells"][0].pop(), r"^cells\[0\]: expected 3 fields for Cell, got 2: \[1, 'a'\]$"),
+        (lambda w: w["cells"][1].append(0), r"^cells\[1\]: expected 3 fields for Cell, got 4"),
+        (lambda w: w["cells"][0].__setitem__(1, 7), r"^cells\[0\]\.label: expected str, got int 7$"),
+        (lambda w: w["cells"][0][2].__setitem__("n", True), r"^cells\[0\]\.leaf\.n: expected int, got bool"),
+        (lambda w: w["cells"].__setitem__(1, {"x": 3}), r"^cells\[1\]: expected list \(Cell\), got dict"),
+    ],
+)
+def test_wire_form_errors_name_the_field(damage: object, match: str) -> None:
+    wire = to_wire(GRID)
+    damage(wire)  # type: ignore[operator]
+    with pytest.raises(InvalidMessageError, match=match):
+        from_wire(Grid, wire)
+
+
+def test_compact_takes_only_dataclasses() -> None:
+    with pytest.raises(TypeError, match="not a dataclass"):
+        compact(int)
