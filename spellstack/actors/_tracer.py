@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+import msgpack  # type: ignore[import-untyped]
 import structlog
 import trio
 
 from .. import __version__
-from ..protocol import decode_trusted, to_plain
+from ..protocol import MESSAGE_TYPES, named_from_wire
 from ._wire import TraceRecord
 
 __all__ = ["TRACE_FORMAT", "TraceWriter", "tracer_actor"]
@@ -54,7 +55,9 @@ class TraceWriter:
         """One message with its game, number, sender, receiver, kind and decoded payload, in
         the readable named form (every record a map of field names, ``from_plain`` reads it)
         whatever its wire form."""
-        payload = to_plain(decode_trusted(rec.data))  # the engine encoded it: no validation
+        # The engine encoded it: rewritten to the named form without validation, or objects.
+        body = msgpack.unpackb(rec.data, raw=False)
+        payload = named_from_wire(MESSAGE_TYPES[body["k"]], body["b"])
         self._log.info("message", game=rec.game, seq=rec.seq, sender=rec.sender,
                        receiver=rec.receiver, kind=rec.kind, payload=payload)
 

@@ -16,7 +16,7 @@ from spellstack.protocol._codec import (
     decode_trusted,
     encode,
 )
-from spellstack.protocol._convert import from_plain, from_wire, to_plain, to_wire
+from spellstack.protocol._convert import from_plain, from_wire, named_from_wire, to_plain, to_wire
 from spellstack.protocol._messages import (
     MESSAGE_TYPES,
     Accepted,
@@ -84,6 +84,7 @@ __all__ = [
     "encode",
     "from_plain",
     "from_wire",
+    "named_from_wire",
     "to_plain",
     "to_wire",
 ]

@@ -41,6 +41,7 @@ __all__ = [
     "from_plain",
     "from_trusted",
     "from_wire",
+    "named_from_wire",
     "short_repr",
     "to_plain",
     "to_wire",
@@ -211,6 +212,14 @@ def from_trusted(cls: type[T], data: Any) -> T:
     return cast(T, conv(data))
 
 
+def named_from_wire(cls: type, data: Any) -> Any:
+    """The named form (as ``to_plain`` gives it) of wire-form data this program encoded,
+    without building the objects: compact records become maps of their field names; what
+    holds no compact record is returned as it is. Unvalidated, as ``from_trusted``."""
+    conv = _NAMED.get(cls) or _named_converter(cls)
+    return conv(data)
+
+
 def compact(cls: type[T]) -> type[T]:
     """Send the dataclass ``cls`` as a positional list of its fields in the wire form.
 
@@ -270,6 +279,7 @@ def _to_plain_slow(obj: Any) -> Any:
 _FROM: dict[Any, _Conv] = {}
 _FROM_WIRE: dict[Any, _Conv] = {}
 _TRUSTED: dict[Any, _Conv] = {}
+_NAMED: dict[Any, _Conv] = {}
 _COMPACT: set[type] = set()
 """Dataclasses sent as positional lists in the wire form (``compact``)."""
 _TYPE_NAMES: dict[type, str] = {
@@ -806,6 +816,85 @@ def _generate_trusted(cls: type) -> _Conv:
     else:
         lines.append("    return _cls(" + ", ".join(f"{n}={v}" for n, v in zip(names, values, strict=True)) + ")")
     return _exec_function("\n".join(lines), ns, f"<from_trusted {cls.__qualname__}>")
+
+
+# --------------------------------------------------------------------------- named_from_wire compilation
+
+
+def _named_converter(hint: Any) -> _Conv:
+    """Return (compiling and caching if needed) the wire-to-named rewriter for ``hint``;
+    ``_identity`` where the two forms are the same."""
+    conv = _NAMED.get(hint)
+    if conv is not None:
+        return conv
+    if not _is_dataclass_type(hint):
+        conv = _compile_named(hint)
+        _NAMED[hint] = conv
+        return conv
+    real: list[_Conv] = []
+
+    def forward(d: Any) -> Any:
+        return real[0](d)
+
+    _NAMED[hint] = forward  # a recursive record is never taken for one without compact parts
+    try:
+        conv = _generate_named(hint)
+    except BaseException:
+        del _NAMED[hint]
+        raise
+    real.append(conv)
+    _NAMED[hint] = conv
+    return conv
+
+
+def _compile_named(hint: Any) -> _Conv:
+    if hint is None or hint in _TYPE_NAMES or get_origin(hint) is Literal:
+        return _identity
+    origin = get_origin(hint)
+    args = get_args(hint)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        item = _named_converter(args[0])
+        return _identity if item is _identity else (lambda v: [item(x) for x in v])
+    if origin is tuple:
+        items = [_named_converter(a) for a in args]
+        if all(c is _identity for c in items):
+            return _identity
+        return lambda v: [c(x) for c, x in zip(items, v, strict=True)]
+    if origin is dict:
+        value = _named_converter(args[1])
+        return _identity if value is _identity else (lambda v: {k: value(x) for k, x in v.items()})
+    if _is_union(hint):
+        convs = [_named_converter(a) for a in args if a is not _NoneType]
+        if all(c is _identity for c in convs):
+            return _identity
+        return lambda v: to_plain(from_trusted(hint, v))  # rare: let the objects tell
+    raise TypeError(f"unsupported type hint {hint!r}")
+
+
+def _generate_named(cls: type) -> _Conv:
+    hints = get_type_hints(cls)
+    fields = dataclasses.fields(cls)
+    convs = [_named_converter(hints[f.name]) for f in fields]
+    ns: dict[str, Any] = {}
+    if cls not in _COMPACT:
+        if all(c is _identity for c in convs):
+            return _identity
+        lines = ["def convert(d):", "    d = dict(d)"]
+        for i, (f, c) in enumerate(zip(fields, convs, strict=True)):
+            if c is not _identity:
+                ns[f"_c{i}"] = c
+                lines.append(f"    d[{f.name!r}] = _c{i}(d[{f.name!r}])")
+        lines.append("    return d")
+    else:
+        items = []
+        for i, (f, c) in enumerate(zip(fields, convs, strict=True)):
+            if c is _identity:
+                items.append(f"{f.name!r}: d[{i}]")
+            else:
+                ns[f"_c{i}"] = c
+                items.append(f"{f.name!r}: _c{i}(d[{i}])")
+        lines = ["def convert(d):", "    return {" + ", ".join(items) + "}"]
+    return _exec_function("\n".join(lines), ns, f"<named_from_wire {cls.__qualname__}>")
 
 
 # --------------------------------------------------------------------------- to_plain compilation

@@ -26,6 +26,7 @@ from spellstack.protocol import (
     encode,
     from_plain,
     from_wire,
+    named_from_wire,
     to_plain,
     to_wire,
 )
@@ -57,6 +58,12 @@ def test_round_trip(sample_message: Message) -> None:
 
 def test_trusted_decoding_gives_the_same_messages(sample_message: Message) -> None:
     assert decode_trusted(encode(sample_message)) == sample_message
+
+
+def test_the_named_form_is_rewritten_from_the_wire_form(sample_message: Message) -> None:
+    cls = type(sample_message)
+    assert named_from_wire(cls, to_wire(sample_message)) == to_plain(sample_message)
+    assert named_from_wire(cls, msgpack.unpackb(encode(sample_message))["b"]) == to_plain(sample_message)
 
 
 def test_the_named_form_round_trips_too(sample_message: Message) -> None:
