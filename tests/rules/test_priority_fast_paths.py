@@ -120,6 +120,16 @@ def test_the_cache_sees_a_card_put_into_the_hand() -> None:
     assert [o.kind for o in legal_actions(game, 0)] == ["pass", "cast"]
 
 
+def test_the_cache_sees_a_card_reach_a_zone_a_permission_casts_from() -> None:
+    game = game_with({"library": ["Forest", "Grizzly Bears"],
+                      "battlefield": ["Forest", "Forest", "Test Graveyard Recaster"]})
+    assert legal_actions(game, 0) == PASS_ONLY
+    move_object(game, game.state.players[0].library[1], "graveyard")  # milled: no epoch moves
+    assert [(o.kind, o.name) for o in legal_actions(game, 0)] == [("pass", ""),
+                                                                  ("cast", "Grizzly Bears")]
+    assert not only_pass_possible(game, 0)
+
+
 def test_automatic_passes_are_numbered_as_before_the_test_was_exact() -> None:
     # Nothing castable by timing: the earlier test settled it, no decision id was used.
     plain = game_with({"hand": ["Grizzly Bears"], "battlefield": ["Forest", "Forest"]}, {}, "upkeep")
