@@ -218,9 +218,12 @@ def _worker_start(barrier: Barrier, kernel: bool) -> None:
     barrier.wait()
 
 
-def _worker_play(task: tuple[tuple[int, ...], bool]) -> list[Outcome]:
+def _worker_play(task: tuple[tuple[int, ...], bool]) -> tuple[list[Outcome], float]:
+    """A worker's task: its games, and the CPU seconds it spent on them."""
     seeds, kernel = task
-    return play_games(seeds, kernel)
+    cpu = time.process_time()
+    outcomes = play_games(seeds, kernel)
+    return outcomes, time.process_time() - cpu
 
 
 def _ready(_: int) -> int:
@@ -238,11 +241,13 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
 
 
-def _timed(pool: Pool, tasks: list[tuple[tuple[int, ...], bool]]) -> tuple[float, list[Outcome]]:
+def _timed(pool: Pool, tasks: list[tuple[tuple[int, ...], bool]]
+           ) -> tuple[float, float, list[Outcome]]:
+    """One run: its wall time, the workers' CPU time, the outcomes in seed order."""
     start = time.perf_counter()
     chunks = pool.map(_worker_play, tasks, chunksize=1)
     elapsed = time.perf_counter() - start
-    return elapsed, [o for chunk in chunks for o in chunk]
+    return elapsed, sum(cpu for _, cpu in chunks), [o for chunk, _ in chunks for o in chunk]
 
 
 def bench_jobs(seeds: Sequence[int], jobs: int, repeat: int, kernel: bool, out: list[str],
@@ -254,6 +259,7 @@ def bench_jobs(seeds: Sequence[int], jobs: int, repeat: int, kernel: bool, out: 
     counts = [1] if jobs == 1 else [1, jobs]
     tasks = [(tuple(seeds[i:i + CHUNK]), kernel) for i in range(0, len(seeds), CHUNK)]
     times: dict[int, list[float]] = {n: [] for n in counts}
+    cpus: dict[int, list[float]] = {n: [] for n in counts}
     runs: dict[int, list[list[Outcome]]] = {n: [] for n in counts}
     tick = Progress(repeat * len(counts), progress, "runs")
     pools: dict[int, Pool] = {}
@@ -264,8 +270,9 @@ def bench_jobs(seeds: Sequence[int], jobs: int, repeat: int, kernel: bool, out: 
             pools[n].map(_ready, range(n))
         for _ in range(repeat):
             for n in counts:
-                elapsed, outcomes = _timed(pools[n], tasks)
+                elapsed, cpu, outcomes = _timed(pools[n], tasks)
                 times[n].append(elapsed)
+                cpus[n].append(cpu)
                 runs[n].append(outcomes)
                 tick.tick()
     finally:
@@ -285,8 +292,11 @@ def bench_jobs(seeds: Sequence[int], jobs: int, repeat: int, kernel: bool, out: 
     for n in counts:
         medians[n] = statistics.median(times[n])
         each = ", ".join(f"{t:.2f}" for t in times[n])
+        # CPU over wall time: the cores the workers got (less than n on a busy machine).
+        cores = statistics.median(c / t for c, t in zip(cpus[n], times[n], strict=True))
         out.append(f"jobs {n}: {medians[n]:.2f} s (runs: {each}): {len(seeds) / medians[n]:.2f} "
-                   f"games/s, {decisions / medians[n]:.0f} decisions/s")
+                   f"games/s, {decisions / medians[n]:.0f} decisions/s; cores obtained "
+                   f"{cores:.2f}")
     best = min(times[1]) / min(times[counts[-1]])
     out.append(f"speed-up: {medians[1] / medians[counts[-1]]:.2f}x with {jobs} jobs against 1, "
                f"medians (target: >= 1.8x for 2 jobs; fastest runs: {best:.2f}x); same games "

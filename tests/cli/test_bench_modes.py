@@ -54,6 +54,9 @@ def test_jobs_play_the_same_games_per_seed_as_one_process() -> None:
     assert out[0].startswith("jobs: 4 games (gruul vs orzhov, seeds 10..13) through the actors "
                              "in worker processes")
     assert out[1].startswith("jobs 1: ") and out[2].startswith("jobs 2: ")
+    for line, n in ((out[1], 1), (out[2], 2)):
+        cores = float(line.rsplit("cores obtained ", 1)[1])
+        assert 0 < cores <= n * 1.05  # the workers' CPU time over the wall time
     assert out[3].startswith("speed-up: ") and out[3].endswith("every run: yes")
 
 
