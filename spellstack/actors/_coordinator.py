@@ -50,13 +50,13 @@ from ..rules import (
     advance,
     after_sba,
     after_triggers,
+    automatic_pass,
     check_answer,
     default_answer,
     end_turn,
     lose_game,
     next_task,
-    numbers_automatic_pass,
-    only_pass_possible,
+    pass_priority,
     place_triggers,
     priority_decision,
     take_action,
@@ -233,7 +233,11 @@ class Coordinator:
 
     def _note(self, kind: str, seat: int, detail: str) -> None:
         """A coordinator event for the trace (not sent to anyone but the tracer)."""
-        self.wire.note("coordinator", CoordinatorEvent(kind, seat, detail))
+        wire = self.wire
+        if wire.trace is None:
+            wire.seq += 1  # numbered as when traced (``Wire.note``), nothing to build
+        else:
+            wire.note("coordinator", CoordinatorEvent(kind, seat, detail))
 
     # ------------------------------------------------------------------ kernel actors
 
@@ -298,19 +302,14 @@ class Coordinator:
             st = game.state
             if not stops.wants(st.step, st.active == seat, not st.stack):
                 # Outside the seat's stops: 117.3d on its behalf, whatever it could do.
-                st.cycle = "priority"
                 self.result.auto_passes += 1
                 self._note("auto_pass", seat, f"{st.players[seat].name} has no stop here ({st.step})")
-                take_action(game, seat, Action("pass"))
+                pass_priority(game, seat)
                 return
-        if self.configs[seat].auto_pass and seat not in self.gone and only_pass_possible(game, seat):
-            # The quick test settles most grants without building the list of actions.
-            game.state.cycle = "priority"
-            if numbers_automatic_pass(game, seat):
-                game.state.decisions += 1  # decision ids as they were before the test was exact
+        if self.configs[seat].auto_pass and seat not in self.gone and automatic_pass(game, seat):
+            # The exact quick test settles the grant without building the list of actions.
             self.result.auto_passes += 1
             self._note("auto_pass", seat, f"{game.state.players[seat].name} can only pass")
-            take_action(game, seat, Action("pass"))
             return
         decision = priority_decision(game)
         if seat in self.gone:
@@ -320,7 +319,7 @@ class Coordinator:
             # 117.3d on the player's behalf: passing is all they could do.
             self.result.auto_passes += 1
             self._note("auto_pass", seat, f"{game.state.players[seat].name} can only pass")
-            take_action(game, seat, Action("pass"))
+            pass_priority(game, seat)
             return
         msg = await self._ask(seat, PriorityRequest(decision, self._view(seat)))
         if msg is None:

@@ -26,14 +26,13 @@ from ..rules import (
     advance,
     after_sba,
     after_triggers,
+    automatic_pass,
     check_answer,
     default_answer,
     end_turn,
     lose_game,
     new_game,
     next_task,
-    numbers_automatic_pass,
-    only_pass_possible,
     place_triggers,
     priority_decision,
     resolve_top,
@@ -153,12 +152,8 @@ class KernelDriver:
     def _priority(self) -> None:
         game = self.game
         seat = game.state.priority
-        if only_pass_possible(game, seat):
-            game.state.cycle = "priority"
-            if numbers_automatic_pass(game, seat):
-                game.state.decisions += 1  # as the coordinator numbers it
+        if automatic_pass(game, seat):  # as the coordinator does
             self.result.auto_passes += 1
-            take_action(game, seat, Action("pass"))
             return
         decision = priority_decision(game)
         if len(decision.actions) == 1:

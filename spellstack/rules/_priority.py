@@ -12,7 +12,15 @@ import re
 from collections.abc import Callable
 from typing import Literal
 
-from ._casting import activate_ability, cast_spell, legal_actions, play_land, where
+from ._casting import (
+    activate_ability,
+    cast_spell,
+    legal_actions,
+    numbers_automatic_pass,
+    only_pass_possible,
+    play_land,
+    where,
+)
 from ._combat import check_trample_division
 from ._decisions import Action, Answer, Decision, Proc, Reply
 from ._errors import IllegalActionError, InvalidMessageError
@@ -20,15 +28,17 @@ from ._game import Game
 from ._quote import in_int64, quote
 from ._resolution import resolve_top
 from ._sba import lose_game, state_based_actions
-from ._state import FIRST_OBJECT_ID, is_player_ref, seat_of_ref
+from ._state import FIRST_OBJECT_ID, GameState, is_player_ref, seat_of_ref
 from ._triggers import place_triggers
 from ._turn import advance, end_turn
 
 __all__ = [
     "Task",
+    "automatic_pass",
     "check_answer",
     "default_answer",
     "next_task",
+    "pass_priority",
     "play_sync",
     "priority_decision",
     "run_proc",
@@ -206,13 +216,7 @@ def take_action(game: Game, seat: int, action: Action) -> str:
         raise IllegalActionError(f"117.1: {st.players[seat].name} does not hold priority "
                                  f"({where(game)})")
     if action.kind == "pass":
-        # 117.3d/117.4: pass; when all players pass in succession, resolve or move on.
-        st.passes += 1
-        if st.passes >= len(st.living_seats()):
-            st.cycle = "resolve" if st.stack else "advance"
-        else:
-            st.priority = st.next_seat(seat)
-            st.cycle = "check"
+        _pass(st, seat)
         return "pass"
     if action.kind == "cast":
         cast_spell(game, seat, action)
@@ -227,6 +231,41 @@ def take_action(game: Game, seat: int, action: Action) -> str:
     # What the action changed marks itself (``SBAChanges``): a land entering the battlefield
     # or a life payment does; a spell moved to the stack or mana spent does not.
     return action.kind
+
+
+def _pass(st: GameState, seat: int) -> None:
+    """117.3d/117.4: ``seat`` passes; when all players pass in succession, resolve or move on."""
+    st.passes += 1
+    if st.passes >= len(st.living_seats()):
+        st.cycle = "resolve" if st.stack else "advance"
+    else:
+        st.priority = st.next_seat(seat)
+        st.cycle = "check"
+
+
+def pass_priority(game: Game, seat: int) -> None:
+    """117.3d: the engine passes on behalf of ``seat``, which holds priority now (an automatic
+    pass). The caller is the engine itself, so nothing is checked but that the game is waiting
+    for this seat: ``take_action``'s checks of a received action are for what players send."""
+    st = game.state
+    if st.cycle not in ("priority", "check") or st.priority != seat or st.game_over:
+        raise AssertionError(f"pass_priority: {st.players[seat].name} does not hold priority "
+                             f"({where(game)})")
+    st.cycle = "priority"
+    _pass(st, seat)
+
+
+def automatic_pass(game: Game, seat: int) -> bool:
+    """117.3d on behalf of ``seat``, which holds priority, if passing is all it can do
+    (``only_pass_possible``, exact): passes and returns True; otherwise changes nothing and
+    returns False, and the caller builds the priority decision. Decision ids stay as they were
+    numbered before the quick test was exact (``numbers_automatic_pass``)."""
+    if not only_pass_possible(game, seat):
+        return False
+    if numbers_automatic_pass(game, seat):
+        game.state.decisions += 1
+    pass_priority(game, seat)
+    return True
 
 
 def _answer_shape(decision: Decision, reply: object) -> Answer:
