@@ -174,7 +174,14 @@ class Coordinator:
                 placed = await self._drive(place_triggers(game))
                 after_triggers(game, bool(placed))
             elif task == "priority":
-                await self._priority()
+                seat = st.priority
+                if (self.stops[seat] is None and self.configs[seat].auto_pass
+                        and seat not in self.gone and automatic_pass(game, seat)):
+                    # The usual grant: passing is all the seat can do, settled at kernel speed
+                    # without a coroutine (``_priority`` does the same for the other cases).
+                    self._only_pass_recorded(seat)
+                else:
+                    await self._priority()
             elif task == "resolve":
                 await self._call(self.stack, Resolve(st.stack[-1]), Resolved)
             elif task == "advance":
@@ -230,6 +237,15 @@ class Coordinator:
                     pass  # that seat's actor is gone already
         self.result.messages = self.wire.sent
         return self.result
+
+    def _only_pass_recorded(self, seat: int) -> None:
+        """Count and record an automatic pass the engine made because passing was all ``seat``
+        could do (the event's text is built only when there is a tracer to read it)."""
+        self.result.auto_passes += 1
+        if self.wire.trace is None:
+            self.wire.seq += 1
+        else:
+            self._note("auto_pass", seat, f"{self.game.state.players[seat].name} can only pass")
 
     def _note(self, kind: str, seat: int, detail: str) -> None:
         """A coordinator event for the trace (not sent to anyone but the tracer)."""
@@ -308,8 +324,7 @@ class Coordinator:
                 return
         if self.configs[seat].auto_pass and seat not in self.gone and automatic_pass(game, seat):
             # The exact quick test settles the grant without building the list of actions.
-            self.result.auto_passes += 1
-            self._note("auto_pass", seat, f"{game.state.players[seat].name} can only pass")
+            self._only_pass_recorded(seat)
             return
         decision = priority_decision(game)
         if seat in self.gone:
@@ -317,8 +332,7 @@ class Coordinator:
             return
         if self.configs[seat].auto_pass and len(decision.actions) == 1:
             # 117.3d on the player's behalf: passing is all they could do.
-            self.result.auto_passes += 1
-            self._note("auto_pass", seat, f"{game.state.players[seat].name} can only pass")
+            self._only_pass_recorded(seat)
             pass_priority(game, seat)
             return
         msg = await self._ask(seat, PriorityRequest(decision, self._view(seat)))
