@@ -9,6 +9,7 @@ and objects share one reference space: player ``seat`` is ref ``seat + 1``
 from __future__ import annotations
 
 import hashlib
+from operator import attrgetter
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
@@ -131,12 +132,15 @@ class GameObject:
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
-        return tuple(
-            tuple(sorted(getattr(self, f.name).items()))
-            if f.name == "counters"
-            else getattr(self, f.name)
-            for f in fields(self)
-        )
+        values = _OBJECT_FIELDS(self)
+        # The field names are read once (``_OBJECT_FIELDS``): the state hash reads every object.
+        return (*values[:_COUNTERS_AT], tuple(sorted(self.counters.items())),
+                *values[_COUNTERS_AT + 1:])
+
+
+_OBJECT_FIELDS = attrgetter(*[f.name for f in fields(GameObject)])
+"""Every field of a ``GameObject``, in order, as one tuple."""
+_COUNTERS_AT = [f.name for f in fields(GameObject)].index("counters")
 
 
 @dataclass(slots=True)

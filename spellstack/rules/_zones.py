@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -128,7 +127,7 @@ def move_object(
     snapshot_leaving(game, st.objects[oid])  # 603.10: as it last existed on the battlefield
     old = st.objects.pop(oid)
     st.zone_list(old.zone, old.owner).remove(oid)
-    st.lki[oid] = copy.copy(old)
+    st.lki[oid] = old  # no longer in a zone: nothing changes it, so no copy is needed
     # 611.2c / 400.7: effects that applied to the old object stop; it is a new object now.
     if any(oid in e.affected for e in st.effects):
         st.effects = [e for e in st.effects if oid not in e.affected or len(e.affected) > 1]
