@@ -28,12 +28,16 @@ from ._visibility import ref_visible_to
 from ._zones import lose_life, move_object
 
 __all__ = [
+    "CAN_ACT",
+    "ONLY_PASS",
+    "ONLY_PASS_NUMBERED",
     "activate_ability",
     "cast_spell",
     "legal_actions",
     "mana_sources",
     "numbers_automatic_pass",
     "only_pass_possible",
+    "pass_test",
     "play_land",
     "where",
 ]
@@ -407,44 +411,69 @@ def only_pass_possible(game: Game, seat: int) -> bool:
     then whether the rest can be paid for at all (``ManaSupply``, no payment worked out); only
     when something can does ``legal_actions`` decide (cached: the priority decision that follows
     reuses it)."""
+    return pass_test(game, seat) != CAN_ACT
+
+
+CAN_ACT = 0
+"""``pass_test``: ``seat`` may do more than pass."""
+ONLY_PASS = 1
+"""``pass_test``: passing is all ``seat`` can do, and the pass takes no decision id."""
+ONLY_PASS_NUMBERED = 2
+"""``pass_test``: passing is all ``seat`` can do, and the pass takes a decision id."""
+
+
+def pass_test(game: Game, seat: int) -> int:
+    """``only_pass_possible`` and, when it holds, ``numbers_automatic_pass``, in one look at the
+    seat's cards (every automatic pass asks both): ``CAN_ACT``, ``ONLY_PASS`` or
+    ``ONLY_PASS_NUMBERED``."""
     st = game.state
     p = st.players[seat]
     sorcery_ok = _sorcery_timing(game, seat)
     layers = game.layer_cache  # characteristics by id (613): this runs at every priority
     permissions = has_permissions(game)  # without one, nothing is cast as though it had flash
+    # ``numbers_automatic_pass``: a permission, a land by timing or a card cast by timing (the
+    # costs found before the activated abilities: without a permission, all from the hand), or
+    # an activated ability other than a mana ability.
+    numbered = permissions
     costs: list[tuple[ManaCost, int]] = []  # what might be done: its cost, the permanent tapped
     for oid in _castable_cards(game, seat, permissions):
         c = layers[oid]
         if "Land" in c.card_types:
-            if (sorcery_ok and p.lands_played < 1 and st.objects[oid].zone == "hand"
-                    and play_land_refusal(game, seat) is None):
-                return False  # 305.1: playing a land needs nothing more
+            if sorcery_ok and p.lands_played < 1:
+                numbered = True
+                if st.objects[oid].zone == "hand" and play_land_refusal(game, seat) is None:
+                    return CAN_ACT  # 305.1: playing a land needs nothing more
         elif (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
               or (permissions and flash_permitted(game, seat, st.objects[oid]))):
             costs.append((c.mana_cost or _NO_COST, 0))
-    for oid in st.battlefield if seat in _activators(game) else ():
-        c = layers[oid]
-        if c.controller != seat or not c.activated:
-            continue
-        obj = st.objects[oid]
-        for _, _, ab in c.activated:
-            if (ab.is_mana_ability or (ab.tap and not _can_tap(game, obj))
-                    or (ab.sorcery_speed and not sorcery_ok)
-                    or any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters)):
+    if costs:
+        numbered = True
+    if seat in _activators(game):
+        numbered = True
+        for oid in st.battlefield:
+            c = layers[oid]
+            if c.controller != seat or not c.activated:
                 continue
-            costs.append((ab.mana_cost, oid if ab.tap else 0))
+            obj = st.objects[oid]
+            for _, _, ab in c.activated:
+                if (ab.is_mana_ability or (ab.tap and not _can_tap(game, obj))
+                        or (ab.sorcery_speed and not sorcery_ok)
+                        or any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters)):
+                    continue
+                costs.append((ab.mana_cost, oid if ab.tap else 0))
+    only = ONLY_PASS_NUMBERED if numbered else ONLY_PASS
     if not costs:
-        return True
+        return only
     key = _actions_key(game, seat)
     memo = game.actions_memo.get(seat)
     if memo is not None and memo[0] == key:
-        return len(memo[1]) == 1
+        return only if len(memo[1]) == 1 else CAN_ACT
     supply = _seat_supply(game, seat, key[0])
     for cost, tapped in costs:
         if supply.without(tapped).can_pay(cost, 0):
-            return len(_cached_actions(game, seat, key)) == 1
+            return only if len(_cached_actions(game, seat, key)) == 1 else CAN_ACT
     game.actions_memo[seat] = (key, _ONLY_PASS)  # what legal_actions would find: nothing payable
-    return True
+    return only
 
 
 def numbers_automatic_pass(game: Game, seat: int) -> bool:

@@ -13,11 +13,12 @@ from collections.abc import Callable
 from typing import Literal
 
 from ._casting import (
+    CAN_ACT,
+    ONLY_PASS_NUMBERED,
     activate_ability,
     cast_spell,
     legal_actions,
-    numbers_automatic_pass,
-    only_pass_possible,
+    pass_test,
     play_land,
     where,
 )
@@ -260,9 +261,10 @@ def automatic_pass(game: Game, seat: int) -> bool:
     (``only_pass_possible``, exact): passes and returns True; otherwise changes nothing and
     returns False, and the caller builds the priority decision. Decision ids stay as they were
     numbered before the quick test was exact (``numbers_automatic_pass``)."""
-    if not only_pass_possible(game, seat):
+    test = pass_test(game, seat)  # only_pass_possible and numbers_automatic_pass in one
+    if test == CAN_ACT:
         return False
-    if numbers_automatic_pass(game, seat):
+    if test == ONLY_PASS_NUMBERED:
         game.state.decisions += 1
     pass_priority(game, seat)
     return True

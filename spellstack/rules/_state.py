@@ -9,8 +9,8 @@ and objects share one reference space: player ``seat`` is ref ``seat + 1``
 from __future__ import annotations
 
 import hashlib
-from operator import attrgetter
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from ._definitions import ArgValue

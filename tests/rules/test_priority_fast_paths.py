@@ -1,7 +1,8 @@
 """The priority fast paths: ``only_pass_possible`` is exact (True exactly when passing is the only
 legal action, 117.1), permissions included (702.8a flash granted by an effect, 601.2a casting from
 a graveyard, exile or the top of a library); ``legal_actions`` answers from its cache only what a
-fresh computation would answer; ``numbers_automatic_pass`` keeps decision ids as they were."""
+fresh computation would answer; ``numbers_automatic_pass`` keeps decision ids as they were;
+``pass_test`` answers both questions at once."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ from spellstack.rules import (
     play_sync,
     view_for,
 )
-from spellstack.rules._casting import _fresh_actions
+from spellstack.rules._casting import CAN_ACT, ONLY_PASS, ONLY_PASS_NUMBERED, _fresh_actions, pass_test
 from spellstack.scenarios import build_game
 
 HERE = Path(__file__).parent
@@ -164,6 +165,9 @@ def test_at_every_grant_of_priority_the_cache_and_the_quick_test_agree_with_a_fr
                 else:
                     assert legal_actions(g, seat) == fresh
                     assert only_pass_possible(g, seat) == (fresh == PASS_ONLY)
+                # The automatic pass's one look: both answers, as the two functions give them.
+                numbered = ONLY_PASS_NUMBERED if numbers_automatic_pass(g, seat) else ONLY_PASS
+                assert pass_test(g, seat) == (numbered if fresh == PASS_ONLY else CAN_ACT)
         return False
 
     def answer(decision: Decision) -> Reply:
