@@ -428,7 +428,7 @@ def pass_test(game: Game, seat: int) -> int:
     ``ONLY_PASS_NUMBERED``."""
     st = game.state
     p = st.players[seat]
-    sorcery_ok = _sorcery_timing(game, seat)
+    sorcery_ok = st.active == seat and st.step in MAIN_STEPS and not st.stack  # 307.1
     layers = game.layer_cache  # characteristics by id (613): this runs at every priority
     permissions = has_permissions(game)  # without one, nothing is cast as though it had flash
     # ``numbers_automatic_pass``: a permission, a land by timing or a card cast by timing (the
@@ -436,7 +436,7 @@ def pass_test(game: Game, seat: int) -> int:
     # an activated ability other than a mana ability.
     numbered = permissions
     costs: list[tuple[ManaCost, int]] = []  # what might be done: its cost, the permanent tapped
-    for oid in _castable_cards(game, seat, permissions):
+    for oid in _castable_cards(game, seat, True) if permissions else p.hand:
         c = layers[oid]
         if "Land" in c.card_types:
             if sorcery_ok and p.lands_played < 1:

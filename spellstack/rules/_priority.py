@@ -56,8 +56,9 @@ def next_task(game: Game) -> Task:
     if st.game_over:
         return "game_over"
     if st.cycle == "check":
-        if st.sba:  # 704.3: something a state-based action reads changed since the last check
-            return "check_sba"
+        sba = st.sba  # ``bool(st.sba)``, read inline: this runs before every task
+        if sba.everything or sba.board or sba.players or sba.objects or sba.tokens:
+            return "check_sba"  # 704.3: something a state-based action reads changed
         if st.pending_triggers:
             return "place_triggers"
         if st.step == "cleanup" and not st.cleanup_acted:

@@ -38,9 +38,11 @@ def _begin(game: Game, step: str) -> Proc[bool]:
     st.step = step
     if step == "untap":
         # 502.2/502.3: untap the active player's permanents; 302.6: they are no longer sick.
+        layers = game.layer_cache  # controllers (layer 2), one lookup each
+        active = st.active
         for oid in st.battlefield:
-            obj = st.objects[oid]
-            if game.controller(obj) == st.active:
+            if layers[oid].controller == active:
+                obj = st.objects[oid]
                 obj.sick = False
                 obj.tapped = False
         return False
