@@ -886,11 +886,15 @@ class LayerCache(dict[int, "Characteristics"]):
     """Characteristics by object id for the current epoch (``Game.layer_cache``): a lookup that
     misses computes them (``characteristics``), so the hot path is one dict subscript."""
 
-    __slots__ = ("game",)
+    __slots__ = ("game", "step_triggers")
 
     def __init__(self, game: Game) -> None:
         super().__init__()
         self.game = game
+        self.step_triggers: tuple[int, tuple[tuple[int, str, TriggeredAbility], ...]] = (-1, ())
+        """(epoch, entries): the "at the beginning of" triggered abilities permanents have in
+        that epoch, as (object id, definition, ability) in battlefield order (``trigger_step``:
+        entering, leaving and every change of abilities move the epoch)."""
 
     def __missing__(self, oid: int) -> Characteristics:
         st = self.game.state
@@ -944,27 +948,27 @@ def reads_zone_sizes(game: Game) -> bool:
     st = game.state
     if game.zone_scan_id == st.next_id and not st.effects:
         return False  # nothing new since the last look
-    memo = game.value_readers
-    cards = game.cards
-
-    def reads(name: str) -> bool:
-        found = memo.get(name)
-        if found is None:
-            found = memo[name] = any(
-                isinstance(v, str) and v in VALUES and v != "mana_value"
-                for a in cards[name].static for e in a.effects for _, v in e.args)
-        return found
-
     # Only objects created since the last look (ids only grow): once one reads, it stays so.
     for oid in range(game.zone_scan_id, st.next_id):
         obj = st.objects.get(oid)
-        if obj is not None and reads(obj.name):
+        if obj is not None and _reads_values(game, obj.name):
             game.reads_zones = True
             return True
     game.zone_scan_id = st.next_id
-    if any(rec.verb == "copy_of" and reads(str(rec.get("of"))) for rec in st.effects):
+    if st.effects and any(rec.verb == "copy_of" and _reads_values(game, str(rec.get("of")))
+                          for rec in st.effects):
         game.reads_zones = True
     return game.reads_zones
+
+
+def _reads_values(game: Game, name: str) -> bool:
+    """Whether a static ability of the card ``name`` counts cards in a zone (kept by name)."""
+    found = game.value_readers.get(name)
+    if found is None:
+        found = game.value_readers[name] = any(
+            isinstance(v, str) and v in VALUES and v != "mana_value"
+            for a in game.cards[name].static for e in a.effects for _, v in e.args)
+    return found
 
 
 def as_it_would_enter(game: Game, obj: GameObject) -> Characteristics:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import cast
 
 from ._attachments import is_equipment
+from ._characteristics import LayerCache
 from ._decisions import Answer, Choice, Proc
 from ._definitions import Effect, TriggeredAbility
 from ._game import Game
@@ -181,18 +183,19 @@ def trigger_attacks(game: Game, attacker: GameObject) -> None:
 def trigger_step(game: Game, step: str) -> None:
     """503.1a/513.1a/511.2: "at the beginning of ..." abilities and delayed triggers (603.7)."""
     st = game.state
-    layers = game.layer_cache  # this runs at every step: one lookup per permanent (613)
-    for oid in st.battlefield:
-        c = layers[oid]
-        if not c.triggered:
+    layers = cast(LayerCache, game.layer_cache)  # this runs at every step: kept per epoch (613)
+    epoch, entries = layers.step_triggers
+    if epoch != game.epoch:
+        entries = tuple((oid, name, ability) for oid in st.battlefield
+                        for name, ability in layers[oid].triggered
+                        if ability.event == "beginning_of_step")
+        layers.step_triggers = (game.epoch, entries)
+    for oid, name, ability in entries:
+        if ability.step != step:
             continue
-        obj = st.objects[oid]
-        for name, ability in c.triggered:
-            if ability.event != "beginning_of_step" or ability.step != step:
-                continue
-            if ability.whose == "you" and c.controller != st.active:
-                continue
-            _fire(game, obj, ability, name=name)
+        if ability.whose == "you" and layers[oid].controller != st.active:
+            continue
+        _fire(game, st.objects[oid], ability, name=name)
     fired: list[DelayedTrigger] = [
         d for d in st.delayed_triggers if d.event == step and not d.fired
     ]

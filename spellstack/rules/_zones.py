@@ -66,17 +66,13 @@ def create_object(
     """Put a new object into a zone (no triggers: used for set-up and token creation's first step).
     ``moved_from``: the zone the object it replaces left (``move_object``)."""
     st = game.state
-    oid = st.new_id()
-    obj = GameObject(
-        id=oid,
-        card=card or oid,
-        name=name,
-        owner=owner,
-        controller=owner if controller is None else controller,
-        zone=zone,
-        timestamp=st.new_timestamp(),
-        is_token=is_token,
-    )
+    # ``st.new_id()`` and ``st.new_timestamp()``, inline: every zone change makes an object.
+    oid = st.next_id
+    st.next_id = oid + 1
+    timestamp = st.next_timestamp
+    st.next_timestamp = timestamp + 1
+    obj = GameObject(oid, card or oid, name, owner, owner if controller is None else controller,
+                     zone, timestamp, is_token)
     st.objects[oid] = obj
     lst = st.zone_list(zone, owner)
     if top:
