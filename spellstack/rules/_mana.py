@@ -12,7 +12,7 @@ return fresh rather than mutate.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from itertools import product
 
 __all__ = [
@@ -412,6 +412,21 @@ class ManaSource:
     """The permanent's object id."""
     produces: tuple[str, ...]
     """The mana types it can add, one mana per activation (e.g. ``("G",)``)."""
+
+
+def _source_init(self: ManaSource, source_id: int, produces: tuple[str, ...]) -> None:
+    """``ManaSource.__init__`` writing the slots through their descriptors: the seat's mana is
+    listed again whenever what is tapped changes (``_casting.mana_sources``), and the frozen
+    dataclass's ``__init__`` (``object.__setattr__`` for each field) takes twice as long."""
+    _set_source_id(self, source_id)
+    _set_produces(self, produces)
+
+
+if tuple(f.name for f in fields(ManaSource)) != ("source_id", "produces"):
+    raise AssertionError("_source_init sets source_id and produces, ManaSource has other fields")
+_set_source_id = ManaSource.__dict__["source_id"].__set__
+_set_produces = ManaSource.__dict__["produces"].__set__
+setattr(ManaSource, "__init__", _source_init)  # noqa: B010 (mypy refuses assigning to a method)
 
 
 @dataclass(frozen=True, slots=True)
