@@ -63,11 +63,22 @@ DECKS: tuple[str, ...] = _builtin()
 """Names of the built-in decks."""
 
 
+_BUILT_IN: dict[str, tuple[Mapping[str, CardDefinition], Deck]] = {}
+"""Built-in decks parsed so far, with the card definitions they were checked against."""
+
+
 def load_deck(name_or_path: str, cards: Mapping[str, CardDefinition]) -> Deck:
     """A built-in deck by name, or a deck file by path."""
     if name_or_path in DECKS:
+        # Built-in decks are package data: parsed once per card set (a tournament starts
+        # thousands of games from the same two).
+        known = _BUILT_IN.get(name_or_path)
+        if known is not None and known[0] is cards:
+            return known[1]
         entry = resources.files("spellstack.cards").joinpath("decks", f"{name_or_path}.toml")
-        return _parse(f"decks/{name_or_path}.toml", entry.read_text("utf-8"), cards)
+        deck = _parse(f"decks/{name_or_path}.toml", entry.read_text("utf-8"), cards)
+        _BUILT_IN[name_or_path] = (cards, deck)
+        return deck
     path = Path(name_or_path)
     if path.is_dir():
         raise CardDefinitionError(f"{name_or_path!r} is a folder, not a deck file")
