@@ -94,6 +94,8 @@ async def player_actor(policy: Bot, link: Link) -> None:
         except Exception as err:  # fields of the wrong type can't even be encoded
             await link.send(Forfeit(f"policy's answer can't be encoded: {_short(err)}"))
             return
+        # Nothing of this request is held while waiting for the next (the mirror keeps the view).
+        del msg, view, reply, out
         await link.send_bytes(data)
 
 

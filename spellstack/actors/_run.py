@@ -126,7 +126,9 @@ async def _play_game(
             box.attach(engine.cancel_scope)
             engine.start_soon(box.guard, "stack", stack_actor, game, stack_a)
             engine.start_soon(box.guard, "sba", sba_actor, game, sba_a)
-            engine.start_soon(box.guard, "coordinator", _coordinate, coord, engine.cancel_scope)
+            # The coordinator runs in this task (one task fewer per game in flight): a failure
+            # elsewhere cancels it with the rest of the engine.
+            await box.guard("coordinator", _coordinate, coord, engine.cancel_scope)
         box.scope = None
         if box.fault:
             failed = frozenset(seat for seat, name in enumerate(names) if name == box.actor)

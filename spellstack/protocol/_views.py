@@ -102,13 +102,14 @@ def _change(p: PlayerPublic) -> PlayerChange:
 class ViewTracker:
     """The coordinator's side for one seat: the last view sent, and deltas against it."""
 
-    __slots__ = ("_battlefield", "_exile", "_hand", "_index", "_view", "number")
+    __slots__ = ("_battlefield", "_exile", "_hand", "_view", "number")
 
     def __init__(self) -> None:
         self.number = 0
         """The number of the last view sent (0: none yet)."""
+        # The last view sent and its zones by ids; its objects by id are looked up again at each
+        # update rather than kept (a game in flight keeps less).
         self._view: PlayerView | None = None
-        self._index: dict[int, ObjectView] = {}
         self._hand: tuple[int, ...] = ()
         self._battlefield: tuple[int, ...] = ()
         self._exile: tuple[int, ...] = ()
@@ -124,7 +125,7 @@ class ViewTracker:
         last = self._view
         if last is None:
             return self._full(view)
-        old = self._index
+        old = _index(last)
         index: dict[int, ObjectView] = {}
         objects: list[ObjectView] = []
         # Views built with the seat's ViewMemo are the very objects of the last view when
@@ -154,7 +155,7 @@ class ViewTracker:
             None if exile == self._exile else exile,
             None if view.stack == last.stack else view.stack,
         )
-        self._remember(view, index, hand, battlefield, exile)
+        self._remember(view, hand, battlefield, exile)
         return delta
 
     def full(self) -> ViewDelta:
@@ -174,14 +175,13 @@ class ViewTracker:
         delta = ViewDelta(self.number + 1, 0, view.seat, view.turn, view.step, view.active,
                           view.priority, tuple(index.values()), (), players, hand, battlefield,
                           exile, view.stack)
-        self._remember(view, index, hand, battlefield, exile)
+        self._remember(view, hand, battlefield, exile)
         return delta
 
-    def _remember(self, view: PlayerView, index: dict[int, ObjectView], hand: tuple[int, ...],
-                  battlefield: tuple[int, ...], exile: tuple[int, ...]) -> None:
+    def _remember(self, view: PlayerView, hand: tuple[int, ...], battlefield: tuple[int, ...],
+                  exile: tuple[int, ...]) -> None:
         self.number += 1
         self._view = view
-        self._index = index
         self._hand, self._battlefield, self._exile = hand, battlefield, exile
 
 
@@ -198,18 +198,42 @@ def _index(view: PlayerView) -> dict[int, ObjectView]:
     return index
 
 
+_SHARED_LIMIT = 4096
+"""Most distinct names and type lists kept for sharing (what a game shows is far fewer)."""
+
+_NAMES: dict[str, str] = {}
+_TYPES: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+
+def _shared(o: ObjectView) -> ObjectView:
+    """``o``, or an equal view whose name and types are shared with earlier views: a decoded
+    message brings its own copy of every string, and a mirror keeps each view it was given."""
+    name, types = o.name, o.types
+    n = _NAMES.get(name)
+    if n is None and len(_NAMES) < _SHARED_LIMIT:
+        n = _NAMES[name] = name
+    t = _TYPES.get(types)
+    if t is None and len(_TYPES) < _SHARED_LIMIT:
+        t = _TYPES[types] = types
+    if (n is None or n is name) and (t is None or t is types):
+        return o
+    return ObjectView(o.id, name if n is None else n, o.owner, o.controller,
+                      types if t is None else t, o.tapped, o.damage, o.power, o.toughness,
+                      o.counters, o.attached_to, o.sick, o.attacking, o.blocking)
+
+
 class ViewMirror:
     """The player's side: the seat's current view, rebuilt from each delta."""
 
-    __slots__ = ("_battlefield", "_exile", "_hand", "_index", "_players", "_stack", "number",
-                 "view")
+    __slots__ = ("_battlefield", "_exile", "_hand", "_players", "_stack", "number", "view")
 
     def __init__(self) -> None:
         self.number = 0
         """The number of the view held (0: none)."""
         self.view: PlayerView | None = None
         """The view held, None before the first full view."""
-        self._index: dict[int, ObjectView] = {}
+        # The view's objects by id are looked up again from the view at each delta (instead of
+        # kept beside it): exactly the objects it shows.
         self._players: list[PlayerChange] = []
         self._hand: tuple[int, ...] = ()
         self._battlefield: tuple[int, ...] = ()
@@ -231,12 +255,12 @@ class ViewMirror:
             raise InvalidMessageError(
                 f"view {delta.number} changes view {delta.base}, but view {self.number} is held")
         full = delta.base == 0
-        index = {} if full else dict(self._index)
+        index = {} if full or self.view is None else _index(self.view)
         for i in delta.removed:
             if index.pop(i, None) is None:
                 raise InvalidMessageError(f"view {delta.number}: removes #{i}, which is not shown")
         for o in delta.objects:
-            index[o.id] = o
+            index[o.id] = _shared(o)
         players = [] if full else list(self._players)
         for c in delta.players:
             if full and c.seat == len(players):
@@ -266,7 +290,6 @@ class ViewMirror:
                 f"view {delta.number}: shows #{err.args[0]}, whose view was never given") from None
         self.number = delta.number
         self.view = view
-        self._index = index
         self._players = players
         self._hand, self._battlefield, self._exile, self._stack = hand, battlefield, exile, stack
         return view

@@ -16,6 +16,24 @@ from ._visibility import PUBLIC_SEAT, visible_name
 __all__ = ["Game"]
 
 
+_Templates = dict[tuple[str, int, int, int], Characteristics]
+_SHARED: list[tuple[Mapping[str, CardDefinition], _Templates, dict[str, bool]]] = []
+"""Caches of facts about card definitions, one per definitions mapping, shared by every game
+that uses that mapping (the same mapping object: ``load_cards`` gives every game the same)."""
+_SHARED_MAPPINGS = 4
+"""The most mappings whose caches are kept for new games (tests build many mappings)."""
+
+
+def _shared(cards: Mapping[str, CardDefinition]) -> tuple[_Templates, dict[str, bool]]:
+    """The definition caches shared by the games using ``cards``."""
+    for known, templates, readers in _SHARED:
+        if known is cards:
+            return templates, readers
+    entry: tuple[Mapping[str, CardDefinition], _Templates, dict[str, bool]] = (cards, {}, {})
+    _SHARED.append(entry)
+    # A game keeps the dicts it was given: forgetting a mapping only stops new games sharing.
+    del _SHARED[:-_SHARED_MAPPINGS]
+    return entry[1], entry[2]
 
 
 @dataclass(slots=True)
@@ -34,11 +52,13 @@ class Game:
     """Facts derived from the (immutable) card definitions, by card name: a cache only."""
     layer_cache: dict[int, Characteristics] = field(init=False, repr=False)
     """Characteristics by object id for the current epoch (a cache only; ``changed`` clears it)."""
-    layer_templates: dict[tuple[str, int, int, int], Characteristics] = field(default_factory=dict)
+    layer_templates: dict[tuple[str, int, int, int], Characteristics] = field(init=False, repr=False)
     """Printed characteristics by (name, controller, counter P/T, X): shared by every permanent
-    no effect touches (a cache of facts about the immutable definitions)."""
-    value_readers: dict[str, bool] = field(default_factory=dict)
-    """By card name: whether a static ability of it counts cards in a zone (a cache only)."""
+    no effect touches, and by every game with the same ``cards`` (a cache of facts about the
+    immutable definitions)."""
+    value_readers: dict[str, bool] = field(init=False, repr=False)
+    """By card name: whether a static ability of it counts cards in a zone (a cache only, shared
+    like ``layer_templates``)."""
     reads_zones: bool = False
     """Whether an object of the game has had such an ability (``reads_zone_sizes``)."""
     zone_scan_id: int = 0
@@ -68,6 +88,7 @@ class Game:
 
     def __post_init__(self) -> None:
         self.layer_cache = LayerCache(self)
+        self.layer_templates, self.value_readers = _shared(self.cards)
 
     # ------------------------------------------------ characteristics (613: see _characteristics)
 

@@ -15,15 +15,31 @@ __all__ = ["ViewMemo", "view_for"]
 
 
 class ViewMemo:
-    """Object views built for one seat, each with everything it was built from, so that an
-    object whose inputs are unchanged gets the very same ``ObjectView`` again (a cache only:
-    a view built with a memo equals one built without)."""
+    """The last view built for one seat, so that an object whose view would come out the same
+    gets the very same ``ObjectView`` again (a cache only: a view built with a memo equals one
+    built without). Nothing but that view is kept: a view of it is reused when every field it
+    has equals what would be built now (``_object_view``), which is exact, and the view is the
+    one the coordinator keeps anyway as the seat's last (``ViewTracker``)."""
 
-    __slots__ = ("views",)
+    __slots__ = ("view",)
 
     def __init__(self) -> None:
-        self.views: dict[int, tuple[tuple[Any, ...], ObjectView]] = {}
-        """By object id: the inputs of its last view, and that view."""
+        self.view: PlayerView | None = None
+        """The seat's last view built with this memo, None before the first."""
+
+
+def _by_id(view: PlayerView | None) -> dict[int, ObjectView]:
+    """The object views of ``view`` by id (none for no view)."""
+    found: dict[int, ObjectView] = {}
+    if view is None:
+        return found
+    for p in view.players:
+        for o in p.graveyard:
+            found[o.id] = o
+    for zone in (view.hand, view.battlefield, view.exile):
+        for o in zone:
+            found[o.id] = o
+    return found
 
 
 def _hidden_view(game: Game, obj: GameObject) -> ObjectView:
@@ -37,47 +53,39 @@ def _hidden_view(game: Game, obj: GameObject) -> ObjectView:
                       blocking=bool(combat and obj.id in combat.blockers))
 
 
-_Memo = dict[int, tuple[tuple[Any, ...], ObjectView]]
+_Memo = dict[int, ObjectView]
 _NO_COMBATANTS: dict[int, Any] = {}
 
 
 def _object_view(obj: GameObject, c: Characteristics, attackers: Mapping[int, Any],
-                 blockers: Mapping[int, Any], memo: _Memo, fresh: _Memo) -> ObjectView:
+                 blockers: Mapping[int, Any], memo: _Memo) -> ObjectView:
     """The view of an object its viewer may see, from its characteristics ``c`` and the ids
-    attacking and blocking; ``memo`` holds the previous call's views, ``fresh`` collects this
-    call's."""
-    attacking = obj.id in attackers
-    blocking = obj.id in blockers
+    attacking and blocking; ``memo`` holds the previous call's views by id."""
+    i = obj.id
+    attacking = i in attackers
+    blocking = i in blockers
     counters = tuple(sorted(obj.counters.items())) if obj.counters else ()
-    # Everything the view reads (Characteristics are immutable: the same object, the same values).
-    key = (c, obj.name, obj.owner, obj.controller, obj.zone, obj.face_down, obj.tapped, obj.damage,
-           counters, obj.attached_to, obj.sick, attacking, blocking)
-    known = memo.get(obj.id)
-    if known is not None and known[0] == key:
-        fresh[obj.id] = known
-        return known[1]
     on_battlefield = obj.zone == "battlefield"
-    creature = on_battlefield and "Creature" in c.card_types
-    view = ObjectView(
-        obj.id,
-        # A face-down permanent's controller knows what it is (708.5); otherwise its name now
-        # (a copy's is the original's, 707.2).
-        obj.name if obj.face_down else c.name,
-        obj.owner,
-        c.controller if on_battlefield else obj.controller,
-        c.card_types,
-        obj.tapped,
-        obj.damage,
-        (c.power or 0) if creature else 0,
-        (c.toughness or 0) if creature else 0,
-        counters,
-        obj.attached_to,
-        obj.sick,
-        attacking,
-        blocking,
-    )
-    fresh[obj.id] = (key, view)
-    return view
+    types = c.card_types
+    creature = on_battlefield and "Creature" in types
+    # A face-down permanent's controller knows what it is (708.5); otherwise its name now
+    # (a copy's is the original's, 707.2).
+    name = obj.name if obj.face_down else c.name
+    controller = c.controller if on_battlefield else obj.controller
+    power = (c.power or 0) if creature else 0
+    toughness = (c.toughness or 0) if creature else 0
+    known = memo.get(i)
+    # Every field compared, so the kept view is exactly the one that would be built (most are
+    # the same objects, and tuples of one object compare by identity first).
+    if (known is not None and known.tapped == obj.tapped and known.damage == obj.damage
+            and known.sick == obj.sick and known.attacking == attacking
+            and known.blocking == blocking and known.attached_to == obj.attached_to
+            and known.controller == controller and known.power == power
+            and known.toughness == toughness and known.name == name and known.owner == obj.owner
+            and known.types == types and known.counters == counters):
+        return known
+    return ObjectView(i, name, obj.owner, controller, types, obj.tapped, obj.damage, power,
+                      toughness, counters, obj.attached_to, obj.sick, attacking, blocking)
 
 
 def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
@@ -88,15 +96,14 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
     one; with one, unchanged objects are not built again)."""
     st = game.state
     objects = st.objects
-    previous = memo.views if memo is not None else {}
-    fresh: _Memo = {}
+    previous = _by_id(memo.view) if memo is not None else {}
     layers = game.layer_cache
     combat = st.combat
     attackers = combat.attackers if combat else _NO_COMBATANTS
     blockers = combat.blockers if combat else _NO_COMBATANTS
 
     def shown(ids: list[int]) -> tuple[ObjectView, ...]:
-        return tuple([_object_view(obj, layers[i], attackers, blockers, previous, fresh)
+        return tuple([_object_view(obj, layers[i], attackers, blockers, previous)
                       for i in ids if visible_to(game, seat, obj := objects[i])])
 
     players = tuple(
@@ -117,7 +124,7 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
     for i in st.battlefield:
         obj = objects[i]
         # Every permanent is shown; one that is face down without its name (708.2).
-        battlefield.append(_object_view(obj, layers[i], attackers, blockers, previous, fresh)
+        battlefield.append(_object_view(obj, layers[i], attackers, blockers, previous)
                            if visible_to(game, seat, obj) else _hidden_view(game, obj))
     view = PlayerView(
         seat=seat,
@@ -135,5 +142,5 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
         exile=shown(st.exile),
     )
     if memo is not None:
-        memo.views = fresh
+        memo.view = view
     return view

@@ -147,3 +147,17 @@ def test_a_delta_naming_an_unknown_id_is_refused_and_changes_nothing() -> None:
     assert not ViewMirror().fits(delta)
     with pytest.raises(InvalidMessageError, match="full view gives every zone"):
         ViewMirror().apply(replace(tracker.full(), stack=None))
+
+
+def test_decoded_views_share_their_names_and_types() -> None:
+    # Each decoded message brings its own strings; the mirror keeps one copy of each.
+    view = PlayerView(0, 1, "precombat_main", 0, 0, (), (ObjectView(5, "Grizzly Bears", 0, 0, ("Creature",)),),
+                      (), (), ())
+    tracker = ViewTracker()
+    first = decode(encode(PriorityRequest(DECISION, tracker.update(view))))
+    second = decode(encode(PriorityRequest(DECISION, tracker.full())))
+    assert isinstance(first, PriorityRequest) and isinstance(second, PriorityRequest)
+    a, b = ViewMirror().apply(first.view), ViewMirror().apply(second.view)
+    assert a == b == view
+    assert first.view.objects[0].name is not second.view.objects[0].name
+    assert a.hand[0].name is b.hand[0].name and a.hand[0].types is b.hand[0].types
