@@ -3,19 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import trio
-from outcome import Value
-from trio.lowlevel import (
-    Abort,
-    Task,
-    cancel_shielded_checkpoint,
-    checkpoint_if_cancelled,
-    current_task,
-    reschedule,
-    wait_task_rescheduled,
-)
 
 from ..protocol import Message, decode, decode_trusted, encode
 
@@ -75,83 +64,6 @@ class Wire:
         return data
 
 
-class _Box:
-    """A one-message mailbox from one of the engine's own actors to another (one task sends,
-    one receives): a memory channel of buffer size 1 without what trio's channels keep for
-    many senders, clones and closing (about 1.8 kB each; a game has four such channels).
-
-    It waits, wakes and checkpoints as a trio channel does: a send or receive that need not
-    wait is still a checkpoint, and one that waits can be cancelled until it is woken."""
-
-    __slots__ = ("_data", "_full", "_receiver", "_sender")
-
-    def __init__(self) -> None:
-        self._data = b""
-        self._full = False
-        self._receiver: Task | None = None
-        self._sender: Task | None = None
-
-    async def send(self, data: bytes) -> None:
-        """Put ``data`` in the box, first waiting while the previous message is still there."""
-        await checkpoint_if_cancelled()
-        if self._full:
-            if self._sender is not None:
-                raise RuntimeError("a second task sends on a one-sender mailbox")
-            self._sender = current_task()
-
-            def abort(_: Any) -> Abort:
-                self._sender = None
-                return Abort.SUCCEEDED
-
-            await wait_task_rescheduled(abort)
-            self._deliver(data)
-            return
-        self._deliver(data)
-        await cancel_shielded_checkpoint()
-
-    def _deliver(self, data: bytes) -> None:
-        receiver = self._receiver
-        if receiver is not None:
-            self._receiver = None
-            reschedule(receiver, Value(data))
-        else:
-            self._data, self._full = data, True
-
-    async def receive(self) -> bytes:
-        """Take the message in the box, first waiting for one."""
-        await checkpoint_if_cancelled()
-        if self._full:
-            data = self._take()
-            await cancel_shielded_checkpoint()
-            return data
-        if self._receiver is not None:
-            raise RuntimeError("a second task receives on a one-receiver mailbox")
-        self._receiver = current_task()
-
-        def abort(_: Any) -> Abort:
-            self._receiver = None
-            return Abort.SUCCEEDED
-
-        data = await wait_task_rescheduled(abort)
-        assert isinstance(data, bytes)
-        return data
-
-    def _take(self) -> bytes:
-        data, self._data, self._full = self._data, b"", False
-        sender = self._sender
-        if sender is not None:
-            self._sender = None
-            reschedule(sender)
-        return data
-
-
-# What a link between two of the engine's own actors holds in place of trio channels: closed,
-# so that anything using them directly fails at once rather than waiting for ever.
-_NO_OUT, _NO_IN = trio.open_memory_channel[bytes](0)
-_NO_OUT.close()
-_NO_IN.close()
-
-
 @dataclass(slots=True)
 class Link:
     """One actor's end of a two-way connection with another actor."""
@@ -163,16 +75,12 @@ class Link:
     peer: str
     """The other end's actor name."""
     out: trio.MemorySendChannel[bytes]
-    """Where this end sends (closed placeholders when ``box_out`` is set)."""
+    """Where this end sends."""
     inbox: trio.MemoryReceiveChannel[bytes]
-    """Where this end receives (closed placeholders when ``box_in`` is set)."""
+    """Where this end receives."""
     trusted: bool = False
     """Both ends are the engine's own actors (no player): what arrives was encoded by this
     program and is decoded without validation. Bytes from a player are always validated."""
-    box_out: _Box | None = None
-    """Between two of the engine's own actors: where this end sends, instead of ``out``."""
-    box_in: _Box | None = None
-    """Between two of the engine's own actors: where this end receives, instead of ``inbox``."""
 
     async def send(self, msg: Message) -> None:
         """Encode, number, trace, send."""
@@ -181,34 +89,21 @@ class Link:
     async def send_bytes(self, data: bytes) -> None:
         """Send an already recorded message."""
         self.wire.sent += 1
-        if self.box_out is not None:
-            await self.box_out.send(data)
-        else:
-            await self.out.send(data)
+        await self.out.send(data)
 
     async def receive_bytes(self) -> bytes:
         """The next raw message."""
-        if self.box_in is not None:
-            return await self.box_in.receive()
         return await self.inbox.receive()
 
     async def receive(self) -> Message:
         """The next message, decoded (InvalidMessageError if malformed)."""
-        if self.box_in is not None:
-            data = await self.box_in.receive()
-        else:
-            data = await self.inbox.receive()
+        data = await self.inbox.receive()
         return decode_trusted(data) if self.trusted else decode(data)
 
     @classmethod
     def pair(cls, wire: Wire, a: str, b: str) -> tuple[Link, Link]:
-        """Two connected ends; trusted when neither is a player (``player:NAME``). A player's
-        link is a pair of trio memory channels of buffer size 1; a trusted one is a pair of
-        lighter mailboxes that behave the same (``_Box``)."""
-        if not (a.startswith("player:") or b.startswith("player:")):
-            to_b, to_a = _Box(), _Box()
-            return (cls(wire, a, b, _NO_OUT, _NO_IN, True, to_b, to_a),
-                    cls(wire, b, a, _NO_OUT, _NO_IN, True, to_a, to_b))
+        """Two connected ends; trusted when neither is a player (``player:NAME``)."""
         a_out, b_in = trio.open_memory_channel[bytes](1)
         b_out, a_in = trio.open_memory_channel[bytes](1)
-        return cls(wire, a, b, a_out, a_in), cls(wire, b, a, b_out, b_in)
+        trusted = not (a.startswith("player:") or b.startswith("player:"))
+        return cls(wire, a, b, a_out, a_in, trusted), cls(wire, b, a, b_out, b_in, trusted)
