@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 
 import msgpack  # type: ignore[import-untyped]
+import orjson
 import structlog
 import trio
 
@@ -36,6 +37,16 @@ class _LineLogger:
     info = msg
 
 
+_JSON_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
+def _dumps(obj: Any, default: Any = None) -> str:
+    """One JSON line: keys sorted (the same game gives the same bytes), UTF-8 text as is.
+    orjson renders a traced message several times faster than the standard library, and the
+    tracer renders ~20 lines per bot decision."""
+    return orjson.dumps(obj, default=default, option=_JSON_OPTIONS).decode()
+
+
 class TraceWriter:
     """Renders trace lines deterministically (sorted keys, no clocks), so the same game gives
     the same bytes."""
@@ -43,7 +54,7 @@ class TraceWriter:
     def __init__(self, stream: TextIO) -> None:
         self._log = structlog.wrap_logger(
             _LineLogger(stream),
-            processors=[structlog.processors.JSONRenderer(sort_keys=True, ensure_ascii=False)],
+            processors=[structlog.processors.JSONRenderer(serializer=_dumps)],
         )
 
     def header(self, seed: int, decks: Mapping[str, str], **extra: Any) -> None:
@@ -67,7 +78,15 @@ class TraceWriter:
 
 
 async def tracer_actor(inbox: trio.MemoryReceiveChannel[TraceRecord], writer: TraceWriter) -> None:
-    """Write records until the channel closes."""
+    """Write records until the channel closes. Each time it is scheduled it writes every record
+    already waiting (senders never wait on it: ``Wire.record`` uses ``send_nowait``), so a
+    game's messages cost it one wake-up per batch rather than a scheduling round each."""
     async with inbox:
         async for rec in inbox:
             writer.message(rec)
+            while True:
+                try:
+                    rec = inbox.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    break
+                writer.message(rec)
