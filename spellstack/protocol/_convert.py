@@ -547,23 +547,30 @@ def _union_from(arg_hints: tuple[Any, ...], wire: bool) -> _Conv:
     return conv
 
 
-def _compile_dataclass_from(cls: type, wire: bool) -> _Conv:
-    """Generate the converter of one dataclass; recursive references go through a stub."""
-    cache = _FROM_WIRE if wire else _FROM
+def _generated(cache: dict[Any, _Conv], key: Any, generate: Callable[[], _Conv]) -> _Conv:
+    """Generate a dataclass's converter into ``cache``. While it is being generated, recursive
+    references to ``key`` go through a stub that calls the finished converter; if generating
+    fails, nothing is left cached."""
     real: list[_Conv] = []
 
     def forward(d: Any) -> Any:
         return real[0](d)
 
-    cache[cls] = forward
+    cache[key] = forward
     try:
-        conv = _generate_dataclass_from(cls, wire)
+        conv = generate()
     except BaseException:
-        del cache[cls]
+        del cache[key]
         raise
     real.append(conv)
-    cache[cls] = conv
+    cache[key] = conv
     return conv
+
+
+def _compile_dataclass_from(cls: type, wire: bool) -> _Conv:
+    """Generate the converter of one dataclass; recursive references go through a stub."""
+    return _generated(_FROM_WIRE if wire else _FROM, cls,
+                      lambda: _generate_dataclass_from(cls, wire))
 
 
 def _generate_dataclass_from(cls: type, wire: bool) -> _Conv:
@@ -728,20 +735,7 @@ def _trusted_converter(hint: Any) -> _Conv:
         conv = _compile_trusted(hint)
         _TRUSTED[hint] = conv
         return conv
-    real: list[_Conv] = []
-
-    def forward(d: Any) -> Any:
-        return real[0](d)
-
-    _TRUSTED[hint] = forward
-    try:
-        conv = _generate_trusted(hint)
-    except BaseException:
-        del _TRUSTED[hint]
-        raise
-    real.append(conv)
-    _TRUSTED[hint] = conv
-    return conv
+    return _generated(_TRUSTED, hint, lambda: _generate_trusted(hint))
 
 
 def _compile_trusted(hint: Any) -> _Conv:
@@ -831,20 +825,8 @@ def _named_converter(hint: Any) -> _Conv:
         conv = _compile_named(hint)
         _NAMED[hint] = conv
         return conv
-    real: list[_Conv] = []
-
-    def forward(d: Any) -> Any:
-        return real[0](d)
-
-    _NAMED[hint] = forward  # a recursive record is never taken for one without compact parts
-    try:
-        conv = _generate_named(hint)
-    except BaseException:
-        del _NAMED[hint]
-        raise
-    real.append(conv)
-    _NAMED[hint] = conv
-    return conv
+    # While it is generated, a recursive record is never taken for one without compact parts.
+    return _generated(_NAMED, hint, lambda: _generate_named(hint))
 
 
 def _compile_named(hint: Any) -> _Conv:
@@ -909,20 +891,7 @@ def _to_converter(cls: type, wire: bool) -> _Conv:
     conv = cache.get(cls)
     if conv is not None:
         return conv
-    real: list[_Conv] = []
-
-    def forward(o: Any) -> Any:
-        return real[0](o)
-
-    cache[cls] = forward
-    try:
-        conv = _generate_dataclass_to(cls, wire)
-    except BaseException:
-        del cache[cls]
-        raise
-    real.append(conv)
-    cache[cls] = conv
-    return conv
+    return _generated(cache, cls, lambda: _generate_dataclass_to(cls, wire))
 
 
 def _generate_dataclass_to(cls: type, wire: bool) -> _Conv:
