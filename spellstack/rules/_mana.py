@@ -523,6 +523,20 @@ def _matching(
     return owner
 
 
+def _demand_sets(groups: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """For Hall's condition: for every non-empty set of demand groups (each a mask of the mana
+    types that pay it and how many it is), the union of their masks and their total demand."""
+    out: list[tuple[int, int]] = []
+    for subset in range(1, 1 << len(groups)):
+        union = need = 0
+        for k, (mask, n) in enumerate(groups):
+            if subset >> k & 1:
+                union |= mask
+                need += n
+        out.append((union, need))
+    return out
+
+
 def _mask(types: Sequence[str]) -> int:
     mask = 0
     for t in types:
@@ -619,13 +633,7 @@ class _Planner:
         counts: dict[int, int] = {}
         for mask in demands:
             counts[mask] = counts.get(mask, 0) + 1
-        items = list(counts.items())
-        for subset in range(1, 1 << len(items)):
-            union = need = 0
-            for i, (mask, n) in enumerate(items):
-                if subset >> i & 1:
-                    union |= mask
-                    need += n
+        for union, need in _demand_sets(list(counts.items())):
             have = sum(c for m, c in zip(self._unit_masks, self._unit_capacity, strict=True) if m & union)
             if need > have:
                 return False
@@ -677,14 +685,7 @@ class _Planner:
         # Hall's theorem, the number of demands less the largest deficit over the sets T of
         # demanded types: (demands of a type in T) - (those sources that make a type in T).
         groups = [(1 << t, n) for t, n in enumerate(rest) if n]
-        sets: list[tuple[int, int]] = []  # (T, demands of a type in T)
-        for subset in range(1, 1 << len(groups)):
-            union = need = 0
-            for k, (mask, n) in enumerate(groups):
-                if subset >> k & 1:
-                    union |= mask
-                    need += n
-            sets.append((union, need))
+        sets = _demand_sets(groups)  # (T, demands of a type in T)
 
         def unmatched(touching: list[int]) -> int:
             return max([0, *(need - t for (_, need), t in zip(sets, touching, strict=True))])
@@ -946,12 +947,7 @@ class ManaSupply:
         if len(items) == 1:
             mask, n = items[0]
             return n <= self._touching(mask)
-        for subset in range(1, 1 << len(items)):
-            union = need = 0
-            for i, (mask, n) in enumerate(items):
-                if subset >> i & 1:
-                    union |= mask
-                    need += n
+        for union, need in _demand_sets(items):
             if need > self._touching(union):
                 return False
         return True
