@@ -11,6 +11,7 @@ from ..protocol import (
     ErrorReply,
     Forfeit,
     GameOver,
+    Message,
     PriorityRequest,
     Rejected,
     RequestFullView,
@@ -49,14 +50,8 @@ async def player_actor(policy: Bot, link: Link) -> None:
         if isinstance(msg, GameOver):
             return
         if isinstance(msg, (Accepted, Rejected, ErrorReply)):
-            notify = getattr(policy, "notify", None)
-            if notify is not None:
-                try:
-                    notify(msg)
-                except Exception as err:  # the policy's own error: it loses its own game
-                    await link.send(Forfeit(f"policy's notify raised {type(err).__name__}: "
-                                            f"{_short(err)}"))
-                    return
+            if not await _notify(policy, link, msg):
+                return
             continue
         if not isinstance(msg, (PriorityRequest, DecisionRequest)):
             continue
@@ -113,16 +108,23 @@ async def _declare(policy: Bot, link: Link, msg: SetStops) -> bool:
     except InvalidMessageError as err:
         await link.send(Forfeit(f"player received a malformed message: {err}"))
         return False
-    if isinstance(reply, (StopsSet, ErrorReply)):
-        notify = getattr(policy, "notify", None)
-        if notify is not None:
-            try:
-                notify(reply)
-            except Exception as err:  # the policy's own error: it loses its own game
-                await link.send(Forfeit(f"policy's notify raised {type(err).__name__}: "
-                                        f"{_short(err)}"))
-                return False
+    if isinstance(reply, (StopsSet, ErrorReply)) and not await _notify(policy, link, reply):
+        return False
     return not isinstance(reply, GameOver)
+
+
+async def _notify(policy: Bot, link: Link, msg: Message) -> bool:
+    """Hand a reply to the policy's optional ``notify``; False if it raised (it forfeits: the
+    policy's own error loses its own game)."""
+    notify = getattr(policy, "notify", None)
+    if notify is None:
+        return True
+    try:
+        notify(msg)
+    except Exception as err:
+        await link.send(Forfeit(f"policy's notify raised {type(err).__name__}: {_short(err)}"))
+        return False
+    return True
 
 
 def _short(value: object) -> str:
