@@ -22,6 +22,7 @@ from ..rules import Game
 from ..rules._characteristics import add_effect, characteristics, new_effect
 from ..scenarios import build_game
 from ._bench_kernel import DECKS
+from ._bench_messages import bench_messages
 from ._bench_modes import (
     Outcome,
     Progress,
@@ -187,7 +188,7 @@ def bench_profile(seeds: Sequence[int], kernel: bool, trace: bool, out: list[str
     report(profile, decisions, f"{describe(seeds)} through {how}, {decisions} decisions", out)
 
 
-_MODES = ("layers", "kernel", "trace", "jobs", "concurrent", "profile")
+_MODES = ("layers", "kernel", "trace", "jobs", "concurrent", "messages", "profile")
 _COMPATIBLE = {frozenset({"kernel", "jobs"}), frozenset({"kernel", "profile"}),
                frozenset({"trace", "profile"})}
 """Pairs of modes that go together; every other pair is refused."""
@@ -231,6 +232,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "median (default 1)")
     p.add_argument("--concurrent", type=int, default=None, metavar="N",
                    help="play N games at a time in one trio run: throughput and resident memory")
+    p.add_argument("--messages", action="store_true",
+                   help="send the games' messages again alone (links, encoding, channels; no "
+                        "rules, views or bots): what the message cycle costs per decision")
     p.add_argument("--profile", action="store_true",
                    help="profile the games (with --kernel or --trace: those games) and show "
                         "the time by component")
@@ -261,6 +265,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.trace:
         out.append(machine())
         bench_trace(seeds, out)
+    elif args.messages:
+        out.append(machine())
+        bench_messages(seeds, measure_floor, out)
     else:
         trio.run(bench, games, args.seed, out)
     print("\n".join(out))

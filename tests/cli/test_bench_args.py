@@ -26,6 +26,7 @@ def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str
     (("--jobs", "2", "--profile"), "--jobs and --profile can't be combined"),
     (("--concurrent", "2", "--profile"), "--concurrent and --profile can't be combined"),
     (("--layers", "--kernel"), "--layers and --kernel can't be combined"),
+    (("--kernel", "--messages"), "--kernel and --messages can't be combined"),
     (("--repeat", "3",), "--repeat applies to --jobs only"),
 ])
 def test_bad_arguments_are_one_line_errors(capsys: pytest.CaptureFixture[str],
@@ -40,6 +41,8 @@ def test_bad_arguments_are_one_line_errors(capsys: pytest.CaptureFixture[str],
     (("--concurrent", "2"), ("concurrent: 2 games", "games in flight at most: 2 ",
                              "resident memory: ")),
     (("--trace", "--games", "1", "--seed", "4"), ("trace: 1 game (", "tracing overhead: ")),
+    (("--messages", "--games", "1"), ("messages: 1 game (", "message cycle alone: ",
+                                      "full games: ", "within the 10x target: ")),
     (("--profile", "--kernel", "--games", "1"), ("profile: 1 game (", "kernel rules ",
                                                  "top 15 functions")),
 ])
