@@ -1,0 +1,88 @@
+"""The wire's links: a send the channel takes at once costs no scheduling round, and
+cancellation and full channels behave as trio's ``send`` does.
+
+design.md: only one message per game is in flight at a time, so a sender that hands its
+message over and goes on (it always waits for its peer soon after) changes no game; the
+numbering never depends on trio's scheduling order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import trio
+
+from spellstack.actors import Link, Wire
+from spellstack.protocol import Accepted
+
+
+def _pair() -> tuple[Link, Link]:
+    return Link.pair(Wire("g1", None), "coordinator", "stack")
+
+
+async def test_a_send_the_channel_takes_at_once_does_not_yield_to_other_tasks() -> None:
+    a, b = _pair()
+    ran: list[str] = []
+
+    async def other() -> None:
+        ran.append("other")
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(other)  # runnable, waiting for the sender to yield
+        await a.send(Accepted(1))  # room in the channel: taken at once
+        ran.append("sent")
+    assert ran == ["sent", "other"]
+    assert await b.receive() == Accepted(1)
+    assert a.wire.sent == 1
+
+
+async def test_a_send_to_a_waiting_reader_wakes_it_with_the_message() -> None:
+    a, b = _pair()
+    got: list[Any] = []
+
+    async def reader() -> None:
+        got.append(await b.receive())
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(reader)
+        await trio.testing.wait_all_tasks_blocked()
+        await a.send(Accepted(2))
+    assert got == [Accepted(2)]
+
+
+async def test_a_cancelled_scope_stops_a_send_before_anything_is_sent() -> None:
+    a, b = _pair()
+    with trio.CancelScope() as scope:
+        scope.cancel()
+        await a.send_bytes(b"x")
+    assert scope.cancelled_caught
+    with pytest.raises(trio.WouldBlock):
+        b.inbox.receive_nowait()
+
+
+async def test_a_send_to_a_full_channel_waits_and_its_time_limit_applies(autojump_clock: Any) -> None:
+    a, b = _pair()
+    await a.send(Accepted(1))  # fills the buffer of one
+    with trio.move_on_after(5) as scope:
+        await a.send(Accepted(2))
+    assert scope.cancelled_caught
+    assert await b.receive() == Accepted(1)
+    with pytest.raises(trio.WouldBlock):
+        b.inbox.receive_nowait()
+
+
+async def test_a_send_to_a_full_channel_goes_through_once_the_reader_reads() -> None:
+    a, b = _pair()
+    got: list[Any] = []
+    await a.send(Accepted(1))
+
+    async def reader() -> None:
+        await trio.testing.wait_all_tasks_blocked()
+        got.append(await b.receive())
+        got.append(await b.receive())
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(reader)
+        await a.send(Accepted(2))
+    assert got == [Accepted(1), Accepted(2)]
