@@ -81,8 +81,9 @@ class Link:
     inbox: trio.MemoryReceiveChannel[bytes]
     """Where this end receives."""
     trusted: bool = False
-    """Both ends are the engine's own actors (no player): what arrives was encoded by this
-    program and is decoded without validation. Bytes from a player are always validated."""
+    """The peer is one of the engine's own actors (the coordinator, the stack actor, the SBA
+    checker), never a player: what arrives was encoded by this program and is decoded without
+    validation. Bytes from a player are always validated."""
 
     async def send(self, msg: Message) -> None:
         """Encode, number, trace, send."""
@@ -114,8 +115,10 @@ class Link:
 
     @classmethod
     def pair(cls, wire: Wire, a: str, b: str) -> tuple[Link, Link]:
-        """Two connected ends; trusted when neither is a player (``player:NAME``)."""
+        """Two connected ends; each trusts what it receives unless its peer is a player
+        (``player:NAME``): a player actor's end trusts the coordinator, the coordinator's end
+        validates everything from the player."""
         a_out, b_in = trio.open_memory_channel[bytes](1)
         b_out, a_in = trio.open_memory_channel[bytes](1)
-        trusted = not (a.startswith("player:") or b.startswith("player:"))
-        return cls(wire, a, b, a_out, a_in, trusted), cls(wire, b, a, b_out, b_in, trusted)
+        return (cls(wire, a, b, a_out, a_in, not b.startswith("player:")),
+                cls(wire, b, a, b_out, b_in, not a.startswith("player:")))

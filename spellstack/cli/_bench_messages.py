@@ -3,7 +3,7 @@
 Each bench game is played once through the actors with every message copied aside (as the
 tracer receives them); then its messages are sent again, in the same order, between the same
 actors over the same kind of links (``Link``: encoded, numbered, sent over a trio memory
-channel, received and decoded, validated wherever a player is at either end), by tasks that do
+channel, received and decoded, validated wherever a player sends), by tasks that do
 nothing else: no rules, no views, no bots. The time this replay takes per bot decision is the
 part of a decision's cost that the message cycle of ``../shared/spec/design.md`` accounts for
 on this workload, measured in the same run as the floor and the full games.
@@ -121,7 +121,7 @@ def bench_messages(seeds: Sequence[int], floor: Callable[[], Awaitable[float]], 
     full_per_decision = 1e6 * full / decisions
     out.append(f"messages: {describe(seeds)}: {count} messages ({count / decisions:.1f} per bot "
                f"decision, {decisions} decisions), sent again in order over the actors' links "
-               f"(encode, channel, decode, validation where a player is at an end; no rules, "
+               f"(encode, channel, decode, validation where a player sends; no rules, "
                f"views or bots) in {replayed:.2f} s")
     out.append(f"floor: {floor_us:.1f} us per msgpack round trip over a trio memory channel")
     out.append(f"message cycle alone: {per_decision:.1f} us per decision = "

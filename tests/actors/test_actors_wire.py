@@ -15,6 +15,7 @@ import trio
 
 from spellstack.actors import Link, Wire
 from spellstack.protocol import Accepted
+from spellstack.rules import InvalidMessageError
 
 
 def _pair() -> tuple[Link, Link]:
@@ -86,3 +87,19 @@ async def test_a_send_to_a_full_channel_goes_through_once_the_reader_reads() -> 
         nursery.start_soon(reader)
         await a.send(Accepted(2))
     assert got == [Accepted(1), Accepted(2)]
+
+
+def test_only_the_end_that_receives_from_a_player_validates() -> None:
+    wire = Wire("g1", None)
+    coordinator, player = Link.pair(wire, "coordinator", "player:alice")
+    assert not coordinator.trusted  # what a player sends is always validated
+    assert player.trusted  # the player actor takes what the coordinator encoded as it is
+    stack_c, stack_a = Link.pair(wire, "coordinator", "stack")
+    assert stack_c.trusted and stack_a.trusted
+
+
+async def test_the_coordinators_end_still_refuses_a_malformed_message_from_a_player() -> None:
+    coordinator, player = Link.pair(Wire("g1", None), "coordinator", "player:alice")
+    await player.send_bytes(b"\x83\xa1k\xa8Accepted\xa1v\x02\xa1b\x81\xabdecision_id\xa1x")
+    with pytest.raises(InvalidMessageError, match="decision_id: expected int, got str 'x'"):
+        await coordinator.receive()
