@@ -7,6 +7,8 @@ state, and its hash, exactly as they were (601.2: an illegal attempt is rewound)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ._attachments import spell_target_specs
 from ._characteristics import add_counters
 from ._decisions import Action, ActionOption, TargetRequirement
@@ -82,6 +84,45 @@ def _can_tap(game: Game, obj: GameObject) -> bool:
     return "Creature" not in c.card_types or "haste" in c.keywords
 
 
+@dataclass(frozen=True, slots=True)
+class SeatBoard:
+    """One seat's permanents in one epoch, as ``mana_sources`` and the cache keys read them:
+    which permanents there are, who controls them and what they can tap for change only with
+    the epoch (613, ``Game.changed``); what is tapped or summoning sick is read afresh."""
+
+    epoch: int
+    """The epoch it describes."""
+    permanents: tuple[int, ...]
+    """The permanents the seat controls, in the order they entered."""
+    mana: tuple[tuple[int, ManaSource, bool], ...]
+    """Each {T}-only mana ability: the permanent, the source, and whether it is a creature
+    without haste (302.6: summoning sickness stops it); lands first, then other permanents."""
+
+
+def _seat_board(game: Game, seat: int) -> SeatBoard:
+    """``SeatBoard`` for ``seat`` now, kept while the epoch is the same."""
+    board = game.seat_boards.get(seat)
+    if board is not None and board.epoch == game.epoch:
+        return board
+    st = game.state
+    layers = game.layer_cache  # characteristics by id (613)
+    permanents: list[int] = []
+    lands: list[tuple[int, ManaSource, bool]] = []
+    others: list[tuple[int, ManaSource, bool]] = []
+    for oid in st.battlefield:
+        c = layers[oid]
+        if c.controller != seat:
+            continue
+        permanents.append(oid)
+        produces = _tap_mana(game, st.objects[oid])
+        if produces is None:
+            continue
+        sickness = "Creature" in c.card_types and "haste" not in c.keywords
+        (lands if "Land" in c.card_types else others).append((oid, ManaSource(oid, produces), sickness))
+    board = game.seat_boards[seat] = SeatBoard(game.epoch, tuple(permanents), tuple(lands + others))
+    return board
+
+
 def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[ManaSource]:
     """The {T} mana abilities ``seat`` could activate now: lands first, then other permanents,
     each in the order they entered (the scenario format's automatic payment rule). With
@@ -102,21 +143,13 @@ def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[Mana
                             "activate now")
             out.append(ManaSource(oid, produces))
         return out
-    lands: list[ManaSource] = []
-    others: list[ManaSource] = []
-    layers = game.layer_cache  # characteristics by id (613): one lookup for both tests
-    for oid in st.battlefield:
-        obj = st.objects[oid]
-        if obj.tapped:
-            continue
-        c = layers[oid]
-        if c.controller != seat:
-            continue
-        produces = _tap_mana(game, obj)
-        if produces is None or not _can_tap(game, obj):
-            continue
-        (lands if "Land" in c.card_types else others).append(ManaSource(oid, produces))
-    return lands + others
+    objects = st.objects
+    out = []
+    for oid, source, sickness in _seat_board(game, seat).mana:
+        obj = objects[oid]
+        if not obj.tapped and not (sickness and obj.sick):  # 302.6
+            out.append(source)
+    return out
 
 
 def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
@@ -360,27 +393,37 @@ def _castable_cards(game: Game, seat: int, permissions: bool | None = None) -> l
     return out
 
 
-def _actions_key(game: Game, seat: int) -> tuple[tuple[object, ...], tuple[object, ...]]:
+def _mana_key(game: Game, seat: int) -> tuple[object, ...]:
+    """What ``seat``'s mana (``_seat_supply``) and the {T} abilities they could activate read: the
+    epoch (their permanents and what those tap for, ``SeatBoard``), their life and pool, and
+    which of their permanents are tapped or summoning sick."""
+    p = game.state.players[seat]
+    objects = game.state.objects
+    return (game.epoch, p.life, tuple(p.mana.items()),
+            tuple([(o.tapped, o.sick) for o in map(objects.__getitem__, _seat_board(game, seat).permanents)]))
+
+
+def _actions_key(game: Game, seat: int, mana_key: tuple[object, ...] | None = None,
+                 ) -> tuple[tuple[object, ...], tuple[object, ...]]:
     """What ``legal_actions`` reads, as a key: equal keys, equal answers. The epoch stands for
     every object's characteristics (613; ``Game.changed``: permanents entering and leaving,
     effects, counters, attachments), so for which permanents there are, who controls them, what
     they can tap for and what protects them; the rest changes without moving it: the step only
     as sorcery timing (307.1), the stack, the seat's hand, pool, life and land drop, the zones a
-    permission may cast from, which players are still in, and what is tapped or summoning sick.
-    In two parts: the key of the seat's mana (``_seat_supply``), then the rest."""
+    permission may cast from, which players are still in, and which of the seat's permanents
+    are tapped or summoning sick (no target, restriction or permission reads another's). In two
+    parts: ``_mana_key`` (``mana_key``, if the caller has it), then the rest."""
     st = game.state
     p = st.players[seat]
-    objects = st.objects
-    mana = (game.epoch, p.life, tuple(p.mana.items()),
-            tuple([(o.tapped, o.sick) for o in map(objects.__getitem__, st.battlefield)]))
-    return mana, (seat, _sorcery_timing(game, seat), p.lands_played, tuple(p.hand),
-                  tuple(st.stack), tuple(p.graveyard), tuple(st.exile), tuple(p.library[:1]),
-                  tuple([q.lost for q in st.players]))
+    return (_mana_key(game, seat) if mana_key is None else mana_key,
+            (seat, _sorcery_timing(game, seat), p.lands_played, tuple(p.hand), tuple(st.stack),
+             tuple(p.graveyard), tuple(st.exile), tuple(p.library[:1]),
+             tuple([q.lost for q in st.players])))
 
 
 def _seat_supply(game: Game, seat: int, mana_key: tuple[object, ...]) -> ManaSupply:
     """What ``seat`` could pay with now (their pool and ``mana_sources``), kept per seat while
-    its key is the same: the epoch, their life and pool, and what is tapped or summoning sick."""
+    its key (``_mana_key``) is the same."""
     memo = game.mana_memo.get(seat)
     if memo is not None and memo[0] == mana_key:
         return memo[1]
@@ -422,10 +465,124 @@ ONLY_PASS_NUMBERED = 2
 """``pass_test``: passing is all ``seat`` can do, and the pass takes a decision id."""
 
 
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """What ``pass_test`` reads of one seat's hand: the cards and their characteristics (613),
+    which change only with the hand or, for a card whose characteristics an effect could
+    change, with the epoch."""
+
+    hand: tuple[int, ...]
+    """The hand it describes."""
+    epoch: int
+    """The epoch it describes, or -1 for any: every card in the hand keeps its printed values
+    while it stays there (``Game.stable_cache``: no static ability, face up)."""
+    land: bool
+    """Whether the hand holds a land (305.1)."""
+    instant: tuple[ManaCost, ...]
+    """The distinct costs (by identity) of the instants and cards with flash in the hand (307.1,
+    702.8a)."""
+    sorcery: tuple[ManaCost, ...]
+    """The distinct costs (by identity) of every nonland card in the hand."""
+
+
+def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
+    """``HandFacts`` for ``seat``'s ``hand`` now (kept in ``Game.hand_facts``)."""
+    layers = game.layer_cache  # characteristics by id (613)
+    land = False
+    instant: dict[int, ManaCost] = {}
+    sorcery: dict[int, ManaCost] = {}
+    for oid in hand:
+        c = layers[oid]
+        if "Land" in c.card_types:
+            land = True
+            continue
+        cost = c.mana_cost or _NO_COST
+        sorcery[id(cost)] = cost
+        if "Instant" in c.card_types or "flash" in c.keywords:
+            instant[id(cost)] = cost
+    stable = game.stable_cache
+    epoch = -1 if all(oid in stable for oid in hand) else game.epoch
+    facts = game.hand_facts[seat] = HandFacts(hand, epoch, land, tuple(instant.values()),
+                                              tuple(sorcery.values()))
+    return facts
+
+
 def pass_test(game: Game, seat: int) -> int:
     """``only_pass_possible`` and, when it holds, ``numbers_automatic_pass``, in one look at the
     seat's cards (every automatic pass asks both): ``CAN_ACT``, ``ONLY_PASS`` or
-    ``ONLY_PASS_NUMBERED``."""
+    ``ONLY_PASS_NUMBERED``. Without a permission in play, what the hand offers is kept per seat
+    (``HandFacts``), their mana per seat (``_seat_supply``) and whether any of the hand's costs
+    can be paid with it, so that a pass between two changes costs a few lookups."""
+    st = game.state
+    p = st.players[seat]
+    if has_permissions(game):
+        return _pass_test_permitted(game, seat)
+    hand = tuple(p.hand)
+    facts = game.hand_facts.get(seat)
+    if facts is None or facts.hand != hand or (facts.epoch != game.epoch and facts.epoch >= 0):
+        facts = _hand_facts(game, seat, hand)
+    # ``numbers_automatic_pass``: a land by timing or a card cast by timing (all from the
+    # hand, without a permission), or an activated ability other than a mana ability.
+    numbered = False
+    sorcery_ok = st.active == seat and st.step in MAIN_STEPS and not st.stack  # 307.1
+    if sorcery_ok:
+        if facts.land and p.lands_played < 1:
+            if play_land_refusal(game, seat) is None:
+                return CAN_ACT  # 305.1: playing a land needs nothing more
+            numbered = True
+        hand_costs = facts.sorcery
+    else:
+        hand_costs = facts.instant
+    abilities = seat in _activators(game)
+    if not (hand_costs or abilities):
+        return ONLY_PASS_NUMBERED if numbered else ONLY_PASS
+    mana_key = _mana_key(game, seat)
+    supply = _seat_supply(game, seat, mana_key)
+    if not abilities:
+        # The hand's costs alone: whether one can be paid is kept with the supply and the
+        # costs it was asked about (both kept objects: the same objects, the same answer).
+        memo = game.payable_memo.get(seat)
+        if memo is not None and memo[0] is supply and memo[1] is hand_costs:
+            payable = memo[2]
+        else:
+            payable = any(supply.can_pay(cost, 0) for cost in hand_costs)
+            game.payable_memo[seat] = (supply, hand_costs, payable)
+        if not payable:
+            return ONLY_PASS_NUMBERED  # what legal_actions would find: nothing payable
+        key = _actions_key(game, seat, mana_key)
+        return ONLY_PASS_NUMBERED if len(_cached_actions(game, seat, key)) == 1 else CAN_ACT
+    costs = [(cost, 0) for cost in hand_costs]  # what might be done: its cost, the permanent tapped
+    costs += _ability_costs(game, seat, sorcery_ok)
+    for cost, tapped in costs:
+        if supply.without(tapped).can_pay(cost, 0):
+            key = _actions_key(game, seat, mana_key)
+            return ONLY_PASS_NUMBERED if len(_cached_actions(game, seat, key)) == 1 else CAN_ACT
+    return ONLY_PASS_NUMBERED
+
+
+def _ability_costs(game: Game, seat: int, sorcery_ok: bool) -> list[tuple[ManaCost, int]]:
+    """The costs of the activated abilities other than mana abilities ``seat`` could activate
+    now but for their mana (602.2, 602.5), each with the permanent its {T} taps (0: none)."""
+    st = game.state
+    layers = game.layer_cache
+    costs: list[tuple[ManaCost, int]] = []
+    for oid in st.battlefield:
+        c = layers[oid]
+        if c.controller != seat or not c.activated:
+            continue
+        obj = st.objects[oid]
+        for _, _, ab in c.activated:
+            if (ab.is_mana_ability or (ab.tap and not _can_tap(game, obj))
+                    or (ab.sorcery_speed and not sorcery_ok)
+                    or any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters)):
+                continue
+            costs.append((ab.mana_cost, oid if ab.tap else 0))
+    return costs
+
+
+def _pass_test_permitted(game: Game, seat: int) -> int:
+    """``pass_test`` with a permission in play (702.8a, 601.2a): every castable card looked at
+    afresh."""
     st = game.state
     p = st.players[seat]
     sorcery_ok = st.active == seat and st.step in MAIN_STEPS and not st.stack  # 307.1
@@ -450,17 +607,7 @@ def pass_test(game: Game, seat: int) -> int:
         numbered = True
     if seat in _activators(game):
         numbered = True
-        for oid in st.battlefield:
-            c = layers[oid]
-            if c.controller != seat or not c.activated:
-                continue
-            obj = st.objects[oid]
-            for _, _, ab in c.activated:
-                if (ab.is_mana_ability or (ab.tap and not _can_tap(game, obj))
-                        or (ab.sorcery_speed and not sorcery_ok)
-                        or any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters)):
-                    continue
-                costs.append((ab.mana_cost, oid if ab.tap else 0))
+        costs += _ability_costs(game, seat, sorcery_ok)
     only = ONLY_PASS_NUMBERED if numbered else ONLY_PASS
     if not costs:
         return only

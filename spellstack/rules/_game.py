@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ._characteristics import AbilityRef, Characteristics, LayerCache, characteristics
 from ._decisions import ActionOption, Answer, Choice, Decision, Proc
 from ._definitions import ActivatedAbility, CardDefinition, TriggeredAbility
 from ._events import Event
-from ._mana import ManaSupply
+from ._mana import ManaCost, ManaSupply
 from ._state import GameObject, GameState
 from ._visibility import PUBLIC_SEAT, visible_name
+
+if TYPE_CHECKING:
+    from ._casting import HandFacts, SeatBoard
 
 __all__ = ["Game"]
 
@@ -79,6 +83,14 @@ class Game:
     activators: dict[int, frozenset[int]] = field(default_factory=dict)
     """By epoch (only the current one is kept): the seats controlling a permanent with an
     activated ability other than a mana ability, for ``_casting`` (a cache only)."""
+    seat_boards: dict[int, SeatBoard] = field(default_factory=dict)
+    """By seat: their permanents and mana abilities in one epoch, for ``_casting`` (a cache
+    only)."""
+    hand_facts: dict[int, HandFacts] = field(default_factory=dict)
+    """By seat: what ``_casting.pass_test`` found in their hand (a cache only)."""
+    payable_memo: dict[int, tuple[ManaSupply, tuple[ManaCost, ...], bool]] = field(default_factory=dict)
+    """By seat: whether one of the costs was payable with the supply (``_casting.pass_test``;
+    a cache only)."""
 
     # ------------------------------------------------------------------ definitions
 

@@ -676,8 +676,10 @@ class _Planner:
         needed = sum(rest) + generic
         if needed == 0:
             return ()
-        demands = [1 << t for t, n in enumerate(rest) for _ in range(n)]
         masks = self._source_masks
+        if all(not m & (m - 1) for m in masks):
+            return self._choose_single(rest, generic, needed)
+        demands = [1 << t for t, n in enumerate(rest) for _ in range(n)]
         usable = [m for m in masks if m]
         if len(usable) < needed:
             return None
@@ -712,6 +714,30 @@ class _Planner:
                 touching = trial
         assert len(chosen) == needed, "the invariant guarantees a complete plan"
         return self._assign(demands, chosen)
+
+    def _choose_single(self, rest: list[int], generic: int, needed: int) -> tuple[tuple[int, str], ...] | None:
+        """``_choose_sources`` when every source makes one type of mana (basic lands): keeping
+        each source, in order, that pays a colour still owed or, failing that, generic mana
+        still owed is then the same plan. (Taking it always leaves a plan: one that used a later
+        source of its type for the colour, or any later source for generic, can use it instead;
+        one that pays neither would need more generic payers than there is generic mana.)"""
+        owed = list(rest)
+        sources = self._sources
+        chosen: list[tuple[int, str]] = []
+        for i, mask in enumerate(self._source_masks):
+            if not mask:
+                continue
+            t = mask.bit_length() - 1
+            if owed[t]:
+                owed[t] -= 1
+            elif generic:
+                generic -= 1
+            else:
+                continue
+            chosen.append((sources[i].source_id, MANA_TYPES[t]))
+            if len(chosen) == needed:
+                return tuple(chosen)
+        return None
 
     def _assign(self, demands: list[int], chosen: list[int]) -> tuple[tuple[int, str], ...]:
         """Which type each chosen source adds: its matched colour, else its first type."""
@@ -808,11 +834,15 @@ def plan_payment(
             _option_for_entry(symbol, entry)
             for symbol, entry in zip(choice_symbols, pay_as, strict=True)
         ]
-    else:
+    elif choice_symbols:
         found = _default_choices(planner, demand, generic, choice_symbols)
         if found is None:
             return None
         choices = found
+    else:
+        # Nothing to settle: ``pay`` finds a payment exactly when one exists (it uses the pool
+        # as much as any payment can), so no feasibility test first.
+        choices = []
 
     lives = 0
     for symbol, option in zip(choice_symbols, choices, strict=True):

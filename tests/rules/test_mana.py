@@ -755,3 +755,28 @@ def test_supply_needs_both_halves_of_halls_condition() -> None:
     phyrexian = parse_mana_cost("{U/P}{U/P}{W}{U}")
     assert ManaSupply({}, sources, life_available=3).max_x(phyrexian) is None
     assert ManaSupply({}, sources, life_available=4).max_x(phyrexian) == 0
+
+
+single_type_sources = st.lists(st.sampled_from(MANA_TYPES), max_size=7).map(
+    lambda kinds: [ManaSource(100 + i, (k,)) for i, k in enumerate(kinds)])
+
+
+@settings(max_examples=300, deadline=None)
+@given(cost_text=costs, x=st.integers(min_value=0, max_value=2), pool=pools,
+       sources=single_type_sources)
+def test_sources_of_one_type_each_are_chosen_as_the_brute_force_chooses(
+        cost_text: str, x: int, pool: dict[str, int], sources: list[ManaSource]) -> None:
+    # Basic lands: the planner keeps each source that still pays something (``_choose_single``);
+    # the plan is still the fewest, then earliest, sources of a valid payment.
+    cost = parse_mana_cost(cost_text)
+    result = plan_payment(cost, x, pool, sources)
+    all_units = pool_units(pool) + [frozenset(s.produces) for s in sources]
+    ways = [combo for combo in itertools.product(*(symbol_options(s, x) for s in cost.symbols))
+            if can_pay([r for _, rs, _ in combo for r in rs], all_units)]
+    assert (result is not None) == bool(ways)
+    if result is None:
+        return
+    reqs = [r for _, rs, _ in ways[0] for r in rs]
+    check_payment_is_valid(result, reqs, pool, sources)
+    index = {s.source_id: i for i, s in enumerate(sources)}
+    assert tuple(index[sid] for sid, _ in result.activations) == best_sources(reqs, pool, sources)
