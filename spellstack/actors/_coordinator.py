@@ -419,7 +419,8 @@ class Coordinator:
 
     def _view(self, seat: int) -> ViewDelta:
         """The seat's view now, as a delta against the last view it was sent."""
-        return self._views[seat].update(view_for(self.game, seat, self._memos[seat]))
+        memo = self._memos[seat]
+        return self._views[seat].update(view_for(self.game, seat, memo), memo)
 
     def _resync(self, seat: int, request: PriorityRequest | DecisionRequest
                 ) -> PriorityRequest | DecisionRequest:

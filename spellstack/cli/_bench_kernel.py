@@ -111,8 +111,9 @@ class KernelDriver:
         and the delta against the last view it was sent. The bot is handed the view (what the
         player actor rebuilds from the delta)."""
         self.views += 1
-        view = view_for(self.game, seat, self._memos[seat])
-        self.last_delta = self._trackers[seat].update(view)
+        memo = self._memos[seat]
+        view = view_for(self.game, seat, memo)
+        self.last_delta = self._trackers[seat].update(view, memo)
         return view
 
     def _drive(self, proc: Proc[object]) -> object:

@@ -16,7 +16,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from spellstack.rules._errors import InvalidMessageError
-from spellstack.rules._view import ObjectView, PlayerPublic, PlayerView, StackItemView
+from spellstack.rules._view import (
+    ObjectView,
+    PlayerPublic,
+    PlayerView,
+    StackItemView,
+    builder,
+    new_object_view,
+    new_player_public,
+    new_player_view,
+)
+from spellstack.rules._viewing import ViewMemo
 
 __all__ = ["PlayerChange", "ViewDelta", "ViewMirror", "ViewTracker"]
 
@@ -90,19 +100,24 @@ class ViewDelta:
         return self.base == 0
 
 
+_new_delta = builder(ViewDelta)
+_new_change = builder(PlayerChange)
+
+
 def _ids(objs: tuple[ObjectView, ...]) -> tuple[int, ...]:
     return tuple([o.id for o in objs])
 
 
 def _change(p: PlayerPublic) -> PlayerChange:
-    return PlayerChange(p.seat, p.name, p.life, p.poison, p.hand_count, p.library_count,
-                        _ids(p.graveyard), p.mana, p.lost)
+    change: PlayerChange = _new_change(p.seat, p.name, p.life, p.poison, p.hand_count,
+                                       p.library_count, _ids(p.graveyard), p.mana, p.lost)
+    return change
 
 
 class ViewTracker:
     """The coordinator's side for one seat: the last view sent, and deltas against it."""
 
-    __slots__ = ("_battlefield", "_exile", "_hand", "_view", "number")
+    __slots__ = ("_battlefield", "_exile", "_hand", "_memo", "_memo_number", "_view", "number")
 
     def __init__(self) -> None:
         self.number = 0
@@ -113,49 +128,52 @@ class ViewTracker:
         self._hand: tuple[int, ...] = ()
         self._battlefield: tuple[int, ...] = ()
         self._exile: tuple[int, ...] = ()
+        # The memo the last view sent was built with, and its count then: when the next view is
+        # that memo's next, the memo already knows what changed between the two.
+        self._memo: ViewMemo | None = None
+        self._memo_number = 0
 
     @property
     def view(self) -> PlayerView | None:
         """The last view sent, None before the first."""
         return self._view
 
-    def update(self, view: PlayerView) -> ViewDelta:
+    def update(self, view: PlayerView, memo: ViewMemo | None = None) -> ViewDelta:
         """The delta from the last view sent to ``view`` (a full view if none was sent), and
-        ``view`` becomes the last view sent."""
+        ``view`` becomes the last view sent.
+
+        ``memo``: the memo ``view`` was built with, if any (the delta is the same with or
+        without it; with it, what it recorded of the change is not worked out again)."""
         last = self._view
         if last is None:
-            return self._full(view)
-        old = _index(last)
-        index: dict[int, ObjectView] = {}
-        objects: list[ObjectView] = []
-        # Views built with the seat's ViewMemo are the very objects of the last view when
-        # nothing about them changed: the identity test settles nearly every object.
-        zones = [p.graveyard for p in view.players]
-        zones += (view.hand, view.battlefield, view.exile)
-        for zone in zones:
-            for o in zone:
-                i = o.id
-                index[i] = o
-                known = old.get(i)
-                if known is not o and (known is None or known != o):
-                    objects.append(o)
-        removed = tuple([i for i in old if i not in index])
-        before = last.players
-        changed = tuple([_change(p) for i, p in enumerate(view.players)
-                         if i >= len(before) or before[i] != p])
-        hand = self._hand if view.hand == last.hand else _ids(view.hand)
-        battlefield = (self._battlefield if view.battlefield == last.battlefield
-                       else _ids(view.battlefield))
-        exile = self._exile if view.exile == last.exile else _ids(view.exile)
-        delta = ViewDelta(
-            self.number + 1, self.number, view.seat, view.turn, view.step, view.active,
-            view.priority, tuple(objects), removed, changed,
-            None if hand == self._hand else hand,
-            None if battlefield == self._battlefield else battlefield,
-            None if exile == self._exile else exile,
-            None if view.stack == last.stack else view.stack,
-        )
-        self._remember(view, hand, battlefield, exile)
+            delta = self._full(view)
+        else:
+            if (memo is not None and memo is self._memo and memo.view is view
+                    and memo.number == self._memo_number + 1):
+                # The memo built ``view`` right after the last view sent, against it.
+                objects, removed = memo.changed, memo.removed
+            else:
+                objects, removed = _changes(last, view)
+            before = last.players
+            changed = tuple([_change(p) for i, p in enumerate(view.players)
+                             if i >= len(before) or (before[i] is not p and before[i] != p)])
+            hand = self._hand if view.hand == last.hand else _ids(view.hand)
+            battlefield = (self._battlefield if view.battlefield == last.battlefield
+                           else _ids(view.battlefield))
+            exile = self._exile if view.exile == last.exile else _ids(view.exile)
+            delta = _new_delta(
+                self.number + 1, self.number, view.seat, view.turn, view.step, view.active,
+                view.priority, objects, removed, changed,
+                None if hand == self._hand else hand,
+                None if battlefield == self._battlefield else battlefield,
+                None if exile == self._exile else exile,
+                None if view.stack == last.stack else view.stack,
+            )
+            self._remember(view, hand, battlefield, exile)
+        if memo is not None and memo.view is view:
+            self._memo, self._memo_number = memo, memo.number
+        else:
+            self._memo = None
         return delta
 
     def full(self) -> ViewDelta:
@@ -172,9 +190,9 @@ class ViewTracker:
         index = _index(view)
         players = tuple([_change(p) for p in view.players])
         hand, battlefield, exile = _ids(view.hand), _ids(view.battlefield), _ids(view.exile)
-        delta = ViewDelta(self.number + 1, 0, view.seat, view.turn, view.step, view.active,
-                          view.priority, tuple(index.values()), (), players, hand, battlefield,
-                          exile, view.stack)
+        delta: ViewDelta = _new_delta(self.number + 1, 0, view.seat, view.turn, view.step,
+                                      view.active, view.priority, tuple(index.values()), (),
+                                      players, hand, battlefield, exile, view.stack)
         self._remember(view, hand, battlefield, exile)
         return delta
 
@@ -183,6 +201,26 @@ class ViewTracker:
         self.number += 1
         self._view = view
         self._hand, self._battlefield, self._exile = hand, battlefield, exile
+
+
+def _changes(last: PlayerView, view: PlayerView) -> tuple[tuple[ObjectView, ...], tuple[int, ...]]:
+    """The object views of ``view`` that are new or changed since ``last``, in zone order, and
+    the ids ``last`` showed and ``view`` does not."""
+    old = _index(last)
+    index: dict[int, ObjectView] = {}
+    objects: list[ObjectView] = []
+    # Views built with the seat's ViewMemo are the very objects of the last view when
+    # nothing about them changed: the identity test settles nearly every object.
+    zones = [p.graveyard for p in view.players]
+    zones += (view.hand, view.battlefield, view.exile)
+    for zone in zones:
+        for o in zone:
+            i = o.id
+            index[i] = o
+            known = old.get(i)
+            if known is not o and (known is None or known != o):
+                objects.append(o)
+    return tuple(objects), tuple([i for i in old if i not in index])
 
 
 def _index(view: PlayerView) -> dict[int, ObjectView]:
@@ -217,9 +255,11 @@ def _shared(o: ObjectView) -> ObjectView:
         t = _TYPES[types] = types
     if (n is None or n is name) and (t is None or t is types):
         return o
-    return ObjectView(o.id, name if n is None else n, o.owner, o.controller,
-                      types if t is None else t, o.tapped, o.damage, o.power, o.toughness,
-                      o.counters, o.attached_to, o.sick, o.attacking, o.blocking)
+    view: ObjectView = new_object_view(o.id, name if n is None else n, o.owner, o.controller,
+                                       types if t is None else t, o.tapped, o.damage, o.power,
+                                       o.toughness, o.counters, o.attached_to, o.sick, o.attacking,
+                                       o.blocking)
+    return view
 
 
 class ViewMirror:
@@ -278,13 +318,14 @@ class ViewMirror:
         stack = self._stack if delta.stack is None else delta.stack
         try:
             publics = tuple([
-                PlayerPublic(c.seat, c.name, c.life, c.poison, c.hand_count, c.library_count,
-                             tuple([index[i] for i in c.graveyard]), c.mana, c.lost)
+                new_player_public(c.seat, c.name, c.life, c.poison, c.hand_count,
+                                  c.library_count, tuple([index[i] for i in c.graveyard]), c.mana,
+                                  c.lost)
                 for c in players])
-            view = PlayerView(delta.seat, delta.turn, delta.step, delta.active, delta.priority,
-                              publics, tuple([index[i] for i in hand]),
-                              tuple([index[i] for i in battlefield]), stack,
-                              tuple([index[i] for i in exile]))
+            view: PlayerView = new_player_view(
+                delta.seat, delta.turn, delta.step, delta.active, delta.priority, publics,
+                tuple([index[i] for i in hand]), tuple([index[i] for i in battlefield]), stack,
+                tuple([index[i] for i in exile]))
         except KeyError as err:
             raise InvalidMessageError(
                 f"view {delta.number}: shows #{err.args[0]}, whose view was never given") from None

@@ -1,11 +1,27 @@
-"""The seat's view memo and the definition caches games share (issue 7: memory per game)."""
+"""The seat's view memo, what it tells the delta, the views' fast constructors, and the
+definition caches games share (issue 7: memory per game, views' cost)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
+import pytest
+
 from spellstack.cards import load_cards
-from spellstack.rules import CardDefinition, Game, GameRandom, GameState, PlayerState, ViewMemo, view_for
+from spellstack.cli._bench_kernel import KernelDriver, bench_bots, new_bench_game
+from spellstack.protocol import ViewDelta, ViewTracker
+from spellstack.rules import (
+    CardDefinition,
+    Game,
+    GameRandom,
+    GameState,
+    PlayerState,
+    PlayerView,
+    ViewMemo,
+    view_for,
+)
+from spellstack.rules._view import ObjectView, PlayerPublic, builder
 from spellstack.rules._zones import create_object
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
@@ -70,3 +86,117 @@ def test_games_with_the_same_definitions_share_the_printed_values_cache() -> Non
     other = dict(CARDS)
     three = Game(GameState(players=[PlayerState(1, "Ann")], rng=GameRandom.from_seed(3)), other)
     assert three.layer_templates is not one.layer_templates
+
+
+class _Checking(KernelDriver):
+    """The bench's driver, checking each view and delta against those built without a memo."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(new_bench_game(seed), bench_bots(seed))
+        self.plain = [ViewTracker() for _ in self.bots]
+        self.from_memo = 0
+
+    def build_view(self, seat: int) -> PlayerView:
+        view = super().build_view(seat)
+        memo, delta = self._memos[seat], self.last_delta
+        assert view == view_for(self.game, seat)
+        assert delta == self.plain[seat].update(view_for(self.game, seat))
+        assert delta is not None
+        if delta.number > 1 and delta.objects is memo.changed and delta.removed is memo.removed:
+            self.from_memo += 1  # the tracker took the memo's word for what changed
+        return view
+
+
+def test_views_and_deltas_built_with_a_memo_are_those_built_without() -> None:
+    for seed in range(3):
+        driver = _Checking(seed)
+        driver.run()
+        assert driver.from_memo == driver.views - len(driver.bots)
+
+
+def _delta_pair(game: Game, seat: int, memo: ViewMemo, tracker: ViewTracker,
+                plain: ViewTracker) -> ViewDelta:
+    view = view_for(game, seat, memo)
+    assert view == view_for(game, seat)
+    delta = tracker.update(view, memo)
+    assert delta == plain.update(view_for(game, seat))
+    return delta
+
+
+def test_face_down_and_misplaced_objects_are_memoised_exactly() -> None:
+    game = _table()
+    st = game.state
+    angel = next(i for i in st.battlefield if st.objects[i].name == "Serra Angel")
+    shock = st.players[1].graveyard[0]
+    seats = [(ViewMemo(), ViewTracker(), ViewTracker()) for _ in range(2)]
+    shown: list[list[ObjectView]] = [[], []]
+    for step in range(6):
+        obj = st.objects[angel]
+        if step == 1:
+            obj.face_down = True  # 708.2: a nameless 2/2 to seat 0, Serra Angel to seat 1
+        elif step == 2:
+            obj.tapped = True
+        elif step == 3:
+            st.objects[shock].zone = "exile"  # listed in a graveyard, but elsewhere: asked
+        elif step == 4:
+            st.objects[shock].face_down = True  # 406.3: seen by nobody
+        elif step == 5:
+            obj.face_down = False
+        game.changed()
+        for seat, (memo, tracker, plain) in enumerate(seats):
+            _delta_pair(game, seat, memo, tracker, plain)
+            assert memo.view is not None
+            shown[seat].append(next(o for o in memo.view.battlefield if o.id == angel))
+    assert shown[0][1].name == "" and shown[1][1].name == "Serra Angel"
+    assert shown[0][2] is not shown[0][1] and shown[0][2].tapped
+    assert shown[0][3] is shown[0][2] and shown[1][3] is shown[1][2]  # unchanged: the same view
+    assert shown[0][5].name == "Serra Angel"
+
+
+def test_a_view_the_tracker_never_sent_is_not_taken_for_its_base() -> None:
+    game = _table()
+    st = game.state
+    hill, mountain = (next(i for i in st.battlefield if st.objects[i].name == name)
+                      for name in ("Hill Giant", "Mountain"))
+    memo, tracker, plain = ViewMemo(), ViewTracker(), ViewTracker()
+    _delta_pair(game, 0, memo, tracker, plain)
+    st.objects[hill].tapped = True
+    view_for(game, 0, memo)  # built, never sent: the memo's changes are against it
+    st.objects[hill].tapped = False
+    st.objects[mountain].tapped = True
+    delta = _delta_pair(game, 0, memo, tracker, plain)
+    assert [o.id for o in delta.objects] == [mountain]
+    # Nor is another memo's view, even one as many views along.
+    other = ViewMemo()
+    st.objects[hill].tapped = True
+    for _ in range(memo.number):
+        view_for(game, 0, other)
+    st.objects[hill].tapped = False
+    st.objects[mountain].tapped = False
+    delta = tracker.update(view_for(game, 0, other), other)
+    assert delta == plain.update(view_for(game, 0))
+    assert [o.id for o in delta.objects] == [mountain]
+
+
+def test_the_fast_constructors_build_what_the_dataclass_builds() -> None:
+    fields = (7, "Grizzly Bears", 0, 1, ("Creature",), True, 1, 2, 2, (("+1/+1", 1),), 0, True,
+              False, True)
+    made = builder(ObjectView)(*fields)
+    assert type(made) is ObjectView
+    assert made == ObjectView(*fields) and hash(made) == hash(ObjectView(*fields))
+    assert dataclasses.astuple(made) == fields
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        made.tapped = False  # type: ignore[misc]
+    public = builder(PlayerPublic)(0, "Ann", 20, 0, 7, 33, (made,), (), False)
+    assert public == PlayerPublic(0, "Ann", 20, 0, 7, 33, (made,), (), False)
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked:
+        n: int
+
+        def __post_init__(self) -> None:
+            if self.n < 0:
+                raise ValueError("negative")
+
+    # A class whose __init__ does more than assign is built by that __init__.
+    assert builder(Checked) is Checked
