@@ -86,9 +86,10 @@ def _can_tap(game: Game, obj: GameObject) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class SeatBoard:
-    """One seat's permanents in one epoch, as ``mana_sources`` and the cache keys read them:
-    which permanents there are, who controls them and what they can tap for change only with
-    the epoch (613, ``Game.changed``); what is tapped or summoning sick is read afresh."""
+    """One seat's permanents in one epoch, as ``pass_test``, ``mana_sources`` and the cache keys
+    read them: which permanents there are, who controls them, what they can tap for and what
+    abilities they have change only with the epoch (613, ``Game.changed``); what is tapped or
+    summoning sick is read afresh."""
 
     epoch: int
     """The epoch it describes."""
@@ -97,30 +98,46 @@ class SeatBoard:
     mana: tuple[tuple[int, ManaSource, bool], ...]
     """Each {T}-only mana ability: the permanent, the source, and whether it is a creature
     without haste (302.6: summoning sickness stops it); lands first, then other permanents."""
+    activator: bool
+    """Whether one of them has an activated ability other than a mana ability (602.1, 605.1a)."""
+    permissions: bool
+    """Whether any permission applies in the game (``has_permissions``)."""
 
 
 def _seat_board(game: Game, seat: int) -> SeatBoard:
-    """``SeatBoard`` for ``seat`` now, kept while the epoch is the same."""
+    """``SeatBoard`` for ``seat`` now, kept while the epoch is the same (made for every seat at
+    once: one look at the battlefield)."""
     board = game.seat_boards.get(seat)
     if board is not None and board.epoch == game.epoch:
         return board
     st = game.state
     layers = game.layer_cache  # characteristics by id (613)
-    permanents: list[int] = []
-    lands: list[tuple[int, ManaSource, bool]] = []
-    others: list[tuple[int, ManaSource, bool]] = []
+    n = len(st.players)
+    permanents: list[list[int]] = [[] for _ in range(n)]
+    lands: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
+    others: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
+    activator = [False] * n
     for oid in st.battlefield:
         c = layers[oid]
-        if c.controller != seat:
-            continue
-        permanents.append(oid)
-        produces = _tap_mana(game, st.objects[oid])
+        controller = c.controller
+        permanents[controller].append(oid)
+        produces = None  # ``_tap_mana``: the first {T}-only mana ability's mana
+        for _, _, ab in c.activated:
+            if not ab.is_mana_ability:
+                activator[controller] = True
+            elif produces is None and ab.tap_mana is not None:
+                produces = ab.tap_mana
         if produces is None:
             continue
         sickness = "Creature" in c.card_types and "haste" not in c.keywords
-        (lands if "Land" in c.card_types else others).append((oid, ManaSource(oid, produces), sickness))
-    board = game.seat_boards[seat] = SeatBoard(game.epoch, tuple(permanents), tuple(lands + others))
-    return board
+        (lands if "Land" in c.card_types else others)[controller].append(
+            (oid, ManaSource(oid, produces), sickness))
+    permissions = has_permissions(game)
+    boards = game.seat_boards
+    for s in range(n):
+        boards[s] = SeatBoard(game.epoch, tuple(permanents[s]), tuple(lands[s] + others[s]),
+                              activator[s], permissions)
+    return boards[seat]
 
 
 def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[ManaSource]:
@@ -393,14 +410,16 @@ def _castable_cards(game: Game, seat: int, permissions: bool | None = None) -> l
     return out
 
 
-def _mana_key(game: Game, seat: int) -> tuple[object, ...]:
+def _mana_key(game: Game, seat: int, board: SeatBoard | None = None) -> tuple[object, ...]:
     """What ``seat``'s mana (``_seat_supply``) and the {T} abilities they could activate read: the
     epoch (their permanents and what those tap for, ``SeatBoard``), their life and pool, and
-    which of their permanents are tapped or summoning sick."""
+    which of their permanents are tapped or summoning sick. ``board``: their ``SeatBoard``, if the
+    caller has it."""
     p = game.state.players[seat]
     objects = game.state.objects
+    permanents = (_seat_board(game, seat) if board is None else board).permanents
     return (game.epoch, p.life, tuple(p.mana.items()),
-            tuple([(o.tapped, o.sick) for o in map(objects.__getitem__, _seat_board(game, seat).permanents)]))
+            tuple([(o.tapped, o.sick) for o in map(objects.__getitem__, permanents)]))
 
 
 def _actions_key(game: Game, seat: int, mana_key: tuple[object, ...] | None = None,
@@ -431,20 +450,6 @@ def _seat_supply(game: Game, seat: int, mana_key: tuple[object, ...]) -> ManaSup
     supply = ManaSupply(p.mana, mana_sources(game, seat), life_available=p.life)
     game.mana_memo[seat] = (mana_key, supply)
     return supply
-
-
-def _activators(game: Game) -> frozenset[int]:
-    """The seats controlling a permanent with an activated ability other than a mana ability
-    (602.1, 605.1a): what permanents there are and their abilities move the epoch, so this is
-    kept per epoch."""
-    found = game.activators.get(game.epoch)
-    if found is None:
-        layers = game.layer_cache
-        found = frozenset(layers[oid].controller for oid in game.state.battlefield
-                          if any(not ab.is_mana_ability for _, _, ab in layers[oid].activated))
-        game.activators.clear()
-        game.activators[game.epoch] = found
-    return found
 
 
 def only_pass_possible(game: Game, seat: int) -> bool:
@@ -515,7 +520,8 @@ def pass_test(game: Game, seat: int) -> int:
     can be paid with it, so that a pass between two changes costs a few lookups."""
     st = game.state
     p = st.players[seat]
-    if has_permissions(game):
+    board = _seat_board(game, seat)
+    if board.permissions:
         return _pass_test_permitted(game, seat)
     hand = tuple(p.hand)
     facts = game.hand_facts.get(seat)
@@ -533,10 +539,10 @@ def pass_test(game: Game, seat: int) -> int:
         hand_costs = facts.sorcery
     else:
         hand_costs = facts.instant
-    abilities = seat in _activators(game)
+    abilities = board.activator
     if not (hand_costs or abilities):
         return ONLY_PASS_NUMBERED if numbered else ONLY_PASS
-    mana_key = _mana_key(game, seat)
+    mana_key = _mana_key(game, seat, board)
     supply = _seat_supply(game, seat, mana_key)
     if not abilities:
         # The hand's costs alone: whether one can be paid is kept with the supply and the
@@ -605,7 +611,7 @@ def _pass_test_permitted(game: Game, seat: int) -> int:
             costs.append((c.mana_cost or _NO_COST, 0))
     if costs:
         numbered = True
-    if seat in _activators(game):
+    if _seat_board(game, seat).activator:
         numbered = True
         costs += _ability_costs(game, seat, sorcery_ok)
     only = ONLY_PASS_NUMBERED if numbered else ONLY_PASS
@@ -642,7 +648,7 @@ def numbers_automatic_pass(game: Game, seat: int) -> bool:
                 return True
         elif sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords:
             return True
-    return seat in _activators(game)
+    return _seat_board(game, seat).activator
 
 
 def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:

@@ -80,9 +80,9 @@ class Game:
     mana_memo: dict[int, tuple[tuple[object, ...], ManaSupply]] = field(default_factory=dict)
     """By seat: the mana they could pay with (``_casting``) and the key of what it read (a cache
     only)."""
-    activators: dict[int, frozenset[int]] = field(default_factory=dict)
-    """By epoch (only the current one is kept): the seats controlling a permanent with an
-    activated ability other than a mana ability, for ``_casting`` (a cache only)."""
+    graveyard_watchers: dict[int, bool] = field(default_factory=dict)
+    """By epoch (only the current one is kept): whether a permanent has a replacement ability
+    for any card going to a graveyard, for ``_zones`` (a cache only)."""
     seat_boards: dict[int, SeatBoard] = field(default_factory=dict)
     """By seat: their permanents and mana abilities in one epoch, for ``_casting`` (a cache
     only)."""

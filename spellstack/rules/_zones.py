@@ -19,7 +19,7 @@ from ._replacement import MoveEvent, Replacement, prevent_damage, replace_move, 
 from ._restrictions import enter_refusal
 from ._state import GameObject, is_player_ref, seat_of_ref
 from ._triggers import trigger_enters, trigger_leaves
-from ._visibility import PUBLIC_SEAT, seats_seeing, visible_to
+from ._visibility import PUBLIC_SEAT, visible_to
 
 __all__ = [
     "create_object",
@@ -117,7 +117,7 @@ def move_object(
     st = game.state
     if event is None:
         event = MoveEvent(oid, st.objects[oid].zone, to_zone, top, counters=counters)
-        if instead or to_zone in ("graveyard", "battlefield"):  # else a move nothing can replace
+        if instead or _may_be_replaced(game, oid, to_zone):
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
     snapshot_leaving(game, st.objects[oid])  # 603.10: as it last existed on the battlefield
@@ -171,9 +171,37 @@ def move_object_proc(game: Game, oid: int, to_zone: str, *, controller: int | No
                      instead: tuple[Replacement[MoveEvent], ...] = ()) -> Proc[GameObject]:
     """``move_object`` where a player can be asked: 616.1, the moving object's controller
     chooses the order of the replacement effects that apply."""
-    ev = yield from replace_move(game, MoveEvent(oid, game.state.objects[oid].zone, to_zone, top,
-                                                 counters=counters), instead)
+    ev = MoveEvent(oid, game.state.objects[oid].zone, to_zone, top, counters=counters)
+    if instead or _may_be_replaced(game, oid, to_zone):
+        ev = yield from replace_move(game, ev, instead)
     return move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev)
+
+
+def _may_be_replaced(game: Game, oid: int, to_zone: str) -> bool:
+    """Whether a static replacement effect might apply to ``oid`` moving to ``to_zone`` (614.6,
+    614.12): the object's own (``enters``, ``to_graveyard``: its definition now, layer 1, has
+    one) or, for a graveyard, a permanent's for any card (``_graveyard_watched``). When none
+    might, ``_replacement.move_replacements`` would find none: the move is not offered to them."""
+    if to_zone != "graveyard" and to_zone != "battlefield":
+        return False  # no replacement ability watches another zone (``REPLACEMENT_EVENTS``)
+    replacements = game.cards[game.layer_cache[oid].definition].replacements
+    if to_zone == "battlefield":
+        return any(r.event == "enters" for r in replacements)
+    return any(r.event == "to_graveyard" for r in replacements) or _graveyard_watched(game)
+
+
+def _graveyard_watched(game: Game) -> bool:
+    """Whether a permanent's definition now has a replacement ability for any card going to a
+    graveyard (``applies_to = "any"``), kept per epoch (what permanents there are and what they
+    are move it)."""
+    found = game.graveyard_watchers.get(game.epoch)
+    if found is None:
+        layers, cards = game.layer_cache, game.cards
+        found = any(r.event == "to_graveyard" and r.applies_to == "any"
+                    for oid in game.state.battlefield for r in cards[layers[oid].definition].replacements)
+        game.graveyard_watchers.clear()
+        game.graveyard_watchers[game.epoch] = found
+    return found
 
 
 def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> None:
@@ -238,7 +266,9 @@ def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
              f"{_zone_words(game, new.zone, new.owner)}")
     game.log(cause or "zone", f"{owner} draws a card" if cause == "draw" else
              f"a card moves {where}", player=old.owner, amount=1)
-    seers = tuple(sorted(set(seats_seeing(game, old)) | set(seats_seeing(game, new))))
+    # Players are in seat order: ``seats_seeing`` of either, merged.
+    seers = tuple([s for s in range(len(game.state.players))
+                   if visible_to(game, s, old) or visible_to(game, s, new)])
     if seers:
         # The new id only to seats that may see the new object (a card put into a library
         # keeps its new id from its owner too).
