@@ -33,6 +33,7 @@ from collections.abc import Callable
 from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
 from spellstack.rules._errors import InvalidMessageError
+from spellstack.rules._view import builder
 
 __all__ = [
     "QUOTE_LIMIT",
@@ -655,7 +656,12 @@ def _generate_dataclass_from(cls: type, wire: bool) -> _Conv:
                 f"{indent}    raise",
             ]
     setters = _slot_setters(cls, names)
-    if setters is not None:
+    build: Callable[..., Any] = builder(cls)
+    if build is not cls:
+        # What the generated __init__ builds, without its per-field frozen-dataclass path.
+        ns["_build"] = build
+        lines.append("    return _build(" + ", ".join(f"a{i}" for i in range(len(names))) + ")")
+    elif setters is not None:
         # Same result as calling the generated __init__, which would only assign
         # each field in turn (through the slower frozen-dataclass path).
         ns["_new"] = object.__new__
@@ -747,7 +753,7 @@ def _compile_trusted(hint: Any) -> _Conv:
         item = _trusted_converter(args[0])
         if item is _identity:
             return tuple
-        return lambda v: tuple([item(x) for x in v])
+        return lambda v: tuple(map(item, v))
     if origin is tuple:
         items = [_trusted_converter(a) for a in args]
         if all(c is _identity for c in items):
@@ -792,15 +798,14 @@ def _generate_trusted(cls: type) -> _Conv:
         else:
             ns[f"_factory{i}"] = f.default_factory
             raw = f"(d[{f.name!r}] if {f.name!r} in d else _factory{i}())"
-        conv = _trusted_converter(hints[f.name])
-        if conv is _identity:
-            values.append(raw)
-        else:
-            ns[f"_c{i}"] = conv
-            values.append(f"_c{i}({raw})")
+        values.append(_trusted_expr(hints[f.name], raw, ns, f"v{i}"))
     setters = _slot_setters(cls, names)
+    build: Callable[..., Any] = builder(cls)
     lines = ["def convert(d):"]
-    if setters is not None:
+    if build is not cls:
+        ns["_build"] = build
+        lines.append("    return _build(" + ", ".join(values) + ")")
+    elif setters is not None:
         ns["_new"] = object.__new__
         lines.append("    o = _new(_cls)")
         for i, (setter, value) in enumerate(zip(setters, values, strict=True)):
@@ -810,6 +815,30 @@ def _generate_trusted(cls: type) -> _Conv:
     else:
         lines.append("    return _cls(" + ", ".join(f"{n}={v}" for n, v in zip(names, values, strict=True)) + ")")
     return _exec_function("\n".join(lines), ns, f"<from_trusted {cls.__qualname__}>")
+
+
+def _trusted_expr(hint: Any, raw: str, ns: dict[str, Any], local: str) -> str:
+    """Python source rebuilding, without checks, the value of type ``hint`` that the source
+    ``raw`` reads (``local``: a name the expression may bind). Sequences go through ``map`` of
+    their item's converter and optional values are tested in place, rather than through a
+    function of their own: no Python frame per sequence, none per item of scalars."""
+    conv = _trusted_converter(hint)
+    if conv is _identity:
+        return raw
+    if conv is tuple:
+        return f"tuple({raw})"
+    args = get_args(hint)
+    if get_origin(hint) is tuple and len(args) == 2 and args[1] is Ellipsis:
+        name = f"_c{len(ns)}"
+        ns[name] = _trusted_converter(args[0])
+        return f"tuple(map({name}, {raw}))"
+    members = [a for a in args if a is not _NoneType]
+    if _is_union(hint) and len(members) == 1 and len(args) == 2:
+        inner = _trusted_expr(members[0], local, ns, local + "_")
+        return f"(None if ({local} := {raw}) is None else {inner})"
+    name = f"_c{len(ns)}"
+    ns[name] = conv
+    return f"{name}({raw})"
 
 
 # --------------------------------------------------------------------------- named_from_wire compilation
@@ -921,7 +950,12 @@ def _to_expr(hint: Any, var: str, ns: dict[str, Any], depth: int, wire: bool) ->
     x = f"x{depth}"
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         inner = _to_expr(args[0], x, ns, depth + 1, wire)
-        return f"list({var})" if inner == x else f"[{inner} for {x} in {var}]"
+        if inner == x:
+            return f"list({var})"
+        call = inner.removesuffix(f"({x})")
+        if call != inner and call.isidentifier():  # one call per item: ``map``, no frame of its own
+            return f"list(map({call}, {var}))"
+        return f"[{inner} for {x} in {var}]"
     if origin is tuple:
         parts = [_to_expr(a, f"{var}[{i}]", ns, depth + 1, wire) for i, a in enumerate(args)]
         if all(p == f"{var}[{i}]" for i, p in enumerate(parts)):

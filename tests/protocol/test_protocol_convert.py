@@ -275,3 +275,24 @@ def test_wire_form_errors_name_the_field(damage: object, match: str) -> None:
 def test_compact_takes_only_dataclasses() -> None:
     with pytest.raises(TypeError, match="not a dataclass"):
         compact(int)
+
+
+@dataclass(frozen=True, slots=True)
+class Rows:
+    """Sequences and optional sequences of every shape the trusted decoder inlines."""
+
+    pairs: tuple[tuple[str, int], ...]
+    cells: tuple[Cell, ...] | None
+    ids: tuple[int, ...] | None = None
+
+
+@pytest.mark.parametrize("rows", [
+    Rows((("a", 1), ("b", 2)), (Cell(1, "x", Leaf(3)), Cell(2)), (4, 5)),
+    Rows((), None),
+    Rows((), ()),
+])
+def test_trusted_decoding_rebuilds_tuples_at_every_level(rows: Rows) -> None:
+    back = from_trusted(Rows, to_wire(rows))
+    assert back == rows
+    assert type(back.pairs) is tuple and all(type(p) is tuple for p in back.pairs)
+    assert back.cells is None or type(back.cells) is tuple
