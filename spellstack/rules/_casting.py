@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._attachments import spell_target_specs
-from ._characteristics import add_counters
+from ._characteristics import Characteristics, add_counters
 from ._decisions import Action, ActionOption, TargetRequirement
 from ._definitions import ActivatedAbility, CardDefinition, TargetSpec
 from ._effects import EffectContext, run_effects
@@ -104,6 +104,34 @@ class SeatBoard:
     """Whether any permission applies in the game (``has_permissions``)."""
 
 
+@dataclass(frozen=True, slots=True)
+class PermanentFacts:
+    """What ``SeatBoard`` reads of one permanent's characteristics (613): the same for the same
+    ``Characteristics`` object (permanents no effect touches share theirs between epochs)."""
+
+    characteristics: Characteristics
+    """The characteristics it was read from."""
+    mana: tuple[int, ManaSource, bool] | None
+    """Its first {T}-only mana ability (``_tap_mana``) as a ``SeatBoard.mana`` entry, or None."""
+    land: bool
+    """Whether it is a land."""
+    activator: bool
+    """Whether it has an activated ability other than a mana ability (602.1, 605.1a)."""
+
+
+def _permanent_facts(oid: int, c: Characteristics) -> PermanentFacts:
+    produces = None  # ``_tap_mana``: the first {T}-only mana ability's mana
+    activator = False
+    for _, _, ab in c.activated:
+        if not ab.is_mana_ability:
+            activator = True
+        elif produces is None and ab.tap_mana is not None:
+            produces = ab.tap_mana
+    sickness = "Creature" in c.card_types and "haste" not in c.keywords  # 302.6
+    mana = None if produces is None else (oid, ManaSource(oid, produces), sickness)
+    return PermanentFacts(c, mana, "Land" in c.card_types, activator)
+
+
 def _seat_board(game: Game, seat: int) -> SeatBoard:
     """``SeatBoard`` for ``seat`` now, kept while the epoch is the same (made for every seat at
     once: one look at the battlefield)."""
@@ -117,21 +145,21 @@ def _seat_board(game: Game, seat: int) -> SeatBoard:
     lands: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
     others: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
     activator = [False] * n
+    known = game.permanent_facts
+    facts: dict[int, PermanentFacts] = {}
     for oid in st.battlefield:
         c = layers[oid]
+        f = known.get(oid)
+        if f is None or f.characteristics is not c:
+            f = _permanent_facts(oid, c)
+        facts[oid] = f
         controller = c.controller
         permanents[controller].append(oid)
-        produces = None  # ``_tap_mana``: the first {T}-only mana ability's mana
-        for _, _, ab in c.activated:
-            if not ab.is_mana_ability:
-                activator[controller] = True
-            elif produces is None and ab.tap_mana is not None:
-                produces = ab.tap_mana
-        if produces is None:
-            continue
-        sickness = "Creature" in c.card_types and "haste" not in c.keywords
-        (lands if "Land" in c.card_types else others)[controller].append(
-            (oid, ManaSource(oid, produces), sickness))
+        if f.activator:
+            activator[controller] = True
+        if f.mana is not None:
+            (lands if f.land else others)[controller].append(f.mana)
+    game.permanent_facts = facts
     permissions = has_permissions(game)
     boards = game.seat_boards
     for s in range(n):
@@ -678,29 +706,32 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         supply = ManaSupply(p.mana, mana_sources(game, seat), life_available=p.life)
     sorcery_ok = _sorcery_timing(game, seat)
     lands_ok = sorcery_ok and p.lands_played < 1 and play_land_refusal(game, seat) is None
-    for oid in _castable_cards(game, seat):
+    layers = game.layer_cache  # characteristics by id (613)
+    permissions = has_permissions(game)  # without one, nothing is cast as though it had flash
+    for oid in _castable_cards(game, seat, permissions):
         obj = st.objects[oid]
-        defn = game.cards[obj.name]
-        if game.is_type(obj, "Land"):
+        c = layers[oid]
+        if "Land" in c.card_types:
             if lands_ok and obj.zone == "hand":
                 options.append(ActionOption("play", oid, obj.name))
             continue
-        if not (sorcery_ok or _instant_speed(game, seat, obj, defn)):
+        # ``_instant_speed``, with the characteristics at hand.
+        if not (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
+                or (permissions and flash_permitted(game, seat, obj))):
             continue
-        cost = game.characteristics(obj).mana_cost or _NO_COST
+        cost = c.mana_cost or _NO_COST
         # Counting first (cheap, and most cards fail it), then targets (601.2c before 601.2g).
         mx = supply.max_x(cost)
         if mx is None:
             continue
-        reqs = _requirements(game, _spell_targets(defn), seat, oid, obj)
+        reqs = _requirements(game, _spell_targets(game.cards[obj.name]), seat, oid, obj)
         if reqs is None:
             continue
         # 601.2e/101.2: listed if X=0 or X=1 makes it castable (the filters test parity).
         if all(cast_refusal(game, seat, obj, x) is not None for x in range(min(mx, 1) + 1)):
             continue
         options.append(ActionOption("cast", oid, obj.name, 0, reqs, cost.has_x, mx))
-    layers = game.layer_cache
-    for oid in st.battlefield:
+    for oid in st.battlefield if _seat_board(game, seat).activator else ():
         c = layers[oid]
         if c.controller != seat or not c.activated:
             continue

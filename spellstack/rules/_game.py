@@ -15,7 +15,7 @@ from ._state import GameObject, GameState
 from ._visibility import PUBLIC_SEAT, visible_name
 
 if TYPE_CHECKING:
-    from ._casting import HandFacts, SeatBoard
+    from ._casting import HandFacts, PermanentFacts, SeatBoard
 
 __all__ = ["Game"]
 
@@ -83,6 +83,8 @@ class Game:
     graveyard_watchers: dict[int, bool] = field(default_factory=dict)
     """By epoch (only the current one is kept): whether a permanent has a replacement ability
     for any card going to a graveyard, for ``_zones`` (a cache only)."""
+    permanent_facts: dict[int, PermanentFacts] = field(default_factory=dict)
+    """By permanent: what ``_casting`` read of its characteristics (a cache only)."""
     seat_boards: dict[int, SeatBoard] = field(default_factory=dict)
     """By seat: their permanents and mana abilities in one epoch, for ``_casting`` (a cache
     only)."""

@@ -905,8 +905,8 @@ class ManaSupply:
     Generic mana is met by any mana, so for it only the total counts.
     """
 
-    __slots__ = ("_available", "_life", "_life_cap", "_memo", "_pool", "_sources", "_supply", "_total",
-                 "_units", "_without")
+    __slots__ = ("_available", "_life", "_life_cap", "_max_x", "_memo", "_pool", "_sources", "_supply",
+                 "_total", "_units", "_without")
 
     def __init__(self, pool: Mapping[str, int], sources: Sequence[ManaSource], *,
                  life_available: int | None = None) -> None:
@@ -941,6 +941,8 @@ class ManaSupply:
         self._memo: dict[int, tuple[ManaCost, dict[int, bool]]] = {}
         """Answers so far: by the cost's id (the entry keeps the cost, so the id stays its own; a
         cost's hash is slow to compute), the cost and its answers by X."""
+        self._max_x: dict[int, tuple[ManaCost, int | None]] = {}
+        """``max_x`` answers so far, by the cost's id as ``_memo``."""
         self._pool = dict(pool)
         """The pool, for ``without``."""
         self._sources = tuple(sources)
@@ -1044,6 +1046,14 @@ class ManaSupply:
     def max_x(self, cost: ManaCost) -> int | None:
         """The largest X the cost can be paid with (0 for a cost without X), None if not even
         with X = 0."""
+        entry = self._max_x.get(id(cost))
+        if entry is not None and entry[0] is cost:
+            return entry[1]
+        found = self._find_max_x(cost)
+        self._max_x[id(cost)] = (cost, found)
+        return found
+
+    def _find_max_x(self, cost: ManaCost) -> int | None:
         value = x_count = 0  # the mana value with X = 0 (202.3), in the same pass
         phyrexian = False
         for sym in cost.symbols:
