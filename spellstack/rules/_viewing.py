@@ -155,15 +155,20 @@ class _Build:
                 blocking = i in blockers
             else:
                 attacking = blocking = False
-            # Every field compared, so the kept view is exactly the one that would be built (most
-            # are the same objects, and tuples of one object compare by identity first).
-            if (known is not None and known.tapped == obj.tapped and known.damage == obj.damage
-                    and known.sick == obj.sick and known.attacking == attacking
-                    and known.blocking == blocking and known.attached_to == obj.attached_to
+            # Every field compared, so the kept view is exactly the one that would be built. The
+            # flags and tuples are nearly always the very same objects: ``is`` settles those
+            # without the general comparison (``==`` only when they are not).
+            if (known is not None
+                    and (known.tapped is obj.tapped or known.tapped == obj.tapped)
+                    and (known.sick is obj.sick or known.sick == obj.sick)
+                    and (known.attacking is attacking or known.attacking == attacking)
+                    and (known.blocking is blocking or known.blocking == blocking)
+                    and known.damage == obj.damage and known.attached_to == obj.attached_to
                     and known.controller == controller and known.power == power
                     and known.toughness == toughness and known.name == c.name
-                    and known.owner == obj.owner and known.types == types
-                    and known.counters == counters):
+                    and known.owner == obj.owner
+                    and (known.types is types or known.types == types)
+                    and (known.counters is counters or known.counters == counters)):
                 out.append(known)
                 continue
             view = new_object_view(i, c.name, obj.owner, controller, types, obj.tapped,
