@@ -47,18 +47,17 @@ from ..rules import (
     InvalidMessageError,
     Proc,
     ViewMemo,
-    advance,
     after_sba,
     after_triggers,
     automatic_pass,
     check_answer,
     default_answer,
-    end_turn,
     lose_game,
     next_task,
     pass_priority,
     place_triggers,
     priority_decision,
+    run_automatic,
     take_action,
     view_for,
 )
@@ -155,8 +154,23 @@ class Coordinator:
         game = self.game
         st = game.state
         checked = False  # an SBA check made, or its skip recorded, since the last other task
+        can_act = False
         while True:
             task = next_task(game)
+            if task == "priority" or task == "advance" or task == "end_turn":
+                # The grants of priority where passing is all the seat can do, and the step
+                # changes that ask nobody, at kernel speed in one call; each automatic pass is
+                # recorded as before, after its SBA check's recorded skip.
+                run = run_automatic(game, self._auto(), task)
+                if run.passed:
+                    self._passes_recorded(run.passed, task != "priority" or not checked)
+                if run.passed or task != "priority":
+                    checked = False
+                if run.rest is not None:  # a turn-based action asks a player something
+                    await self._drive(run.rest, run.decision)
+                    continue
+                task = run.task
+                can_act = run.can_act
             if task == "game_over":
                 break
             if task == "check_sba":
@@ -174,20 +188,9 @@ class Coordinator:
                 placed = await self._drive(place_triggers(game))
                 after_triggers(game, bool(placed))
             elif task == "priority":
-                seat = st.priority
-                if (self.stops[seat] is None and self.configs[seat].auto_pass
-                        and seat not in self.gone and automatic_pass(game, seat)):
-                    # The usual grant: passing is all the seat can do, settled at kernel speed
-                    # without a coroutine (``_priority`` does the same for the other cases).
-                    self._only_pass_recorded(seat)
-                else:
-                    await self._priority()
+                await self._priority(can_act)
             elif task == "resolve":
                 await self._call(self.stack, Resolve(st.stack[-1]), Resolved)
-            elif task == "advance":
-                await self._drive(advance(game))
-            elif task == "end_turn":
-                await self._drive(end_turn(game))
         await self._finish()
         return self.result
 
@@ -238,6 +241,28 @@ class Coordinator:
         self.result.messages = self.wire.sent
         return self.result
 
+    def _auto(self) -> list[bool]:
+        """Per seat: whether the engine passes for it whenever passing is all it can do (no
+        stops, ``auto_pass`` set, not forfeited), as ``run_automatic`` reads it."""
+        gone = self.gone
+        return [stops is None and config.auto_pass and seat not in gone
+                for seat, (stops, config) in enumerate(zip(self.stops, self.configs, strict=True))]
+
+    def _passes_recorded(self, passed: tuple[int, ...], skip_first: bool) -> None:
+        """Count and record ``run_automatic``'s automatic passes in order, each grant of priority
+        after its state-based action check's recorded skip (704.3: nothing a state-based action
+        reads changed; for the first grant only if ``skip_first``: no check was made just
+        before it). Untraced, only the numbers are given, as ``_note`` gives them."""
+        wire = self.wire
+        if wire.trace is None:
+            self.result.auto_passes += len(passed)
+            wire.seq += 2 * len(passed) - (not skip_first)
+            return
+        for i, seat in enumerate(passed):
+            if i or skip_first:
+                self._note("sba_skipped", -1, "no SBA-relevant change since the last check")
+            self._only_pass_recorded(seat)
+
     def _only_pass_recorded(self, seat: int) -> None:
         """Count and record an automatic pass the engine made because passing was all ``seat``
         could do (the event's text is built only when there is a tracer to read it)."""
@@ -271,10 +296,12 @@ class Coordinator:
                 continue
             raise RuntimeError(f"coordinator: unexpected {msg.KIND} from {link.peer}")
 
-    async def _drive(self, proc: Proc[object]) -> object:
-        """Run a kernel procedure the coordinator owns (triggers, turn-based actions)."""
+    async def _drive(self, proc: Proc[object], decision: Decision | None = None) -> object:
+        """Run a kernel procedure the coordinator owns (triggers, turn-based actions) to its
+        end; ``decision``: its first question, when it was started already."""
         try:
-            decision = next(proc)
+            if decision is None:
+                decision = next(proc)
             while True:
                 decision = proc.send(await self._answer(decision))
         except StopIteration as stop:
@@ -310,7 +337,8 @@ class Coordinator:
         assert isinstance(reply, Answer)
         return reply
 
-    async def _priority(self) -> None:
+    async def _priority(self, can_act: bool = False) -> None:
+        """A grant of priority (``can_act``: ``run_automatic`` found that the seat can act)."""
         game = self.game
         seat = game.state.priority
         stops = self.stops[seat]
@@ -322,7 +350,8 @@ class Coordinator:
                 self._note("auto_pass", seat, f"{st.players[seat].name} has no stop here ({st.step})")
                 pass_priority(game, seat)
                 return
-        if self.configs[seat].auto_pass and seat not in self.gone and automatic_pass(game, seat):
+        if (not can_act and self.configs[seat].auto_pass and seat not in self.gone
+                and automatic_pass(game, seat)):
             # The exact quick test settles the grant without building the list of actions.
             self._only_pass_recorded(seat)
             return

@@ -23,19 +23,18 @@ from ..rules import (
     Proc,
     Reply,
     ViewMemo,
-    advance,
     after_sba,
     after_triggers,
     automatic_pass,
     check_answer,
     default_answer,
-    end_turn,
     lose_game,
     new_game,
     next_task,
     place_triggers,
     priority_decision,
     resolve_top,
+    run_automatic,
     state_based_actions,
     take_action,
     view_for,
@@ -79,8 +78,21 @@ class KernelDriver:
         """Play the game to its end; returns the result (``messages`` stays 0)."""
         game = self.game
         st = game.state
+        auto = (True,) * len(self.bots)
         while True:
             task = next_task(game)
+            if task == "priority" or task == "advance" or task == "end_turn":
+                # As the coordinator: the automatic passes and quiet step changes in one call.
+                run = run_automatic(game, auto, task)
+                self.result.auto_passes += len(run.passed)
+                if run.rest is not None:
+                    assert run.decision is not None
+                    self._drive(run.rest, run.decision)
+                    continue
+                task = run.task
+                if task == "priority":
+                    self._priority(run.can_act)
+                    continue
             if task == "game_over":
                 break
             if task == "check_sba":
@@ -90,14 +102,8 @@ class KernelDriver:
             elif task == "place_triggers":
                 placed = self._drive(place_triggers(game))
                 after_triggers(game, bool(placed))
-            elif task == "priority":
-                self._priority()
             elif task == "resolve":
                 self._drive(resolve_top(game))
-            elif task == "advance":
-                self._drive(advance(game))
-            elif task == "end_turn":
-                self._drive(end_turn(game))
         winner = st.players[st.winner].name if st.winner >= 0 else None
         self.result.winner = winner
         self.result.reason = st.end_reason
@@ -116,9 +122,11 @@ class KernelDriver:
         self.last_delta = self._trackers[seat].update(view, memo)
         return view
 
-    def _drive(self, proc: Proc[object]) -> object:
+    def _drive(self, proc: Proc[object], decision: Decision | None = None) -> object:
+        """Run a kernel procedure to its end (``decision``: its first question, already asked)."""
         try:
-            decision = next(proc)
+            if decision is None:
+                decision = next(proc)
             while True:
                 decision = proc.send(self._answer(decision))
         except StopIteration as stop:
@@ -150,10 +158,11 @@ class KernelDriver:
             raise TypeError("the kernel driver has no event loop: its bots must answer at once")
         return reply
 
-    def _priority(self) -> None:
+    def _priority(self, can_act: bool = False) -> None:
+        """A grant of priority (``can_act``: ``run_automatic`` found the seat can act)."""
         game = self.game
         seat = game.state.priority
-        if automatic_pass(game, seat):  # as the coordinator does
+        if not can_act and automatic_pass(game, seat):  # as the coordinator does
             self.result.auto_passes += 1
             return
         decision = priority_decision(game)

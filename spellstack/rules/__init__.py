@@ -65,6 +65,7 @@ from ._mana import (
     plan_payment,
 )
 from ._priority import (
+    AutoRun,
     Task,
     after_sba,
     after_triggers,
@@ -75,6 +76,7 @@ from ._priority import (
     pass_priority,
     play_sync,
     priority_decision,
+    run_automatic,
     run_proc,
     take_action,
 )
@@ -165,6 +167,7 @@ __all__ = [
     "ActionOption",
     "ActivatedAbility",
     "Answer",
+    "AutoRun",
     "CardDefinition",
     "CardDefinitionError",
     "Choice",
@@ -270,6 +273,7 @@ __all__ = [
     "replace_loss",
     "replace_move",
     "resolve_top",
+    "run_automatic",
     "run_proc",
     "sba_would_apply",
     "seat_of_ref",

@@ -9,7 +9,8 @@ coordinator actor, or ``play_sync`` in tests) performs the task it names.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from ._casting import (
@@ -29,11 +30,12 @@ from ._game import Game
 from ._quote import in_int64, quote
 from ._resolution import resolve_top
 from ._sba import lose_game, state_based_actions
-from ._state import FIRST_OBJECT_ID, GameState, is_player_ref, seat_of_ref
+from ._state import FIRST_OBJECT_ID, GameState, PlayerState, is_player_ref, seat_of_ref
 from ._triggers import place_triggers
-from ._turn import advance, end_turn
+from ._turn import advance, advance_steps, end_turn, end_turn_steps
 
 __all__ = [
+    "AutoRun",
     "Task",
     "automatic_pass",
     "check_answer",
@@ -42,6 +44,7 @@ __all__ = [
     "pass_priority",
     "play_sync",
     "priority_decision",
+    "run_automatic",
     "run_proc",
     "take_action",
 ]
@@ -63,7 +66,7 @@ def next_task(game: Game) -> Task:
             return "place_triggers"
         if st.step == "cleanup" and not st.cleanup_acted:
             return "end_turn"
-        if st.passes and st.passes >= len(st.living_seats()):
+        if st.passes and st.passes >= _living(st.players):
             # 800.4a/800.4j: everyone still in the game has passed in succession since a
             # player who held priority left: the top object resolves or the step ends.
             return "resolve" if st.stack else "advance"
@@ -71,6 +74,16 @@ def next_task(game: Game) -> Task:
     if st.cycle in ("priority", "resolve", "advance", "end_turn"):
         return st.cycle  # type: ignore[return-value]
     raise AssertionError(f"unknown cycle {st.cycle!r}")
+
+
+def _living(players: list[PlayerState]) -> int:
+    """How many players are still in the game (``living_seats`` without building the list: this
+    is read at every pass)."""
+    n = 0
+    for p in players:
+        if not p.lost:
+            n += 1
+    return n
 
 
 def after_sba(game: Game, events_count: int) -> None:
@@ -238,7 +251,7 @@ def take_action(game: Game, seat: int, action: Action) -> str:
 def _pass(st: GameState, seat: int) -> None:
     """117.3d/117.4: ``seat`` passes; when all players pass in succession, resolve or move on."""
     st.passes += 1
-    if st.passes >= len(st.living_seats()):
+    if st.passes >= _living(st.players):
         st.cycle = "resolve" if st.stack else "advance"
     else:
         st.priority = st.next_seat(seat)
@@ -269,6 +282,67 @@ def automatic_pass(game: Game, seat: int) -> bool:
         game.state.decisions += 1
     pass_priority(game, seat)
     return True
+
+
+@dataclass(frozen=True, slots=True)
+class AutoRun:
+    """What ``run_automatic`` did, and the task the game waits for now."""
+
+    passed: tuple[int, ...]
+    """The seats that passed automatically, in order: one grant of priority each."""
+    task: Task
+    """The task it stopped at, not performed: ``priority`` for a seat its caller must deal with
+    (one not in its ``auto``, or one that can act), ``check_sba``, ``place_triggers``,
+    ``resolve`` or ``game_over``; ``advance`` or ``end_turn`` when ``rest`` asks something."""
+    can_act: bool = False
+    """``task`` is ``priority`` and the seat holding it can do more than pass (``pass_test``
+    said so): its priority decision follows without that test again."""
+    rest: Proc[None] | None = None
+    """The rest of a step change that asks a player something, started: ``decision`` is its
+    first question; the caller answers and drives it to its end before anything else."""
+    decision: Decision | None = None
+    """``rest``'s first question."""
+
+
+def run_automatic(game: Game, auto: Sequence[bool], task: Task) -> AutoRun:
+    """Perform, from ``task`` (what ``next_task`` says now) on, every task that needs nobody:
+    117.3d automatic passes for the seats whose ``auto`` is true while passing is all they can
+    do (``automatic_pass``), and the step changes that follow all players passing with an empty
+    stack (117.4, 500.2; ``advance``) or a cleanup step in which nothing happened (514.3,
+    ``end_turn``), until a task needs someone: a player to be asked, a state-based action
+    check (704.3: a turn-based action may have changed what one reads), triggers to put on the
+    stack (603.3), a resolution, or a question a turn-based action asks. Each pass is a grant
+    of priority its caller records, in order (``AutoRun.passed``); no check is needed between
+    two of them, a pass changes nothing a state-based action or trigger reads."""
+    st = game.state
+    passed: list[int] = []
+    while True:
+        if task == "priority":
+            seat = st.priority
+            if not auto[seat]:
+                break
+            test = pass_test(game, seat)
+            if test == CAN_ACT:
+                return AutoRun(tuple(passed), task, True)
+            if test == ONLY_PASS_NUMBERED:
+                st.decisions += 1
+            # ``pass_priority`` without its checks: ``next_task`` said ``seat`` holds priority.
+            st.cycle = "priority"
+            _pass(st, seat)
+            passed.append(seat)
+        elif task == "advance" or task == "end_turn":
+            rest = advance_steps(game) if task == "advance" else end_turn_steps(game)
+            if rest is not None:
+                try:
+                    decision = next(rest)
+                except StopIteration:
+                    pass
+                else:
+                    return AutoRun(tuple(passed), task, False, rest, decision)
+        else:
+            break
+        task = next_task(game)
+    return AutoRun(tuple(passed), task)
 
 
 def _answer_shape(decision: Decision, reply: object) -> Answer:

@@ -196,6 +196,8 @@ def trigger_step(game: Game, step: str) -> None:
         if ability.whose == "you" and layers[oid].controller != st.active:
             continue
         _fire(game, st.objects[oid], ability, name=name)
+    if not st.delayed_triggers:
+        return  # the usual step: no delayed trigger waits (no list built to find none)
     fired: list[DelayedTrigger] = [
         d for d in st.delayed_triggers if d.event == step and not d.fired
     ]

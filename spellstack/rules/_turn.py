@@ -10,7 +10,7 @@ from ._state import STEPS
 from ._triggers import trigger_step
 from ._zones import draw_cards, move_object
 
-__all__ = ["MAX_HAND_SIZE", "advance", "end_turn"]
+__all__ = ["MAX_HAND_SIZE", "advance", "advance_steps", "end_turn", "end_turn_steps"]
 
 MAX_HAND_SIZE = 7
 
@@ -31,9 +31,18 @@ def _no_attackers(game: Game) -> bool:
     return combat is None or not combat.attackers_declared
 
 
-def _begin(game: Game, step: str) -> Proc[bool]:
-    """Begin ``step``: its turn-based actions, then "at the beginning of" triggers. Returns
-    whether players receive priority in it (False: the step is skipped or has none)."""
+_ASKING_STEPS = frozenset({"declare_attackers", "declare_blockers", "first_strike_damage",
+                           "combat_damage", "cleanup"})
+"""Steps whose turn-based actions may ask a player something (508.1, 509.1, 510.1c, 514.1);
+the others begin without a decision (``_begin_quiet``), so no generator is made for them."""
+_STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
+_STEP_TEXT = {step: step.replace("_", " ") for step in STEPS}
+
+
+def _begin_quiet(game: Game, step: str) -> bool:
+    """Begin ``step``, one whose turn-based actions ask nothing (not in ``_ASKING_STEPS``): its
+    turn-based actions, then "at the beginning of" triggers. Returns whether players receive
+    priority in it (False: the step is skipped or has none)."""
     st = game.state
     st.step = step
     if step == "untap":
@@ -53,7 +62,25 @@ def _begin(game: Game, step: str) -> Proc[bool]:
             return False
         if not st.players[st.active].lost:  # 800.4j: nobody draws for a player who left
             draw_cards(game, st.active, 1)
-    elif step == "declare_attackers":
+    _begun(game, step)
+    return True
+
+
+def _begun(game: Game, step: str) -> None:
+    """A step that gives priority has begun: logged, then its "at the beginning of" triggers
+    (603.3: they wait for the next time a player would receive priority)."""
+    st = game.state
+    game.log("step", f"{st.players[st.active].name}'s {_STEP_TEXT[step]}", player=st.active)
+    trigger_step(game, step)
+
+
+def _begin(game: Game, step: str) -> Proc[bool]:
+    """Begin ``step``, one of ``_ASKING_STEPS``: its turn-based actions, then "at the beginning
+    of" triggers. Returns whether players receive priority in it (False: the step is skipped or
+    has none)."""
+    st = game.state
+    st.step = step
+    if step == "declare_attackers":
         yield from declare_attackers(game)
     elif step in ("declare_blockers", "combat_damage"):
         if _no_attackers(game):
@@ -66,12 +93,10 @@ def _begin(game: Game, step: str) -> Proc[bool]:
         if _no_attackers(game) or not has_first_strike_step(game):
             return False
         yield from combat_damage(game, first=True)
-    elif step == "cleanup":
+    else:  # cleanup
         yield from _cleanup(game)
         return False
-    game.log("step", f"{st.players[st.active].name}'s {step.replace('_', ' ')}",
-             player=st.active)
-    trigger_step(game, step)
+    _begun(game, step)
     return True
 
 
@@ -96,40 +121,72 @@ def _cleanup(game: Game) -> Proc[None]:
     # Removing damage makes no state-based action apply; effects that end mark the board.
 
 
-def _run_steps(game: Game, index: int) -> Proc[None]:
-    """Begin steps from ``index`` on until one gives priority or the cleanup step is reached."""
+def _step_begun(game: Game, step: str, gets_priority: bool) -> bool:
+    """After ``step`` began: whether the game stops in it (a player receives priority, the
+    cleanup step's actions are done, or the game is over); otherwise the step ends."""
     st = game.state
+    if st.game_over:
+        return True
+    if gets_priority or step == "cleanup":
+        st.priority = st.active_or_next()  # 117.3a, 800.4j
+        st.passes = 0
+        # A step beginning is no state-based action's business (704.3); what its
+        # turn-based actions and triggers change marks itself (``SBAChanges``).
+        st.cycle = "check"
+        return True
+    _end_step(game)
+    return False
+
+
+def _quiet_steps(game: Game, index: int) -> int:
+    """Begin steps from ``index`` on while they ask nothing: -1 once the game stops in one
+    (``_step_begun``), else the index of the first step that may ask something, not begun."""
     while True:
         step = STEPS[index]
-        gets_priority = yield from _begin(game, step)
-        if st.game_over:
-            return
-        if step == "cleanup" or gets_priority:
-            st.priority = st.active_or_next()  # 117.3a, 800.4j
-            st.passes = 0
-            # A step beginning is no state-based action's business (704.3); what its
-            # turn-based actions and triggers change marks itself (``SBAChanges``).
-            st.cycle = "check"
-            return
-        _end_step(game)
+        if step in _ASKING_STEPS:
+            return index
+        if _step_begun(game, step, _begin_quiet(game, step)):
+            return -1
         index += 1
 
 
-def advance(game: Game) -> Proc[None]:
-    """All players passed with an empty stack (117.4): the step ends and the game moves on
-    until a player would receive priority or the cleanup step's actions are done. After
-    priority in a cleanup step, another cleanup step follows (514.3a)."""
+def _run_steps(game: Game, index: int) -> Proc[None]:
+    """Begin steps from ``index`` on until one gives priority or the cleanup step is reached."""
+    while True:
+        index = _quiet_steps(game, index)
+        if index < 0:
+            return
+        step = STEPS[index]
+        gets_priority = yield from _begin(game, step)
+        if _step_begun(game, step, gets_priority):
+            return
+        index += 1
+
+
+def advance_steps(game: Game) -> Proc[None] | None:
+    """``advance`` as far as it goes without asking anything: None when it is done, else the
+    rest of it (not started), from the first step whose turn-based actions may ask something;
+    the caller drives that to its end before anything else happens."""
     st = game.state
-    if st.step == "cleanup":
-        _end_step(game)
-        yield from _run_steps(game, STEPS.index("cleanup"))
-        return
+    # After priority in a cleanup step, another cleanup step follows (514.3a).
+    index = _STEP_INDEX[st.step] + (st.step != "cleanup")
     _end_step(game)
-    yield from _run_steps(game, STEPS.index(st.step) + 1)
+    index = _quiet_steps(game, index)
+    return None if index < 0 else _run_steps(game, index)
 
 
-def end_turn(game: Game) -> Proc[None]:
-    """514.3: nothing happened in cleanup, so the turn ends and the next begins (500.1)."""
+def advance(game: Game) -> Proc[None]:
+    """All players passed with an empty stack (117.4, 500.2): the step ends and the game moves
+    on until a player would receive priority or the cleanup step's actions are done. After
+    priority in a cleanup step, another cleanup step follows (514.3a)."""
+    rest = advance_steps(game)
+    if rest is not None:
+        yield from rest
+
+
+def end_turn_steps(game: Game) -> Proc[None] | None:
+    """``end_turn`` as far as it goes without asking anything: None when it is done, else the
+    rest of it (not started), as ``advance_steps``."""
     st = game.state
     _end_step(game)
     if st.turn_limit and st.turn >= st.turn_limit:
@@ -138,7 +195,7 @@ def end_turn(game: Game) -> Proc[None]:
         st.winner = -1
         st.end_reason = f"draw: the turn limit of {st.turn_limit} turns was reached"
         game.log("game_over", st.end_reason)
-        return
+        return None
     st.turn += 1
     st.active = st.next_seat(st.active)
     for p in st.players:
@@ -147,4 +204,12 @@ def end_turn(game: Game) -> Proc[None]:
         st.objects[oid].started_untapped = not st.objects[oid].tapped
     game.log("turn", f"turn {st.turn}: {st.players[st.active].name}", player=st.active)
     end_durations(game, "turn_start")  # 611.2b: "until your next turn" ends as it begins
-    yield from _run_steps(game, 0)
+    index = _quiet_steps(game, 0)
+    return None if index < 0 else _run_steps(game, index)
+
+
+def end_turn(game: Game) -> Proc[None]:
+    """514.3: nothing happened in cleanup, so the turn ends and the next begins (500.1)."""
+    rest = end_turn_steps(game)
+    if rest is not None:
+        yield from rest

@@ -1,0 +1,53 @@
+"""The coordinator's automatic passes, made many at a time by ``run_automatic``: each is still a
+grant of priority recorded as a coordinator event (``test_actors_trace``: after its SBA check or
+the check's recorded skip), numbered the same with and without a tracer, and only for the seats
+the engine passes for."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import trio
+
+from spellstack.actors import SeatConfig, TraceRecord, play_game
+from spellstack.actors._run import _Containment, _play_game
+from spellstack.cli._bench_kernel import bench_bots, new_bench_game
+from spellstack.protocol import CoordinatorEvent, PriorityRequest, decode_trusted
+
+
+async def _traced(seed: int, configs: Sequence[SeatConfig] | None = None) -> list[TraceRecord]:
+    send, receive = trio.open_memory_channel[TraceRecord](math.inf)
+    await play_game(new_bench_game(seed), bench_bots(seed), configs=configs, trace=send)
+    send.close()
+    async with receive:
+        return [rec async for rec in receive]
+
+
+def _event(rec: TraceRecord) -> CoordinatorEvent | None:
+    msg = decode_trusted(rec.data) if rec.kind == "CoordinatorEvent" else None
+    return msg if isinstance(msg, CoordinatorEvent) else None
+
+
+async def test_an_untraced_game_numbers_its_messages_and_events_as_a_traced_one() -> None:
+    for seed in (3, 8):
+        records = await _traced(seed)
+        result, coordinator = await _play_game(new_bench_game(seed), bench_bots(seed), None, None,
+                                               "g1", _Containment())
+        assert [r.seq for r in records] == list(range(1, len(records) + 1))
+        assert coordinator.wire.seq == len(records)
+        events = [e for e in map(_event, records) if e is not None]
+        assert result.auto_passes == sum(e.kind == "auto_pass" for e in events) > 100
+
+
+async def test_a_seat_without_automatic_passes_is_asked_every_time() -> None:
+    configs = [SeatConfig(auto_pass=False), SeatConfig()]
+    records = await _traced(4, configs)
+    events = [e for e in map(_event, records) if e is not None]
+    passes = [e.player for e in events if e.kind == "auto_pass"]
+    assert passes and set(passes) == {1}
+    asked = [decode_trusted(r.data) for r in records
+             if r.kind == "PriorityRequest" and r.receiver == "player:gruul"]
+    # 117.1: gruul is asked at its grants where passing is all it can do too.
+    only_pass = [m for m in asked if isinstance(m, PriorityRequest) and len(m.decision.actions) == 1]
+    assert len(only_pass) > 10
