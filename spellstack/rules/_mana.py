@@ -894,6 +894,15 @@ _PRODUCES_MASKS: dict[tuple[str, ...], int] = {}
 """Type masks of the ``ManaSource.produces`` tuples seen so far (all valid)."""
 
 
+_Answers = tuple[dict[int, int], dict[int, tuple["ManaCost", dict[int, bool]]],
+                 dict[int, tuple["ManaCost", int | None]]]
+_SHARED_ANSWERS: dict[tuple[object, ...], _Answers] = {}
+"""``ManaSupply`` memos (``_supply``, ``_memo``, ``_max_x``) by what the answers depend on: a
+cache of pure answers, shared by every supply alike in it."""
+_SHARED_LIMIT = 4096
+"""The most kinds of supply whose answers are kept (then they start afresh)."""
+
+
 class ManaSupply:
     """What a pool and a list of mana sources can pay: repeated "can this be paid?" questions
     (601.2g-h) about one player's mana, each answered once, without working out the payment.
@@ -936,12 +945,20 @@ class ManaSupply:
         """The bound ``_max_x`` searched X up to: every source and every pool mana."""
         self._life_cap = None if life_available is None else max(0, life_available) // _PHYREXIAN_LIFE
         """How many Phyrexian symbols life may pay (119.4), None for any number."""
-        self._supply: dict[int, int] = {}
+        # Every answer depends only on the units, the X bound and the life cap: supplies alike in
+        # those (the same lands untapped, turn after turn and game after game) share them.
+        key = (tuple(sorted(self._units)), self._available, self._life_cap)
+        answers = _SHARED_ANSWERS.get(key)
+        if answers is None:
+            if len(_SHARED_ANSWERS) >= _SHARED_LIMIT:
+                _SHARED_ANSWERS.clear()
+            answers = _SHARED_ANSWERS[key] = ({}, {}, {})
+        self._supply: dict[int, int] = answers[0]
         """Mana able to pay a demand of some type in the mask, by mask (memo)."""
-        self._memo: dict[int, tuple[ManaCost, dict[int, bool]]] = {}
+        self._memo: dict[int, tuple[ManaCost, dict[int, bool]]] = answers[1]
         """Answers so far: by the cost's id (the entry keeps the cost, so the id stays its own; a
         cost's hash is slow to compute), the cost and its answers by X."""
-        self._max_x: dict[int, tuple[ManaCost, int | None]] = {}
+        self._max_x: dict[int, tuple[ManaCost, int | None]] = answers[2]
         """``max_x`` answers so far, by the cost's id as ``_memo``."""
         self._pool = dict(pool)
         """The pool, for ``without``."""
