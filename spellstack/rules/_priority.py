@@ -327,9 +327,15 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task) -> AutoRun:
             if test == ONLY_PASS_NUMBERED:
                 st.decisions += 1
             # ``pass_priority`` without its checks: ``next_task`` said ``seat`` holds priority.
+            looked = st.cycle == "check"
             st.cycle = "priority"
             _pass(st, seat)
             passed.append(seat)
+            if looked and st.cycle == "check":
+                # ``next_task`` found no state-based action to check, no trigger waiting, no
+                # cleanup to end, before this pass; a pass changes none of these, and not all
+                # players have passed (``_pass``): the next player in turn order gets priority.
+                continue
         elif task == "advance" or task == "end_turn":
             rest = advance_steps(game) if task == "advance" else end_turn_steps(game)
             if rest is not None:
