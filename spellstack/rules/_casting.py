@@ -221,7 +221,8 @@ def _pay(game: Game, seat: int, plan: Payment) -> None:
     p = st.players[seat]
     for oid, _mana in plan.activations:
         st.objects[oid].tapped = True
-    p.mana = {k: v for k, v in spend(p.mana, plan).items() if v}
+    if plan.from_pool or p.mana:  # an empty pool, nothing spent from it: it stays empty
+        p.mana = {k: v for k, v in spend(p.mana, plan).items() if v}
     if plan.life:
         lose_life(game, seat, plan.life)
 

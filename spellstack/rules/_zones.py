@@ -262,9 +262,10 @@ def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
                 f"{_zone_words(game, new.zone, new.owner)}")
         game.log(cause or "zone", text, subject=new.id if public_new else 0, player=old.owner)
         return
-    where = (f"from {_zone_words(game, old.zone, old.owner)} to "
-             f"{_zone_words(game, new.zone, new.owner)}")
-    game.log(cause or "zone", f"{owner} draws a card" if cause == "draw" else
+    draw = cause == "draw"
+    where = "" if draw else (f"from {_zone_words(game, old.zone, old.owner)} to "
+                             f"{_zone_words(game, new.zone, new.owner)}")
+    game.log(cause or "zone", f"{owner} draws a card" if draw else
              f"a card moves {where}", player=old.owner, amount=1)
     # Players are in seat order: ``seats_seeing`` of either, merged.
     seers = tuple([s for s in range(len(game.state.players))
@@ -273,7 +274,7 @@ def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
         # The new id only to seats that may see the new object (a card put into a library
         # keeps its new id from its owner too).
         shown = all(visible_to(game, s, new) for s in seers)
-        game.log(cause or "zone", f"{owner} draws {new.name}" if cause == "draw" else
+        game.log(cause or "zone", f"{owner} draws {new.name}" if draw else
                  f"{new.name} moves {where}", player=old.owner, subject=new.id if shown else 0,
                  amount=1, private_to=seers)
 
