@@ -98,6 +98,8 @@ class SeatBoard:
     mana: tuple[tuple[int, ManaSource, bool], ...]
     """Each {T}-only mana ability: the permanent, the source, and whether it is a creature
     without haste (302.6: summoning sickness stops it); lands first, then other permanents."""
+    lands: int
+    """How many of ``mana`` are lands'."""
     activator: bool
     """Whether one of them has an activated ability other than a mana ability (602.1, 605.1a)."""
     permissions: bool
@@ -134,21 +136,39 @@ def _permanent_facts(oid: int, c: Characteristics) -> PermanentFacts:
 
 def _seat_board(game: Game, seat: int) -> SeatBoard:
     """``SeatBoard`` for ``seat`` now, kept while the epoch is the same (made for every seat at
-    once: one look at the battlefield)."""
+    once: one look at the battlefield). When the only change since the last ones is a permanent
+    entering (the usual new epoch), or none, they are brought up to date rather than made
+    afresh."""
     board = game.seat_boards.get(seat)
     if board is not None and board.epoch == game.epoch:
         return board
     st = game.state
-    layers = game.layer_cache  # characteristics by id (613)
+    battlefield = st.battlefield
     n = len(st.players)
+    boards = game.seat_boards
+    characteristics = list(map(game.layer_cache.__getitem__, battlefield))  # 613
+    basis = game.board_basis
+    if basis is not None and len(boards) == n:
+        ids, before = basis
+        k = len(ids)
+        if len(battlefield) == k + 1 and battlefield[:k] == ids and characteristics[:k] == before:
+            game.board_basis = (list(battlefield), characteristics)
+            return _board_entered(game, seat, battlefield[k], characteristics[k])
+        if battlefield == ids and characteristics == before:
+            permissions = has_permissions(game)
+            for s in range(n):
+                b = boards[s]
+                boards[s] = SeatBoard(game.epoch, b.permanents, b.mana, b.lands, b.activator,
+                                      permissions)
+            return boards[seat]
+    game.board_basis = (list(battlefield), characteristics)
     permanents: list[list[int]] = [[] for _ in range(n)]
     lands: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
     others: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
     activator = [False] * n
     known = game.permanent_facts
     facts: dict[int, PermanentFacts] = {}
-    for oid in st.battlefield:
-        c = layers[oid]
+    for oid, c in zip(battlefield, characteristics, strict=True):
         f = known.get(oid)
         if f is None or f.characteristics is not c:
             f = _permanent_facts(oid, c)
@@ -161,10 +181,32 @@ def _seat_board(game: Game, seat: int) -> SeatBoard:
             (lands if f.land else others)[controller].append(f.mana)
     game.permanent_facts = facts
     permissions = has_permissions(game)
-    boards = game.seat_boards
     for s in range(n):
         boards[s] = SeatBoard(game.epoch, tuple(permanents[s]), tuple(lands[s] + others[s]),
-                              activator[s], permissions)
+                              len(lands[s]), activator[s], permissions)
+    return boards[seat]
+
+
+def _board_entered(game: Game, seat: int, oid: int, c: Characteristics) -> SeatBoard:
+    """The seats' boards after permanent ``oid`` (with characteristics ``c``) entered the
+    battlefield, last, and nothing else about the others changed."""
+    f = game.permanent_facts[oid] = _permanent_facts(oid, c)
+    permissions = has_permissions(game)
+    boards = game.seat_boards
+    for s in range(len(game.state.players)):
+        b = boards[s]
+        if s != c.controller:
+            boards[s] = SeatBoard(game.epoch, b.permanents, b.mana, b.lands, b.activator,
+                                  permissions)
+            continue
+        mana, lands = b.mana, b.lands
+        if f.mana is not None:  # lands first, then other permanents, each in entering order
+            if f.land:
+                mana, lands = (*mana[:lands], f.mana, *mana[lands:]), lands + 1
+            else:
+                mana = (*mana, f.mana)
+        boards[s] = SeatBoard(game.epoch, (*b.permanents, oid), mana, lands,
+                              b.activator or f.activator, permissions)
     return boards[seat]
 
 

@@ -88,6 +88,9 @@ class Game:
     seat_boards: dict[int, SeatBoard] = field(default_factory=dict)
     """By seat: their permanents and mana abilities in one epoch, for ``_casting`` (a cache
     only)."""
+    board_basis: tuple[list[int], list[Characteristics]] | None = None
+    """The battlefield and its characteristics when ``seat_boards`` were last brought up to
+    date (a cache only)."""
     hand_facts: dict[int, HandFacts] = field(default_factory=dict)
     """By seat: what ``_casting.pass_test`` found in their hand (a cache only)."""
     payable_memo: dict[int, tuple[ManaSupply, tuple[ManaCost, ...], bool]] = field(default_factory=dict)

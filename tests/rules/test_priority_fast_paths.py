@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from spellstack.bots import RandomBot
 from spellstack.cards import DECKS, load_card_file, load_cards, load_deck
 from spellstack.rules import (
+    Action,
     ActionOption,
     CardDefinition,
     Decision,
@@ -23,10 +24,12 @@ from spellstack.rules import (
     Task,
     default_answer,
     legal_actions,
+    mana_sources,
     move_object,
     new_game,
     numbers_automatic_pass,
     only_pass_possible,
+    play_land,
     play_sync,
     view_for,
 )
@@ -175,3 +178,51 @@ def test_at_every_grant_of_priority_the_cache_and_the_quick_test_agree_with_a_fr
 
     play_sync(game, answer, max_tasks=50_000, until=check)
     assert game.state.game_over and grants[0] > 0
+
+
+def reference_mana_sources(game: Game, seat: int) -> list[tuple[int, tuple[str, ...]]]:
+    """``mana_sources`` worked out afresh from the battlefield (302.6, 605.1a): the first {T}-only
+    mana ability of each untapped permanent ``seat`` controls, lands first, then the rest, each
+    in the order they entered."""
+    lands, others = [], []
+    for oid in game.state.battlefield:
+        obj = game.state.objects[oid]
+        c = game.characteristics(obj)
+        produces = next((ab.tap_mana for _, _, ab in c.activated if ab.tap_mana is not None), None)
+        sick = obj.sick and "Creature" in c.card_types and "haste" not in c.keywords
+        if c.controller != seat or produces is None or obj.tapped or sick:
+            continue
+        (lands if "Land" in c.card_types else others).append((oid, produces))
+    return lands + others
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), decks=st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS)))
+def test_the_mana_kept_per_epoch_is_the_mana_on_the_battlefield(seed: int, decks: tuple[str, str]) -> None:
+    # ``SeatBoard`` is brought up to date as permanents enter: at every task, for both seats,
+    # the sources it gives are those a fresh look at the battlefield finds.
+    game = new_game(CARDS, [("Ann", DECKLISTS[decks[0]]), ("Ben", DECKLISTS[decks[1]])], seed)
+    bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
+    looks = [0]
+
+    def check(g: Game, task: Task) -> bool:
+        for seat in (0, 1):
+            looks[0] += 1
+            assert [(s.source_id, s.produces) for s in mana_sources(g, seat)] == \
+                reference_mana_sources(g, seat)
+        return False
+
+    def answer(decision: Decision) -> Reply:
+        return bots[decision.player].decide(view_for(game, decision.player), decision)
+
+    play_sync(game, answer, max_tasks=50_000, until=check)
+    assert game.state.game_over and looks[0] > 0
+
+
+def test_a_land_entering_is_listed_among_the_lands_before_other_mana_sources() -> None:
+    game = game_with({"hand": ["Forest"], "battlefield": ["Forest", "Test Mana Elf"]})
+    forest, elf = game.state.battlefield
+    assert [s.source_id for s in mana_sources(game, 0)] == [forest, elf]
+    played = play_land(game, 0, Action("play", object_id=game.state.players[0].hand[0]))
+    assert [s.source_id for s in mana_sources(game, 0)] == [forest, played.id, elf]
+    assert [(s.source_id, s.produces) for s in mana_sources(game, 0)] == reference_mana_sources(game, 0)
