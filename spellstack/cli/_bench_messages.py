@@ -23,7 +23,7 @@ from ..protocol import Message, decode_trusted
 from ._bench_kernel import bench_bots, new_bench_game
 from ._bench_modes import Outcome, Progress, describe, play_actor_games
 
-__all__ = ["RecordedGame", "bench_messages", "record_game", "replay_messages"]
+__all__ = ["RecordedGame", "Replay", "bench_messages", "record_game", "replay_messages"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,41 +50,57 @@ async def record_game(seed: int) -> RecordedGame:
     return RecordedGame(result, tuple(records))
 
 
-async def replay_messages(records: Sequence[TraceRecord], *, check: bool = False) -> int:
-    """Send ``records``' messages again, in order, between tasks standing for their actors,
-    over ``Link`` pairs made as a game makes them; returns the number of messages sent.
+class Replay:
+    """A game's messages made ready to be sent again: the links, each message decoded, and
+    each actor's part (made before timing starts: a game has all of this already)."""
 
-    Every message is encoded again from its decoded form on the sending side and decoded on
-    the receiving side, as in a game. ``check``: compare each message received with the one
-    recorded (AssertionError if one differs); off when timing.
-    """
-    wire = Wire("replay", None)
-    ends: dict[tuple[str, str], Link] = {}
-    for rec in records:
-        pair = (rec.sender, rec.receiver)
-        if pair not in ends:
-            a, b = Link.pair(wire, rec.sender, rec.receiver)
-            ends[pair], ends[(rec.receiver, rec.sender)] = a, b
-    messages: list[Message] = [decode_trusted(rec.data) for rec in records]
-    # Each actor's part, in the game's order: (sending, its end of the link, message number).
-    parts: dict[str, list[tuple[bool, Link, int]]] = {}
-    for k, rec in enumerate(records):
-        parts.setdefault(rec.sender, []).append((True, ends[(rec.sender, rec.receiver)], k))
-        parts.setdefault(rec.receiver, []).append((False, ends[(rec.receiver, rec.sender)], k))
+    def __init__(self, records: Sequence[TraceRecord], *, check: bool = False) -> None:
+        """``check``: compare each message received with the one recorded (AssertionError if
+        one differs); off when timing."""
+        self.records = records
+        self.check = check
+        self.wire = Wire("replay", None)
+        ends: dict[tuple[str, str], Link] = {}
+        for rec in records:
+            if (rec.sender, rec.receiver) not in ends:
+                a, b = Link.pair(self.wire, rec.sender, rec.receiver)
+                ends[(rec.sender, rec.receiver)], ends[(rec.receiver, rec.sender)] = a, b
+        self.messages: list[Message] = [decode_trusted(rec.data) for rec in records]
+        # Each actor's part, in the game's order: (sending, its end of the link, message number).
+        self.parts: dict[str, list[tuple[bool, Link, int]]] = {}
+        for k, rec in enumerate(records):
+            self.parts.setdefault(rec.sender, []).append(
+                (True, ends[(rec.sender, rec.receiver)], k))
+            self.parts.setdefault(rec.receiver, []).append(
+                (False, ends[(rec.receiver, rec.sender)], k))
 
-    async def actor(steps: list[tuple[bool, Link, int]]) -> None:
+    async def run(self) -> int:
+        """Send the messages, one task per actor; returns the number sent. Once only."""
+        async with trio.open_nursery() as nursery:
+            for steps in self.parts.values():
+                nursery.start_soon(self._actor, steps)
+        return self.wire.sent
+
+    async def _actor(self, steps: list[tuple[bool, Link, int]]) -> None:
+        messages = self.messages
         for sending, link, k in steps:
             if sending:
                 await link.send(messages[k])
             else:
                 got = await link.receive()
-                if check and got != messages[k]:
-                    raise AssertionError(f"message {k} ({records[k].kind}) came back as {got!r}")
+                if self.check and got != messages[k]:
+                    raise AssertionError(f"message {k} ({self.records[k].kind}) came back as "
+                                         f"{got!r}")
 
-    async with trio.open_nursery() as nursery:
-        for steps in parts.values():
-            nursery.start_soon(actor, steps)
-    return wire.sent
+
+async def replay_messages(records: Sequence[TraceRecord], *, check: bool = False) -> int:
+    """Send ``records``' messages again, in order, between tasks standing for their actors,
+    over ``Link`` pairs made as a game makes them; returns the number of messages sent.
+
+    Every message is encoded again from its decoded form on the sending side and decoded on
+    the receiving side, as in a game. ``check``: as for ``Replay``.
+    """
+    return await Replay(records, check=check).run()
 
 
 async def _measure(seeds: Sequence[int], progress: bool) -> tuple[list[RecordedGame], float,
@@ -94,10 +110,11 @@ async def _measure(seeds: Sequence[int], progress: bool) -> tuple[list[RecordedG
     for s in seeds:
         recorded.append(await record_game(s))
         ticks.tick()
+    replays = [Replay(game.records) for game in recorded]
     ticks = Progress(len(seeds), progress, "replaying games")
     start = time.perf_counter()
-    for game in recorded:
-        await replay_messages(game.records)
+    for replay in replays:
+        await replay.run()
         ticks.tick()
     replayed = time.perf_counter() - start
     start = time.perf_counter()
