@@ -157,8 +157,8 @@ class _Found:
     permanent was looked at)."""
     players: list[PlayerState] = field(default_factory=list)
     """The players looked at."""
-    permanents: list[GameObject] = field(default_factory=list)
-    """The permanents looked at."""
+    deathtouched: list[GameObject] = field(default_factory=list)
+    """The permanents looked at with deathtouch damage marked (the check clears the mark)."""
 
 
 _IS_TOKEN = attrgetter("is_token")
@@ -204,10 +204,11 @@ def _look(game: Game, changes: SBAChanges) -> _Found:
         return found
     to_graveyard, destroy = found.to_graveyard, found.destroy
     layers = game.layer_cache  # one lookup for every test below (613)
-    objects, permanents = st.objects, found.permanents
+    objects = st.objects
     for oid in looked:
         obj = objects[oid]
-        permanents.append(obj)
+        if obj.deathtouch_damage:
+            found.deathtouched.append(obj)
         c = layers[oid]
         if board:
             if obj.attached_to or "Aura" in c.subtypes:
@@ -308,7 +309,7 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
     found = _look(game, changes)
     for p in found.players:
         p.drew_from_empty = False
-    for obj in found.permanents:
+    for obj in found.deathtouched:
         obj.deathtouch_damage = False
     losers, vanish, to_graveyard = found.losers, found.vanish, found.to_graveyard
     destroy, annihilate, capped, legends = found.destroy, found.annihilate, found.capped, found.legends
