@@ -52,10 +52,11 @@ class TraceWriter:
     the same bytes."""
 
     def __init__(self, stream: TextIO) -> None:
+        # Bound once: the lazy proxy ``wrap_logger`` returns would bind a new logger per line.
         self._log = structlog.wrap_logger(
             _LineLogger(stream),
             processors=[structlog.processors.JSONRenderer(serializer=_dumps)],
-        )
+        ).bind()
 
     def header(self, seed: int, decks: Mapping[str, str], **extra: Any) -> None:
         """The first line: format and engine versions, seed, decks."""
