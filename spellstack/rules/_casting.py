@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ._attachments import spell_target_specs
 from ._characteristics import Characteristics, add_counters
-from ._decisions import Action, ActionOption, TargetRequirement
+from ._decisions import Action, ActionOption, TargetRequirement, new_action_option, new_target_requirement
 from ._definitions import ActivatedAbility, CardDefinition, TargetSpec
 from ._effects import EffectContext, run_effects
 from ._errors import IllegalActionError
@@ -464,7 +464,7 @@ def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
                  if c != source_id]
         if len(cands) < spec.min:
             return None
-        out.append(TargetRequirement(target_prompt(spec), spec.min, spec.max, tuple(cands)))
+        out.append(new_target_requirement(target_prompt(spec), spec.min, spec.max, tuple(cands)))
     return tuple(out)
 
 
@@ -743,7 +743,7 @@ def _cached_actions(game: Game, seat: int,
 def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> tuple[ActionOption, ...]:
     """``legal_actions`` computed afresh (no cache), with ``supply`` as the seat's mana if given."""
     st = game.state
-    options: list[ActionOption] = [ActionOption("pass")]
+    options: list[ActionOption] = [_ONLY_PASS[0]]  # frozen: one pass option serves every list
     p = st.players[seat]
     if supply is None:
         supply = ManaSupply(p.mana, mana_sources(game, seat), life_available=p.life)
@@ -756,7 +756,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         c = layers[oid]
         if "Land" in c.card_types:
             if lands_ok and obj.zone == "hand":
-                options.append(ActionOption("play", oid, obj.name))
+                options.append(new_action_option("play", oid, obj.name, 0, (), False, 0, False))
             continue
         # ``_instant_speed``, with the characteristics at hand.
         if not (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
@@ -773,7 +773,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         # 601.2e/101.2: listed if X=0 or X=1 makes it castable (the filters test parity).
         if all(cast_refusal(game, seat, obj, x) is not None for x in range(min(mx, 1) + 1)):
             continue
-        options.append(ActionOption("cast", oid, obj.name, 0, reqs, cost.has_x, mx))
+        options.append(new_action_option("cast", oid, obj.name, 0, reqs, cost.has_x, mx, False))
     for oid in st.battlefield if _seat_board(game, seat).activator else ():
         c = layers[oid]
         if c.controller != seat or not c.activated:
@@ -794,6 +794,6 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
             reqs = _requirements(game, ab.targets, seat, 0, obj)  # 115.5: its source is fair game
             if reqs is None:
                 continue
-            options.append(ActionOption("activate", oid, obj.name, n, reqs, ab.mana_cost.has_x,
-                                        mx))
+            options.append(new_action_option("activate", oid, obj.name, n, reqs, ab.mana_cost.has_x,
+                                             mx, False))
     return tuple(options)

@@ -8,9 +8,11 @@ legal options, so a client can answer legally without knowing the rules.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Literal, TypeVar
+
+from ._view import builder
 
 __all__ = [
     "ACTION_KINDS",
@@ -114,6 +116,23 @@ class Decision:
     lethal: tuple[tuple[int, int], ...] = ()
     """For ``divide`` with trample (702.19b): (blocker key, lethal damage) for each blocker; no
     damage may go to an unlisted key unless every listed key gets at least its lethal damage."""
+
+
+# Constructors taking every field in order, built without the frozen ``__init__``'s
+# ``object.__setattr__`` per field (``builder``): the kernel makes these at every priority
+# decision (``legal_actions``, ``priority_decision``).
+new_choice: Callable[[int, int, str, int], Choice] = builder(Choice)
+"""``Choice(key, ref, name, group)``."""
+new_target_requirement: Callable[[str, int, int, tuple[int, ...]], TargetRequirement] = builder(
+    TargetRequirement)
+"""``TargetRequirement(prompt, min, max, candidates)``."""
+new_action_option: Callable[[str, int, str, int, tuple[TargetRequirement, ...], bool, int, bool],
+                            ActionOption] = builder(ActionOption)
+"""``ActionOption(kind, object_id, name, ability, targets, has_x, max_x, divide)``."""
+new_decision: Callable[[int, int, str, str, tuple[Choice, ...], tuple[ActionOption, ...], int, int,
+                        tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], Decision] = builder(
+    Decision)
+"""``Decision(id, player, kind, prompt, choices, actions, min, max, legal_pairs, lethal)``."""
 
 
 @dataclass(frozen=True, slots=True)

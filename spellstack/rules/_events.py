@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from ._view import builder
 
 __all__ = ["Event"]
 
@@ -27,22 +30,7 @@ class Event:
     ``visible_to`` where objects move (``move_object``)."""
 
 
-def _event_init(self: Event, kind: str, player: int = -1, subject: int = 0, amount: int = 0,
-                text: str = "", private_to: tuple[int, ...] = ()) -> None:
-    """``Event.__init__`` writing each slot through its descriptor: the kernel makes ~8 events a
-    priority decision, and the generated frozen ``__init__`` (``object.__setattr__`` for each
-    field) takes twice as long. The fields, their order and defaults are the dataclass's."""
-    _set_kind(self, kind)
-    _set_player(self, player)
-    _set_subject(self, subject)
-    _set_amount(self, amount)
-    _set_text(self, text)
-    _set_private_to(self, private_to)
-
-
-_FIELDS = ("kind", "player", "subject", "amount", "text", "private_to")
-if tuple(f.name for f in fields(Event)) != _FIELDS:  # a field added to Event must be added here
-    raise AssertionError(f"_event_init sets {_FIELDS}, Event has other fields")
-_set_kind, _set_player, _set_subject, _set_amount, _set_text, _set_private_to = (
-    Event.__dict__[name].__set__ for name in _FIELDS)
-setattr(Event, "__init__", _event_init)  # noqa: B010 (mypy refuses assigning to a method)
+new_event: Callable[[str, int, int, int, str, tuple[int, ...]], Event] = builder(Event)
+"""``Event(kind, player, subject, amount, text, private_to)``, every field given, built without the
+frozen ``__init__``'s ``object.__setattr__`` per field (``builder``): the kernel logs ~8 events a
+priority decision."""

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ._characteristics import AbilityRef, Characteristics, LayerCache, characteristics
-from ._decisions import ActionOption, Answer, Choice, Decision, Proc
+from ._decisions import ActionOption, Answer, Choice, Decision, Proc, new_choice, new_decision
 from ._definitions import ActivatedAbility, CardDefinition, TriggeredAbility
-from ._events import Event
+from ._events import Event, new_event
 from ._mana import ManaCost, ManaSupply
 from ._state import GameObject, GameState
 from ._visibility import PUBLIC_SEAT, visible_name
@@ -210,7 +210,7 @@ class Game:
     def log(self, kind: str, text: str, *, player: int = -1, subject: int = 0, amount: int = 0,
             private_to: tuple[int, ...] = ()) -> None:
         """Record an event for the current batch (collected by whoever drives the kernel)."""
-        event = Event(kind, player, subject, amount, text, private_to)
+        event = new_event(kind, player, subject, amount, text, private_to)
         self.events.append(event)
         if self.history is not None:
             self.history.append(event)
@@ -235,8 +235,8 @@ class Game:
                  legal_pairs: tuple[tuple[int, int], ...] = ()) -> Decision:
         """A new numbered decision (not yet asked)."""
         self.state.decisions += 1
-        return Decision(self.state.decisions, player, kind, prompt, choices, (), min, max,
-                        legal_pairs)
+        return new_decision(self.state.decisions, player, kind, prompt, choices, (), min, max,
+                            legal_pairs, ())
 
     def ask_choose(self, player: int, prompt: str, refs: list[int], lo: int, hi: int) -> Proc[list[int]]:
         """Ask ``player`` to choose between ``lo`` and ``hi`` of ``refs``; answered automatically
@@ -248,14 +248,14 @@ class Game:
         if lo == hi == len(refs):
             return list(refs)
         # The asked player is told only names they may see (400.2).
-        choices = tuple(Choice(i, r, self.ref_name(r, player)) for i, r in enumerate(refs))
+        choices = tuple(new_choice(i, r, self.ref_name(r, player), 0) for i, r in enumerate(refs))
         reply = yield self.decision(player, "choose", prompt, choices=choices, min=lo, max=hi)
         assert isinstance(reply, Answer)
         return [refs[k] for k in reply.keys]
 
     def ask_yes_no(self, player: int, prompt: str) -> Proc[bool]:
         """Ask a yes/no question ("you may")."""
-        choices = (Choice(1, 0, "yes"), Choice(0, 0, "no"))
+        choices = (new_choice(1, 0, "yes", 0), new_choice(0, 0, "no", 0))
         reply = yield self.decision(player, "yes_no", prompt, choices=choices, min=1, max=1)
         assert isinstance(reply, Answer)
         return reply.keys == (1,)

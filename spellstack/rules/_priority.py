@@ -24,7 +24,7 @@ from ._casting import (
     where,
 )
 from ._combat import check_trample_division
-from ._decisions import Action, Answer, Decision, Proc, Reply
+from ._decisions import Action, Answer, Decision, Proc, Reply, new_decision
 from ._errors import IllegalActionError, InvalidMessageError
 from ._game import Game
 from ._quote import in_int64, quote
@@ -33,6 +33,7 @@ from ._sba import lose_game, state_based_actions
 from ._state import FIRST_OBJECT_ID, GameState, PlayerState, is_player_ref, seat_of_ref
 from ._triggers import place_triggers
 from ._turn import advance, advance_steps, end_turn, end_turn_steps
+from ._view import builder
 
 __all__ = [
     "AutoRun",
@@ -106,9 +107,9 @@ def priority_decision(game: Game) -> Decision:
     seat = st.priority
     st.cycle = "priority"
     st.decisions += 1
-    return Decision(st.decisions, seat, "priority",
-                    f"117.1: {st.players[seat].name}, you have priority ({st.step})",
-                    actions=legal_actions(game, seat))
+    return new_decision(st.decisions, seat, "priority",
+                        f"117.1: {st.players[seat].name}, you have priority ({st.step})", (),
+                        legal_actions(game, seat), 0, 0, (), ())
 
 
 _FIELDS_USED: dict[str, tuple[str, ...]] = {
@@ -304,6 +305,11 @@ class AutoRun:
     """``rest``'s first question."""
 
 
+_new_auto_run: Callable[[tuple[int, ...], Task, bool, Proc[None] | None, Decision | None], AutoRun] = (
+    builder(AutoRun))
+"""``AutoRun(passed, task, can_act, rest, decision)``, every field given (``builder``)."""
+
+
 def run_automatic(game: Game, auto: Sequence[bool], task: Task) -> AutoRun:
     """Perform, from ``task`` (what ``next_task`` says now) on, every task that needs nobody:
     117.3d automatic passes for the seats whose ``auto`` is true while passing is all they can
@@ -323,7 +329,7 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task) -> AutoRun:
                 break
             test = pass_test(game, seat)
             if test == CAN_ACT:
-                return AutoRun(tuple(passed), task, True)
+                return _new_auto_run(tuple(passed), task, True, None, None)
             if test == ONLY_PASS_NUMBERED:
                 st.decisions += 1
             # ``pass_priority`` without its checks: ``next_task`` said ``seat`` holds priority.
@@ -344,11 +350,11 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task) -> AutoRun:
                 except StopIteration:
                     pass
                 else:
-                    return AutoRun(tuple(passed), task, False, rest, decision)
+                    return _new_auto_run(tuple(passed), task, False, rest, decision)
         else:
             break
         task = next_task(game)
-    return AutoRun(tuple(passed), task)
+    return _new_auto_run(tuple(passed), task, False, None, None)
 
 
 def _answer_shape(decision: Decision, reply: object) -> Answer:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ._characteristics import (
@@ -19,6 +19,7 @@ from ._replacement import MoveEvent, Replacement, prevent_damage, replace_move, 
 from ._restrictions import enter_refusal
 from ._state import GameObject, is_player_ref, seat_of_ref
 from ._triggers import trigger_enters, trigger_leaves
+from ._view import builder
 from ._visibility import PUBLIC_SEAT, visible_to
 
 __all__ = [
@@ -88,6 +89,12 @@ def create_object(
     return obj
 
 
+_new_move: Callable[[int, str, str, bool, bool, tuple[tuple[str, int], ...], bool], MoveEvent] = builder(
+    MoveEvent)
+"""``MoveEvent(object_id, from_zone, to_zone, top, shuffle, counters, tapped)``, every field given
+(``builder``): one for every zone change."""
+
+
 def move_object(
     game: Game,
     oid: int,
@@ -116,7 +123,7 @@ def move_object(
     """
     st = game.state
     if event is None:
-        event = MoveEvent(oid, st.objects[oid].zone, to_zone, top, counters=counters)
+        event = _new_move(oid, st.objects[oid].zone, to_zone, top, False, counters, False)
         if instead or _may_be_replaced(game, oid, to_zone):
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
@@ -171,7 +178,7 @@ def move_object_proc(game: Game, oid: int, to_zone: str, *, controller: int | No
                      instead: tuple[Replacement[MoveEvent], ...] = ()) -> Proc[GameObject]:
     """``move_object`` where a player can be asked: 616.1, the moving object's controller
     chooses the order of the replacement effects that apply."""
-    ev = MoveEvent(oid, game.state.objects[oid].zone, to_zone, top, counters=counters)
+    ev = _new_move(oid, game.state.objects[oid].zone, to_zone, top, False, counters, False)
     if instead or _may_be_replaced(game, oid, to_zone):
         ev = yield from replace_move(game, ev, instead)
     return move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev)
