@@ -326,10 +326,13 @@ def destroy_permanent(game: Game, oid: int, why: str, *, regenerate: bool = True
     obj = st.objects.get(oid)
     if obj is None or obj.zone != "battlefield":
         return False
-    ev = yield from apply_replacements(game, DestroyEvent(oid, regenerate), _destroy_replacements,
-                                       game.controller(obj))
-    if ev.regenerated:
-        return False
+    # Only a regeneration shield on it replaces destruction (``_destroy_replacements``): with
+    # none (the usual case) or "can't be regenerated" (701.15c), nothing is looked for.
+    if regenerate and any(s.kind == "regenerate" and s.affected == oid for s in st.shields):
+        ev = yield from apply_replacements(game, DestroyEvent(oid, regenerate), _destroy_replacements,
+                                           game.controller(obj))
+        if ev.regenerated:
+            return False
     game.log("destroy", f"{obj.name} is destroyed{': ' + why if why else ''}", subject=oid)
     from ._zones import move_object_proc  # the zone change itself (zones import this module)
 

@@ -24,6 +24,7 @@ __all__ = [
     "RESTRICTION_KINDS",
     "RESTRICTION_OBJECTS",
     "RESTRICTION_PLAYERS",
+    "abilities_as_printed",
     "attack_refusal",
     "block_refusal",
     "cast_permitted_from",
@@ -102,6 +103,32 @@ def _has_rule(defn: CardDefinition, position: int) -> bool:
             or any(p.position == position for p in defn.permissions))
 
 
+def _prints_rules(defn: CardDefinition) -> bool:
+    return bool(defn.restrictions or defn.permissions)
+
+
+_GRANTING_VERBS: frozenset[str] = frozenset({"copy_of", "add_abilities"})
+"""Layer verbs that can give an object abilities its card does not print (707.2, 613.1f)."""
+
+
+def abilities_as_printed(game: Game) -> bool:
+    """Whether every permanent's abilities now are among those its own card prints: no
+    continuous effect, of a resolved spell or ability or of a permanent's static ability, copies
+    (layer 1, 707.2) or grants abilities (layer 6, 613.1f). Then a permanent whose card prints no
+    ability of some kind has none (a face-down one has none at all, 708.2a), with no need to
+    evaluate the board's layers to know it."""
+    st = game.state
+    granting = _GRANTING_VERBS
+    if any(rec.verb in granting for rec in st.effects):
+        return False
+    cards, objects = game.cards, st.objects
+    for oid in st.battlefield:
+        static = cards[objects[oid].name].static
+        if static and any(e.verb in granting for a in static for e in a.effects):
+            return False
+    return True
+
+
 def _static_refs(game: Game) -> tuple[tuple[int, str, int], ...]:
     """(object id, definition name, position) of every static ability permanents have now that
     is a restriction or a permission (others never matter here: leaving them out keeps the usual
@@ -110,9 +137,14 @@ def _static_refs(game: Game) -> tuple[tuple[int, str, int], ...]:
     if found is None:
         # Cached per epoch: entering, leaving and every effect on abilities move the epoch.
         st = game.state
-        cards = game.cards
-        found = tuple((oid, ref.definition, ref.position) for oid in st.battlefield
-                      for ref in game.abilities(st.objects[oid]) if ref.kind == "static"
+        cards, objects = game.cards, st.objects
+        ids: Iterable[int] = st.battlefield
+        if abilities_as_printed(game):
+            # Only a permanent whose card prints a restriction or permission has one: the others
+            # are not evaluated for it (nor the board's layers, when none does).
+            ids = [oid for oid in ids if _prints_rules(cards[objects[oid].name])]
+        found = tuple((oid, ref.definition, ref.position) for oid in ids
+                      for ref in game.abilities(objects[oid]) if ref.kind == "static"
                       and _has_rule(cards[ref.definition], ref.position))
         game.static_rules.clear()
         game.static_rules[game.epoch] = found

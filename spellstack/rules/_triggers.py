@@ -11,6 +11,7 @@ from ._characteristics import LayerCache
 from ._decisions import Answer, Choice, Proc
 from ._definitions import Effect, TriggeredAbility
 from ._game import Game
+from ._restrictions import abilities_as_printed
 from ._state import DelayedTrigger, GameObject, PendingTrigger
 from ._targets import target_candidates
 
@@ -100,10 +101,45 @@ def _fire(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int =
     )
 
 
+_OWN_ENTERS: frozenset[str] = frozenset({"enters", "equipment_enters"})
+"""The events of the abilities an entering permanent's own entering may trigger (603.6a)."""
+_OTHERS_ENTER: frozenset[str] = frozenset({"another_creature_enters", "equipment_enters"})
+"""The events of the abilities another permanent's entering may trigger."""
+_OTHERS_DIE: frozenset[str] = frozenset({"creature_dies", "enchanted_dies"})
+"""The events of the abilities a permanent still on the battlefield has that a creature's
+dying may trigger (603.6c, 603.6e)."""
+
+
+def _prints(game: Game, obj: GameObject, events: frozenset[str]) -> bool:
+    return any(a.event in events for a in game.cards[obj.name].triggered)
+
+
+def _may_trigger(game: Game, new: GameObject | None, own: frozenset[str],
+                 others: frozenset[str]) -> bool:
+    """Whether a triggered ability for one of ``own`` (on ``new``) or ``others`` (on the other
+    permanents) might exist now; false only when none can: no effect gives a permanent abilities
+    its card does not print (``abilities_as_printed``) and no card there prints one. Then the
+    board's abilities need not be evaluated to find none (the usual case)."""
+    if not abilities_as_printed(game):
+        return True
+    if new is not None and _prints(game, new, own):
+        return True
+    st = game.state
+    objects, cards = st.objects, game.cards
+    skip = new.id if new is not None else 0
+    for oid in st.battlefield:
+        triggered = cards[objects[oid].name].triggered
+        if triggered and oid != skip and any(a.event in others for a in triggered):
+            return True
+    return False
+
+
 def trigger_enters(game: Game, new: GameObject) -> None:
     """603.6a: enters-the-battlefield abilities trigger when a permanent enters, with the
     abilities and characteristics it has as it enters (603.6b: continuous effects already apply);
     "whenever another creature enters" on the other permanents."""
+    if not _may_trigger(game, new, _OWN_ENTERS, _OTHERS_ENTER):
+        return  # nothing there has such an ability (the usual case)
     for name, ability in game.triggered(new):
         if ability.event == "enters":
             _fire(game, new, ability, name=name)
@@ -149,8 +185,10 @@ def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -
         if ability.event in ("dies", "creature_dies"):
             _fire(game, old, ability, subject=new_id, name=name)
     st = game.state
-    # Those still there, then those gone before it in the same event (603.10a).
-    watchers = [st.objects[oid] for oid in st.battlefield]
+    # Those still there, then those gone before it in the same event (603.10a). Those still
+    # there are looked at only if one might have such an ability (the usual board: none does).
+    watchers = ([st.objects[oid] for oid in st.battlefield]
+                if _may_trigger(game, None, _OTHERS_DIE, _OTHERS_DIE) else [])
     if st.leaving_together:
         watchers += [st.lki[oid] for oid in st.leaving_together if oid != old.id and oid in st.lki]
     # "Whenever [this] or another creature dies".
