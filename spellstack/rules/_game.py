@@ -52,6 +52,9 @@ class Game:
     """Events recorded since the caller last collected them (bookkeeping, not game state)."""
     history: list[Event] | None = None
     """If a list: every event of the game is also kept here, for a narrated account."""
+    collecting: bool = True
+    """Whether ``log`` adds to ``events``: false from the end of a batch (``end_batch``) to the
+    next ``take_events``, which would throw away what came in between (bookkeeping only)."""
     memo: dict[str, tuple[str, ...] | None] = field(default_factory=dict)
     """Facts derived from the (immutable) card definitions, by card name: a cache only."""
     layer_cache: dict[int, Characteristics] = field(init=False, repr=False)
@@ -209,16 +212,35 @@ class Game:
 
     def log(self, kind: str, text: str, *, player: int = -1, subject: int = 0, amount: int = 0,
             private_to: tuple[int, ...] = ()) -> None:
-        """Record an event for the current batch (collected by whoever drives the kernel)."""
-        event = new_event(kind, player, subject, amount, text, private_to)
-        self.events.append(event)
-        if self.history is not None:
-            self.history.append(event)
+        """Record an event for the current batch (collected by whoever drives the kernel), and in
+        ``history``; one nobody would read (``collecting`` false, no history) is not made."""
+        if self.collecting:
+            event = new_event(kind, player, subject, amount, text, private_to)
+            self.events.append(event)
+            if self.history is not None:
+                self.history.append(event)
+        elif self.history is not None:
+            self.history.append(new_event(kind, player, subject, amount, text, private_to))
+
+    def logging(self) -> bool:
+        """Whether an event logged now is kept: a caller may skip composing one if not."""
+        return self.collecting or self.history is not None
 
     def take_events(self) -> tuple[Event, ...]:
-        """Collect and clear the events recorded so far."""
+        """Collect and clear the events recorded so far; those logged from now on are collected."""
         evs = tuple(self.events)
         self.events.clear()
+        self.collecting = True
+        return evs
+
+    def end_batch(self) -> tuple[Event, ...]:
+        """``take_events`` for a batch that ends here (``state_based_actions``, ``resolve_top``),
+        and nothing more collected until the next ``take_events``: every reader of events starts
+        its batch with one, throwing away the events logged before it, so none of those is made
+        (``history`` still gets them)."""
+        evs = tuple(self.events)
+        self.events.clear()
+        self.collecting = False
         return evs
 
     def player_name(self, seat: int) -> str:

@@ -103,7 +103,7 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         st.priority = st.active_or_next()  # 800.4j: or the next player, if they left
         st.passes = 0
     st.sba.mark_all()  # a full check after a resolution: whatever it did
-    return game.take_events()
+    return game.end_batch()
 
 
 def _target_source(game: Game, top: GameObject) -> GameObject:

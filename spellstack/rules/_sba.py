@@ -336,6 +336,7 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         to_graveyard.setdefault(oid, why)
 
     if not (losers or vanish or to_graveyard or destroy or annihilate or unattached or capped):
+        game.end_batch()  # nothing applied: the batch's events (none, as a rule) are not returned
         return ()
 
     # All at once (704.3). (A player asked about the legend rule may have left the game
@@ -384,4 +385,4 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             lose_game(game, seat, "; ".join(reasons), check=False)
     check_game_over(game)
     st.sba.mark_all()  # 704.3: check again, everything, until none applies
-    return game.take_events()
+    return game.end_batch()

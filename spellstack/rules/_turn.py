@@ -70,7 +70,8 @@ def _begun(game: Game, step: str) -> None:
     """A step that gives priority has begun: logged, then its "at the beginning of" triggers
     (603.3: they wait for the next time a player would receive priority)."""
     st = game.state
-    game.log("step", f"{st.players[st.active].name}'s {_STEP_TEXT[step]}", player=st.active)
+    if game.logging():  # most step lines fall between two batches: nobody reads them
+        game.log("step", f"{st.players[st.active].name}'s {_STEP_TEXT[step]}", player=st.active)
     trigger_step(game, step)
 
 
@@ -202,7 +203,8 @@ def end_turn_steps(game: Game) -> Proc[None] | None:
         p.lands_played = 0
     for oid in st.battlefield:  # "if [it] started the turn untapped"
         st.objects[oid].started_untapped = not st.objects[oid].tapped
-    game.log("turn", f"turn {st.turn}: {st.players[st.active].name}", player=st.active)
+    if game.logging():
+        game.log("turn", f"turn {st.turn}: {st.players[st.active].name}", player=st.active)
     end_durations(game, "turn_start")  # 611.2b: "until your next turn" ends as it begins
     index = _quiet_steps(game, 0)
     return None if index < 0 else _run_steps(game, index)

@@ -261,6 +261,8 @@ def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
     ("alice draws a card") and, if any seat may know the name, a second event private to those
     seats names it.
     """
+    if not game.logging():
+        return  # nobody would read these events (``Game.end_batch``)
     owner = game.player_name(old.owner)
     public_new = visible_to(game, PUBLIC_SEAT, new)
     if visible_to(game, PUBLIC_SEAT, old) or public_new:
