@@ -115,6 +115,7 @@ from ._setup import OPENING_HAND, new_game
 from ._state import (
     FIRST_OBJECT_ID,
     MAX_PLAYERS,
+    NO_COUNTERS,
     STEPS,
     CombatState,
     ContinuousEffect,
@@ -149,6 +150,7 @@ __all__ = [
     "MANA_TYPES",
     "MAX_HAND_SIZE",
     "MAX_PLAYERS",
+    "NO_COUNTERS",
     "OBJECT_WORDS",
     "OPENING_HAND",
     "PERMISSION_KINDS",

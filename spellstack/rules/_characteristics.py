@@ -149,7 +149,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ._mana import ManaCost
-from ._state import ContinuousEffect
+from ._state import NO_COUNTERS, ContinuousEffect
 
 if TYPE_CHECKING:
     from ._decisions import Proc
@@ -1014,6 +1014,8 @@ def add_counters(game: Game, obj: GameObject, kind: str, n: int) -> None:
     if new == have:
         return
     if new:
+        if obj.counters is NO_COUNTERS:  # its first counter: its own dict (the shared one is fixed)
+            obj.counters = {}
         obj.counters[kind] = new
     else:
         obj.counters.pop(kind, None)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "FIRST_OBJECT_ID",
     "MAX_PLAYERS",
+    "NO_COUNTERS",
     "STEPS",
     "CombatState",
     "ContinuousEffect",
@@ -73,6 +74,37 @@ def seat_of_ref(ref: int) -> int:
     return ref - 1
 
 
+class _NoCounters(dict[str, int]):
+    """The counters of an object that has none: one shared, unchangeable empty mapping (most
+    objects never get a counter; a dict each was ~12 kB per game). ``add_counters`` gives an
+    object its own dict before putting the first counter on it. Copies and pickles are itself."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> Any:
+        raise TypeError("an object without counters shares NO_COUNTERS: give it its own dict "
+                        "(add_counters does, 122.1) before changing its counters")
+
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]  # dict's is None: dicts change
+        return 0  # this one cannot, so it may be hashed (and be a dataclass field's default)
+
+    def __copy__(self) -> _NoCounters:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _NoCounters:
+        return self
+
+    def __reduce__(self) -> str:
+        return "NO_COUNTERS"  # pickled by name: unpickling gives the shared one
+
+
+NO_COUNTERS: dict[str, int] = _NoCounters()
+"""``GameObject.counters`` of every object without counters (shared, unchangeable: see
+``_NoCounters``)."""
+
+
 @dataclass(slots=True)
 class GameObject:
     """An object in a zone (109.1): a card, a token, a spell or an ability on the stack."""
@@ -99,8 +131,8 @@ class GameObject:
     """Damage marked this turn (120.6)."""
     deathtouch_damage: bool = False
     """704.5h: dealt damage by a source with deathtouch since the last check."""
-    counters: dict[str, int] = field(default_factory=dict)
-    """Counters by kind (122)."""
+    counters: dict[str, int] = NO_COUNTERS
+    """Counters by kind (122); ``NO_COUNTERS`` (shared, unchangeable) while it has none."""
     sick: bool = False
     """302.6: has not been under its controller's control continuously since their most recent turn began."""
     attached_to: int = 0

@@ -452,7 +452,7 @@ def test_state_hash_sees_what_changes_the_game() -> None:
     hashes.append(st.state_hash())
     bears.tapped = True
     hashes.append(st.state_hash())
-    bears.counters["+1/+1"] = 1
+    bears.counters = {"+1/+1": 1}  # its own dict: one without counters shares NO_COUNTERS
     hashes.append(st.state_hash())
     bears.damage = 1
     hashes.append(st.state_hash())

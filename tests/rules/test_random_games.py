@@ -255,7 +255,7 @@ def test_invariant_checker_notices_negative_damage_and_counters() -> None:
     with pytest.raises(AssertionError, match="negative damage"):
         check_invariants(game.state, [60, 60])
     obj.damage = 0
-    obj.counters["+1/+1"] = -1
+    obj.counters = {"+1/+1": -1}  # its own dict: one without counters shares NO_COUNTERS
     with pytest.raises(AssertionError, match="has counters"):
         check_invariants(game.state, [60, 60])
 

@@ -71,7 +71,7 @@ def test_a_kept_view_is_not_reused_when_any_field_would_differ() -> None:
         if change == "sick":
             obj.sick = not obj.sick
         elif change == "counters":
-            obj.counters["+1/+1"] = obj.counters.get("+1/+1", 0) + 1
+            obj.counters = {**obj.counters, "+1/+1": obj.counters.get("+1/+1", 0) + 1}
             game.changed()
         else:
             obj.attached_to = 1
