@@ -7,6 +7,7 @@ state, and its hash, exactly as they were (601.2: an illegal attempt is rewound)
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ._attachments import spell_target_specs
@@ -26,6 +27,7 @@ from ._restrictions import (
 )
 from ._state import GameObject
 from ._targets import for_caster, group_ok, is_legal_target, target_candidates, target_prompt
+from ._view import builder
 from ._visibility import ref_visible_to
 from ._zones import lose_life, move_object
 
@@ -121,6 +123,11 @@ class PermanentFacts:
     """Whether it has an activated ability other than a mana ability (602.1, 605.1a)."""
 
 
+# ``builder``: a board is made for every seat at each epoch, hand facts at each change of a hand.
+_new_seat_board: Callable[..., SeatBoard] = builder(SeatBoard)
+_new_permanent_facts: Callable[..., PermanentFacts] = builder(PermanentFacts)
+
+
 def _permanent_facts(oid: int, c: Characteristics) -> PermanentFacts:
     produces = None  # ``_tap_mana``: the first {T}-only mana ability's mana
     activator = False
@@ -131,7 +138,7 @@ def _permanent_facts(oid: int, c: Characteristics) -> PermanentFacts:
             produces = ab.tap_mana
     sickness = "Creature" in c.card_types and "haste" not in c.keywords  # 302.6
     mana = None if produces is None else (oid, ManaSource(oid, produces), sickness)
-    return PermanentFacts(c, mana, "Land" in c.card_types, activator)
+    return _new_permanent_facts(c, mana, "Land" in c.card_types, activator)
 
 
 def _seat_board(game: Game, seat: int) -> SeatBoard:
@@ -158,7 +165,7 @@ def _seat_board(game: Game, seat: int) -> SeatBoard:
             permissions = has_permissions(game)
             for s in range(n):
                 b = boards[s]
-                boards[s] = SeatBoard(game.epoch, b.permanents, b.mana, b.lands, b.activator,
+                boards[s] = _new_seat_board(game.epoch, b.permanents, b.mana, b.lands, b.activator,
                                       permissions)
             return boards[seat]
     game.board_basis = (list(battlefield), characteristics)
@@ -182,7 +189,7 @@ def _seat_board(game: Game, seat: int) -> SeatBoard:
     game.permanent_facts = facts
     permissions = has_permissions(game)
     for s in range(n):
-        boards[s] = SeatBoard(game.epoch, tuple(permanents[s]), tuple(lands[s] + others[s]),
+        boards[s] = _new_seat_board(game.epoch, tuple(permanents[s]), tuple(lands[s] + others[s]),
                               len(lands[s]), activator[s], permissions)
     return boards[seat]
 
@@ -196,7 +203,7 @@ def _board_entered(game: Game, seat: int, oid: int, c: Characteristics) -> SeatB
     for s in range(len(game.state.players)):
         b = boards[s]
         if s != c.controller:
-            boards[s] = SeatBoard(game.epoch, b.permanents, b.mana, b.lands, b.activator,
+            boards[s] = _new_seat_board(game.epoch, b.permanents, b.mana, b.lands, b.activator,
                                   permissions)
             continue
         mana, lands = b.mana, b.lands
@@ -205,7 +212,7 @@ def _board_entered(game: Game, seat: int, oid: int, c: Characteristics) -> SeatB
                 mana, lands = (*mana[:lands], f.mana, *mana[lands:]), lands + 1
             else:
                 mana = (*mana, f.mana)
-        boards[s] = SeatBoard(game.epoch, (*b.permanents, oid), mana, lands,
+        boards[s] = _new_seat_board(game.epoch, (*b.permanents, oid), mana, lands,
                               b.activator or f.activator, permissions)
     return boards[seat]
 
@@ -365,10 +372,11 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
     spell.target_groups = groups
     spell.x = action.x
     _pay(game, seat, plan)
-    tgt = (" targeting " + ", ".join(game.ref_name(t) for t in action.targets)
-           if action.targets else "")
-    game.log("cast", f"{st.players[seat].name} casts {spell.name}{tgt}", player=seat,
-             subject=spell.id)
+    if game.logging():
+        tgt = (" targeting " + ", ".join(game.ref_name(t) for t in action.targets)
+               if action.targets else "")
+        game.log("cast", f"{st.players[seat].name} casts {spell.name}{tgt}", player=seat,
+                 subject=spell.id)
     return spell
 
 
@@ -561,6 +569,9 @@ class HandFacts:
     """The distinct costs (by identity) of every nonland card in the hand."""
 
 
+_new_hand_facts: Callable[..., HandFacts] = builder(HandFacts)
+
+
 def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
     """``HandFacts`` for ``seat``'s ``hand`` now (kept in ``Game.hand_facts``)."""
     layers = game.layer_cache  # characteristics by id (613)
@@ -578,7 +589,7 @@ def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
             instant[id(cost)] = cost
     stable = game.stable_cache
     epoch = -1 if all(oid in stable for oid in hand) else game.epoch
-    facts = game.hand_facts[seat] = HandFacts(hand, epoch, land, tuple(instant.values()),
+    facts = game.hand_facts[seat] = _new_hand_facts(hand, epoch, land, tuple(instant.values()),
                                               tuple(sorcery.values()))
     return facts
 

@@ -324,7 +324,8 @@ def lose_life(game: Game, seat: int, amount: int) -> None:
     p = game.state.players[seat]
     p.life -= amount
     game.state.sba.players.add(seat)  # 704.5a
-    game.log("life", f"{p.name} loses {amount} life ({p.life})", player=seat, amount=-amount)
+    if game.logging():
+        game.log("life", f"{p.name} loses {amount} life ({p.life})", player=seat, amount=-amount)
 
 
 def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int:
@@ -351,8 +352,9 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
             game.log("poison", f"{source.name} gives {p.name} {amount} poison ({p.poison})",
                      player=seat, amount=amount)
         else:
-            game.log("damage", f"{source.name} deals {amount} damage to {p.name}", player=seat,
-                     subject=source.id, amount=amount)
+            if game.logging():
+                game.log("damage", f"{source.name} deals {amount} damage to {p.name}", player=seat,
+                         subject=source.id, amount=amount)
             lose_life(game, seat, amount)
     else:
         victim = st.objects.get(target)
@@ -363,8 +365,9 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
             game.log("prevent", f"damage from {source.name} to {victim.name} is prevented "
                      "(702.16e: protection)", subject=victim.id, amount=amount)
             return 0
-        game.log("damage", f"{source.name} deals {amount} damage to {victim.name}",
-                 subject=victim.id, amount=amount)
+        if game.logging():
+            game.log("damage", f"{source.name} deals {amount} damage to {victim.name}",
+                     subject=victim.id, amount=amount)
         if game.is_type(victim, "Planeswalker"):
             # 120.3c: damage to a planeswalker removes that many loyalty counters.
             add_counters(game, victim, "loyalty", -amount)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from spellstack.rules import ActionOption, Choice, Decision, Event, TargetRequirement
+from spellstack.rules._casting import HandFacts, SeatBoard, _new_hand_facts, _new_seat_board
 from spellstack.rules._decisions import new_action_option, new_choice, new_decision, new_target_requirement
 from spellstack.rules._events import new_event
 from spellstack.rules._priority import AutoRun, _new_auto_run
@@ -26,6 +27,8 @@ CASES: list[tuple[type[Any], Callable[..., Any], tuple[Any, ...]]] = [
                               ((1, 2),), ((3, 4),))),
     (MoveEvent, _new_move, (12, "hand", "battlefield", True, False, (("+1/+1", 2),), True)),
     (AutoRun, _new_auto_run, ((0, 1), "priority", True, None, None)),
+    (SeatBoard, _new_seat_board, (3, (5, 8), (), 0, True, False)),
+    (HandFacts, _new_hand_facts, ((9, 10), -1, True, (), ())),
 ]
 
 
