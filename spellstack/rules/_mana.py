@@ -899,8 +899,9 @@ _Answers = tuple[dict[int, int], dict[int, tuple["ManaCost", dict[int, bool]]],
 _SHARED_ANSWERS: dict[tuple[object, ...], _Answers] = {}
 """``ManaSupply`` memos (``_supply``, ``_memo``, ``_max_x``) by what the answers depend on: a
 cache of pure answers, shared by every supply alike in it."""
-_SHARED_LIMIT = 4096
-"""The most kinds of supply whose answers are kept (then they start afresh)."""
+_SHARED_LIMIT = 1024
+"""The most kinds of supply whose answers are kept (then they start afresh): ~2.8 kB each, so
+~3 MB at most for the process (the bench's first 100 games make ~960 kinds, 1,000 games ~2,400)."""
 
 
 class ManaSupply:
