@@ -70,6 +70,11 @@ class Game:
     """Whether an object of the game has had such an ability (``reads_zone_sizes``)."""
     zone_scan_id: int = 0
     """Objects with ids below this were looked at by ``reads_zone_sizes``."""
+    kinds_scan_id: int = 0
+    """Objects with ids below this were looked at for ``kinds_seen`` (``_restrictions.kinds_seen``)."""
+    kinds_seen: frozenset[str] = frozenset()
+    """The rare kinds of ability the cards of the objects looked at print (``_restrictions``,
+    ``_triggers``; a cache of facts about the immutable definitions)."""
     stable_cache: dict[int, Characteristics] = field(default_factory=dict)
     """Characteristics of cards in zones where nothing changes them (``characteristics``)."""
     epoch: int = 0

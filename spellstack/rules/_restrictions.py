@@ -19,6 +19,7 @@ from ._game import Game
 from ._state import GameObject
 
 __all__ = [
+    "GRANTING_VERBS",
     "PERMISSION_KINDS",
     "RESTRICTION_FILTERS",
     "RESTRICTION_KINDS",
@@ -32,6 +33,7 @@ __all__ = [
     "enter_refusal",
     "flash_permitted",
     "has_permissions",
+    "kinds_seen",
     "play_land_refusal",
 ]
 
@@ -103,30 +105,54 @@ def _has_rule(defn: CardDefinition, position: int) -> bool:
             or any(p.position == position for p in defn.permissions))
 
 
-def _prints_rules(defn: CardDefinition) -> bool:
-    return bool(defn.restrictions or defn.permissions)
-
-
-_GRANTING_VERBS: frozenset[str] = frozenset({"copy_of", "add_abilities"})
+GRANTING_VERBS: frozenset[str] = frozenset({"copy_of", "add_abilities"})
 """Layer verbs that can give an object abilities its card does not print (707.2, 613.1f)."""
 
 
-def abilities_as_printed(game: Game) -> bool:
-    """Whether every permanent's abilities now are among those its own card prints: no
-    continuous effect, of a resolved spell or ability or of a permanent's static ability, copies
-    (layer 1, 707.2) or grants abilities (layer 6, 613.1f). Then a permanent whose card prints no
-    ability of some kind has none (a face-down one has none at all, 708.2a), with no need to
-    evaluate the board's layers to know it."""
+def kinds_seen(game: Game) -> frozenset[str]:
+    """The kinds of ability printed on the cards of every object the game has had: the events of
+    their triggered abilities, ``rules`` (a restriction or permission) and ``grants`` (a static
+    ability that copies or gives abilities, 707.2, 613.1f; also for an object whose card is not
+    known). Every ability a permanent can have is printed on one of them (a copy's and a granted
+    one come from an object's card), unless an effect in ``GameState.effects`` copies or grants.
+    Kept on the game and brought up to date with the objects made since (ids only grow)."""
     st = game.state
-    granting = _GRANTING_VERBS
-    if any(rec.verb in granting for rec in st.effects):
-        return False
-    cards, objects = game.cards, st.objects
-    for oid in st.battlefield:
-        static = cards[objects[oid].name].static
-        if static and any(e.verb in granting for a in static for e in a.effects):
-            return False
-    return True
+    start, end = game.kinds_scan_id, st.next_id
+    seen = game.kinds_seen
+    if start == end:
+        return seen
+    cards, objects, lki = game.cards, st.objects, st.lki
+    for oid in range(start, end):
+        obj = objects.get(oid) or lki.get(oid)
+        if obj is None:
+            continue  # not an object's id (a delayed trigger's; every object left keeps its LKI)
+        defn = cards.get(obj.name)
+        if defn is None:
+            kinds = {"grants"}
+        elif not (defn.triggered or defn.static or defn.restrictions or defn.permissions):
+            continue  # most cards: nothing to note (no set made)
+        else:
+            kinds = {a.event for a in defn.triggered}
+            if defn.restrictions or defn.permissions:
+                kinds.add("rules")
+            if any(e.verb in GRANTING_VERBS for a in defn.static for e in a.effects):
+                kinds.add("grants")
+        if not seen.issuperset(kinds):
+            seen = seen | kinds
+    game.kinds_scan_id = end
+    game.kinds_seen = seen
+    return seen
+
+
+def abilities_as_printed(game: Game) -> bool:
+    """Whether every permanent's abilities now are among those printed on the cards of the
+    game's objects (``kinds_seen`` tells of which kinds): no object's card prints a static
+    ability that copies or grants abilities, and no continuous effect of a resolved spell or
+    ability does either. Then an ability of a kind no card prints exists nowhere, with no need to
+    evaluate the board's layers to know it."""
+    effects = game.state.effects
+    return ("grants" not in kinds_seen(game)
+            and not (effects and any(rec.verb in GRANTING_VERBS for rec in effects)))
 
 
 def _static_refs(game: Game) -> tuple[tuple[int, str, int], ...]:
@@ -138,14 +164,12 @@ def _static_refs(game: Game) -> tuple[tuple[int, str, int], ...]:
         # Cached per epoch: entering, leaving and every effect on abilities move the epoch.
         st = game.state
         cards, objects = game.cards, st.objects
-        ids: Iterable[int] = st.battlefield
-        if abilities_as_printed(game):
-            # Only a permanent whose card prints a restriction or permission has one: the others
-            # are not evaluated for it (nor the board's layers, when none does).
-            ids = [oid for oid in ids if _prints_rules(cards[objects[oid].name])]
-        found = tuple((oid, ref.definition, ref.position) for oid in ids
-                      for ref in game.abilities(objects[oid]) if ref.kind == "static"
-                      and _has_rule(cards[ref.definition], ref.position))
+        if "rules" not in kinds_seen(game) and abilities_as_printed(game):
+            found = ()  # no card of the game prints one: the board is not looked at
+        else:
+            found = tuple((oid, ref.definition, ref.position) for oid in st.battlefield
+                          for ref in game.abilities(objects[oid]) if ref.kind == "static"
+                          and _has_rule(cards[ref.definition], ref.position))
         game.static_rules.clear()
         game.static_rules[game.epoch] = found
     return found

@@ -11,7 +11,7 @@ from ._characteristics import LayerCache
 from ._decisions import Answer, Choice, Proc
 from ._definitions import Effect, TriggeredAbility
 from ._game import Game
-from ._restrictions import abilities_as_printed
+from ._restrictions import abilities_as_printed, kinds_seen
 from ._state import DelayedTrigger, GameObject, PendingTrigger
 from ._targets import target_candidates
 
@@ -110,28 +110,19 @@ _OTHERS_DIE: frozenset[str] = frozenset({"creature_dies", "enchanted_dies"})
 dying may trigger (603.6c, 603.6e)."""
 
 
-def _prints(game: Game, obj: GameObject, events: frozenset[str]) -> bool:
-    return any(a.event in events for a in game.cards[obj.name].triggered)
-
-
 def _may_trigger(game: Game, new: GameObject | None, own: frozenset[str],
                  others: frozenset[str]) -> bool:
     """Whether a triggered ability for one of ``own`` (on ``new``) or ``others`` (on the other
-    permanents) might exist now; false only when none can: no effect gives a permanent abilities
-    its card does not print (``abilities_as_printed``) and no card there prints one. Then the
-    board's abilities need not be evaluated to find none (the usual case)."""
-    if not abilities_as_printed(game):
+    permanents) might exist now; false only when none can: every ability is printed on the card
+    of one of the game's objects (``abilities_as_printed``), ``new``'s card prints none of
+    ``own`` and no card of the game prints one of ``others`` (``kinds_seen``). Then the board's
+    abilities need not be evaluated to find none (the usual case)."""
+    if not others.isdisjoint(kinds_seen(game)) or not abilities_as_printed(game):
         return True
-    if new is not None and _prints(game, new, own):
-        return True
-    st = game.state
-    objects, cards = st.objects, game.cards
-    skip = new.id if new is not None else 0
-    for oid in st.battlefield:
-        triggered = cards[objects[oid].name].triggered
-        if triggered and oid != skip and any(a.event in others for a in triggered):
-            return True
-    return False
+    if new is None:
+        return False
+    triggered = game.cards[new.name].triggered
+    return bool(triggered) and any(a.event in own for a in triggered)
 
 
 def trigger_enters(game: Game, new: GameObject) -> None:

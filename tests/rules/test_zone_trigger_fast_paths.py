@@ -1,15 +1,16 @@
 """The cheap tests before the zone-change trigger checks (603.6, 603.10a) and the restriction
-scan (101.2): when no card on the battlefield prints such an ability and no effect gives one,
-the board's abilities are not evaluated at all; an ability an effect gives (613.1f) still
-triggers and still restricts."""
+scan (101.2): when no card of the game's objects prints such an ability and no effect copies or
+gives abilities, the board's abilities are not evaluated at all; an ability an effect gives
+(613.1f) still triggers and still restricts."""
 
 from __future__ import annotations
 
 from spellstack.cards import load_cards
 from spellstack.rules import Game, move_object
 from spellstack.rules._characteristics import add_effect, new_effect
-from spellstack.rules._restrictions import abilities_as_printed, play_land_refusal
+from spellstack.rules._restrictions import abilities_as_printed, kinds_seen, play_land_refusal
 from spellstack.rules._triggers import trigger_enters, trigger_leaves
+from spellstack.rules._zones import create_object
 from spellstack.scenarios import build_game
 
 CARDS = load_cards()
@@ -85,3 +86,12 @@ def test_with_no_restriction_printed_a_restriction_check_leaves_the_board_uneval
     game.changed()
     assert play_land_refusal(game, 0) is None
     assert not game.layer_cache
+
+
+def test_a_card_first_seen_after_the_look_is_looked_at() -> None:
+    game = board({"battlefield": ["Forest", "Grizzly Bears"], "hand": ["Savannah Lions"]})
+    assert "another_creature_enters" not in kinds_seen(game)
+    warden = create_object(game, "Soul Warden", 0, "battlefield")  # a card no object had
+    game.changed()
+    move_object(game, named(game, "Savannah Lions", "hand"), "battlefield")
+    assert [t.source_id for t in game.state.pending_triggers] == [warden.id]
