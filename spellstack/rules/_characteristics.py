@@ -132,7 +132,7 @@ the battlefield is one of the zones or some static ability counts cards in a zon
 ``obj.attached_to``, ``obj.timestamp``, ``obj.face_down`` or ``obj.counters`` directly must call
 ``game.changed()``. A permanent no effect touches shares a printed template
 (``Game.layer_templates``); a card in a hand, library, graveyard or exile with no static ability
-is cached for as long as it stays there (``Game.stable_cache``).
+is cached for as long as it stays there (``Game.stable_cache``; ``changed`` keeps those entries).
 
 Control
 -------
@@ -862,21 +862,31 @@ def _evaluate_battlefield(game: Game) -> None:
             complex_board = True
     ids = st.battlefield
     objects = st.objects
+    evaluate: list[int] = []
     if not complex_board:
+        # One pass: the printed values of every untouched permanent (its ``layer_templates``
+        # entry, looked up here as ``_printed_values`` would: on the battlefield X is 0); a
+        # static ability anywhere makes the whole board go through the layers instead (the
+        # entries written so far are then overwritten below).
+        templates = game.layer_templates
         for oid in ids:
             obj = objects[oid]
             if obj.face_down:
-                touched.add(oid)
-            elif cards[obj.name].static:
+                evaluate.append(oid)
+                continue
+            name = obj.name
+            if cards[name].static:
                 complex_board = True
                 break
+            if oid in touched:
+                evaluate.append(oid)
+                continue
+            counters = obj.counters
+            found = templates.get((name, obj.controller, counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+                                   if counters else 0, 0))
+            cache[oid] = found if found is not None else _printed_values(game, obj)
     if complex_board:
         evaluate = list(ids)
-    else:
-        evaluate = [oid for oid in ids if oid in touched]
-        for oid in ids:
-            if oid not in touched:
-                cache[oid] = _printed_values(game, objects[oid])
     if evaluate:
         for oid, w in _Board(game, evaluate).run().items():
             cache[oid] = _freeze(w, game.cards)

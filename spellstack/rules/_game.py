@@ -123,9 +123,12 @@ class Game:
 
     def changed(self) -> None:
         """Something that can change characteristics happened: drop the cache (new epoch), and
-        the next state-based action check looks at every permanent (704.3, ``SBAChanges``)."""
+        the next state-based action check looks at every permanent (704.3, ``SBAChanges``).
+        Cards kept in ``stable_cache`` stay (no epoch changes them): a lookup of one is no miss."""
         self.epoch += 1
-        self.layer_cache.clear()
+        cache = self.layer_cache
+        cache.clear()
+        cache.update(self.stable_cache)
         self.state.sba.board = True
 
     def card_types(self, obj: GameObject) -> tuple[str, ...]:

@@ -273,6 +273,18 @@ def test_the_cache_is_dropped_by_every_relevant_change() -> None:
     assert game.power(land) == 2 and characteristics(game, land) == fresh(game, land)
 
 
+def test_a_stable_card_stays_in_the_cache_when_the_epoch_moves() -> None:
+    """A card with no static ability in a hand keeps its printed values until it changes zones
+    (400.7): a new epoch keeps its entry (no miss), while a permanent's is computed again."""
+    game, o = board(["Grizzly Bears"], hand=["Forest"])
+    forest, bears = o["Forest"], o["Grizzly Bears"]
+    kept = characteristics(game, forest)
+    characteristics(game, bears)
+    game.changed()
+    assert game.layer_cache.get(forest.id) is kept and bears.id not in game.layer_cache
+    assert characteristics(game, forest) == fresh(game, forest)
+
+
 def test_random_games_cached_answers_match_fresh_ones() -> None:
     """Over whole games with layer cards, every cached answer equals a cold recomputation (a
     mutation that forgot to move the epoch would show here)."""
