@@ -89,10 +89,10 @@ _NO_COMBATANTS: dict[int, Any] = {}
 
 
 class _Build:
-    """One view being built: the previous view's objects by id, those not met again yet, and
-    the views built anew."""
+    """One view being built: the previous view's objects by id not met again yet, and the views
+    built anew."""
 
-    __slots__ = ("attackers", "blockers", "fresh", "game", "old", "pending", "seat")
+    __slots__ = ("attackers", "blockers", "fresh", "game", "pending", "seat")
 
     def __init__(self, game: Game, seat: int, last: PlayerView | None) -> None:
         self.game = game
@@ -100,9 +100,9 @@ class _Build:
         combat = game.state.combat
         self.attackers = combat.attackers if combat else _NO_COMBATANTS
         self.blockers = combat.blockers if combat else _NO_COMBATANTS
-        self.old = _by_id(last)
-        self.pending = self.old.copy()
-        """The previous view's ids not met again yet: at the end, those no longer shown."""
+        self.pending = _by_id(last)
+        """The previous view's ids not met again yet: at the end, those no longer shown (an id is
+        listed in one zone only, so each is met at most once)."""
         self.fresh: list[ObjectView] = []
         """Views built anew (not the previous view's object), in zone order."""
 
@@ -110,8 +110,8 @@ class _Build:
         """The views of the objects ``ids`` that the seat may see, in order. ``zone``: where
         they are (``owner``: whose hand, for a hand); a permanent the seat may not see is shown
         as a face-down 2/2 (708.2), in another zone it is left out."""
-        game, objects, old, pending, fresh = (self.game, self.game.state.objects, self.old,
-                                              self.pending, self.fresh)
+        game, objects, fresh = self.game, self.game.state.objects, self.fresh
+        pop = self.pending.pop
         attackers, blockers = self.attackers, self.blockers
         combat = attackers is not _NO_COMBATANTS
         layers = game.layer_cache
@@ -129,14 +129,14 @@ class _Build:
                     view = _hidden_view(game, obj)
                 else:
                     continue
-                known = pending.pop(i, None) or old.get(i)
+                known = pop(i, None)
                 if known is not None and known == view:
                     view = known
                 else:
                     fresh.append(view)
                 out.append(view)
                 continue
-            known = pending.pop(i, None) or old.get(i)
+            known = pop(i, None)
             c = layers[i]
             types = c.card_types
             if permanents:
