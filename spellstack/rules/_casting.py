@@ -602,7 +602,9 @@ def pass_test(game: Game, seat: int) -> int:
     can be paid with it, so that a pass between two changes costs a few lookups."""
     st = game.state
     p = st.players[seat]
-    board = _seat_board(game, seat)
+    board = game.seat_boards.get(seat)  # ``_seat_board``'s kept board, without the call
+    if board is None or board.epoch != game.epoch:
+        board = _seat_board(game, seat)
     if board.permissions:
         return _pass_test_permitted(game, seat)
     hand = tuple(p.hand)
