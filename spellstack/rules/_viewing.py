@@ -191,7 +191,7 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
     before = last.players if last is not None else ()
     players = []
     for n, p in enumerate(st.players):
-        graveyard = tuple(build.zone(p.graveyard, "graveyard"))
+        graveyard = tuple(build.zone(p.graveyard, "graveyard")) if p.graveyard else ()
         mana = tuple(sorted(p.mana.items())) if p.mana else ()
         known = before[n] if n < len(before) else None
         # An unchanged player is the previous view's (the same object, so deltas see it at once).
@@ -203,13 +203,14 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
         else:
             players.append(new_player_public(p.seat, p.name, p.life, p.poison, len(p.hand),
                                              len(p.library), graveyard, mana, p.lost))
-    hand = tuple(build.zone(st.players[seat].hand, "hand", seat))
+    own = st.players[seat].hand
+    hand = tuple(build.zone(own, "hand", seat)) if own else ()
     # Every permanent is shown; one that is face down without its name (708.2).
     battlefield = tuple(build.zone(st.battlefield, "battlefield"))
     objects = st.objects
     stack = tuple([new_stack_item_view(o.id, o.name, o.controller, bool(o.ability_kind), o.targets)
                    for o in (objects[i] for i in reversed(st.stack))]) if st.stack else ()
-    exile = tuple(build.zone(st.exile, "exile"))
+    exile = tuple(build.zone(st.exile, "exile")) if st.exile else ()  # an empty zone shows nothing
     view: PlayerView = new_player_view(seat, st.turn, st.step, st.active, st.priority, tuple(players),
                                        hand, battlefield, stack, exile)
     if memo is not None:
