@@ -732,16 +732,23 @@ def _identity(v: Any) -> Any:
     return v
 
 
-def _trusted_converter(hint: Any) -> _Conv:
-    """Return (compiling and caching if needed) the unchecking converter for ``hint``."""
-    conv = _TRUSTED.get(hint)
+def _cached_converter(cache: dict[Any, _Conv], hint: Any, compile_hint: Callable[[Any], _Conv],
+                      generate: Callable[[Any], _Conv]) -> _Conv:
+    """The converter for ``hint`` in ``cache``, made if missing: ``generate`` for a dataclass
+    (behind ``_generated``'s recursion stub, so a recursive record is never taken for one
+    without compact parts while it is generated), ``compile_hint`` for any other hint."""
+    conv = cache.get(hint)
     if conv is not None:
         return conv
     if not _is_dataclass_type(hint):
-        conv = _compile_trusted(hint)
-        _TRUSTED[hint] = conv
+        conv = cache[hint] = compile_hint(hint)
         return conv
-    return _generated(_TRUSTED, hint, lambda: _generate_trusted(hint))
+    return _generated(cache, hint, lambda: generate(hint))
+
+
+def _trusted_converter(hint: Any) -> _Conv:
+    """Return (compiling and caching if needed) the unchecking converter for ``hint``."""
+    return _cached_converter(_TRUSTED, hint, _compile_trusted, _generate_trusted)
 
 
 def _compile_trusted(hint: Any) -> _Conv:
@@ -847,15 +854,7 @@ def _trusted_expr(hint: Any, raw: str, ns: dict[str, Any], local: str) -> str:
 def _named_converter(hint: Any) -> _Conv:
     """Return (compiling and caching if needed) the wire-to-named rewriter for ``hint``;
     ``_identity`` where the two forms are the same."""
-    conv = _NAMED.get(hint)
-    if conv is not None:
-        return conv
-    if not _is_dataclass_type(hint):
-        conv = _compile_named(hint)
-        _NAMED[hint] = conv
-        return conv
-    # While it is generated, a recursive record is never taken for one without compact parts.
-    return _generated(_NAMED, hint, lambda: _generate_named(hint))
+    return _cached_converter(_NAMED, hint, _compile_named, _generate_named)
 
 
 def _compile_named(hint: Any) -> _Conv:

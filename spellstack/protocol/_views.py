@@ -187,7 +187,7 @@ class ViewTracker:
         return self._full(self._view)
 
     def _full(self, view: PlayerView) -> ViewDelta:
-        index = _index(view)
+        index = view.objects_by_id()
         players = tuple([_change(p) for p in view.players])
         hand, battlefield, exile = _ids(view.hand), _ids(view.battlefield), _ids(view.exile)
         delta: ViewDelta = _new_delta(self.number + 1, 0, view.seat, view.turn, view.step,
@@ -206,7 +206,7 @@ class ViewTracker:
 def _changes(last: PlayerView, view: PlayerView) -> tuple[tuple[ObjectView, ...], tuple[int, ...]]:
     """The object views of ``view`` that are new or changed since ``last``, in zone order, and
     the ids ``last`` showed and ``view`` does not."""
-    old = _index(last)
+    old = last.objects_by_id()
     index: dict[int, ObjectView] = {}
     objects: list[ObjectView] = []
     # Views built with the seat's ViewMemo are the very objects of the last view when
@@ -221,19 +221,6 @@ def _changes(last: PlayerView, view: PlayerView) -> tuple[tuple[ObjectView, ...]
             if known is not o and (known is None or known != o):
                 objects.append(o)
     return tuple(objects), tuple([i for i in old if i not in index])
-
-
-def _index(view: PlayerView) -> dict[int, ObjectView]:
-    """Every object view of ``view`` by id, in a fixed order (graveyards, hand, battlefield,
-    exile), so deltas list them deterministically."""
-    index: dict[int, ObjectView] = {}
-    for p in view.players:
-        for o in p.graveyard:
-            index[o.id] = o
-    for zone in (view.hand, view.battlefield, view.exile):
-        for o in zone:
-            index[o.id] = o
-    return index
 
 
 _SHARED_LIMIT = 4096
@@ -295,7 +282,7 @@ class ViewMirror:
             raise InvalidMessageError(
                 f"view {delta.number} changes view {delta.base}, but view {self.number} is held")
         full = delta.base == 0
-        index = {} if full or self.view is None else _index(self.view)
+        index = {} if full or self.view is None else self.view.objects_by_id()
         for i in delta.removed:
             if index.pop(i, None) is None:
                 raise InvalidMessageError(f"view {delta.number}: removes #{i}, which is not shown")

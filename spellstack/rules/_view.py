@@ -137,6 +137,18 @@ class PlayerView:
     exile: tuple[ObjectView, ...]
     """Face-up exiled cards."""
 
+    def objects_by_id(self) -> dict[int, ObjectView]:
+        """Every object view it shows, by id, in a fixed order (graveyards, hand, battlefield,
+        exile), so what is built from it is deterministic."""
+        found: dict[int, ObjectView] = {}
+        for p in self.players:
+            for o in p.graveyard:
+                found[o.id] = o
+        for zone in (self.hand, self.battlefield, self.exile):
+            for o in zone:
+                found[o.id] = o
+        return found
+
 
 # The views' constructors that the view builders use (``builder``): every field, in order.
 new_object_view = builder(ObjectView)

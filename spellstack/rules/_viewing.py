@@ -43,21 +43,6 @@ class ViewMemo:
         """The ids the view before ``view`` showed and ``view`` does not, in that view's order."""
 
 
-def _by_id(view: PlayerView | None) -> dict[int, ObjectView]:
-    """The object views of ``view`` by id, in zone order (graveyards, hand, battlefield, exile;
-    none for no view)."""
-    found: dict[int, ObjectView] = {}
-    if view is None:
-        return found
-    for p in view.players:
-        for o in p.graveyard:
-            found[o.id] = o
-    for zone in (view.hand, view.battlefield, view.exile):
-        for o in zone:
-            found[o.id] = o
-    return found
-
-
 def _hidden_view(game: Game, obj: GameObject) -> ObjectView:
     # 708.2a: a face-down permanent is a nameless 2/2 creature to those who can't see it.
     combat = game.state.combat
@@ -100,7 +85,7 @@ class _Build:
         combat = game.state.combat
         self.attackers = combat.attackers if combat else _NO_COMBATANTS
         self.blockers = combat.blockers if combat else _NO_COMBATANTS
-        self.pending = _by_id(last)
+        self.pending = last.objects_by_id() if last is not None else {}
         """The previous view's ids not met again yet: at the end, those no longer shown (an id is
         listed in one zone only, so each is met at most once)."""
         self.fresh: list[ObjectView] = []
