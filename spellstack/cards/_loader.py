@@ -35,16 +35,9 @@ from ..rules import (
     TriggeredAbility,
     parse_mana_cost,
 )
-from ..rules._characteristics import (
-    AFFECTED,
-    COLOR_WORDS,
-    LAYER_ARG_KINDS,
-    LAYER_VERBS,
-    LIST_KINDS,
-    REQUIRED_ARGS,
-)
-from ..rules._definitions import ArgValue, ReplacementAbility, StaticAbility
-from ..rules._replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
+from ..rules.definitions import ArgValue, ReplacementAbility, StaticAbility
+from ..rules.layers import AFFECTED, COLOR_WORDS, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
+from ..rules.replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
 
 __all__ = ["KEYWORDS", "load_card_file", "load_cards", "parse_type_line"]
 

@@ -19,7 +19,7 @@ from ..actors import ENGINE_ERROR, play_match
 from ..bots import RandomBot
 from ..cards import load_cards
 from ..rules import Game
-from ..rules._characteristics import add_effect, characteristics, new_effect
+from ..rules.layers import add_effect, characteristics, new_effect
 from ..scenarios import build_game
 from ._bench_kernel import DECKS
 from ._bench_messages import bench_messages

@@ -28,10 +28,9 @@ import msgpack  # type: ignore[import-untyped]  # ships no type information
 from spellstack.protocol._convert import compact, describe_value, from_trusted, from_wire, short_repr, to_wire
 from spellstack.protocol._messages import MESSAGE_TYPES, Message
 from spellstack.protocol._views import PlayerChange
-from spellstack.rules._decisions import ActionOption, Choice, TargetRequirement
-from spellstack.rules._errors import InvalidMessageError
-from spellstack.rules._events import Event
-from spellstack.rules._view import ObjectView, StackItemView
+from spellstack.rules.base import InvalidMessageError
+from spellstack.rules.state import ActionOption, Choice, Event, TargetRequirement
+from spellstack.rules.views import ObjectView, StackItemView
 
 __all__ = [
     "COMPACT_RECORDS",

@@ -32,8 +32,7 @@ import types
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, Union, cast, get_args, get_origin, get_type_hints
 
-from spellstack.rules._errors import InvalidMessageError
-from spellstack.rules._view import builder
+from spellstack.rules.base import InvalidMessageError, builder
 
 __all__ = [
     "QUOTE_LIMIT",

@@ -12,8 +12,7 @@ from typing import ClassVar, TypeAlias
 
 from spellstack.protocol._stops import Stops
 from spellstack.protocol._views import ViewDelta
-from spellstack.rules._decisions import Action, Answer, Decision
-from spellstack.rules._events import Event
+from spellstack.rules.state import Action, Answer, Decision, Event
 
 __all__ = [
     "MESSAGE_TYPES",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spellstack.rules._state import STEPS
+from spellstack.rules.state import STEPS
 
 __all__ = ["NO_PRIORITY_STEPS", "STOP_STEPS", "Stops"]
 

@@ -15,18 +15,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from spellstack.rules._errors import InvalidMessageError
-from spellstack.rules._view import (
+from spellstack.rules.base import InvalidMessageError, builder
+from spellstack.rules.views import (
     ObjectView,
     PlayerPublic,
     PlayerView,
     StackItemView,
-    builder,
+    ViewMemo,
     new_object_view,
     new_player_public,
     new_player_view,
 )
-from spellstack.rules._viewing import ViewMemo
 
 __all__ = ["PlayerChange", "ViewDelta", "ViewMirror", "ViewTracker"]
 

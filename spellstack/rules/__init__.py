@@ -5,16 +5,8 @@ may need a player's choice are generators that yield ``Decision`` and receive ``
 ``Action`` replies; ``next_task`` says what the game needs next.
 """
 
-from ._attachments import (
-    attach,
-    attachment_problems,
-    can_attach,
-    is_aura,
-    is_equipment,
-    is_role,
-    spell_target_specs,
-)
-from ._casting import (
+from .base import CardDefinitionError, GameRandom, IllegalActionError, InvalidMessageError, SpellstackError
+from .casting import (
     activate_ability,
     cast_spell,
     legal_actions,
@@ -23,20 +15,7 @@ from ._casting import (
     only_pass_possible,
     play_land,
 )
-from ._combat import check_trample_division, combat_damage
-from ._decisions import (
-    ACTION_KINDS,
-    DECISION_KINDS,
-    Action,
-    ActionOption,
-    Answer,
-    Choice,
-    Decision,
-    Proc,
-    Reply,
-    TargetRequirement,
-)
-from ._definitions import (
+from .definitions import (
     ActivatedAbility,
     CardDefinition,
     Effect,
@@ -46,11 +25,38 @@ from ._definitions import (
     TargetSpec,
     TriggeredAbility,
 )
-from ._effects import ARG_KINDS, EFFECT_VERBS, OBJECT_WORDS, PLAYER_WORDS, VerbSpec
-from ._errors import CardDefinitionError, IllegalActionError, InvalidMessageError, SpellstackError
-from ._events import Event
-from ._game import Game
-from ._mana import (
+from .effects import ARG_KINDS, EFFECT_VERBS, OBJECT_WORDS, PLAYER_WORDS, VerbSpec
+from .ending import check_game_over, lose_game
+from .game import Game
+from .legality import (
+    PERMISSION_KINDS,
+    PROTECTION_QUALITIES,
+    RESTRICTION_FILTERS,
+    RESTRICTION_KINDS,
+    RESTRICTION_OBJECTS,
+    RESTRICTION_PLAYERS,
+    TARGET_KINDS,
+    attach,
+    attachment_problems,
+    attack_refusal,
+    block_refusal,
+    can_attach,
+    cast_permitted_from,
+    cast_refusal,
+    enter_refusal,
+    flash_permitted,
+    is_aura,
+    is_equipment,
+    is_legal_target,
+    is_role,
+    play_land_refusal,
+    protected_from,
+    protection_keyword,
+    protection_qualities,
+    spell_target_specs,
+    target_candidates,
+)
+from .mana import (
     COLORS,
     MANA_TYPES,
     ManaCost,
@@ -64,14 +70,65 @@ from ._mana import (
     parse_pool,
     plan_payment,
 )
-from ._priority import (
+from .replacement import (
+    REPLACEMENT_EVENTS,
+    DestroyEvent,
+    LossEvent,
+    MoveEvent,
+    Replacement,
+    add_shield,
+    apply_replacements,
+    prevent_damage,
+    replace_loss,
+    replace_move,
+)
+from .resolution import resolve_top
+from .sba import sba_would_apply, state_based_actions
+from .state import (
+    ACTION_KINDS,
+    DECISION_KINDS,
+    FIRST_OBJECT_ID,
+    MAX_PLAYERS,
+    NO_COUNTERS,
+    STEPS,
+    Action,
+    ActionOption,
+    Answer,
+    Choice,
+    CombatState,
+    ContinuousEffect,
+    Decision,
+    DelayedTrigger,
+    Event,
+    GameObject,
+    GameState,
+    PendingTrigger,
+    PlayerState,
+    Proc,
+    Reply,
+    SBAChanges,
+    Shield,
+    TargetRequirement,
+    is_player_ref,
+    player_ref,
+    seat_of_ref,
+)
+from .triggers import CONDITION_ARGS, CONDITIONS, TRIGGER_EVENTS, place_triggers, trigger_name
+from .turn import (
+    MAX_HAND_SIZE,
+    OPENING_HAND,
     AutoRun,
     Task,
+    advance,
     after_sba,
     after_triggers,
     automatic_pass,
     check_answer,
+    check_trample_division,
+    combat_damage,
     default_answer,
+    end_turn,
+    new_game,
     next_task,
     pass_priority,
     play_sync,
@@ -80,63 +137,28 @@ from ._priority import (
     run_proc,
     take_action,
 )
-from ._protection import PROTECTION_QUALITIES, protected_from, protection_keyword, protection_qualities
-from ._replacement import (
-    REPLACEMENT_EVENTS,
-    DestroyEvent,
-    LossEvent,
-    MoveEvent,
-    Replacement,
-    add_shield,
-    apply_replacements,
+from .views import (
+    PUBLIC_SEAT,
+    ObjectView,
+    PlayerPublic,
+    PlayerView,
+    StackItemView,
+    ViewMemo,
+    ref_visible_to,
+    seats_seeing,
+    view_for,
+    visible_name,
+    visible_to,
+)
+from .zones import (
+    create_object,
+    deal_damage,
     destroy_permanent,
-    prevent_damage,
-    replace_loss,
-    replace_move,
+    draw_cards,
+    move_object,
+    move_object_proc,
+    simultaneous_moves,
 )
-from ._resolution import resolve_top
-from ._restrictions import (
-    PERMISSION_KINDS,
-    RESTRICTION_FILTERS,
-    RESTRICTION_KINDS,
-    RESTRICTION_OBJECTS,
-    RESTRICTION_PLAYERS,
-    attack_refusal,
-    block_refusal,
-    cast_permitted_from,
-    cast_refusal,
-    enter_refusal,
-    flash_permitted,
-    play_land_refusal,
-)
-from ._rng import GameRandom
-from ._sba import check_game_over, lose_game, sba_would_apply, state_based_actions
-from ._setup import OPENING_HAND, new_game
-from ._state import (
-    FIRST_OBJECT_ID,
-    MAX_PLAYERS,
-    NO_COUNTERS,
-    STEPS,
-    CombatState,
-    ContinuousEffect,
-    DelayedTrigger,
-    GameObject,
-    GameState,
-    PendingTrigger,
-    PlayerState,
-    SBAChanges,
-    Shield,
-    is_player_ref,
-    player_ref,
-    seat_of_ref,
-)
-from ._targets import TARGET_KINDS, is_legal_target, target_candidates
-from ._triggers import CONDITION_ARGS, CONDITIONS, TRIGGER_EVENTS, place_triggers, trigger_name
-from ._turn import MAX_HAND_SIZE, advance, end_turn
-from ._view import ObjectView, PlayerPublic, PlayerView, StackItemView
-from ._viewing import ViewMemo, view_for
-from ._visibility import PUBLIC_SEAT, ref_visible_to, seats_seeing, visible_name, visible_to
-from ._zones import create_object, deal_damage, draw_cards, move_object, move_object_proc, simultaneous_moves
 
 __all__ = [
     "ACTION_KINDS",

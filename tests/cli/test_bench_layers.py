@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from spellstack.cli._bench import bench_layers, layer_board
-from spellstack.rules._characteristics import characteristics
+from spellstack.rules.layers import characteristics
 
 
 def test_the_layer_board_has_40_permanents_under_10_effects() -> None:

@@ -29,16 +29,8 @@ from spellstack.protocol import (
     ViewDelta,
     ViewTracker,
 )
-from spellstack.rules._decisions import (
-    Action,
-    ActionOption,
-    Answer,
-    Choice,
-    Decision,
-    TargetRequirement,
-)
-from spellstack.rules._events import Event
-from spellstack.rules._view import ObjectView, PlayerPublic, PlayerView, StackItemView
+from spellstack.rules.state import Action, ActionOption, Answer, Choice, Decision, Event, TargetRequirement
+from spellstack.rules.views import ObjectView, PlayerPublic, PlayerView, StackItemView
 
 
 def make_delta(seat: int = 0) -> ViewDelta:

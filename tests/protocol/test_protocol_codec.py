@@ -30,7 +30,7 @@ from spellstack.protocol import (
     to_plain,
     to_wire,
 )
-from spellstack.rules._errors import InvalidMessageError
+from spellstack.rules.base import InvalidMessageError
 
 
 def envelope(body: Any, kind: Any = "PriorityRequest", version: Any = PROTOCOL_VERSION) -> bytes:

@@ -10,7 +10,7 @@ import pytest
 
 from spellstack.protocol import from_plain, from_wire, to_plain, to_wire
 from spellstack.protocol._convert import compact, describe_value, from_trusted, short_repr
-from spellstack.rules._errors import InvalidMessageError
+from spellstack.rules.base import InvalidMessageError
 
 
 @dataclass(frozen=True, slots=True)

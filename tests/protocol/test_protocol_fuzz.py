@@ -11,10 +11,9 @@ from hypothesis import strategies as st
 
 from spellstack.protocol import MESSAGE_TYPES, PROTOCOL_VERSION, decode, encode
 from spellstack.protocol._messages import Message
-from spellstack.rules._decisions import Action, ActionOption, Answer, Choice, Decision
-from spellstack.rules._errors import InvalidMessageError
-from spellstack.rules._events import Event
-from spellstack.rules._view import ObjectView, PlayerPublic, PlayerView, StackItemView
+from spellstack.rules.base import InvalidMessageError
+from spellstack.rules.state import Action, ActionOption, Answer, Choice, Decision, Event
+from spellstack.rules.views import ObjectView, PlayerPublic, PlayerView, StackItemView
 
 FIELD_NAMES = sorted(
     {

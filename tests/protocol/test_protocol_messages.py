@@ -19,7 +19,7 @@ from spellstack.protocol import (
     _stops,
     _views,
 )
-from spellstack.rules import _decisions, _events, _view
+from spellstack.rules import state, views
 
 EXPECTED_KINDS = {
     "PriorityRequest",
@@ -69,9 +69,8 @@ def test_kind_is_not_a_field() -> None:
 def test_repr_reads_like_code(messages: list[Message]) -> None:
     names = {
         **{n: getattr(_messages, n) for n in _messages.__all__},
-        **{n: getattr(_decisions, n) for n in _decisions.__all__},
-        **{n: getattr(_events, n) for n in _events.__all__},
-        **{n: getattr(_view, n) for n in _view.__all__},
+        **{n: getattr(state, n) for n in state.__all__},
+        **{n: getattr(views, n) for n in views.__all__},
         **{n: getattr(_stops, n) for n in _stops.__all__},
         **{n: getattr(_views, n) for n in _views.__all__},
     }

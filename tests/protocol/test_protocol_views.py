@@ -20,7 +20,7 @@ from spellstack.protocol import (
     encode,
 )
 from spellstack.rules import Decision, InvalidMessageError
-from spellstack.rules._view import ObjectView, PlayerPublic, PlayerView, StackItemView
+from spellstack.rules.views import ObjectView, PlayerPublic, PlayerView, StackItemView
 
 DECISION = Decision(3, 0, "priority", "You have priority.")
 NAMES = ("Forest", "Grizzly Bears", "Shock", "")

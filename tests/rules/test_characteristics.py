@@ -11,14 +11,7 @@ import trio
 
 from spellstack.cards import load_card_file, load_cards
 from spellstack.rules import CardDefinitionError, Game, GameObject
-from spellstack.rules._characteristics import (
-    add_counters,
-    add_effect,
-    become_copy,
-    characteristics,
-    end_durations,
-    new_effect,
-)
+from spellstack.rules.layers import add_counters, add_effect, become_copy, characteristics, end_durations, new_effect
 from spellstack.scenarios import build_game, run_scenario
 
 CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_cards.toml"))}
@@ -263,9 +256,9 @@ def test_the_cache_is_dropped_by_every_relevant_change() -> None:
     game, o = board([{"card": "Grizzly Bears", "label": "b"}], hand=["Forest", "Nature's Revolt"])
     bears = o["b"]
     assert characteristics(game, bears) is characteristics(game, bears)  # cached
-    epoch = game.epoch
+    epoch = game.caches.epoch
     add_counters(game, bears, "+1/+1", 2)
-    assert game.epoch > epoch and game.power(bears) == 4
+    assert game.caches.epoch > epoch and game.power(bears) == 4
     revolt = next(x for x in game.state.objects.values() if x.name == "Nature's Revolt")
     move_object(game, revolt.id, "battlefield")
     forest = next(x for x in game.state.objects.values() if x.name == "Forest")
@@ -281,7 +274,7 @@ def test_a_stable_card_stays_in_the_cache_when_the_epoch_moves() -> None:
     kept = characteristics(game, forest)
     characteristics(game, bears)
     game.changed()
-    assert game.layer_cache.get(forest.id) is kept and bears.id not in game.layer_cache
+    assert game.caches.layers.get(forest.id) is kept and bears.id not in game.caches.layers
     assert characteristics(game, forest) == fresh(game, forest)
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from spellstack.cards import load_cards
 from spellstack.rules import NO_COUNTERS, Game, GameState, create_object, new_game
-from spellstack.rules._characteristics import add_counters
+from spellstack.rules.layers import add_counters
 
 CARDS = load_cards()
 

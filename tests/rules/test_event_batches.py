@@ -16,7 +16,7 @@ from spellstack.rules import (
     run_proc,
     state_based_actions,
 )
-from spellstack.rules._zones import create_object, deal_damage, draw_cards
+from spellstack.rules.zones import create_object, deal_damage, draw_cards
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
 

@@ -9,12 +9,14 @@ from typing import Any
 import pytest
 
 from spellstack.rules import ActionOption, Choice, Decision, Event, TargetRequirement
-from spellstack.rules._casting import HandFacts, SeatBoard, _new_hand_facts, _new_seat_board
-from spellstack.rules._decisions import new_action_option, new_choice, new_decision, new_target_requirement
-from spellstack.rules._events import new_event
-from spellstack.rules._priority import AutoRun, _new_auto_run
-from spellstack.rules._replacement import MoveEvent
-from spellstack.rules._zones import _new_move
+from spellstack.rules.casting._boards import _new_seat_board
+from spellstack.rules.casting._legal import _new_hand_facts
+from spellstack.rules.game import HandFacts, SeatBoard
+from spellstack.rules.replacement import MoveEvent
+from spellstack.rules.state import new_action_option, new_choice, new_decision, new_event, new_target_requirement
+from spellstack.rules.turn import AutoRun
+from spellstack.rules.turn._priority import _new_auto_run
+from spellstack.rules.zones._zones import _new_move
 
 _REQ = TargetRequirement("target creature", 1, 1, (7, 9))
 _OPTION = ActionOption("cast", 5, "Lightning Bolt", 0, (_REQ,), True, 3, False)

@@ -40,6 +40,7 @@ from spellstack.rules import (
     visible_name,
     visible_to,
 )
+from spellstack.rules.views import ask_choose
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
 ANN, BEN = 0, 1
@@ -198,11 +199,11 @@ def test_choices_name_only_what_the_asked_player_may_see() -> None:
     t = Table()
     st = t.game.state
     secret = st.players[BEN].hand[0]
-    proc = t.game.ask_choose(ANN, "choose one", [secret, t.bears], 1, 1)
+    proc = ask_choose(t.game, ANN, "choose one", [secret, t.bears], 1, 1)
     decision = next(proc)
     assert [c.name for c in decision.choices] == [f"#{secret}", "Grizzly Bears"]
     # Ben is asked about his own hand: he sees its name.
-    proc = t.game.ask_choose(BEN, "choose one", [secret, t.bears], 1, 1)
+    proc = ask_choose(t.game, BEN, "choose one", [secret, t.bears], 1, 1)
     assert next(proc).choices[0].name == st.objects[secret].name
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spellstack.rules._mana import (
+from spellstack.rules.mana import (
     COLORS,
     MANA_TYPES,
     ManaCost,

@@ -33,7 +33,8 @@ from spellstack.rules import (
     play_sync,
     view_for,
 )
-from spellstack.rules._casting import CAN_ACT, ONLY_PASS, ONLY_PASS_NUMBERED, _fresh_actions, pass_test
+from spellstack.rules.casting import CAN_ACT, ONLY_PASS, ONLY_PASS_NUMBERED, pass_test
+from spellstack.rules.casting._legal import _fresh_actions
 from spellstack.scenarios import build_game
 
 HERE = Path(__file__).parent

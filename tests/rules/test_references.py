@@ -35,6 +35,7 @@ from spellstack.rules import (
     state_based_actions,
     take_action,
 )
+from spellstack.rules.views import visible_name
 from spellstack.scenarios import build_game
 
 CARDS = load_cards()
@@ -281,9 +282,9 @@ def test_a_player_who_left_is_no_target_and_an_absent_seat_names_no_one() -> Non
 def test_ref_name_is_safe_for_any_int(ref: int) -> None:
     game, ids = _position()
     for seat in (-1, 0, 1):
-        name = game.ref_name(ref, seat)
+        name = visible_name(game, ref, seat)
         assert name.startswith("#") and len(name) < 40
-    assert game.ref_name(ids.bears) == "Grizzly Bears" and game.ref_name(2) == "bob"
+    assert visible_name(game, ids.bears) == "Grizzly Bears" and visible_name(game, 2) == "bob"
 
 
 # ---------------------------------------------------------------------- answers

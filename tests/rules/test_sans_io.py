@@ -57,7 +57,7 @@ def forbidden_imports(source: str) -> list[str]:
     return found
 
 
-RULES_SOURCES = sorted(RULES.glob("*.py"))
+RULES_SOURCES = sorted(RULES.rglob("*.py"))
 
 
 def test_there_are_kernel_sources() -> None:

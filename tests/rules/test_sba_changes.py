@@ -29,8 +29,8 @@ from spellstack.rules import (
     take_action,
     view_for,
 )
-from spellstack.rules._characteristics import add_counters
-from spellstack.rules._zones import gain_life, lose_life
+from spellstack.rules.layers import add_counters
+from spellstack.rules.zones import gain_life, lose_life
 from spellstack.scenarios import build_game
 
 CARDS = load_cards()

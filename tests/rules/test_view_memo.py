@@ -21,8 +21,9 @@ from spellstack.rules import (
     ViewMemo,
     view_for,
 )
-from spellstack.rules._view import ObjectView, PlayerPublic, builder
-from spellstack.rules._zones import create_object
+from spellstack.rules.base import builder
+from spellstack.rules.views import ObjectView, PlayerPublic
+from spellstack.rules.zones import create_object
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
 
@@ -81,11 +82,11 @@ def test_a_kept_view_is_not_reused_when_any_field_would_differ() -> None:
 def test_games_with_the_same_definitions_share_the_printed_values_cache() -> None:
     one = Game(GameState(players=[PlayerState(1, "Ann")], rng=GameRandom.from_seed(1)), CARDS)
     two = Game(GameState(players=[PlayerState(1, "Ann")], rng=GameRandom.from_seed(2)), CARDS)
-    assert one.layer_templates is two.layer_templates
-    assert one.value_readers is two.value_readers
+    assert one.caches.templates is two.caches.templates
+    assert one.caches.value_readers is two.caches.value_readers
     other = dict(CARDS)
     three = Game(GameState(players=[PlayerState(1, "Ann")], rng=GameRandom.from_seed(3)), other)
-    assert three.layer_templates is not one.layer_templates
+    assert three.caches.templates is not one.caches.templates
 
 
 class _Checking(KernelDriver):

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from spellstack.cards import load_cards
 from spellstack.rules import Game, move_object
-from spellstack.rules._characteristics import add_effect, new_effect
-from spellstack.rules._restrictions import abilities_as_printed, kinds_seen, play_land_refusal
-from spellstack.rules._triggers import trigger_enters, trigger_leaves
-from spellstack.rules._zones import create_object
+from spellstack.rules.layers import add_effect, new_effect
+from spellstack.rules.legality import abilities_as_printed, kinds_seen, play_land_refusal
+from spellstack.rules.triggers import trigger_enters, trigger_leaves
+from spellstack.rules.zones import create_object
 from spellstack.scenarios import build_game
 
 CARDS = load_cards()
@@ -42,7 +42,7 @@ def test_an_entering_creature_that_triggers_nothing_leaves_the_board_unevaluated
     game.changed()
     trigger_enters(game, new)
     assert not game.state.pending_triggers
-    assert not game.layer_cache  # nobody's abilities were looked at
+    assert not game.caches.layers  # nobody's abilities were looked at
 
 
 def test_a_dying_creature_that_triggers_nothing_leaves_the_board_unevaluated() -> None:
@@ -52,7 +52,7 @@ def test_a_dying_creature_that_triggers_nothing_leaves_the_board_unevaluated() -
     game.changed()
     trigger_leaves(game, old, "graveyard", new.id)
     assert not game.state.pending_triggers
-    assert set(game.layer_cache) <= {old.id}  # its own, as it last existed (603.10a): no other
+    assert set(game.caches.layers) <= {old.id}  # its own, as it last existed (603.10a): no other
 
 
 def test_an_another_creature_enters_ability_an_effect_gives_triggers() -> None:
@@ -85,7 +85,7 @@ def test_with_no_restriction_printed_a_restriction_check_leaves_the_board_uneval
     game = board({"battlefield": ["Forest", "Grizzly Bears"]})
     game.changed()
     assert play_land_refusal(game, 0) is None
-    assert not game.layer_cache
+    assert not game.caches.layers
 
 
 def test_a_card_first_seen_after_the_look_is_looked_at() -> None:

@@ -1,0 +1,17 @@
+"""TODO package docstring: base."""
+
+from ._builder import builder
+from ._errors import CardDefinitionError, IllegalActionError, InvalidMessageError, SpellstackError
+from ._quote import in_int64, quote
+from ._rng import GameRandom
+
+__all__ = [
+    "CardDefinitionError",
+    "GameRandom",
+    "IllegalActionError",
+    "InvalidMessageError",
+    "SpellstackError",
+    "builder",
+    "in_int64",
+    "quote",
+]

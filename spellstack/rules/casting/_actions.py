@@ -1,0 +1,235 @@
+"""Casting spells (601), activating abilities (602, 605), playing lands (305), and the list of
+actions legal now (117.1).
+
+Every action is checked completely before anything changes, so an illegal one leaves the
+state, and its hash, exactly as they were (601.2: an illegal attempt is rewound).
+"""
+
+from __future__ import annotations
+
+from ..definitions import ActivatedAbility, CardDefinition, TargetSpec
+from ..effects import EffectContext, run_effects
+from ..game import Game
+from ..layers import add_counters
+from ..legality import (
+    cast_permitted_from,
+    cast_refusal,
+    flash_permitted,
+    for_caster,
+    group_ok,
+    is_legal_target,
+    play_land_refusal,
+    spell_target_specs,
+    target_prompt,
+)
+from ..mana import ManaCost, Payment, plan_payment, spend
+from ..state import (
+    Action,
+    GameObject,
+)
+from ..views import visible_name
+from ..zones import lose_life, move_object
+from ._boards import _can_tap, mana_sources
+from ._checks import _fail, _sorcery_timing, _visible_name
+
+
+def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
+          exclude: int = 0) -> Payment:
+    """601.2g/h: find how to pay; raise if the player can't. ``exclude``: a permanent whose {T}
+    is already part of the cost."""
+    p = game.state.players[seat]
+    sources = [s for s in mana_sources(game, seat, action.pay) if s.source_id != exclude]
+    try:
+        plan = plan_payment(cost, x, p.mana, sources, pay_as=action.pay_as or None,
+                            life_available=p.life)
+    except ValueError as err:
+        raise _fail(game, "601.2h", str(err)) from None
+    if plan is None:
+        raise _fail(game, "601.2h", f"{p.name} can't pay {cost}" + (f" with X={x}" if x else ""))
+    return plan
+
+
+def _pay(game: Game, seat: int, plan: Payment) -> None:
+    """601.2g/h: activate the mana abilities, then pay from the pool and with life. The mana
+    the abilities add is spent at once on the cost, so the pool keeps only what was in it
+    before, less ``plan.from_pool``."""
+    st = game.state
+    p = st.players[seat]
+    for oid, _mana in plan.activations:
+        st.objects[oid].tapped = True
+    if plan.from_pool or p.mana:  # an empty pool, nothing spent from it: it stays empty
+        p.mana = {k: v for k, v in spend(p.mana, plan).items() if v}
+    if plan.life:
+        lose_life(game, seat, plan.life)
+
+
+def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
+                   seat: int, source_id: int, what: str,
+                   source: GameObject | None = None) -> tuple[int, ...]:
+    """601.2c: match the chosen targets, in order, to the requirements in order; each target
+    must be legal for its requirement and one requirement never names the same object twice
+    (115.3). Returns the group sizes: the first split that works, earlier requirements taking
+    as many as they can. If none works, the error names the first target that fits nowhere.
+    ``source_id``: the spell being cast, which can't target itself (115.5); 0 for an ability."""
+
+    def fits(spec: TargetSpec, group: tuple[int, ...]) -> bool:
+        return len(set(group)) == len(group) and group_ok(game, spec, group) and all(
+            t != source_id and is_legal_target(game, spec, t, seat, source) for t in group)
+
+    specs = tuple(for_caster(game, spec, seat, source) for spec in specs)
+
+    def split(k: int, i: int) -> list[int] | None:
+        if k == len(specs):
+            return [] if i == len(targets) else None
+        spec = specs[k]
+        for size in range(min(spec.max, len(targets) - i), spec.min - 1, -1):
+            if fits(spec, targets[i:i + size]):
+                rest = split(k + 1, i + size)
+                if rest is not None:
+                    return [size, *rest]
+        return None
+
+    groups = split(0, 0)
+    if groups is not None:
+        return tuple(groups)
+    # Explain: the longest prefix the greedy reading accepts, then what broke it.
+    i = 0
+    for spec in specs:
+        taken = 0
+        while (i < len(targets) and taken < spec.max
+               and fits(spec, targets[i - taken:i + 1])):
+            taken += 1
+            i += 1
+        if taken < spec.min:
+            if i < len(targets):
+                raise _fail(game, "601.2c", f"{_visible_name(game, targets[i], seat)} is not a "
+                            f"legal {target_prompt(spec)}")
+            raise _fail(game, "601.2c", f"{what} needs {target_prompt(spec)}")
+    bad = targets[min(i, len(targets) - 1)] if targets else 0
+    raise _fail(game, "601.2c", f"{_visible_name(game, bad, seat)} is not a legal target for "
+                f"{what}")
+
+
+def _spell_targets(defn: CardDefinition) -> tuple[TargetSpec, ...]:
+    return spell_target_specs(defn)
+
+
+def _instant_speed(game: Game, seat: int, obj: GameObject, defn: CardDefinition) -> bool:
+    """307.1/702.8a: an instant, a spell with flash, or one an effect lets ``seat`` cast as
+    though it had flash (Sigarda's Aid)."""
+    c = game.caches.layers[obj.id]
+    return ("Instant" in c.card_types or "flash" in c.keywords
+            or flash_permitted(game, seat, obj))
+
+
+def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
+    """601.2: cast a spell from hand: announce, choose X and targets, pay; returns the spell."""
+    st = game.state
+    obj = st.objects.get(action.object_id)
+    if obj is None or obj.zone == "stack" or not cast_permitted_from(game, seat, obj):
+        raise _fail(game, "601.2a", f"object #{action.object_id} is not a card in "
+                    f"{st.players[seat].name}'s hand")
+    defn = game.cards[obj.name]
+    if game.is_type(obj, "Land"):
+        raise _fail(game, "305.9", f"{obj.name} is a land: it is played, not cast")
+    if not _instant_speed(game, seat, obj, defn) and not _sorcery_timing(game, seat):
+        raise _fail(game, "307.1", f"{obj.name} can be cast only in your main phase with an "
+                    "empty stack")
+    cost = game.characteristics(obj).mana_cost or ManaCost(())
+    if action.x < 0 or (action.x and not cost.has_x):
+        raise _fail(game, "601.2b", f"X={action.x} is not allowed for {obj.name}")
+    groups = _split_targets(game, _spell_targets(defn), action.targets, seat, obj.id, obj.name,
+                            obj)
+    why = cast_refusal(game, seat, obj, action.x)
+    if why is not None:  # 601.2e: the proposed spell is illegal; 101.2: "can't" wins
+        raise _fail(game, "101.2", f"{why}; {obj.name} can't be cast")
+    plan = _plan(game, seat, cost, action.x, action)
+    # Everything is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).
+    spell = move_object(game, obj.id, "stack", controller=seat)
+    spell.targets = action.targets
+    spell.target_groups = groups
+    spell.x = action.x
+    _pay(game, seat, plan)
+    if game.logging():
+        tgt = (" targeting " + ", ".join(visible_name(game, t) for t in action.targets)
+               if action.targets else "")
+        game.log("cast", f"{st.players[seat].name} casts {spell.name}{tgt}", player=seat,
+                 subject=spell.id)
+    return spell
+
+
+def _activated(game: Game, seat: int, action: Action) -> tuple[GameObject, ActivatedAbility, str, int]:
+    """The permanent, the ability (among those it has now, layer 6), the definition it is
+    printed on and its index there."""
+    st = game.state
+    obj = st.objects.get(action.object_id)
+    if obj is None or obj.zone != "battlefield" or game.controller(obj) != seat:
+        raise _fail(game, "602.2", f"object #{action.object_id} is not a permanent "
+                    f"{st.players[seat].name} controls")
+    abilities = game.activated(obj)
+    if not 1 <= action.ability <= len(abilities):
+        raise _fail(game, "602.2", f"{obj.name} has no activated ability {action.ability}")
+    name, index, ab = abilities[action.ability - 1]
+    return obj, ab, name, index
+
+
+def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None:
+    """602.2: activate an ability; a mana ability resolves at once (605.3a) and returns None."""
+    st = game.state
+    obj, ab, ab_name, ab_index = _activated(game, seat, action)
+    if ab.tap and not _can_tap(game, obj):
+        raise _fail(game, "602.5a", f"{obj.name} can't be tapped to pay {{T}} now")
+    if ab.sorcery_speed and not _sorcery_timing(game, seat):
+        raise _fail(game, "602.5d", f"{obj.name}'s ability can be activated only as a sorcery")
+    if action.x and not ab.mana_cost.has_x:
+        raise _fail(game, "601.2b", f"X={action.x} is not allowed for {obj.name}'s ability")
+    for kind, n in ab.remove_counters:
+        if obj.counters.get(kind, 0) < n:
+            raise _fail(game, "118.3", f"{obj.name} has fewer than {n} {kind} counter(s) to remove")
+    # 115.5: an ability can't target itself, but it may target its own source (no exclusion).
+    groups = _split_targets(game, ab.targets, action.targets, seat, 0, obj.name, obj)
+    plan = _plan(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0)
+    _pay(game, seat, plan)
+    if ab.tap:
+        obj.tapped = True
+    for kind, n in ab.remove_counters:  # 602.2b: a cost paid along with the mana
+        add_counters(game, obj, kind, -n)
+    if ab.is_mana_ability:
+        ctx = EffectContext(game, obj, seat, obj, (), action.x, 0, ab.position)
+        for _ in run_effects(ctx, ab.effects):  # mana abilities never ask anything
+            raise AssertionError("a mana ability asked a question")
+        return None
+    oid = st.new_id()
+    stack_obj = GameObject(
+        id=oid, card=0, name=ab_name, owner=seat, controller=seat, zone="stack",
+        timestamp=st.new_timestamp(), ability_index=ab_index, ability_kind="activated",
+        source_id=obj.id, targets=action.targets, target_groups=groups, x=action.x,
+    )
+    st.objects[oid] = stack_obj
+    st.stack.append(oid)
+    game.log("activate", f"{st.players[seat].name} activates {obj.name}", player=seat,
+             subject=oid)
+    return stack_obj
+
+
+def play_land(game: Game, seat: int, action: Action) -> GameObject:
+    """305.1: play a land: main phase, your turn, empty stack, one land per turn (305.2)."""
+    st = game.state
+    obj = st.objects.get(action.object_id)
+    if obj is None or obj.zone != "hand" or obj.owner != seat:
+        raise _fail(game, "305.1", f"object #{action.object_id} is not a card in "
+                    f"{st.players[seat].name}'s hand")
+    if not game.is_type(obj, "Land"):
+        raise _fail(game, "305.1", f"{obj.name} is not a land")
+    if not _sorcery_timing(game, seat):
+        raise _fail(game, "305.1", "a land can be played only in your main phase with an empty "
+                    "stack")
+    if st.players[seat].lands_played >= 1:
+        raise _fail(game, "305.2", f"{st.players[seat].name} has already played a land this turn")
+    why = play_land_refusal(game, seat)
+    if why is not None:
+        raise _fail(game, "101.2", f"{why}; {obj.name} can't be played")
+    st.players[seat].lands_played += 1
+    new = move_object(game, obj.id, "battlefield", controller=seat)
+    game.log("play", f"{st.players[seat].name} plays {new.name}", player=seat, subject=new.id)
+    return new

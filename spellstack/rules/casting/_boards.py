@@ -1,0 +1,159 @@
+"""TODO docstring (from _casting)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..base import builder
+from ..game import Game, PermanentFacts, SeatBoard
+from ..legality import (
+    has_permissions,
+)
+from ..mana import ManaSource
+from ..state import (
+    Characteristics,
+    GameObject,
+)
+from ._checks import _fail, _visible_name
+
+
+def _tap_mana(game: Game, obj: GameObject) -> tuple[str, ...] | None:
+    """The mana types the permanent's first {T}-only mana ability adds, or None if it has none
+    (the abilities it has now: layer 6)."""
+    for _, _, ab in game.caches.layers[obj.id].activated:
+        if ab.tap_mana is not None:
+            return ab.tap_mana
+    return None
+
+
+def _can_tap(game: Game, obj: GameObject) -> bool:
+    """302.6: a creature's {T} abilities need it under control since the turn began."""
+    if obj.tapped:
+        return False
+    if not obj.sick:
+        return True
+    c = game.caches.layers[obj.id]
+    return "Creature" not in c.card_types or "haste" in c.keywords
+
+
+# ``builder``: a board is made for every seat at each epoch, hand facts at each change of a hand.
+_new_seat_board: Callable[..., SeatBoard] = builder(SeatBoard)
+_new_permanent_facts: Callable[..., PermanentFacts] = builder(PermanentFacts)
+
+
+def _permanent_facts(oid: int, c: Characteristics) -> PermanentFacts:
+    produces = None  # ``_tap_mana``: the first {T}-only mana ability's mana
+    activator = False
+    for _, _, ab in c.activated:
+        if not ab.is_mana_ability:
+            activator = True
+        elif produces is None and ab.tap_mana is not None:
+            produces = ab.tap_mana
+    sickness = "Creature" in c.card_types and "haste" not in c.keywords  # 302.6
+    mana = None if produces is None else (oid, ManaSource(oid, produces), sickness)
+    return _new_permanent_facts(c, mana, "Land" in c.card_types, activator)
+
+
+def _seat_board(game: Game, seat: int) -> SeatBoard:
+    """``SeatBoard`` for ``seat`` now, kept while the epoch is the same (made for every seat at
+    once: one look at the battlefield). When the only change since the last ones is a permanent
+    entering (the usual new epoch), or none, they are brought up to date rather than made
+    afresh."""
+    board = game.caches.seat_boards.get(seat)
+    if board is not None and board.epoch == game.caches.epoch:
+        return board
+    st = game.state
+    battlefield = st.battlefield
+    n = len(st.players)
+    boards = game.caches.seat_boards
+    characteristics = list(map(game.caches.layers.__getitem__, battlefield))  # 613
+    basis = game.caches.board_basis
+    if basis is not None and len(boards) == n:
+        ids, before = basis
+        k = len(ids)
+        if len(battlefield) == k + 1 and battlefield[:k] == ids and characteristics[:k] == before:
+            game.caches.board_basis = (list(battlefield), characteristics)
+            return _board_entered(game, seat, battlefield[k], characteristics[k])
+        if battlefield == ids and characteristics == before:
+            permissions = has_permissions(game)
+            for s in range(n):
+                b = boards[s]
+                boards[s] = _new_seat_board(game.caches.epoch, b.permanents, b.mana, b.lands, b.activator,
+                                      permissions)
+            return boards[seat]
+    game.caches.board_basis = (list(battlefield), characteristics)
+    permanents: list[list[int]] = [[] for _ in range(n)]
+    lands: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
+    others: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
+    activator = [False] * n
+    known = game.caches.permanent_facts
+    facts: dict[int, PermanentFacts] = {}
+    for oid, c in zip(battlefield, characteristics, strict=True):
+        f = known.get(oid)
+        if f is None or f.characteristics is not c:
+            f = _permanent_facts(oid, c)
+        facts[oid] = f
+        controller = c.controller
+        permanents[controller].append(oid)
+        if f.activator:
+            activator[controller] = True
+        if f.mana is not None:
+            (lands if f.land else others)[controller].append(f.mana)
+    game.caches.permanent_facts = facts
+    permissions = has_permissions(game)
+    for s in range(n):
+        boards[s] = _new_seat_board(game.caches.epoch, tuple(permanents[s]), tuple(lands[s] + others[s]),
+                              len(lands[s]), activator[s], permissions)
+    return boards[seat]
+
+
+def _board_entered(game: Game, seat: int, oid: int, c: Characteristics) -> SeatBoard:
+    """The seats' boards after permanent ``oid`` (with characteristics ``c``) entered the
+    battlefield, last, and nothing else about the others changed."""
+    f = game.caches.permanent_facts[oid] = _permanent_facts(oid, c)
+    permissions = has_permissions(game)
+    boards = game.caches.seat_boards
+    for s in range(len(game.state.players)):
+        b = boards[s]
+        if s != c.controller:
+            boards[s] = _new_seat_board(game.caches.epoch, b.permanents, b.mana, b.lands, b.activator,
+                                  permissions)
+            continue
+        mana, lands = b.mana, b.lands
+        if f.mana is not None:  # lands first, then other permanents, each in entering order
+            if f.land:
+                mana, lands = (*mana[:lands], f.mana, *mana[lands:]), lands + 1
+            else:
+                mana = (*mana, f.mana)
+        boards[s] = _new_seat_board(game.caches.epoch, (*b.permanents, oid), mana, lands,
+                              b.activator or f.activator, permissions)
+    return boards[seat]
+
+
+def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[ManaSource]:
+    """The {T} mana abilities ``seat`` could activate now: lands first, then other permanents,
+    each in the order they entered (the scenario format's automatic payment rule). With
+    ``only``: exactly those permanents, in that order."""
+    st = game.state
+    if only:
+        if len(set(only)) != len(only):
+            raise _fail(game, "601.2g", f"a permanent is named twice in {list(only)!r}: each "
+                        "mana ability is activated once")
+        out = []
+        for oid in only:
+            obj = st.objects.get(oid)
+            if obj is None or obj.zone != "battlefield" or game.controller(obj) != seat:
+                raise _fail(game, "601.2g", f"#{oid} is not a permanent you control")
+            produces = _tap_mana(game, obj)
+            if produces is None or not _can_tap(game, obj):
+                raise _fail(game, "601.2g", f"{_visible_name(game, oid, seat)} has no mana ability you can "
+                            "activate now")
+            out.append(ManaSource(oid, produces))
+        return out
+    objects = st.objects
+    out = []
+    for oid, source, sickness in _seat_board(game, seat).mana:
+        obj = objects[oid]
+        if not obj.tapped and not (sickness and obj.sick):  # 302.6
+            out.append(source)
+    return out

@@ -1,0 +1,37 @@
+"""Where the game stands for an action, and how a refusal names it (117.1, 307.1)."""
+
+from __future__ import annotations
+
+from ..base import IllegalActionError
+from ..game import Game
+from ..views import ref_visible_to, visible_name
+
+MAIN_STEPS = ("precombat_main", "postcombat_main")
+
+
+def where(game: Game) -> str:
+    """Where the game stands, for error messages."""
+    st = game.state
+    holder = st.players[st.priority].name if 0 <= st.priority < len(st.players) else "nobody"
+    return (f"turn {st.turn}, {st.players[st.active].name}'s {st.step}, {holder} has priority, "
+            f"stack size {len(st.stack)}")
+
+
+def _fail(game: Game, rule: str, what: str) -> IllegalActionError:
+    return IllegalActionError(f"{rule}: {what} ({where(game)})")
+
+
+def _sorcery_timing(game: Game, seat: int) -> bool:
+    """307.1: main phase of your turn with an empty stack."""
+    st = game.state
+    return st.active == seat and st.step in MAIN_STEPS and not st.stack
+
+
+def _visible_name(game: Game, ref: int, seat: int) -> str:
+    """A ref as ``seat`` may know it (``ref_visible_to``, 400.2): ``Name (#N)``, or ``#N`` alone
+    for an id hidden from them now or when it last existed, exactly as for an id that never
+    existed, so an error text neither names nor identifies a hidden card."""
+    if not ref_visible_to(game, seat, ref):
+        return f"#{ref}"
+    return f"{visible_name(game, ref, seat)} (#{ref})"
+

@@ -1,0 +1,364 @@
+"""TODO docstring (from _casting)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..base import builder
+from ..definitions import TargetSpec
+from ..game import Game, HandFacts, SeatBoard
+from ..legality import (
+    cast_permitted_from,
+    cast_refusal,
+    flash_permitted,
+    for_caster,
+    has_permissions,
+    play_land_refusal,
+    target_candidates,
+    target_prompt,
+)
+from ..mana import ManaCost, ManaSupply
+from ..state import (
+    ActionOption,
+    GameObject,
+    TargetRequirement,
+    new_action_option,
+    new_target_requirement,
+)
+from ._actions import _spell_targets
+from ._boards import _can_tap, _seat_board, mana_sources
+from ._checks import MAIN_STEPS, _sorcery_timing
+
+# ---------------------------------------------------------------------- legal actions
+
+_NO_COST = ManaCost(())
+_ONLY_PASS = (ActionOption("pass"),)
+
+
+def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
+                  source_id: int, source: GameObject) -> tuple[TargetRequirement, ...] | None:
+    out = []
+    for spec in specs:
+        spec = for_caster(game, spec, seat, source)
+        cands = [c for c in target_candidates(game, spec, seat, source_id, source)
+                 if c != source_id]
+        if len(cands) < spec.min:
+            return None
+        out.append(new_target_requirement(target_prompt(spec), spec.min, spec.max, tuple(cands)))
+    return tuple(out)
+
+
+def _castable_cards(game: Game, seat: int, permissions: bool | None = None) -> list[int]:
+    """The cards ``seat`` might cast or play: their hand, then cards in other zones an effect
+    lets them cast (601.2a; ``cast_permitted_from``). ``permissions``: ``has_permissions``, if
+    the caller knows it."""
+    st = game.state
+    out = list(st.players[seat].hand)
+    if has_permissions(game) if permissions is None else permissions:
+        for zone in ("graveyard", "exile", "library"):
+            ids = st.exile if zone == "exile" else st.zone_list(zone, seat)
+            out.extend(i for i in ids if cast_permitted_from(game, seat, st.objects[i]))
+    return out
+
+
+def _mana_key(game: Game, seat: int, board: SeatBoard | None = None) -> tuple[object, ...]:
+    """What ``seat``'s mana (``_seat_supply``) and the {T} abilities they could activate read: the
+    epoch (their permanents and what those tap for, ``SeatBoard``), their life and pool, and
+    which of their permanents are tapped or summoning sick. ``board``: their ``SeatBoard``, if the
+    caller has it."""
+    p = game.state.players[seat]
+    objects = game.state.objects
+    permanents = (_seat_board(game, seat) if board is None else board).permanents
+    return (game.caches.epoch, p.life, tuple(p.mana.items()),
+            tuple([(o.tapped, o.sick) for o in map(objects.__getitem__, permanents)]))
+
+
+def _actions_key(game: Game, seat: int, mana_key: tuple[object, ...] | None = None,
+                 ) -> tuple[tuple[object, ...], tuple[object, ...]]:
+    """What ``legal_actions`` reads, as a key: equal keys, equal answers. The epoch stands for
+    every object's characteristics (613; ``Game.changed``: permanents entering and leaving,
+    effects, counters, attachments), so for which permanents there are, who controls them, what
+    they can tap for and what protects them; the rest changes without moving it: the step only
+    as sorcery timing (307.1), the stack, the seat's hand, pool, life and land drop, the zones a
+    permission may cast from, which players are still in, and which of the seat's permanents
+    are tapped or summoning sick (no target, restriction or permission reads another's). In two
+    parts: ``_mana_key`` (``mana_key``, if the caller has it), then the rest."""
+    st = game.state
+    p = st.players[seat]
+    return (_mana_key(game, seat) if mana_key is None else mana_key,
+            (seat, _sorcery_timing(game, seat), p.lands_played, tuple(p.hand), tuple(st.stack),
+             tuple(p.graveyard), tuple(st.exile), tuple(p.library[:1]),
+             tuple([q.lost for q in st.players])))
+
+
+def _seat_supply(game: Game, seat: int, mana_key: tuple[object, ...]) -> ManaSupply:
+    """What ``seat`` could pay with now (their pool and ``mana_sources``), kept per seat while
+    its key (``_mana_key``) is the same."""
+    memo = game.caches.mana.get(seat)
+    if memo is not None and memo[0] == mana_key:
+        return memo[1]
+    p = game.state.players[seat]
+    supply = ManaSupply(p.mana, mana_sources(game, seat), life_available=p.life)
+    game.caches.mana[seat] = (mana_key, supply)
+    return supply
+
+
+def only_pass_possible(game: Game, seat: int) -> bool:
+    """Whether passing is all ``seat`` can do now: True exactly when ``legal_actions`` is only
+    ``pass``. Timing settles most grants (no land ``seat`` may play, no card they may cast now,
+    from their hand or as a permission allows, no activated ability they could activate now);
+    then whether the rest can be paid for at all (``ManaSupply``, no payment worked out); only
+    when something can does ``legal_actions`` decide (cached: the priority decision that follows
+    reuses it)."""
+    return pass_test(game, seat) != CAN_ACT
+
+
+CAN_ACT = 0
+"""``pass_test``: ``seat`` may do more than pass."""
+ONLY_PASS = 1
+"""``pass_test``: passing is all ``seat`` can do, and the pass takes no decision id."""
+ONLY_PASS_NUMBERED = 2
+"""``pass_test``: passing is all ``seat`` can do, and the pass takes a decision id."""
+
+
+_new_hand_facts: Callable[..., HandFacts] = builder(HandFacts)
+
+
+def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
+    """``HandFacts`` for ``seat``'s ``hand`` now (kept in ``Game.hand_facts``)."""
+    layers = game.caches.layers  # characteristics by id (613)
+    land = False
+    instant: dict[int, ManaCost] = {}
+    sorcery: dict[int, ManaCost] = {}
+    for oid in hand:
+        c = layers[oid]
+        if "Land" in c.card_types:
+            land = True
+            continue
+        cost = c.mana_cost or _NO_COST
+        sorcery[id(cost)] = cost
+        if "Instant" in c.card_types or "flash" in c.keywords:
+            instant[id(cost)] = cost
+    stable = game.caches.stable
+    epoch = -1 if all(oid in stable for oid in hand) else game.caches.epoch
+    facts = game.caches.hand_facts[seat] = _new_hand_facts(hand, epoch, land, tuple(instant.values()),
+                                              tuple(sorcery.values()))
+    return facts
+
+
+def pass_test(game: Game, seat: int) -> int:
+    """``only_pass_possible`` and, when it holds, ``numbers_automatic_pass``, in one look at the
+    seat's cards (every automatic pass asks both): ``CAN_ACT``, ``ONLY_PASS`` or
+    ``ONLY_PASS_NUMBERED``. Without a permission in play, what the hand offers is kept per seat
+    (``HandFacts``), their mana per seat (``_seat_supply``) and whether any of the hand's costs
+    can be paid with it, so that a pass between two changes costs a few lookups."""
+    st = game.state
+    p = st.players[seat]
+    board = game.caches.seat_boards.get(seat)  # ``_seat_board``'s kept board, without the call
+    if board is None or board.epoch != game.caches.epoch:
+        board = _seat_board(game, seat)
+    if board.permissions:
+        return _pass_test_permitted(game, seat)
+    hand = tuple(p.hand)
+    facts = game.caches.hand_facts.get(seat)
+    if facts is None or facts.hand != hand or (facts.epoch != game.caches.epoch and facts.epoch >= 0):
+        facts = _hand_facts(game, seat, hand)
+    # ``numbers_automatic_pass``: a land by timing or a card cast by timing (all from the
+    # hand, without a permission), or an activated ability other than a mana ability.
+    numbered = False
+    sorcery_ok = st.active == seat and st.step in MAIN_STEPS and not st.stack  # 307.1
+    if sorcery_ok:
+        if facts.land and p.lands_played < 1:
+            if play_land_refusal(game, seat) is None:
+                return CAN_ACT  # 305.1: playing a land needs nothing more
+            numbered = True
+        hand_costs = facts.sorcery
+    else:
+        hand_costs = facts.instant
+    abilities = board.activator
+    if not (hand_costs or abilities):
+        return ONLY_PASS_NUMBERED if numbered else ONLY_PASS
+    mana_key = _mana_key(game, seat, board)
+    supply = _seat_supply(game, seat, mana_key)
+    if not abilities:
+        # The hand's costs alone: whether one can be paid is kept with the supply and the
+        # costs it was asked about (both kept objects: the same objects, the same answer).
+        memo = game.caches.payable.get(seat)
+        if memo is not None and memo[0] is supply and memo[1] is hand_costs:
+            payable = memo[2]
+        else:
+            payable = any(supply.can_pay(cost, 0) for cost in hand_costs)
+            game.caches.payable[seat] = (supply, hand_costs, payable)
+        if not payable:
+            return ONLY_PASS_NUMBERED  # what legal_actions would find: nothing payable
+        key = _actions_key(game, seat, mana_key)
+        return ONLY_PASS_NUMBERED if len(_cached_actions(game, seat, key)) == 1 else CAN_ACT
+    costs = [(cost, 0) for cost in hand_costs]  # what might be done: its cost, the permanent tapped
+    costs += _ability_costs(game, seat, sorcery_ok)
+    for cost, tapped in costs:
+        if supply.without(tapped).can_pay(cost, 0):
+            key = _actions_key(game, seat, mana_key)
+            return ONLY_PASS_NUMBERED if len(_cached_actions(game, seat, key)) == 1 else CAN_ACT
+    return ONLY_PASS_NUMBERED
+
+
+def _ability_costs(game: Game, seat: int, sorcery_ok: bool) -> list[tuple[ManaCost, int]]:
+    """The costs of the activated abilities other than mana abilities ``seat`` could activate
+    now but for their mana (602.2, 602.5), each with the permanent its {T} taps (0: none)."""
+    st = game.state
+    layers = game.caches.layers
+    costs: list[tuple[ManaCost, int]] = []
+    for oid in st.battlefield:
+        c = layers[oid]
+        if c.controller != seat or not c.activated:
+            continue
+        obj = st.objects[oid]
+        for _, _, ab in c.activated:
+            if (ab.is_mana_ability or (ab.tap and not _can_tap(game, obj))
+                    or (ab.sorcery_speed and not sorcery_ok)
+                    or any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters)):
+                continue
+            costs.append((ab.mana_cost, oid if ab.tap else 0))
+    return costs
+
+
+def _pass_test_permitted(game: Game, seat: int) -> int:
+    """``pass_test`` with a permission in play (702.8a, 601.2a): every castable card looked at
+    afresh."""
+    st = game.state
+    p = st.players[seat]
+    sorcery_ok = st.active == seat and st.step in MAIN_STEPS and not st.stack  # 307.1
+    layers = game.caches.layers  # characteristics by id (613): this runs at every priority
+    permissions = has_permissions(game)  # without one, nothing is cast as though it had flash
+    # ``numbers_automatic_pass``: a permission, a land by timing or a card cast by timing (the
+    # costs found before the activated abilities: without a permission, all from the hand), or
+    # an activated ability other than a mana ability.
+    numbered = permissions
+    costs: list[tuple[ManaCost, int]] = []  # what might be done: its cost, the permanent tapped
+    for oid in _castable_cards(game, seat, True) if permissions else p.hand:
+        c = layers[oid]
+        if "Land" in c.card_types:
+            if sorcery_ok and p.lands_played < 1:
+                numbered = True
+                if st.objects[oid].zone == "hand" and play_land_refusal(game, seat) is None:
+                    return CAN_ACT  # 305.1: playing a land needs nothing more
+        elif (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
+              or (permissions and flash_permitted(game, seat, st.objects[oid]))):
+            costs.append((c.mana_cost or _NO_COST, 0))
+    if costs:
+        numbered = True
+    if _seat_board(game, seat).activator:
+        numbered = True
+        costs += _ability_costs(game, seat, sorcery_ok)
+    only = ONLY_PASS_NUMBERED if numbered else ONLY_PASS
+    if not costs:
+        return only
+    key = _actions_key(game, seat)
+    memo = game.caches.actions.get(seat)
+    if memo is not None and memo[0] == key:
+        return only if len(memo[1]) == 1 else CAN_ACT
+    supply = _seat_supply(game, seat, key[0])
+    for cost, tapped in costs:
+        if supply.without(tapped).can_pay(cost, 0):
+            return only if len(_cached_actions(game, seat, key)) == 1 else CAN_ACT
+    game.caches.actions[seat] = (key, _ONLY_PASS)  # what legal_actions would find: nothing payable
+    return only
+
+
+def numbers_automatic_pass(game: Game, seat: int) -> bool:
+    """Whether an automatic pass (``only_pass_possible`` said so) takes a decision id, so that
+    ids stay what they were before that test was exact: a pass the earlier, conservative test
+    settled took none (no permission in play; no land ``seat`` could play and no card they could
+    cast by timing alone; no permanent of theirs with an activated ability other than a mana
+    ability); any other pass was numbered, as a priority decision was built for it."""
+    st = game.state
+    p = st.players[seat]
+    if has_permissions(game):
+        return True
+    sorcery_ok = _sorcery_timing(game, seat)
+    layers = game.caches.layers
+    for oid in p.hand:
+        c = layers[oid]
+        if "Land" in c.card_types:
+            if sorcery_ok and p.lands_played < 1:
+                return True
+        elif sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords:
+            return True
+    return _seat_board(game, seat).activator
+
+
+def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
+    """117.1: what ``seat`` may do now with priority. Passing is always listed first. Conceding
+    (104.3a) is always legal and not listed; mana abilities on their own are not listed either
+    (they are activated while paying). The answer is kept per seat with the key of what it read
+    (``_actions_key``) and given again while the key is unchanged."""
+    return _cached_actions(game, seat, _actions_key(game, seat))
+
+
+def _cached_actions(game: Game, seat: int,
+                   key: tuple[tuple[object, ...], tuple[object, ...]]) -> tuple[ActionOption, ...]:
+    memo = game.caches.actions.get(seat)
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    options = _fresh_actions(game, seat, _seat_supply(game, seat, key[0]))
+    game.caches.actions[seat] = (key, options)
+    return options
+
+
+def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> tuple[ActionOption, ...]:
+    """``legal_actions`` computed afresh (no cache), with ``supply`` as the seat's mana if given."""
+    st = game.state
+    options: list[ActionOption] = [_ONLY_PASS[0]]  # frozen: one pass option serves every list
+    p = st.players[seat]
+    if supply is None:
+        supply = ManaSupply(p.mana, mana_sources(game, seat), life_available=p.life)
+    sorcery_ok = _sorcery_timing(game, seat)
+    lands_ok = sorcery_ok and p.lands_played < 1 and play_land_refusal(game, seat) is None
+    layers = game.caches.layers  # characteristics by id (613)
+    permissions = has_permissions(game)  # without one, nothing is cast as though it had flash
+    for oid in _castable_cards(game, seat, permissions):
+        obj = st.objects[oid]
+        c = layers[oid]
+        if "Land" in c.card_types:
+            if lands_ok and obj.zone == "hand":
+                options.append(new_action_option("play", oid, obj.name, 0, (), False, 0, False))
+            continue
+        # ``_instant_speed``, with the characteristics at hand.
+        if not (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
+                or (permissions and flash_permitted(game, seat, obj))):
+            continue
+        cost = c.mana_cost or _NO_COST
+        # Counting first (cheap, and most cards fail it), then targets (601.2c before 601.2g).
+        mx = supply.max_x(cost)
+        if mx is None:
+            continue
+        reqs = _requirements(game, _spell_targets(game.cards[obj.name]), seat, oid, obj)
+        if reqs is None:
+            continue
+        # 601.2e/101.2: listed if X=0 or X=1 makes it castable (the filters test parity).
+        if all(cast_refusal(game, seat, obj, x) is not None for x in range(min(mx, 1) + 1)):
+            continue
+        options.append(new_action_option("cast", oid, obj.name, 0, reqs, cost.has_x, mx, False))
+    for oid in st.battlefield if _seat_board(game, seat).activator else ():
+        c = layers[oid]
+        if c.controller != seat or not c.activated:
+            continue
+        obj = st.objects[oid]
+        for n, (_, _, ab) in enumerate(c.activated, start=1):
+            if ab.is_mana_ability:
+                continue
+            if ab.tap and not _can_tap(game, obj):
+                continue
+            if ab.sorcery_speed and not sorcery_ok:
+                continue
+            if any(obj.counters.get(kind, 0) < k for kind, k in ab.remove_counters):
+                continue  # 118.3: a cost that can't be paid
+            mx = supply.without(oid if ab.tap else 0).max_x(ab.mana_cost)
+            if mx is None:
+                continue
+            reqs = _requirements(game, ab.targets, seat, 0, obj)  # 115.5: its source is fair game
+            if reqs is None:
+                continue
+            options.append(new_action_option("activate", oid, obj.name, n, reqs, ab.mana_cost.has_x,
+                                             mx, False))
+    return tuple(options)

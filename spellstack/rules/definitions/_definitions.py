@@ -1,0 +1,273 @@
+"""Card definitions: the printed characteristics and abilities of a card, as data.
+
+The cards package loads these from hand-written data files; the kernel only
+reads them. Abilities are lists of effects, each a verb from the closed
+registry in ``_effects`` with its arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from ..mana import ManaCost
+
+# Union, not |: "Effect" is a forward reference.
+ArgValue = Union[int, str, bool, tuple["Effect", ...], tuple[str, ...], tuple[int, ...]]  # noqa: UP007
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """One instruction of an ability: a registered verb and its arguments (608.2c: in printed order)."""
+
+    verb: str
+    """The verb, from the closed registry (keyword actions of 701 and general primitives)."""
+    args: tuple[tuple[str, ArgValue], ...] = ()
+    """The arguments, sorted by name."""
+
+    def get(self, name: str, default: ArgValue | None = None) -> ArgValue | None:
+        """The argument called ``name``, or ``default``."""
+        for key, value in self.args:
+            if key == name:
+                return value
+        return default
+
+    def effects(self, name: str = "effects") -> tuple[Effect, ...]:
+        """The argument called ``name`` as a list of effects (empty if absent)."""
+        value = self.get(name)
+        return tuple(e for e in value if isinstance(e, Effect)) if isinstance(value, tuple) else ()
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.args)
+        return f"Effect({self.verb!r}, {inner})" if inner else f"Effect({self.verb!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSpec:
+    """One target requirement of an ability (115, 601.2c)."""
+
+    kind: str
+    """What may be targeted, from the registry in ``_targets`` (``any``, ``creature``, ``player``, ``spell`` ...)."""
+    min: int = 1
+    """Fewest targets to choose for this requirement ("up to" gives 0)."""
+    max: int = 1
+    """Most targets to choose for this requirement."""
+    not_colors: tuple[str, ...] = ()
+    """Colours a target must not have ("nonblack")."""
+    controller: str = ""
+    """``you`` or ``opponent`` when the text restricts the controller; empty otherwise."""
+    another: bool = False
+    """"another target ...": the source itself is not a legal choice."""
+    per_opponent: bool = False
+    """601.2c: "for each opponent, ... target [object] that player controls": one target per
+    opponent (each controlled by a different opponent); ``min``/``max`` are set as it is cast."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpellAbility:
+    """The spell ability of an instant or sorcery (113.3a)."""
+
+    targets: tuple[TargetSpec, ...] = ()
+    """Target requirements in the order the text names them."""
+    effects: tuple[Effect, ...] = ()
+    """What the spell does, in printed order."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActivatedAbility:
+    """An activated ability, ``[Cost]: [Effect]`` (602); mana abilities included (605)."""
+
+    mana_cost: ManaCost
+    """The mana part of the cost."""
+    tap: bool
+    """Whether {T} is part of the cost."""
+    targets: tuple[TargetSpec, ...] = ()
+    """Target requirements."""
+    effects: tuple[Effect, ...] = ()
+    """What the ability does."""
+    is_mana_ability: bool = False
+    """605.1a: no target, could add mana, not a loyalty ability; resolves at once."""
+    sorcery_speed: bool = False
+    """Activate only as a sorcery."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+    remove_counters: tuple[tuple[str, int], ...] = ()
+    """118.3/602.2b: counters removed from the source as part of the cost (kind, how many)."""
+    tap_mana: tuple[str, ...] | None = field(init=False, default=None, compare=False,
+                                             repr=False)
+    """For a mana ability whose whole cost is {T}: the mana types it adds (derived, for the
+    payment search); None otherwise."""
+
+    def __post_init__(self) -> None:
+        if self.is_mana_ability and self.tap and not self.mana_cost.symbols:
+            object.__setattr__(self, "tap_mana", tuple(str(e.get("mana")) for e in self.effects
+                                                        if e.verb == "add_mana"))
+
+
+@dataclass(frozen=True, slots=True)
+class TriggeredAbility:
+    """A triggered ability (603): a trigger event, an optional intervening "if" and effects."""
+
+    event: str
+    """The trigger event, from the registry in ``_triggers`` (``enters``, ``dies``, ``blocks`` ...)."""
+    step: str = ""
+    """For ``beginning_of_step``: the step or phase whose beginning triggers it."""
+    whose: str = "you"
+    """For step triggers: ``you`` (your upkeep) or ``each`` (each upkeep)."""
+    condition: Effect | None = None
+    """603.4 intervening "if": checked when it triggers and again on resolution."""
+    targets: tuple[TargetSpec, ...] = ()
+    """Target requirements, chosen as it is put on the stack (603.3d)."""
+    effects: tuple[Effect, ...] = ()
+    """What the ability does."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Restriction:
+    """A static ability that says what can't happen (101.2): a kind from the closed registry in
+    ``_restrictions`` and whom or what it restricts."""
+
+    kind: str
+    """``cant_cast``, ``cant_attack``, ``cant_block``, ``cant_attack_or_block``,
+    ``cant_play_lands`` or ``cant_enter``."""
+    players: str = "each"
+    """Whose actions it restricts: ``you``, ``opponents`` or ``each`` (relative to its controller)."""
+    objects: str = ""
+    """Which permanents or cards: ``enchanted``, ``equipped``, ``self``, or empty for every one
+    the filter admits."""
+    filter: str = "any"
+    """Which spells, creatures or cards, from the registry of filters (``even_mana_value`` ...)."""
+    text: str = ""
+    """The Oracle sentence it implements, for refusals."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class Permission:
+    """A static ability that says what may happen (a "can" that a "can't" beats, 101.2)."""
+
+    kind: str
+    """``cast_as_though_flash`` or ``cast_from``, from the registry in ``_restrictions``."""
+    players: str = "you"
+    """Who may: ``you``, ``opponents`` or ``each``."""
+    filter: str = "any"
+    """Which spells, from the registry of filters."""
+    zone: str = ""
+    """For ``cast_from``: the zone cards may be cast from."""
+    text: str = ""
+    """The Oracle sentence it implements."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+
+
+@dataclass(frozen=True, slots=True)
+class StaticAbility:
+    """A static ability (604): continuous effects on the objects its ``affected`` word names (611.3)."""
+
+    affected: str
+    """Which objects, a word from ``_characteristics.AFFECTED`` (evaluated continuously, 611.3a)."""
+    effects: tuple[Effect, ...]
+    """Its effects, each a layer primitive from ``_characteristics.LAYER_VERBS``."""
+    position: int = 1
+    """The ability's place among the card's printed abilities, from 1."""
+    color: str = ""
+    """A colour word further restricting ``affected`` ("white creatures"); text changes apply."""
+
+    @property
+    def is_cda(self) -> bool:
+        """604.3: a characteristic-defining ability (it functions in every zone)."""
+        return any(e.verb == "set_base_pt_cda" for e in self.effects)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplacementAbility:
+    """A static ability that makes a replacement effect (614.1, 614.12); see ``_replacement``."""
+
+    event: str
+    """What it watches, from ``_replacement.REPLACEMENT_EVENTS``: ``enters`` (this permanent
+    entering), ``to_graveyard`` (a card would be put into a graveyard) or ``lose_game`` (you would
+    lose)."""
+    applies_to: str = "self"
+    """For ``to_graveyard``: ``self`` (this card, from any zone) or ``any`` (any card, while
+    this permanent is on the battlefield)."""
+    counters: tuple[tuple[str, int], ...] = ()
+    """For ``enters``: it enters with these counters (614.1c)."""
+    tapped: bool = False
+    """For ``enters``: it enters tapped (614.1c)."""
+    zone: str = ""
+    """For ``to_graveyard``: the zone it goes to instead (``library``: shuffled in; ``exile``)."""
+    effects: tuple[Effect, ...] = ()
+    """For ``lose_game``: what happens instead (614.1a)."""
+    position: int = 1
+    """The ability's place among the card's printed abilities."""
+    text: str = ""
+    """The Oracle sentence it implements, for choices (616.1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CardDefinition:
+    """A card's printed characteristics (109.3) and abilities."""
+
+    name: str
+    """The card name."""
+    mana_cost: ManaCost | None
+    """The mana cost; None for lands and cards with no mana symbols (202.1a)."""
+    supertypes: tuple[str, ...]
+    """Supertypes (205.4): Basic, Legendary, World ..."""
+    card_types: tuple[str, ...]
+    """Card types (205.2): Creature, Land, Instant ..."""
+    subtypes: tuple[str, ...]
+    """Subtypes (205.3)."""
+    colors: tuple[str, ...]
+    """Colours (105.2), from the cost unless the card says otherwise."""
+    power: int | None = None
+    """Printed power."""
+    toughness: int | None = None
+    """Printed toughness."""
+    loyalty: int | None = None
+    """Printed loyalty."""
+    text: str = ""
+    """The Oracle text, verbatim."""
+    keywords: tuple[str, ...] = ()
+    """Keyword abilities (702), lower case."""
+    spell: SpellAbility | None = None
+    """The spell ability of an instant or sorcery."""
+    activated: tuple[ActivatedAbility, ...] = ()
+    """Activated abilities, in printed order."""
+    triggered: tuple[TriggeredAbility, ...] = ()
+    """Triggered abilities, in printed order."""
+    static: tuple[StaticAbility, ...] = ()
+    """Static abilities (604), in printed order."""
+    enters_as_copy: str = ""
+    """614.1c/707.2: "you may have it enter as a copy of any [word] on the battlefield": the
+    ``_characteristics.AFFECTED`` word naming what it may copy; empty if it has no such ability."""
+    is_token: bool = False
+    """A token definition rather than a card."""
+    enchant: str = ""
+    """702.5: for an Aura, what it can enchant (a target kind); empty otherwise."""
+    restrictions: tuple[Restriction, ...] = ()
+    """Static "can't" abilities (101.2), in printed order."""
+    permissions: tuple[Permission, ...] = ()
+    """Static "may" abilities (101.2), in printed order."""
+    replacements: tuple[ReplacementAbility, ...] = ()
+    """Static abilities that make replacement effects (614), in printed order."""
+    counter_limits: tuple[tuple[str, int, int], ...] = ()
+    """704.5r: "can't have more than N counters of a kind on it" (kind, N, the static ability's
+    position)."""
+    source: str = field(default="", compare=False)
+    """The data file it came from."""
+
+    @property
+    def is_permanent_card(self) -> bool:
+        """110.4a: artifact, battle, creature, enchantment, land, planeswalker cards become permanents."""
+        return not ({"Instant", "Sorcery"} & set(self.card_types))
+
+    def has_type(self, card_type: str) -> bool:
+        """Whether ``card_type`` is among the printed card types."""
+        return card_type in self.card_types
+
+    def __repr__(self) -> str:
+        return f"CardDefinition({self.name!r})"

@@ -1,0 +1,589 @@
+"""Effect verbs: the closed registry of what abilities may do, and how each is carried out.
+
+Verbs are keyword actions (701) and general primitives, never one card's special case.
+Every verb declares its arguments, so a card file naming an unknown verb or argument fails
+when it is loaded, not mid-game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+
+from ..definitions import Effect
+from ..ending import lose_game
+from ..game import Game
+from ..layers import (
+    DURATIONS,
+    LAYER_ARG_KINDS,
+    LAYER_VERBS,
+    REQUIRED_ARGS,
+    add_counters,
+    add_effect,
+    is_value,
+    new_effect,
+)
+from ..legality import COLOR_WORDS, attach, protection_keyword
+from ..mana import MANA_TYPES
+from ..replacement import add_shield, redirect
+from ..state import (
+    STEPS,
+    Answer,
+    Choice,
+    ContinuousEffect,
+    DelayedTrigger,
+    GameObject,
+    Proc,
+    is_player_ref,
+    player_ref,
+    seat_of_ref,
+)
+from ..views import ask_choose, ask_yes_no
+from ..zones import (
+    create_token,
+    deal_damage,
+    destroy_permanent,
+    draw_cards,
+    gain_life,
+    lose_life,
+    move_object,
+    return_exiled,
+    simultaneous_moves,
+)
+
+PLAYER_WORDS: frozenset[str] = frozenset({"you", "target", "each_player", "each_opponent"})
+"""Words an effect may use for players: the controller, the targeted player(s), everyone."""
+OBJECT_WORDS: frozenset[str] = frozenset({"self", "target", "subject", "each_creature",
+                                         "self_in_graveyard"})
+"""Words an effect may use for objects: the source, the target(s), the object the trigger event
+was about, every creature, the card the source became in its owner's graveyard (603.6e)."""
+ZONES = frozenset({"hand", "library", "graveyard", "exile"})
+COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty", "dream"})
+MOVE_ZONES = frozenset({"hand", "graveyard", "battlefield", "exile"})
+"""Zones whose cards ``shuffle_into_library`` may take (the battlefield: permanents owned)."""
+
+# Argument kinds: how a value is checked when a card file is loaded.
+ARG_KINDS: dict[str, Callable[[object], bool]] = {
+    "amount": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or v == "X",
+    "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "players": lambda v: isinstance(v, str) and _word(v) in PLAYER_WORDS,
+    "objects": lambda v: isinstance(v, str) and _word(v) in OBJECT_WORDS,
+    "recipients": lambda v: isinstance(v, str) and (_word(v) in OBJECT_WORDS | PLAYER_WORDS),
+    "mana": lambda v: isinstance(v, str) and v in MANA_TYPES,
+    "zone": lambda v: isinstance(v, str) and v in ZONES,
+    "counter": lambda v: isinstance(v, str) and v in COUNTER_KINDS,
+    "step": lambda v: isinstance(v, str) and v in STEPS,
+    "effects": lambda v: isinstance(v, tuple) and all(isinstance(e, Effect) for e in v),
+    "flag": lambda v: isinstance(v, bool),
+    "zones": lambda v: isinstance(v, tuple) and bool(v) and all(z in MOVE_ZONES for z in v),
+    "token": lambda v: isinstance(v, str) and bool(v),
+    "exile_until": lambda v: v == "source_leaves",
+    "protection_choice": lambda v: v == "artifacts_or_color",
+    # Layer primitives' arguments (613), and a resolved effect's duration (611.2).
+    **LAYER_ARG_KINDS,
+    "value": lambda v: is_value(v) or v == "X",
+    "duration": lambda v: isinstance(v, str) and v in DURATIONS,
+}
+
+
+def _word(value: str) -> str:
+    """``target:1`` -> ``target``: a target word may name its requirement by index."""
+    return value.split(":", 1)[0]
+
+
+@dataclass(slots=True)
+class EffectContext:
+    """What a resolving spell or ability's effects refer to."""
+
+    game: Game
+    """The game."""
+    obj: GameObject
+    """The resolving object: the spell, or the ability on the stack."""
+    controller: int
+    """Its controller's seat."""
+    source: GameObject
+    """The source of its damage and effects: the spell itself, or the ability's source (LKI)."""
+    targets: tuple[tuple[int, ...], ...]
+    """Per target requirement, the targets still legal (608.2b)."""
+    x: int
+    """The value of X."""
+    subject: int
+    """The object its trigger event was about."""
+    position: int
+    """The ability's position on its source (for delayed triggers it creates)."""
+
+    def amount(self, eff: Effect, name: str = "amount", default: int = 1) -> int:
+        """A numeric argument, X read as the chosen value."""
+        v = eff.get(name, default)
+        if v == "X":
+            return self.x
+        assert isinstance(v, int)
+        return v
+
+    def _target_refs(self, word: str) -> list[int]:
+        index = int(word.split(":", 1)[1]) if ":" in word else 0
+        return list(self.targets[index]) if index < len(self.targets) else []
+
+    def players(self, word: object) -> list[int]:
+        """Seats a player word stands for, in APNAP order for ``each`` words (101.4)."""
+        assert isinstance(word, str)
+        st = self.game.state
+        w = _word(word)
+        if w == "you":
+            return [self.controller]
+        if w == "target":
+            return [seat_of_ref(r) for r in self._target_refs(word) if is_player_ref(r)]
+        if w == "each_player":
+            return st.apnap()
+        if w == "each_opponent":
+            return [s for s in st.apnap() if s != self.controller]
+        raise AssertionError(word)
+
+    def objects(self, word: object) -> list[GameObject]:
+        """Objects an object word stands for, as they are now (absent ones dropped)."""
+        assert isinstance(word, str)
+        st = self.game.state
+        w = _word(word)
+        if w == "self":
+            return [self.obj] if self.obj.zone == "stack" and not self.obj.ability_kind else (
+                [st.objects[self.source.id]] if self.source.id in st.objects else [])
+        if w == "target":
+            return [st.objects[r] for r in self._target_refs(word) if r in st.objects]
+        if w == "subject":
+            return [st.objects[self.subject]] if self.subject in st.objects else []
+        if w == "self_in_graveyard":
+            # 603.6e: an Aura's "when enchanted creature dies" ability finds the new object the
+            # Aura became in its owner's graveyard (400.7).
+            return [st.objects[i] for i in st.players[self.source.owner].graveyard
+                    if self.source.card and st.objects[i].card == self.source.card]
+        if w == "each_creature":
+            return [st.objects[i] for i in st.battlefield if self.game.is_creature(st.objects[i])]
+        raise AssertionError(word)
+
+    def recipients(self, word: object) -> list[int]:
+        """Refs (players or objects) a word stands for, for damage."""
+        assert isinstance(word, str)
+        w = _word(word)
+        if w == "target":
+            return self._target_refs(word)
+        if w in PLAYER_WORDS:
+            return [player_ref(s) for s in self.players(word)]
+        return [o.id for o in self.objects(word)]
+
+
+Executor = Callable[[EffectContext, Effect], "Proc[None] | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class VerbSpec:
+    """A registered verb: its arguments and its executor."""
+
+    rule: str
+    """The rule it implements."""
+    required: dict[str, str]
+    """Required argument name -> argument kind."""
+    optional: dict[str, str]
+    """Optional argument name -> argument kind."""
+    run: Executor
+    """Carries it out."""
+
+
+def _add_mana(ctx: EffectContext, eff: Effect) -> None:
+    mana = eff.get("mana")
+    assert isinstance(mana, str)
+    pool = ctx.game.state.players[ctx.controller].mana
+    pool[mana] = pool.get(mana, 0) + ctx.amount(eff)
+
+
+def _deal_damage(ctx: EffectContext, eff: Effect) -> None:
+    amount = ctx.amount(eff)
+    for ref in ctx.recipients(eff.get("to")):
+        deal_damage(ctx.game, ctx.source, ref, amount)
+
+
+def _gain_life(ctx: EffectContext, eff: Effect) -> None:
+    for seat in ctx.players(eff.get("who", "you")):
+        gain_life(ctx.game, seat, ctx.amount(eff))
+
+
+def _lose_life(ctx: EffectContext, eff: Effect) -> None:
+    for seat in ctx.players(eff.get("who", "you")):
+        lose_life(ctx.game, seat, ctx.amount(eff))
+
+
+def _draw(ctx: EffectContext, eff: Effect) -> None:
+    for seat in ctx.players(eff.get("who", "you")):
+        draw_cards(ctx.game, seat, ctx.amount(eff))
+
+
+def _discard(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """701.8: the discarding player chooses (608.2d) unless told otherwise."""
+    game = ctx.game
+    for seat in ctx.players(eff.get("who", "you")):
+        hand = list(game.state.players[seat].hand)
+        n = min(ctx.amount(eff), len(hand))
+        picked = yield from ask_choose(game, seat, f"701.8: discard {n} card(s)", hand, n, n)
+        for oid in picked:
+            if oid not in game.state.objects:
+                continue  # they left the game while choosing (800.4a)
+            new = move_object(game, oid, "graveyard")
+            game.log("discard", f"{game.player_name(seat)} discards {new.name}", player=seat,
+                     subject=new.id)
+
+
+def _discard_hand(ctx: EffectContext, eff: Effect) -> None:
+    """701.8: each of the players discards their whole hand (no choice to make)."""
+    game = ctx.game
+    for seat in ctx.players(eff.get("who", "you")):
+        for oid in list(game.state.players[seat].hand):
+            new = move_object(game, oid, "graveyard")
+            game.log("discard", f"{game.player_name(seat)} discards {new.name}", player=seat,
+                     subject=new.id)
+
+
+def _sacrifice(ctx: EffectContext, eff: Effect) -> None:
+    """701.21a: its controller puts a permanent they control into its owner's graveyard (it is
+    not destroyed: regeneration can't replace it)."""
+    with simultaneous_moves(ctx.game):  # 603.10a
+        for obj in ctx.objects(eff.get("what")):
+            if obj.zone == "battlefield" and ctx.game.controller(obj) == ctx.controller:
+                ctx.game.log("sacrifice", f"{ctx.game.player_name(ctx.controller)} sacrifices "
+                             f"{obj.name}", player=ctx.controller, subject=obj.id)
+                move_object(ctx.game, obj.id, "graveyard")
+
+
+def _destroy(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """701.7: move a permanent to its owner's graveyard, unless a replacement effect replaces
+    that (regeneration, 701.15a); ``cant_be_regenerated``: "it can't be regenerated"."""
+    regenerate = not eff.get("cant_be_regenerated", False)
+    with simultaneous_moves(ctx.game):  # 603.10a: "destroy all" is one event
+        for obj in ctx.objects(eff.get("what")):
+            yield from destroy_permanent(ctx.game, obj.id, "", regenerate=regenerate)
+
+
+def _put_into_zone(ctx: EffectContext, eff: Effect) -> None:
+    """400.3: put objects into their owner's hand, library (on top), graveyard or exile."""
+    zone = eff.get("zone")
+    assert isinstance(zone, str)
+    with simultaneous_moves(ctx.game):  # 603.10a
+        for obj in ctx.objects(eff.get("what")):
+            move_object(ctx.game, obj.id, zone)
+
+
+def _continuous(ctx: EffectContext, eff: Effect) -> None:
+    """611.2a/611.2c: a resolving spell or ability's continuous effect (a layer primitive, 613)
+    on the objects ``what`` names now (their set is locked), lasting ``until`` (default: until
+    end of turn, or indefinitely for a control change). X is read as its value now."""
+    game = ctx.game
+    spec = LAYER_VERBS[eff.verb]
+    objs = [o for o in ctx.objects(eff.get("what")) if o.zone == "battlefield"]
+    if not objs:
+        return
+    until = eff.get("until", spec.default_until)
+    assert isinstance(until, str)
+    args = tuple((k, ctx.x if v == "X" else v) for k, v in eff.args if k not in ("what", "until"))
+    add_effect(game, new_effect(game, eff.verb, args, tuple(o.id for o in objs), ctx.source, until,
+                                controller=ctx.controller))
+
+
+def _put_counters(ctx: EffectContext, eff: Effect) -> None:
+    """122.1: put counters on permanents."""
+    kind = eff.get("counter")
+    assert isinstance(kind, str)
+    n = ctx.amount(eff)
+    if n <= 0:
+        return
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone == "battlefield":
+            add_counters(ctx.game, obj, kind, n)
+
+
+def _counter(ctx: EffectContext, eff: Effect) -> None:
+    """701.5: counter a spell: it goes from the stack to its owner's graveyard. ``instead``:
+    "if that spell is countered this way, put it [there] instead of into that player's
+    graveyard", a self-replacement effect of the spell (614.15; on top of a library)."""
+    zone = eff.get("instead")
+    instead = (redirect(f"{ctx.source.name}: put it into its owner's {zone} instead",
+                        ctx.source.id, zone, from_zone="stack"),) if isinstance(zone, str) else ()
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone == "stack":
+            ctx.game.log("counter", f"{obj.name} is countered", subject=obj.id)
+            if obj.ability_kind:
+                ctx.game.state.stack.remove(obj.id)
+                del ctx.game.state.objects[obj.id]
+            else:
+                move_object(ctx.game, obj.id, "graveyard", instead=instead)
+
+
+def _shuffle(ctx: EffectContext, eff: Effect) -> None:
+    """701.20: shuffle a library."""
+    st = ctx.game.state
+    for seat in ctx.players(eff.get("who", "you")):
+        st.rng.shuffle(st.players[seat].library)
+        ctx.game.log("shuffle", f"{ctx.game.player_name(seat)} shuffles", player=seat)
+
+
+def _win_game(ctx: EffectContext, eff: Effect) -> None:
+    """104.2a: a player wins; every opponent loses."""
+    st = ctx.game.state
+    for seat in ctx.players(eff.get("who", "you")):
+        for other in st.living_seats():
+            if other != seat:
+                lose_game(ctx.game, other, f"{st.players[seat].name} won ({ctx.source.name})")
+
+
+def _delayed_trigger(ctx: EffectContext, eff: Effect) -> None:
+    """603.7: create a delayed triggered ability; it refers to the same objects as its creator."""
+    st = ctx.game.state
+    at = eff.get("at")
+    assert isinstance(at, str)
+    defn = ctx.game.cards[ctx.obj.name]
+    index = 0
+    for ability in defn.triggered:
+        if ability.position == ctx.position:
+            index = ability.effects.index(eff)
+    st.delayed_triggers.append(
+        DelayedTrigger(st.new_id(), ctx.controller, ctx.source.id, ctx.obj.name, ctx.position, at,
+                       (ctx.obj.name, ctx.position, index), ctx.subject)
+    )
+
+
+def _attach(ctx: EffectContext, eff: Effect) -> None:
+    """701.3a: attach the objects (an equip ability's: its source, 702.6a) to the first of
+    ``to``; 701.3b: an illegal attachment does nothing."""
+    refs = ctx.recipients(eff.get("to"))
+    for obj in ctx.objects(eff.get("what")):
+        if refs:
+            attach(ctx.game, obj, refs[0])
+
+
+def _create_token(ctx: EffectContext, eff: Effect) -> None:
+    """111.2: create tokens under the controller's control; ``attached_to``: created attached
+    to that object (Role tokens, 303.7; one that can't legally be attached goes to the graveyard,
+    704.5m)."""
+    name = eff.get("token")
+    assert isinstance(name, str)
+    hosts = ctx.objects(eff.get("attached_to")) if eff.get("attached_to") else []
+    if eff.get("attached_to") and not hosts:
+        return
+    for _ in range(ctx.amount(eff)):
+        create_token(ctx.game, name, ctx.controller, attached_to=hosts[0].id if hosts else 0)
+
+
+def _tap(ctx: EffectContext, eff: Effect) -> None:
+    """701.26a: tap permanents."""
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone == "battlefield" and not obj.tapped:
+            obj.tapped = True
+            ctx.game.log("tap", f"{obj.name} becomes tapped", subject=obj.id)
+
+
+def _exile(ctx: EffectContext, eff: Effect) -> None:
+    """406.3: exile objects. ``linked``: the source remembers them for "the exiled card"
+    (607.2a). ``until = "source_leaves"`` (610.3): they return when the source leaves the
+    battlefield, and (610.3c) nothing is exiled if the source has left already."""
+    st = ctx.game.state
+    until = eff.get("until") == "source_leaves"
+    if until and (ctx.source.id not in st.objects
+                  or st.objects[ctx.source.id].zone != "battlefield"):
+        ctx.game.log("resolve", f"{ctx.source.name} has left the battlefield: nothing is exiled "
+                     "(610.3c)", subject=ctx.source.id)
+        return
+    for obj in ctx.objects(eff.get("what")):
+        new = move_object(ctx.game, obj.id, "exile")
+        if until or eff.get("linked"):
+            new.exiled_by = ctx.source.id
+            new.exiled_until = until
+
+
+def _return_exiled(ctx: EffectContext, eff: Effect) -> None:
+    """607.2a: return the cards exiled with the source to the battlefield under their owners'
+    control."""
+    return_exiled(ctx.game, ctx.source.id)
+
+
+def _may(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """608.2d: "you may": the controller chooses as the ability resolves."""
+    inner = eff.effects()
+    words = ", ".join(e.verb.replace("_", " ") for e in inner)
+    if (yield from ask_yes_no(ctx.game, ctx.controller, f"608.2d: {ctx.source.name}: you may "
+                                       f"{words}")):
+        yield from run_effects(ctx, inner)
+
+
+def _gain_protection(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """702.16: the objects gain protection from a quality the controller chooses on resolution
+    (608.2d), until end of turn (a layer 6 effect). ``from = "artifacts_or_color"``: artifacts or
+    one colour, asked as one question."""
+    game = ctx.game
+    st = game.state
+    targets = [o for o in ctx.objects(eff.get("what")) if o.zone == "battlefield"]
+    if not targets:
+        return
+    words = ("artifacts", *COLOR_WORDS)
+    choices = tuple(Choice(i, 0, w) for i, w in enumerate(words))
+    reply = yield game.decision(ctx.controller, "choose", f"702.16: {ctx.source.name}: protection "
+                                "from artifacts or from the colour of your choice", choices=choices,
+                                min=1, max=1)
+    assert isinstance(reply, Answer)
+    keyword = protection_keyword(words[reply.keys[0]])
+    ts = st.new_timestamp()
+    add_effect(game, ContinuousEffect(ts, ts, "add_abilities", (("keywords", (keyword,)),),
+                                      tuple(o.id for o in targets), ctx.source.id,
+                                      ctx.source.name, ctx.controller))
+    game.log("effect", ", ".join(o.name for o in targets) + f" gains {keyword} until end of turn",
+             subject=targets[0].id)
+
+
+def _regenerate(ctx: EffectContext, eff: Effect) -> None:
+    """701.15a: "regenerate [permanent]": a shield replaces its next destruction this turn."""
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone == "battlefield":
+            add_shield(ctx.game, "regenerate", obj.id, 1, ctx.source.name)
+            ctx.game.log("shield", f"{obj.name} gets a regeneration shield (701.15a)",
+                         subject=obj.id)
+
+
+def _prevent_damage(ctx: EffectContext, eff: Effect) -> None:
+    """615.7: "prevent the next N damage that would be dealt to [it] this turn"."""
+    n = ctx.amount(eff)
+    for ref in ctx.recipients(eff.get("to")):
+        add_shield(ctx.game, "prevent", ref, n, ctx.source.name)
+
+
+def _set_life(ctx: EffectContext, eff: Effect) -> None:
+    """119.5: "your life total becomes N": they gain or lose the difference."""
+    n = ctx.amount(eff)
+    for seat in ctx.players(eff.get("who", "you")):
+        life = ctx.game.state.players[seat].life
+        if n > life:
+            gain_life(ctx.game, seat, n - life)
+        elif n < life:
+            lose_life(ctx.game, seat, life - n)
+
+
+def _shuffle_into_library(ctx: EffectContext, eff: Effect) -> None:
+    """701.20: the player's cards in ``zones`` (the battlefield: permanents they own) go into
+    their library, which they shuffle."""
+    st = ctx.game.state
+    zones = eff.get("zones")
+    assert isinstance(zones, tuple)
+    for seat in ctx.players(eff.get("who", "you")):
+        moving: list[int] = []
+        for zone in zones:
+            ids = st.battlefield if zone == "battlefield" else st.zone_list(str(zone), seat)
+            moving.extend(i for i in ids if st.objects[i].owner == seat)
+        for oid in moving:
+            if oid in st.objects:
+                move_object(ctx.game, oid, "library")
+        st.rng.shuffle(st.players[seat].library)
+        ctx.game.log("shuffle", f"{ctx.game.player_name(seat)} shuffles {len(moving)} card(s) into "
+                     "their library", player=seat, amount=len(moving))
+
+
+def _put_onto_battlefield(ctx: EffectContext, eff: Effect) -> None:
+    """400.3: put cards onto the battlefield under their owner's control; ``counter``: "with a
+    [kind] counter on it" (614.1c: it enters with them; ``amount``, default 1)."""
+    kind = eff.get("counter")
+    counters = ((kind, ctx.amount(eff)),) if isinstance(kind, str) else ()
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone in ("graveyard", "hand", "exile", "library"):
+            move_object(ctx.game, obj.id, "battlefield", controller=obj.owner, counters=counters)
+
+
+def _any_player_may(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """"Any player may sacrifice N lands or have [this] deal N damage to that player. If a
+    player does either, [then]": each player in APNAP order (101.4) chooses, until one does
+    (701.21 sacrifice: their choice of lands; 120.3: the damage is dealt by the source)."""
+    game = ctx.game
+    st = game.state
+    lands = ctx.amount(eff, "sacrifice_lands", 0)
+    damage = ctx.amount(eff, "damage", 0)
+    then = eff.effects("then")
+    for seat in st.apnap():
+        own = [o.id for o in game.controlled(seat) if game.is_type(o, "Land")]
+        words = ([f"sacrifice {lands} lands"] if lands and len(own) >= lands else []) + (
+            [f"{damage} damage"] if damage else []) + ["no"]
+        if len(words) == 1:
+            continue
+        reply = yield game.decision(seat, "choose", f"608.2d: {ctx.source.name}: "
+                                    + " or ".join(words[:-1]) + ", or no",
+                                    choices=tuple(Choice(i, 0, w) for i, w in enumerate(words)),
+                                    min=1, max=1)
+        assert isinstance(reply, Answer)
+        word = words[reply.keys[0]]
+        if word == "no" or st.players[seat].lost:
+            continue
+        if word.startswith("sacrifice"):
+            picked = yield from ask_choose(game, seat, f"701.21: sacrifice {lands} lands", own,
+                                                lands, lands)
+            for oid in picked:
+                if oid in st.objects:
+                    game.log("sacrifice", f"{game.player_name(seat)} sacrifices "
+                             f"{st.objects[oid].name}", player=seat, subject=oid)
+                    move_object(game, oid, "graveyard")
+        else:
+            deal_damage(game, ctx.source, player_ref(seat), damage)
+        yield from run_effects(ctx, then)
+        return
+
+
+EFFECT_VERBS: dict[str, VerbSpec] = {
+    "add_mana": VerbSpec("106.3", {"mana": "mana"}, {"amount": "amount"}, _add_mana),
+    "deal_damage": VerbSpec("120.3", {"amount": "amount", "to": "recipients"}, {}, _deal_damage),
+    "gain_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _gain_life),
+    "lose_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _lose_life),
+    "draw": VerbSpec("121.1", {}, {"amount": "amount", "who": "players"}, _draw),
+    "discard": VerbSpec("701.8", {"amount": "amount"}, {"who": "players"}, _discard),
+    "discard_hand": VerbSpec("701.8", {}, {"who": "players"}, _discard_hand),
+    "sacrifice": VerbSpec("701.21a", {"what": "objects"}, {}, _sacrifice),
+    "destroy": VerbSpec("701.7", {"what": "objects"}, {"cant_be_regenerated": "flag"}, _destroy),
+    "put_into_zone": VerbSpec("400.3", {"what": "objects", "zone": "zone"}, {}, _put_into_zone),
+    "put_counters": VerbSpec("122.1", {"what": "objects", "counter": "counter",
+                                       "amount": "amount"}, {}, _put_counters),
+    "counter": VerbSpec("701.5", {"what": "objects"}, {"instead": "zone"}, _counter),
+    "shuffle": VerbSpec("701.20", {}, {"who": "players"}, _shuffle),
+    "win_game": VerbSpec("104.2a", {}, {"who": "players"}, _win_game),
+    "delayed_trigger": VerbSpec("603.7", {"at": "step", "effects": "effects"}, {},
+                                _delayed_trigger),
+    # 611.2: "target creature gets +3/+3 until end of turn", "becomes a 2/2 creature until end of
+    # turn", "gain control of target creature": every layer primitive but copying and CDAs.
+    **{verb: VerbSpec(spec.rule, {"what": "objects", **{k: v for k, v in spec.args.items()
+                                                        if k in REQUIRED_ARGS}},
+                      {"until": "duration", **{k: v for k, v in spec.args.items()
+                                               if k not in REQUIRED_ARGS}}, _continuous)
+       for verb, spec in LAYER_VERBS.items() if verb not in ("copy_of", "set_base_pt_cda")},
+    "attach": VerbSpec("701.3", {"what": "objects", "to": "recipients"}, {}, _attach),
+    "create_token": VerbSpec("111.2", {"token": "token"}, {"amount": "amount",
+                                                           "attached_to": "objects"}, _create_token),
+    "tap": VerbSpec("701.26", {"what": "objects"}, {}, _tap),
+    "regenerate": VerbSpec("701.15", {"what": "objects"}, {}, _regenerate),
+    "prevent_damage": VerbSpec("615.7", {"to": "recipients", "amount": "amount"}, {},
+                               _prevent_damage),
+    "set_life": VerbSpec("119.5", {"amount": "amount"}, {"who": "players"}, _set_life),
+    "shuffle_into_library": VerbSpec("701.20", {"zones": "zones"}, {"who": "players"},
+                                     _shuffle_into_library),
+    "put_onto_battlefield": VerbSpec("400.3", {"what": "objects"},
+                                     {"counter": "counter", "amount": "amount"},
+                                     _put_onto_battlefield),
+    "exile": VerbSpec("406.3", {"what": "objects"}, {"linked": "flag", "until": "exile_until"},
+                      _exile),
+    "return_exiled": VerbSpec("607.2a", {}, {}, _return_exiled),
+    "may": VerbSpec("608.2d", {"effects": "effects"}, {}, _may),
+    "any_player_may": VerbSpec("101.4", {"then": "effects"}, {"sacrifice_lands": "amount",
+                                                               "damage": "amount"},
+                               _any_player_may),
+    "gain_protection": VerbSpec("702.16", {"what": "objects", "from": "protection_choice"}, {},
+                                _gain_protection),
+}
+"""The closed registry of effect verbs."""
+
+
+def run_effects(ctx: EffectContext, effects: tuple[Effect, ...]) -> Proc[None]:
+    """608.2c: follow the instructions in order."""
+    for eff in effects:
+        if ctx.game.state.game_over:
+            return
+        result = EFFECT_VERBS[eff.verb].run(ctx, eff)
+        if isinstance(result, Generator):
+            yield from result

@@ -1,0 +1,8 @@
+"""TODO package docstring: ending."""
+
+from ._ending import check_game_over, lose_game
+
+__all__ = [
+    "check_game_over",
+    "lose_game",
+]

@@ -1,0 +1,195 @@
+"""The kernel's handle on one game: its state, the card definitions, and characteristic queries."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from ..definitions import ActivatedAbility, CardDefinition, TriggeredAbility
+from ..layers import characteristics
+from ..state import (
+    AbilityRef,
+    Characteristics,
+    Choice,
+    Decision,
+    Event,
+    GameObject,
+    GameState,
+    new_decision,
+    new_event,
+)
+from ._caches import Caches
+
+
+@dataclass(slots=True)
+class Game:
+    """A game: plain-data state plus the read-only card definitions it refers to by name."""
+
+    state: GameState
+    """The game state (plain data, hashable)."""
+    cards: Mapping[str, CardDefinition]
+    """Card and token definitions by name."""
+    events: list[Event] = field(default_factory=list)
+    """Events recorded since the caller last collected them (bookkeeping, not game state)."""
+    history: list[Event] | None = None
+    """If a list: every event of the game is also kept here, for a narrated account."""
+    collecting: bool = True
+    """Whether ``log`` adds to ``events``: false from the end of a batch (``end_batch``) to the
+    next ``take_events``, which would throw away what came in between (bookkeeping only)."""
+    caches: Caches = field(init=False, repr=False)
+    """Every cache the kernel keeps for this game (``Caches``: what each holds, what makes it
+    stale)."""
+
+    # ------------------------------------------------------------------ definitions
+
+    def definition(self, obj: GameObject) -> CardDefinition:
+        """The definition an object's characteristics come from (for an ability: its source's)."""
+        return self.cards[obj.name]
+
+    def __post_init__(self) -> None:
+        self.caches = Caches(self)
+
+    # ------------------------------------------------ characteristics (613: see _characteristics)
+
+    def characteristics(self, obj: GameObject) -> Characteristics:
+        """613: the object's characteristics now (cached until the epoch moves)."""
+        return self.caches.layers[obj.id]
+
+    def changed(self) -> None:
+        """Something that can change characteristics happened: drop the cache (new epoch), and
+        the next state-based action check looks at every permanent (704.3, ``SBAChanges``).
+        Cards kept in ``Caches.stable`` stay (no epoch changes them): a lookup of one is no miss."""
+        self.caches.new_epoch()
+        self.state.sba.board = True
+
+    def card_types(self, obj: GameObject) -> tuple[str, ...]:
+        """Card types (205.2a)."""
+        return self.caches.layers[obj.id].card_types
+
+    def is_type(self, obj: GameObject, card_type: str) -> bool:
+        """Whether the object has this card type now."""
+        return card_type in self.caches.layers[obj.id].card_types
+
+    def is_creature(self, obj: GameObject) -> bool:
+        """Whether the object is a creature now."""
+        return "Creature" in self.caches.layers[obj.id].card_types
+
+    def subtypes(self, obj: GameObject) -> tuple[str, ...]:
+        """Subtypes (205.3)."""
+        return self.caches.layers[obj.id].subtypes
+
+    def supertypes(self, obj: GameObject) -> tuple[str, ...]:
+        """Supertypes (205.4)."""
+        return self.caches.layers[obj.id].supertypes
+
+    def colors(self, obj: GameObject) -> tuple[str, ...]:
+        """Colours (105)."""
+        return self.caches.layers[obj.id].colors
+
+    def keywords(self, obj: GameObject) -> tuple[str, ...]:
+        """Keyword abilities it has now (702)."""
+        return self.caches.layers[obj.id].keywords
+
+    def has_keyword(self, obj: GameObject, keyword: str) -> bool:
+        """Whether it has this keyword ability now."""
+        return keyword in self.caches.layers[obj.id].keywords
+
+    def abilities(self, obj: GameObject) -> tuple[AbilityRef, ...]:
+        """Its non-keyword abilities now (triggered, activated, static), after layer 6."""
+        return self.caches.layers[obj.id].abilities
+
+    def has_ability(self, obj: GameObject, kind: str, position: int, definition: str = "") -> bool:
+        """Whether it has the printed ability at ``position`` of ``definition`` (default: the
+        definition its copiable values come from) now."""
+        c = characteristics(self, obj)
+        return AbilityRef(definition or c.definition, kind, position) in c.abilities
+
+    def triggered(self, obj: GameObject) -> tuple[tuple[str, TriggeredAbility], ...]:
+        """Its triggered abilities now (after layer 6: 603.6b, 603.10), each with the definition
+        it is printed on (a copy's: the original's, 707.2)."""
+        return self.caches.layers[obj.id].triggered
+
+    def activated(self, obj: GameObject) -> tuple[tuple[str, int, ActivatedAbility], ...]:
+        """Its activated abilities now (after layer 6), in order: the definition each is printed
+        on, its index among that definition's activated abilities (from 1), and the ability.
+        ``Action.ability`` counts in this list, from 1."""
+        return self.caches.layers[obj.id].activated
+
+    def is_legendary(self, obj: GameObject) -> bool:
+        """Whether it has the legendary supertype (205.4d)."""
+        return "Legendary" in self.caches.layers[obj.id].supertypes
+
+    def power(self, obj: GameObject) -> int:
+        """Power after layer 7 (613.4)."""
+        return self.caches.layers[obj.id].power or 0
+
+    def toughness(self, obj: GameObject) -> int:
+        """Toughness after layer 7 (613.4)."""
+        return self.caches.layers[obj.id].toughness or 0
+
+    def controller(self, obj: GameObject) -> int:
+        """The seat controlling the object now (layer 2 for permanents)."""
+        if obj.zone != "battlefield":
+            return obj.controller
+        return self.caches.layers[obj.id].controller
+
+    def controlled(self, seat: int) -> list[GameObject]:
+        """Permanents ``seat`` controls now, in the order they entered."""
+        st = self.state
+        out = []
+        for i in st.battlefield:
+            obj = st.objects[i]
+            if self.caches.layers[obj.id].controller == seat:
+                out.append(obj)
+        return out
+
+    def mana_value(self, obj: GameObject) -> int:
+        """202.3: mana value; X is its chosen value on the stack, 0 elsewhere."""
+        return self.caches.layers[obj.id].mana_value
+
+    # ------------------------------------------------------------------ bookkeeping
+
+    def log(self, kind: str, text: str, *, player: int = -1, subject: int = 0, amount: int = 0,
+            private_to: tuple[int, ...] = ()) -> None:
+        """Record an event for the current batch (collected by whoever drives the kernel), and in
+        ``history``; one nobody would read (``collecting`` false, no history) is not made."""
+        if self.collecting:
+            event = new_event(kind, player, subject, amount, text, private_to)
+            self.events.append(event)
+            if self.history is not None:
+                self.history.append(event)
+        elif self.history is not None:
+            self.history.append(new_event(kind, player, subject, amount, text, private_to))
+
+    def logging(self) -> bool:
+        """Whether an event logged now is kept: a caller may skip composing one if not."""
+        return self.collecting or self.history is not None
+
+    def take_events(self) -> tuple[Event, ...]:
+        """Collect and clear the events recorded so far; those logged from now on are collected."""
+        evs = tuple(self.events)
+        self.events.clear()
+        self.collecting = True
+        return evs
+
+    def end_batch(self) -> tuple[Event, ...]:
+        """``take_events`` for a batch that ends here (``state_based_actions``, ``resolve_top``),
+        and nothing more collected until the next ``take_events``: every reader of events starts
+        its batch with one, throwing away the events logged before it, so none of those is made
+        (``history`` still gets them)."""
+        evs = tuple(self.events)
+        self.events.clear()
+        self.collecting = False
+        return evs
+
+    def player_name(self, seat: int) -> str:
+        """A player's name."""
+        return self.state.players[seat].name
+
+    def decision(self, player: int, kind: str, prompt: str, *, choices: tuple[Choice, ...] = (),
+                 min: int = 0, max: int = 0,
+                 legal_pairs: tuple[tuple[int, int], ...] = ()) -> Decision:
+        """A new numbered decision (not yet asked)."""
+        self.state.decisions += 1
+        return new_decision(self.state.decisions, player, kind, prompt, choices, (), min, max,
+                            legal_pairs, ())

@@ -1,0 +1,94 @@
+"""TODO docstring (from _characteristics)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from ..state import NO_COUNTERS, ContinuousEffect
+
+if TYPE_CHECKING:
+    from ..definitions import ArgValue
+    from ..state import GameObject
+    from ._host import LayerHost
+from ._engine import characteristics
+from ._vocabulary import DURATIONS, LAYER_VERBS
+
+
+def snapshot_leaving(game: LayerHost, obj: GameObject) -> None:
+    """603.10/608.2h: keep a permanent's characteristics as it last existed on the battlefield
+    (call just before it leaves)."""
+    if obj.zone == "battlefield":
+        game.state.lki_characteristics[obj.id] = characteristics(game, obj)
+
+
+def add_effect(game: LayerHost, effect: ContinuousEffect) -> None:
+    """611.2: a resolved spell or ability's continuous effect starts (bumps the epoch)."""
+    if effect.verb not in LAYER_VERBS or effect.duration not in DURATIONS:
+        raise ValueError(f"unknown layer verb or duration in {effect!r}")
+    game.state.effects.append(effect)
+    game.changed()
+
+
+def end_effects(game: LayerHost, test: Callable[[ContinuousEffect], bool]) -> None:
+    """Remove every effect record ``test`` accepts (their duration ended; bumps the epoch)."""
+    st = game.state
+    kept = [e for e in st.effects if not test(e)]
+    if len(kept) != len(st.effects):
+        st.effects = kept
+        game.changed()
+
+
+def add_counters(game: LayerHost, obj: GameObject, kind: str, n: int) -> None:
+    """122.1: put ``n`` counters (negative: remove, never below 0) of ``kind`` on ``obj``
+    (bumps the epoch). The only way counters change."""
+    have = obj.counters.get(kind, 0)
+    new = max(0, have + n)
+    if new == have:
+        return
+    if new:
+        if obj.counters is NO_COUNTERS:  # its first counter: its own dict (the shared one is fixed)
+            obj.counters = {}
+        obj.counters[kind] = new
+    else:
+        obj.counters.pop(kind, None)
+    game.changed()  # 704.5f-i, q, r look at every permanent
+
+
+def become_copy(game: LayerHost, obj: GameObject, original: GameObject, source: GameObject) -> None:
+    """707.2/613.2: ``obj`` becomes a copy of ``original``'s copiable values (layer 1,
+    indefinitely: until it leaves its zone). Used by "enter as a copy" replacements; the
+    copiable values are the original's after its own copy effects (707.2), fixed now."""
+    of = characteristics(game, original).definition
+    add_effect(game, new_effect(game, "copy_of", (("of", of),), (obj.id,), source, "indefinite"))
+
+
+def new_effect(game: LayerHost, verb: str, args: tuple[tuple[str, ArgValue], ...],
+               affected: tuple[int, ...], source: GameObject, duration: str, *,
+               controller: int | None = None, duration_seat: int | None = None) -> ContinuousEffect:
+    """A new effect record with a fresh timestamp (613.7b); start it with ``add_effect``.
+
+    ``controller`` defaults to the source's controller; ``duration_seat`` (for
+    ``your_next_turn``) to the same player.
+    """
+    ts = game.state.new_timestamp()
+    you = game.controller(source) if controller is None else controller
+    return ContinuousEffect(ts, ts, verb, tuple(sorted(args)), affected, source.id, source.name,
+                            you, duration, you if duration_seat is None else duration_seat)
+
+
+def end_durations(game: LayerHost, moment: str) -> None:
+    """514.2/611.2b: end the effects whose duration ends at ``moment``: ``cleanup`` (until end
+    of turn) or ``turn_start`` (until the new active player's next turn)."""
+    active = game.state.active
+    if moment == "cleanup":
+        end_effects(game, lambda e: e.duration == "end_of_turn")
+    elif moment == "turn_start":
+        end_effects(game, lambda e: e.duration == "your_next_turn" and e.duration_seat == active)
+    else:
+        raise ValueError(moment)
+
+
+def end_with_source(game: LayerHost, source_id: int) -> None:
+    """611.2b: "for as long as [source] remains on the battlefield" ends when it leaves."""
+    end_effects(game, lambda e: e.duration == "source_on_battlefield" and e.source == source_id)

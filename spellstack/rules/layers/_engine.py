@@ -1,0 +1,465 @@
+"""The characteristics engine: what an object is right now (613, continuous effects 611).
+
+One function answers it: ``characteristics(game, obj) -> Characteristics``. Every reader in the
+kernel (targets, SBAs, triggers, combat, legal actions, casting, mana abilities, the player's
+view, scenario expectations) asks it, directly or through ``Game``'s query methods
+(``card_types``, ``is_type``, ``is_creature``, ``colors``, ``keywords``, ``has_keyword``,
+``is_legendary``, ``power``, ``toughness``, ``subtypes``, ``supertypes``, ``abilities``,
+``has_ability``, ``triggered``, ``activated``, ``controller``, ``controlled``, ``mana_value``);
+nothing reads a definition's printed characteristics for an object in a zone any more.
+``Game.triggered(obj)`` / ``Game.activated(obj)`` are the abilities it has now (after layer 6,
+a copy's are the original's): read them instead of ``game.cards[obj.name].triggered``.
+
+Abilities: ``Characteristics.keywords`` holds keyword abilities (lower-case words, e.g.
+``flying``, ``protection from red``); ``Characteristics.abilities`` every other ability as an
+``AbilityRef(definition, kind, position)``: ``triggered``, ``activated`` or ``static`` (static
+layer abilities, restrictions and permissions), the printed ability at ``position`` of that
+definition. Layer 6 adds and removes both.
+
+Layers (613.1), applied in this order to every object on the battlefield at once (an effect in
+one layer may change what another applies to):
+
+====  =====================================================================================
+1     copy effects (707, 613.2); face-down status (708.2) sets the values first
+2     control-changing effects (``controller``)
+3     text-changing effects (612): colour words and basic land type words in the object's
+      static abilities' arguments
+4     type-changing effects (card types, subtypes, supertypes)
+5     colour-changing effects
+6     ability adding and removing (``keywords``, ``abilities``); 603.6b/603.10: an ability
+      removed here does not trigger and its static effects in layers 6-7 do not apply
+7a    characteristic-defining abilities that set power/toughness (604.3; they work in every
+      zone)
+7b    effects that set power and/or toughness to a value
+7c    effects and counters that modify power and/or toughness (613.4c: +1/+1, -1/-1 counters)
+7d    effects that switch power and toughness
+====  =====================================================================================
+
+Within a layer (or sublayer) effects apply in dependency order (613.8), otherwise timestamp
+order (613.7). An effect's timestamp: a resolved spell or ability's effect, when it was created
+(613.7b); a static ability's, its source's timestamp ``GameObject.timestamp`` (613.7a; 613.7e:
+an Aura, Equipment or Role gets a new one when it becomes attached). 613.6: an
+effect that starts to apply in one layer keeps applying to the same objects in later layers,
+even if the ability that generates it is removed meanwhile.
+
+Effect records (state)
+----------------------
+Resolved spells and abilities create ``ContinuousEffect`` records (``GameState.effects``; see
+``_state``): ``id``, ``timestamp``, ``verb`` (a layer primitive, below) and its ``args``,
+``source`` (object id) and ``source_name``, ``controller`` (whose "you" it means),
+``affected`` (611.2c: a locked tuple of object ids; an object that changes zones is a new
+object and is no longer affected) and ``duration``:
+
+- ``end_of_turn``: "until end of turn", ends in the cleanup step (514.2);
+- ``your_next_turn``: "until your next turn", ends as ``duration_seat``'s next turn begins
+  (611.2b);
+- ``source_on_battlefield``: "for as long as [the source] remains on the battlefield"
+  (611.2b: also ends if the source leaves before it resolves);
+- ``indefinite``: until its affected objects leave (e.g. "gain control of target creature").
+
+Static abilities (604, 611.3) create no record: their effects exist while their source is on the
+battlefield with the ability (after layer 6) and their ``affected`` filter is evaluated
+continuously (611.3a), at the layer where each effect first applies.
+
+Create and end effects only through ``add_effect`` / ``end_effects``; they bump the epoch.
+
+Card data format for static abilities
+-------------------------------------
+::
+
+    [[card.static]]
+    text = "All lands are 2/2 creatures that are still lands."   # a quote from the Oracle text
+    affected = "lands"                                           # a word from AFFECTED
+    effects = [
+      { verb = "add_types", types = ["Creature"] },              # verbs from LAYER_VERBS
+      { verb = "set_pt", power = 2, toughness = 2 },
+    ]
+
+Layer verbs (``LAYER_VERBS``; each names its layer; arguments are checked at load):
+
+- ``copy_of`` (1): ``of`` = a definition name (set by ``become_copy``, not card data)
+- ``gain_control`` (2): the effect's ``controller`` controls the affected objects
+- ``change_text`` (3): ``from``/``to`` = colour words (white ... green) or basic land types
+- ``add_types`` (4): ``types``, ``subtypes``, ``supertypes`` (lists), "in addition to its
+  other types"; ``remove_types`` (4): ``types``, ``subtypes`` (lists) it loses;
+  ``set_types`` (4, "becomes a ..."): ``types`` replaces its card types, ``subtypes`` (if
+  given) its subtypes
+- ``set_colors`` (5): ``colors`` = "WU" ("" = colourless); ``add_colors`` (5): ``colors``
+- ``add_abilities`` (6): ``keywords`` (list of keyword words, e.g. "flying", "haste",
+  "protection from white") and/or ``abilities`` (list of positions of printed abilities of the
+  source's definition that the affected objects gain); ``lose_all_abilities`` (6);
+  ``lose_abilities`` (6): ``keywords``
+- ``set_base_pt_cda`` (7a; ``affected = "self"`` only): ``power``/``toughness`` = a value
+- ``set_pt`` (7b): ``power``/``toughness`` = a value (either may be left out)
+- ``modify_pt`` (7c): ``power``/``toughness`` = an int or a value (default 0)
+- ``switch_pt`` (7d)
+
+A value is an int or a word from ``VALUES``: ``cards_in_hand`` (cards in the source
+controller's hand), ``mana_value`` (the affected object's own mana value).
+
+The same verbs create effects at resolution (``_effects.EFFECT_VERBS``): each layer verb is
+also an effect verb taking ``what`` (an object word: ``target``, ``self`` ...) and optionally
+``until`` (a duration above; ``gain_control`` defaults to ``indefinite``, the rest to
+``end_of_turn``), e.g. ``{ verb = "modify_pt", what = "target", power = 3, toughness = 3 }``
+("target creature gets +3/+3 until end of turn"), ``{ verb = "gain_control", what = "target" }``.
+
+Affected words (``AFFECTED``): self, enchanted, equipped, attached (whatever the source is
+attached to), creatures, other_creatures, creatures_you_control, other_creatures_you_control,
+lands, artifacts, noncreature_artifacts, permanents, creatures_and_lands. The attachment part may
+add words; each is a predicate on the candidate's characteristics as they stand in the layer
+where the effect first applies.
+
+A static ability may add ``color = "white"`` ("white creatures get +1/+1"): only objects of that
+colour word are affected (a text-changing effect can change the word).
+
+Copies: ``enters_as_copy = { text = "...", of = "creatures" }`` on a card ("you may have Clone
+enter as a copy of any creature on the battlefield", 614.1c/707.2): ``choose_copy`` asks its
+controller as the spell resolves (answer: the permanent, or none), the copy effect applies to
+the spell at once (so 608.3e's checks see the copy) and ``move_object(copy_of=...)`` gives the
+permanent its own, before its enters abilities trigger. ``become_copy`` is the primitive.
+
+Targets: ``{ kind = "permanent", per_opponent = true }`` is "for each opponent, target
+permanent that player controls" (601.2c): one target per opponent with a legal one.
+
+Cache
+-----
+Characteristics are cached per game (``Game.layer_cache``, a ``LayerCache``: a miss computes)
+and the cache is dropped whenever the epoch moves: ``Game.changed()`` is called by every
+mutation that can matter (zone changes in ``_zones``: ``create_object``, ``move_object``, when
+the battlefield is one of the zones or some static ability counts cards in a zone,
+``reads_zone_sizes``; effects added or ended: ``add_effect``,
+``end_effects``, ``end_durations``; counters: ``add_counters``). Whoever changes
+``obj.attached_to``, ``obj.timestamp``, ``obj.face_down`` or ``obj.counters`` directly must call
+``game.changed()``. A permanent no effect touches shares a printed template
+(``Game.layer_templates``); a card in a hand, library, graveyard or exile with no static ability
+is cached for as long as it stays there (``Game.stable_cache``; ``changed`` keeps those entries).
+
+Control
+-------
+``GameObject.controller`` is the controller an object was cast or put onto the battlefield
+under (110.2, 108.4); the current controller is ``Game.controller(obj)`` (layer 2), and
+``Game.controlled(seat)`` lists the permanents a player controls now. Read those, never the
+field, for permanents.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..definitions import StaticAbility
+    from ..state import GameObject
+    from ._host import LayerHost
+from ..state import AbilityRef, Characteristics
+from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, VALUES, _Active, _modify
+from ._working import COLOR_WORDS, Working, _copy, _face_down, _freeze, _printed, _substitute
+
+
+def _static_ability(game: LayerHost, ref: AbilityRef) -> StaticAbility | None:
+    for ability in game.cards[ref.definition].static:
+        if ability.position == ref.position:
+            return ability
+    return None
+
+
+class _Board:
+    """One evaluation of every permanent's characteristics (613.1)."""
+
+    def __init__(self, game: LayerHost, ids: list[int]) -> None:
+        self.game = game
+        st = game.state
+        self.works: dict[int, Working] = {}
+        for oid in ids:
+            obj = st.objects[oid]
+            w = Working(obj, obj.controller)
+            if obj.face_down:
+                _face_down(w)
+            else:
+                _printed(w, game.cards[obj.name])
+            self.works[oid] = w
+        self.sets: dict[tuple[int, int], list[int]] = {}  # started groups -> objects (613.6)
+        self.carried: dict[str, list[_Active]] = {}  # later-layer effects of started groups
+        self.records: dict[str, list[_Active]] = {}
+        for rec in st.effects:
+            src = st.objects.get(rec.source) or st.lki.get(rec.source)
+            self.records.setdefault(LAYER_VERBS[rec.verb].layer, []).append(_Active(
+                rec.verb, rec.args, (rec.timestamp, 0, rec.id), src, rec.source, rec.controller,
+                rec.affected, "", None, (rec.id, -1)))
+
+    def statics(self, layer: str) -> list[_Active]:
+        """The static abilities' effects in ``layer`` whose groups have not started yet: those
+        of abilities the permanents have now (604.2: on the battlefield)."""
+        out: list[_Active] = []
+        for w in self.works.values():
+            for ref in w.abilities:
+                if ref.kind != "static" or (w.obj.id, ref.position) in self.sets:
+                    continue
+                ability = _static_ability(self.game, ref)
+                if ability is None:
+                    continue
+                for k, eff in enumerate(ability.effects):
+                    if LAYER_VERBS[eff.verb].layer == layer:
+                        out.append(_Active(eff.verb, eff.args,
+                                           (w.obj.timestamp, 1, ref.position * 64 + k), w.obj,
+                                           w.obj.id, w.controller, None, ability.affected, ref,
+                                           (w.obj.id, ref.position), ability.color))
+        return out
+
+    def exists(self, eff: _Active, works: dict[int, Working]) -> bool:
+        """613.8a: a static ability's effect exists while its source has the ability."""
+        if eff.ability is None or eff.group in self.sets:
+            return True
+        w = works.get(eff.source_id)
+        return w is not None and eff.ability in w.abilities
+
+    def applies_to(self, eff: _Active, works: dict[int, Working], w: Working) -> bool:
+        assert eff.source is not None
+        src = works.get(eff.source_id)
+        if eff.color:
+            word = _substitute(eff.color, src.text_changes if src is not None else [])
+            if not isinstance(word, str) or COLOR_WORDS.get(word) not in w.colors:
+                return False
+        return AFFECTED[eff.where](self.game, eff.source,
+                                   src.controller if src is not None else eff.controller, w)
+
+    def targets(self, eff: _Active) -> list[Working]:
+        if eff.affected is not None:
+            return [self.works[i] for i in eff.affected if i in self.works]
+        started = self.sets.get(eff.group)
+        if started is not None:
+            return [self.works[i] for i in started if i in self.works]
+        if not self.exists(eff, self.works):
+            return []
+        return [w for w in self.works.values() if self.applies_to(eff, self.works, w)]
+
+    def depends(self, a: _Active, b: _Active) -> bool:
+        """613.8a: whether applying ``b`` would change ``a``'s existence, the set it applies to
+        or what it does to them (only effects of static abilities not yet started can)."""
+        if a.affected is not None or a.group in self.sets or a.cda != b.cda:
+            return False
+        for w in self.targets(b):
+            trial = _copy(w)
+            _modify(self.game, b, self.works, trial)
+            works = dict(self.works)
+            works[w.obj.id] = trial
+            if self.exists(a, self.works) != self.exists(a, works):
+                return True
+            if self.exists(a, self.works):
+                if self.applies_to(a, self.works, w) != self.applies_to(a, works, trial):
+                    return True
+        return False
+
+    def apply(self, eff: _Active) -> None:
+        objs = self.targets(eff)
+        if eff.affected is None and eff.group not in self.sets:
+            if not objs and not self.exists(eff, self.works):
+                return
+            # 613.6: the ability's effects in later layers apply to this same set.
+            self.sets[eff.group] = [w.obj.id for w in objs]
+            if eff.ability is not None:
+                ability = _static_ability(self.game, eff.ability)
+                assert ability is not None
+                later = LAYERS[LAYERS.index(eff.layer) + 1:]
+                for k, e in enumerate(ability.effects):
+                    layer = LAYER_VERBS[e.verb].layer
+                    if layer in later:
+                        self.carried.setdefault(layer, []).append(_Active(
+                            e.verb, e.args, (eff.order[0], 1, eff.ability.position * 64 + k),
+                            eff.source, eff.source_id, eff.controller, None, eff.where,
+                            eff.ability, eff.group, eff.color))
+        for w in objs:
+            _modify(self.game, eff, self.works, w)
+
+    def run(self) -> dict[int, Working]:
+        for layer in LAYERS:
+            pending = self.records.get(layer, []) + self.carried.get(layer, []) + self.statics(layer)
+            pending.sort(key=lambda e: e.order)
+            while pending:
+                pick = 0
+                if len(pending) > 1 and any(e.affected is None for e in pending):
+                    # 613.8b: apply an effect that depends on none of the others, earliest first;
+                    # in a loop, timestamp order. 613.8c: reconsider after each one.
+                    for i, a in enumerate(pending):
+                        if not any(self.depends(a, b) for b in pending if b is not a):
+                            pick = i
+                            break
+                self.apply(pending.pop(pick))
+            if layer == "7c":
+                for w in self.works.values():
+                    # 613.4c: +1/+1 and -1/-1 counters.
+                    n = w.obj.counters.get("+1/+1", 0) - w.obj.counters.get("-1/-1", 0)
+                    if n and w.power is not None and w.toughness is not None:
+                        w.power += n
+                        w.toughness += n
+                    elif n and "Creature" in w.card_types:
+                        w.power = (w.power or 0) + n
+                        w.toughness = (w.toughness or 0) + n
+        return self.works
+
+
+def _single(game: LayerHost, obj: GameObject) -> Characteristics:
+    """An object off the battlefield: printed values and its characteristic-defining
+    abilities (604.3); a face-down spell per 708.2a."""
+    defn = game.cards[obj.name]
+    if not (obj.face_down or defn.static) and not any(obj.id in rec.affected
+                                                      for rec in game.state.effects):
+        return _printed_values(game, obj)
+    w = Working(obj, obj.controller)
+    if obj.face_down:
+        _face_down(w)
+        return _freeze(w, game.cards)
+    _printed(w, defn)
+    for rec in game.state.effects:
+        if rec.verb == "copy_of" and obj.id in rec.affected:  # a spell entering as a copy
+            of = rec.get("of")
+            assert isinstance(of, str)
+            _printed(w, game.cards[of])
+    cdas = [a for a in game.cards[w.definition].static if a.is_cda]
+    for ability in cdas:
+        for eff in ability.effects:
+            act = _Active(eff.verb, eff.args, (obj.timestamp, 1, ability.position), obj, obj.id,
+                          obj.controller, (obj.id,), "self", None, (obj.id, ability.position))
+            _modify(game, act, {obj.id: w}, w)
+    return _freeze(w, game.cards)
+
+
+def _printed_values(game: LayerHost, obj: GameObject) -> Characteristics:
+    """A face-up permanent no effect touches: its printed values, its controller and counters
+    (shared between objects and epochs: they depend on nothing else)."""
+    plus, minus = obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0)
+    key = (obj.name, obj.controller, plus - minus, obj.x if obj.zone == "stack" else 0)
+    found = game.caches.templates.get(key)
+    if found is None:
+        w = Working(obj, obj.controller)
+        _printed(w, game.cards[obj.name])
+        if plus != minus and w.power is not None and w.toughness is not None:
+            w.power += plus - minus
+            w.toughness += plus - minus
+        found = game.caches.templates[key] = _freeze(w, game.cards)
+    return found
+
+
+_STABLE_ZONES = frozenset({"hand", "library", "graveyard", "exile"})
+
+
+def _evaluate_battlefield(game: LayerHost) -> None:
+    """Fill the cache for every permanent. With no static ability on the battlefield (nor a copy
+    or granted ability that could bring one), effects touch only their locked objects, and every
+    other permanent has its printed values: only the touched ones go through the layers."""
+    st = game.state
+    cache = game.caches.layers
+    cards = game.cards
+    touched: set[int] = set()
+    complex_board = False
+    for rec in st.effects:
+        touched.update(rec.affected)
+        if rec.verb == "copy_of" or (rec.verb == "add_abilities" and rec.get("abilities")):
+            complex_board = True
+    ids = st.battlefield
+    objects = st.objects
+    evaluate: list[int] = []
+    if not complex_board:
+        # One pass: the printed values of every untouched permanent (its ``layer_templates``
+        # entry, looked up here as ``_printed_values`` would: on the battlefield X is 0); a
+        # static ability anywhere makes the whole board go through the layers instead (the
+        # entries written so far are then overwritten below).
+        templates = game.caches.templates
+        for oid in ids:
+            obj = objects[oid]
+            if obj.face_down:
+                evaluate.append(oid)
+                continue
+            name = obj.name
+            if cards[name].static:
+                complex_board = True
+                break
+            if oid in touched:
+                evaluate.append(oid)
+                continue
+            counters = obj.counters
+            found = templates.get((name, obj.controller, counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
+                                   if counters else 0, 0))
+            cache[oid] = found if found is not None else _printed_values(game, obj)
+    if complex_board:
+        evaluate = list(ids)
+    if evaluate:
+        for oid, w in _Board(game, evaluate).run().items():
+            cache[oid] = _freeze(w, game.cards)
+
+
+def characteristics(game: LayerHost, obj: GameObject) -> Characteristics:
+    """613: ``obj``'s characteristics now, every continuous effect applied in layer order.
+
+    Objects on the battlefield are evaluated together (effects may depend on each other, 613.8);
+    an object in another zone has its printed values with its characteristic-defining abilities
+    applied (604.3); an object that has left the battlefield, its values as it last existed
+    there (603.10, 608.2h). Cached until the epoch moves (``Game.changed``).
+    """
+    cache = game.caches.layers
+    found = cache.get(obj.id)
+    if found is not None:
+        return found
+    found = game.caches.stable.get(obj.id)
+    if found is not None:
+        cache[obj.id] = found
+        return found
+    st = game.state
+    live = st.objects.get(obj.id)
+    if live is None:
+        last = st.lki_characteristics.get(obj.id)
+        return last if last is not None else _single(game, obj)
+    if live.zone == "battlefield":
+        _evaluate_battlefield(game)
+        found = cache.get(obj.id)
+        if found is not None:
+            return found
+    found = _single(game, live)
+    cache[obj.id] = found
+    if (live.zone in _STABLE_ZONES and not live.face_down
+            and not game.cards[live.name].static):
+        # A card with no static ability in a hand, library, graveyard or exile keeps its printed
+        # values until it changes zones (a new object, 400.7): no epoch can change them.
+        game.caches.stable[obj.id] = found
+    return found
+
+
+def reads_zone_sizes(game: LayerHost) -> bool:
+    """Whether some object in the game has a static ability whose value counts cards in a zone
+    (``VALUES``: Maro's "cards in your hand"): then every zone change moves the epoch."""
+    if game.caches.reads_zones:
+        return True  # once one reads, it stays so
+    st = game.state
+    if game.caches.zone_scan_id == st.next_id and not st.effects:
+        return False  # nothing new since the last look
+    # Only objects created since the last look (ids only grow): once one reads, it stays so.
+    for oid in range(game.caches.zone_scan_id, st.next_id):
+        obj = st.objects.get(oid)
+        if obj is not None and _reads_values(game, obj.name):
+            game.caches.reads_zones = True
+            return True
+    game.caches.zone_scan_id = st.next_id
+    if st.effects and any(rec.verb == "copy_of" and _reads_values(game, str(rec.get("of")))
+                          for rec in st.effects):
+        game.caches.reads_zones = True
+    return game.caches.reads_zones
+
+
+def _reads_values(game: LayerHost, name: str) -> bool:
+    """Whether a static ability of the card ``name`` counts cards in a zone (kept by name)."""
+    found = game.caches.value_readers.get(name)
+    if found is None:
+        found = game.caches.value_readers[name] = any(
+            isinstance(v, str) and v in VALUES and v != "mana_value"
+            for a in game.cards[name].static for e in a.effects for _, v in e.args)
+    return found
+
+
+def as_it_would_enter(game: LayerHost, obj: GameObject) -> Characteristics:
+    """614.12: the characteristics of ``obj`` (a card or spell about to enter the battlefield) as
+    it would exist there: the continuous effects that already exist and would apply to it
+    (Dress Down's "Creatures lose all abilities") and those of its own static abilities, with
+    the permanents there now (not cached: nothing has entered yet)."""
+    if obj.zone == "battlefield":
+        return characteristics(game, obj)
+    ids = [*game.state.battlefield, obj.id]
+    return _freeze(_Board(game, ids).run()[obj.id], game.cards)

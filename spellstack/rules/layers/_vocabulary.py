@@ -1,0 +1,262 @@
+"""TODO docstring (from _characteristics)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..definitions import ArgValue
+    from ..state import GameObject
+    from ._host import LayerHost
+from ..state import AbilityRef
+from ._working import TEXT_WORDS, Working, _definition_abilities, _printed, _substitute
+
+LAYERS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
+"""613.1, 613.4: the layers and sublayers, in the order they apply."""
+
+DURATIONS: frozenset[str] = frozenset({"end_of_turn", "your_next_turn", "source_on_battlefield",
+                                       "indefinite"})
+"""611.2a/611.2b: how long a resolved spell or ability's continuous effect lasts."""
+
+
+@dataclass(frozen=True, slots=True)
+class LayerVerbSpec:
+    """A layer primitive: the layer it applies in and its arguments."""
+
+    layer: str
+    """The layer or sublayer (``LAYERS``)."""
+    rule: str
+    """The rule it implements."""
+    args: dict[str, str]
+    """Argument name -> kind (``int``, ``value``, ``types``, ``colors``, ``keywords``, ...)."""
+    default_until: str = "end_of_turn"
+    """Its duration when a resolving spell creates it without saying (611.2a)."""
+
+
+LAYER_VERBS: dict[str, LayerVerbSpec] = {
+    "copy_of": LayerVerbSpec("1", "707.2", {"of": "name"}, "indefinite"),
+    "gain_control": LayerVerbSpec("2", "613.1b", {}, "indefinite"),
+    "change_text": LayerVerbSpec("3", "612.2", {"from": "text_word", "to": "text_word"}),
+    "add_types": LayerVerbSpec("4", "205.1b", {"types": "types", "subtypes": "words",
+                                               "supertypes": "words"}),
+    "remove_types": LayerVerbSpec("4", "613.1d", {"types": "types", "subtypes": "words"}),
+    "set_types": LayerVerbSpec("4", "205.1a", {"types": "types", "subtypes": "words"}),
+    "set_colors": LayerVerbSpec("5", "105.3", {"colors": "colors"}),
+    "add_colors": LayerVerbSpec("5", "105.3", {"colors": "colors"}),
+    "add_abilities": LayerVerbSpec("6", "613.1f", {"keywords": "keywords", "abilities": "positions"}),
+    "lose_all_abilities": LayerVerbSpec("6", "613.1f", {}),
+    "lose_abilities": LayerVerbSpec("6", "613.1f", {"keywords": "keywords"}),
+    "set_base_pt_cda": LayerVerbSpec("7a", "613.4a", {"power": "value", "toughness": "value"}),
+    "set_pt": LayerVerbSpec("7b", "613.4b", {"power": "value", "toughness": "value"}),
+    "modify_pt": LayerVerbSpec("7c", "613.4c", {"power": "value", "toughness": "value"}),
+    "switch_pt": LayerVerbSpec("7d", "613.4d", {}),
+}
+"""The closed registry of layer primitives (613.1, 613.4)."""
+
+
+AffectedTest = Callable[[LayerHost, GameObject, int, Working], bool]
+"""(game, the effect's source, the effect's controller, a candidate) -> whether it is affected."""
+ValueOf = Callable[[LayerHost, int, Working], int]
+"""(game, the effect's controller, the affected object) -> the value."""
+
+
+def _is(card_type: str) -> Callable[[Working], bool]:
+    return lambda w: card_type in w.card_types
+
+
+def _creature(w: Working) -> bool:
+    return "Creature" in w.card_types
+
+
+AFFECTED: dict[str, AffectedTest] = {
+    "self": lambda g, src, you, w: w.obj.id == src.id,
+    "enchanted": lambda g, src, you, w: src.attached_to == w.obj.id,
+    "equipped": lambda g, src, you, w: src.attached_to == w.obj.id,
+    "attached": lambda g, src, you, w: src.attached_to == w.obj.id,
+    "creatures": lambda g, src, you, w: _creature(w),
+    "other_creatures": lambda g, src, you, w: _creature(w) and w.obj.id != src.id,
+    "creatures_you_control": lambda g, src, you, w: _creature(w) and w.controller == you,
+    "other_creatures_you_control": lambda g, src, you, w: (_creature(w) and w.controller == you
+                                                           and w.obj.id != src.id),
+    "lands": lambda g, src, you, w: "Land" in w.card_types,
+    "artifacts": lambda g, src, you, w: "Artifact" in w.card_types,
+    "noncreature_artifacts": lambda g, src, you, w: "Artifact" in w.card_types and not _creature(w),
+    "permanents": lambda g, src, you, w: True,
+    "creatures_and_lands": lambda g, src, you, w: _creature(w) or "Land" in w.card_types,
+}
+"""The closed registry of ``affected`` words for static abilities (611.3a); each tests a
+candidate on the battlefield as its characteristics stand in the layer being applied."""
+
+
+def _cards_in_hand(game: LayerHost, you: int, w: Working) -> int:
+    return len(game.state.players[you].hand)
+
+
+def _own_mana_value(game: LayerHost, you: int, w: Working) -> int:
+    return w.mana_cost.mana_value(w.obj.x if w.obj.zone == "stack" else 0) if w.mana_cost else 0
+
+
+VALUES: dict[str, ValueOf] = {
+    "cards_in_hand": _cards_in_hand,
+    "mana_value": _own_mana_value,
+}
+"""Words a ``value`` argument may use instead of an int."""
+
+
+def is_value(v: object) -> bool:
+    """Whether ``v`` is a valid ``value`` argument: an int or a word from ``VALUES``."""
+    return (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, str) and v in VALUES)
+
+
+CARD_TYPES: frozenset[str] = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instant",
+                                        "Kindred", "Land", "Planeswalker", "Sorcery"})
+"""205.2a: the card types."""
+
+
+def _tuple_of(test: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda v: isinstance(v, tuple) and all(test(x) for x in v)
+
+
+LAYER_ARG_KINDS: dict[str, Callable[[object], bool]] = {
+    "name": lambda v: isinstance(v, str) and bool(v),
+    "text_word": lambda v: isinstance(v, str) and v in TEXT_WORDS,
+    "types": _tuple_of(lambda t: t in CARD_TYPES),
+    "words": _tuple_of(lambda t: isinstance(t, str) and bool(t)),
+    "colors": lambda v: isinstance(v, str) and all(c in "WUBRG" for c in v),
+    "keywords": _tuple_of(lambda t: isinstance(t, str) and bool(t) and t == t.lower()),
+    "positions": _tuple_of(lambda t: isinstance(t, int) and not isinstance(t, bool) and t >= 1),
+    "value": is_value,
+}
+"""How each layer verb argument kind is checked when a card file is loaded."""
+LIST_KINDS: frozenset[str] = frozenset({"types", "words", "keywords", "positions"})
+"""Argument kinds written as lists in card files (held as tuples)."""
+REQUIRED_ARGS: frozenset[str] = frozenset({"from", "to", "colors", "of"})
+"""Arguments a layer verb that takes them can't do without."""
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+class _Active:
+    """One effect taking part in an evaluation: a record's, or one effect of a static ability."""
+
+    __slots__ = ("ability", "affected", "args", "cda", "color", "controller", "group", "layer",
+                 "order", "source", "source_id", "verb", "where")
+
+    def __init__(self, verb: str, args: tuple[tuple[str, ArgValue], ...], order: tuple[int, int, int],
+                 source: GameObject | None, source_id: int, controller: int,
+                 affected: tuple[int, ...] | None, where: str, ability: AbilityRef | None,
+                 group: tuple[int, int], color: str = "") -> None:
+        self.verb = verb
+        self.layer = LAYER_VERBS[verb].layer
+        self.args = args
+        self.order = order  # (timestamp, kind, tiebreak): 613.7
+        self.source = source
+        self.source_id = source_id
+        self.controller = controller
+        self.affected = affected  # locked set (611.2c), or None: the ``where`` word decides
+        self.where = where
+        self.ability = ability  # the static ability generating it (its existence, 613.8a)
+        self.group = group  # effects of one ability share the set they apply to (613.6)
+        self.cda = verb == "set_base_pt_cda"
+        self.color = color  # a colour word restricting ``where`` ("white creatures")
+
+    def raw(self, name: str) -> str:
+        """A string argument as written (text changes do not apply to a text change's own words)."""
+        for key, value in self.args:
+            if key == name:
+                assert isinstance(value, str)
+                return value
+        raise KeyError(name)
+
+    def arg(self, name: str, works: dict[int, Working], default: ArgValue | None = None) -> ArgValue | None:
+        """An argument, with the source's text changes applied (612.2)."""
+        for key, value in self.args:
+            if key == name:
+                if isinstance(value, str | tuple) and self.source_id in works:
+                    return _substitute(value, works[self.source_id].text_changes)
+                return value
+        return default
+
+
+def _value(game: LayerHost, eff: _Active, name: str, works: dict[int, Working], w: Working) -> int | None:
+    v = eff.arg(name, works)
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return VALUES[v](game, eff.controller, w)
+    assert isinstance(v, int)
+    return v
+
+
+def _ints(value: ArgValue | None) -> tuple[int, ...]:
+    return tuple(v for v in value if isinstance(v, int)) if isinstance(value, tuple) else ()
+
+
+def _strs(value: ArgValue | None) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, tuple) else ()
+
+
+def _modify(game: LayerHost, eff: _Active, works: dict[int, Working], w: Working) -> None:
+    """Apply one layer primitive to one object."""
+    verb = eff.verb
+    if verb == "copy_of":
+        of = eff.arg("of", works)
+        assert isinstance(of, str)
+        _printed(w, game.cards[of])
+    elif verb == "gain_control":
+        w.controller = eff.controller
+    elif verb == "change_text":
+        old, new = eff.raw("from"), eff.raw("to")
+        w.text_changes.append((old, new))
+    elif verb == "add_types":
+        for field_name, key in (("card_types", "types"), ("subtypes", "subtypes"),
+                                ("supertypes", "supertypes")):
+            current: list[str] = getattr(w, field_name)
+            current.extend(t for t in _strs(eff.arg(key, works)) if t not in current)
+    elif verb == "remove_types":
+        drop = set(_strs(eff.arg("types", works))) | set(_strs(eff.arg("subtypes", works)))
+        w.card_types = [t for t in w.card_types if t not in drop]
+        w.subtypes = [t for t in w.subtypes if t not in drop]
+    elif verb == "set_types":
+        w.card_types = list(_strs(eff.arg("types", works)))
+        w.subtypes = list(_strs(eff.arg("subtypes", works)))
+    elif verb == "set_colors":
+        colors = eff.arg("colors", works)
+        assert isinstance(colors, str)
+        w.colors = [c for c in "WUBRG" if c in colors]
+    elif verb == "add_colors":
+        colors = eff.arg("colors", works)
+        assert isinstance(colors, str)
+        w.colors = [c for c in "WUBRG" if c in colors or c in w.colors]
+    elif verb == "add_abilities":
+        w.keywords.extend(k for k in _strs(eff.arg("keywords", works)) if k not in w.keywords)
+        positions = _ints(eff.arg("abilities", works))
+        if positions and eff.source is not None:
+            src_def = game.cards[works[eff.source_id].definition if eff.source_id in works
+                                 else eff.source.name]
+            for ref in _definition_abilities(src_def):
+                if ref.position in positions and ref not in w.abilities:
+                    w.abilities.append(ref)
+    elif verb == "lose_all_abilities":
+        w.keywords = []
+        w.abilities = []
+    elif verb == "lose_abilities":
+        drop = set(_strs(eff.arg("keywords", works)))
+        w.keywords = [k for k in w.keywords if k not in drop]
+    elif verb in ("set_base_pt_cda", "set_pt"):
+        p = _value(game, eff, "power", works, w)
+        t = _value(game, eff, "toughness", works, w)
+        if p is not None:
+            w.power = p
+        if t is not None:
+            w.toughness = t
+    elif verb == "modify_pt":
+        w.power = (w.power or 0) + (_value(game, eff, "power", works, w) or 0)
+        w.toughness = (w.toughness or 0) + (_value(game, eff, "toughness", works, w) or 0)
+    elif verb == "switch_pt":
+        w.power, w.toughness = w.toughness, w.power
+    else:  # pragma: no cover - the loader and add_effect admit only registered verbs
+        raise AssertionError(verb)

@@ -1,0 +1,140 @@
+"""TODO docstring (from _characteristics)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from ..mana import ManaCost
+
+if TYPE_CHECKING:
+    from ..definitions import ActivatedAbility, ArgValue, CardDefinition, TriggeredAbility
+    from ..state import GameObject
+from ..state import AbilityRef, Characteristics
+
+
+class Working:
+    """An object's characteristics while the layers are being applied (mutable; internal to one
+    evaluation). ``AFFECTED`` predicates and ``VALUES`` read it."""
+
+    __slots__ = ("abilities", "card_types", "colors", "controller", "definition", "keywords",
+                 "loyalty", "mana_cost", "name", "obj", "power", "subtypes", "supertypes",
+                 "text_changes", "toughness")
+
+    def __init__(self, obj: GameObject, controller: int) -> None:
+        self.obj = obj
+        """The object."""
+        self.controller = controller
+        """Its controller so far."""
+        self.name = ""
+        self.definition = ""
+        self.mana_cost: ManaCost | None = None
+        self.colors: list[str] = []
+        self.card_types: list[str] = []
+        self.subtypes: list[str] = []
+        self.supertypes: list[str] = []
+        self.keywords: list[str] = []
+        self.abilities: list[AbilityRef] = []
+        self.power: int | None = None
+        self.toughness: int | None = None
+        self.loyalty: int | None = None
+        self.text_changes: list[tuple[str, str]] = []
+
+
+
+COLOR_WORDS: dict[str, str] = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+"""105.1: colour words and their letters (text-changing effects swap the words, 612.2)."""
+BASIC_LAND_TYPES: tuple[str, ...] = ("Plains", "Island", "Swamp", "Mountain", "Forest")
+"""205.3i: the basic land types (text-changing effects may swap them)."""
+TEXT_WORDS: frozenset[str] = frozenset(COLOR_WORDS) | frozenset(BASIC_LAND_TYPES)
+"""Words a text-changing effect may replace."""
+
+
+def _substitute(value: ArgValue, changes: list[tuple[str, str]]) -> ArgValue:
+    """612.2: a text-changing effect replaces words in the source's abilities."""
+    if not changes:
+        return value
+    if isinstance(value, tuple):
+        return tuple(_substitute(v, changes) for v in value if isinstance(v, str))  # type: ignore[return-value]
+    if not isinstance(value, str):
+        return value
+    for old, new in changes:
+        if value == old:
+            return new
+        if old in COLOR_WORDS and new in COLOR_WORDS and len(value) <= 5 and value.isupper():
+            value = value.replace(COLOR_WORDS[old], COLOR_WORDS[new])
+    return value
+
+
+def _definition_abilities(defn: CardDefinition) -> list[AbilityRef]:
+    out = [AbilityRef(defn.name, "triggered", a.position) for a in defn.triggered]
+    out += [AbilityRef(defn.name, "activated", a.position) for a in defn.activated]
+    out += [AbilityRef(defn.name, "static", a.position) for a in defn.static]
+    # Restrictions and permissions (101.2, ``_restrictions``) are static abilities too.
+    out += [AbilityRef(defn.name, "static", r.position) for r in defn.restrictions]
+    out += [AbilityRef(defn.name, "static", p.position) for p in defn.permissions]
+    # Replacement abilities (614, ``_replacement``) are static abilities too.
+    out += [AbilityRef(defn.name, "static", r.position) for r in defn.replacements]
+    out += [AbilityRef(defn.name, "static", pos) for _, _, pos in defn.counter_limits]  # 704.5r
+    return out
+
+
+def _printed(w: Working, defn: CardDefinition) -> None:
+    """Layer 1's starting point: the copiable values a definition prints (707.2)."""
+    w.name = defn.name
+    w.definition = defn.name
+    w.mana_cost = defn.mana_cost
+    w.colors = list(defn.colors)
+    w.card_types = list(defn.card_types)
+    w.subtypes = list(defn.subtypes)
+    w.supertypes = list(defn.supertypes)
+    w.keywords = list(defn.keywords)
+    w.abilities = _definition_abilities(defn)
+    w.power = defn.power
+    w.toughness = defn.toughness
+    w.loyalty = defn.loyalty
+
+
+def _face_down(w: Working) -> None:
+    """708.2a: a face-down permanent is a 2/2 creature with no name, text, types but creature,
+    colour or mana cost."""
+    w.name = ""
+    w.mana_cost = None
+    w.colors = []
+    w.card_types = ["Creature"]
+    w.subtypes = []
+    w.supertypes = []
+    w.keywords = []
+    w.abilities = []
+    w.power = w.toughness = 2
+    w.loyalty = None
+
+
+def _freeze(w: Working, cards: Mapping[str, CardDefinition]) -> Characteristics:
+    cost = w.mana_cost
+    trig: list[tuple[str, TriggeredAbility]] = []
+    act: list[tuple[str, int, ActivatedAbility]] = []
+    for ref in w.abilities:
+        if ref.kind == "triggered":
+            trig.extend((ref.definition, ab) for ab in cards[ref.definition].triggered
+                        if ab.position == ref.position)
+        elif ref.kind == "activated":
+            act.extend((ref.definition, i, ab)
+                       for i, ab in enumerate(cards[ref.definition].activated, start=1)
+                       if ab.position == ref.position)
+    return Characteristics(
+        name=w.name, definition=w.definition, mana_cost=cost,
+        mana_value=cost.mana_value(w.obj.x if w.obj.zone == "stack" else 0) if cost else 0,
+        colors=tuple(c for c in "WUBRG" if c in w.colors), card_types=tuple(w.card_types),
+        subtypes=tuple(w.subtypes), supertypes=tuple(w.supertypes), keywords=tuple(w.keywords),
+        abilities=tuple(w.abilities), power=w.power, toughness=w.toughness, loyalty=w.loyalty,
+        controller=w.controller, text_changes=tuple(w.text_changes), triggered=tuple(trig),
+        activated=tuple(act))
+
+
+def _copy(w: Working) -> Working:
+    c = Working(w.obj, w.controller)
+    for name in Working.__slots__:
+        value = getattr(w, name)
+        setattr(c, name, list(value) if isinstance(value, list) else value)
+    return c

@@ -1,0 +1,58 @@
+"""Protection (702.16): what a permanent with protection can't be damaged, enchanted or
+equipped, blocked or targeted by (DEBT).
+
+Protection is a keyword ability with a quality, written ``protection from QUALITY``: a colour
+word (``protection from white``) or a card type in the plural (``protection from artifacts``).
+The permanent's abilities come from ``Game.keywords``, so protection granted by a continuous
+effect (Apostle's Blessing, layer 6) counts like printed protection.
+"""
+
+from __future__ import annotations
+
+from ..game import Game
+from ..state import GameObject
+
+COLOR_WORDS: dict[str, str] = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+"""105.1: colour letters and the words protection uses for them."""
+
+_TYPE_WORDS: dict[str, str] = {"artifacts": "Artifact", "creatures": "Creature",
+                               "enchantments": "Enchantment", "instants": "Instant",
+                               "sorceries": "Sorcery", "lands": "Land",
+                               "planeswalkers": "Planeswalker"}
+
+PROTECTION_QUALITIES: frozenset[str] = frozenset({*COLOR_WORDS.values(), *_TYPE_WORDS})
+"""702.16a: the qualities the kernel knows: the colours and the card types (plural)."""
+
+_PREFIX = "protection from "
+
+
+def protection_keyword(quality: str) -> str:
+    """The keyword ``protection from QUALITY``; a colour letter is spelled out."""
+    word = COLOR_WORDS.get(quality, quality)
+    if word not in PROTECTION_QUALITIES:
+        raise ValueError(f"unknown protection quality {quality!r}")
+    return _PREFIX + word
+
+
+def protection_qualities(game: Game, obj: GameObject) -> tuple[str, ...]:
+    """702.16a: the qualities ``obj`` has protection from now, in the order it got them."""
+    return tuple(k[len(_PREFIX):] for k in game.keywords(obj) if k.startswith(_PREFIX))
+
+
+def has_quality(game: Game, source: GameObject, quality: str) -> bool:
+    """Whether ``source`` has the quality now: a colour (105) or a card type (205.2). An ability
+    on the stack has the characteristics of its source (113.7a); the caller passes that."""
+    for letter, word in COLOR_WORDS.items():
+        if quality == word:
+            return letter in game.colors(source)
+    card_type = _TYPE_WORDS.get(quality)
+    return card_type is not None and game.is_type(source, card_type)
+
+
+def protected_from(game: Game, obj: GameObject, source: GameObject | None) -> bool:
+    """702.16b-e: whether ``obj`` has protection from a quality ``source`` has. ``source`` None
+    (no source, e.g. a rule) is never stopped."""
+    if source is None:
+        return False
+    qualities = protection_qualities(game, obj)
+    return bool(qualities) and any(has_quality(game, source, q) for q in qualities)

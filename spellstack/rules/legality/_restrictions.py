@@ -1,0 +1,287 @@
+"""Restrictions and permissions (101.2): static "can't" and "may" abilities, checked where an
+action is legal or not.
+
+A card's static abilities of these kinds are data (``CardDefinition.restrictions`` and
+``permissions``), each a kind from a closed registry here, checked when the card is loaded. They
+apply while their source is on the battlefield (113.6). 101.2: when a rule or effect allows
+something and another forbids it, the "can't" wins, so every check asks the restrictions even
+when a permission allowed the action. A refusal names the effect and the rule where it applies,
+``Worms of the Earth: Players can't play lands (305.1)``; a refused action reads
+``101.2: Worms of the Earth: Players can't play lands (305.1); Forest can't be played``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+
+from ..definitions import CardDefinition, Permission, Restriction
+from ..game import Game
+from ..state import GameObject
+
+RESTRICTION_KINDS: dict[str, str] = {
+    "cant_cast": "601.2e",
+    "cant_attack": "508.1c",
+    "cant_block": "509.1b",
+    "cant_attack_or_block": "508.1c",
+    "cant_play_lands": "305.1",
+    "cant_enter": "608.3e",
+}
+"""The closed registry of restriction kinds, each with the rule where it is checked."""
+
+PERMISSION_KINDS: dict[str, str] = {
+    "cast_as_though_flash": "702.8a",
+    "cast_from": "601.2a",
+}
+"""The closed registry of permission kinds, each with the rule it modifies."""
+
+RESTRICTION_PLAYERS: frozenset[str] = frozenset({"you", "opponents", "each"})
+"""Whose actions a restriction or permission is about, relative to its source's controller."""
+
+RESTRICTION_OBJECTS: frozenset[str] = frozenset({"", "enchanted", "equipped", "self"})
+"""Which permanents a restriction names: the one its source is attached to, the source, or
+(empty) every object the filter admits."""
+
+Filter = Callable[[Game, GameObject, GameObject, int], bool]
+"""(game, object, the restriction's source, X) -> whether the object is one it is about."""
+
+
+def _exiled_with(game: Game, source: GameObject) -> set[str]:
+    """607.2a: names of the cards exiled with ``source`` (linked abilities)."""
+    return {game.state.objects[i].name for i in game.state.exile
+            if game.state.objects[i].exiled_by == source.id}
+
+
+def _mana_value(game: Game, obj: GameObject, x: int) -> int:
+    cost = game.characteristics(obj).mana_cost
+    return cost.mana_value(x) if cost is not None else 0
+
+
+RESTRICTION_FILTERS: dict[str, Filter] = {
+    "any": lambda game, obj, source, x: True,
+    # 202.3, 601.2e: as the spell would be on the stack, with its chosen X.
+    "even_mana_value": lambda game, obj, source, x: _mana_value(game, obj, x) % 2 == 0,
+    "same_name_as_exiled": lambda game, obj, source, x: obj.name in _exiled_with(game, source),
+    "aura_or_equipment": lambda game, obj, source, x: (
+        (game.is_type(obj, "Enchantment") and "Aura" in game.subtypes(obj))
+        or (game.is_type(obj, "Artifact") and "Equipment" in game.subtypes(obj))),
+    "land": lambda game, obj, source, x: game.is_type(obj, "Land"),
+    "creature": lambda game, obj, source, x: game.is_creature(obj),
+    "equipment": lambda game, obj, source, x: (game.is_type(obj, "Artifact")
+                                               and "Equipment" in game.subtypes(obj)),
+}
+"""The closed registry of filters a restriction or permission may name."""
+
+
+def _applies_to_player(game: Game, word: str, source: GameObject, seat: int) -> bool:
+    you = game.controller(source)
+    if word == "you":
+        return seat == you
+    if word == "opponents":
+        return seat != you
+    return True
+
+
+def _has_rule(defn: CardDefinition, position: int) -> bool:
+    return (any(r.position == position for r in defn.restrictions)
+            or any(p.position == position for p in defn.permissions))
+
+
+GRANTING_VERBS: frozenset[str] = frozenset({"copy_of", "add_abilities"})
+"""Layer verbs that can give an object abilities its card does not print (707.2, 613.1f)."""
+
+
+def kinds_seen(game: Game) -> frozenset[str]:
+    """The kinds of ability printed on the cards of every object the game has had: the events of
+    their triggered abilities, ``rules`` (a restriction or permission) and ``grants`` (a static
+    ability that copies or gives abilities, 707.2, 613.1f; also for an object whose card is not
+    known). Every ability a permanent can have is printed on one of them (a copy's and a granted
+    one come from an object's card), unless an effect in ``GameState.effects`` copies or grants.
+    Kept on the game and brought up to date with the objects made since (ids only grow)."""
+    st = game.state
+    start, end = game.caches.kinds_scan_id, st.next_id
+    seen = game.caches.kinds_seen
+    if start == end:
+        return seen
+    cards, objects, lki = game.cards, st.objects, st.lki
+    for oid in range(start, end):
+        obj = objects.get(oid) or lki.get(oid)
+        if obj is None:
+            continue  # not an object's id (a delayed trigger's; every object left keeps its LKI)
+        defn = cards.get(obj.name)
+        if defn is None:
+            kinds = {"grants"}
+        elif not (defn.triggered or defn.static or defn.restrictions or defn.permissions):
+            continue  # most cards: nothing to note (no set made)
+        else:
+            kinds = {a.event for a in defn.triggered}
+            if defn.restrictions or defn.permissions:
+                kinds.add("rules")
+            if any(e.verb in GRANTING_VERBS for a in defn.static for e in a.effects):
+                kinds.add("grants")
+        if not seen.issuperset(kinds):
+            seen = seen | kinds
+    game.caches.kinds_scan_id = end
+    game.caches.kinds_seen = seen
+    return seen
+
+
+def abilities_as_printed(game: Game) -> bool:
+    """Whether every permanent's abilities now are among those printed on the cards of the
+    game's objects (``kinds_seen`` tells of which kinds): no object's card prints a static
+    ability that copies or grants abilities, and no continuous effect of a resolved spell or
+    ability does either. Then an ability of a kind no card prints exists nowhere, with no need to
+    evaluate the board's layers to know it."""
+    effects = game.state.effects
+    return ("grants" not in kinds_seen(game)
+            and not (effects and any(rec.verb in GRANTING_VERBS for rec in effects)))
+
+
+def _static_refs(game: Game) -> tuple[tuple[int, str, int], ...]:
+    """(object id, definition name, position) of every static ability permanents have now that
+    is a restriction or a permission (others never matter here: leaving them out keeps the usual
+    board's tuple empty, so the callers' loops cost nothing)."""
+    found = game.caches.static_rules.get(game.caches.epoch)
+    if found is None:
+        # Cached per epoch: entering, leaving and every effect on abilities move the epoch.
+        st = game.state
+        cards, objects = game.cards, st.objects
+        if "rules" not in kinds_seen(game) and abilities_as_printed(game):
+            found = ()  # no card of the game prints one: the board is not looked at
+        else:
+            found = tuple((oid, ref.definition, ref.position) for oid in st.battlefield
+                          for ref in game.abilities(objects[oid]) if ref.kind == "static"
+                          and _has_rule(cards[ref.definition], ref.position))
+        game.caches.static_rules.clear()
+        game.caches.static_rules[game.caches.epoch] = found
+    return found
+
+
+def _statics(game: Game) -> Iterator[tuple[GameObject, CardDefinition, int]]:
+    """(permanent, definition, position) of every restriction or permission permanents have now:
+    after layer 1 (a copy has the copied card's) and layer 6 (one that lost it has none)."""
+    st = game.state
+    for oid, name, position in _static_refs(game):
+        obj = st.objects.get(oid)
+        if obj is not None and obj.zone == "battlefield":
+            yield obj, game.cards[name], position
+
+
+def _sources(game: Game) -> Iterable[tuple[GameObject, Restriction]]:
+    # The usual board has no restriction at all: no generator is even started.
+    return _each_source(game) if _static_refs(game) else ()
+
+
+def _each_source(game: Game) -> Iterator[tuple[GameObject, Restriction]]:
+    for obj, defn, position in _statics(game):
+        for r in defn.restrictions:
+            if r.position == position:
+                yield obj, r
+
+
+def _permissions(game: Game) -> Iterable[tuple[GameObject, Permission]]:
+    return _each_permission(game) if _static_refs(game) else ()
+
+
+def _each_permission(game: Game) -> Iterator[tuple[GameObject, Permission]]:
+    for obj, defn, position in _statics(game):
+        for p in defn.permissions:
+            if p.position == position:
+                yield obj, p
+
+
+def _refusal(source: GameObject, r: Restriction, rule: str = "") -> str:
+    """``SOURCE: its text (the rule where it applies)``; callers put ``101.2:`` in front."""
+    return f"{source.name}: {r.text.rstrip('.')} ({rule or RESTRICTION_KINDS[r.kind]})"
+
+
+def _names(source: GameObject, r: Restriction, obj: GameObject) -> bool:
+    """Whether the restriction's object word covers ``obj``."""
+    if r.objects in ("enchanted", "equipped"):
+        return source.attached_to == obj.id
+    if r.objects == "self":
+        return source.id == obj.id
+    return True
+
+
+def cast_refusal(game: Game, seat: int, obj: GameObject, x: int = 0) -> str | None:
+    """601.2e/101.2: why ``seat`` can't cast ``obj`` (with X = ``x``) now, or None."""
+    for source, r in _sources(game):
+        if (r.kind == "cant_cast" and _applies_to_player(game, r.players, source, seat)
+                and RESTRICTION_FILTERS[r.filter](game, obj, source, x)):
+            return _refusal(source, r)
+    return None
+
+
+def play_land_refusal(game: Game, seat: int) -> str | None:
+    """305.1/101.2: why ``seat`` can't play lands now, or None."""
+    for source, r in _sources(game):
+        if r.kind == "cant_play_lands" and _applies_to_player(game, r.players, source, seat):
+            return _refusal(source, r)
+    return None
+
+
+def _combat_refusal(game: Game, obj: GameObject, kinds: tuple[str, ...],
+                    rule: str) -> str | None:
+    for source, r in _sources(game):
+        if (r.kind in kinds and _applies_to_player(game, r.players, source, game.controller(obj))
+                and _names(source, r, obj) and RESTRICTION_FILTERS[r.filter](game, obj, source, 0)):
+            return _refusal(source, r, rule)
+    return None
+
+
+def attack_refusal(game: Game, obj: GameObject) -> str | None:
+    """508.1c: why ``obj`` can't attack, or None."""
+    return _combat_refusal(game, obj, ("cant_attack", "cant_attack_or_block"), "508.1c")
+
+
+def block_refusal(game: Game, obj: GameObject) -> str | None:
+    """509.1b: why ``obj`` can't block, or None."""
+    return _combat_refusal(game, obj, ("cant_block", "cant_attack_or_block"), "509.1b")
+
+
+_TYPE_FILTERS: dict[str, str] = {"land": "Land", "creature": "Creature"}
+
+
+def enter_refusal(game: Game, obj: GameObject,
+                  card_types: tuple[str, ...] | None = None) -> str | None:
+    """608.3e: why ``obj`` can't enter the battlefield, or None. ``card_types``: the card types
+    it would enter with when that differs from what it is now (614.12: an "enter as a copy"
+    replacement, e.g. Clone copying Dryad Arbor, is applied first; the caller passes the
+    result)."""
+    for source, r in _sources(game):
+        if r.kind != "cant_enter":
+            continue
+        if card_types is not None and r.filter in _TYPE_FILTERS:
+            hit = _TYPE_FILTERS[r.filter] in card_types
+        else:
+            hit = RESTRICTION_FILTERS[r.filter](game, obj, source, 0)
+        if hit:
+            return _refusal(source, r)
+    return None
+
+
+def flash_permitted(game: Game, seat: int, obj: GameObject) -> bool:
+    """702.8a: whether an effect lets ``seat`` cast ``obj`` as though it had flash."""
+    if not _static_refs(game):
+        return False
+    return any(p.kind == "cast_as_though_flash" and _applies_to_player(game, p.players, source, seat)
+               and RESTRICTION_FILTERS[p.filter](game, obj, source, 0) for source, p in _permissions(game))
+
+
+def cast_permitted_from(game: Game, seat: int, obj: GameObject) -> bool:
+    """601.2a: whether an effect lets ``seat`` cast ``obj`` from the zone it is in (its hand
+    needs no permission)."""
+    if obj.zone == "hand":
+        return obj.owner == seat
+    if obj.zone == "library" and game.state.players[obj.owner].library[:1] != [obj.id]:
+        return False  # only the top card of a library is ever castable
+    return any(p.kind == "cast_from" and p.zone == obj.zone
+               and _applies_to_player(game, p.players, source, seat) and obj.owner == seat
+               and RESTRICTION_FILTERS[p.filter](game, obj, source, 0) for source, p in _permissions(game))
+
+
+def has_permissions(game: Game) -> bool:
+    """Whether any permission applies at all now (a cheap test for the fast paths)."""
+    if not _static_refs(game):
+        return False  # the usual board: no restriction or permission at all
+    return next(iter(_permissions(game)), None) is not None

@@ -1,0 +1,155 @@
+"""Targets (115): the closed registry of target kinds, legality, and candidates."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from ..definitions import TargetSpec
+from ..game import Game
+from ..state import GameObject, is_player_ref, player_ref, seat_of_ref
+from ._protection import protected_from
+
+
+def _permanent(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield"
+
+
+def _creature(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and game.is_creature(obj)
+
+
+def _planeswalker(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and game.is_type(obj, "Planeswalker")
+
+
+def _land(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and game.is_type(obj, "Land")
+
+
+def _spell(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "stack" and not obj.ability_kind
+
+
+def _artifact_or_enchantment(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and (
+        game.is_type(obj, "Artifact") or game.is_type(obj, "Enchantment")
+    )
+
+
+def _creature_or_planeswalker(game: Game, obj: GameObject) -> bool:
+    return _creature(game, obj) or _planeswalker(game, obj)
+
+
+def _nonland_permanent(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and not game.is_type(obj, "Land")
+
+
+def _artifact_or_creature(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and (game.is_type(obj, "Artifact") or game.is_creature(obj))
+
+
+# kind -> (object test or None, whether players qualify, prompt)
+TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, str]] = {
+    "any": (_creature_or_planeswalker, True, "any target"),  # 115.4
+    "creature": (_creature, False, "target creature"),
+    "player": (None, True, "target player"),
+    "permanent": (_permanent, False, "target permanent"),
+    "land": (_land, False, "target land"),
+    "spell": (_spell, False, "target spell"),
+    "artifact_or_enchantment": (_artifact_or_enchantment, False, "target artifact or enchantment"),
+    "creature_or_planeswalker": (_creature_or_planeswalker, False,
+                                 "target creature or planeswalker"),
+    "artifact_or_creature": (_artifact_or_creature, False, "target artifact or creature"),
+    "nonland_permanent": (_nonland_permanent, False, "target nonland permanent"),
+}
+"""The closed registry of target kinds a card's data may name."""
+
+
+def target_prompt(spec: TargetSpec) -> str:
+    """The words for a target requirement."""
+    words = TARGET_KINDS[spec.kind][2]
+    if spec.not_colors:
+        words = words.replace("target ", "target non" + "".join(spec.not_colors).lower() + " ")
+    if spec.max > 1 or spec.min != spec.max:
+        words = f"{'up to ' if spec.min == 0 else ''}{spec.max} {words}"
+    return words
+
+
+def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
+                    source: GameObject | None = None) -> bool:
+    """115.1/608.2b: whether ``ref`` meets the requirement now (it must still be the same
+    object in the zone the requirement names). ``source``: the spell, or the source of the
+    ability, that targets: 702.16b, nothing with protection from one of its qualities is a
+    legal target; ``another`` (109.4b-style "another target") excludes it."""
+    test, players_ok, _ = TARGET_KINDS[spec.kind]
+    if is_player_ref(ref):
+        if not players_ok:
+            return False
+        seat = seat_of_ref(ref)
+        if seat >= len(game.state.players) or game.state.players[seat].lost:
+            return False
+        if spec.controller == "opponent" and seat == controller:
+            return False
+        if spec.controller == "you" and seat != controller:
+            return False
+        return True
+    obj = game.state.objects.get(ref)
+    if obj is None or test is None or not test(game, obj):
+        return False
+    if spec.not_colors and set(spec.not_colors) & set(game.colors(obj)):
+        return False
+    if spec.controller == "opponent" and game.controller(obj) == controller:
+        return False
+    if spec.controller == "you" and game.controller(obj) != controller:
+        return False
+    if source is not None:
+        if spec.another and obj.id == source.id:
+            return False
+        if protected_from(game, obj, source):
+            return False
+    return True
+
+
+def for_caster(game: Game, spec: TargetSpec, controller: int,
+               source: GameObject | None = None) -> TargetSpec:
+    """601.2c: a "for each opponent" requirement asks one target per opponent who controls a
+    legal one (``min`` = ``max`` = how many); any other requirement is as printed."""
+    if not spec.per_opponent:
+        return spec
+    n = len({game.controller(game.state.objects[c])
+             for c in target_candidates(game, spec, controller, 0, source)})
+    return replace(spec, min=n, max=n)
+
+
+def group_ok(game: Game, spec: TargetSpec, group: tuple[int, ...]) -> bool:
+    """601.2c: the targets of a "for each opponent" requirement are controlled by different
+    opponents; any other group is fine as far as this goes."""
+    if not spec.per_opponent:
+        return True
+    owners = [game.controller(game.state.objects[t]) for t in group if t in game.state.objects]
+    return len(set(owners)) == len(owners)
+
+
+def target_candidates(game: Game, spec: TargetSpec, controller: int, source_id: int,
+                      source: GameObject | None = None) -> list[int]:
+    """Every legal target for the requirement now: objects (battlefield order, then the stack
+    top first) before players (turn order). ``source`` as for ``is_legal_target``."""
+    st = game.state
+    test, players_ok, _ = TARGET_KINDS[spec.kind]
+    out: list[int] = []
+    if test is not None:
+        for oid in st.battlefield:
+            if is_legal_target(game, spec, oid, controller, source):
+                out.append(oid)
+        if spec.kind == "spell":
+            for oid in reversed(st.stack):
+                # 115.5: a spell can't target itself.
+                if oid != source_id and is_legal_target(game, spec, oid, controller, source):
+                    out.append(oid)
+    if players_ok:
+        for p in st.players:
+            ref = player_ref(p.seat)
+            if is_legal_target(game, spec, ref, controller, source):
+                out.append(ref)
+    return out

@@ -1,0 +1,35 @@
+"""TODO package docstring: replacement."""
+
+from ._replacement import (
+    REDIRECT_ZONES,
+    REPLACEMENT_EVENTS,
+    DestroyEvent,
+    LossEvent,
+    MoveEvent,
+    Replacement,
+    add_shield,
+    apply_replacements,
+    destroy_replacements,
+    prevent_damage,
+    redirect,
+    replace_loss,
+    replace_move,
+    run_sync,
+)
+
+__all__ = [
+    "REDIRECT_ZONES",
+    "REPLACEMENT_EVENTS",
+    "DestroyEvent",
+    "LossEvent",
+    "MoveEvent",
+    "Replacement",
+    "add_shield",
+    "apply_replacements",
+    "destroy_replacements",
+    "prevent_damage",
+    "redirect",
+    "replace_loss",
+    "replace_move",
+    "run_sync",
+]

@@ -1,0 +1,147 @@
+"""Resolving spells and abilities (608)."""
+
+from __future__ import annotations
+
+from ..definitions import Effect, TargetSpec
+from ..effects import EffectContext, run_effects
+from ..game import Game
+from ..legality import enter_refusal, is_aura, is_legal_target, spell_target_specs
+from ..state import Event, GameObject, Proc
+from ..triggers import condition_holds
+from ..views import visible_name
+from ..zones import move_object
+from ._copies import choose_copy
+
+
+def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
+                                                          tuple[Effect, ...], Effect | None]:
+    """Target specs, effects and intervening-if condition of a spell or ability on the stack."""
+    defn = game.cards[obj.name]
+    if obj.ability_kind == "activated":
+        ab = defn.activated[obj.ability_index - 1]
+        return ab.targets, ab.effects, None
+    if obj.ability_kind == "triggered":
+        if obj.delayed_effects:
+            for d in game.state.delayed_triggers:
+                if d.id == obj.delayed_effects:
+                    name, position, index = d.effects_key
+                    for trig in game.cards[name].triggered:
+                        if trig.position == position:
+                            return (), trig.effects[index].effects(), None
+            return (), (), None
+        for trig in defn.triggered:
+            if trig.position == obj.ability_index:
+                return trig.targets, trig.effects, trig.condition
+        return (), (), None
+    if defn.spell is not None:
+        return defn.spell.targets, defn.spell.effects, None
+    return spell_target_specs(defn), (), None  # 303.4a: an Aura spell's target
+
+
+def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
+    """608.2/608.3: resolve the top object of the stack; returns the events.
+
+    608.2b: targets are checked again; if every target is now illegal the spell or ability
+    doesn't resolve (a spell goes to its owner's graveyard), otherwise illegal targets are
+    left out of what it does. 603.4: an intervening "if" is checked again. 608.2n: an instant
+    or sorcery goes to its owner's graveyard last; 608.3: a permanent spell enters the
+    battlefield under its controller's control.
+    """
+    st = game.state
+    game.take_events()
+    top = st.objects[st.stack[-1]]
+    st.passes = 0
+    specs, effects, condition = _ability_parts(game, top)
+    name = top.name if not top.ability_kind else f"ability of {top.name}"
+    # 608.2b: which targets are still legal, requirement by requirement.
+    legal_groups: list[tuple[int, ...]] = []
+    i = 0
+    any_legal = False
+    for spec, size in zip(specs, top.target_groups, strict=False):
+        group = top.targets[i:i + size]
+        i += size
+        still = tuple(t for t in group if is_legal_target(game, spec, t, top.controller,
+                                                          _target_source(game, top)))
+        any_legal = any_legal or bool(still)
+        legal_groups.append(still)
+    fizzle = bool(top.targets) and not any_legal
+    if top.ability_kind == "triggered" and not condition_holds(
+            game, top.controller, condition,
+            st.objects.get(top.source_id) or st.lki.get(top.source_id)):
+        fizzle = True
+        game.log("resolve", f"{name}: its condition is false now; it does nothing (603.4)",
+                 subject=top.id)
+    if fizzle:
+        if top.targets and any_legal is False:
+            game.log("resolve", f"{name} doesn't resolve: its targets are illegal (608.2b)",
+                     subject=top.id)
+        _leave_stack(game, top)
+    else:
+        game.log("resolve", f"{name} resolves", subject=top.id, player=top.controller)
+        if top.ability_kind:
+            src = st.objects.get(top.source_id) or st.lki.get(top.source_id) or top
+        else:
+            src = top
+        ctx = EffectContext(game, top, top.controller, src, tuple(legal_groups), top.x,
+                            top.trigger_subject, top.ability_index)
+        yield from run_effects(ctx, effects)
+        if top.id in st.objects:
+            # 110.4a: a spell with a permanent type becomes a permanent (its types now, 613).
+            if not top.ability_kind and not {"Instant", "Sorcery"} & set(game.card_types(top)):
+                yield from _enter_battlefield(game, top)
+            else:
+                _leave_stack(game, top)
+    st.resolutions += 1
+    st.cycle = "check"
+    if not st.game_over:
+        # 117.3b: the active player receives priority after a spell or ability resolves.
+        st.priority = st.active_or_next()  # 800.4j: or the next player, if they left
+        st.passes = 0
+    st.sba.mark_all()  # a full check after a resolution: whatever it did
+    return game.end_batch()
+
+
+def _target_source(game: Game, top: GameObject) -> GameObject:
+    """113.7a/702.16b: a spell targets as itself, an ability as its source (last known
+    information if the source has left)."""
+    if not top.ability_kind:
+        return top
+    st = game.state
+    return st.objects.get(top.source_id) or st.lki.get(top.source_id) or top
+
+
+def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
+    """608.3: a permanent spell becomes a permanent under its controller's control. 608.3c: an
+    Aura spell enters attached to its target. 608.3e: one that can't enter the battlefield goes
+    to its owner's graveyard instead. 614.1c/707.2: one that may enter as a copy asks first (the
+    copy is what would enter, 608.3e looks at it)."""
+    original = yield from choose_copy(game, spell)
+    why = enter_refusal(game, spell)
+    if why is not None:
+        game.log("resolve", f"{spell.name} can't enter the battlefield: {why}; it is put into its "
+                 "owner's graveyard (608.3e)", subject=spell.id)
+        move_object(game, spell.id, "graveyard")
+        return
+    target = spell.targets[0] if spell.targets and is_aura(game, spell) else 0
+    new = move_object(game, spell.id, "battlefield", controller=spell.controller,
+                      copy_of=original)
+    if target:
+        new.attached_to = target
+        new.timestamp = game.state.new_timestamp()  # 613.7e
+        game.changed()
+        game.log("attach", f"{new.name} enters attached to {visible_name(game, target)} (608.3c)",
+                 subject=new.id)
+
+
+def _leave_stack(game: Game, obj: GameObject) -> None:
+    """608.2n: a spell goes to its owner's graveyard; an ability ceases to exist."""
+    st = game.state
+    if obj.id not in st.objects:
+        return
+    if obj.ability_kind:
+        st.stack.remove(obj.id)
+        st.lki[obj.id] = st.objects.pop(obj.id)
+        if obj.delayed_effects:
+            st.delayed_triggers = [d for d in st.delayed_triggers if d.id != obj.delayed_effects]
+    else:
+        move_object(game, obj.id, "graveyard")

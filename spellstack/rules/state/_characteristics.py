@@ -1,0 +1,70 @@
+"""TODO docstring (from _characteristics)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..mana import ManaCost
+
+if TYPE_CHECKING:
+    from ..definitions import ActivatedAbility, TriggeredAbility
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityRef:
+    """A non-keyword ability an object has (113): a printed ability of some definition."""
+
+    definition: str
+    """The definition whose printed ability it is (a copy's: the copied card's, 707.2)."""
+    kind: str
+    """``triggered``, ``activated`` or ``static``."""
+    position: int
+    """Its place among that definition's printed abilities."""
+
+
+@dataclass(frozen=True, slots=True)
+class Characteristics:
+    """An object's characteristics after every continuous effect (109.3, 613)."""
+
+    name: str
+    """Its name (a copy's is the copied card's)."""
+    definition: str
+    """The definition its copiable values come from (layer 1)."""
+    mana_cost: ManaCost | None
+    """Mana cost (202)."""
+    mana_value: int
+    """Mana value (202.3)."""
+    colors: tuple[str, ...]
+    """Colours, WUBRG order (105)."""
+    card_types: tuple[str, ...]
+    """Card types (205.2)."""
+    subtypes: tuple[str, ...]
+    """Subtypes (205.3)."""
+    supertypes: tuple[str, ...]
+    """Supertypes (205.4)."""
+    keywords: tuple[str, ...]
+    """Keyword abilities it has (702), lower case, e.g. ``flying``, ``protection from red``."""
+    abilities: tuple[AbilityRef, ...]
+    """Its other abilities: triggered, activated and static, printed or granted."""
+    power: int | None
+    """Power; None for a non-creature with no printed power."""
+    toughness: int | None
+    """Toughness; None likewise."""
+    loyalty: int | None
+    """Printed loyalty (306.5b)."""
+    controller: int
+    """Controller's seat (layer 2)."""
+    text_changes: tuple[tuple[str, str], ...] = ()
+    """Layer 3: (from word, to word) substitutions in its abilities' arguments (612)."""
+    triggered: tuple[tuple[str, TriggeredAbility], ...] = field(default=(), compare=False,
+                                                                  repr=False)
+    """Its triggered abilities (from ``abilities``), each with the definition it is printed on."""
+    activated: tuple[tuple[str, int, ActivatedAbility], ...] = field(default=(), compare=False,
+                                                                       repr=False)
+    """Its activated abilities: definition, index among that definition's activated abilities
+    (from 1), ability."""
+
+    def has_type(self, card_type: str) -> bool:
+        """Whether it has this card type."""
+        return card_type in self.card_types

@@ -1,0 +1,162 @@
+"""Decisions: the closed set of questions the kernel asks players, and their answers.
+
+The kernel never waits on a player. Where a rule needs a choice it yields a
+``Decision``; whoever drives the kernel (an actor, a test, a scenario) sends
+back an ``Answer`` or, for priority, an ``Action``. Every decision carries its
+legal options, so a client can answer legally without knowing the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
+from typing import Literal, TypeVar
+
+from ..base import builder
+
+DecisionKind = Literal["priority", "choose", "order", "yes_no", "attackers", "blockers", "divide"]
+DECISION_KINDS: tuple[str, ...] = (
+    "priority",
+    "choose",
+    "order",
+    "yes_no",
+    "attackers",
+    "blockers",
+    "divide",
+)
+ActionKind = Literal["pass", "cast", "activate", "play", "concede"]
+ACTION_KINDS: tuple[str, ...] = ("pass", "cast", "activate", "play", "concede")
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One option of a decision."""
+
+    key: int
+    """What the answer names to pick this option."""
+    ref: int
+    """The object id or player ref it stands for; 0 for a word."""
+    name: str
+    """Its visible name: a card name, a player name, or a word such as ``yes``."""
+    group: int = 0
+    """For attackers/blockers/divide: 0 for the creature side, 1 for what it attacks or blocks."""
+
+
+@dataclass(frozen=True, slots=True)
+class TargetRequirement:
+    """A target requirement of an action the player may take, with its legal targets now."""
+
+    prompt: str
+    """What it asks for, e.g. ``target creature``."""
+    min: int
+    """Fewest targets."""
+    max: int
+    """Most targets."""
+    candidates: tuple[int, ...]
+    """Legal target refs now."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionOption:
+    """An action legal now for the player holding priority (117.1)."""
+
+    kind: str
+    """``pass``, ``cast``, ``activate``, ``play`` or ``concede``."""
+    object_id: int = 0
+    """The card or permanent acted with."""
+    name: str = ""
+    """Its name."""
+    ability: int = 0
+    """For ``activate``: the ability's number among the activated abilities, from 1."""
+    targets: tuple[TargetRequirement, ...] = ()
+    """Target requirements and their legal targets."""
+    has_x: bool = False
+    """Whether an X value must be chosen."""
+    max_x: int = 0
+    """The largest X the player can pay for now."""
+    divide: bool = False
+    """Whether an amount is divided among the targets (601.2d)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A question for one player (the design's closed set of decision kinds)."""
+
+    id: int
+    """Numbered per game, so an answer names the question it answers."""
+    player: int
+    """Seat of the player who must answer."""
+    kind: str
+    """One of ``DECISION_KINDS``."""
+    prompt: str
+    """What is asked, in words, naming the rule that asks it."""
+    choices: tuple[Choice, ...] = ()
+    """The options (for ``choose``, ``order``, ``yes_no``, ``attackers``, ``blockers``, ``divide``)."""
+    actions: tuple[ActionOption, ...] = ()
+    """For ``priority``: the actions available now."""
+    min: int = 0
+    """Fewest choices to pick (``choose``), or fewest pairs."""
+    max: int = 0
+    """Most choices to pick (``choose``), or the total to divide (``divide``)."""
+    legal_pairs: tuple[tuple[int, int], ...] = ()
+    """For ``attackers``/``blockers``: every (creature key, attacked/blocked key) allowed."""
+    lethal: tuple[tuple[int, int], ...] = ()
+    """For ``divide`` with trample (702.19b): (blocker key, lethal damage) for each blocker; no
+    damage may go to an unlisted key unless every listed key gets at least its lethal damage."""
+
+
+# Constructors taking every field in order, built without the frozen ``__init__``'s
+# ``object.__setattr__`` per field (``builder``): the kernel makes these at every priority
+# decision (``legal_actions``, ``priority_decision``).
+new_choice: Callable[[int, int, str, int], Choice] = builder(Choice)
+"""``Choice(key, ref, name, group)``."""
+new_target_requirement: Callable[[str, int, int, tuple[int, ...]], TargetRequirement] = builder(
+    TargetRequirement)
+"""``TargetRequirement(prompt, min, max, candidates)``."""
+new_action_option: Callable[[str, int, str, int, tuple[TargetRequirement, ...], bool, int, bool],
+                            ActionOption] = builder(ActionOption)
+"""``ActionOption(kind, object_id, name, ability, targets, has_x, max_x, divide)``."""
+new_decision: Callable[[int, int, str, str, tuple[Choice, ...], tuple[ActionOption, ...], int, int,
+                        tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], Decision] = builder(
+    Decision)
+"""``Decision(id, player, kind, prompt, choices, actions, min, max, legal_pairs, lethal)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """What a player does with priority (117.1), fully specified (601.2 choices included)."""
+
+    kind: str
+    """One of ``ACTION_KINDS``."""
+    object_id: int = 0
+    """The card to cast or play, or the permanent whose ability to activate."""
+    ability: int = 0
+    """For ``activate``: which activated ability, from 1 in printed order."""
+    targets: tuple[int, ...] = ()
+    """Target refs in the order the card names its targets (601.2c)."""
+    x: int = 0
+    """The value of X (601.2b)."""
+    divide: tuple[tuple[int, int], ...] = ()
+    """(target ref, amount) for damage divided among targets (601.2d)."""
+    pay: tuple[int, ...] = ()
+    """Permanents whose mana abilities to activate to pay (601.2g); empty for automatic payment."""
+    pay_as: tuple[str, ...] = ()
+    """How to pay each hybrid or Phyrexian symbol: a colour letter or ``life``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to a decision other than priority."""
+
+    decision_id: int
+    """The decision it answers."""
+    keys: tuple[int, ...] = ()
+    """Chosen choice keys (``choose``); a permutation (``order``); (1,) yes or (0,) no (``yes_no``)."""
+    pairs: tuple[tuple[int, int], ...] = ()
+    """(creature key, attacked/blocked key) for attackers and blockers; (key, amount) for ``divide``."""
+
+
+Reply = Answer | Action
+T = TypeVar("T")
+Proc = Generator[Decision, Reply, T]
+"""A kernel procedure: yields decisions, is sent replies, returns its result."""

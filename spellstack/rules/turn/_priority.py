@@ -1,0 +1,494 @@
+"""Priority (117) and the priority cycle: what the game needs next, and taking actions.
+
+``next_task`` is the one place that sequences a game: state-based actions and triggers before
+any player receives priority (117.5, 704.3, 603.3), priority, resolving when all players pass
+in succession (117.4, 608.1), moving to the next step. Whoever drives the kernel (the
+coordinator actor, or ``play_sync`` in tests) performs the task it names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from ..base import IllegalActionError, InvalidMessageError, builder, in_int64, quote
+from ..casting import (
+    CAN_ACT,
+    ONLY_PASS_NUMBERED,
+    activate_ability,
+    cast_spell,
+    legal_actions,
+    pass_test,
+    play_land,
+    where,
+)
+from ..ending import lose_game
+from ..game import Game
+from ..resolution import resolve_top
+from ..sba import state_based_actions
+from ..state import (
+    FIRST_OBJECT_ID,
+    Action,
+    Answer,
+    Decision,
+    GameState,
+    PlayerState,
+    Proc,
+    Reply,
+    is_player_ref,
+    new_decision,
+    seat_of_ref,
+)
+from ..triggers import place_triggers
+from ._combat import check_trample_division
+from ._turn import advance, advance_steps, end_turn, end_turn_steps
+
+Task = Literal["check_sba", "place_triggers", "priority", "resolve", "advance", "end_turn",
+               "game_over"]
+
+
+def next_task(game: Game) -> Task:
+    """What must happen next."""
+    st = game.state
+    if st.game_over:
+        return "game_over"
+    if st.cycle == "check":
+        sba = st.sba  # ``bool(st.sba)``, read inline: this runs before every task
+        if sba.everything or sba.board or sba.players or sba.objects or sba.tokens:
+            return "check_sba"  # 704.3: something a state-based action reads changed
+        if st.pending_triggers:
+            return "place_triggers"
+        if st.step == "cleanup" and not st.cleanup_acted:
+            return "end_turn"
+        if st.passes and st.passes >= _living(st.players):
+            # 800.4a/800.4j: everyone still in the game has passed in succession since a
+            # player who held priority left: the top object resolves or the step ends.
+            return "resolve" if st.stack else "advance"
+        return "priority"
+    if st.cycle in ("priority", "resolve", "advance", "end_turn"):
+        return st.cycle  # type: ignore[return-value]
+    raise AssertionError(f"unknown cycle {st.cycle!r}")
+
+
+def _living(players: list[PlayerState]) -> int:
+    """How many players are still in the game (``living_seats`` without building the list: this
+    is read at every pass)."""
+    n = 0
+    for p in players:
+        if not p.lost:
+            n += 1
+    return n
+
+
+def after_sba(game: Game, events_count: int) -> None:
+    """Note the outcome of a state-based action check."""
+    st = game.state
+    if events_count and st.step == "cleanup":
+        st.cleanup_acted = True  # 514.3a
+
+
+def after_triggers(game: Game, placed: bool) -> None:
+    """Note that triggers were put on the stack (players will get priority in cleanup)."""
+    st = game.state
+    if placed and st.step == "cleanup":
+        st.cleanup_acted = True
+
+
+def priority_decision(game: Game) -> Decision:
+    """117.1: the priority decision for the player who holds priority now."""
+    st = game.state
+    seat = st.priority
+    st.cycle = "priority"
+    st.decisions += 1
+    return new_decision(st.decisions, seat, "priority",
+                        f"117.1: {st.players[seat].name}, you have priority ({st.step})", (),
+                        legal_actions(game, seat), 0, 0, (), ())
+
+
+_FIELDS_USED: dict[str, tuple[str, ...]] = {
+    "pass": (),
+    "concede": (),
+    "play": ("object_id",),
+    "cast": ("object_id", "targets", "x", "pay", "pay_as"),
+    "activate": ("object_id", "ability", "targets", "x", "pay", "pay_as"),
+}
+"""The fields of an ``Action`` each kind reads; every other field must keep its default."""
+_KIND_RULE = {"pass": "117.3d", "concede": "104.3a", "play": "305.1", "cast": "601.2",
+              "activate": "602.2"}
+_ACTION_DEFAULTS = Action("pass")
+_RULE = re.compile(r"[1-9][0-9]{2}(\.[0-9]+[a-z]?)?")
+_PAY_AS_WORDS = frozenset({"W", "U", "B", "R", "G", "C", "life"})
+"""What a ``pay_as`` entry may say besides a generic number (107.4e/f: a colour or 2 life)."""
+
+
+def _action_shape(action: object) -> Action:
+    """Refuse a priority reply whose fields have the wrong types (InvalidMessageError): the
+    protocol guarantees them on the wire, but in-process callers hand the kernel anything."""
+    if not isinstance(action, Action):
+        raise InvalidMessageError(f"a priority decision needs an Action, got "
+                                  f"{type(action).__name__}")
+    if type(action.kind) is not str:
+        raise InvalidMessageError(f"action.kind: expected str, got {quote(action.kind)}")
+    for name in ("object_id", "ability", "x"):
+        if type(getattr(action, name)) is not int:
+            raise InvalidMessageError(f"action.{name}: expected int, got "
+                                      f"{type(getattr(action, name)).__name__} "
+                                      f"{quote(getattr(action, name))}")
+    for name, item in (("targets", int), ("pay", int), ("pay_as", str)):
+        value = getattr(action, name)
+        if type(value) is not tuple or any(type(v) is not item for v in value):
+            raise InvalidMessageError(f"action.{name}: expected a tuple of {item.__name__}, "
+                                      f"got {quote(value)}")
+    if type(action.divide) is not tuple or any(
+            type(p) is not tuple or len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int
+            for p in action.divide):
+        raise InvalidMessageError(f"action.divide: expected a tuple of (int, int) pairs, got "
+                                  f"{quote(action.divide)}")
+    return action
+
+
+def _check_references(game: Game, seat: int, action: Action) -> None:
+    """Refuse, before any rule looks at the action, every field the kind does not use and
+    every value that can name nothing in this game: ints beyond the protocol's range,
+    target refs that are neither a seat of this game nor an object id, object ids below
+    ``FIRST_OBJECT_ID``, a negative X, a ``pay_as`` word that names no way of paying.
+
+    Whether an object id names an object where the action needs it is left to the rule that
+    needs it, which answers the same for a hidden id and one that never existed (400.2).
+    """
+    st = game.state
+    kind = action.kind
+    rule = _KIND_RULE.get(kind)
+    if rule is None:
+        raise InvalidMessageError(f"unknown action kind {quote(kind)}; expected one of "
+                                  f"{', '.join(_FIELDS_USED)}")
+
+    def refuse(rule: str, text: str) -> IllegalActionError:
+        return IllegalActionError(f"{rule}: {text} ({where(game)})")
+
+    used = _FIELDS_USED[kind]
+    for name in ("object_id", "ability", "targets", "x", "divide", "pay", "pay_as"):
+        value = getattr(action, name)
+        if name not in used and value != getattr(_ACTION_DEFAULTS, name):
+            why = "601.2d" if name == "divide" else rule
+            raise refuse(why, f"a {kind} action takes no {name}, got {quote(value)}")
+    ints = [(rule, "object_id", action.object_id), ("602.2", "ability", action.ability),
+            ("601.2b", "X", action.x)]
+    ints += [("115.1", "target", t) for t in action.targets]
+    ints += [("601.2g", "pay entry", p) for p in action.pay]
+    for why, name, value in ints:
+        if not in_int64(value):
+            raise refuse(why, f"{name} {quote(value)} is out of range")
+    if kind in ("play", "cast", "activate") and action.object_id < FIRST_OBJECT_ID:
+        raise refuse(rule, f"{action.object_id} is not an object id (objects are numbered "
+                     f"from {FIRST_OBJECT_ID})")
+    n = len(st.players)
+    for t in action.targets:
+        if is_player_ref(t):
+            if seat_of_ref(t) >= n:
+                raise refuse("115.1", f"target {t} names no player: this game's players are "
+                             f"1 to {n}")
+        elif t < FIRST_OBJECT_ID:
+            raise refuse("115.1", f"target {t} is neither a player (1 to {n}) nor an object id")
+    if action.x < 0:
+        raise refuse("601.2b", f"X must be 0 or more, got {action.x}")
+    for p in action.pay:
+        if p < FIRST_OBJECT_ID:
+            raise refuse("601.2g", f"pay names {p}, which is not an object id")
+    for entry in action.pay_as:
+        if entry not in _PAY_AS_WORDS and not (entry.isdigit() and entry.isascii()
+                                                and len(entry) <= 2):
+            raise refuse("601.2h", f"pay_as entry {quote(entry)} is not a colour letter, a "
+                         "generic number or 'life'")
+
+
+def take_action(game: Game, seat: int, action: Action) -> str:
+    """Perform a priority action; returns what it was. Illegal actions raise
+    IllegalActionError (malformed ones InvalidMessageError) and change nothing: every field
+    is checked against this game before any rule runs (``_check_references``)."""
+    st = game.state
+    _action_shape(action)
+    if not 0 <= seat < len(st.players):
+        raise IllegalActionError(f"102.1: seat {quote(seat)} is not a seat of this game")
+    if st.game_over:
+        raise IllegalActionError(f"104: the game is over ({st.end_reason})")
+    _check_references(game, seat, action)
+    if action.kind == "concede":
+        lose_game(game, seat, "conceded (104.3a)")
+        st.cycle = "check"
+        return "concede"
+    if st.cycle != "priority":
+        # 117.5: state-based actions and triggers are dealt with before anyone gets priority.
+        raise IllegalActionError(f"117.5: nobody holds priority yet; the game is at {st.cycle!r} "
+                                 f"({where(game)})")
+    if seat != st.priority:
+        raise IllegalActionError(f"117.1: {st.players[seat].name} does not hold priority "
+                                 f"({where(game)})")
+    if action.kind == "pass":
+        _pass(st, seat)
+        return "pass"
+    if action.kind == "cast":
+        cast_spell(game, seat, action)
+    elif action.kind == "activate":
+        activate_ability(game, seat, action)
+    else:
+        play_land(game, seat, action)
+    # 117.3c: after taking an action a player receives priority again.
+    st.passes = 0
+    st.priority = seat
+    st.cycle = "check"
+    # What the action changed marks itself (``SBAChanges``): a land entering the battlefield
+    # or a life payment does; a spell moved to the stack or mana spent does not.
+    return action.kind
+
+
+def _pass(st: GameState, seat: int) -> None:
+    """117.3d/117.4: ``seat`` passes; when all players pass in succession, resolve or move on."""
+    st.passes += 1
+    if st.passes >= _living(st.players):
+        st.cycle = "resolve" if st.stack else "advance"
+    else:
+        st.priority = st.next_seat(seat)
+        st.cycle = "check"
+
+
+def pass_priority(game: Game, seat: int) -> None:
+    """117.3d: the engine passes on behalf of ``seat``, which holds priority now (an automatic
+    pass). The caller is the engine itself, so nothing is checked but that the game is waiting
+    for this seat: ``take_action``'s checks of a received action are for what players send."""
+    st = game.state
+    if st.cycle not in ("priority", "check") or st.priority != seat or st.game_over:
+        raise AssertionError(f"pass_priority: {st.players[seat].name} does not hold priority "
+                             f"({where(game)})")
+    st.cycle = "priority"
+    _pass(st, seat)
+
+
+def automatic_pass(game: Game, seat: int) -> bool:
+    """117.3d on behalf of ``seat``, which holds priority, if passing is all it can do
+    (``only_pass_possible``, exact): passes and returns True; otherwise changes nothing and
+    returns False, and the caller builds the priority decision. Decision ids stay as they were
+    numbered before the quick test was exact (``numbers_automatic_pass``)."""
+    test = pass_test(game, seat)  # only_pass_possible and numbers_automatic_pass in one
+    if test == CAN_ACT:
+        return False
+    if test == ONLY_PASS_NUMBERED:
+        game.state.decisions += 1
+    pass_priority(game, seat)
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class AutoRun:
+    """What ``run_automatic`` did, and the task the game waits for now."""
+
+    passed: tuple[int, ...]
+    """The seats that passed automatically, in order: one grant of priority each."""
+    task: Task
+    """The task it stopped at, not performed: ``priority`` for a seat its caller must deal with
+    (one not in its ``auto``, or one that can act), ``check_sba``, ``place_triggers``,
+    ``resolve`` or ``game_over``; ``advance`` or ``end_turn`` when ``rest`` asks something."""
+    can_act: bool = False
+    """``task`` is ``priority`` and the seat holding it can do more than pass (``pass_test``
+    said so): its priority decision follows without that test again."""
+    rest: Proc[None] | None = None
+    """The rest of a step change that asks a player something, started: ``decision`` is its
+    first question; the caller answers and drives it to its end before anything else."""
+    decision: Decision | None = None
+    """``rest``'s first question."""
+
+
+_new_auto_run: Callable[[tuple[int, ...], Task, bool, Proc[None] | None, Decision | None], AutoRun] = (
+    builder(AutoRun))
+"""``AutoRun(passed, task, can_act, rest, decision)``, every field given (``builder``)."""
+
+
+def run_automatic(game: Game, auto: Sequence[bool], task: Task) -> AutoRun:
+    """Perform, from ``task`` (what ``next_task`` says now) on, every task that needs nobody:
+    117.3d automatic passes for the seats whose ``auto`` is true while passing is all they can
+    do (``automatic_pass``), and the step changes that follow all players passing with an empty
+    stack (117.4, 500.2; ``advance``) or a cleanup step in which nothing happened (514.3,
+    ``end_turn``), until a task needs someone: a player to be asked, a state-based action
+    check (704.3: a turn-based action may have changed what one reads), triggers to put on the
+    stack (603.3), a resolution, or a question a turn-based action asks. Each pass is a grant
+    of priority its caller records, in order (``AutoRun.passed``); no check is needed between
+    two of them, a pass changes nothing a state-based action or trigger reads."""
+    st = game.state
+    passed: list[int] = []
+    while True:
+        if task == "priority":
+            seat = st.priority
+            if not auto[seat]:
+                break
+            test = pass_test(game, seat)
+            if test == CAN_ACT:
+                return _new_auto_run(tuple(passed), task, True, None, None)
+            if test == ONLY_PASS_NUMBERED:
+                st.decisions += 1
+            # ``pass_priority`` without its checks: ``next_task`` said ``seat`` holds priority.
+            looked = st.cycle == "check"
+            st.cycle = "priority"
+            _pass(st, seat)
+            passed.append(seat)
+            if looked and st.cycle == "check":
+                # ``next_task`` found no state-based action to check, no trigger waiting, no
+                # cleanup to end, before this pass; a pass changes none of these, and not all
+                # players have passed (``_pass``): the next player in turn order gets priority.
+                continue
+        elif task == "advance" or task == "end_turn":
+            rest = advance_steps(game) if task == "advance" else end_turn_steps(game)
+            if rest is not None:
+                try:
+                    decision = next(rest)
+                except StopIteration:
+                    pass
+                else:
+                    return _new_auto_run(tuple(passed), task, False, rest, decision)
+        else:
+            break
+        task = next_task(game)
+    return _new_auto_run(tuple(passed), task, False, None, None)
+
+
+def _answer_shape(decision: Decision, reply: object) -> Answer:
+    """Refuse an answer of the wrong type or with fields of the wrong types
+    (InvalidMessageError), as the protocol would: in-process callers hand the kernel anything."""
+    if not isinstance(reply, Answer) or decision.kind == "priority":
+        raise InvalidMessageError(f"decision {decision.id} ({decision.kind}) needs an answer, "
+                                  f"got {type(reply).__name__}")
+    if type(reply.decision_id) is not int:
+        raise InvalidMessageError(f"answer.decision_id: expected int, got "
+                                  f"{quote(reply.decision_id)}")
+    if type(reply.keys) is not tuple or any(type(k) is not int for k in reply.keys):
+        raise InvalidMessageError(f"answer.keys: expected a tuple of int, got {quote(reply.keys)}")
+    if type(reply.pairs) is not tuple or any(
+            type(p) is not tuple or len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int
+            for p in reply.pairs):
+        raise InvalidMessageError(f"answer.pairs: expected a tuple of (int, int) pairs, got "
+                                  f"{quote(reply.pairs)}")
+    if reply.decision_id != decision.id:
+        raise InvalidMessageError(f"answer names decision {quote(reply.decision_id)}, but "
+                                  f"decision {decision.id} is pending")
+    return reply
+
+
+def check_answer(decision: Decision, reply: Reply) -> Answer:
+    """Check that an answer fits its decision's shape and options (not for priority): every
+    key names one of the decision's options, and the field the kind does not use is empty
+    (``keys`` for choose, order and yes/no; ``pairs`` for attackers, blockers and divide)."""
+    reply = _answer_shape(decision, reply)
+    # Every prompt starts with the rule that asks it ("509.1: declare blockers").
+    head = decision.prompt.split(":", 1)[0]
+    rule = head if _RULE.fullmatch(head) else "117.1"
+
+    def refuse(text: str) -> IllegalActionError:
+        return IllegalActionError(f"{rule}: decision {decision.id}: {text}")
+
+    keys = {c.key: c for c in decision.choices}
+    kind = decision.kind
+    uses_pairs = kind in ("attackers", "blockers", "divide")
+    unused = reply.keys if uses_pairs else reply.pairs
+    if unused:
+        field = "keys" if uses_pairs else "pairs"
+        raise refuse(f"the {kind} decision takes no {field}, got {quote(unused)}")
+    if kind in ("choose", "yes_no"):
+        if len(set(reply.keys)) != len(reply.keys):
+            raise refuse(f"choose distinct options, got {quote(reply.keys)}")
+        if not decision.min <= len(reply.keys) <= decision.max:
+            raise refuse(f"choose {decision.min} to {decision.max} options, got "
+                         f"{len(reply.keys)}")
+        bad = [k for k in reply.keys if k not in keys]
+        if bad:
+            raise refuse(f"no option {quote(bad[0])}")
+    elif kind == "order":
+        if sorted(reply.keys) != sorted(keys):
+            raise refuse(f"order must list each option once, got {quote(reply.keys)}")
+    elif kind in ("attackers", "blockers"):
+        legal = set(decision.legal_pairs)
+        firsts = [a for a, _ in reply.pairs]
+        if len(set(firsts)) != len(firsts):
+            raise refuse("a creature is declared twice")
+        for a, b in reply.pairs:
+            if (a, b) in legal:
+                continue
+            first = keys[a].name if a in keys else f"option {quote(a)}"
+            second = keys[b].name if b in keys else f"option {quote(b)}"
+            if kind == "attackers":
+                raise IllegalActionError(f"508.1a: {first} can't attack {second}")
+            # The prompt names the restriction that forbids it, if one does (509.1b).
+            note = f"; {first} can't block: "
+            why = (f" ({decision.prompt.split(note, 1)[1].split('; ', 1)[0]})"
+                   if note in decision.prompt else "")
+            raise IllegalActionError(f"509.1a: {first} can't block {second}{why}")
+    elif kind == "divide":
+        if any(k not in keys or amt < 0 for k, amt in reply.pairs):
+            raise refuse(f"bad division {quote(reply.pairs)}")
+        if sum(amt for _, amt in reply.pairs) != decision.max:
+            raise refuse(f"the division must total {decision.max}")
+        check_trample_division(decision, reply.pairs)
+    return reply
+
+
+def default_answer(decision: Decision) -> Reply:
+    """The first legal answer in the order the options are listed: the fewest choices, the
+    order as listed, no attackers or blockers, all damage to the first recipient, pass."""
+    if decision.kind == "priority":
+        return Action("pass")
+    keys = tuple(c.key for c in decision.choices)
+    if decision.kind == "order":
+        return Answer(decision.id, keys)
+    if decision.kind == "yes_no":
+        return Answer(decision.id, (0,))
+    if decision.kind == "choose":
+        return Answer(decision.id, keys[: decision.min])
+    if decision.kind == "divide":
+        return Answer(decision.id, (), ((keys[0], decision.max),))
+    return Answer(decision.id)
+
+
+def run_proc(proc: Proc[object], answer: Callable[[Decision], Reply]) -> object:
+    """Drive a kernel procedure synchronously, answering each decision with ``answer``."""
+    try:
+        decision = next(proc)
+        while True:
+            reply = check_answer(decision, answer(decision))
+            decision = proc.send(reply)
+    except StopIteration as stop:
+        return stop.value
+
+
+def play_sync(game: Game, answer: Callable[[Decision], Reply],
+              on_action: Callable[[Game], None] | None = None, max_tasks: int = 1_000_000,
+              *, until: Callable[[Game, Task], bool] | None = None) -> None:
+    """Play a game to its end without actors (tests, and the reference for the coordinator).
+
+    ``until``: stop before performing the first task for which it returns True.
+    """
+    for _ in range(max_tasks):
+        task = next_task(game)
+        if task == "game_over" or (until is not None and until(game, task)):
+            return
+        if task == "check_sba":
+            events = run_proc(state_based_actions(game), answer)
+            assert isinstance(events, tuple)
+            after_sba(game, len(events))
+        elif task == "place_triggers":
+            placed = run_proc(place_triggers(game), answer)
+            after_triggers(game, bool(placed))
+        elif task == "priority":
+            decision = priority_decision(game)
+            reply = answer(decision)
+            assert isinstance(reply, Action)
+            take_action(game, decision.player, reply)
+        elif task == "resolve":
+            run_proc(resolve_top(game), answer)
+        elif task == "advance":
+            run_proc(advance(game), answer)
+        elif task == "end_turn":
+            run_proc(end_turn(game), answer)
+        if on_action is not None:
+            on_action(game)
+    raise RuntimeError(f"game did not end within {max_tasks} tasks"
+                       + (" or reach the stop condition" if until is not None else ""))

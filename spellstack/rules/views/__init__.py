@@ -1,0 +1,33 @@
+"""TODO package docstring: views."""
+
+from ._asking import ask_choose, ask_yes_no
+from ._building import ViewMemo, view_for
+from ._types import (
+    ObjectView,
+    PlayerPublic,
+    PlayerView,
+    StackItemView,
+    new_object_view,
+    new_player_public,
+    new_player_view,
+)
+from ._visibility import PUBLIC_SEAT, ref_visible_to, seats_seeing, visible_name, visible_to
+
+__all__ = [
+    "PUBLIC_SEAT",
+    "ObjectView",
+    "PlayerPublic",
+    "PlayerView",
+    "StackItemView",
+    "ViewMemo",
+    "ask_choose",
+    "ask_yes_no",
+    "new_object_view",
+    "new_player_public",
+    "new_player_view",
+    "ref_visible_to",
+    "seats_seeing",
+    "view_for",
+    "visible_name",
+    "visible_to",
+]

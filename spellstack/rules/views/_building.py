@@ -1,0 +1,197 @@
+"""Building a player's view: only what that player may see, as ``visible_to`` decides (400.2, 406.3, 708)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..game import Game
+from ..state import GameObject
+from ._types import ObjectView, PlayerView, new_object_view, new_player_public, new_player_view, new_stack_item_view
+from ._visibility import visible_to
+
+
+class ViewMemo:
+    """The last view built for one seat, so that an object whose view would come out the same
+    gets the very same ``ObjectView`` again, and what changed since the view before (a cache
+    only: a view built with a memo equals one built without). A view of the last one is reused
+    when every field it has equals what would be built now, which is exact; the view is the one
+    the coordinator keeps anyway as the seat's last (``ViewTracker``), and no index of it is kept
+    (a game in flight keeps less)."""
+
+    __slots__ = ("changed", "number", "removed", "view")
+
+    def __init__(self) -> None:
+        self.view: PlayerView | None = None
+        """The seat's last view built with this memo, None before the first."""
+        self.number = 0
+        """How many views were built with this memo."""
+        self.changed: tuple[ObjectView, ...] = ()
+        """The object views of ``view`` that are not in the view before it as the same object,
+        in zone order (graveyards, hand, battlefield, exile): each is new or differs from the
+        view that id had (what a delta against the view before carries, ``ViewTracker``)."""
+        self.removed: tuple[int, ...] = ()
+        """The ids the view before ``view`` showed and ``view`` does not, in that view's order."""
+
+
+def _hidden_view(game: Game, obj: GameObject) -> ObjectView:
+    # 708.2a: a face-down permanent is a nameless 2/2 creature to those who can't see it.
+    combat = game.state.combat
+    view: ObjectView = new_object_view(
+        obj.id, "", obj.owner, game.controller(obj), ("Creature",), obj.tapped, obj.damage, 2, 2,
+        tuple(sorted(obj.counters.items())), obj.attached_to, obj.sick,
+        bool(combat and obj.id in combat.attackers), bool(combat and obj.id in combat.blockers))
+    return view
+
+
+def _object_view(game: Game, obj: GameObject, attackers: Mapping[int, Any],
+                 blockers: Mapping[int, Any]) -> ObjectView:
+    """The view of an object its viewer may see, from its characteristics and the ids attacking
+    and blocking."""
+    c = game.caches.layers[obj.id]
+    on_battlefield = obj.zone == "battlefield"
+    creature = on_battlefield and "Creature" in c.card_types
+    # A face-down permanent's controller knows what it is (708.5); otherwise its name now (a
+    # copy's is the original's, 707.2).
+    return new_object_view(obj.id, obj.name if obj.face_down else c.name, obj.owner,
+                      c.controller if on_battlefield else obj.controller, c.card_types,
+                      obj.tapped, obj.damage, (c.power or 0) if creature else 0,
+                      (c.toughness or 0) if creature else 0,
+                      tuple(sorted(obj.counters.items())) if obj.counters else (),
+                      obj.attached_to, obj.sick, obj.id in attackers, obj.id in blockers)
+
+
+_NO_COMBATANTS: dict[int, Any] = {}
+
+
+class _Build:
+    """One view being built: the previous view's objects by id not met again yet, and the views
+    built anew."""
+
+    __slots__ = ("attackers", "blockers", "fresh", "game", "pending", "seat")
+
+    def __init__(self, game: Game, seat: int, last: PlayerView | None) -> None:
+        self.game = game
+        self.seat = seat
+        combat = game.state.combat
+        self.attackers = combat.attackers if combat else _NO_COMBATANTS
+        self.blockers = combat.blockers if combat else _NO_COMBATANTS
+        self.pending = last.objects_by_id() if last is not None else {}
+        """The previous view's ids not met again yet: at the end, those no longer shown (an id is
+        listed in one zone only, so each is met at most once)."""
+        self.fresh: list[ObjectView] = []
+        """Views built anew (not the previous view's object), in zone order."""
+
+    def zone(self, ids: list[int], zone: str, owner: int | None = None) -> list[ObjectView]:
+        """The views of the objects ``ids`` that the seat may see, in order. ``zone``: where
+        they are (``owner``: whose hand, for a hand); a permanent the seat may not see is shown
+        as a face-down 2/2 (708.2), in another zone it is left out."""
+        game, objects, fresh = self.game, self.game.state.objects, self.fresh
+        pop = self.pending.pop
+        attackers, blockers = self.attackers, self.blockers
+        combat = attackers is not _NO_COMBATANTS
+        layers = game.caches.layers
+        permanents = zone == "battlefield"
+        out: list[ObjectView] = []
+        for i in ids:
+            obj = objects[i]
+            # The fast way is for an object face up in the zone it is listed in, a public one
+            # (400.2: a graveyard, the battlefield, exile) or the seat's own hand: ``visible_to``
+            # answers yes for it. Any other is asked, and built the general way.
+            if obj.face_down or obj.zone != zone or (owner is not None and obj.owner != owner):
+                if visible_to(game, self.seat, obj):
+                    view = _object_view(game, obj, attackers, blockers)
+                elif permanents:
+                    view = _hidden_view(game, obj)
+                else:
+                    continue
+                known = pop(i, None)
+                if known is not None and known == view:
+                    view = known
+                else:
+                    fresh.append(view)
+                out.append(view)
+                continue
+            known = pop(i, None)
+            c = layers[i]
+            types = c.card_types
+            if permanents:
+                controller = c.controller
+                if "Creature" in types:
+                    power = c.power or 0
+                    toughness = c.toughness or 0
+                else:
+                    power = toughness = 0
+            else:
+                controller = obj.controller
+                power = toughness = 0
+            counters = tuple(sorted(obj.counters.items())) if obj.counters else ()
+            if combat:
+                attacking = i in attackers
+                blocking = i in blockers
+            else:
+                attacking = blocking = False
+            # Every field compared, so the kept view is exactly the one that would be built. The
+            # flags and tuples are nearly always the very same objects: ``is`` settles those
+            # without the general comparison (``==`` only when they are not).
+            if (known is not None
+                    and (known.tapped is obj.tapped or known.tapped == obj.tapped)
+                    and (known.sick is obj.sick or known.sick == obj.sick)
+                    and (known.attacking is attacking or known.attacking == attacking)
+                    and (known.blocking is blocking or known.blocking == blocking)
+                    and known.damage == obj.damage and known.attached_to == obj.attached_to
+                    and known.controller == controller and known.power == power
+                    and known.toughness == toughness and known.name == c.name
+                    and known.owner == obj.owner
+                    and (known.types is types or known.types == types)
+                    and (known.counters is counters or known.counters == counters)):
+                out.append(known)
+                continue
+            view = new_object_view(i, c.name, obj.owner, controller, types, obj.tapped,
+                                   obj.damage, power, toughness, counters, obj.attached_to,
+                                   obj.sick, attacking, blocking)
+            out.append(view)
+            fresh.append(view)
+        return out
+
+
+def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
+    """Everything ``seat`` may see (``visible_to``): public zones, their own hand, counts of
+    hidden zones. A face-down permanent shows no name; face-down exiled cards are left out.
+
+    ``memo``: that seat's memo from its previous views (the result is the same with or without
+    one; with one, unchanged objects are not built again, and the memo tells what changed)."""
+    st = game.state
+    last = memo.view if memo is not None else None
+    build = _Build(game, seat, last)
+    before = last.players if last is not None else ()
+    players = []
+    for n, p in enumerate(st.players):
+        graveyard = tuple(build.zone(p.graveyard, "graveyard")) if p.graveyard else ()
+        mana = tuple(sorted(p.mana.items())) if p.mana else ()
+        known = before[n] if n < len(before) else None
+        # An unchanged player is the previous view's (the same object, so deltas see it at once).
+        if (known is not None and known.life == p.life and known.hand_count == len(p.hand)
+                and known.library_count == len(p.library) and known.mana == mana
+                and known.graveyard == graveyard and known.lost == p.lost
+                and known.poison == p.poison and known.seat == p.seat and known.name == p.name):
+            players.append(known)
+        else:
+            players.append(new_player_public(p.seat, p.name, p.life, p.poison, len(p.hand),
+                                             len(p.library), graveyard, mana, p.lost))
+    own = st.players[seat].hand
+    hand = tuple(build.zone(own, "hand", seat)) if own else ()
+    # Every permanent is shown; one that is face down without its name (708.2).
+    battlefield = tuple(build.zone(st.battlefield, "battlefield"))
+    objects = st.objects
+    stack = tuple([new_stack_item_view(o.id, o.name, o.controller, bool(o.ability_kind), o.targets)
+                   for o in (objects[i] for i in reversed(st.stack))]) if st.stack else ()
+    exile = tuple(build.zone(st.exile, "exile")) if st.exile else ()  # an empty zone shows nothing
+    view: PlayerView = new_player_view(seat, st.turn, st.step, st.active, st.priority, tuple(players),
+                                       hand, battlefield, stack, exile)
+    if memo is not None:
+        memo.view = view
+        memo.number += 1
+        memo.changed = tuple(build.fresh)
+        memo.removed = tuple(build.pending)
+    return view

@@ -1,0 +1,126 @@
+"""A player's view of the game: only what that player may see (hidden information, 400.2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..base import builder
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectView:
+    """A visible object."""
+
+    id: int
+    """Object id."""
+    name: str
+    """Name (empty for a face-down object its viewer may not see)."""
+    owner: int
+    """Owner's seat."""
+    controller: int
+    """Controller's seat."""
+    types: tuple[str, ...] = ()
+    """Card types."""
+    tapped: bool = False
+    """Tapped."""
+    damage: int = 0
+    """Damage marked."""
+    power: int = 0
+    """Current power (creatures)."""
+    toughness: int = 0
+    """Current toughness (creatures)."""
+    counters: tuple[tuple[str, int], ...] = ()
+    """Counters."""
+    attached_to: int = 0
+    """What it is attached to."""
+    sick: bool = False
+    """Summoning sick."""
+    attacking: bool = False
+    """Attacking."""
+    blocking: bool = False
+    """Blocking."""
+
+
+@dataclass(frozen=True, slots=True)
+class StackItemView:
+    """A spell or ability on the stack."""
+
+    id: int
+    """Object id."""
+    name: str
+    """Name of the spell, or of the ability's source."""
+    controller: int
+    """Controller's seat."""
+    is_ability: bool
+    """An ability rather than a spell."""
+    targets: tuple[int, ...] = ()
+    """Chosen target refs."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPublic:
+    """What everybody may know of a player."""
+
+    seat: int
+    """Seat."""
+    name: str
+    """Name."""
+    life: int
+    """Life total."""
+    poison: int
+    """Poison counters."""
+    hand_count: int
+    """Cards in hand."""
+    library_count: int
+    """Cards in library."""
+    graveyard: tuple[ObjectView, ...]
+    """Graveyard, bottom first."""
+    mana: tuple[tuple[str, int], ...]
+    """Mana pool."""
+    lost: bool
+    """Lost or left the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything one player may see now."""
+
+    seat: int
+    """Whose view this is."""
+    turn: int
+    """Turn number."""
+    step: str
+    """Current step."""
+    active: int
+    """Active player's seat."""
+    priority: int
+    """Seat holding priority, -1 for none."""
+    players: tuple[PlayerPublic, ...]
+    """Every player's public information."""
+    hand: tuple[ObjectView, ...]
+    """The viewer's own hand."""
+    battlefield: tuple[ObjectView, ...]
+    """Every permanent."""
+    stack: tuple[StackItemView, ...]
+    """The stack, top first."""
+    exile: tuple[ObjectView, ...]
+    """Face-up exiled cards."""
+
+    def objects_by_id(self) -> dict[int, ObjectView]:
+        """Every object view it shows, by id, in a fixed order (graveyards, hand, battlefield,
+        exile), so what is built from it is deterministic."""
+        found: dict[int, ObjectView] = {}
+        for p in self.players:
+            for o in p.graveyard:
+                found[o.id] = o
+        for zone in (self.hand, self.battlefield, self.exile):
+            for o in zone:
+                found[o.id] = o
+        return found
+
+
+# The views' constructors that the view builders use (``builder``): every field, in order.
+new_object_view = builder(ObjectView)
+new_player_public = builder(PlayerPublic)
+new_player_view = builder(PlayerView)
+new_stack_item_view = builder(StackItemView)

@@ -1,0 +1,363 @@
+"""Zones and zone changes: 400.7 object identity, last known information, drawing, damage."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from ..base import builder
+from ..game import Game
+from ..layers import add_counters, become_copy, end_with_source, reads_zone_sizes, snapshot_leaving
+from ..legality import enter_refusal, protected_from
+from ..replacement import MoveEvent, Replacement, prevent_damage, replace_move, run_sync
+from ..state import GameObject, Proc, is_player_ref, seat_of_ref
+from ..triggers import trigger_enters, trigger_leaves
+from ..views import PUBLIC_SEAT, visible_name, visible_to
+
+
+@contextmanager
+def simultaneous_moves(game: Game) -> Iterator[None]:
+    """603.10a: the moves made inside are one event (704.3's state-based actions, "destroy
+    all"): a leaves-the-battlefield ability of a permanent leaving in it triggers on every other
+    permanent leaving in it too, whichever moves first (``GameState.leaving_together``)."""
+    st = game.state
+    if st.leaving_together is not None:  # already inside one event
+        yield
+        return
+    st.leaving_together = []
+    try:
+        yield
+    finally:
+        st.leaving_together = None
+
+
+def create_object(
+    game: Game,
+    name: str,
+    owner: int,
+    zone: str,
+    *,
+    controller: int | None = None,
+    is_token: bool = False,
+    card: int = 0,
+    top: bool = False,
+    moved_from: str = "",
+) -> GameObject:
+    """Put a new object into a zone (no triggers: used for set-up and token creation's first step).
+    ``moved_from``: the zone the object it replaces left (``move_object``)."""
+    st = game.state
+    # ``st.new_id()`` and ``st.new_timestamp()``, inline: every zone change makes an object.
+    oid = st.next_id
+    st.next_id = oid + 1
+    timestamp = st.next_timestamp
+    st.next_timestamp = timestamp + 1
+    obj = GameObject(oid, card or oid, name, owner, owner if controller is None else controller,
+                     zone, timestamp, is_token)
+    st.objects[oid] = obj
+    lst = st.zone_list(zone, owner)
+    if top:
+        lst.insert(0, oid)
+    else:
+        lst.append(oid)
+    if is_token and zone != "battlefield":
+        st.sba.tokens.add(oid)  # 704.5d: it will cease to exist
+    if "battlefield" in (zone, moved_from) or reads_zone_sizes(game):
+        # What enters or leaves the battlefield can change any permanent (611.3a); a move
+        # elsewhere only changes counts a characteristic-defining ability may read.
+        game.changed()
+    return obj
+
+
+_new_move: Callable[[int, str, str, bool, bool, tuple[tuple[str, int], ...], bool], MoveEvent] = builder(
+    MoveEvent)
+"""``MoveEvent(object_id, from_zone, to_zone, top, shuffle, counters, tapped)``, every field given
+(``builder``): one for every zone change."""
+
+
+def move_object(
+    game: Game,
+    oid: int,
+    to_zone: str,
+    *,
+    controller: int | None = None,
+    top: bool = True,
+    cause: str = "",
+    counters: tuple[tuple[str, int], ...] = (),
+    instead: tuple[Replacement[MoveEvent], ...] = (),
+    event: MoveEvent | None = None,
+    copy_of: int = 0,
+) -> GameObject:
+    """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
+    as last known information. Library moves go on top unless ``top`` is false. Returns the
+    new object. Zone-change triggers are checked (603.6, 603.10).
+
+    The move is logged as ``visible_to`` allows (400.2): see ``_log_move``. ``cause``:
+    ``draw`` words it as a draw (121.1).
+
+    614.6: replacement effects change the move first (``_replacement.replace_move``, in
+    timestamp order here; ``move_object_proc`` asks 616.1's question): ``counters``, it enters
+    the battlefield with them (614.1c); ``instead``, the moving effect's self-replacements
+    (614.15); ``event``, a move already replaced (by ``move_object_proc``). ``copy_of``: it
+    enters the battlefield as a copy of that object (614.1c, 707.2; ``choose_copy``).
+    """
+    st = game.state
+    if event is None:
+        event = _new_move(oid, st.objects[oid].zone, to_zone, top, False, counters, False)
+        if instead or _may_be_replaced(game, oid, to_zone):
+            event = run_sync(replace_move(game, event, instead, ask=False))
+    to_zone, top = event.to_zone, event.top
+    snapshot_leaving(game, st.objects[oid])  # 603.10: as it last existed on the battlefield
+    old = st.objects.pop(oid)
+    st.zone_list(old.zone, old.owner).remove(oid)
+    st.lki[oid] = old  # no longer in a zone: nothing changes it, so no copy is needed
+    # 611.2c / 400.7: effects that applied to the old object stop; it is a new object now.
+    if any(oid in e.affected for e in st.effects):
+        st.effects = [e for e in st.effects if oid not in e.affected or len(e.affected) > 1]
+    if st.combat is not None and old.zone == "battlefield":
+        _remove_from_combat(game, oid)
+    new = create_object(
+        game,
+        old.name,
+        old.owner,
+        to_zone,
+        controller=(old.owner if controller is None else controller),
+        is_token=old.is_token,
+        card=old.card,
+        top=top if to_zone == "library" else False,
+        moved_from=old.zone,
+    )
+    if to_zone == "battlefield":
+        # 302.6: a permanent that just came under its controller's control is "sick".
+        new.sick = True
+        new.tapped = event.tapped  # 614.1c: it enters tapped, or with counters
+        for kind, n in event.counters:
+            add_counters(game, new, kind, n)
+        original = st.objects.get(copy_of) or st.lki.get(copy_of)
+        if original is not None:
+            become_copy(game, new, original, new)  # before its enters triggers (603.6d)
+    if event.shuffle:
+        st.rng.shuffle(st.players[new.owner].library)
+    if old.zone == "battlefield":
+        end_with_source(game, oid)  # 611.2b: "for as long as" it remains on the battlefield
+    _log_move(game, old, new, cause)
+    if old.zone == "battlefield":
+        trigger_leaves(game, old, to_zone, new.id)
+        if st.leaving_together is not None:
+            st.leaving_together.append(oid)
+    if to_zone == "battlefield":
+        trigger_enters(game, new)
+    if old.zone == "battlefield" and st.exile:
+        # 610.3c: what it exiled "until it leaves the battlefield" returns at once.
+        return_exiled(game, oid, only_until=True)
+    return new
+
+
+def move_object_proc(game: Game, oid: int, to_zone: str, *, controller: int | None = None,
+                     top: bool = True, cause: str = "", counters: tuple[tuple[str, int], ...] = (),
+                     instead: tuple[Replacement[MoveEvent], ...] = ()) -> Proc[GameObject]:
+    """``move_object`` where a player can be asked: 616.1, the moving object's controller
+    chooses the order of the replacement effects that apply."""
+    ev = _new_move(oid, game.state.objects[oid].zone, to_zone, top, False, counters, False)
+    if instead or _may_be_replaced(game, oid, to_zone):
+        ev = yield from replace_move(game, ev, instead)
+    return move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev)
+
+
+def _may_be_replaced(game: Game, oid: int, to_zone: str) -> bool:
+    """Whether a static replacement effect might apply to ``oid`` moving to ``to_zone`` (614.6,
+    614.12): the object's own (``enters``, ``to_graveyard``: its definition now, layer 1, has
+    one) or, for a graveyard, a permanent's for any card (``_graveyard_watched``). When none
+    might, ``_replacement.move_replacements`` would find none: the move is not offered to them."""
+    if to_zone != "graveyard" and to_zone != "battlefield":
+        return False  # no replacement ability watches another zone (``REPLACEMENT_EVENTS``)
+    replacements = game.cards[game.caches.layers[oid].definition].replacements
+    if to_zone == "battlefield":
+        return any(r.event == "enters" for r in replacements)
+    return any(r.event == "to_graveyard" for r in replacements) or _graveyard_watched(game)
+
+
+def _graveyard_watched(game: Game) -> bool:
+    """Whether a permanent's definition now has a replacement ability for any card going to a
+    graveyard (``applies_to = "any"``), kept per epoch (what permanents there are and what they
+    are move it)."""
+    found = game.caches.graveyard_watchers.get(game.caches.epoch)
+    if found is None:
+        layers, cards = game.caches.layers, game.cards
+        found = any(r.event == "to_graveyard" and r.applies_to == "any"
+                    for oid in game.state.battlefield for r in cards[layers[oid].definition].replacements)
+        game.caches.graveyard_watchers.clear()
+        game.caches.graveyard_watchers[game.caches.epoch] = found
+    return found
+
+
+def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> None:
+    """607.2a/610.3c: the cards exiled with ``source_id`` return to the battlefield under their
+    owners' control (``only_until``: only those exiled "until" it leaves). One that can't enter
+    the battlefield (``enter_refusal``) stays in exile.
+
+    Simplification: an Aura returned this way should have its owner choose what it enchants
+    (303.4f); it returns unattached and 704.5m puts it into the graveyard.
+    """
+    st = game.state
+    for oid in [i for i in st.exile if st.objects[i].exiled_by == source_id
+                and (st.objects[i].exiled_until or not only_until)]:
+        obj = st.objects[oid]
+        why = enter_refusal(game, obj)
+        if why is not None:
+            game.log("zone", f"{obj.name} stays in exile: {why}", subject=oid)
+            continue
+        move_object(game, oid, "battlefield", controller=obj.owner)
+
+
+def create_token(game: Game, name: str, controller: int, *, attached_to: int = 0) -> GameObject:
+    """111.2: a token enters the battlefield under ``controller``'s control (603.6a: its
+    enters triggers trigger); ``attached_to``: it is created attached to that object (303.7)."""
+    new = create_object(game, name, controller, "battlefield", is_token=True)
+    new.sick = True
+    new.attached_to = attached_to
+    game.changed()
+    game.log("token", f"{game.player_name(controller)} creates a {name} token"
+             + (f" attached to {visible_name(game, attached_to)}" if attached_to else ""),
+             player=controller, subject=new.id)
+    trigger_enters(game, new)
+    return new
+
+
+def _zone_words(game: Game, zone: str, owner: int) -> str:
+    if zone in ("battlefield", "stack"):
+        return f"the {zone}"
+    if zone == "exile":
+        return "exile"
+    return f"{game.player_name(owner)}'s {zone}"
+
+
+def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
+    """Log a zone change so that nobody learns what they may not see (400.2, 406.3, 708).
+
+    A seat learns the card's name if it may see the object in the zone it left or in the one
+    it enters, and its new id only if it may see the new object. When every seat may know the
+    name, one public event names it; otherwise a public event says only that a card moved
+    ("alice draws a card") and, if any seat may know the name, a second event private to those
+    seats names it.
+    """
+    if not game.logging():
+        return  # nobody would read these events (``Game.end_batch``)
+    owner = game.player_name(old.owner)
+    public_new = visible_to(game, PUBLIC_SEAT, new)
+    if visible_to(game, PUBLIC_SEAT, old) or public_new:
+        text = (f"{owner} draws {new.name}" if cause == "draw" else
+                f"{old.name} moves from {_zone_words(game, old.zone, old.owner)} to "
+                f"{_zone_words(game, new.zone, new.owner)}")
+        game.log(cause or "zone", text, subject=new.id if public_new else 0, player=old.owner)
+        return
+    draw = cause == "draw"
+    where = "" if draw else (f"from {_zone_words(game, old.zone, old.owner)} to "
+                             f"{_zone_words(game, new.zone, new.owner)}")
+    game.log(cause or "zone", f"{owner} draws a card" if draw else
+             f"a card moves {where}", player=old.owner, amount=1)
+    # Players are in seat order: ``seats_seeing`` of either, merged.
+    seers = tuple([s for s in range(len(game.state.players))
+                   if visible_to(game, s, old) or visible_to(game, s, new)])
+    if seers:
+        # The new id only to seats that may see the new object (a card put into a library
+        # keeps its new id from its owner too).
+        shown = all(visible_to(game, s, new) for s in seers)
+        game.log(cause or "zone", f"{owner} draws {new.name}" if draw else
+                 f"{new.name} moves {where}", player=old.owner, subject=new.id if shown else 0,
+                 amount=1, private_to=seers)
+
+
+def _remove_from_combat(game: Game, oid: int) -> None:
+    """506.4: a permanent that leaves the battlefield is removed from combat."""
+    combat = game.state.combat
+    assert combat is not None
+    combat.attackers.pop(oid, None)
+    combat.blockers.pop(oid, None)
+
+
+def draw_cards(game: Game, seat: int, n: int) -> None:
+    """121.2: draw ``n`` cards one at a time; drawing from an empty library is noted for 704.5b."""
+    p = game.state.players[seat]
+    for _ in range(n):
+        if not p.library:
+            p.drew_from_empty = True
+            game.state.sba.players.add(seat)  # 704.5b
+            game.log("draw_empty", f"{p.name} tries to draw from an empty library", player=seat)
+            continue
+        move_object(game, p.library[0], "hand", cause="draw")
+
+
+def gain_life(game: Game, seat: int, amount: int) -> None:
+    """119.3: gaining life."""
+    if amount <= 0:
+        return
+    p = game.state.players[seat]
+    p.life += amount  # no state-based action can follow from it (704.5a reads 0 or less)
+    game.log("life", f"{p.name} gains {amount} life ({p.life})", player=seat, amount=amount)
+
+
+def lose_life(game: Game, seat: int, amount: int) -> None:
+    """119.3: losing life."""
+    if amount <= 0:
+        return
+    p = game.state.players[seat]
+    p.life -= amount
+    game.state.sba.players.add(seat)  # 704.5a
+    if game.logging():
+        game.log("life", f"{p.name} loses {amount} life ({p.life})", player=seat, amount=-amount)
+
+
+def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int:
+    """120.3: damage from ``source`` to a player or permanent ref; returns the damage dealt.
+
+    Infect (702.90) turns it into poison counters or -1/-1 counters, deathtouch (702.2) marks
+    it for 704.5h, lifelink (702.15) makes the source's controller gain that much life.
+    """
+    st = game.state
+    if amount <= 0:
+        return 0
+    amount = prevent_damage(game, source, target, amount)  # 615.7: prevention shields
+    if amount <= 0:
+        return 0
+    infect = game.has_keyword(source, "infect")
+    if is_player_ref(target):
+        seat = seat_of_ref(target)
+        p = st.players[seat]
+        if p.lost:
+            return 0
+        if infect:
+            p.poison += amount
+            st.sba.players.add(seat)  # 704.5c
+            game.log("poison", f"{source.name} gives {p.name} {amount} poison ({p.poison})",
+                     player=seat, amount=amount)
+        else:
+            if game.logging():
+                game.log("damage", f"{source.name} deals {amount} damage to {p.name}", player=seat,
+                         subject=source.id, amount=amount)
+            lose_life(game, seat, amount)
+    else:
+        victim = st.objects.get(target)
+        if victim is None or victim.zone != "battlefield":
+            return 0
+        if protected_from(game, victim, source):
+            # 702.16e: damage from a source with the quality is prevented.
+            game.log("prevent", f"damage from {source.name} to {victim.name} is prevented "
+                     "(702.16e: protection)", subject=victim.id, amount=amount)
+            return 0
+        if game.logging():
+            game.log("damage", f"{source.name} deals {amount} damage to {victim.name}",
+                     subject=victim.id, amount=amount)
+        if game.is_type(victim, "Planeswalker"):
+            # 120.3c: damage to a planeswalker removes that many loyalty counters.
+            add_counters(game, victim, "loyalty", -amount)
+        if game.is_creature(victim):
+            if infect:
+                add_counters(game, victim, "-1/-1", amount)
+            else:
+                victim.damage += amount
+            if game.has_keyword(source, "deathtouch"):
+                victim.deathtouch_damage = True
+            st.sba.objects.add(victim.id)  # 704.5g, 704.5h (counters mark the board)
+    if game.has_keyword(source, "lifelink"):
+        gain_life(game, game.controller(source), amount)
+    return amount
