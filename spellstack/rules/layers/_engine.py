@@ -151,7 +151,7 @@ if TYPE_CHECKING:
     from ..state import GameObject
     from ._host import LayerHost
 from ..state import AbilityRef, Characteristics
-from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, VALUES, _Active, _modify
+from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, VALUES, ActiveEffect
 from ._working import COLOR_WORDS, Working, _copy, _face_down, _freeze, _printed, _substitute
 
 
@@ -178,18 +178,18 @@ class _Board:
                 _printed(w, game.cards[obj.name])
             self.works[oid] = w
         self.sets: dict[tuple[int, int], list[int]] = {}  # started groups -> objects (613.6)
-        self.carried: dict[str, list[_Active]] = {}  # later-layer effects of started groups
-        self.records: dict[str, list[_Active]] = {}
+        self.carried: dict[str, list[ActiveEffect]] = {}  # later-layer effects of started groups
+        self.records: dict[str, list[ActiveEffect]] = {}
         for rec in st.effects:
             src = st.objects.get(rec.source) or st.lki.get(rec.source)
-            self.records.setdefault(LAYER_VERBS[rec.verb].layer, []).append(_Active(
+            self.records.setdefault(LAYER_VERBS[rec.verb].layer, []).append(ActiveEffect(
                 rec.verb, rec.args, (rec.timestamp, 0, rec.id), src, rec.source, rec.controller,
                 rec.affected, "", None, (rec.id, -1)))
 
-    def statics(self, layer: str) -> list[_Active]:
+    def statics(self, layer: str) -> list[ActiveEffect]:
         """The static abilities' effects in ``layer`` whose groups have not started yet: those
         of abilities the permanents have now (604.2: on the battlefield)."""
-        out: list[_Active] = []
+        out: list[ActiveEffect] = []
         for w in self.works.values():
             for ref in w.abilities:
                 if ref.kind != "static" or (w.obj.id, ref.position) in self.sets:
@@ -199,20 +199,20 @@ class _Board:
                     continue
                 for k, eff in enumerate(ability.effects):
                     if LAYER_VERBS[eff.verb].layer == layer:
-                        out.append(_Active(eff.verb, eff.args,
+                        out.append(ActiveEffect(eff.verb, eff.args,
                                            (w.obj.timestamp, 1, ref.position * 64 + k), w.obj,
                                            w.obj.id, w.controller, None, ability.affected, ref,
                                            (w.obj.id, ref.position), ability.color))
         return out
 
-    def exists(self, eff: _Active, works: dict[int, Working]) -> bool:
+    def exists(self, eff: ActiveEffect, works: dict[int, Working]) -> bool:
         """613.8a: a static ability's effect exists while its source has the ability."""
         if eff.ability is None or eff.group in self.sets:
             return True
         w = works.get(eff.source_id)
         return w is not None and eff.ability in w.abilities
 
-    def applies_to(self, eff: _Active, works: dict[int, Working], w: Working) -> bool:
+    def applies_to(self, eff: ActiveEffect, works: dict[int, Working], w: Working) -> bool:
         assert eff.source is not None
         src = works.get(eff.source_id)
         if eff.color:
@@ -222,7 +222,7 @@ class _Board:
         return AFFECTED[eff.where](self.game, eff.source,
                                    src.controller if src is not None else eff.controller, w)
 
-    def targets(self, eff: _Active) -> list[Working]:
+    def targets(self, eff: ActiveEffect) -> list[Working]:
         if eff.affected is not None:
             return [self.works[i] for i in eff.affected if i in self.works]
         started = self.sets.get(eff.group)
@@ -232,14 +232,14 @@ class _Board:
             return []
         return [w for w in self.works.values() if self.applies_to(eff, self.works, w)]
 
-    def depends(self, a: _Active, b: _Active) -> bool:
+    def depends(self, a: ActiveEffect, b: ActiveEffect) -> bool:
         """613.8a: whether applying ``b`` would change ``a``'s existence, the set it applies to
         or what it does to them (only effects of static abilities not yet started can)."""
         if a.affected is not None or a.group in self.sets or a.cda != b.cda:
             return False
         for w in self.targets(b):
             trial = _copy(w)
-            _modify(self.game, b, self.works, trial)
+            b.apply(self.game, b, self.works, trial)
             works = dict(self.works)
             works[w.obj.id] = trial
             if self.exists(a, self.works) != self.exists(a, works):
@@ -249,7 +249,7 @@ class _Board:
                     return True
         return False
 
-    def apply(self, eff: _Active) -> None:
+    def apply(self, eff: ActiveEffect) -> None:
         objs = self.targets(eff)
         if eff.affected is None and eff.group not in self.sets:
             if not objs and not self.exists(eff, self.works):
@@ -263,12 +263,12 @@ class _Board:
                 for k, e in enumerate(ability.effects):
                     layer = LAYER_VERBS[e.verb].layer
                     if layer in later:
-                        self.carried.setdefault(layer, []).append(_Active(
+                        self.carried.setdefault(layer, []).append(ActiveEffect(
                             e.verb, e.args, (eff.order[0], 1, eff.ability.position * 64 + k),
                             eff.source, eff.source_id, eff.controller, None, eff.where,
                             eff.ability, eff.group, eff.color))
         for w in objs:
-            _modify(self.game, eff, self.works, w)
+            eff.apply(self.game, eff, self.works, w)
 
     def run(self) -> dict[int, Working]:
         for layer in LAYERS:
@@ -317,9 +317,9 @@ def _single(game: LayerHost, obj: GameObject) -> Characteristics:
     cdas = [a for a in game.cards[w.definition].static if a.is_cda]
     for ability in cdas:
         for eff in ability.effects:
-            act = _Active(eff.verb, eff.args, (obj.timestamp, 1, ability.position), obj, obj.id,
+            act = ActiveEffect(eff.verb, eff.args, (obj.timestamp, 1, ability.position), obj, obj.id,
                           obj.controller, (obj.id,), "self", None, (obj.id, ability.position))
-            _modify(game, act, {obj.id: w}, w)
+            act.apply(game, act, {obj.id: w}, w)
     return _freeze(w, game.cards)
 
 

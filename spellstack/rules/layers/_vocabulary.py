@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ..definitions import ArgValue
-    from ..state import GameObject
-    from ._host import LayerHost
-from ..state import AbilityRef
+from ..definitions import ArgValue
+from ..state import AbilityRef, GameObject
+from ._host import LayerHost
 from ._working import TEXT_WORDS, Working, _definition_abilities, _printed, _substitute
 
 LAYERS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
@@ -21,39 +18,7 @@ DURATIONS: frozenset[str] = frozenset({"end_of_turn", "your_next_turn", "source_
 """611.2a/611.2b: how long a resolved spell or ability's continuous effect lasts."""
 
 
-@dataclass(frozen=True, slots=True)
-class LayerVerbSpec:
-    """A layer primitive: the layer it applies in and its arguments."""
 
-    layer: str
-    """The layer or sublayer (``LAYERS``)."""
-    rule: str
-    """The rule it implements."""
-    args: dict[str, str]
-    """Argument name -> kind (``int``, ``value``, ``types``, ``colors``, ``keywords``, ...)."""
-    default_until: str = "end_of_turn"
-    """Its duration when a resolving spell creates it without saying (611.2a)."""
-
-
-LAYER_VERBS: dict[str, LayerVerbSpec] = {
-    "copy_of": LayerVerbSpec("1", "707.2", {"of": "name"}, "indefinite"),
-    "gain_control": LayerVerbSpec("2", "613.1b", {}, "indefinite"),
-    "change_text": LayerVerbSpec("3", "612.2", {"from": "text_word", "to": "text_word"}),
-    "add_types": LayerVerbSpec("4", "205.1b", {"types": "types", "subtypes": "words",
-                                               "supertypes": "words"}),
-    "remove_types": LayerVerbSpec("4", "613.1d", {"types": "types", "subtypes": "words"}),
-    "set_types": LayerVerbSpec("4", "205.1a", {"types": "types", "subtypes": "words"}),
-    "set_colors": LayerVerbSpec("5", "105.3", {"colors": "colors"}),
-    "add_colors": LayerVerbSpec("5", "105.3", {"colors": "colors"}),
-    "add_abilities": LayerVerbSpec("6", "613.1f", {"keywords": "keywords", "abilities": "positions"}),
-    "lose_all_abilities": LayerVerbSpec("6", "613.1f", {}),
-    "lose_abilities": LayerVerbSpec("6", "613.1f", {"keywords": "keywords"}),
-    "set_base_pt_cda": LayerVerbSpec("7a", "613.4a", {"power": "value", "toughness": "value"}),
-    "set_pt": LayerVerbSpec("7b", "613.4b", {"power": "value", "toughness": "value"}),
-    "modify_pt": LayerVerbSpec("7c", "613.4c", {"power": "value", "toughness": "value"}),
-    "switch_pt": LayerVerbSpec("7d", "613.4d", {}),
-}
-"""The closed registry of layer primitives (613.1, 613.4)."""
 
 
 AffectedTest = Callable[[LayerHost, GameObject, int, Working], bool]
@@ -139,18 +104,20 @@ REQUIRED_ARGS: frozenset[str] = frozenset({"from", "to", "colors", "of"})
 # ----------------------------------------------------------------------------- evaluation
 
 
-class _Active:
+class ActiveEffect:
     """One effect taking part in an evaluation: a record's, or one effect of a static ability."""
 
-    __slots__ = ("ability", "affected", "args", "cda", "color", "controller", "group", "layer",
-                 "order", "source", "source_id", "verb", "where")
+    __slots__ = ("ability", "affected", "apply", "args", "cda", "color", "controller", "group",
+                 "layer", "order", "source", "source_id", "verb", "where")
 
     def __init__(self, verb: str, args: tuple[tuple[str, ArgValue], ...], order: tuple[int, int, int],
                  source: GameObject | None, source_id: int, controller: int,
                  affected: tuple[int, ...] | None, where: str, ability: AbilityRef | None,
                  group: tuple[int, int], color: str = "") -> None:
         self.verb = verb
-        self.layer = LAYER_VERBS[verb].layer
+        spec = LAYER_VERBS[verb]
+        self.layer = spec.layer
+        self.apply = spec.apply  # what the verb does to one object
         self.args = args
         self.order = order  # (timestamp, kind, tiebreak): 613.7
         self.source = source
@@ -181,7 +148,7 @@ class _Active:
         return default
 
 
-def _value(game: LayerHost, eff: _Active, name: str, works: dict[int, Working], w: Working) -> int | None:
+def _value(game: LayerHost, eff: ActiveEffect, name: str, works: dict[int, Working], w: Working) -> int | None:
     v = eff.arg(name, works)
     if v is None:
         return None
@@ -199,64 +166,148 @@ def _strs(value: ArgValue | None) -> tuple[str, ...]:
     return tuple(v for v in value if isinstance(v, str)) if isinstance(value, tuple) else ()
 
 
-def _modify(game: LayerHost, eff: _Active, works: dict[int, Working], w: Working) -> None:
-    """Apply one layer primitive to one object."""
-    verb = eff.verb
-    if verb == "copy_of":
-        of = eff.arg("of", works)
-        assert isinstance(of, str)
-        _printed(w, game.cards[of])
-    elif verb == "gain_control":
-        w.controller = eff.controller
-    elif verb == "change_text":
-        old, new = eff.raw("from"), eff.raw("to")
-        w.text_changes.append((old, new))
-    elif verb == "add_types":
-        for field_name, key in (("card_types", "types"), ("subtypes", "subtypes"),
-                                ("supertypes", "supertypes")):
-            current: list[str] = getattr(w, field_name)
-            current.extend(t for t in _strs(eff.arg(key, works)) if t not in current)
-    elif verb == "remove_types":
-        drop = set(_strs(eff.arg("types", works))) | set(_strs(eff.arg("subtypes", works)))
-        w.card_types = [t for t in w.card_types if t not in drop]
-        w.subtypes = [t for t in w.subtypes if t not in drop]
-    elif verb == "set_types":
-        w.card_types = list(_strs(eff.arg("types", works)))
-        w.subtypes = list(_strs(eff.arg("subtypes", works)))
-    elif verb == "set_colors":
-        colors = eff.arg("colors", works)
-        assert isinstance(colors, str)
-        w.colors = [c for c in "WUBRG" if c in colors]
-    elif verb == "add_colors":
-        colors = eff.arg("colors", works)
-        assert isinstance(colors, str)
-        w.colors = [c for c in "WUBRG" if c in colors or c in w.colors]
-    elif verb == "add_abilities":
-        w.keywords.extend(k for k in _strs(eff.arg("keywords", works)) if k not in w.keywords)
-        positions = _ints(eff.arg("abilities", works))
-        if positions and eff.source is not None:
-            src_def = game.cards[works[eff.source_id].definition if eff.source_id in works
-                                 else eff.source.name]
-            for ref in _definition_abilities(src_def):
-                if ref.position in positions and ref not in w.abilities:
-                    w.abilities.append(ref)
-    elif verb == "lose_all_abilities":
-        w.keywords = []
-        w.abilities = []
-    elif verb == "lose_abilities":
-        drop = set(_strs(eff.arg("keywords", works)))
-        w.keywords = [k for k in w.keywords if k not in drop]
-    elif verb in ("set_base_pt_cda", "set_pt"):
-        p = _value(game, eff, "power", works, w)
-        t = _value(game, eff, "toughness", works, w)
-        if p is not None:
-            w.power = p
-        if t is not None:
-            w.toughness = t
-    elif verb == "modify_pt":
-        w.power = (w.power or 0) + (_value(game, eff, "power", works, w) or 0)
-        w.toughness = (w.toughness or 0) + (_value(game, eff, "toughness", works, w) or 0)
-    elif verb == "switch_pt":
-        w.power, w.toughness = w.toughness, w.power
-    else:  # pragma: no cover - the loader and add_effect admit only registered verbs
-        raise AssertionError(verb)
+LayerApply = Callable[[LayerHost, "ActiveEffect", dict[int, Working], Working], None]
+"""What a layer verb does to one object: (game, the effect, every object's working values by
+id, the object's working values, changed in place)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LayerVerbSpec:
+    """A layer primitive: the layer it applies in, its arguments, and what it does."""
+
+    layer: str
+    """The layer or sublayer (``LAYERS``)."""
+    rule: str
+    """The rule it implements."""
+    args: dict[str, str]
+    """Argument name -> kind (``LAYER_ARG_KINDS``: ``value``, ``types``, ``colors``, ...)."""
+    apply: LayerApply
+    """What it does to one object it applies to."""
+    default_until: str = "end_of_turn"
+    """Its duration when a resolving spell creates it without saying (611.2a)."""
+
+
+# ------------------------------------------------------------------- what each verb does
+
+
+def _copy_of(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """707.2: its copiable values become those the named definition prints."""
+    of = eff.arg("of", works)
+    assert isinstance(of, str)
+    _printed(w, game.cards[of])
+
+
+def _gain_control(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """613.1b: the effect's controller controls it."""
+    w.controller = eff.controller
+
+
+def _change_text(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """612.2: one word of its abilities' text becomes another (as written: a text change's own
+    words are not changed by other text changes)."""
+    w.text_changes.append((eff.raw("from"), eff.raw("to")))
+
+
+def _add_types(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """205.1b: it gains card types, subtypes and supertypes "in addition to its other types"."""
+    for field_name, key in (("card_types", "types"), ("subtypes", "subtypes"),
+                            ("supertypes", "supertypes")):
+        current: list[str] = getattr(w, field_name)
+        current.extend(t for t in _strs(eff.arg(key, works)) if t not in current)
+
+
+def _remove_types(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """613.1d: it loses card types and subtypes."""
+    drop = set(_strs(eff.arg("types", works))) | set(_strs(eff.arg("subtypes", works)))
+    w.card_types = [t for t in w.card_types if t not in drop]
+    w.subtypes = [t for t in w.subtypes if t not in drop]
+
+
+def _set_types(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """205.1a: "becomes a ...": its card types (and subtypes) are replaced."""
+    w.card_types = list(_strs(eff.arg("types", works)))
+    w.subtypes = list(_strs(eff.arg("subtypes", works)))
+
+
+def _set_colors(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """105.3: it becomes these colours ("" = colourless)."""
+    colors = eff.arg("colors", works)
+    assert isinstance(colors, str)
+    w.colors = [c for c in "WUBRG" if c in colors]
+
+
+def _add_colors(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """105.3: it is these colours in addition to its others."""
+    colors = eff.arg("colors", works)
+    assert isinstance(colors, str)
+    w.colors = [c for c in "WUBRG" if c in colors or c in w.colors]
+
+
+def _add_abilities(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """613.1f: it gains keyword abilities and printed abilities of the source's definition."""
+    w.keywords.extend(k for k in _strs(eff.arg("keywords", works)) if k not in w.keywords)
+    positions = _ints(eff.arg("abilities", works))
+    if positions and eff.source is not None:
+        src_def = game.cards[works[eff.source_id].definition if eff.source_id in works
+                             else eff.source.name]
+        for ref in _definition_abilities(src_def):
+            if ref.position in positions and ref not in w.abilities:
+                w.abilities.append(ref)
+
+
+def _lose_all_abilities(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """613.1f: it loses every ability."""
+    w.keywords = []
+    w.abilities = []
+
+
+def _lose_abilities(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """613.1f: it loses these keyword abilities."""
+    drop = set(_strs(eff.arg("keywords", works)))
+    w.keywords = [k for k in w.keywords if k not in drop]
+
+
+def _set_pt(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """613.4a/613.4b: its power and/or toughness become values (either may be left out)."""
+    p = _value(game, eff, "power", works, w)
+    t = _value(game, eff, "toughness", works, w)
+    if p is not None:
+        w.power = p
+    if t is not None:
+        w.toughness = t
+
+
+def _modify_pt(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """613.4c: its power and toughness go up or down (default 0)."""
+    w.power = (w.power or 0) + (_value(game, eff, "power", works, w) or 0)
+    w.toughness = (w.toughness or 0) + (_value(game, eff, "toughness", works, w) or 0)
+
+
+def _switch_pt(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
+    """613.4d: its power and toughness are switched."""
+    w.power, w.toughness = w.toughness, w.power
+
+
+_PT = {"power": "value", "toughness": "value"}
+
+LAYER_VERBS: dict[str, LayerVerbSpec] = {
+    "copy_of": LayerVerbSpec("1", "707.2", {"of": "name"}, _copy_of, "indefinite"),
+    "gain_control": LayerVerbSpec("2", "613.1b", {}, _gain_control, "indefinite"),
+    "change_text": LayerVerbSpec("3", "612.2", {"from": "text_word", "to": "text_word"}, _change_text),
+    "add_types": LayerVerbSpec("4", "205.1b", {"types": "types", "subtypes": "words",
+                                               "supertypes": "words"}, _add_types),
+    "remove_types": LayerVerbSpec("4", "613.1d", {"types": "types", "subtypes": "words"}, _remove_types),
+    "set_types": LayerVerbSpec("4", "205.1a", {"types": "types", "subtypes": "words"}, _set_types),
+    "set_colors": LayerVerbSpec("5", "105.3", {"colors": "colors"}, _set_colors),
+    "add_colors": LayerVerbSpec("5", "105.3", {"colors": "colors"}, _add_colors),
+    "add_abilities": LayerVerbSpec("6", "613.1f", {"keywords": "keywords", "abilities": "positions"},
+                                   _add_abilities),
+    "lose_all_abilities": LayerVerbSpec("6", "613.1f", {}, _lose_all_abilities),
+    "lose_abilities": LayerVerbSpec("6", "613.1f", {"keywords": "keywords"}, _lose_abilities),
+    "set_base_pt_cda": LayerVerbSpec("7a", "613.4a", _PT, _set_pt),
+    "set_pt": LayerVerbSpec("7b", "613.4b", _PT, _set_pt),
+    "modify_pt": LayerVerbSpec("7c", "613.4c", _PT, _modify_pt),
+    "switch_pt": LayerVerbSpec("7d", "613.4d", {}, _switch_pt),
+}
+"""The closed registry of layer primitives (613.1, 613.4): a new verb is one entry here and the
+function beside it that says what it does."""
