@@ -1,4 +1,6 @@
-"""TODO package docstring: base."""
+"""Foundations with no rules area of their own: errors by cause, the game's seeded generator,
+bounded quoting of untrusted values, and fast constructors for frozen value types.
+"""
 
 from ._builder import builder
 from ._errors import CardDefinitionError, IllegalActionError, InvalidMessageError, SpellstackError

@@ -1,4 +1,6 @@
-"""TODO docstring (from _view)."""
+"""Fast constructors for frozen slotted dataclasses (``builder``): the kernel and the protocol build
+many value objects on hot paths.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Casting spells (601), activating abilities (602, 605), playing lands (305), and the list of
-actions legal now (117.1).
+"""Performing an action: casting a spell (601.2), activating an ability (602.2, 605), playing a
+land (305.1).
 
 Every action is checked completely before anything changes, so an illegal one leaves the
 state, and its hash, exactly as they were (601.2: an illegal attempt is rewound).

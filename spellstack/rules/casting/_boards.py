@@ -1,4 +1,6 @@
-"""TODO docstring (from _casting)."""
+"""Each seat's permanents and mana abilities in one epoch (``SeatBoard``), and the mana sources a
+payment may use (605.1a, 106.4; summoning sickness 302.6).
+"""
 
 from __future__ import annotations
 

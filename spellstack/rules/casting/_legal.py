@@ -1,4 +1,9 @@
-"""TODO docstring (from _casting)."""
+"""The actions legal now (117.1) and the automatic-pass test (117.3d), with the caches that make
+them cheap: what a hand offers, whether any cost can be paid, and the last answer per seat.
+
+``legal_actions`` is exact; ``pass_test`` says without building the list whether passing is all a
+seat can do (then the engine passes for it). Both read only what their cache keys cover.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO package docstring: definitions."""
+"""Card definitions (108, 113, 200-209): a card's printed characteristics and abilities as data,
+the form the card loader produces and the kernel reads.
+"""
 
 from ._definitions import (
     ActivatedAbility,

@@ -1,4 +1,6 @@
-"""TODO package docstring: ending."""
+"""Winning, losing and leaving (104, 800.4): a player loses, a player leaves a multiplayer game
+with their objects, and the game ends when one player or none is left.
+"""
 
 from ._ending import check_game_over, lose_game
 

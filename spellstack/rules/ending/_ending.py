@@ -1,4 +1,6 @@
-"""TODO docstring (from _sba)."""
+"""Losing the game (104.3), leaving a multiplayer game (800.4a) and the end of the game (104.2a,
+104.4a).
+"""
 
 from __future__ import annotations
 

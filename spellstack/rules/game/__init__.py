@@ -1,4 +1,7 @@
-"""TODO package docstring: game."""
+"""The kernel's handle on one game (``Game``): its state, its card definitions, its events, the
+decisions it numbers, characteristic queries (613, through the layer engine's cache), and every
+cache the kernel keeps (``Caches``, one object with one invalidation point).
+"""
 
 from ._caches import HandFacts, PermanentFacts, SeatBoard
 from ._game import Game

@@ -1,4 +1,7 @@
-"""TODO docstring (from _characteristics)."""
+"""Changes that move the epoch: continuous effects starting and ending (611.2, 514.2), counters
+(122.1), copy effects (707.2), and last known characteristics kept as a permanent leaves
+(603.10, 608.2h).
+"""
 
 from __future__ import annotations
 

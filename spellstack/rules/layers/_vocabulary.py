@@ -1,4 +1,22 @@
-"""TODO docstring (from _characteristics)."""
+"""The layer engine's vocabulary, the closed registries card data is checked against on load: layer
+verbs, each with its layer and the function that applies it (``LAYER_VERBS``, 613.1, 613.4),
+``affected`` words (``AFFECTED``, 611.3a), value words (``VALUES``) and argument kinds.
+
+Card data format for static abilities::
+
+    [[card.static]]
+    text = "All lands are 2/2 creatures that are still lands."   # a quote from the Oracle text
+    affected = "lands"                                           # a word from AFFECTED
+    effects = [
+      { verb = "add_types", types = ["Creature"] },              # verbs from LAYER_VERBS
+      { verb = "set_pt", power = 2, toughness = 2 },
+    ]
+
+A static ability may add ``color = "white"`` ("white creatures get +1/+1"): only objects of that
+colour word are affected (a text-changing effect can change the word). The same verbs create
+effects at resolution (the effects package): each layer verb is also an effect verb taking
+``what`` (an object word) and optionally ``until`` (a duration from ``DURATIONS``).
+"""
 
 from __future__ import annotations
 

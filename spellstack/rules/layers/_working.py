@@ -1,4 +1,7 @@
-"""TODO docstring (from _characteristics)."""
+"""An object's characteristics while the layers are being applied (``Working``): its printed
+values (707.2 copiable values), face-down values (708.2a), text changes (612.2), and the frozen
+``Characteristics`` it ends as.
+"""
 
 from __future__ import annotations
 

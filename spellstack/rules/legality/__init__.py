@@ -1,4 +1,8 @@
-"""TODO package docstring: legality."""
+"""What the rules allow of and to an object: targets (115), protection (702.16), attaching Auras,
+Equipment and Roles (301.5, 303.4, 701.3, with the state-based actions that check them: 704.5m,
+704.5n, 704.5p, 704.5y), and restrictions and permissions from static abilities (101.2, 601.3,
+602.5).
+"""
 
 from ._attachments import (
     attach,

@@ -1,4 +1,9 @@
-"""TODO package docstring: mana."""
+"""Mana (106, 107.3-107.4, 202): symbols and costs, pools, planning a payment (601.2f-h), and what a
+seat's mana could pay for.
+
+Everything here is pure data and pure functions: costs and symbols are immutable, and pools are
+plain ``dict[str, int]`` values that functions return fresh rather than mutate.
+"""
 
 from ._payment import ManaSource, Payment, plan_payment
 from ._pool import add_mana, format_pool, parse_pool, spend

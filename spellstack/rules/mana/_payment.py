@@ -1,4 +1,6 @@
-"""TODO docstring (from _mana)."""
+"""Planning how to pay a cost (601.2g-h): which mana from the pool and which mana abilities, with
+hybrid, Phyrexian and generic symbols (107.4e-f), as one ``Payment``.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""TODO docstring (from _mana)."""
+"""Mana pools (106.4): adding mana, spending a payment's part of it, and writing and reading pools
+as symbols.
+"""
 
 from __future__ import annotations
 

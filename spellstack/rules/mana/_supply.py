@@ -1,4 +1,6 @@
-"""TODO docstring (from _mana)."""
+"""What a seat's mana could pay for (``ManaSupply``): whether a cost is payable at all and the
+largest X, without working out a payment (Hall's condition over the pool and sources).
+"""
 
 from __future__ import annotations
 

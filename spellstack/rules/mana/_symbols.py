@@ -1,12 +1,5 @@
-"""Mana: symbols, costs, pools and planning how to pay a cost.
-
-Covers mana symbols (107.4), X (107.3), mana value (202.3), colour from a
-mana cost (105.2, 202.2), mana and mana pools (106) and the cost
-determination and payment steps of casting (601.2f, 601.2g, 601.2h).
-
-Everything here is pure data and pure functions: costs and symbols are
-immutable, and pools are plain ``dict[str, int]`` values that functions
-return fresh rather than mutate.
+"""Mana symbols and costs: parsing a mana cost (107.4), X (107.3), mana value (202.3), colour from
+a mana cost (105.2, 202.2).
 """
 
 from __future__ import annotations

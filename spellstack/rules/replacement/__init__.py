@@ -1,4 +1,6 @@
-"""TODO package docstring: replacement."""
+"""Replacement and prevention effects (614, 615) and the order several apply in (616.1): zone
+changes, destruction, damage and losing the game.
+"""
 
 from ._replacement import (
     REDIRECT_ZONES,

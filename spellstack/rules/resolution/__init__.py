@@ -1,4 +1,6 @@
-"""TODO package docstring: resolution."""
+"""Resolving spells and abilities (608): targets checked again (608.2b), effects in order
+(608.2c-d), permanent spells entering (608.3), and "enter as a copy" choices (707.2, 614.1c).
+"""
 
 from ._resolution import resolve_top
 

@@ -1,4 +1,6 @@
-"""TODO docstring (from _characteristics)."""
+""""You may have [this] enter as a copy of ..." (614.1c, 707.2): the controller's choice as the
+spell resolves.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""State-based actions (704) and losing the game (104.3)."""
+"""State-based actions (704): what applies, looked at only where something changed, performed all
+at once.
+"""
 
 from __future__ import annotations
 

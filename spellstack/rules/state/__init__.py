@@ -1,4 +1,7 @@
-"""TODO package docstring: state."""
+"""The game's plain data: the state and its canonical hash (objects and their identity, 400.7;
+players; zones; continuous-effect records, 611; counters, 122), characteristics as the layers
+leave them (613), events, and the closed set of decisions a player is asked and their answers.
+"""
 
 from ._characteristics import AbilityRef, Characteristics
 from ._decisions import (

@@ -1,4 +1,6 @@
-"""TODO docstring (from _characteristics)."""
+"""Characteristics as every continuous effect leaves them (109.3, 613): the value the layer
+engine computes and every reader reads.
+"""
 
 from __future__ import annotations
 

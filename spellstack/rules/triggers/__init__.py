@@ -1,4 +1,7 @@
-"""TODO package docstring: triggers."""
+"""Triggered abilities (603): trigger events and conditions, zone-change triggers that look back
+(603.6, 603.10), delayed triggers (603.7), and putting waiting triggers on the stack in APNAP
+order (603.3b) with their targets.
+"""
 
 from ._triggers import (
     CONDITION_ARGS,

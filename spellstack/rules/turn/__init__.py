@@ -1,4 +1,6 @@
-"""TODO package docstring: turn."""
+"""The turn and priority (117, 500-514), combat (506-511) and starting a game (103): the priority
+cycle (``next_task``: what the game needs next), taking actions and answers, and the steps.
+"""
 
 from ._combat import check_trample_division, combat_damage
 from ._priority import (

@@ -1,4 +1,6 @@
-"""TODO package docstring: views."""
+"""What a player may see (400.2, 406.3, 708): the one visibility rule, the names it allows in
+every text and question, a seat's view of the game, and what changed since its last view.
+"""
 
 from ._asking import ask_choose, ask_yes_no
 from ._building import ViewMemo, view_for

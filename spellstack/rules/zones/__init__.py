@@ -1,4 +1,6 @@
-"""TODO package docstring: zones."""
+"""Zones and zone changes (400): new objects on every zone change (400.7), last known
+information, drawing (121), life (119), damage (120), tokens (111), and destruction (701.7).
+"""
 
 from ._destroy import destroy_permanent
 from ._zones import (
