@@ -29,8 +29,8 @@ from ..state import (
 )
 from ..views import visible_name
 from ..zones import lose_life, move_object
-from ._boards import _can_tap, mana_sources
-from ._checks import _fail, _sorcery_timing, _visible_name
+from ._boards import can_tap, mana_sources
+from ._checks import named_for, refusal, sorcery_timing
 
 
 def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
@@ -43,9 +43,9 @@ def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
         plan = plan_payment(cost, x, p.mana, sources, pay_as=action.pay_as or None,
                             life_available=p.life)
     except ValueError as err:
-        raise _fail(game, "601.2h", str(err)) from None
+        raise refusal(game, "601.2h", str(err)) from None
     if plan is None:
-        raise _fail(game, "601.2h", f"{p.name} can't pay {cost}" + (f" with X={x}" if x else ""))
+        raise refusal(game, "601.2h", f"{p.name} can't pay {cost}" + (f" with X={x}" if x else ""))
     return plan
 
 
@@ -102,15 +102,16 @@ def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int
             i += 1
         if taken < spec.min:
             if i < len(targets):
-                raise _fail(game, "601.2c", f"{_visible_name(game, targets[i], seat)} is not a "
+                raise refusal(game, "601.2c", f"{named_for(game, targets[i], seat)} is not a "
                             f"legal {target_prompt(spec)}")
-            raise _fail(game, "601.2c", f"{what} needs {target_prompt(spec)}")
+            raise refusal(game, "601.2c", f"{what} needs {target_prompt(spec)}")
     bad = targets[min(i, len(targets) - 1)] if targets else 0
-    raise _fail(game, "601.2c", f"{_visible_name(game, bad, seat)} is not a legal target for "
+    raise refusal(game, "601.2c", f"{named_for(game, bad, seat)} is not a legal target for "
                 f"{what}")
 
 
-def _spell_targets(defn: CardDefinition) -> tuple[TargetSpec, ...]:
+def spell_targets(defn: CardDefinition) -> tuple[TargetSpec, ...]:
+    """The target requirements of a spell with this definition (an Aura's included, 303.4a)."""
     return spell_target_specs(defn)
 
 
@@ -127,22 +128,22 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
     st = game.state
     obj = st.objects.get(action.object_id)
     if obj is None or obj.zone == "stack" or not cast_permitted_from(game, seat, obj):
-        raise _fail(game, "601.2a", f"object #{action.object_id} is not a card in "
+        raise refusal(game, "601.2a", f"object #{action.object_id} is not a card in "
                     f"{st.players[seat].name}'s hand")
     defn = game.cards[obj.name]
     if game.is_type(obj, "Land"):
-        raise _fail(game, "305.9", f"{obj.name} is a land: it is played, not cast")
-    if not _instant_speed(game, seat, obj, defn) and not _sorcery_timing(game, seat):
-        raise _fail(game, "307.1", f"{obj.name} can be cast only in your main phase with an "
+        raise refusal(game, "305.9", f"{obj.name} is a land: it is played, not cast")
+    if not _instant_speed(game, seat, obj, defn) and not sorcery_timing(game, seat):
+        raise refusal(game, "307.1", f"{obj.name} can be cast only in your main phase with an "
                     "empty stack")
     cost = game.characteristics(obj).mana_cost or ManaCost(())
     if action.x < 0 or (action.x and not cost.has_x):
-        raise _fail(game, "601.2b", f"X={action.x} is not allowed for {obj.name}")
-    groups = _split_targets(game, _spell_targets(defn), action.targets, seat, obj.id, obj.name,
+        raise refusal(game, "601.2b", f"X={action.x} is not allowed for {obj.name}")
+    groups = _split_targets(game, spell_targets(defn), action.targets, seat, obj.id, obj.name,
                             obj)
     why = cast_refusal(game, seat, obj, action.x)
     if why is not None:  # 601.2e: the proposed spell is illegal; 101.2: "can't" wins
-        raise _fail(game, "101.2", f"{why}; {obj.name} can't be cast")
+        raise refusal(game, "101.2", f"{why}; {obj.name} can't be cast")
     plan = _plan(game, seat, cost, action.x, action)
     # Everything is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).
     spell = move_object(game, obj.id, "stack", controller=seat)
@@ -164,11 +165,11 @@ def _activated(game: Game, seat: int, action: Action) -> tuple[GameObject, Activ
     st = game.state
     obj = st.objects.get(action.object_id)
     if obj is None or obj.zone != "battlefield" or game.controller(obj) != seat:
-        raise _fail(game, "602.2", f"object #{action.object_id} is not a permanent "
+        raise refusal(game, "602.2", f"object #{action.object_id} is not a permanent "
                     f"{st.players[seat].name} controls")
     abilities = game.activated(obj)
     if not 1 <= action.ability <= len(abilities):
-        raise _fail(game, "602.2", f"{obj.name} has no activated ability {action.ability}")
+        raise refusal(game, "602.2", f"{obj.name} has no activated ability {action.ability}")
     name, index, ab = abilities[action.ability - 1]
     return obj, ab, name, index
 
@@ -177,15 +178,15 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
     """602.2: activate an ability; a mana ability resolves at once (605.3a) and returns None."""
     st = game.state
     obj, ab, ab_name, ab_index = _activated(game, seat, action)
-    if ab.tap and not _can_tap(game, obj):
-        raise _fail(game, "602.5a", f"{obj.name} can't be tapped to pay {{T}} now")
-    if ab.sorcery_speed and not _sorcery_timing(game, seat):
-        raise _fail(game, "602.5d", f"{obj.name}'s ability can be activated only as a sorcery")
+    if ab.tap and not can_tap(game, obj):
+        raise refusal(game, "602.5a", f"{obj.name} can't be tapped to pay {{T}} now")
+    if ab.sorcery_speed and not sorcery_timing(game, seat):
+        raise refusal(game, "602.5d", f"{obj.name}'s ability can be activated only as a sorcery")
     if action.x and not ab.mana_cost.has_x:
-        raise _fail(game, "601.2b", f"X={action.x} is not allowed for {obj.name}'s ability")
+        raise refusal(game, "601.2b", f"X={action.x} is not allowed for {obj.name}'s ability")
     for kind, n in ab.remove_counters:
         if obj.counters.get(kind, 0) < n:
-            raise _fail(game, "118.3", f"{obj.name} has fewer than {n} {kind} counter(s) to remove")
+            raise refusal(game, "118.3", f"{obj.name} has fewer than {n} {kind} counter(s) to remove")
     # 115.5: an ability can't target itself, but it may target its own source (no exclusion).
     groups = _split_targets(game, ab.targets, action.targets, seat, 0, obj.name, obj)
     plan = _plan(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0)
@@ -217,18 +218,18 @@ def play_land(game: Game, seat: int, action: Action) -> GameObject:
     st = game.state
     obj = st.objects.get(action.object_id)
     if obj is None or obj.zone != "hand" or obj.owner != seat:
-        raise _fail(game, "305.1", f"object #{action.object_id} is not a card in "
+        raise refusal(game, "305.1", f"object #{action.object_id} is not a card in "
                     f"{st.players[seat].name}'s hand")
     if not game.is_type(obj, "Land"):
-        raise _fail(game, "305.1", f"{obj.name} is not a land")
-    if not _sorcery_timing(game, seat):
-        raise _fail(game, "305.1", "a land can be played only in your main phase with an empty "
+        raise refusal(game, "305.1", f"{obj.name} is not a land")
+    if not sorcery_timing(game, seat):
+        raise refusal(game, "305.1", "a land can be played only in your main phase with an empty "
                     "stack")
     if st.players[seat].lands_played >= 1:
-        raise _fail(game, "305.2", f"{st.players[seat].name} has already played a land this turn")
+        raise refusal(game, "305.2", f"{st.players[seat].name} has already played a land this turn")
     why = play_land_refusal(game, seat)
     if why is not None:
-        raise _fail(game, "101.2", f"{why}; {obj.name} can't be played")
+        raise refusal(game, "101.2", f"{why}; {obj.name} can't be played")
     st.players[seat].lands_played += 1
     new = move_object(game, obj.id, "battlefield", controller=seat)
     game.log("play", f"{st.players[seat].name} plays {new.name}", player=seat, subject=new.id)

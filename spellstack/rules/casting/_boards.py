@@ -16,7 +16,7 @@ from ..state import (
     Characteristics,
     GameObject,
 )
-from ._checks import _fail, _visible_name
+from ._checks import named_for, refusal
 
 
 def _tap_mana(game: Game, obj: GameObject) -> tuple[str, ...] | None:
@@ -28,7 +28,7 @@ def _tap_mana(game: Game, obj: GameObject) -> tuple[str, ...] | None:
     return None
 
 
-def _can_tap(game: Game, obj: GameObject) -> bool:
+def can_tap(game: Game, obj: GameObject) -> bool:
     """302.6: a creature's {T} abilities need it under control since the turn began."""
     if obj.tapped:
         return False
@@ -56,7 +56,7 @@ def _permanent_facts(oid: int, c: Characteristics) -> PermanentFacts:
     return _new_permanent_facts(c, mana, "Land" in c.card_types, activator)
 
 
-def _seat_board(game: Game, seat: int) -> SeatBoard:
+def seat_board(game: Game, seat: int) -> SeatBoard:
     """``SeatBoard`` for ``seat`` now, kept while the epoch is the same (made for every seat at
     once: one look at the battlefield). When the only change since the last ones is a permanent
     entering (the usual new epoch), or none, they are brought up to date rather than made
@@ -139,22 +139,22 @@ def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[Mana
     st = game.state
     if only:
         if len(set(only)) != len(only):
-            raise _fail(game, "601.2g", f"a permanent is named twice in {list(only)!r}: each "
+            raise refusal(game, "601.2g", f"a permanent is named twice in {list(only)!r}: each "
                         "mana ability is activated once")
         out = []
         for oid in only:
             obj = st.objects.get(oid)
             if obj is None or obj.zone != "battlefield" or game.controller(obj) != seat:
-                raise _fail(game, "601.2g", f"#{oid} is not a permanent you control")
+                raise refusal(game, "601.2g", f"#{oid} is not a permanent you control")
             produces = _tap_mana(game, obj)
-            if produces is None or not _can_tap(game, obj):
-                raise _fail(game, "601.2g", f"{_visible_name(game, oid, seat)} has no mana ability you can "
+            if produces is None or not can_tap(game, obj):
+                raise refusal(game, "601.2g", f"{named_for(game, oid, seat)} has no mana ability you can "
                             "activate now")
             out.append(ManaSource(oid, produces))
         return out
     objects = st.objects
     out = []
-    for oid, source, sickness in _seat_board(game, seat).mana:
+    for oid, source, sickness in seat_board(game, seat).mana:
         obj = objects[oid]
         if not obj.tapped and not (sickness and obj.sick):  # 302.6
             out.append(source)

@@ -17,17 +17,18 @@ def where(game: Game) -> str:
             f"stack size {len(st.stack)}")
 
 
-def _fail(game: Game, rule: str, what: str) -> IllegalActionError:
+def refusal(game: Game, rule: str, what: str) -> IllegalActionError:
+    """An ``IllegalActionError`` citing ``rule``, saying ``what``, and where the game stands."""
     return IllegalActionError(f"{rule}: {what} ({where(game)})")
 
 
-def _sorcery_timing(game: Game, seat: int) -> bool:
+def sorcery_timing(game: Game, seat: int) -> bool:
     """307.1: main phase of your turn with an empty stack."""
     st = game.state
     return st.active == seat and st.step in MAIN_STEPS and not st.stack
 
 
-def _visible_name(game: Game, ref: int, seat: int) -> str:
+def named_for(game: Game, ref: int, seat: int) -> str:
     """A ref as ``seat`` may know it (``ref_visible_to``, 400.2): ``Name (#N)``, or ``#N`` alone
     for an id hidden from them now or when it last existed, exactly as for an id that never
     existed, so an error text neither names nor identifies a hidden card."""

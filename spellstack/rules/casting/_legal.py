@@ -30,9 +30,9 @@ from ..state import (
     new_action_option,
     new_target_requirement,
 )
-from ._actions import _spell_targets
-from ._boards import _can_tap, _seat_board, mana_sources
-from ._checks import MAIN_STEPS, _sorcery_timing
+from ._actions import spell_targets
+from ._boards import can_tap, mana_sources, seat_board
+from ._checks import MAIN_STEPS, sorcery_timing
 
 # ---------------------------------------------------------------------- legal actions
 
@@ -73,7 +73,7 @@ def _mana_key(game: Game, seat: int, board: SeatBoard | None = None) -> tuple[ob
     caller has it."""
     p = game.state.players[seat]
     objects = game.state.objects
-    permanents = (_seat_board(game, seat) if board is None else board).permanents
+    permanents = (seat_board(game, seat) if board is None else board).permanents
     return (game.caches.epoch, p.life, tuple(p.mana.items()),
             tuple([(o.tapped, o.sick) for o in map(objects.__getitem__, permanents)]))
 
@@ -91,7 +91,7 @@ def _actions_key(game: Game, seat: int, mana_key: tuple[object, ...] | None = No
     st = game.state
     p = st.players[seat]
     return (_mana_key(game, seat) if mana_key is None else mana_key,
-            (seat, _sorcery_timing(game, seat), p.lands_played, tuple(p.hand), tuple(st.stack),
+            (seat, sorcery_timing(game, seat), p.lands_played, tuple(p.hand), tuple(st.stack),
              tuple(p.graveyard), tuple(st.exile), tuple(p.library[:1]),
              tuple([q.lost for q in st.players])))
 
@@ -159,9 +159,9 @@ def pass_test(game: Game, seat: int) -> int:
     can be paid with it, so that a pass between two changes costs a few lookups."""
     st = game.state
     p = st.players[seat]
-    board = game.caches.seat_boards.get(seat)  # ``_seat_board``'s kept board, without the call
+    board = game.caches.seat_boards.get(seat)  # ``seat_board``'s kept board, without the call
     if board is None or board.epoch != game.caches.epoch:
-        board = _seat_board(game, seat)
+        board = seat_board(game, seat)
     if board.permissions:
         return _pass_test_permitted(game, seat)
     hand = tuple(p.hand)
@@ -219,7 +219,7 @@ def _ability_costs(game: Game, seat: int, sorcery_ok: bool) -> list[tuple[ManaCo
             continue
         obj = st.objects[oid]
         for _, _, ab in c.activated:
-            if (ab.is_mana_ability or (ab.tap and not _can_tap(game, obj))
+            if (ab.is_mana_ability or (ab.tap and not can_tap(game, obj))
                     or (ab.sorcery_speed and not sorcery_ok)
                     or any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters)):
                 continue
@@ -252,7 +252,7 @@ def _pass_test_permitted(game: Game, seat: int) -> int:
             costs.append((c.mana_cost or _NO_COST, 0))
     if costs:
         numbered = True
-    if _seat_board(game, seat).activator:
+    if seat_board(game, seat).activator:
         numbered = True
         costs += _ability_costs(game, seat, sorcery_ok)
     only = ONLY_PASS_NUMBERED if numbered else ONLY_PASS
@@ -280,7 +280,7 @@ def numbers_automatic_pass(game: Game, seat: int) -> bool:
     p = st.players[seat]
     if has_permissions(game):
         return True
-    sorcery_ok = _sorcery_timing(game, seat)
+    sorcery_ok = sorcery_timing(game, seat)
     layers = game.caches.layers
     for oid in p.hand:
         c = layers[oid]
@@ -289,7 +289,7 @@ def numbers_automatic_pass(game: Game, seat: int) -> bool:
                 return True
         elif sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords:
             return True
-    return _seat_board(game, seat).activator
+    return seat_board(game, seat).activator
 
 
 def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:
@@ -317,7 +317,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
     p = st.players[seat]
     if supply is None:
         supply = ManaSupply(p.mana, mana_sources(game, seat), life_available=p.life)
-    sorcery_ok = _sorcery_timing(game, seat)
+    sorcery_ok = sorcery_timing(game, seat)
     lands_ok = sorcery_ok and p.lands_played < 1 and play_land_refusal(game, seat) is None
     layers = game.caches.layers  # characteristics by id (613)
     permissions = has_permissions(game)  # without one, nothing is cast as though it had flash
@@ -337,14 +337,14 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         mx = supply.max_x(cost)
         if mx is None:
             continue
-        reqs = _requirements(game, _spell_targets(game.cards[obj.name]), seat, oid, obj)
+        reqs = _requirements(game, spell_targets(game.cards[obj.name]), seat, oid, obj)
         if reqs is None:
             continue
         # 601.2e/101.2: listed if X=0 or X=1 makes it castable (the filters test parity).
         if all(cast_refusal(game, seat, obj, x) is not None for x in range(min(mx, 1) + 1)):
             continue
         options.append(new_action_option("cast", oid, obj.name, 0, reqs, cost.has_x, mx, False))
-    for oid in st.battlefield if _seat_board(game, seat).activator else ():
+    for oid in st.battlefield if seat_board(game, seat).activator else ():
         c = layers[oid]
         if c.controller != seat or not c.activated:
             continue
@@ -352,7 +352,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         for n, (_, _, ab) in enumerate(c.activated, start=1):
             if ab.is_mana_ability:
                 continue
-            if ab.tap and not _can_tap(game, obj):
+            if ab.tap and not can_tap(game, obj):
                 continue
             if ab.sorcery_speed and not sorcery_ok:
                 continue

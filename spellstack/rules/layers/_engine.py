@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from ._host import LayerHost
 from ..state import AbilityRef, Characteristics
 from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, VALUES, ActiveEffect
-from ._working import COLOR_WORDS, Working, _copy, _face_down, _freeze, _printed, _substitute
+from ._working import COLOR_WORDS, Working, copy_working, freeze, set_face_down, set_printed, substitute
 
 
 def _static_ability(game: LayerHost, ref: AbilityRef) -> StaticAbility | None:
@@ -33,9 +33,9 @@ class _Board:
             obj = st.objects[oid]
             w = Working(obj, obj.controller)
             if obj.face_down:
-                _face_down(w)
+                set_face_down(w)
             else:
-                _printed(w, game.cards[obj.name])
+                set_printed(w, game.cards[obj.name])
             self.works[oid] = w
         self.sets: dict[tuple[int, int], list[int]] = {}  # started groups -> objects (613.6)
         self.carried: dict[str, list[ActiveEffect]] = {}  # later-layer effects of started groups
@@ -76,7 +76,7 @@ class _Board:
         assert eff.source is not None
         src = works.get(eff.source_id)
         if eff.color:
-            word = _substitute(eff.color, src.text_changes if src is not None else [])
+            word = substitute(eff.color, src.text_changes if src is not None else [])
             if not isinstance(word, str) or COLOR_WORDS.get(word) not in w.colors:
                 return False
         return AFFECTED[eff.where](self.game, eff.source,
@@ -98,7 +98,7 @@ class _Board:
         if a.affected is not None or a.group in self.sets or a.cda != b.cda:
             return False
         for w in self.targets(b):
-            trial = _copy(w)
+            trial = copy_working(w)
             b.apply(self.game, b, self.works, trial)
             works = dict(self.works)
             works[w.obj.id] = trial
@@ -166,21 +166,21 @@ def _single(game: LayerHost, obj: GameObject) -> Characteristics:
         return _printed_values(game, obj)
     w = Working(obj, obj.controller)
     if obj.face_down:
-        _face_down(w)
-        return _freeze(w, game.cards)
-    _printed(w, defn)
+        set_face_down(w)
+        return freeze(w, game.cards)
+    set_printed(w, defn)
     for rec in game.state.effects:
         if rec.verb == "copy_of" and obj.id in rec.affected:  # a spell entering as a copy
             of = rec.get("of")
             assert isinstance(of, str)
-            _printed(w, game.cards[of])
+            set_printed(w, game.cards[of])
     cdas = [a for a in game.cards[w.definition].static if a.is_cda]
     for ability in cdas:
         for eff in ability.effects:
             act = ActiveEffect(eff.verb, eff.args, (obj.timestamp, 1, ability.position), obj, obj.id,
                           obj.controller, (obj.id,), "self", None, (obj.id, ability.position))
             act.apply(game, act, {obj.id: w}, w)
-    return _freeze(w, game.cards)
+    return freeze(w, game.cards)
 
 
 def _printed_values(game: LayerHost, obj: GameObject) -> Characteristics:
@@ -191,11 +191,11 @@ def _printed_values(game: LayerHost, obj: GameObject) -> Characteristics:
     found = game.caches.templates.get(key)
     if found is None:
         w = Working(obj, obj.controller)
-        _printed(w, game.cards[obj.name])
+        set_printed(w, game.cards[obj.name])
         if plus != minus and w.power is not None and w.toughness is not None:
             w.power += plus - minus
             w.toughness += plus - minus
-        found = game.caches.templates[key] = _freeze(w, game.cards)
+        found = game.caches.templates[key] = freeze(w, game.cards)
     return found
 
 
@@ -244,7 +244,7 @@ def _evaluate_battlefield(game: LayerHost) -> None:
         evaluate = list(ids)
     if evaluate:
         for oid, w in _Board(game, evaluate).run().items():
-            cache[oid] = _freeze(w, game.cards)
+            cache[oid] = freeze(w, game.cards)
 
 
 def characteristics(game: LayerHost, obj: GameObject) -> Characteristics:
@@ -322,4 +322,4 @@ def as_it_would_enter(game: LayerHost, obj: GameObject) -> Characteristics:
     if obj.zone == "battlefield":
         return characteristics(game, obj)
     ids = [*game.state.battlefield, obj.id]
-    return _freeze(_Board(game, ids).run()[obj.id], game.cards)
+    return freeze(_Board(game, ids).run()[obj.id], game.cards)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from ..definitions import ArgValue
 from ..state import AbilityRef, GameObject
 from ._host import LayerHost
-from ._working import TEXT_WORDS, Working, _definition_abilities, _printed, _substitute
+from ._working import TEXT_WORDS, Working, definition_abilities, set_printed, substitute
 
 LAYERS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
 """613.1, 613.4: the layers and sublayers, in the order they apply."""
@@ -161,7 +161,7 @@ class ActiveEffect:
         for key, value in self.args:
             if key == name:
                 if isinstance(value, str | tuple) and self.source_id in works:
-                    return _substitute(value, works[self.source_id].text_changes)
+                    return substitute(value, works[self.source_id].text_changes)
                 return value
         return default
 
@@ -212,7 +212,7 @@ def _copy_of(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: W
     """707.2: its copiable values become those the named definition prints."""
     of = eff.arg("of", works)
     assert isinstance(of, str)
-    _printed(w, game.cards[of])
+    set_printed(w, game.cards[of])
 
 
 def _gain_control(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
@@ -268,7 +268,7 @@ def _add_abilities(game: LayerHost, eff: ActiveEffect, works: dict[int, Working]
     if positions and eff.source is not None:
         src_def = game.cards[works[eff.source_id].definition if eff.source_id in works
                              else eff.source.name]
-        for ref in _definition_abilities(src_def):
+        for ref in definition_abilities(src_def):
             if ref.position in positions and ref not in w.abilities:
                 w.abilities.append(ref)
 

@@ -53,12 +53,12 @@ TEXT_WORDS: frozenset[str] = frozenset(COLOR_WORDS) | frozenset(BASIC_LAND_TYPES
 """Words a text-changing effect may replace."""
 
 
-def _substitute(value: ArgValue, changes: list[tuple[str, str]]) -> ArgValue:
+def substitute(value: ArgValue, changes: list[tuple[str, str]]) -> ArgValue:
     """612.2: a text-changing effect replaces words in the source's abilities."""
     if not changes:
         return value
     if isinstance(value, tuple):
-        return tuple(_substitute(v, changes) for v in value if isinstance(v, str))  # type: ignore[return-value]
+        return tuple(substitute(v, changes) for v in value if isinstance(v, str))  # type: ignore[return-value]
     if not isinstance(value, str):
         return value
     for old, new in changes:
@@ -69,7 +69,8 @@ def _substitute(value: ArgValue, changes: list[tuple[str, str]]) -> ArgValue:
     return value
 
 
-def _definition_abilities(defn: CardDefinition) -> list[AbilityRef]:
+def definition_abilities(defn: CardDefinition) -> list[AbilityRef]:
+    """Every non-keyword ability a definition prints, as ``AbilityRef``s (113)."""
     out = [AbilityRef(defn.name, "triggered", a.position) for a in defn.triggered]
     out += [AbilityRef(defn.name, "activated", a.position) for a in defn.activated]
     out += [AbilityRef(defn.name, "static", a.position) for a in defn.static]
@@ -82,7 +83,7 @@ def _definition_abilities(defn: CardDefinition) -> list[AbilityRef]:
     return out
 
 
-def _printed(w: Working, defn: CardDefinition) -> None:
+def set_printed(w: Working, defn: CardDefinition) -> None:
     """Layer 1's starting point: the copiable values a definition prints (707.2)."""
     w.name = defn.name
     w.definition = defn.name
@@ -92,13 +93,13 @@ def _printed(w: Working, defn: CardDefinition) -> None:
     w.subtypes = list(defn.subtypes)
     w.supertypes = list(defn.supertypes)
     w.keywords = list(defn.keywords)
-    w.abilities = _definition_abilities(defn)
+    w.abilities = definition_abilities(defn)
     w.power = defn.power
     w.toughness = defn.toughness
     w.loyalty = defn.loyalty
 
 
-def _face_down(w: Working) -> None:
+def set_face_down(w: Working) -> None:
     """708.2a: a face-down permanent is a 2/2 creature with no name, text, types but creature,
     colour or mana cost."""
     w.name = ""
@@ -113,7 +114,8 @@ def _face_down(w: Working) -> None:
     w.loyalty = None
 
 
-def _freeze(w: Working, cards: Mapping[str, CardDefinition]) -> Characteristics:
+def freeze(w: Working, cards: Mapping[str, CardDefinition]) -> Characteristics:
+    """The ``Characteristics`` the working values end as, with their abilities looked up."""
     cost = w.mana_cost
     trig: list[tuple[str, TriggeredAbility]] = []
     act: list[tuple[str, int, ActivatedAbility]] = []
@@ -135,7 +137,8 @@ def _freeze(w: Working, cards: Mapping[str, CardDefinition]) -> Characteristics:
         activated=tuple(act))
 
 
-def _copy(w: Working) -> Working:
+def copy_working(w: Working) -> Working:
+    """A copy of working values to try an effect on (613.8a dependency checks)."""
     c = Working(w.obj, w.controller)
     for name in Working.__slots__:
         value = getattr(w, name)

@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from itertools import product
 
-from ._pool import _check_pool
-from ._symbols import _PHYREXIAN_LIFE, _POOL_GENERIC_ORDER, _TYPE_INDEX, MANA_TYPES, ManaCost, ManaSymbol
+from ._pool import check_pool
+from ._symbols import _PHYREXIAN_LIFE, _POOL_GENERIC_ORDER, MANA_TYPES, TYPE_INDEX, ManaCost, ManaSymbol
 
 # ------------------------------------------------------------------------ payment
 
@@ -60,7 +60,7 @@ _LIFE = -2
 
 def _options(symbol: ManaSymbol) -> tuple[int, ...]:
     """How a hybrid or Phyrexian symbol can be paid, in default preference order."""
-    opts = [_TYPE_INDEX[c] for c in symbol.colors]
+    opts = [TYPE_INDEX[c] for c in symbol.colors]
     if symbol.generic:
         opts.append(_GENERIC)
     if symbol.phyrexian:
@@ -70,7 +70,7 @@ def _options(symbol: ManaSymbol) -> tuple[int, ...]:
 
 def _option_for_entry(symbol: ManaSymbol, entry: str) -> int:
     if entry in symbol.colors:
-        return _TYPE_INDEX[entry]
+        return TYPE_INDEX[entry]
     if symbol.generic and entry == str(symbol.generic):
         return _GENERIC
     if symbol.phyrexian and entry == "life":
@@ -133,7 +133,7 @@ def _matching(
     return owner
 
 
-def _demand_sets(groups: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+def demand_sets(groups: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     """For Hall's condition: for every non-empty set of demand groups (each a mask of the mana
     types that pay it and how many it is), the union of their masks and their total demand."""
     out: list[tuple[int, int]] = []
@@ -147,10 +147,11 @@ def _demand_sets(groups: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def _mask(types: Sequence[str]) -> int:
+def type_mask(types: Sequence[str]) -> int:
+    """A bit mask of mana types (``MANA_TYPES`` order)."""
     mask = 0
     for t in types:
-        mask |= 1 << _TYPE_INDEX[t]
+        mask |= 1 << TYPE_INDEX[t]
     return mask
 
 
@@ -172,7 +173,7 @@ class _Planner:
     ) -> None:
         self._pool = pool
         self._sources = sources
-        self._source_masks = [_mask(s.produces) for s in sources]
+        self._source_masks = [type_mask(s.produces) for s in sources]
         self._life_cap = life_cap
         # Units of mana: one per pool type (holding that many mana), then the sources.
         self._unit_masks = [1 << t for t in range(len(MANA_TYPES))] + self._source_masks
@@ -201,7 +202,7 @@ class _Planner:
         phyrexian: dict[int, int] = {}
         mono: dict[tuple[int, int], int] = {}
         for symbol in free:
-            mask = _mask(symbol.colors)
+            mask = type_mask(symbol.colors)
             if symbol.phyrexian:
                 phyrexian[mask] = phyrexian.get(mask, 0) + 1
             elif symbol.generic == 1:
@@ -243,7 +244,7 @@ class _Planner:
         counts: dict[int, int] = {}
         for mask in demands:
             counts[mask] = counts.get(mask, 0) + 1
-        for union, need in _demand_sets(list(counts.items())):
+        for union, need in demand_sets(list(counts.items())):
             have = sum(c for m, c in zip(self._unit_masks, self._unit_capacity, strict=True) if m & union)
             if need > have:
                 return False
@@ -297,7 +298,7 @@ class _Planner:
         # Hall's theorem, the number of demands less the largest deficit over the sets T of
         # demanded types: (demands of a type in T) - (those sources that make a type in T).
         groups = [(1 << t, n) for t, n in enumerate(rest) if n]
-        sets = _demand_sets(groups)  # (T, demands of a type in T)
+        sets = demand_sets(groups)  # (T, demands of a type in T)
 
         def unmatched(touching: list[int]) -> int:
             return max([0, *(need - t for (_, need), t in zip(sets, touching, strict=True))])
@@ -411,10 +412,10 @@ def plan_payment(
     """
     if x < 0:
         raise ValueError(f"X must not be negative, got {x}")
-    _check_pool(pool)
+    check_pool(pool)
     for source in sources:
         for mana in source.produces:
-            if mana not in _TYPE_INDEX:
+            if mana not in TYPE_INDEX:
                 raise ValueError(f"source {source.source_id} produces unknown mana type {mana!r}")
 
     # Split the cost into settled demands and the symbols that offer a choice.
@@ -427,7 +428,7 @@ def plan_payment(
         elif symbol.is_hybrid or symbol.phyrexian:
             choice_symbols.append(symbol)
         elif symbol.colors:
-            demand[_TYPE_INDEX[symbol.colors[0]]] += 1
+            demand[TYPE_INDEX[symbol.colors[0]]] += 1
         else:
             generic += symbol.generic
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ._symbols import _TYPE_INDEX, MANA_TYPES, _iter_braced, _syntax_error
+from ._symbols import MANA_TYPES, TYPE_INDEX, iter_braced, syntax_error
 
 if TYPE_CHECKING:
     from ._payment import Payment  # only a type here: the payment module checks pools with this one
@@ -15,9 +15,10 @@ if TYPE_CHECKING:
 # --------------------------------------------------------------------------- pools
 
 
-def _check_pool(pool: Mapping[str, int]) -> None:
+def check_pool(pool: Mapping[str, int]) -> None:
+    """Raise ``ValueError`` for an unknown mana type or a negative amount in ``pool``."""
     for mana, amount in pool.items():
-        if mana not in _TYPE_INDEX:
+        if mana not in TYPE_INDEX:
             raise ValueError(f"unknown mana type {mana!r} in pool; expected one of {MANA_TYPES}")
         if amount < 0:
             raise ValueError(f"negative amount {amount} of {mana!r} in pool")
@@ -42,8 +43,8 @@ def add_mana(pool: Mapping[str, int], mana: str, amount: int = 1) -> dict[str, i
     Raises:
         ValueError: For an unknown mana type or a negative amount.
     """
-    _check_pool(pool)
-    if mana not in _TYPE_INDEX:
+    check_pool(pool)
+    if mana not in TYPE_INDEX:
         raise ValueError(f"unknown mana type {mana!r}; expected one of {MANA_TYPES}")
     if amount < 0:
         raise ValueError(f"cannot add a negative amount ({amount}) of mana")
@@ -68,7 +69,7 @@ def spend(pool: Mapping[str, int], payment: Payment) -> dict[str, int]:
     Raises:
         ValueError: If the pool lacks any of the mana ``payment.from_pool`` spends.
     """
-    _check_pool(pool)
+    check_pool(pool)
     result = dict(pool)
     for mana, amount in payment.from_pool:
         have = result.get(mana, 0)
@@ -87,7 +88,7 @@ def format_pool(pool: Mapping[str, int]) -> str:
     Raises:
         ValueError: For an unknown mana type or a negative amount.
     """
-    _check_pool(pool)
+    check_pool(pool)
     return "".join("{" + t + "}" for t in MANA_TYPES for _ in range(pool.get(t, 0)))
 
 
@@ -103,9 +104,9 @@ def parse_pool(text: str) -> dict[str, int]:
         ManaCostSyntaxError: If the text is malformed or holds any other symbol.
     """
     counts: dict[str, int] = {}
-    for position, body in _iter_braced(text):
-        if body not in _TYPE_INDEX:
-            raise _syntax_error(
+    for position, body in iter_braced(text):
+        if body not in TYPE_INDEX:
+            raise syntax_error(
                 text,
                 position,
                 f"invalid mana '{{{body}}}'",

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import product
 
-from ._payment import ManaSource, _demand_sets, _mask
-from ._pool import _check_pool
-from ._symbols import _PHYREXIAN_LIFE, _TYPE_INDEX, ManaCost
+from ._payment import ManaSource, demand_sets, type_mask
+from ._pool import check_pool
+from ._symbols import _PHYREXIAN_LIFE, TYPE_INDEX, ManaCost
 
 # ------------------------------------------------------------------ payability
 
@@ -46,19 +46,19 @@ class ManaSupply:
                  life_available: int | None = None) -> None:
         """Args: as for :func:`plan_payment` (``ValueError`` for an unknown mana type or a
         negative amount)."""
-        _check_pool(pool)
+        check_pool(pool)
         units: dict[int, int] = {}
         for t, n in pool.items():
             if n:
-                units[1 << _TYPE_INDEX[t]] = units.get(1 << _TYPE_INDEX[t], 0) + n
+                units[1 << TYPE_INDEX[t]] = units.get(1 << TYPE_INDEX[t], 0) + n
         for source in sources:
             mask = _PRODUCES_MASKS.get(source.produces)
             if mask is None:
                 for mana in source.produces:
-                    if mana not in _TYPE_INDEX:
+                    if mana not in TYPE_INDEX:
                         raise ValueError(f"source {source.source_id} produces unknown mana type "
                                          f"{mana!r}")
-                mask = _PRODUCES_MASKS[source.produces] = _mask(source.produces)
+                mask = _PRODUCES_MASKS[source.produces] = type_mask(source.produces)
             if mask:
                 units[mask] = units.get(mask, 0) + 1
         self._units = tuple(units.items())
@@ -121,7 +121,7 @@ class ManaSupply:
         if len(items) == 1:
             mask, n = items[0]
             return n <= self._touching(mask)
-        for union, need in _demand_sets(items):
+        for union, need in demand_sets(items):
             if need > self._touching(union):
                 return False
         return True
@@ -147,16 +147,16 @@ class ManaSupply:
             if symbol.is_x:
                 generic += x
             elif symbol.phyrexian:
-                mask = _mask(symbol.colors)
+                mask = type_mask(symbol.colors)
                 phyrexian[mask] = phyrexian.get(mask, 0) + 1
             elif symbol.generic and symbol.colors:
                 if symbol.generic == 1:
                     generic += 1  # {1/W} as {1} needs any one mana: never worse than W
                 else:
-                    key = (_mask(symbol.colors), symbol.generic)
+                    key = (type_mask(symbol.colors), symbol.generic)
                     mono[key] = mono.get(key, 0) + 1
             elif symbol.colors:
-                mask = _mask(symbol.colors)  # one colour, or a hybrid pair (either pays)
+                mask = type_mask(symbol.colors)  # one colour, or a hybrid pair (either pays)
                 demands[mask] = demands.get(mask, 0) + 1
             else:
                 generic += symbol.generic

@@ -13,11 +13,11 @@ COLORS: tuple[str, ...] = ("W", "U", "B", "R", "G")
 MANA_TYPES: tuple[str, ...] = ("W", "U", "B", "R", "G", "C")
 """The six types of mana (106.1): the five colours and colorless."""
 
-_TYPE_INDEX: dict[str, int] = {t: i for i, t in enumerate(MANA_TYPES)}
+TYPE_INDEX: dict[str, int] = {t: i for i, t in enumerate(MANA_TYPES)}
 
 # Generic costs take colorless mana from the pool first: coloured mana can pay
 # more kinds of later costs in the same step, so it is the better to keep.
-_POOL_GENERIC_ORDER: tuple[int, ...] = tuple(_TYPE_INDEX[t] for t in ("C", *COLORS))
+_POOL_GENERIC_ORDER: tuple[int, ...] = tuple(TYPE_INDEX[t] for t in ("C", *COLORS))
 
 _PHYREXIAN_LIFE = 2
 """107.4f: each Phyrexian symbol may be paid with 2 life instead of mana."""
@@ -36,7 +36,8 @@ class ManaCostSyntaxError(ValueError):
         """0-based index of the offending character in ``text``, when known."""
 
 
-def _syntax_error(text: str, position: int, what: str, why: str = "") -> ManaCostSyntaxError:
+def syntax_error(text: str, position: int, what: str, why: str = "") -> ManaCostSyntaxError:
+    """A ``ManaCostSyntaxError`` naming the text, the position and what is wrong there."""
     message = f"{what} at position {position} in {text!r}"
     if why:
         message += f": {why}"
@@ -228,19 +229,19 @@ def _is_number(text: str) -> bool:
     )
 
 
-def _iter_braced(text: str) -> Iterator[tuple[int, str]]:
+def iter_braced(text: str) -> Iterator[tuple[int, str]]:
     """Each ``{...}`` group of ``text`` as (position of its brace, body); nothing else allowed."""
     i = 0
     while i < len(text):
         if text[i] != "{":
-            raise _syntax_error(
+            raise syntax_error(
                 text, i, f"unexpected {text[i]!r}", "every mana symbol is enclosed in braces"
             )
         j = i + 1
         while j < len(text) and text[j] not in "{}":
             j += 1
         if j == len(text) or text[j] == "{":
-            raise _syntax_error(text, i, f"unterminated symbol {text[i:j]!r}", "missing '}'")
+            raise syntax_error(text, i, f"unterminated symbol {text[i:j]!r}", "missing '}'")
         yield i, text[i + 1 : j]
         i = j + 1
 
@@ -265,9 +266,9 @@ def parse_mana_cost(text: str) -> ManaCost:
             and the position of the offending symbol or character.
     """
     symbols: list[ManaSymbol] = []
-    for position, body in _iter_braced(text):
+    for position, body in iter_braced(text):
         parsed = _parse_symbol_body(body)
         if isinstance(parsed, str):
-            raise _syntax_error(text, position, f"invalid mana symbol '{{{body}}}'", parsed)
+            raise syntax_error(text, position, f"invalid mana symbol '{{{body}}}'", parsed)
         symbols.append(parsed)
     return ManaCost(tuple(symbols))
