@@ -23,6 +23,7 @@ from ._casting import (
     only_pass_possible,
     play_land,
 )
+from ._characteristics import add_effect, characteristics, new_effect
 from ._combat import check_trample_division, combat_damage
 from ._decisions import (
     ACTION_KINDS,
@@ -216,6 +217,7 @@ __all__ = [
     "VerbSpec",
     "ViewMemo",
     "activate_ability",
+    "add_effect",
     "add_shield",
     "advance",
     "after_sba",
@@ -230,6 +232,7 @@ __all__ = [
     "cast_permitted_from",
     "cast_refusal",
     "cast_spell",
+    "characteristics",
     "check_answer",
     "check_game_over",
     "check_trample_division",
@@ -253,6 +256,7 @@ __all__ = [
     "mana_sources",
     "move_object",
     "move_object_proc",
+    "new_effect",
     "new_game",
     "next_task",
     "numbers_automatic_pass",
