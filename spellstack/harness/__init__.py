@@ -1,0 +1,42 @@
+"""The harness: what plays, measures and attacks the engine from outside.
+
+It owns the bench's engines (the games and the floor, the kernel driver, traced and
+untraced runs, worker processes, concurrent games, the message cycle alone, the profile by
+component, the layers board). It uses only the public names of the packages below it
+(scenarios, actors, bots, protocol, cards, rules); the command line (``spellstack.cli``)
+parses arguments, calls it and prints what it reports.
+"""
+
+from ._bench import (
+    LAYER_OTHERS,
+    LAYER_STATICS,
+    bench_games,
+    bench_layers,
+    bench_profile,
+    layer_board,
+    machine,
+    measure_floor,
+)
+from ._bench_kernel import BENCH_DECKS, KernelDriver, bench_bots, new_bench_game, play_kernel
+from ._bench_messages import RecordedGame, Replay, bench_messages, record_game, replay_messages
+from ._bench_modes import (
+    Outcome,
+    bench_concurrent,
+    bench_jobs,
+    bench_kernel,
+    bench_trace,
+    play_actor_games,
+    play_games,
+    play_kernel_games,
+    resident_kb,
+)
+from ._bench_profile import PROFILE_GROUPS, Profile, group_of, profile_call, profile_report
+
+__all__ = [
+    "BENCH_DECKS", "LAYER_OTHERS", "LAYER_STATICS", "PROFILE_GROUPS", "KernelDriver", "Outcome",
+    "Profile", "RecordedGame", "Replay", "bench_bots", "bench_concurrent", "bench_games",
+    "bench_jobs", "bench_kernel", "bench_layers", "bench_messages", "bench_profile",
+    "bench_trace", "group_of", "layer_board", "machine", "measure_floor", "new_bench_game",
+    "play_actor_games", "play_games", "play_kernel", "play_kernel_games", "profile_call",
+    "profile_report", "record_game", "replay_messages", "resident_kb",
+]
