@@ -50,8 +50,9 @@ from ..actors import (
     stack_actor,
 )
 from ..actors import _coordinator as coordinator_module
-from ..bots import ForfeitGuard, HostileStream, Outgoing, RandomBot, run_hostile_seat
+from ..bots import RandomBot
 from ..cards import load_cards, load_deck
+from ..harness import ForfeitGuard, HostileStream, Outgoing, run_hostile_seat
 from ..protocol import SubmitAction, decode, to_plain
 from ..rules import (
     Action,

@@ -2,7 +2,8 @@
 
 It owns the bench's engines (the games and the floor, the kernel driver, traced and
 untraced runs, worker processes, concurrent games, the message cycle alone, the profile by
-component, the layers board). It uses only the public names of the packages below it
+component, the layers board) and the hostile client (a seeded stream of mutated messages,
+sent over a seat's raw channel or returned by a policy). It uses only the public names of the packages below it
 (scenarios, actors, bots, protocol, cards, rules); the command line (``spellstack.cli``)
 parses arguments, calls it and prints what it reports.
 """
@@ -31,12 +32,15 @@ from ._bench_modes import (
     resident_kb,
 )
 from ._bench_profile import PROFILE_GROUPS, Profile, group_of, profile_call, profile_report
+from ._hostile import HOSTILE_KINDS, RAW_KINDS, HostileStream, Outgoing
+from ._hostile_seat import ForfeitGuard, HostileBot, run_hostile_seat
 
 __all__ = [
-    "BENCH_DECKS", "LAYER_OTHERS", "LAYER_STATICS", "PROFILE_GROUPS", "KernelDriver", "Outcome",
-    "Profile", "RecordedGame", "Replay", "bench_bots", "bench_concurrent", "bench_games",
+    "BENCH_DECKS", "HOSTILE_KINDS", "LAYER_OTHERS", "LAYER_STATICS", "PROFILE_GROUPS", "RAW_KINDS",
+    "ForfeitGuard", "HostileBot", "HostileStream", "KernelDriver", "Outcome", "Outgoing", "Profile",
+    "RecordedGame", "Replay", "bench_bots", "bench_concurrent", "bench_games",
     "bench_jobs", "bench_kernel", "bench_layers", "bench_messages", "bench_profile",
     "bench_trace", "group_of", "layer_board", "machine", "measure_floor", "new_bench_game",
     "play_actor_games", "play_games", "play_kernel", "play_kernel_games", "profile_call",
-    "profile_report", "record_game", "replay_messages", "resident_kb",
+    "profile_report", "record_game", "replay_messages", "resident_kb", "run_hostile_seat",
 ]
