@@ -19,8 +19,7 @@ import trio
 from spellstack.actors import GameResult, SeatConfig, play_game
 from spellstack.bots import RandomBot
 from spellstack.cards import load_cards, load_deck
-from spellstack.cli._fuzz import FuzzReport, fuzz_game, instrumented
-from spellstack.harness import HOSTILE_KINDS, RAW_KINDS, HostileBot
+from spellstack.harness import HOSTILE_KINDS, RAW_KINDS, FuzzReport, HostileBot, fuzz_game, instrumented
 from spellstack.rules import Game, new_game
 
 DECKS = ("gruul", "orzhov", "dimir")
