@@ -12,7 +12,7 @@ import trio
 
 from spellstack.actors import SeatConfig, TraceRecord, play_game
 from spellstack.actors._run import _Containment, _play_game
-from spellstack.cli._bench_kernel import bench_bots, new_bench_game
+from spellstack.harness import bench_bots, new_bench_game
 from spellstack.protocol import CoordinatorEvent, PriorityRequest, decode_trusted
 
 

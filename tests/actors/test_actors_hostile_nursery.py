@@ -2,7 +2,7 @@
 
 Issue 5: one crafted action (a cast targeting player ref 3 in a two-player game) used to kill
 the coordinator, and with it every game in the same nursery. Here the hostile game's bot sends
-every kind of hostile action and answer the policy API allows (``bots.HOSTILE_KINDS``: player
+every kind of hostile action and answer the policy API allows (``harness.HOSTILE_KINDS``: player
 refs of absent seats, ids from every zone and of objects that no longer exist, boundary and
 out-of-range ints, values of the wrong type, stale decision ids, actions out of turn, answers
 of the wrong shape), interleaved with legal play so that it keeps its seat. The nine honest
@@ -17,9 +17,9 @@ from typing import Any
 import trio
 
 from spellstack.actors import GameResult, SeatConfig, play_game
-from spellstack.bots import HOSTILE_KINDS, RAW_KINDS, HostileBot, RandomBot
+from spellstack.bots import RandomBot
 from spellstack.cards import load_cards, load_deck
-from spellstack.cli._fuzz import FuzzReport, fuzz_game, instrumented
+from spellstack.harness import HOSTILE_KINDS, RAW_KINDS, FuzzReport, HostileBot, fuzz_game, instrumented
 from spellstack.rules import Game, new_game
 
 DECKS = ("gruul", "orzhov", "dimir")

@@ -19,7 +19,7 @@ import trio
 
 from spellstack.actors import play_match
 from spellstack.bots import RandomBot
-from spellstack.cli._bench import DECKS
+from spellstack.harness import BENCH_DECKS as DECKS
 
 TABLE = Path(__file__).with_name("bench_games.json")
 SEEDS = range(50)

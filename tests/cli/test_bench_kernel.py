@@ -8,8 +8,8 @@ from pathlib import Path
 
 from spellstack.actors import GameResult, play_game, play_match
 from spellstack.bots import Bot, RandomBot
-from spellstack.cli._bench_kernel import DECKS, KernelDriver, bench_bots, new_bench_game, play_kernel
-from spellstack.cli._bench_modes import Outcome, bench_kernel
+from spellstack.harness import BENCH_DECKS as DECKS
+from spellstack.harness import KernelDriver, Outcome, bench_bots, bench_kernel, new_bench_game, play_kernel
 from spellstack.protocol import ViewDelta, ViewMirror
 from spellstack.rules import Action, Decision, PlayerView, Reply
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from spellstack.cli._bench import bench_layers, layer_board
+from spellstack.harness import bench_layers, layer_board
 from spellstack.rules.layers import characteristics
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from spellstack.actors import Link, _wire
-from spellstack.cli._bench_messages import record_game, replay_messages
+from spellstack.harness import record_game, replay_messages
 from spellstack.protocol import Accepted, encode
 
 CYCLE = {"PriorityRequest", "SubmitAction", "Accepted", "CheckSBA", "SBABatch", "Resolve",

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from spellstack.cli._bench_modes import (
+from spellstack.harness import (
     Outcome,
     bench_concurrent,
     bench_jobs,

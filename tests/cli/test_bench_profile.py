@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from spellstack.cli._bench import bench_profile
-from spellstack.cli._bench_profile import GROUPS, group_of, profile_call
+from spellstack.harness import PROFILE_GROUPS as GROUPS
+from spellstack.harness import bench_profile, group_of, profile_call
 
 
 def _table(out: list[str]) -> dict[str, tuple[float, float]]:

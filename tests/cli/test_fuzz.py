@@ -9,10 +9,9 @@ import time
 import pytest
 
 from spellstack.actors import MAX_REJECTIONS, Coordinator
-from spellstack.bots import ForfeitGuard
 from spellstack.cards import load_cards, load_deck
 from spellstack.cli import main
-from spellstack.cli._fuzz import FuzzReport, fuzz, hidden_leaks
+from spellstack.harness import ForfeitGuard, FuzzReport, fuzz, hidden_leaks
 from spellstack.protocol import Accepted, ErrorReply, Message, Rejected
 from spellstack.rules import new_game, visible_to
 

@@ -12,7 +12,7 @@ import pytest
 
 from spellstack.bots import RandomBot
 from spellstack.cards import load_cards, load_deck
-from spellstack.cli._bench import DECKS
+from spellstack.harness import BENCH_DECKS as DECKS
 from spellstack.rules import (
     Action,
     Game,

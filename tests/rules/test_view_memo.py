@@ -9,7 +9,7 @@ from collections.abc import Mapping
 import pytest
 
 from spellstack.cards import load_cards
-from spellstack.cli._bench_kernel import KernelDriver, bench_bots, new_bench_game
+from spellstack.harness import KernelDriver, bench_bots, new_bench_game
 from spellstack.protocol import ViewDelta, ViewTracker
 from spellstack.rules import (
     CardDefinition,

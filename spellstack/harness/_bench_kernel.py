@@ -40,9 +40,9 @@ from ..rules import (
     view_for,
 )
 
-__all__ = ["DECKS", "KernelDriver", "bench_bots", "new_bench_game", "play_kernel"]
+__all__ = ["BENCH_DECKS", "KernelDriver", "bench_bots", "new_bench_game", "play_kernel"]
 
-DECKS = ("gruul", "orzhov")
+BENCH_DECKS = ("gruul", "orzhov")
 """The bench's decks, also its players' names."""
 
 
@@ -54,8 +54,8 @@ def bench_bots(seed: int) -> list[Bot]:
 def new_bench_game(seed: int) -> Game:
     """The bench's game of ``seed``, set up as ``play_match`` sets it up."""
     cards = load_cards()
-    loaded = [load_deck(d, cards) for d in DECKS]
-    return new_game(cards, [(nm, d.cards) for nm, d in zip(DECKS, loaded, strict=True)], seed)
+    loaded = [load_deck(d, cards) for d in BENCH_DECKS]
+    return new_game(cards, [(nm, d.cards) for nm, d in zip(BENCH_DECKS, loaded, strict=True)], seed)
 
 
 class KernelDriver:

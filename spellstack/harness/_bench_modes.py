@@ -20,7 +20,7 @@ from pathlib import Path
 import trio
 
 from ..actors import ENGINE_ERROR, GameResult, play_match
-from ._bench_kernel import DECKS, bench_bots, play_kernel
+from ._bench_kernel import BENCH_DECKS, bench_bots, play_kernel
 
 __all__ = [
     "Outcome",
@@ -102,7 +102,8 @@ def _results(outcomes: Sequence[Outcome]) -> dict[str, int]:
 
 def describe(seeds: Sequence[int]) -> str:
     """The games of ``seeds``, as the reports name them."""
-    return (f"{len(seeds)} game{'s' if len(seeds) != 1 else ''} ({' vs '.join(DECKS)}, seeds {seeds[0]}..{seeds[-1]})")
+    return (f"{len(seeds)} game{'s' if len(seeds) != 1 else ''} ({' vs '.join(BENCH_DECKS)}, "
+            f"seeds {seeds[0]}..{seeds[-1]})")
 
 
 async def play_actor_games(seeds: Sequence[int], progress: Progress | None = None,
@@ -110,7 +111,7 @@ async def play_actor_games(seeds: Sequence[int], progress: Progress | None = Non
     """The bench's games one after another through the actors (``play_match``)."""
     out = []
     for s in seeds:
-        _, result = await play_match(DECKS, bench_bots(s), s, names=list(DECKS),
+        _, result = await play_match(BENCH_DECKS, bench_bots(s), s, names=list(BENCH_DECKS),
                                      trace_path=trace_path)
         out.append(Outcome.of(s, result))
         if progress is not None:
@@ -345,7 +346,7 @@ async def _concurrent_run(seeds: Sequence[int], n: int, progress: Progress, flig
             flight.now += 1
             flight.peak = max(flight.peak, flight.now)
             flight.peak_rss = max(flight.peak_rss, resident_kb())
-            _, result = await play_match(DECKS, bench_bots(s), s, names=list(DECKS))
+            _, result = await play_match(BENCH_DECKS, bench_bots(s), s, names=list(BENCH_DECKS))
             flight.peak_rss = max(flight.peak_rss, resident_kb())
             flight.now -= 1
         found[s] = Outcome.of(s, result)

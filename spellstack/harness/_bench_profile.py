@@ -14,9 +14,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["GROUPS", "Profile", "group_of", "profile_call", "report"]
+__all__ = ["PROFILE_GROUPS", "Profile", "group_of", "profile_call", "profile_report"]
 
-GROUPS = ("kernel rules", "views", "protocol encode/decode", "trio channels/scheduling",
+PROFILE_GROUPS = ("kernel rules", "views", "protocol encode/decode", "trio channels/scheduling",
           "actors/driver glue", "bots", "tracer", "other")
 """The components, in the order the table lists them."""
 
@@ -36,7 +36,7 @@ _PACKAGES = (
     ("/structlog/", "tracer"),
     ("/json/", "tracer"),
     ("/spellstack/actors/", "actors/driver glue"),
-    ("/spellstack/cli/_bench_kernel.py", "actors/driver glue"),
+    ("/spellstack/harness/_bench_kernel.py", "actors/driver glue"),
     ("/spellstack/bots/", "bots"),
     ("/spellstack/rules/", "kernel rules"),
     ("/spellstack/cards/", "kernel rules"),
@@ -74,7 +74,7 @@ class Profile:
     total: float
     """Seconds of own time cProfile recorded, all functions together."""
     groups: dict[str, float]
-    """Seconds of own time per component (every one of ``GROUPS``)."""
+    """Seconds of own time per component (every one of ``PROFILE_GROUPS``)."""
     top: list[tuple[float, int, str, str]]
     """The functions with the most own time: (seconds, calls, component, where)."""
 
@@ -109,7 +109,7 @@ def _attribute(stats: dict[_Func, tuple[int, int, float, float, dict[_Func, tupl
         resolved[func] = found
         return found
 
-    groups = dict.fromkeys(GROUPS, 0.0)
+    groups = dict.fromkeys(PROFILE_GROUPS, 0.0)
     named: dict[_Func, str] = {}
     for func, (_, _, tt, _, callers) in stats.items():
         group = group_of(func)
@@ -149,14 +149,14 @@ def profile_call(fn: Callable[[], object], top: int = 15) -> Profile:
     return Profile(wall, total, groups, rows)
 
 
-def report(profile: Profile, decisions: int, what: str, out: list[str]) -> None:
+def profile_report(profile: Profile, decisions: int, what: str, out: list[str]) -> None:
     """The profile as a table: seconds, share and microseconds per decision by component,
     then the functions with the most own time."""
     out.append(f"profile: {what} under cProfile, {profile.wall:.2f} s ({profile.total:.2f} s "
                "of own time recorded; cProfile slows Python calls, so shares, not seconds, "
                "compare with unprofiled runs)")
     out.append(f"{'component':<26} {'seconds':>8} {'share':>7} {'us/decision':>12}")
-    for group in GROUPS:
+    for group in PROFILE_GROUPS:
         t = profile.groups[group]
         out.append(f"{group:<26} {t:>8.2f} {100 * t / profile.total:>6.1f}% "
                    f"{1e6 * t / max(decisions, 1):>12.1f}")

@@ -1,44 +1,29 @@
-"""A hostile client: a seeded stream of mutated messages mixed with legal play.
+"""A hostile client's messages: a seeded stream of mutations mixed with legal play.
 
-Two ways to use it. ``run_hostile_seat`` is a raw seat: it talks bytes over a seat's channel
-ends, so every mutation (random bytes, truncations, wrong types, out-of-range values, ids
+``HostileStream`` makes each message a hostile seat sends: the legal reply of a seeded random
+bot, or a mutation of it (random bytes, truncations, wrong types, out-of-range values, ids
 from every zone, player refs of absent seats, actions out of turn, messages nobody asked
-for) crosses the channel exactly as a hostile program's would. ``HostileBot`` is a policy
-for a real player actor: only the mutations that are an Action or an Answer (a player actor
-encodes whatever its policy returns).
-
-Either way the stream keeps its seat below the coordinator's forfeit limits (``ForfeitGuard``
-counts as the coordinator does), so that most mutated messages decode and reach the kernel's
-checks instead of ending the game at once.
+for). ``run_hostile_seat`` and ``HostileBot`` (``_hostile_seat.py``) send them.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 
+from ..bots import RandomBot
 from ..protocol import (
     MESSAGE_TYPES,
     PROTOCOL_VERSION,
-    Accepted,
     DecisionRequest,
-    ErrorReply,
-    Forfeit,
-    GameOver,
-    Message,
     PriorityRequest,
-    Rejected,
     SubmitAction,
     SubmitAnswer,
     ViewDelta,
-    ViewMirror,
-    decode,
     encode,
-    from_wire,
 )
 from ..rules import (
     ACTION_KINDS,
@@ -53,28 +38,10 @@ from ..rules import (
     PlayerView,
     Reply,
 )
-from ._random import RandomBot
-
-if TYPE_CHECKING:
-    import trio
 
 T = TypeVar("T")
 
-__all__ = [
-    "HOSTILE_KINDS",
-    "RAW_KINDS",
-    "ForfeitGuard",
-    "HostileBot",
-    "HostileStream",
-    "Outgoing",
-    "run_hostile_seat",
-]
-
-MAX_STRIKES = 3
-"""The coordinator's limit of malformed messages in a row (``actors.MAX_STRIKES``; this
-package can't import the actors, which import it)."""
-MAX_REJECTIONS = 50
-"""The coordinator's limit of illegal actions or answers in a row (``actors.MAX_REJECTIONS``)."""
+__all__ = ["HOSTILE_KINDS", "NO_DELTA", "NO_VIEW", "RAW_KINDS", "HostileStream", "Outgoing", "submission"]
 
 HOSTILE_KINDS: tuple[str, ...] = (
     "boundary", "zone_id", "player_ref", "wrong_action", "out_of_turn", "answer", "wrong_type",
@@ -118,55 +85,6 @@ class Outgoing:
     """The mutation (``legal`` for a legal reply, ``leave`` for a Forfeit or a concession)."""
     data: bytes
     """The bytes sent."""
-
-
-class ForfeitGuard:
-    """Counts, as the coordinator does, how close a seat is to forfeiting: malformed or
-    out-of-place messages in a row (any ErrorReply; reset by an accepted answer or any
-    SubmitAction naming the pending priority decision) and illegal actions or answers in a
-    row (priority rejections reset only by an accepted action; answer rejections count per
-    decision)."""
-
-    def __init__(self) -> None:
-        self.strikes = 0
-        """ErrorReplies in a row."""
-        self.priority_rejections = 0
-        """Rejected priority actions since the last accepted one."""
-        self.answer_rejections = 0
-        """Rejected answers to the current decision."""
-        self.answer_decision = -1
-        """The decision ``answer_rejections`` counts for."""
-
-    def update(self, reply: Message, context: str, decision_id: int) -> str:
-        """Count a reply given for a ``context`` (``priority`` or ``decision``) request; returns
-        the forfeit the coordinator's rules now call for, or an empty string."""
-        if isinstance(reply, ErrorReply):
-            self.strikes += 1
-            return "strikes" if self.strikes >= MAX_STRIKES else ""
-        if context == "priority":
-            if isinstance(reply, Rejected):
-                self.strikes = 0
-                self.priority_rejections += 1
-                return "rejections" if self.priority_rejections >= MAX_REJECTIONS else ""
-            self.strikes = self.priority_rejections = 0
-            return ""
-        if isinstance(reply, Rejected):
-            if self.answer_decision != decision_id:
-                self.answer_decision, self.answer_rejections = decision_id, 0
-            self.answer_rejections += 1
-            return "rejections" if self.answer_rejections >= MAX_REJECTIONS else ""
-        self.strikes = 0
-        return ""
-
-    def safe(self, context: str, decision_id: int, margin: int = 1) -> bool:
-        """Whether one more refused message leaves the seat at least ``margin`` below both
-        limits."""
-        if self.strikes + margin >= MAX_STRIKES:
-            return False
-        if context == "priority":
-            return self.priority_rejections + margin < MAX_REJECTIONS
-        used = self.answer_rejections if self.answer_decision == decision_id else 0
-        return used + margin < MAX_REJECTIONS
 
 
 def _with(obj: T, name: str, value: Any) -> T:
@@ -216,7 +134,7 @@ class HostileStream:
 
     def legal_reply(self, request: PriorityRequest | DecisionRequest) -> Reply:
         """The legal reply to a request (a seeded random bot's)."""
-        reply = self.legal.decide(self.view or _NO_VIEW, request.decision)
+        reply = self.legal.decide(self.view or NO_VIEW, request.decision)
         self._remember(request.decision)
         return reply
 
@@ -405,7 +323,7 @@ class HostileStream:
                      allow_mutation: bool) -> Outgoing:
         """The next message for a pending request: a mutation, or the legal reply."""
         legal = self.legal_reply(request)
-        legal_msg = _submit(request, legal)
+        legal_msg = submission(request, legal)
         if not allow_mutation or not self.chance(self.rate):
             return Outgoing("legal", encode(legal_msg))
         # Mutations that still decode come up twice as often: most messages should reach the
@@ -419,12 +337,12 @@ class HostileStream:
         legal = self.legal_reply(last)
         reply = legal if self.rng.below(2) else self.mutate(
             self.rng.choice(HOSTILE_KINDS[:5]), last, legal)
-        return Outgoing("unsolicited", _encode_loose(_submit(last, reply)))
+        return Outgoing("unsolicited", _encode_loose(submission(last, reply)))
 
     def raw(self, kind: str, request: PriorityRequest | DecisionRequest, legal: Reply) -> bytes:
         """The bytes of a ``kind`` mutation of the legal reply."""
         rng = self.rng
-        legal_msg = _submit(request, legal)
+        legal_msg = submission(request, legal)
         good = encode(legal_msg)
         if kind == "random_bytes":
             return bytes(rng.below(256) for _ in range(rng.below(48)))
@@ -481,10 +399,10 @@ class HostileStream:
             if isinstance(request, PriorityRequest):
                 return encode(SubmitAnswer(Answer(request.decision.id, (0,))))
             return encode(SubmitAction(request.decision.id, Action("pass")))
-        return _encode_loose(_submit(request, self.mutate(kind, request, legal)))
+        return _encode_loose(submission(request, self.mutate(kind, request, legal)))
 
 
-def _submit(request: PriorityRequest | DecisionRequest, reply: Reply) -> SubmitAction | SubmitAnswer:
+def submission(request: PriorityRequest | DecisionRequest, reply: Reply) -> SubmitAction | SubmitAnswer:
     """The submission carrying ``reply`` for ``request``."""
     if isinstance(reply, Action):
         return SubmitAction(request.decision.id, reply)
@@ -513,159 +431,7 @@ def _plainish(value: Any) -> Any:
     return value
 
 
-# ---------------------------------------------------------------------- the raw seat
-
-_NO_VIEW = PlayerView(-1, 0, "", 0, -1, (), (), (), (), ())
+NO_VIEW = PlayerView(-1, 0, "", 0, -1, (), (), (), (), ())
 """Stands for a view the seat did not decode."""
-_NO_DELTA = ViewDelta(0, 0, -1, 0, "", 0, -1)
+NO_DELTA = ViewDelta(0, 0, -1, 0, "", 0, -1)
 """Stands for a view delta the seat did not decode."""
-
-
-def _receive(data: bytes, *, full: bool) -> Message:
-    """Decode a message from the coordinator. Unless ``full``, a request's view is skipped:
-    the stream then reads ids from the game itself, and the legal bot needs only the
-    decision (decoding views is most of a client's cost)."""
-    if not full:
-        raw = msgpack.unpackb(data, raw=False)
-        if raw.get("k") in ("PriorityRequest", "DecisionRequest"):
-            decision = from_wire(Decision, raw["b"]["decision"])
-            cls = PriorityRequest if raw["k"] == "PriorityRequest" else DecisionRequest
-            return cls(decision, _NO_DELTA)
-    return decode(data)
-
-
-
-async def run_hostile_seat(
-    stream: HostileStream,
-    inbox: trio.MemoryReceiveChannel[bytes],
-    out: trio.MemorySendChannel[bytes],
-    *,
-    on_send: Callable[[Outgoing], None] | None = None,
-    on_reply: Callable[[Message, str, str], None] | None = None,
-    quota: Callable[[], bool] = lambda: True,
-    leave_at: int = 0,
-    leave_how: str = "",
-) -> int:
-    """Play one seat as a hostile program: read every message from ``inbox`` and answer
-    requests on ``out`` with the stream's messages, one at a time (each waits for its reply).
-    Returns the number of messages sent; returns at GameOver.
-
-    ``on_send(outgoing)`` is called before each message is sent; ``on_reply(reply, context,
-    forfeit)`` for each reply, with the request kind it answered (``priority``/``decision``)
-    and the forfeit the coordinator's rules call for after it (``strikes``, ``rejections``
-    or ``""``). ``quota()``: whether mutations are still wanted. ``leave_at``/``leave_how``:
-    at that message number, leave on purpose (``strikes``: malformed messages until forfeited;
-    ``rejections``: illegal actions until forfeited; ``forfeit``: a Forfeit message;
-    ``concede``: a concession).
-    """
-    guard = ForfeitGuard()
-    mirror = ViewMirror()
-    request: PriorityRequest | DecisionRequest | None = None
-    awaiting = False
-    sent = 0
-    leaving = False
-
-    async def send(item: Outgoing) -> None:
-        nonlocal sent, awaiting
-        sent += 1
-        awaiting = True
-        if on_send is not None:
-            on_send(item)
-        await out.send(item.data)
-
-    while True:
-        msg = _receive(await inbox.receive(), full=stream.game is None)
-        if isinstance(msg, GameOver):
-            return sent
-        if isinstance(msg, PriorityRequest | DecisionRequest):
-            request = msg
-            if msg.view is not _NO_DELTA:
-                stream.view = mirror.apply(msg.view)
-            if awaiting:
-                continue  # an unsolicited message is being read as the answer to this one
-        elif isinstance(msg, Accepted | Rejected | ErrorReply):
-            awaiting = False
-            context = "priority" if isinstance(request, PriorityRequest) else "decision"
-            rid = request.decision.id if request is not None else -1
-            forfeit = guard.update(msg, context, rid)
-            if on_reply is not None:
-                on_reply(msg, context, forfeit)
-            if forfeit:
-                leaving = False
-            if (isinstance(msg, Accepted) and request is not None and quota() and not leaving
-                    and guard.safe("decision", -2, margin=2) and stream.chance(0.03)):
-                await send(stream.unsolicited(request))
-            continue
-        else:
-            continue
-        if leave_at and sent + 1 >= leave_at and not leaving and leave_how:
-            leaving = True
-            if leave_how == "forfeit":
-                await send(Outgoing("leave", encode(Forfeit("the hostile client leaves"))))
-                return sent
-            if leave_how == "concede" and isinstance(request, PriorityRequest):
-                await send(Outgoing("leave", encode(SubmitAction(request.decision.id,
-                                                                 Action("concede")))))
-                continue
-            if leave_how == "concede":
-                leaving = False
-        if leaving and leave_how == "strikes":
-            await send(Outgoing("random_bytes", b"\xc1"))
-            continue
-        if leaving and leave_how == "rejections" and isinstance(request, PriorityRequest):
-            # No object has an id below FIRST_OBJECT_ID: refused every time.
-            await send(Outgoing("out_of_turn", encode(SubmitAction(
-                request.decision.id, Action("play", FIRST_OBJECT_ID - 1)))))
-            continue
-        ctx = "priority" if isinstance(request, PriorityRequest) else "decision"
-        allow = quota() and guard.safe(ctx, request.decision.id)
-        await send(stream.next_message(request, allow))
-
-
-# ---------------------------------------------------------------------- the policy
-
-
-class HostileBot:
-    """A policy that answers most decisions with a hostile Action or Answer of every kind in
-    ``HOSTILE_KINDS`` (illegal targets, player refs of absent seats, ids from every zone and
-    of vanished objects, boundary ints, wrong types, stale decision ids, actions out of turn),
-    and legally often enough to stay below the forfeit limits. ``sent`` counts each kind."""
-
-    def __init__(self, seed: int, game: Game | None = None, rate: float = 0.75) -> None:
-        self.stream = HostileStream(seed, game=game, rate=rate, kinds=HOSTILE_KINDS)
-        self.stream.encodable = True
-        self.guard = ForfeitGuard()
-        self.sent: dict[str, int] = {}
-        """Replies returned, by kind (``legal`` included)."""
-        self._context = "priority"
-        self._decision = -1
-
-    def notify(self, reply: Message) -> None:
-        """Count the coordinator's reply (the player actor passes it on)."""
-        self.guard.update(reply, self._context, self._decision)
-
-    def decide(self, view: PlayerView, decision: Decision) -> Reply:
-        """A hostile reply while that is safe, else the legal one."""
-        self._context = "priority" if decision.kind == "priority" else "decision"
-        self._decision = decision.id
-        self.stream.view = view
-        request: PriorityRequest | DecisionRequest = (
-            PriorityRequest(decision, _NO_DELTA) if decision.kind == "priority"
-            else DecisionRequest(decision, _NO_DELTA))
-        legal = self.stream.legal_reply(request)
-        kind = "legal"
-        reply = legal
-        if self.guard.safe(self._context, decision.id) and self.stream.chance(self.stream.rate):
-            kind = self.stream.rng.choice(HOSTILE_KINDS)
-            for _ in range(8):
-                reply = self.stream.mutate(kind, request, legal)
-                try:  # the player actor forfeits the seat for a reply it can't encode
-                    encode(_submit(request, reply))
-                    break
-                except Exception:
-                    reply = legal
-            else:
-                kind = "legal"
-        self.sent[kind] = self.sent.get(kind, 0) + 1
-        return reply
-

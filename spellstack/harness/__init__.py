@@ -1,0 +1,64 @@
+"""The harness: what plays, measures and attacks the engine from outside.
+
+It owns the bench's engines (the games and the floor, the kernel driver, traced and
+untraced runs, worker processes, concurrent games, the message cycle alone, the profile by
+component, the layers board), the fuzz engine (games against a hostile seat, every reply
+checked: refusals change nothing, no hidden card is named, every game ends) and the hostile
+client it plays (a seeded stream of mutated messages, sent over a seat's raw channel or
+returned by a policy). It uses the public names of the packages below it (scenarios,
+actors, bots, protocol, cards, rules), except that the fuzz counts the coordinator's calls of
+``take_action`` and ``check_answer`` by wrapping them in its module (``instrumented``). The
+command line (``spellstack.cli``) parses arguments, calls it and prints what it reports.
+"""
+
+from ._bench import (
+    LAYER_OTHERS,
+    LAYER_STATICS,
+    bench_games,
+    bench_layers,
+    bench_profile,
+    layer_board,
+    machine,
+    measure_floor,
+)
+from ._bench_kernel import BENCH_DECKS, KernelDriver, bench_bots, new_bench_game, play_kernel
+from ._bench_messages import RecordedGame, Replay, bench_messages, record_game, replay_messages
+from ._bench_modes import (
+    Outcome,
+    bench_concurrent,
+    bench_jobs,
+    bench_kernel,
+    bench_trace,
+    play_actor_games,
+    play_games,
+    play_kernel_games,
+    resident_kb,
+)
+from ._bench_profile import PROFILE_GROUPS, Profile, group_of, profile_call, profile_report
+from ._fuzz import (
+    FUZZ_DECKS,
+    FUZZ_NAMES,
+    GAME_SECONDS,
+    LEAVE_CHANCE,
+    MAX_GAME_MESSAGES,
+    fuzz,
+    fuzz_game,
+    instrumented,
+)
+from ._fuzz_hidden import hidden_leaks
+from ._fuzz_report import Failure, FuzzReport, KindCounts, render_fuzz
+from ._hostile import HOSTILE_KINDS, RAW_KINDS, HostileStream, Outgoing
+from ._hostile_seat import ForfeitGuard, HostileBot, run_hostile_seat
+
+__all__ = [
+    "BENCH_DECKS", "FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "HOSTILE_KINDS", "LAYER_OTHERS",
+    "LAYER_STATICS", "LEAVE_CHANCE", "MAX_GAME_MESSAGES", "PROFILE_GROUPS", "RAW_KINDS",
+    "Failure", "ForfeitGuard", "FuzzReport", "HostileBot", "HostileStream", "KernelDriver",
+    "KindCounts", "Outcome", "Outgoing", "Profile", "RecordedGame", "Replay", "bench_bots",
+    "bench_concurrent", "bench_games", "bench_jobs", "bench_kernel", "bench_layers",
+    "bench_messages", "bench_profile", "bench_trace", "fuzz", "fuzz_game", "group_of",
+    "hidden_leaks", "instrumented", "layer_board", "machine", "measure_floor", "new_bench_game",
+    "play_actor_games", "play_games", "play_kernel", "play_kernel_games", "profile_call",
+    "profile_report", "record_game", "render_fuzz", "replay_messages", "resident_kb",
+    "run_hostile_seat",
+]
