@@ -3,10 +3,11 @@ decisions it numbers, characteristic queries (613, through the layer engine's ca
 cache the kernel keeps (``Caches``, one object with one invalidation point).
 """
 
-from ._caches import HandFacts, PermanentFacts, SeatBoard
+from ._caches import Caches, HandFacts, PermanentFacts, SeatBoard
 from ._game import Game
 
 __all__ = [
+    "Caches",
     "Game",
     "HandFacts",
     "PermanentFacts",

@@ -1,0 +1,94 @@
+"""The kernel's caches are one object (``Game.caches``) and only caches: a game whose caches
+are thrown away at random moments asks the same questions, offers the same actions, passes
+the same way and ends in the same state as one that keeps them."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import inspect
+import random
+from collections.abc import Mapping
+
+import pytest
+
+from spellstack.bots import RandomBot
+from spellstack.cards import DECKS, load_cards, load_deck
+from spellstack.rules import (
+    CardDefinition,
+    Decision,
+    Game,
+    Reply,
+    legal_actions,
+    new_game,
+    next_task,
+    play_sync,
+    view_for,
+)
+from spellstack.rules.casting import pass_test
+from spellstack.rules.game import Caches
+from spellstack.rules.game import _caches as caches_module
+
+CARDS: Mapping[str, CardDefinition] = load_cards()
+DECKLISTS = {name: load_deck(name, CARDS).cards for name in DECKS}
+
+
+def test_game_has_no_cache_fields_of_its_own() -> None:
+    names = [f.name for f in dataclasses.fields(Game)]
+    assert names == ["state", "cards", "events", "history", "collecting", "caches"]
+
+
+def test_every_cache_is_documented() -> None:
+    """Each slot of ``Caches`` is set in ``__init__`` and followed by a docstring saying what it
+    holds and what makes it stale."""
+    init = next(n for n in ast.walk(ast.parse(inspect.getsource(caches_module)))
+                if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    documented: set[str] = set()
+    for stmt, after in zip(init.body, [*init.body[1:], None], strict=True):
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target] \
+            if isinstance(stmt, ast.AnnAssign) else []
+        names = [t.attr for t in targets if isinstance(t, ast.Attribute)]
+        names += [e.attr for t in targets if isinstance(t, ast.Tuple) for e in t.elts
+                  if isinstance(e, ast.Attribute)]
+        if names and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) \
+                and isinstance(after.value.value, str) and len(after.value.value) > 20:
+            documented.update(names)
+    assert documented == set(Caches.__slots__)
+
+
+def _play(seed: int, decks: tuple[str, str], drop: float) -> tuple[list[object], str]:
+    """One game between random bots; after each task, with probability ``drop`` (a generator of
+    the test's own, not the game's), every cache is thrown away. Returns what the game asked
+    and answered, what it offered and whether each seat could only pass, at every task."""
+    game = new_game(CARDS, [("Ann", DECKLISTS[decks[0]]), ("Ben", DECKLISTS[decks[1]])], seed)
+    bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
+    chance = random.Random(seed)
+    log: list[object] = []
+
+    def answer(decision: Decision) -> Reply:
+        reply = bots[decision.player].decide(view_for(game, decision.player), decision)
+        log.append((decision, reply))
+        return reply
+
+    def after_task(g: Game) -> None:
+        if chance.random() < drop:
+            g.caches = Caches(g)
+        st = g.state
+        if st.game_over:
+            return
+        task = next_task(g)
+        seats = tuple(pass_test(g, s) for s in st.living_seats())
+        offered = legal_actions(g, st.priority) if task == "priority" else ()
+        log.append((task, seats, offered))
+
+    play_sync(game, answer, after_task, max_tasks=50_000)
+    return log, game.state.state_hash()
+
+
+@pytest.mark.parametrize(("seed", "decks"), [(1, ("gruul", "orzhov")), (2, ("dimir", "gruul")),
+                                             (3, ("orzhov", "dimir"))])
+def test_throwing_the_caches_away_changes_nothing(seed: int, decks: tuple[str, str]) -> None:
+    kept = _play(seed, decks, 0.0)
+    dropped = _play(seed, decks, 0.3)
+    assert len(kept[0]) > 200  # a whole game was compared
+    assert dropped == kept
