@@ -1,0 +1,359 @@
+"""Reading a card's abilities from its data: effects, targets and costs, static, replacement,
+restriction and permission abilities, each checked against the kernel's closed registries."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..rules import (
+    ARG_KINDS,
+    CONDITION_ARGS,
+    CONDITIONS,
+    EFFECT_VERBS,
+    PERMISSION_KINDS,
+    RESTRICTION_FILTERS,
+    RESTRICTION_KINDS,
+    RESTRICTION_OBJECTS,
+    RESTRICTION_PLAYERS,
+    TARGET_KINDS,
+    Effect,
+    ManaCost,
+    ManaCostSyntaxError,
+    Permission,
+    Restriction,
+    TargetSpec,
+    parse_mana_cost,
+)
+from ..rules.definitions import ArgValue, ReplacementAbility, StaticAbility
+from ..rules.layers import AFFECTED, COLOR_WORDS, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
+from ..rules.replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
+from ._fields import (
+    KEYWORDS,
+    Where,
+    read_boolean,
+    read_choice,
+    read_integer,
+    read_position,
+    read_quote,
+    read_string,
+    read_strings,
+    read_table,
+    read_tables,
+)
+
+
+def read_effect(raw: Any, where: Where, field: str, n_targets: int = 0) -> Effect:
+    """One effect: a verb from ``EFFECT_VERBS`` (or a layer verb) with its arguments checked."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("verb"), str):
+        raise where.error(field, f"an effect must be a table with a 'verb', got {raw!r}")
+    verb = raw["verb"]
+    spec = EFFECT_VERBS.get(verb)
+    if spec is None:
+        raise where.error(field, f"unknown verb {verb!r} (known: {', '.join(sorted(EFFECT_VERBS))})")
+    args: dict[str, ArgValue] = {}
+    allowed = {**spec.required, **spec.optional}
+    for key, value in raw.items():
+        if key == "verb":
+            continue
+        if key not in allowed:
+            raise where.error(f"{field}.{key}", f"verb {verb!r} takes no argument {key!r} "
+                              f"(it takes: {', '.join(sorted(allowed))})")
+        kind = allowed[key]
+        if kind == "zones" and isinstance(value, list):
+            value = tuple(value)
+        if kind in LIST_KINDS and isinstance(value, list):
+            value = tuple(value)
+        if kind == "effects":
+            if not isinstance(value, list):
+                raise where.error(f"{field}.{key}", f"expected a list of effects, got {value!r}")
+            # A delayed trigger has no targets of its own (603.7c: it refers to its creator's);
+            # the effects of a "you may" are its ability's (608.2d).
+            inner = n_targets if verb == "may" else 0
+            value = tuple(read_effect(v, where, f"{field}.{key}[{i}]", inner)
+                          for i, v in enumerate(value))
+        if not ARG_KINDS[kind](value):
+            raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind}")
+        if isinstance(value, str) and value.split(":", 1)[0] == "target":
+            index = value.split(":", 1)[1] if ":" in value else "0"
+            if not index.isdigit() or int(index) >= n_targets:
+                raise where.error(f"{field}.{key}", f"{value!r} names a target requirement the "
+                                  f"ability doesn't have (it has {n_targets})")
+        args[key] = value
+    missing = [k for k in spec.required if k not in args]
+    if missing:
+        raise where.error(field, f"verb {verb!r} needs argument {missing[0]!r}")
+    return Effect(verb, tuple(sorted(args.items())))
+
+
+def read_effects(raw: Any, where: Where, field: str, n_targets: int) -> tuple[Effect, ...]:
+    """A list of effects, in order."""
+    if not isinstance(raw, list) or not raw:
+        raise where.error(field, "expected a non-empty list of effects")
+    return tuple(read_effect(e, where, f"{field}[{i}]", n_targets) for i, e in enumerate(raw))
+
+
+def read_targets(raw: Any, where: Where, field: str) -> tuple[TargetSpec, ...]:
+    """Target requirements (115): a kind from ``TARGET_KINDS`` and how many."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise where.error(field, f"expected a list of target tables, got {raw!r}")
+    out = []
+    for i, t in enumerate(raw):
+        f = f"{field}[{i}]"
+        if not isinstance(t, dict) or t.get("kind") not in TARGET_KINDS:
+            raise where.error(f, f"unknown target kind in {t!r} (known: "
+                              f"{', '.join(sorted(TARGET_KINDS))})")
+        extra = set(t) - {"kind", "min", "max", "not_colors", "controller", "another",
+                          "per_opponent"}
+        if extra:
+            raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
+        lo, hi = t.get("min", 1), t.get("max", 1)
+        if not (isinstance(lo, int) and isinstance(hi, int) and not isinstance(lo, bool)
+                and not isinstance(hi, bool) and 0 <= lo <= hi and hi >= 1):
+            raise where.error(f, f"bad min/max {lo!r}/{hi!r}")
+        if t.get("controller", "") not in ("", "you", "opponent"):
+            raise where.error(f, f"controller must be 'you' or 'opponent', got "
+                              f"{t['controller']!r}")
+        not_colors = read_strings(t.get("not_colors", []), where, f"{f}.not_colors")
+        if any(c not in "WUBRG" or len(c) != 1 for c in not_colors):
+            raise where.error(f"{f}.not_colors", f"colours are W U B R G, got {list(not_colors)!r}")
+        another = read_boolean(t.get("another", False), where, f"{f}.another")
+        per_opponent = read_boolean(t.get("per_opponent", False), where, f"{f}.per_opponent")
+        out.append(TargetSpec(t["kind"], lo, hi, not_colors,
+                              "opponent" if per_opponent else t.get("controller", ""), another,
+                              per_opponent))
+    return tuple(out)
+
+
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+
+
+def read_counter_costs(parts: list[str], name: str, where: Where,
+                   field: str) -> tuple[tuple[str, int], ...]:
+    """118.3: "Remove a dream counter from NAME" cost parts -> (kind, how many)."""
+    out = []
+    for part in parts:
+        words = part.split(" ")
+        tail = " ".join(words[3:])
+        if (len(words) < 5 or words[1].lower() not in _NUMBER_WORDS
+                or words[3] not in ("counter", "counters") or tail != f"{words[3]} from {name}"):
+            raise where.error(field, f"unsupported cost {part!r} (expected 'Remove a KIND "
+                              f"counter from {name}')")
+        if not ARG_KINDS["counter"](words[2]):
+            raise where.error(field, f"unknown counter kind {words[2]!r}")
+        out.append((words[2], _NUMBER_WORDS[words[1].lower()]))
+    return tuple(out)
+
+
+def read_cost(text: str, where: Where, field: str) -> tuple[ManaCost, bool]:
+    """An activated ability's cost (602.1): its mana part and whether it includes {T} (the parts
+    that remove counters are read by ``read_counter_costs``)."""
+    parts = [p.strip() for p in text.split(",")]
+    tap = "{T}" in parts
+    mana = [p for p in parts if p != "{T}" and not p.startswith("Remove ")]
+    if len(mana) > 1:
+        raise where.error(field, f"unsupported cost {text!r}")
+    try:
+        return parse_mana_cost(mana[0] if mana else ""), tap
+    except ManaCostSyntaxError as err:
+        raise where.error(field, str(err)) from None
+
+
+def read_replacements(raw: Any, text: str, where: Where) -> tuple[ReplacementAbility, ...]:
+    """614: static abilities that make replacement effects (``[[card.replacement]]``), each
+    quoting its Oracle sentence (``text``), checked against ``REPLACEMENT_EVENTS``."""
+    out = []
+    for i, r in enumerate(read_tables(raw, where, "replacement")):
+        f = f"replacement[{i}]"
+        extra = set(r) - {"event", "applies_to", "counters", "tapped", "zone", "effects", "text"}
+        if extra:
+            raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
+        event = r.get("event")
+        if event not in REPLACEMENT_EVENTS:
+            raise where.error(f"{f}.event", f"unknown replacement event {event!r} (known: "
+                              f"{', '.join(sorted(REPLACEMENT_EVENTS))})")
+        quote = read_string(r.get("text", ""), where, f"{f}.text")
+        if not quote:
+            raise where.error(f"{f}.text", "a replacement ability quotes its Oracle text")
+        wanted = {"enters": {"counters", "tapped"}, "to_graveyard": {"applies_to", "zone"},
+                  "lose_game": {"effects"}}[event]
+        given = set(r) - {"event", "text"}
+        if not given or given - wanted:
+            raise where.error(f, f"a {event!r} replacement takes {sorted(wanted)}, got "
+                              f"{sorted(given)}")
+        counters = read_table(r.get("counters", {}), where, f"{f}.counters")
+        for kind, n in counters.items():
+            if not ARG_KINDS["counter"](kind) or not (isinstance(n, int) and not isinstance(n, bool)
+                                                      and n > 0):
+                raise where.error(f"{f}.counters", f"{kind!r} = {n!r} is not a counter kind and "
+                                  "a positive number")
+        applies_to = r.get("applies_to", "self")
+        if applies_to not in ("self", "any"):
+            raise where.error(f"{f}.applies_to", f"expected 'self' or 'any', got {applies_to!r}")
+        zone = r.get("zone", "")
+        if event == "to_graveyard" and zone not in REDIRECT_ZONES:
+            raise where.error(f"{f}.zone", f"expected one of {sorted(REDIRECT_ZONES)}, got {zone!r}")
+        effects = read_effects(r["effects"], where, f"{f}.effects", 0) if "effects" in r else ()
+        out.append(ReplacementAbility(
+            event, applies_to, tuple(sorted(counters.items())),
+            read_boolean(r.get("tapped", False), where, f"{f}.tapped"), zone, effects,
+            read_position(r, text, where, f, i + 1), quote))
+    return tuple(out)
+
+
+def read_layer_effect(raw: Any, where: Where, field: str, affected: str) -> Effect:
+    """One effect of a static ability: a layer primitive (613) with its arguments checked."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("verb"), str):
+        raise where.error(field, f"an effect must be a table with a 'verb', got {raw!r}")
+    verb = raw["verb"]
+    spec = LAYER_VERBS.get(verb)
+    if spec is None or verb == "copy_of":
+        known = ", ".join(sorted(v for v in LAYER_VERBS if v != "copy_of"))
+        raise where.error(field, f"unknown layer verb {verb!r} (known: {known})")
+    if verb == "set_base_pt_cda" and affected != "self":
+        raise where.error(field, "a characteristic-defining ability defines its own object's "
+                          "values (604.3): affected must be 'self'")
+    args: dict[str, ArgValue] = {}
+    for key, value in raw.items():
+        if key == "verb":
+            continue
+        if key not in spec.args:
+            raise where.error(f"{field}.{key}", f"verb {verb!r} takes no argument {key!r} "
+                              f"(it takes: {', '.join(sorted(spec.args)) or 'none'})")
+        kind = spec.args[key]
+        if kind in LIST_KINDS and isinstance(value, list):
+            value = tuple(value)
+        if not LAYER_ARG_KINDS[kind](value):
+            raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind}")
+        if kind == "keywords":
+            bad = [k for k in value if k not in KEYWORDS and not k.startswith("protection from ")]
+            if bad:
+                raise where.error(f"{field}.{key}", f"unknown keyword {bad[0]!r}")
+        args[key] = value
+    missing = [k for k in spec.args if k in REQUIRED_ARGS and k not in args]
+    if missing:
+        raise where.error(field, f"verb {verb!r} needs argument {missing[0]!r}")
+    return Effect(verb, tuple(sorted(args.items())))
+
+
+def read_statics(raw: Any, text: str, where: Where, n_keywords: int) -> tuple[StaticAbility, ...]:
+    """604/611.3: static abilities (``[[card.static]]``): an Oracle quote (``text``), the objects
+    they affect (``affected``, from ``AFFECTED``; ``color``: only those of that colour word) and
+    their layer primitives (``effects``, from ``LAYER_VERBS``)."""
+    out = []
+    for i, r in enumerate(read_tables(raw, where, "static")):
+        f = f"static[{i}]"
+        extra = set(r) - {"text", "affected", "color", "effects"}
+        if extra:
+            raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
+        if "text" not in r:
+            raise where.error(f"{f}.text", "a static ability quotes its Oracle text")
+        affected = r.get("affected")
+        if not isinstance(affected, str) or affected not in AFFECTED:
+            raise where.error(f"{f}.affected", f"unknown affected word {affected!r} (known: "
+                              f"{', '.join(sorted(AFFECTED))})")
+        color = read_string(r.get("color", ""), where, f"{f}.color")
+        if color and color not in COLOR_WORDS:
+            raise where.error(f"{f}.color", f"expected a colour word ({', '.join(COLOR_WORDS)}), "
+                              f"got {color!r}")
+        effects = r.get("effects")
+        if not isinstance(effects, list) or not effects:
+            raise where.error(f"{f}.effects", "expected a non-empty list of effects")
+        out.append(StaticAbility(
+            affected, tuple(read_layer_effect(e, where, f"{f}.effects[{k}]", affected)
+                            for k, e in enumerate(effects)),
+            read_position(r, text, where, f, n_keywords + i + 1), color))
+    return tuple(out)
+
+
+def read_enters_as_copy(raw: Any, text: str, where: Where) -> str:
+    """614.1c/707.2: ``enters_as_copy = { text = "...", of = "creatures" }``: "you may have it
+    enter as a copy of any creature on the battlefield" (``of``: an ``AFFECTED`` word)."""
+    if raw is None:
+        return ""
+    r = read_table(raw, where, "enters_as_copy")
+    if set(r) != {"text", "of"}:
+        raise where.error("enters_as_copy", "takes exactly 'text' and 'of'")
+    read_position(r, text, where, "enters_as_copy", 0)
+    of = r["of"]
+    if of not in AFFECTED or of in ("self", "enchanted", "equipped", "attached"):
+        raise where.error("enters_as_copy.of", f"{of!r} is not a word for objects on the "
+                          "battlefield")
+    return str(of)
+
+
+def read_counter_limits(raw: Any, text: str, where: Where) -> tuple[tuple[str, int, int], ...]:
+    """704.5r: "[this] can't have more than N [kind] counters on it" (``counter``, ``max``; a
+    static ability at its Oracle line's position, which layer 6 can remove)."""
+    out = []
+    for i, r in enumerate(read_tables(raw, where, "counter_limits")):
+        f = f"counter_limits[{i}]"
+        if set(r) != {"counter", "max", "text"}:
+            raise where.error(f, "a counter limit has exactly 'counter', 'max' and 'text'")
+        if not ARG_KINDS["counter"](r["counter"]):
+            raise where.error(f"{f}.counter", f"unknown counter kind {r['counter']!r}")
+        out.append((str(r["counter"]), read_integer(r["max"], where, f"{f}.max"),
+                    read_position(r, text, where, f, 0)))
+    return tuple(out)
+
+
+def read_condition(raw: Any, where: Where, field: str) -> Effect:
+    """603.4: an intervening "if" condition from the registry, with its arguments checked."""
+    c = read_table(raw, where, field)
+    test = c.get("test")
+    if not isinstance(test, str) or test not in CONDITIONS:
+        raise where.error(field, f"unknown condition {c!r} (known: {', '.join(sorted(CONDITIONS))})")
+    args = {k: v for k, v in c.items() if k != "test"}
+    wanted = CONDITION_ARGS[test]
+    if set(args) != set(wanted):
+        raise where.error(field, f"condition {test!r} takes exactly {sorted(wanted)}, got "
+                          f"{sorted(args)}")
+    for key, kind in wanted.items():
+        if not ARG_KINDS[kind](args[key]):
+            raise where.error(f"{field}.{key}", f"{args[key]!r} is not a valid {kind}")
+    return Effect(test, tuple(sorted(args.items())))
+
+
+def read_enchant(raw: Mapping[str, Any], subtypes: tuple[str, ...], where: Where) -> str:
+    """702.5: an Aura's enchant ability, a target kind; only an Aura has one (and must)."""
+    if "enchant" not in raw:
+        if "Aura" in subtypes:
+            raise where.error("enchant", "an Aura needs an enchant ability (303.4a)")
+        return ""
+    kind = read_string(raw["enchant"], where, "enchant")
+    if "Aura" not in subtypes:
+        raise where.error("enchant", "only an Aura has an enchant ability")
+    if kind not in TARGET_KINDS:
+        raise where.error("enchant", f"unknown target kind {kind!r} (known: "
+                          f"{', '.join(sorted(TARGET_KINDS))})")
+    return kind
+
+
+def read_restriction(raw: dict[str, Any], text: str, where: Where, field: str) -> Restriction:
+    """A static "can't" ability (101.2), checked against the registries in ``_restrictions``."""
+    extra = set(raw) - {"kind", "players", "objects", "filter", "text"}
+    if extra:
+        raise where.error(field, f"unknown key {sorted(extra)[0]!r}")
+    return Restriction(read_choice(raw, "kind", RESTRICTION_KINDS, "", where, field),
+                       read_choice(raw, "players", RESTRICTION_PLAYERS, "each", where, field),
+                       read_choice(raw, "objects", RESTRICTION_OBJECTS, "", where, field),
+                       read_choice(raw, "filter", RESTRICTION_FILTERS, "any", where, field),
+                       read_quote(raw, text, where, field), read_position(raw, text, where, field, 1))
+
+
+def read_permission(raw: dict[str, Any], text: str, where: Where, field: str) -> Permission:
+    """A static "may" ability (101.2), checked against the registries in ``_restrictions``."""
+    extra = set(raw) - {"kind", "players", "filter", "zone", "text"}
+    if extra:
+        raise where.error(field, f"unknown key {sorted(extra)[0]!r}")
+    kind = read_choice(raw, "kind", PERMISSION_KINDS, "", where, field)
+    zone = read_choice(raw, "zone", {"graveyard", "exile", "library", ""}, "", where, field)
+    if (kind == "cast_from") != bool(zone):
+        raise where.error(f"{field}.zone", "cast_from needs a zone (graveyard, exile, library); "
+                          "other kinds take none")
+    return Permission(kind, read_choice(raw, "players", RESTRICTION_PLAYERS, "you", where, field),
+                      read_choice(raw, "filter", RESTRICTION_FILTERS, "any", where, field), zone,
+                      read_quote(raw, text, where, field), read_position(raw, text, where, field, 1))
+
