@@ -8,7 +8,6 @@ from ..rules import (
     CardDefinitionError,
 )
 
-
 KEYWORDS: frozenset[str] = frozenset({
     "flying", "reach", "vigilance", "haste", "defender", "deathtouch", "lifelink", "trample",
     "infect", "first strike", "double strike", "flash", "undying", "persist",
