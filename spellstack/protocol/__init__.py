@@ -18,6 +18,7 @@ from spellstack.protocol._codec import (
 )
 from spellstack.protocol._convert import from_plain, from_wire, named_from_wire, to_plain, to_wire
 from spellstack.protocol._messages import (
+    ACTORS,
     MESSAGE_TYPES,
     Accepted,
     AskPlayer,
@@ -34,6 +35,7 @@ from spellstack.protocol._messages import (
     RequestFullView,
     Resolve,
     Resolved,
+    Routes,
     SBABatch,
     SetStops,
     StopsSet,
@@ -44,6 +46,7 @@ from spellstack.protocol._stops import NO_PRIORITY_STEPS, STOP_STEPS, Stops
 from spellstack.protocol._views import PlayerChange, ViewDelta, ViewMirror, ViewTracker
 
 __all__ = [
+    "ACTORS",
     "COMPACT_RECORDS",
     "MAX_ARRAY_LEN",
     "MAX_MAP_LEN",
@@ -69,6 +72,7 @@ __all__ = [
     "RequestFullView",
     "Resolve",
     "Resolved",
+    "Routes",
     "SBABatch",
     "SetStops",
     "Stops",

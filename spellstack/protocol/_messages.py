@@ -1,20 +1,22 @@
 """Every message that crosses a channel between the actors of one game.
 
 Each message is a frozen, slotted dataclass with a class-level ``KIND``, the
-name it travels under. Messages carry ids, decisions, answers, views and
-events, never the game state itself. Directions are given as sender→receiver.
+name it travels under, and ``ROUTES``, the (sender, receiver) pairs it travels
+between. Messages carry ids, decisions, answers, views and events, never the
+game state itself. Directions are given as sender→receiver.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, TypeAlias
+from typing import ClassVar, TypeAlias, get_args
 
 from spellstack.protocol._stops import Stops
 from spellstack.protocol._views import ViewDelta
 from spellstack.rules.state import Action, Answer, Decision, Event
 
 __all__ = [
+    "ACTORS",
     "MESSAGE_TYPES",
     "Accepted",
     "AskPlayer",
@@ -31,6 +33,7 @@ __all__ = [
     "RequestFullView",
     "Resolve",
     "Resolved",
+    "Routes",
     "SBABatch",
     "SetStops",
     "StopsSet",
@@ -38,12 +41,19 @@ __all__ = [
     "SubmitAnswer",
 ]
 
+ACTORS: tuple[str, ...] = ("coordinator", "player", "stack", "sba", "tracer")
+"""The actors of a game, as message routes name them (the tracer is sent a copy of every message
+as well; ``CoordinatorEvent`` goes to it alone)."""
+Routes: TypeAlias = tuple[tuple[str, str], ...]
+"""A message kind's routes: (sender, receiver) pairs, each an actor of ``ACTORS``."""
+
 
 @dataclass(frozen=True, slots=True)
 class PriorityRequest:
     """Coordinator→player: the player holds priority (117) and must act or pass."""
 
     KIND: ClassVar[str] = "PriorityRequest"
+    ROUTES: ClassVar[Routes] = (("coordinator", "player"),)
 
     decision: Decision
     """The ``priority`` decision, listing the actions available now."""
@@ -56,6 +66,7 @@ class DecisionRequest:
     """Coordinator→player: any question other than priority."""
 
     KIND: ClassVar[str] = "DecisionRequest"
+    ROUTES: ClassVar[Routes] = (("coordinator", "player"),)
 
     decision: Decision
     """The question, with its legal options."""
@@ -68,6 +79,7 @@ class SubmitAction:
     """Player→coordinator: what the player does with priority."""
 
     KIND: ClassVar[str] = "SubmitAction"
+    ROUTES: ClassVar[Routes] = (("player", "coordinator"),)
 
     decision_id: int
     """The priority decision this answers."""
@@ -80,6 +92,7 @@ class SubmitAnswer:
     """Player→coordinator: the answer to a decision other than priority."""
 
     KIND: ClassVar[str] = "SubmitAnswer"
+    ROUTES: ClassVar[Routes] = (("player", "coordinator"),)
 
     answer: Answer
     """The answer; it names the decision it answers."""
@@ -91,6 +104,7 @@ class RequestFullView:
     the full view (the player cannot apply its view delta). The request stays open."""
 
     KIND: ClassVar[str] = "RequestFullView"
+    ROUTES: ClassVar[Routes] = (("player", "coordinator"),)
 
     decision_id: int
     """The decision of the open request."""
@@ -106,6 +120,7 @@ class SetStops:
     """
 
     KIND: ClassVar[str] = "SetStops"
+    ROUTES: ClassVar[Routes] = (("player", "coordinator"),)
 
     stops: Stops
     """Where the seat wants priority even when it could act."""
@@ -116,6 +131,7 @@ class StopsSet:
     """Coordinator→player: the seat's stops are now the ones it sent; its request is still open."""
 
     KIND: ClassVar[str] = "StopsSet"
+    ROUTES: ClassVar[Routes] = (("coordinator", "player"),)
 
     stops: Stops
     """The stops now in force."""
@@ -126,6 +142,7 @@ class Accepted:
     """Coordinator→player: the action or answer was legal and has been applied."""
 
     KIND: ClassVar[str] = "Accepted"
+    ROUTES: ClassVar[Routes] = (("coordinator", "player"),)
 
     decision_id: int
     """The decision that was answered."""
@@ -136,6 +153,7 @@ class Rejected:
     """Coordinator→player: the action or answer was illegal; nothing changed."""
 
     KIND: ClassVar[str] = "Rejected"
+    ROUTES: ClassVar[Routes] = (("coordinator", "player"),)
 
     decision_id: int
     """The decision that is still open."""
@@ -148,6 +166,7 @@ class ErrorReply:
     """Coordinator→sender: the message received could not be decoded or was unexpected."""
 
     KIND: ClassVar[str] = "ErrorReply"
+    ROUTES: ClassVar[Routes] = (("coordinator", "player"),)
 
     reason: str
     """What was wrong with it."""
@@ -158,6 +177,7 @@ class Forfeit:
     """Player→coordinator: the player leaves the game (its policy crashed, hung or conceded)."""
 
     KIND: ClassVar[str] = "Forfeit"
+    ROUTES: ClassVar[Routes] = (("player", "coordinator"),)
 
     reason: str
     """Why the player forfeits."""
@@ -168,6 +188,7 @@ class CheckSBA:
     """Coordinator→SBA checker: check and perform state-based actions (704.3)."""
 
     KIND: ClassVar[str] = "CheckSBA"
+    ROUTES: ClassVar[Routes] = (("coordinator", "sba"),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +196,7 @@ class SBABatch:
     """SBA checker→coordinator: the state-based actions performed as one event."""
 
     KIND: ClassVar[str] = "SBABatch"
+    ROUTES: ClassVar[Routes] = (("sba", "coordinator"),)
 
     events: tuple[Event, ...]
     """What happened; empty when no state-based action applied."""
@@ -185,6 +207,7 @@ class Resolve:
     """Coordinator→stack: resolve the top object of the stack (608.1)."""
 
     KIND: ClassVar[str] = "Resolve"
+    ROUTES: ClassVar[Routes] = (("coordinator", "stack"),)
 
     object_id: int
     """The stack object expected on top."""
@@ -195,6 +218,7 @@ class Resolved:
     """Stack→coordinator: the object resolved (or was removed on resolution, 608.2b)."""
 
     KIND: ClassVar[str] = "Resolved"
+    ROUTES: ClassVar[Routes] = (("stack", "coordinator"),)
 
     object_id: int
     """The stack object that resolved."""
@@ -209,6 +233,7 @@ class AskPlayer:
     """Stack or SBA checker→coordinator: a question mid-resolution (608.2d) or SBA (704.5j)."""
 
     KIND: ClassVar[str] = "AskPlayer"
+    ROUTES: ClassVar[Routes] = (("stack", "coordinator"), ("sba", "coordinator"))
 
     decision: Decision
     """The question; its ``player`` says who must answer."""
@@ -219,6 +244,7 @@ class PlayerReply:
     """Coordinator→stack or SBA checker: the player's answer to an ``AskPlayer``."""
 
     KIND: ClassVar[str] = "PlayerReply"
+    ROUTES: ClassVar[Routes] = (("coordinator", "stack"), ("coordinator", "sba"))
 
     answer: Answer
     """The answer, naming the decision it answers."""
@@ -229,6 +255,7 @@ class GameOver:
     """Coordinator→players: the game has ended."""
 
     KIND: ClassVar[str] = "GameOver"
+    ROUTES: ClassVar[Routes] = (("coordinator", "player"),)
 
     winner: str
     """The winner's name; empty for a draw."""
@@ -243,6 +270,7 @@ class CoordinatorEvent:
     """Coordinator→tracer only: something it did on its own (an auto-pass, a skipped SBA check)."""
 
     KIND: ClassVar[str] = "CoordinatorEvent"
+    ROUTES: ClassVar[Routes] = (("coordinator", "tracer"),)
 
     kind: str
     """What it did, e.g. ``auto_pass`` or ``sba_skipped``."""
@@ -273,30 +301,7 @@ Message: TypeAlias = (
     | GameOver
     | CoordinatorEvent
 )
-"""Any inter-actor message."""
+"""Any inter-actor message: the one list of message classes (``MESSAGE_TYPES`` is read off it)."""
 
-MESSAGE_TYPES: dict[str, type[Message]] = {
-    cls.KIND: cls
-    for cls in (
-        PriorityRequest,
-        DecisionRequest,
-        SubmitAction,
-        SubmitAnswer,
-        RequestFullView,
-        SetStops,
-        StopsSet,
-        Accepted,
-        Rejected,
-        ErrorReply,
-        Forfeit,
-        CheckSBA,
-        SBABatch,
-        Resolve,
-        Resolved,
-        AskPlayer,
-        PlayerReply,
-        GameOver,
-        CoordinatorEvent,
-    )
-}
-"""Message class by ``KIND``."""
+MESSAGE_TYPES: dict[str, type[Message]] = {cls.KIND: cls for cls in get_args(Message)}
+"""Message class by ``KIND``: the registry of message kinds, read off ``Message``."""

@@ -15,6 +15,7 @@ import trio
 
 from ..protocol import Accepted, Rejected
 from ..rules import (
+    ACTION_KINDS,
     Action,
     Answer,
     Decision,
@@ -29,8 +30,9 @@ from ._expect import check_expect, find_card, stack_name
 
 __all__ = ["ACTION_KEYS", "STEP_KINDS", "Director", "ScriptedPolicy"]
 
-ACTION_KEYS = ("cast", "activate", "play", "pass", "concede")
-STEP_KINDS = (*ACTION_KEYS, "resolve", "advance", "attack", "block", "choose")
+ACTION_KEYS: tuple[str, ...] = ACTION_KINDS
+"""Steps that take an action are named by the action's kind (``cast = "Lightning Bolt"``)."""
+STEP_KINDS: tuple[str, ...] = (*ACTION_KEYS, "resolve", "advance", "attack", "block", "choose")
 """The keys that say what a step is; a step without one of them is an ``expect`` step."""
 MAX_PRIORITY_DECISIONS = 5000
 _UNSUPPORTED = ("costs", "modes", "divide", "face")

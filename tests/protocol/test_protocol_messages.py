@@ -87,8 +87,8 @@ def test_every_field_has_a_docstring() -> None:
         assert ast.get_docstring(node), node.name
         for i, stmt in enumerate(body):
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-                if stmt.target.id == "KIND":
-                    continue
+                if ast.unparse(stmt.annotation).startswith("ClassVar"):
+                    continue  # KIND, ROUTES: the class's, documented in the module docstring
                 following = body[i + 1] if i + 1 < len(body) else None
                 assert isinstance(following, ast.Expr), (node.name, stmt.target.id)
                 assert isinstance(following.value, ast.Constant), (node.name, stmt.target.id)

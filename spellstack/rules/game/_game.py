@@ -12,6 +12,7 @@ from ..state import (
     Characteristics,
     Choice,
     Decision,
+    DecisionKind,
     Event,
     GameObject,
     GameState,
@@ -186,7 +187,7 @@ class Game:
         """A player's name."""
         return self.state.players[seat].name
 
-    def decision(self, player: int, kind: str, prompt: str, *, choices: tuple[Choice, ...] = (),
+    def decision(self, player: int, kind: DecisionKind, prompt: str, *, choices: tuple[Choice, ...] = (),
                  min: int = 0, max: int = 0,
                  legal_pairs: tuple[tuple[int, int], ...] = ()) -> Decision:
         """A new numbered decision (not yet asked)."""

@@ -12,6 +12,28 @@ Card data format for static abilities::
       { verb = "set_pt", power = 2, toughness = 2 },
     ]
 
+Layer verbs (``LAYER_VERBS``; each names its layer; arguments are checked at load):
+
+- ``copy_of`` (1): ``of`` = a definition name (set by ``become_copy``, not card data)
+- ``gain_control`` (2): the effect's ``controller`` controls the affected objects
+- ``change_text`` (3): ``from``/``to`` = colour words (white ... green) or basic land types
+- ``add_types`` (4): ``types``, ``subtypes``, ``supertypes`` (lists), "in addition to its
+  other types"; ``remove_types`` (4): ``types``, ``subtypes`` (lists) it loses;
+  ``set_types`` (4, "becomes a ..."): ``types`` replaces its card types, ``subtypes`` (if
+  given) its subtypes
+- ``set_colors`` (5): ``colors`` = "WU" ("" = colourless); ``add_colors`` (5): ``colors``
+- ``add_abilities`` (6): ``keywords`` (list of keyword words, e.g. "flying", "haste",
+  "protection from white") and/or ``abilities`` (list of positions of printed abilities of the
+  source's definition that the affected objects gain); ``lose_all_abilities`` (6);
+  ``lose_abilities`` (6): ``keywords``
+- ``set_base_pt_cda`` (7a; ``affected = "self"`` only): ``power``/``toughness`` = a value
+- ``set_pt`` (7b): ``power``/``toughness`` = a value (either may be left out)
+- ``modify_pt`` (7c): ``power``/``toughness`` = an int or a value (default 0)
+- ``switch_pt`` (7d)
+
+A value is an int or a word from ``VALUES``: ``cards_in_hand`` (cards in the source
+controller's hand), ``mana_value`` (the affected object's own mana value).
+
 A static ability may add ``color = "white"`` ("white creatures get +1/+1"): only objects of that
 colour word are affected (a text-changing effect can change the word). The same verbs create
 effects at resolution (the effects package): each layer verb is also an effect verb taking

@@ -10,22 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, get_args
 
 from ..base import builder
 
 DecisionKind = Literal["priority", "choose", "order", "yes_no", "attackers", "blockers", "divide"]
-DECISION_KINDS: tuple[str, ...] = (
-    "priority",
-    "choose",
-    "order",
-    "yes_no",
-    "attackers",
-    "blockers",
-    "divide",
-)
+"""The closed set of decision kinds: the one place they are registered (``Decision.kind``)."""
+DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
+"""``DecisionKind`` as a tuple, in order."""
 ActionKind = Literal["pass", "cast", "activate", "play", "concede"]
-ACTION_KINDS: tuple[str, ...] = ("pass", "cast", "activate", "play", "concede")
+"""The closed set of priority action kinds (117.1, 104.3a): the one place they are registered."""
+ACTION_KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
+"""``ActionKind`` as a tuple, in order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,8 +82,8 @@ class Decision:
     """Numbered per game, so an answer names the question it answers."""
     player: int
     """Seat of the player who must answer."""
-    kind: str
-    """One of ``DECISION_KINDS``."""
+    kind: DecisionKind
+    """One of ``DECISION_KINDS`` (a decoded decision of any other kind is refused)."""
     prompt: str
     """What is asked, in words, naming the rule that asks it."""
     choices: tuple[Choice, ...] = ()
@@ -116,7 +112,7 @@ new_target_requirement: Callable[[str, int, int, tuple[int, ...]], TargetRequire
 new_action_option: Callable[[str, int, str, int, tuple[TargetRequirement, ...], bool, int, bool],
                             ActionOption] = builder(ActionOption)
 """``ActionOption(kind, object_id, name, ability, targets, has_x, max_x, divide)``."""
-new_decision: Callable[[int, int, str, str, tuple[Choice, ...], tuple[ActionOption, ...], int, int,
+new_decision: Callable[[int, int, DecisionKind, str, tuple[Choice, ...], tuple[ActionOption, ...], int, int,
                         tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], Decision] = builder(
     Decision)
 """``Decision(id, player, kind, prompt, choices, actions, min, max, legal_pairs, lethal)``."""

@@ -29,6 +29,7 @@ from ..game import Game
 from ..resolution import resolve_top
 from ..sba import state_based_actions
 from ..state import (
+    DECISION_KINDS,
     FIRST_OBJECT_ID,
     Action,
     Answer,
@@ -428,6 +429,9 @@ def check_answer(decision: Decision, reply: Reply) -> Answer:
         if sum(amt for _, amt in reply.pairs) != decision.max:
             raise refuse(f"the division must total {decision.max}")
         check_trample_division(decision, reply.pairs)
+    else:  # the kernel asked something it has no rule for: its own bug, not the player's
+        raise ValueError(f"decision {decision.id}: no check for a {kind!r} decision "
+                         f"(DECISION_KINDS: {', '.join(DECISION_KINDS)})")
     return reply
 
 
@@ -445,7 +449,10 @@ def default_answer(decision: Decision) -> Reply:
         return Answer(decision.id, keys[: decision.min])
     if decision.kind == "divide":
         return Answer(decision.id, (), ((keys[0], decision.max),))
-    return Answer(decision.id)
+    if decision.kind in ("attackers", "blockers"):
+        return Answer(decision.id)
+    raise ValueError(f"decision {decision.id}: no default answer to a {decision.kind!r} decision "
+                     f"(DECISION_KINDS: {', '.join(DECISION_KINDS)})")
 
 
 def run_proc(proc: Proc[object], answer: Callable[[Decision], Reply]) -> object:
