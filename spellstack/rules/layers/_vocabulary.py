@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from ..definitions import ArgValue
-    from ..state import GameObject
-    from ._host import LayerHost
-from ..state import AbilityRef
+from ..definitions import ArgValue
+from ..state import AbilityRef, GameObject
+from ._host import LayerHost
 from ._working import TEXT_WORDS, Working, _definition_abilities, _printed, _substitute
 
 LAYERS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
