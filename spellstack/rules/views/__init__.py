@@ -2,6 +2,7 @@
 
 from ._asking import ask_choose, ask_yes_no
 from ._building import ViewMemo, view_for
+from ._changes import view_changes
 from ._types import (
     ObjectView,
     PlayerPublic,
@@ -27,6 +28,7 @@ __all__ = [
     "new_player_view",
     "ref_visible_to",
     "seats_seeing",
+    "view_changes",
     "view_for",
     "visible_name",
     "visible_to",
