@@ -3,7 +3,9 @@
 The coordinator keeps, per seat, the last view it sent (``ViewTracker``) and sends a
 ``ViewDelta`` against it; the player keeps its copy (``ViewMirror``) and rebuilds the full
 ``PlayerView`` from each delta. A delta is computed from two results of ``view_for`` for
-that seat and nothing else, so it tells the seat exactly what a full view would (400.2).
+that seat and nothing else, so it tells the seat exactly what a full view would (400.2). Which
+object views changed is the kernel's ``view_changes`` (or the ``ViewMemo``'s record of it);
+the tracker only puts that, the players and the zones into a ``ViewDelta``.
 
 Views are numbered per seat from 1. A delta names the view it changes (``base``) and its own
 number; ``base`` 0 marks a full view, which replaces whatever the client held. The client
@@ -25,6 +27,7 @@ from spellstack.rules.views import (
     new_object_view,
     new_player_public,
     new_player_view,
+    view_changes,
 )
 
 __all__ = ["PlayerChange", "ViewDelta", "ViewMirror", "ViewTracker"]
@@ -149,10 +152,11 @@ class ViewTracker:
         else:
             if (memo is not None and memo is self._memo and memo.view is view
                     and memo.number == self._memo_number + 1):
-                # The memo built ``view`` right after the last view sent, against it.
+                # The memo built ``view`` right after the last view sent, against it: it has
+                # recorded ``view_changes(last, view)`` already.
                 objects, removed = memo.changed, memo.removed
             else:
-                objects, removed = _changes(last, view)
+                objects, removed = view_changes(last, view)
             before = last.players
             changed = tuple([_change(p) for i, p in enumerate(view.players)
                              if i >= len(before) or (before[i] is not p and before[i] != p)])
@@ -200,26 +204,6 @@ class ViewTracker:
         self.number += 1
         self._view = view
         self._hand, self._battlefield, self._exile = hand, battlefield, exile
-
-
-def _changes(last: PlayerView, view: PlayerView) -> tuple[tuple[ObjectView, ...], tuple[int, ...]]:
-    """The object views of ``view`` that are new or changed since ``last``, in zone order, and
-    the ids ``last`` showed and ``view`` does not."""
-    old = last.objects_by_id()
-    index: dict[int, ObjectView] = {}
-    objects: list[ObjectView] = []
-    # Views built with the seat's ViewMemo are the very objects of the last view when
-    # nothing about them changed: the identity test settles nearly every object.
-    zones = [p.graveyard for p in view.players]
-    zones += (view.hand, view.battlefield, view.exile)
-    for zone in zones:
-        for o in zone:
-            i = o.id
-            index[i] = o
-            known = old.get(i)
-            if known is not o and (known is None or known != o):
-                objects.append(o)
-    return tuple(objects), tuple([i for i in old if i not in index])
 
 
 _SHARED_LIMIT = 4096

@@ -19,6 +19,7 @@ from spellstack.rules import (
     PlayerState,
     PlayerView,
     ViewMemo,
+    view_changes,
     view_for,
 )
 from spellstack.rules.base import builder
@@ -115,9 +116,70 @@ def test_views_and_deltas_built_with_a_memo_are_those_built_without() -> None:
         assert driver.from_memo == driver.views - len(driver.bots)
 
 
+def _assert_recorded(memo: ViewMemo, before: PlayerView | None) -> None:
+    """The memo's record of what changed is ``view_changes`` of the view before and its view."""
+    assert memo.view is not None
+    if before is None:
+        return
+    objects, removed = view_changes(before, memo.view)
+    assert memo.changed == objects and memo.removed == removed
+    assert all(a is b for a, b in zip(memo.changed, objects, strict=True))
+
+
+class _Recording(KernelDriver):
+    """The bench's driver, checking the memo's record at each view against ``view_changes``."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(new_bench_game(seed), bench_bots(seed))
+        self.changed = self.removed = 0
+
+    def build_view(self, seat: int) -> PlayerView:
+        memo = self._memos[seat]
+        before = memo.view
+        view = super().build_view(seat)
+        _assert_recorded(memo, before)
+        self.changed += len(memo.changed)
+        self.removed += len(memo.removed)
+        return view
+
+
+def test_the_memo_records_what_view_changes_finds() -> None:
+    for seed in range(3):
+        driver = _Recording(seed)
+        driver.run()
+        assert driver.changed and driver.removed  # both parts met, not only empty records
+
+
+def test_view_changes_lists_new_and_changed_views_in_zone_order_and_removed_ids() -> None:
+    game = _table()
+    st = game.state
+    first = view_for(game, 0)
+    assert view_changes(first, first) == ((), ())
+    assert view_changes(first, view_for(game, 0)) == ((), ())  # equal views, not the same objects
+    bolt = next(i for i in st.players[0].hand if st.objects[i].name == "Lightning Bolt")
+    hill = next(i for i in st.battlefield if st.objects[i].name == "Hill Giant")
+    st.players[0].hand.remove(bolt)
+    st.players[0].graveyard.append(bolt)
+    st.objects[bolt].zone = "graveyard"
+    st.objects[hill].tapped = True
+    new = create_object(game, "Grizzly Bears", 1, "exile")
+    shock = st.players[1].graveyard.pop()
+    game.changed()
+    view = view_for(game, 0)
+    objects, removed = view_changes(first, view)
+    # In zone order; a card moved with the same view is no change of its view (the zones are
+    # told apart, by ids).
+    assert [o.id for o in objects] == [hill, new.id]
+    assert removed == (shock,)
+    back, gone = view_changes(view, first)
+    assert [o.id for o in back] == [shock, hill] and gone == (new.id,)  # graveyards first
+
+
 def _delta_pair(game: Game, seat: int, memo: ViewMemo, tracker: ViewTracker,
                 plain: ViewTracker) -> ViewDelta:
+    before = memo.view
     view = view_for(game, seat, memo)
+    _assert_recorded(memo, before)
     assert view == view_for(game, seat)
     delta = tracker.update(view, memo)
     assert delta == plain.update(view_for(game, seat))

@@ -4,6 +4,7 @@ every text and question, a seat's view of the game, and what changed since its l
 
 from ._asking import ask_choose, ask_yes_no
 from ._building import ViewMemo, view_for
+from ._changes import view_changes
 from ._types import (
     ObjectView,
     PlayerPublic,
@@ -29,6 +30,7 @@ __all__ = [
     "new_player_view",
     "ref_visible_to",
     "seats_seeing",
+    "view_changes",
     "view_for",
     "visible_name",
     "visible_to",

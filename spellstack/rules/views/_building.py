@@ -13,11 +13,12 @@ from ._visibility import visible_to
 
 class ViewMemo:
     """The last view built for one seat, so that an object whose view would come out the same
-    gets the very same ``ObjectView`` again, and what changed since the view before (a cache
-    only: a view built with a memo equals one built without). A view of the last one is reused
-    when every field it has equals what would be built now, which is exact; the view is the one
-    the coordinator keeps anyway as the seat's last (``ViewTracker``), and no index of it is kept
-    (a game in flight keeps less)."""
+    gets the very same ``ObjectView`` again, and what changed since the view before, as
+    ``view_changes`` defines it, recorded while building (a cache only: a view built with a
+    memo equals one built without). A view of the last one is reused when every field it has
+    equals what would be built now, which is exact; the view is the one the coordinator keeps
+    anyway as the seat's last (``ViewTracker``), and neither an index of it nor the view before
+    it is kept (a game in flight keeps less)."""
 
     __slots__ = ("changed", "number", "removed", "view")
 
@@ -26,12 +27,14 @@ class ViewMemo:
         """The seat's last view built with this memo, None before the first."""
         self.number = 0
         """How many views were built with this memo."""
+        # Both are ``view_changes(the view before, view)``, found while building: an object's
+        # view is built anew exactly when it is new or differs from the one before.
         self.changed: tuple[ObjectView, ...] = ()
-        """The object views of ``view`` that are not in the view before it as the same object,
-        in zone order (graveyards, hand, battlefield, exile): each is new or differs from the
-        view that id had (what a delta against the view before carries, ``ViewTracker``)."""
+        """The object views of ``view`` new or changed since the view before, in zone order
+        (graveyards, hand, battlefield, exile): ``view_changes``'s first part."""
         self.removed: tuple[int, ...] = ()
-        """The ids the view before ``view`` showed and ``view`` does not, in that view's order."""
+        """The ids the view before ``view`` showed and ``view`` does not, in that view's order:
+        ``view_changes``'s second part."""
 
 
 def _hidden_view(game: Game, obj: GameObject) -> ObjectView:

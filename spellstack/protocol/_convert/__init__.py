@@ -1,0 +1,51 @@
+"""Type-hint-driven conversion between frozen dataclasses and plain, msgpack-able data.
+
+``to_plain`` turns a dataclass into nested dicts, lists and scalars. ``from_plain``
+rebuilds it and validates every value against the dataclass field type hints on
+the way, raising ``InvalidMessageError`` that names the path of the offending
+value (``decision.actions[2].targets[0].min: expected int, got str 'x'``).
+
+Both directions are compiled once per class into plain Python functions (the
+dataclass parts by code generation, containers as closures), so the per-message
+cost is a handful of ``type(v) is T`` checks and one constructor call per
+object. The path of a bad value is assembled only when something is wrong: the
+internal ``_Bad`` exception collects path segments as it propagates outwards.
+
+Supported hints: ``int`` (``bool`` is rejected), ``str``, ``bool``, ``float``,
+``None``, ``Optional``/unions of these, ``Literal[...]``, ``tuple[X, ...]``,
+``tuple[X, Y]``, ``dict[K, V]`` and nested dataclasses (recursive ones too).
+Sequences must arrive as lists (or tuples); maps as dicts.
+
+Two forms. The *named* form (``to_plain``/``from_plain``: every dataclass a map of field
+names) is the readable one, written in traces. The *wire* form (``to_wire``/``from_wire``)
+is what ``encode`` sends: the same, except that the small, frequent records registered with
+``compact`` (object views, options, events) travel as positional lists in field order, which
+msgpack packs and unpacks several times faster than maps. ``from_wire`` validates as strictly
+as ``from_plain`` and names fields in its errors all the same. ``from_trusted`` rebuilds the
+wire form without checking it, for messages between the engine's own actors.
+
+One module each: the errors (``_errors``), the hints and the compact records (``_hints``), how
+converters are generated and cached (``_generating``), the checking readers (``_validating``),
+the trusted reader (``_trusted``), the wire-to-named rewriter (``_named``) and the writers
+(``_writing``).
+"""
+
+from ._errors import QUOTE_LIMIT, describe_value, short_repr
+from ._hints import compact
+from ._named import named_from_wire
+from ._trusted import from_trusted
+from ._validating import from_plain, from_wire
+from ._writing import to_plain, to_wire
+
+__all__ = [
+    "QUOTE_LIMIT",
+    "compact",
+    "describe_value",
+    "from_plain",
+    "from_trusted",
+    "from_wire",
+    "named_from_wire",
+    "short_repr",
+    "to_plain",
+    "to_wire",
+]
