@@ -1,6 +1,7 @@
 """The layers hold: ``lint-imports`` keeps every import-linter contract in pyproject.toml
 (cli, then the harness, scenarios, actors, bots, protocol and cards, rules; a package imports
-only from the layers below it, deferred and TYPE_CHECKING imports included)."""
+only from the layers below it; the kernel's sub-packages likewise, without circles; the
+kernel imports no trio, msgpack or structlog; deferred and TYPE_CHECKING imports included)."""
 
 from __future__ import annotations
 
@@ -29,3 +30,8 @@ def test_import_contracts_are_kept() -> None:
     if result.returncode != 0:
         print(output)
     assert result.returncode == 0, output
+    # Every contract is there and kept: a contract dropped from pyproject.toml fails here too.
+    for name in ("spellstack's layers",
+                 "rules: one sub-package per rules area, layered, no circles between them",
+                 "rules: a sans-IO kernel (no trio, msgpack or structlog)"):
+        assert f"{name} KEPT" in output, output
