@@ -6,31 +6,24 @@ that it did) -> triggers placed -> ``PriorityRequest`` -> ``SubmitAction`` ->
 ``Accepted``/``Rejected`` ... -> all players pass in succession -> ``Resolve`` -> ``Resolved``.
 Only one message per game is in flight; every message is numbered when it is sent.
 
-One traced game (gruul vs orzhov, seed 1, two RandomBots) is played once per module and every
-invariant is a separate test over its JSON Lines trace. Determinism and replay play more games.
+One traced game (gruul vs orzhov, seed 1, two RandomBots; the ``trace`` fixture) is played once
+per module and every invariant is a separate test over its JSON Lines trace. Each check is shown
+to notice a bug planted in a copy of the trace, and holds in a game with a forfeit.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-import trio
+from traced_games import NAMES, PLAYERS, Trace, _is_event, _load, _play_traced
 
-from spellstack import __version__
-from spellstack.actors import TRACE_FORMAT, GameResult, play_match
 from spellstack.bots import RandomBot
-from spellstack.protocol import MESSAGE_TYPES, ViewDelta, ViewMirror, from_plain
-from spellstack.rules import Action, Answer, Decision, PlayerView, Reply
-
-DECKS = ["gruul", "orzhov"]
-NAMES = ["alice", "bob"]
-SEED = 1
-PLAYERS = [f"player:{n}" for n in NAMES]
+from spellstack.protocol import ViewDelta, ViewMirror, from_plain
+from spellstack.rules import Decision, PlayerView, Reply
 
 # Messages that hand the turn to speak to their receiver; the others (notifications and
 # coordinator events) leave it with the sender.
@@ -42,43 +35,6 @@ NOTIFICATIONS = frozenset({"Accepted", "Rejected", "ErrorReply", "GameOver", "Co
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-@dataclass(frozen=True)
-class Trace:
-    path: Path
-    header: dict[str, Any]
-    messages: list[dict[str, Any]]
-    footer: dict[str, Any]
-    result: GameResult
-
-
-def _bots(seed_a: int = 1, seed_b: int = 2) -> list[RandomBot]:
-    return [RandomBot(seed_a), RandomBot(seed_b)]
-
-
-async def _play_traced(path: Path, seed: int = SEED, policies: list[Any] | None = None
-                       ) -> GameResult:
-    _, result = await play_match(DECKS, policies if policies is not None else _bots(), seed=seed,
-                                 names=NAMES, trace_path=path)
-    return result
-
-
-def _load(path: Path, result: GameResult) -> Trace:
-    lines = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
-    assert len(lines) >= 3, "a trace has a header, messages and a footer"
-    return Trace(path, lines[0], lines[1:-1], lines[-1], result)
-
-
-@pytest.fixture(scope="module")
-def trace(tmp_path_factory: pytest.TempPathFactory) -> Trace:
-    path = tmp_path_factory.mktemp("trace") / "t.jsonl"
-    result = trio.run(_play_traced, path)
-    return _load(path, result)
-
-
-def _is_event(msg: dict[str, Any], kind: str) -> bool:
-    return bool(msg["kind"] == "CoordinatorEvent" and msg["payload"]["kind"] == kind)
 
 
 def _is_sba_marker(msg: dict[str, Any]) -> bool:
@@ -116,79 +72,6 @@ def _priority_outcomes(msgs: list[dict[str, Any]]) -> Iterator[Outcome]:
                            if v["receiver"] == m["sender"] and v["kind"] in ("Accepted", "Rejected"))
             yield Outcome(i, _seat_of(m["sender"]), m["payload"]["action"]["kind"],
                           verdict["kind"] == "Accepted")
-
-
-# --------------------------------------------------------------------------- shape of the file
-
-
-def test_the_game_ends_normally(trace: Trace) -> None:
-    assert trace.result.winner in NAMES
-    assert trace.result.forfeits == []
-    assert trace.result.decisions > 0
-    assert trace.result.auto_passes > 0
-
-
-def test_first_line_is_a_header_with_format_engine_seed_and_decks(trace: Trace) -> None:
-    h = trace.header
-    assert h["event"] == "header"
-    assert h["format"] == TRACE_FORMAT
-    assert h["engine"] == __version__
-    assert h["seed"] == SEED
-    assert h["decks"] == dict(zip(NAMES, DECKS, strict=True))
-
-
-def test_last_line_is_the_result(trace: Trace) -> None:
-    f = trace.footer
-    assert f["event"] == "result"
-    assert f["winner"] == trace.result.winner
-    assert f["reason"] == trace.result.reason
-    assert f["turns"] == trace.result.turns
-    assert f["final_hash"] == trace.result.final_hash
-
-
-def test_sequence_numbers_are_1_to_n_consecutive(trace: Trace) -> None:
-    seqs = [m["seq"] for m in trace.messages]
-    assert seqs == list(range(1, len(seqs) + 1))
-    # GameResult.messages counts what crossed channels; coordinator events are trace-only.
-    crossed = [m for m in trace.messages if m["kind"] != "CoordinatorEvent"]
-    assert trace.result.messages == len(crossed)
-    assert all(m["receiver"] == "tracer" for m in trace.messages if m not in crossed)
-    assert {m["event"] for m in trace.messages} == {"message"}
-    assert {m["game"] for m in trace.messages} == {"g1"}
-
-
-def test_every_payload_decodes_as_its_kind(trace: Trace) -> None:
-    for m in trace.messages:
-        cls = MESSAGE_TYPES[m["kind"]]
-        assert from_plain(cls, m["payload"]).KIND == m["kind"]
-
-
-def test_actors_talk_only_along_the_designed_channels(trace: Trace) -> None:
-    allowed = {
-        ("coordinator", "sba"): {"CheckSBA", "PlayerReply"},
-        ("sba", "coordinator"): {"SBABatch", "AskPlayer"},
-        ("coordinator", "stack"): {"Resolve", "PlayerReply"},
-        ("stack", "coordinator"): {"Resolved", "AskPlayer"},
-        ("coordinator", "tracer"): {"CoordinatorEvent"},
-    }
-    for p in PLAYERS:
-        allowed[("coordinator", p)] = {"PriorityRequest", "DecisionRequest", "Accepted",
-                                       "Rejected", "ErrorReply", "GameOver"}
-        allowed[(p, "coordinator")] = {"SubmitAction", "SubmitAnswer", "Forfeit"}
-    for m in trace.messages:
-        assert m["kind"] in allowed.get((m["sender"], m["receiver"]), set()), m
-
-
-def test_counts_agree_with_the_result(trace: Trace) -> None:
-    msgs = trace.messages
-    auto = sum(_is_event(m, "auto_pass") for m in msgs)
-    assert auto == trace.result.auto_passes
-    submitted = sum(m["kind"] in ("SubmitAction", "SubmitAnswer") for m in msgs)
-    assert submitted == trace.result.decisions
-    game_over = [m for m in msgs if m["kind"] == "GameOver"]
-    assert sorted(m["receiver"] for m in game_over) == PLAYERS
-    assert all(m["payload"]["winner"] == trace.result.winner for m in game_over)
-    assert msgs[-2:] == game_over
 
 
 # --------------------------------------------------------------------------- the priority cycle
@@ -512,35 +395,6 @@ def test_the_checks_notice_a_planted_bug(trace: Trace, check: Any, plant: Any) -
         check(plant(trace.messages))
 
 
-# --------------------------------------------------------------------------- determinism
-
-
-async def test_same_seed_gives_a_byte_identical_trace(tmp_path: Path) -> None:
-    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
-    ra = await _play_traced(a)
-    rb = await _play_traced(b)
-    assert a.read_bytes() == b.read_bytes()
-    assert ra == rb
-
-
-async def test_the_module_trace_is_reproduced_byte_for_byte(tmp_path: Path,
-                                                            trace: Trace) -> None:
-    again = tmp_path / "again.jsonl"
-    await _play_traced(again)
-    assert again.read_bytes() == trace.path.read_bytes()
-
-
-async def test_a_different_seed_gives_a_different_game(tmp_path: Path, trace: Trace) -> None:
-    other = tmp_path / "other.jsonl"
-    result = await _play_traced(other, seed=SEED + 1)
-    lines = other.read_text("utf-8").splitlines()
-    original = trace.path.read_text("utf-8").splitlines()
-    assert json.loads(lines[0])["seed"] == SEED + 1
-    # Not only the header: the messages themselves differ.
-    assert lines[1:] != original[1:]
-    assert result.final_hash != trace.result.final_hash
-
-
 # --------------------------------------------------------------------------- a forfeit in the trace
 
 
@@ -579,55 +433,3 @@ async def test_a_forfeit_is_traced_and_the_cycle_stays_well_formed(tmp_path: Pat
     check_passes_before_resolve(t.messages)
     check_alternation(t.messages)
     check_one_in_flight(t.messages)
-
-
-# --------------------------------------------------------------------------- replay
-
-
-class ReplayBot:
-    """Answers with a recorded list of replies, in order, and says so if it runs out."""
-
-    def __init__(self, replies: list[Reply]) -> None:
-        self.replies = replies
-        self.used = 0
-
-    def decide(self, view: PlayerView, decision: Decision) -> Reply:
-        if self.used >= len(self.replies):
-            raise AssertionError(f"replay ran out of replies at decision {decision.id}")
-        reply = self.replies[self.used]
-        self.used += 1
-        return reply
-
-
-def _recorded_replies(msgs: list[dict[str, Any]], player: str) -> list[Reply]:
-    out: list[Reply] = []
-    for m in msgs:
-        if m["sender"] != player:
-            continue
-        if m["kind"] == "SubmitAction":
-            out.append(from_plain(Action, m["payload"]["action"]))
-        elif m["kind"] == "SubmitAnswer":
-            out.append(from_plain(Answer, m["payload"]["answer"]))
-    return out
-
-
-async def test_replaying_the_recorded_answers_reaches_the_same_final_state(
-        tmp_path: Path, trace: Trace) -> None:
-    bots = [ReplayBot(_recorded_replies(trace.messages, p)) for p in PLAYERS]
-    assert all(b.replies for b in bots)
-    assert isinstance(bots[0].replies[0], Action | Answer)
-    replay_path = tmp_path / "replay.jsonl"
-    result = await _play_traced(replay_path, policies=bots)
-    assert result.final_hash == trace.result.final_hash
-    assert result.forfeits == []
-    assert (result.winner, result.reason, result.turns) == (
-        trace.result.winner, trace.result.reason, trace.result.turns)
-    assert [b.used for b in bots] == [len(b.replies) for b in bots]
-    # The replayed game's trace is the original, byte for byte.
-    assert replay_path.read_bytes() == trace.path.read_bytes()
-
-
-async def test_replay_without_a_trace_file_gives_the_same_hash(trace: Trace) -> None:
-    bots = [ReplayBot(_recorded_replies(trace.messages, p)) for p in PLAYERS]
-    _, result = await play_match(DECKS, bots, seed=SEED, names=NAMES)
-    assert result.final_hash == trace.result.final_hash

@@ -1,0 +1,229 @@
+"""Every effect verb (``EFFECT_VERBS``, ``rules/effects/_effects.py``, each with its handler) and
+every layer verb (``LAYER_VERBS``, ``rules/layers/_vocabulary.py``) against the card loader, the
+kernel and the card data format's docs.
+
+For each effect verb, a card file whose {0} sorcery has that one effect, with a sample value for
+each argument kind: the loader takes it and the kernel resolves it. Every layer verb but a copy
+effect and a characteristic-defining ability is an effect verb too (611.2). For each layer verb,
+a card file whose static ability uses it: the loader takes each but those that are not card data,
+and the layer vocabulary's docstring lists each. The last two tests add a verb to a registry and
+see the checks report it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from registry_samples import CARDS, NAMES, Missing, problem, table
+
+from spellstack.cards import load_card_file
+from spellstack.rules import (
+    ARG_KINDS,
+    EFFECT_VERBS,
+    Action,
+    CardDefinition,
+    Decision,
+    Reply,
+    VerbSpec,
+    default_answer,
+    play_sync,
+)
+from spellstack.rules.effects import EffectContext
+from spellstack.rules.layers import LAYER_VERBS, REQUIRED_ARGS, _vocabulary
+
+TOKEN = next(name for name, d in CARDS.items() if d.is_token and "Creature" in d.card_types)
+SAMPLE_ARGS: dict[str, Any] = {
+    "amount": 1, "int": 1, "players": "you", "objects": "each_creature",
+    "recipients": "each_opponent", "mana": "G", "zone": "hand", "counter": "+1/+1", "step": "end",
+    "effects": [{"verb": "gain_life", "amount": 1}], "flag": True, "zones": ["graveyard"],
+    "token": TOKEN, "exile_until": "source_leaves", "protection_choice": "artifacts_or_color",
+    "name": "Grizzly Bears", "text_word": "white", "types": ["Creature"], "words": ["Bear"],
+    "colors": "W", "keywords": ["flying"], "positions": [1], "value": 1, "duration": "end_of_turn",
+}
+"""A valid value of each argument kind, as a card file writes it."""
+
+
+def _toml(value: Any) -> str:
+    """``value`` as a TOML value (the few shapes ``SAMPLE_ARGS`` holds)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    assert isinstance(value, dict), value
+    return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+
+
+def probe_name(verb: str) -> str:
+    """The name of the card that tries ``verb``."""
+    return f"Probe {verb}"
+
+
+def effect_card(verb: str, args: Mapping[str, str]) -> str:
+    """A card file: a sorcery costing {0} whose one effect is ``verb`` with a value for each of
+    the required ``args`` (name -> argument kind)."""
+    effect = {"verb": verb, **{name: SAMPLE_ARGS[kind] for name, kind in args.items()}}
+    return (f'[[card]]\nname = "{probe_name(verb)}"\ncost = "{{0}}"\ntype = "Sorcery"\n'
+            f'text = "Probe."\nspell.effects = [{_toml(effect)}]\n')
+
+
+def static_card(verb: str, args: Mapping[str, str]) -> str:
+    """A card file: an enchantment with a static ability whose one effect is ``verb`` with a
+    value for each of ``args``."""
+    effect = {"verb": verb, **{name: SAMPLE_ARGS[kind] for name, kind in args.items()}}
+    return (f'[[card]]\nname = "{probe_name(verb)}"\ncost = "{{0}}"\ntype = "Enchantment"\n'
+            f'text = "Probe."\n  [[card.static]]\n  text = "Probe."\n  affected = "self"\n'
+            f'  effects = [{_toml(effect)}]\n')
+
+
+def loader_missing(verbs: Iterator[tuple[str, Mapping[str, str]]], card: Callable[[str, Mapping[str, str]], str],
+                   folder: Path) -> tuple[Missing, dict[str, Mapping[str, CardDefinition]]]:
+    """The verbs the card loader refuses in a card file written by ``card``, and the cards it
+    loaded for the others."""
+    missing: Missing = {}
+    loaded: dict[str, Mapping[str, CardDefinition]] = {}
+    for verb, args in verbs:
+        path = folder / f"{verb}.toml"
+        try:
+            path.write_text(card(verb, args), "utf-8")
+            loaded[verb] = load_card_file(path)
+        except Exception as err:
+            missing[verb] = problem(err)
+    return missing, loaded
+
+
+def effect_verbs() -> Iterator[tuple[str, Mapping[str, str]]]:
+    """Each registered effect verb with its required arguments (the registry as it stands now)."""
+    return ((verb, spec.required) for verb, spec in EFFECT_VERBS.items())
+
+
+EFFECT_SETUP: dict[str, Any] = {
+    "players": list(NAMES),
+    "alice": {"battlefield": [{"card": "Grizzly Bears", "label": "bears"}, "Forest"],
+              "graveyard": ["Lightning Bolt"]},
+    "bob": {"hand": ["Forest", "Forest"], "battlefield": ["Grizzly Bears"]},
+}
+"""Creatures and players for an effect to act on; the probe card joins alice's hand."""
+
+
+def resolve_probe(cards: Mapping[str, CardDefinition], name: str) -> None:
+    """Cast the {0} sorcery ``name`` from alice's hand and play until it has resolved, every
+    question answered as the kernel would (``default_answer``). Raises if it can't."""
+    setup = {**EFFECT_SETUP, "alice": {**EFFECT_SETUP["alice"], "hand": [name]}}
+    game, _ = table(setup, {**CARDS, **cards})
+    st = game.state
+
+    def answer(decision: Decision) -> Reply:
+        if decision.kind == "priority" and decision.player == 0:
+            for option in decision.actions:
+                if option.kind == "cast" and option.name == name:
+                    return Action("cast", option.object_id)
+        return default_answer(decision)
+
+    play_sync(game, answer, max_tasks=200, until=lambda g, task: st.resolutions >= 1)
+    assert st.resolutions >= 1 or st.game_over, f"{name} did not resolve"
+    assert not any(st.objects[i].name == name for i in st.stack), f"{name} is still on the stack"
+
+
+def handler_missing(loaded: Mapping[str, Mapping[str, CardDefinition]]) -> Missing:
+    """The effect verbs whose handler fails: each loaded probe sorcery cast and resolved."""
+    missing: Missing = {}
+    for verb, cards in loaded.items():
+        try:
+            resolve_probe(cards, probe_name(verb))
+        except Exception as err:
+            missing[verb] = problem(err)
+    return missing
+
+
+NOT_CARD_DATA = {"copy_of": "707.2: a copy effect comes from become_copy (enters_as_copy), not a "
+                            "static ability's effects"}
+"""Layer verbs the card loader refuses in static abilities, and why."""
+
+
+def layer_verbs() -> Iterator[tuple[str, Mapping[str, str]]]:
+    """Each registered layer verb with the arguments it can't do without."""
+    return ((verb, {k: v for k, v in spec.args.items() if k in REQUIRED_ARGS})
+            for verb, spec in LAYER_VERBS.items())
+
+
+def layer_loader_missing(folder: Path) -> Missing:
+    """The layer verbs the loader refuses in a static ability, but for ``NOT_CARD_DATA``, and
+    any of ``NOT_CARD_DATA`` it takes."""
+    refused, _ = loader_missing(layer_verbs(), static_card, folder)
+    missing = {verb: why for verb, why in refused.items() if verb not in NOT_CARD_DATA}
+    missing.update({verb: f"taken, though {why}" for verb, why in NOT_CARD_DATA.items()
+                    if verb in LAYER_VERBS and verb not in refused})
+    return missing
+
+
+def docs_missing_layer_verbs() -> Missing:
+    """The layer verbs the layer vocabulary's docstring (the card data format) does not list."""
+    doc = _vocabulary.__doc__ or ""
+    return {verb: "not listed" for verb in LAYER_VERBS if f"``{verb}``" not in doc}
+
+
+def test_every_argument_kind_has_a_sample_value() -> None:
+    assert set(SAMPLE_ARGS) == set(ARG_KINDS)
+    assert all(ARG_KINDS[k](tuple(v) if isinstance(v, list) and k != "effects" else v)
+               for k, v in SAMPLE_ARGS.items() if k != "effects")
+
+
+def test_the_loader_takes_every_effect_verb(tmp_path: Path) -> None:
+    missing, _ = loader_missing(effect_verbs(), effect_card, tmp_path)
+    assert not missing, f"the card loader does not take effect verbs {missing}"
+
+
+def test_every_effect_verb_has_a_working_handler(tmp_path: Path) -> None:
+    refused, loaded = loader_missing(effect_verbs(), effect_card, tmp_path)
+    assert not refused
+    missing = handler_missing(loaded)
+    assert not missing, f"the kernel's effect handlers fail for verbs {missing}"
+
+
+def test_every_layer_verb_but_copies_and_cdas_is_an_effect_verb() -> None:
+    # 611.2: a resolving spell creates a continuous effect with any layer primitive but a copy
+    # effect (707.2) or a characteristic-defining ability (604.3).
+    missing = sorted(set(LAYER_VERBS) - {"copy_of", "set_base_pt_cda"} - set(EFFECT_VERBS))
+    assert not missing, f"layer verbs with no effect verb: {missing}"
+
+
+def test_the_loader_takes_exactly_the_layer_verbs(tmp_path: Path) -> None:
+    missing = layer_loader_missing(tmp_path)
+    assert not missing, f"the card loader does not take layer verbs {missing}"
+
+
+def test_the_layer_docs_list_every_layer_verb() -> None:
+    missing = docs_missing_layer_verbs()
+    assert not missing, f"rules/layers/_vocabulary.py's docstring does not list layer verbs {sorted(missing)}"
+
+
+# ---------------------------------------------------------------------- the checks can fail
+
+
+def _unimplemented(ctx: EffectContext, eff: Any) -> None:
+    raise NotImplementedError("no handler yet")
+
+
+def test_a_new_effect_verb_without_a_handler_is_reported(monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    # The loader reads EFFECT_VERBS itself, so it takes the new verb: only the handler fails.
+    monkeypatch.setitem(EFFECT_VERBS, "ponder", VerbSpec("701.99", {}, {}, _unimplemented))
+    refused, loaded = loader_missing(effect_verbs(), effect_card, tmp_path)
+    assert not refused
+    assert set(handler_missing({"ponder": loaded["ponder"], "draw": loaded["draw"]})) == {"ponder"}
+
+
+def test_a_new_layer_verb_is_reported_by_the_docs_check(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    # The loader reads LAYER_VERBS itself, so it takes the new verb.
+    monkeypatch.setitem(LAYER_VERBS, "shrink", dataclasses.replace(LAYER_VERBS["modify_pt"]))
+    assert set(docs_missing_layer_verbs()) == {"shrink"}
+    assert not layer_loader_missing(tmp_path)
