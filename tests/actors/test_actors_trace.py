@@ -22,7 +22,7 @@ import pytest
 import trio
 
 from spellstack import __version__
-from spellstack.actors import TRACE_FORMAT, GameResult, play_match
+from spellstack.actors import TRACE_FORMAT, GameResult, play_one_game
 from spellstack.bots import RandomBot
 from spellstack.protocol import MESSAGE_TYPES, ViewDelta, ViewMirror, from_plain
 from spellstack.rules import Action, Answer, Decision, PlayerView, Reply
@@ -59,7 +59,7 @@ def _bots(seed_a: int = 1, seed_b: int = 2) -> list[RandomBot]:
 
 async def _play_traced(path: Path, seed: int = SEED, policies: list[Any] | None = None
                        ) -> GameResult:
-    _, result = await play_match(DECKS, policies if policies is not None else _bots(), seed=seed,
+    _, result = await play_one_game(DECKS, policies if policies is not None else _bots(), seed=seed,
                                  names=NAMES, trace_path=path)
     return result
 
@@ -629,5 +629,5 @@ async def test_replaying_the_recorded_answers_reaches_the_same_final_state(
 
 async def test_replay_without_a_trace_file_gives_the_same_hash(trace: Trace) -> None:
     bots = [ReplayBot(_recorded_replies(trace.messages, p)) for p in PLAYERS]
-    _, result = await play_match(DECKS, bots, seed=SEED, names=NAMES)
+    _, result = await play_one_game(DECKS, bots, seed=SEED, names=NAMES)
     assert result.final_hash == trace.result.final_hash
