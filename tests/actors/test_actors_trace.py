@@ -12,9 +12,8 @@ invariant is a separate test over its JSON Lines trace. Determinism and replay p
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,8 @@ from spellstack.actors import TRACE_FORMAT, GameResult, play_one_game
 from spellstack.bots import RandomBot
 from spellstack.protocol import MESSAGE_TYPES, ViewDelta, ViewMirror, from_plain
 from spellstack.rules import Action, Answer, Decision, PlayerView, Reply
+from spellstack.trace import ReplayBot, TraceHeader, TraceMessage, TraceResult, read_trace, replay_trace
+from spellstack.trace import Trace as RecordedTrace
 
 DECKS = ["gruul", "orzhov"]
 NAMES = ["alice", "bob"]
@@ -47,10 +48,11 @@ NOTIFICATIONS = frozenset({"Accepted", "Rejected", "ErrorReply", "GameOver", "Co
 @dataclass(frozen=True)
 class Trace:
     path: Path
-    header: dict[str, Any]
-    messages: list[dict[str, Any]]
-    footer: dict[str, Any]
+    header: TraceHeader
+    messages: list[TraceMessage]
+    footer: TraceResult
     result: GameResult
+    read: RecordedTrace
 
 
 def _bots(seed_a: int = 1, seed_b: int = 2) -> list[RandomBot]:
@@ -65,9 +67,8 @@ async def _play_traced(path: Path, seed: int = SEED, policies: list[Any] | None 
 
 
 def _load(path: Path, result: GameResult) -> Trace:
-    lines = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
-    assert len(lines) >= 3, "a trace has a header, messages and a footer"
-    return Trace(path, lines[0], lines[1:-1], lines[-1], result)
+    read = read_trace(path)
+    return Trace(path, read.header, list(read.messages), read.result, result, read)
 
 
 @pytest.fixture(scope="module")
@@ -77,18 +78,18 @@ def trace(tmp_path_factory: pytest.TempPathFactory) -> Trace:
     return _load(path, result)
 
 
-def _is_event(msg: dict[str, Any], kind: str) -> bool:
-    return bool(msg["kind"] == "CoordinatorEvent" and msg["payload"]["kind"] == kind)
+def _is_event(msg: TraceMessage, kind: str) -> bool:
+    return bool(msg.kind == "CoordinatorEvent" and msg.payload["kind"] == kind)
 
 
-def _is_sba_marker(msg: dict[str, Any]) -> bool:
-    return msg["kind"] == "SBABatch" or _is_event(msg, "sba_skipped")
+def _is_sba_marker(msg: TraceMessage) -> bool:
+    return msg.kind == "SBABatch" or _is_event(msg, "sba_skipped")
 
 
-def _sba_marker_ok(msg: dict[str, Any]) -> bool:
+def _sba_marker_ok(msg: TraceMessage) -> bool:
     """A check before priority that found nothing to do: an empty batch, or a recorded skip."""
     return _is_event(msg, "sba_skipped") or (
-        msg["kind"] == "SBABatch" and msg["payload"]["events"] == [])
+        msg.kind == "SBABatch" and msg.payload["events"] == [])
 
 
 def _seat_of(actor: str) -> int:
@@ -105,17 +106,17 @@ class Outcome:
     accepted: bool
 
 
-def _priority_outcomes(msgs: list[dict[str, Any]]) -> Iterator[Outcome]:
+def _priority_outcomes(msgs: list[TraceMessage]) -> Iterator[Outcome]:
     """Every priority grant's outcome in trace order: an auto-pass event, or a player's
     SubmitAction with the coordinator's verdict on it."""
     for i, m in enumerate(msgs):
         if _is_event(m, "auto_pass"):
-            yield Outcome(i, m["payload"]["player"], "pass", True)
-        elif m["kind"] == "SubmitAction":
+            yield Outcome(i, m.payload["player"], "pass", True)
+        elif m.kind == "SubmitAction":
             verdict = next(v for v in msgs[i + 1:]
-                           if v["receiver"] == m["sender"] and v["kind"] in ("Accepted", "Rejected"))
-            yield Outcome(i, _seat_of(m["sender"]), m["payload"]["action"]["kind"],
-                          verdict["kind"] == "Accepted")
+                           if v.receiver == m.sender and v.kind in ("Accepted", "Rejected"))
+            yield Outcome(i, _seat_of(m.sender), m.payload["action"]["kind"],
+                          verdict.kind == "Accepted")
 
 
 # --------------------------------------------------------------------------- shape of the file
@@ -130,37 +131,36 @@ def test_the_game_ends_normally(trace: Trace) -> None:
 
 def test_first_line_is_a_header_with_format_engine_seed_and_decks(trace: Trace) -> None:
     h = trace.header
-    assert h["event"] == "header"
-    assert h["format"] == TRACE_FORMAT
-    assert h["engine"] == __version__
-    assert h["seed"] == SEED
-    assert h["decks"] == dict(zip(NAMES, DECKS, strict=True))
+    assert h.format == TRACE_FORMAT
+    assert h.engine == __version__
+    assert h.seed == SEED
+    assert h.decks == dict(zip(NAMES, DECKS, strict=True))
+    assert h.players == tuple(NAMES)
 
 
 def test_last_line_is_the_result(trace: Trace) -> None:
     f = trace.footer
-    assert f["event"] == "result"
-    assert f["winner"] == trace.result.winner
-    assert f["reason"] == trace.result.reason
-    assert f["turns"] == trace.result.turns
-    assert f["final_hash"] == trace.result.final_hash
+    assert f.winner == trace.result.winner
+    assert f.reason == trace.result.reason
+    assert f.turns == trace.result.turns
+    assert f.final_hash == trace.result.final_hash
+    assert f.seed == trace.result.seed == SEED
 
 
 def test_sequence_numbers_are_1_to_n_consecutive(trace: Trace) -> None:
-    seqs = [m["seq"] for m in trace.messages]
+    seqs = [m.seq for m in trace.messages]
     assert seqs == list(range(1, len(seqs) + 1))
     # GameResult.messages counts what crossed channels; coordinator events are trace-only.
-    crossed = [m for m in trace.messages if m["kind"] != "CoordinatorEvent"]
+    crossed = [m for m in trace.messages if m.kind != "CoordinatorEvent"]
     assert trace.result.messages == len(crossed)
-    assert all(m["receiver"] == "tracer" for m in trace.messages if m not in crossed)
-    assert {m["event"] for m in trace.messages} == {"message"}
-    assert {m["game"] for m in trace.messages} == {"g1"}
+    assert all(m.receiver == "tracer" for m in trace.messages if m not in crossed)
+    assert {m.game for m in trace.messages} == {"g1"}
 
 
 def test_every_payload_decodes_as_its_kind(trace: Trace) -> None:
     for m in trace.messages:
-        cls = MESSAGE_TYPES[m["kind"]]
-        assert from_plain(cls, m["payload"]).KIND == m["kind"]
+        cls = MESSAGE_TYPES[m.kind]
+        assert from_plain(cls, m.payload).KIND == m.kind
 
 
 def test_actors_talk_only_along_the_designed_channels(trace: Trace) -> None:
@@ -176,30 +176,30 @@ def test_actors_talk_only_along_the_designed_channels(trace: Trace) -> None:
                                        "Rejected", "ErrorReply", "GameOver"}
         allowed[(p, "coordinator")] = {"SubmitAction", "SubmitAnswer", "Forfeit"}
     for m in trace.messages:
-        assert m["kind"] in allowed.get((m["sender"], m["receiver"]), set()), m
+        assert m.kind in allowed.get((m.sender, m.receiver), set()), m
 
 
 def test_counts_agree_with_the_result(trace: Trace) -> None:
     msgs = trace.messages
     auto = sum(_is_event(m, "auto_pass") for m in msgs)
     assert auto == trace.result.auto_passes
-    submitted = sum(m["kind"] in ("SubmitAction", "SubmitAnswer") for m in msgs)
+    submitted = sum(m.kind in ("SubmitAction", "SubmitAnswer") for m in msgs)
     assert submitted == trace.result.decisions
-    game_over = [m for m in msgs if m["kind"] == "GameOver"]
-    assert sorted(m["receiver"] for m in game_over) == PLAYERS
-    assert all(m["payload"]["winner"] == trace.result.winner for m in game_over)
+    game_over = [m for m in msgs if m.kind == "GameOver"]
+    assert sorted(m.receiver for m in game_over) == PLAYERS
+    assert all(m.payload["winner"] == trace.result.winner for m in game_over)
     assert msgs[-2:] == game_over
 
 
 # --------------------------------------------------------------------------- the priority cycle
 
 
-def _is_grant(msg: dict[str, Any]) -> bool:
+def _is_grant(msg: TraceMessage) -> bool:
     """A grant of priority: a request to the player, or a pass the coordinator made for it."""
-    return msg["kind"] == "PriorityRequest" or _is_event(msg, "auto_pass")
+    return msg.kind == "PriorityRequest" or _is_event(msg, "auto_pass")
 
 
-def check_sba_before_priority(msgs: list[dict[str, Any]]) -> None:
+def check_sba_before_priority(msgs: list[TraceMessage]) -> None:
     """Before each grant of priority, since the previous grant or anything that changed the
     state: an SBA check or a recorded skip, the last of them finding nothing to do."""
     checked = 0
@@ -208,10 +208,10 @@ def check_sba_before_priority(msgs: list[dict[str, Any]]) -> None:
         if not _is_grant(m):
             continue
         checked += 1
-        if m["kind"] == "PriorityRequest":
-            if m["payload"]["decision"]["id"] == last_id:
+        if m.kind == "PriorityRequest":
+            if m.payload["decision"]["id"] == last_id:
                 continue  # the same question asked again after a malformed reply: nothing changed
-            last_id = m["payload"]["decision"]["id"]
+            last_id = m.payload["decision"]["id"]
         # Look back to the previous grant of priority or anything that changed the state.
         j = i - 1
         marker = None
@@ -219,12 +219,12 @@ def check_sba_before_priority(msgs: list[dict[str, Any]]) -> None:
             prev = msgs[j]
             if marker is None and _is_sba_marker(prev):
                 marker = prev
-            if prev["kind"] in ("Accepted", "Rejected", "Resolved", "ErrorReply") or _is_grant(prev):
+            if prev.kind in ("Accepted", "Rejected", "Resolved", "ErrorReply") or _is_grant(prev):
                 break
             j -= 1
-        assert marker is not None, f"no SBA check or recorded skip before seq {m['seq']}"
+        assert marker is not None, f"no SBA check or recorded skip before seq {m.seq}"
         assert _sba_marker_ok(marker), (
-            f"seq {m['seq']}: the last check before priority was {marker}")
+            f"seq {m.seq}: the last check before priority was {marker}")
     assert checked == sum(_is_grant(m) for m in msgs) > 0
 
 
@@ -235,7 +235,7 @@ def test_a_recorded_skip_stands_just_before_the_grant_it_is_for(trace: Trace) ->
     skips = [i for i, m in enumerate(msgs) if _is_event(m, "sba_skipped")]
     assert skips
     for i in skips:
-        assert _is_grant(msgs[i + 1]), f"seq {msgs[i]['seq']} is followed by {msgs[i + 1]}"
+        assert _is_grant(msgs[i + 1]), f"seq {msgs[i].seq} is followed by {msgs[i + 1]}"
 
 
 def test_every_auto_pass_follows_a_clean_sba_check_or_a_recorded_skip(trace: Trace) -> None:
@@ -243,9 +243,9 @@ def test_every_auto_pass_follows_a_clean_sba_check_or_a_recorded_skip(trace: Tra
     for i, m in enumerate(msgs):
         if not _is_event(m, "auto_pass"):
             continue
-        before = [p for p in msgs[:i] if _is_sba_marker(p) or p["kind"] == "PriorityRequest"
+        before = [p for p in msgs[:i] if _is_sba_marker(p) or p.kind == "PriorityRequest"
                   or _is_event(p, "auto_pass")]
-        assert before and _sba_marker_ok(before[-1]), f"seq {m['seq']}"
+        assert before and _sba_marker_ok(before[-1]), f"seq {m.seq}"
 
 
 def test_sba_checks_repeat_until_a_batch_is_empty(trace: Trace) -> None:
@@ -254,15 +254,15 @@ def test_sba_checks_repeat_until_a_batch_is_empty(trace: Trace) -> None:
     msgs = trace.messages
     nonempty = 0
     for i, m in enumerate(msgs):
-        if m["kind"] != "SBABatch" or not m["payload"]["events"]:
+        if m.kind != "SBABatch" or not m.payload["events"]:
             continue
         nonempty += 1
         for later in msgs[i + 1:]:
-            if later["kind"] == "CheckSBA":
+            if later.kind == "CheckSBA":
                 break
-            assert later["kind"] not in ("PriorityRequest", "Resolve") and not _is_event(
-                later, "auto_pass"), f"seq {later['seq']} after non-empty batch {m['seq']}"
-            if later["kind"] == "GameOver":
+            assert later.kind not in ("PriorityRequest", "Resolve") and not _is_event(
+                later, "auto_pass"), f"seq {later.seq} after non-empty batch {m.seq}"
+            if later.kind == "GameOver":
                 break
     assert nonempty > 0, "the game should have had state-based actions (a player died)"
 
@@ -280,120 +280,120 @@ def test_a_skipped_check_is_recorded_only_when_nothing_sba_relevant_changed(trac
         if not _is_event(m, "sba_skipped"):
             continue
         skips += 1
-        j = max(k for k in range(i) if msgs[k]["kind"] == "SBABatch")
-        assert msgs[j]["payload"]["events"] == []
+        j = max(k for k in range(i) if msgs[k].kind == "SBABatch")
+        assert msgs[j].payload["events"] == []
         between = msgs[j + 1:i]
-        assert not [b for b in between if b["kind"] in ("Resolve", "Resolved")], f"seq {m['seq']}"
+        assert not [b for b in between if b.kind in ("Resolve", "Resolved")], f"seq {m.seq}"
         for b in between:
-            if b["kind"] == "SubmitAction":
-                assert b["payload"]["action"]["kind"] != "play", f"seq {m['seq']}: {b}"
-                after_cast += b["payload"]["action"]["kind"] == "cast"
+            if b.kind == "SubmitAction":
+                assert b.payload["action"]["kind"] != "play", f"seq {m.seq}: {b}"
+                after_cast += b.payload["action"]["kind"] == "cast"
     assert skips > 0
     assert after_cast > 0, "a spell cast changes nothing SBAs read: no round trip after it"
 
 
-def check_passes_before_resolve(msgs: list[dict[str, Any]]) -> None:
+def check_passes_before_resolve(msgs: list[TraceMessage]) -> None:
     outcomes = list(_priority_outcomes(msgs))
-    resolves = [i for i, m in enumerate(msgs) if m["kind"] == "Resolve"]
+    resolves = [i for i, m in enumerate(msgs) if m.kind == "Resolve"]
     assert resolves
     for r in resolves:
         accepted = [o for o in outcomes if o.index < r and o.accepted]
         # The brief's count: passes since the last non-pass action or resolution.
-        last_resolved = max((i for i in range(r) if msgs[i]["kind"] == "Resolved"), default=-1)
+        last_resolved = max((i for i in range(r) if msgs[i].kind == "Resolved"), default=-1)
         passes = 0
         for o in reversed(accepted):
             if o.action != "pass" or o.index < last_resolved:
                 break
             passes += 1
-        assert passes >= len(NAMES), f"Resolve at seq {msgs[r]['seq']}: {passes} passes"
+        assert passes >= len(NAMES), f"Resolve at seq {msgs[r].seq}: {passes} passes"
         # Stricter: the last grants before it were passes by every player, one each.
         last = accepted[-len(NAMES):]
-        assert {o.seat for o in last} == set(range(len(NAMES))), msgs[r]["seq"]
+        assert {o.seat for o in last} == set(range(len(NAMES))), msgs[r].seq
         assert all(o.action == "pass" for o in last)
 
 
 def test_every_resolve_is_answered_by_resolved_from_the_stack(trace: Trace) -> None:
     msgs = trace.messages
     for i, m in enumerate(msgs):
-        if m["kind"] != "Resolve":
+        if m.kind != "Resolve":
             continue
-        assert (m["sender"], m["receiver"]) == ("coordinator", "stack")
-        from_stack = [n for n in msgs[i + 1:] if n["sender"] == "stack"]
+        assert (m.sender, m.receiver) == ("coordinator", "stack")
+        from_stack = [n for n in msgs[i + 1:] if n.sender == "stack"]
         replies = iter(from_stack)
         reply = next(replies)
-        while reply["kind"] == "AskPlayer":
+        while reply.kind == "AskPlayer":
             reply = next(replies)
-        assert reply["kind"] == "Resolved", reply
-        assert reply["payload"]["object_id"] == m["payload"]["object_id"]
+        assert reply.kind == "Resolved", reply
+        assert reply.payload["object_id"] == m.payload["object_id"]
         # Nothing of the game moves on until it arrives.
         for n in msgs[i + 1:msgs.index(reply)]:
-            assert n["kind"] in ("AskPlayer", "PlayerReply", "DecisionRequest", "SubmitAnswer",
+            assert n.kind in ("AskPlayer", "PlayerReply", "DecisionRequest", "SubmitAnswer",
                                  "Accepted", "Rejected", "ErrorReply"), n
 
 
 def test_each_request_is_answered_by_its_reply(trace: Trace) -> None:
     msgs = trace.messages
     for i, m in enumerate(msgs):
-        if m["kind"] == "PriorityRequest":
-            player = m["receiver"]
-            thread = [n for n in msgs[i + 1:] if player in (n["sender"], n["receiver"])]
+        if m.kind == "PriorityRequest":
+            player = m.receiver
+            thread = [n for n in msgs[i + 1:] if player in (n.sender, n.receiver)]
             submit, verdict = thread[0], thread[1]
-            assert (submit["kind"], submit["sender"]) == ("SubmitAction", player), submit
-            assert submit["payload"]["decision_id"] == m["payload"]["decision"]["id"]
-            assert verdict["kind"] in ("Accepted", "Rejected")
-            assert verdict["payload"]["decision_id"] == m["payload"]["decision"]["id"]
-            assert m["payload"]["decision"]["player"] == _seat_of(player)
-            assert m["payload"]["view"]["seat"] == _seat_of(player)
-        elif m["kind"] == "DecisionRequest":
-            player = m["receiver"]
-            thread = [n for n in msgs[i + 1:] if player in (n["sender"], n["receiver"])]
+            assert (submit.kind, submit.sender) == ("SubmitAction", player), submit
+            assert submit.payload["decision_id"] == m.payload["decision"]["id"]
+            assert verdict.kind in ("Accepted", "Rejected")
+            assert verdict.payload["decision_id"] == m.payload["decision"]["id"]
+            assert m.payload["decision"]["player"] == _seat_of(player)
+            assert m.payload["view"]["seat"] == _seat_of(player)
+        elif m.kind == "DecisionRequest":
+            player = m.receiver
+            thread = [n for n in msgs[i + 1:] if player in (n.sender, n.receiver)]
             submit, verdict = thread[0], thread[1]
-            assert (submit["kind"], submit["sender"]) == ("SubmitAnswer", player), submit
-            assert submit["payload"]["answer"]["decision_id"] == m["payload"]["decision"]["id"]
-            assert verdict["kind"] in ("Accepted", "Rejected")
-            assert m["payload"]["decision"]["player"] == _seat_of(player)
-        elif m["kind"] == "CheckSBA":
-            thread = [n for n in msgs[i + 1:] if "sba" in (n["sender"], n["receiver"])]
+            assert (submit.kind, submit.sender) == ("SubmitAnswer", player), submit
+            assert submit.payload["answer"]["decision_id"] == m.payload["decision"]["id"]
+            assert verdict.kind in ("Accepted", "Rejected")
+            assert m.payload["decision"]["player"] == _seat_of(player)
+        elif m.kind == "CheckSBA":
+            thread = [n for n in msgs[i + 1:] if "sba" in (n.sender, n.receiver)]
             k = 0
-            while thread[k]["kind"] == "AskPlayer":
-                assert thread[k + 1]["kind"] == "PlayerReply"
+            while thread[k].kind == "AskPlayer":
+                assert thread[k + 1].kind == "PlayerReply"
                 k += 2
-            assert thread[k]["kind"] == "SBABatch"
+            assert thread[k].kind == "SBABatch"
 
 
-def check_alternation(msgs: list[dict[str, Any]]) -> None:
+def check_alternation(msgs: list[TraceMessage]) -> None:
     """Per pair of actors: after a message that expects an answer, the next message between
     them goes the other way."""
     awaiting: dict[frozenset[str], str] = {}  # pair -> who must speak next
     for m in msgs:
-        if m["receiver"] == "tracer":
+        if m.receiver == "tracer":
             continue
-        pair = frozenset((m["sender"], m["receiver"]))
+        pair = frozenset((m.sender, m.receiver))
         due = awaiting.get(pair)
-        if m["kind"] in NOTIFICATIONS:
-            assert due is None, f"seq {m['seq']}: {m['kind']} while {due} owes a reply"
+        if m.kind in NOTIFICATIONS:
+            assert due is None, f"seq {m.seq}: {m.kind} while {due} owes a reply"
             continue
-        assert due in (None, m["sender"]), f"seq {m['seq']}: {m['sender']} spoke out of turn"
-        if m["kind"] in ("SubmitAction", "SubmitAnswer", "Forfeit", "SBABatch", "Resolved"):
-            assert due == m["sender"], f"seq {m['seq']}: an unrequested {m['kind']}"
+        assert due in (None, m.sender), f"seq {m.seq}: {m.sender} spoke out of turn"
+        if m.kind in ("SubmitAction", "SubmitAnswer", "Forfeit", "SBABatch", "Resolved"):
+            assert due == m.sender, f"seq {m.seq}: an unrequested {m.kind}"
             awaiting.pop(pair)
         else:
-            awaiting[pair] = m["receiver"]
+            awaiting[pair] = m.receiver
         # An AskPlayer is answered by PlayerReply, which in turn awaits the final reply.
     assert awaiting == {}
 
 
-def check_one_in_flight(msgs: list[dict[str, Any]]) -> None:
+def check_one_in_flight(msgs: list[TraceMessage]) -> None:
     """The turn to speak passes like a baton: every message is sent by the actor that holds it.
     A request hands it to the receiver, a reply hands it back; notifications keep it."""
     holder = "coordinator"
     for m in msgs:
-        assert m["sender"] == holder, (
-            f"seq {m['seq']}: {m['sender']} sent {m['kind']} while {holder} had the turn")
-        if m["kind"] in HANDS_OVER:
-            holder = m["receiver"]
+        assert m.sender == holder, (
+            f"seq {m.seq}: {m.sender} sent {m.kind} while {holder} had the turn")
+        if m.kind in HANDS_OVER:
+            holder = m.receiver
         else:
-            assert m["kind"] in NOTIFICATIONS
+            assert m.kind in NOTIFICATIONS
     assert holder == "coordinator"
 
 
@@ -401,8 +401,8 @@ def _views_seen(trace: Trace) -> Iterator[PlayerView]:
     """Each request's view, rebuilt from the trace's view deltas as its player rebuilt it."""
     mirrors = [ViewMirror(), ViewMirror()]
     for m in trace.messages:
-        if m["kind"] in ("PriorityRequest", "DecisionRequest"):
-            delta = from_plain(ViewDelta, m["payload"]["view"])
+        if m.kind in ("PriorityRequest", "DecisionRequest"):
+            delta = from_plain(ViewDelta, m.payload["view"])
             yield mirrors[delta.seat].apply(delta)
 
 
@@ -440,59 +440,57 @@ def test_only_one_message_is_in_flight(trace: Trace) -> None:
 # that it would notice.
 
 
-def _first(msgs: list[dict[str, Any]], pred: Any, start: int = 0) -> int:
+def _first(msgs: list[TraceMessage], pred: Any, start: int = 0) -> int:
     return next(i for i in range(start, len(msgs)) if pred(msgs[i]))
 
 
-def _check_dropped(msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _check_dropped(msgs: list[TraceMessage]) -> list[TraceMessage]:
     """Priority granted after a state change with no SBA check in between."""
     boundary = ("Accepted", "Resolved")
     i = next(k for k in range(3, len(msgs))
-             if msgs[k]["kind"] == "PriorityRequest" and msgs[k - 1]["kind"] == "SBABatch"
-             and msgs[k - 2]["kind"] == "CheckSBA" and msgs[k - 3]["kind"] in boundary)
+             if msgs[k].kind == "PriorityRequest" and msgs[k - 1].kind == "SBABatch"
+             and msgs[k - 2].kind == "CheckSBA" and msgs[k - 3].kind in boundary)
     return msgs[:i - 2] + msgs[i:]
 
 
-def _skip_dropped(msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _skip_dropped(msgs: list[TraceMessage]) -> list[TraceMessage]:
     """An automatic pass made with no SBA check or recorded skip before it."""
     i = next(k for k in range(1, len(msgs))
              if _is_event(msgs[k], "auto_pass") and _is_event(msgs[k - 1], "sba_skipped"))
     return msgs[:i - 1] + msgs[i:]
 
 
-def _dirty_batch(msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _dirty_batch(msgs: list[TraceMessage]) -> list[TraceMessage]:
     """Priority granted right after a batch that did something."""
     i = next(k for k in range(1, len(msgs))
-             if msgs[k]["kind"] == "PriorityRequest" and msgs[k - 1]["kind"] == "SBABatch")
+             if msgs[k].kind == "PriorityRequest" and msgs[k - 1].kind == "SBABatch")
     out = list(msgs)
-    batch = dict(out[i - 1])
-    batch["payload"] = {"events": [{"kind": "destroy"}]}
-    out[i - 1] = batch
+    out[i - 1] = replace(out[i - 1], payload={"events": [{"kind": "destroy"}]})
     return out
 
 
-def _pass_dropped(msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _pass_dropped(msgs: list[TraceMessage]) -> list[TraceMessage]:
     """A Resolve after only one player passed."""
-    r = _first(msgs, lambda m: m["kind"] == "Resolve")
+    r = _first(msgs, lambda m: m.kind == "Resolve")
     last_pass = max(o.index for o in _priority_outcomes(msgs[:r]) if o.action == "pass")
     drop = {last_pass}
-    if msgs[last_pass]["kind"] == "SubmitAction":  # with its request and verdict
+    if msgs[last_pass].kind == "SubmitAction":  # with its request and verdict
         drop |= {last_pass - 1, last_pass + 1}
     return [m for k, m in enumerate(msgs) if k not in drop]
 
 
-def _reply_before_request(msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _reply_before_request(msgs: list[TraceMessage]) -> list[TraceMessage]:
     """A player's SubmitAction recorded before the PriorityRequest it answers."""
-    i = _first(msgs, lambda m: m["kind"] == "PriorityRequest")
+    i = _first(msgs, lambda m: m.kind == "PriorityRequest")
     out = list(msgs)
     out[i], out[i + 1] = out[i + 1], out[i]
     return out
 
 
-def _two_requests(msgs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _two_requests(msgs: list[TraceMessage]) -> list[TraceMessage]:
     """The coordinator asks the SBA checker while a player still owes an answer."""
-    i = _first(msgs, lambda m: m["kind"] == "PriorityRequest")
-    check = next(m for m in msgs if m["kind"] == "CheckSBA")
+    i = _first(msgs, lambda m: m.kind == "PriorityRequest")
+    check = next(m for m in msgs if m.kind == "CheckSBA")
     return [*msgs[:i + 1], check, *msgs[i + 1:]]
 
 
@@ -535,7 +533,7 @@ async def test_a_different_seed_gives_a_different_game(tmp_path: Path, trace: Tr
     result = await _play_traced(other, seed=SEED + 1)
     lines = other.read_text("utf-8").splitlines()
     original = trace.path.read_text("utf-8").splitlines()
-    assert json.loads(lines[0])["seed"] == SEED + 1
+    assert read_trace(other).header.seed == SEED + 1
     # Not only the header: the messages themselves differ.
     assert lines[1:] != original[1:]
     assert result.final_hash != trace.result.final_hash
@@ -565,16 +563,16 @@ async def test_a_forfeit_is_traced_and_the_cycle_stays_well_formed(tmp_path: Pat
     reason = "policy raised RuntimeError: the bot fell over"
     assert result.forfeits == [("bob", reason)]
     assert result.winner == "alice"
-    assert t.footer["winner"] == "alice"
-    forfeit = [m for m in t.messages if m["kind"] == "Forfeit"]
-    assert [(m["sender"], m["payload"]["reason"]) for m in forfeit] == [("player:bob", reason)]
+    assert t.footer.winner == "alice"
+    forfeit = [m for m in t.messages if m.kind == "Forfeit"]
+    assert [(m.sender, m.payload["reason"]) for m in forfeit] == [("player:bob", reason)]
     events = [m for m in t.messages if _is_event(m, "forfeit")]
-    assert [(e["payload"]["player"], e["payload"]["detail"]) for e in events] == [(1, reason)]
+    assert [(e.payload["player"], e.payload["detail"]) for e in events] == [(1, reason)]
     assert t.messages.index(events[0]) == t.messages.index(forfeit[0]) + 1
     # bob is told nothing more; alice hears that the game is over.
     after = t.messages[t.messages.index(forfeit[0]) + 1:]
-    assert not [m for m in after if m["receiver"] == "player:bob"]
-    assert [m["kind"] for m in after if m["receiver"] == "player:alice"][-1] == "GameOver"
+    assert not [m for m in after if m.receiver == "player:bob"]
+    assert [m.kind for m in after if m.receiver == "player:alice"][-1] == "GameOver"
     check_sba_before_priority(t.messages)
     check_passes_before_resolve(t.messages)
     check_alternation(t.messages)
@@ -584,50 +582,22 @@ async def test_a_forfeit_is_traced_and_the_cycle_stays_well_formed(tmp_path: Pat
 # --------------------------------------------------------------------------- replay
 
 
-class ReplayBot:
-    """Answers with a recorded list of replies, in order, and says so if it runs out."""
-
-    def __init__(self, replies: list[Reply]) -> None:
-        self.replies = replies
-        self.used = 0
-
-    def decide(self, view: PlayerView, decision: Decision) -> Reply:
-        if self.used >= len(self.replies):
-            raise AssertionError(f"replay ran out of replies at decision {decision.id}")
-        reply = self.replies[self.used]
-        self.used += 1
-        return reply
-
-
-def _recorded_replies(msgs: list[dict[str, Any]], player: str) -> list[Reply]:
-    out: list[Reply] = []
-    for m in msgs:
-        if m["sender"] != player:
-            continue
-        if m["kind"] == "SubmitAction":
-            out.append(from_plain(Action, m["payload"]["action"]))
-        elif m["kind"] == "SubmitAnswer":
-            out.append(from_plain(Answer, m["payload"]["answer"]))
-    return out
-
-
 async def test_replaying_the_recorded_answers_reaches_the_same_final_state(
         tmp_path: Path, trace: Trace) -> None:
-    bots = [ReplayBot(_recorded_replies(trace.messages, p)) for p in PLAYERS]
-    assert all(b.replies for b in bots)
-    assert isinstance(bots[0].replies[0], Action | Answer)
     replay_path = tmp_path / "replay.jsonl"
-    result = await _play_traced(replay_path, policies=bots)
-    assert result.final_hash == trace.result.final_hash
+    game, result = await replay_trace(trace.read, trace_path=replay_path)
+    assert result.final_hash == trace.result.final_hash == game.state.state_hash()
     assert result.forfeits == []
     assert (result.winner, result.reason, result.turns) == (
         trace.result.winner, trace.result.reason, trace.result.turns)
-    assert [b.used for b in bots] == [len(b.replies) for b in bots]
     # The replayed game's trace is the original, byte for byte.
     assert replay_path.read_bytes() == trace.path.read_bytes()
 
 
 async def test_replay_without_a_trace_file_gives_the_same_hash(trace: Trace) -> None:
-    bots = [ReplayBot(_recorded_replies(trace.messages, p)) for p in PLAYERS]
+    bots = [ReplayBot(trace.read.replies(name)) for name in NAMES]
+    assert all(b.replies for b in bots)
+    assert isinstance(bots[0].replies[0], Action | Answer)
     _, result = await play_one_game(DECKS, bots, seed=SEED, names=NAMES)
     assert result.final_hash == trace.result.final_hash
+    assert [b.used for b in bots] == [len(b.replies) for b in bots]
