@@ -1,5 +1,6 @@
 """docs/bots.md's example runs as written: its bot plays whole games against RandomBot without a
-refused reply or a forfeit, and the run shown prints what the page says it prints."""
+refused reply or a forfeit, and the run shown prints what the page says it prints; the
+README's Python example runs too."""
 
 from __future__ import annotations
 
@@ -62,3 +63,12 @@ async def test_the_bot_plays_whole_games_without_an_illegal_reply(seed: int) -> 
     assert refused == []
     casts = [e for e in game.history or [] if e.kind == "cast" and e.player == 0]
     assert casts, "the bot cast no spell"
+
+
+def test_the_readmes_python_example_runs() -> None:
+    readme = PAGE.parents[1] / "README.md"
+    blocks = python_blocks(readme.read_text("utf-8"))
+    assert len(blocks) == 1
+    _, printed = _run(blocks[0])
+    winner, _, _ = printed.partition(" ")
+    assert winner in ("p1", "p2") and printed.rstrip().split()[-1].isdigit()
