@@ -1,5 +1,82 @@
-"""spellstack: a Magic: The Gathering rules engine run as an actor-based async simulation."""
+"""spellstack: a Magic: The Gathering rules engine run as an actor-based async simulation.
 
-__version__ = "0.1.0"
+The front door for a program that embeds it: play a game between bots (``play_one_game``,
+its ``GameResult``, ``SeatConfig``), write a bot (``Bot``, ``RandomBot``), load cards and
+decks (``load_cards``, ``load_deck``, ``Deck``, ``DECKS``), read and replay traces
+(``read_trace``, ``replay_trace``, ``Trace`` and its records and errors). The packages
+below (``spellstack.rules``, ``protocol``, ``actors``, ``bots``, ``cards``, ``trace``) hold
+the rest.
 
-__all__ = ["__version__"]
+The names are loaded when first used, so that importing one layer (``spellstack.rules``,
+which is sans-IO) does not import the others with this package.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from ._version import __version__
+
+if TYPE_CHECKING:
+    from .actors import GameResult, SeatConfig, play_one_game
+    from .bots import Bot, RandomBot
+    from .cards import DECKS, Deck, load_cards, load_deck
+    from .trace import (
+        ReplayError,
+        ReplayMismatchError,
+        Trace,
+        TraceError,
+        TraceHeader,
+        TraceMessage,
+        TraceResult,
+        read_trace,
+        replay_trace,
+    )
+
+_HOMES = {
+    "spellstack.actors": ("GameResult", "SeatConfig", "play_one_game"),
+    "spellstack.bots": ("Bot", "RandomBot"),
+    "spellstack.cards": ("DECKS", "Deck", "load_cards", "load_deck"),
+    "spellstack.trace": ("ReplayError", "ReplayMismatchError", "Trace", "TraceError",
+                         "TraceHeader", "TraceMessage", "TraceResult", "read_trace",
+                         "replay_trace"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+"""The module each public name comes from."""
+
+__all__ = [
+    "DECKS",
+    "Bot",
+    "Deck",
+    "GameResult",
+    "RandomBot",
+    "ReplayError",
+    "ReplayMismatchError",
+    "SeatConfig",
+    "Trace",
+    "TraceError",
+    "TraceHeader",
+    "TraceMessage",
+    "TraceResult",
+    "__version__",
+    "load_cards",
+    "load_deck",
+    "play_one_game",
+    "read_trace",
+    "replay_trace",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use (PEP 562)."""
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'spellstack' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

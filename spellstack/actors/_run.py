@@ -27,7 +27,7 @@ from ._player import player_actor
 from ._tracer import TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
-__all__ = ["play_game", "play_match"]
+__all__ = ["play_game", "play_one_game"]
 
 _FAULT_TEXT_LIMIT = 300
 """Longest exception text kept in an end reason, in characters."""
@@ -146,7 +146,7 @@ async def _coordinate(coord: Coordinator, engine: trio.CancelScope) -> None:
     engine.cancel()
 
 
-async def play_match(
+async def play_one_game(
     decks: Sequence[str],
     policies: Sequence[Bot],
     seed: int,
@@ -156,8 +156,9 @@ async def play_match(
     configs: Sequence[SeatConfig] | None = None,
     history: bool = False,
 ) -> tuple[Game, GameResult]:
-    """Start a game from built-in decks (or deck files) and play it, optionally tracing it to
-    ``trace_path`` (JSON Lines). ``history``: keep every event in ``game.history``.
+    """Play one game from built-in decks (or deck files), seat ``i`` with ``decks[i]`` and
+    ``policies[i]``, optionally tracing it to ``trace_path`` (JSON Lines); returns the game
+    (its final state) and the result. ``history``: keep every event in ``game.history``.
 
     A tracer that fails (writing a line raises) ends the game as an engine error like any
     other actor; the result line is still written if the writer can.

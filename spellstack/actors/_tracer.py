@@ -10,7 +10,7 @@ import orjson
 import structlog
 import trio
 
-from .. import __version__
+from .._version import __version__
 from ..protocol import MESSAGE_TYPES, named_from_wire
 from ._wire import TraceRecord
 

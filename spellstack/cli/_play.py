@@ -8,7 +8,7 @@ from pathlib import Path
 
 import trio
 
-from ..actors import ENGINE_ERROR, play_match
+from ..actors import ENGINE_ERROR, play_one_game
 from ..bots import RandomBot
 from ..rules import Event
 from ._errors import CommandError
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     names = ["alice", "bob"]
     bots = [RandomBot(args.seed * 2 + 1), RandomBot(args.seed * 2 + 2)]
     try:
-        game, result = trio.run(lambda: play_match(decks, bots, args.seed, names=names,
+        game, result = trio.run(lambda: play_one_game(decks, bots, args.seed, names=names,
                                                    trace_path=args.trace, history=True))
     except OSError as err:  # the trace file can't be created (permissions, a full disk)
         raise CommandError(f"--trace {str(args.trace)!r}: {err.strerror or err}") from None

@@ -15,7 +15,7 @@ from pathlib import Path
 import msgpack  # type: ignore[import-untyped]
 import trio
 
-from ..actors import ENGINE_ERROR, play_match
+from ..actors import ENGINE_ERROR, play_one_game
 from ..bots import RandomBot
 from ..cards import load_cards
 from ..rules import Game
@@ -74,7 +74,7 @@ async def bench_games(games: int, seed: int, out: list[str]) -> None:
     step = max(1, games // 10)
     for i in range(games):
         s = seed + i
-        _, result = await play_match(BENCH_DECKS, [RandomBot(2 * s + 1), RandomBot(2 * s + 2)], s,
+        _, result = await play_one_game(BENCH_DECKS, [RandomBot(2 * s + 1), RandomBot(2 * s + 2)], s,
                                      names=list(BENCH_DECKS))
         decisions += result.decisions
         autos += result.auto_passes

@@ -52,7 +52,7 @@ def bench_bots(seed: int) -> list[Bot]:
 
 
 def new_bench_game(seed: int) -> Game:
-    """The bench's game of ``seed``, set up as ``play_match`` sets it up."""
+    """The bench's game of ``seed``, set up as ``play_one_game`` sets it up."""
     cards = load_cards()
     loaded = [load_deck(d, cards) for d in BENCH_DECKS]
     return new_game(cards, [(nm, d.cards) for nm, d in zip(BENCH_DECKS, loaded, strict=True)], seed)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import trio
 
-from ..actors import ENGINE_ERROR, GameResult, play_match
+from ..actors import ENGINE_ERROR, GameResult, play_one_game
 from ._bench_kernel import BENCH_DECKS, bench_bots, play_kernel
 
 __all__ = [
@@ -108,10 +108,10 @@ def describe(seeds: Sequence[int]) -> str:
 
 async def play_actor_games(seeds: Sequence[int], progress: Progress | None = None,
                            trace_path: Path | None = None) -> list[Outcome]:
-    """The bench's games one after another through the actors (``play_match``)."""
+    """The bench's games one after another through the actors (``play_one_game``)."""
     out = []
     for s in seeds:
-        _, result = await play_match(BENCH_DECKS, bench_bots(s), s, names=list(BENCH_DECKS),
+        _, result = await play_one_game(BENCH_DECKS, bench_bots(s), s, names=list(BENCH_DECKS),
                                      trace_path=trace_path)
         out.append(Outcome.of(s, result))
         if progress is not None:
@@ -346,7 +346,7 @@ async def _concurrent_run(seeds: Sequence[int], n: int, progress: Progress, flig
             flight.now += 1
             flight.peak = max(flight.peak, flight.now)
             flight.peak_rss = max(flight.peak_rss, resident_kb())
-            _, result = await play_match(BENCH_DECKS, bench_bots(s), s, names=list(BENCH_DECKS))
+            _, result = await play_one_game(BENCH_DECKS, bench_bots(s), s, names=list(BENCH_DECKS))
             flight.peak_rss = max(flight.peak_rss, resident_kb())
             flight.now -= 1
         found[s] = Outcome.of(s, result)

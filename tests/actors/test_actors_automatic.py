@@ -1,5 +1,5 @@
 """The coordinator's automatic passes, made many at a time by ``run_automatic``: each is still a
-grant of priority recorded as a coordinator event (``test_actors_trace_cycle``: after its SBA check or
+grant of priority recorded as a coordinator event (``test_actors_trace``: after its SBA check or
 the check's recorded skip), numbered the same with and without a tracer, and only for the seats
 the engine passes for."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import trio
 
-from spellstack.actors import GameResult, play_match
+from spellstack.actors import GameResult, play_one_game
 from spellstack.bots import RandomBot
 
 SEEDS = range(40, 46)
@@ -14,7 +14,7 @@ DECKS = [("gruul", "orzhov"), ("dimir", "gruul"), ("orzhov", "dimir")]
 
 async def _one(seed: int) -> GameResult:
     decks = DECKS[seed % len(DECKS)]
-    _, result = await play_match(decks, [RandomBot(2 * seed), RandomBot(2 * seed + 1)], seed)
+    _, result = await play_one_game(decks, [RandomBot(2 * seed), RandomBot(2 * seed + 1)], seed)
     return result
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import trio
 
-from spellstack.actors import GameResult, Link, TraceWriter, _coordinator, _kernel_actors, _run, play_match
+from spellstack.actors import GameResult, Link, TraceWriter, _coordinator, _kernel_actors, _run, play_one_game
 from spellstack.bots import RandomBot
 from spellstack.cli import main
 from spellstack.protocol import Accepted, ErrorReply, Rejected
@@ -43,7 +43,7 @@ def _key(r: GameResult) -> tuple[object, ...]:
 
 async def _play(seed: int, first: Any = None, trace: Path | None = None) -> tuple[Game, GameResult]:
     bots = [first or RandomBot(2 * seed), RandomBot(2 * seed + 1)]
-    return await play_match(_decks(seed), bots, seed, names=["alice", "bob"], trace_path=trace)
+    return await play_one_game(_decks(seed), bots, seed, names=["alice", "bob"], trace_path=trace)
 
 
 _ALONE: dict[int, tuple[object, ...]] = {}

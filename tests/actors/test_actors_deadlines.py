@@ -20,7 +20,7 @@ from spellstack.actors import (
     Link,
     SeatConfig,
     Wire,
-    play_match,
+    play_one_game,
     player_actor,
     sba_actor,
     stack_actor,
@@ -161,7 +161,7 @@ async def test_the_time_limit_is_per_decision_not_per_game(autojump_clock: Any) 
     bots = [Slow(1), Slow(2)]
     configs = [SeatConfig(timeout=TIMEOUT)] * 2
     start = trio.current_time()
-    _, result = await play_match(["gruul", "orzhov"], bots, 3, names=list(NAMES), configs=configs)
+    _, result = await play_one_game(["gruul", "orzhov"], bots, 3, names=list(NAMES), configs=configs)
     assert result.forfeits == []
     assert result.decisions == sum(b.answered for b in bots) > 10
     assert trio.current_time() - start > 10 * TIMEOUT

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import trio
 
-from spellstack.actors import GameResult, SeatConfig, play_match
+from spellstack.actors import GameResult, SeatConfig, play_one_game
 from spellstack.bots import RandomBot
 from spellstack.rules import Action, Answer, Decision, PlayerView, Reply
 
@@ -118,7 +118,7 @@ async def _bad_game(name: str, bad_seat: int, seed: int = 3,
     policies: list[Any] = [RandomBot(20), RandomBot(21)]
     policies[bad_seat] = bot
     configs = [SeatConfig(timeout=TIMEOUT)] * 2
-    _, result = await play_match(DECKS, policies, seed, names=NAMES, configs=configs)
+    _, result = await play_one_game(DECKS, policies, seed, names=NAMES, configs=configs)
     return bot, result
 
 
@@ -192,14 +192,14 @@ async def test_a_slow_policy_within_its_time_limit_does_not_forfeit(
 
     configs = [SeatConfig(timeout=TIMEOUT)] * 2
     policies: list[Any] = [Slow(1), RandomBot(2)]
-    _, slow = await play_match(DECKS, policies, 1, names=NAMES, configs=configs)
-    _, fast = await play_match(DECKS, [RandomBot(1), RandomBot(2)], 1, names=NAMES)
+    _, slow = await play_one_game(DECKS, policies, 1, names=NAMES, configs=configs)
+    _, fast = await play_one_game(DECKS, [RandomBot(1), RandomBot(2)], 1, names=NAMES)
     assert slow.forfeits == []
     assert slow.final_hash == fast.final_hash
 
 
 async def _good_game() -> GameResult:
-    _, result = await play_match(DECKS, [RandomBot(1), RandomBot(2)], 1, names=NAMES)
+    _, result = await play_one_game(DECKS, [RandomBot(1), RandomBot(2)], 1, names=NAMES)
     return result
 
 

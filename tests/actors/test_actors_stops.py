@@ -30,7 +30,7 @@ from spellstack.actors import (
     TraceRecord,
     Wire,
     play_game,
-    play_match,
+    play_one_game,
     player_actor,
     sba_actor,
     stack_actor,
@@ -183,7 +183,7 @@ async def _random_game(seed: int, stops: Stops | None = None, in_config: bool = 
                        ) -> tuple[list[Recorder], GameResult]:
     bots = [Recorder(2 * seed + 1, None if in_config else stops), Recorder(2 * seed + 2)]
     configs = [SeatConfig(stops=stops), SeatConfig()] if in_config else None
-    _, result = await play_match(DECKS, policies or bots, seed, names=NAMES, configs=configs,
+    _, result = await play_one_game(DECKS, policies or bots, seed, names=NAMES, configs=configs,
                                  trace_path=trace)
     return bots, result
 

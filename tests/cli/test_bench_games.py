@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 import trio
 
-from spellstack.actors import play_match
+from spellstack.actors import play_one_game
 from spellstack.bots import RandomBot
 from spellstack.harness import BENCH_DECKS as DECKS
 
@@ -27,7 +27,7 @@ SEEDS = range(50)
 
 async def record(seed: int) -> dict[str, Any]:
     """One bench game, as the table records it."""
-    _, result = await play_match(DECKS, [RandomBot(2 * seed + 1), RandomBot(2 * seed + 2)],
+    _, result = await play_one_game(DECKS, [RandomBot(2 * seed + 1), RandomBot(2 * seed + 2)],
                                  seed, names=list(DECKS))
     return {"seed": seed, "winner": result.winner, "reason": result.reason,
             "turns": result.turns, "decisions": result.decisions,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from spellstack.actors import GameResult, play_game, play_match
+from spellstack.actors import GameResult, play_game, play_one_game
 from spellstack.bots import Bot, RandomBot
 from spellstack.harness import BENCH_DECKS as DECKS
 from spellstack.harness import KernelDriver, Outcome, bench_bots, bench_kernel, new_bench_game, play_kernel
@@ -24,7 +24,7 @@ def _row(seed: int, result: GameResult) -> dict[str, object]:
 
 async def test_kernel_driver_plays_the_actors_games() -> None:
     for seed in (0, 7, 23):
-        _, actors = await play_match(DECKS, bench_bots(seed), seed, names=list(DECKS))
+        _, actors = await play_one_game(DECKS, bench_bots(seed), seed, names=list(DECKS))
         _, kernel = play_kernel(seed)
         assert _row(seed, kernel) == _row(seed, actors)
         assert actors.messages > 0 and kernel.messages == 0

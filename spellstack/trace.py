@@ -1,0 +1,362 @@
+"""Reading a game's trace (``--trace FILE``, JSON Lines) and replaying its recorded answers.
+
+A trace is a header line (format and engine versions, seed, decks, players), one line per
+message in the order the messages were numbered, and a result line with the final state hash.
+``read_trace`` turns a file into a ``Trace`` of typed records, or raises a ``TraceError``
+naming the line and what is wrong with it. ``replay_trace`` plays the same game again with
+each seat answering exactly what it answered in the trace, and checks that the game reaches
+the state the result line records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ._version import __version__
+from .actors import TRACE_FORMAT, GameResult, SeatConfig, play_one_game
+from .cards import DECKS
+from .protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, SubmitAnswer, from_plain
+from .rules import Decision, Game, PlayerView, Reply, SpellstackError
+
+__all__ = [
+    "ReplayBot",
+    "ReplayError",
+    "ReplayMismatchError",
+    "Trace",
+    "TraceError",
+    "TraceFormatError",
+    "TraceHeader",
+    "TraceHeaderError",
+    "TraceMessage",
+    "TraceNotJSONError",
+    "TraceRecordError",
+    "TraceResult",
+    "TraceTruncatedError",
+    "parse_trace",
+    "read_trace",
+    "replay_trace",
+]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class TraceError(ValueError):
+    """A trace file that can't be read: names the file, the line (from 1) and the problem."""
+
+    def __init__(self, source: str, line: int, problem: str) -> None:
+        super().__init__(f"{source}: line {line}: {problem}")
+        self.source = source
+        """The file (or the name given to ``parse_trace``)."""
+        self.line = line
+        """The line at fault, from 1."""
+        self.problem = problem
+        """What is wrong with it."""
+
+
+class TraceNotJSONError(TraceError):
+    """A line that is not JSON."""
+
+
+class TraceHeaderError(TraceError):
+    """The first line is not a trace header (or the file is empty)."""
+
+
+class TraceFormatError(TraceError):
+    """A header naming a trace format this version can't read."""
+
+
+class TraceTruncatedError(TraceError):
+    """The file ends before its result line (or in the middle of a line)."""
+
+
+class TraceRecordError(TraceError):
+    """A line that is JSON but not a record of its place: a field missing or of the wrong type,
+    an unknown message kind, a payload that doesn't decode, a line after the result."""
+
+
+class ReplayError(SpellstackError):
+    """A trace that can't be replayed as it stands (a deck that is not built in)."""
+
+
+class ReplayMismatchError(SpellstackError):
+    """The replayed game did not end as the trace records."""
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass(frozen=True, slots=True)
+class TraceHeader:
+    """The first line of a trace."""
+
+    format: int
+    """The trace format version (``actors.TRACE_FORMAT``)."""
+    engine: str
+    """The version of spellstack that wrote it."""
+    seed: int
+    """The game's seed."""
+    decks: Mapping[str, str]
+    """Each player's deck name, by player name."""
+    players: tuple[str, ...]
+    """The player names in seat order."""
+
+
+@dataclass(frozen=True, slots=True)
+class TraceMessage:
+    """One message line: a message as it crossed its channel, or a coordinator event."""
+
+    line: int
+    """Its line in the file, from 1."""
+    game: str
+    """The game id."""
+    seq: int
+    """Its number in the game, from 1."""
+    sender: str
+    """The actor that sent it (``coordinator``, ``stack``, ``sba``, ``player:NAME``)."""
+    receiver: str
+    """The actor it went to (``tracer`` for a coordinator event)."""
+    kind: str
+    """The message kind (a key of ``protocol.MESSAGE_TYPES``)."""
+    payload: Mapping[str, Any]
+    """Its fields in the named form (every record a map of field names)."""
+
+    def decode(self, source: str = "<trace>") -> Message:
+        """The message as its protocol type; ``TraceRecordError`` (naming ``source`` and the
+        line) if the payload doesn't fit it."""
+        try:
+            return from_plain(MESSAGE_TYPES[self.kind], self.payload, "payload")
+        except SpellstackError as err:
+            raise TraceRecordError(source, self.line, f"{self.kind}: {err}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class TraceResult:
+    """The last line of a trace: how the game ended."""
+
+    winner: str | None
+    """The winner's name, or None for a draw or an engine error."""
+    reason: str
+    """Why it ended."""
+    turns: int
+    """The turn it ended on."""
+    final_hash: str
+    """The state hash at the end (``GameState.state_hash``)."""
+    seed: int | None
+    """The seed the game was started from."""
+
+
+@dataclass(frozen=True, slots=True)
+class Trace:
+    """A whole trace, read and checked line by line."""
+
+    header: TraceHeader
+    """The header line."""
+    messages: tuple[TraceMessage, ...]
+    """The message lines, in order."""
+    result: TraceResult
+    """The result line."""
+    source: str = "<trace>"
+    """Where it was read from, for errors."""
+
+    def replies(self, player: str) -> list[Reply]:
+        """What ``player`` answered, in order: each ``SubmitAction``'s action and each
+        ``SubmitAnswer``'s answer."""
+        actor = f"player:{player}"
+        out: list[Reply] = []
+        for m in self.messages:
+            if m.sender != actor or m.kind not in ("SubmitAction", "SubmitAnswer"):
+                continue
+            decoded = m.decode(self.source)
+            assert isinstance(decoded, SubmitAction | SubmitAnswer)
+            out.append(decoded.action if isinstance(decoded, SubmitAction) else decoded.answer)
+        return out
+
+    def stops(self, player: str) -> Stops | None:
+        """The stops ``player``'s policy declared (its first ``SetStops``), or None."""
+        actor = f"player:{player}"
+        for m in self.messages:
+            if m.sender == actor and m.kind == "SetStops":
+                decoded = m.decode(self.source)
+                assert isinstance(decoded, SetStops)
+                return decoded.stops
+        return None
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_trace(path: str | Path) -> Trace:
+    """Read a trace file; ``TraceError`` (by cause) for a file that is not a whole trace."""
+    path = Path(path)
+    try:
+        text = path.read_text("utf-8")
+    except UnicodeDecodeError as err:
+        line = path.read_bytes()[: err.start].count(b"\n") + 1
+        raise TraceNotJSONError(str(path), line, f"not UTF-8 text (byte {err.start})") from None
+    return parse_trace(text.splitlines(keepends=True), str(path))
+
+
+def parse_trace(lines: Iterable[str], source: str = "<trace>") -> Trace:
+    """Read a trace from its lines (as a file gives them, newlines kept or not); ``source``
+    names it in errors."""
+    header: TraceHeader | None = None
+    messages: list[TraceMessage] = []
+    result: TraceResult | None = None
+    number = 0
+    for number, raw in enumerate(lines, start=1):
+        if result is not None:
+            raise TraceRecordError(source, number, "a line after the result line")
+        text = raw.rstrip("\r\n")
+        try:
+            record = orjson.loads(text)
+        except orjson.JSONDecodeError as err:
+            if not raw.endswith("\n"):
+                raise TraceTruncatedError(source, number, f"the file ends in the middle of this "
+                                          f"line ({err})") from None
+            raise TraceNotJSONError(source, number, f"not JSON ({err})") from None
+        if not isinstance(record, dict):
+            raise TraceRecordError(source, number, f"expected a JSON object, got {_kind(record)}")
+        if header is None:
+            header = _header(source, number, record)
+            continue
+        event = record.get("event")
+        if event == "message":
+            messages.append(_message(source, number, record))
+        elif event == "result":
+            result = _result(source, number, record)
+        else:
+            raise TraceRecordError(source, number, f"'event' must be 'message' or 'result', got "
+                                   f"{event!r}")
+    if header is None:
+        raise TraceHeaderError(source, 1, "the file is empty; a trace starts with a header line")
+    if result is None:
+        raise TraceTruncatedError(source, number, "the file ends here without a result line")
+    return Trace(header, tuple(messages), result, source)
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", int: "an integer",
+            float: "a number", bool: "a boolean", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def _field(source: str, number: int, record: Mapping[str, Any], name: str, *types: type,
+           optional: bool = False) -> Any:
+    """``record[name]``, checked against ``types`` (bool is no int); None if optional and null."""
+    if name not in record:
+        raise TraceRecordError(source, number, f"missing field {name!r}")
+    value = record[name]
+    if value is None and optional:
+        return None
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+        want = " or ".join(_kind(t()) for t in types)
+        raise TraceRecordError(source, number, f"field {name!r}: expected {want}, got "
+                               f"{_kind(value)} {value!r:.60}")
+    return value
+
+
+def _header(source: str, number: int, record: Mapping[str, Any]) -> TraceHeader:
+    if record.get("event") != "header":
+        raise TraceHeaderError(source, number, f"the first line must be a header (event "
+                               f"'header'), got event {record.get('event')!r}")
+    fmt = _field(source, number, record, "format", int)
+    if fmt != TRACE_FORMAT:
+        raise TraceFormatError(source, number, f"trace format {fmt}; this version reads format "
+                               f"{TRACE_FORMAT}")
+    decks = _field(source, number, record, "decks", dict)
+    if not all(isinstance(v, str) for v in decks.values()):
+        raise TraceRecordError(source, number, "field 'decks': every deck must be a name")
+    players = _field(source, number, record, "players", list)
+    if not all(isinstance(p, str) for p in players):
+        raise TraceRecordError(source, number, "field 'players': expected a list of names")
+    if sorted(players) != sorted(decks):
+        raise TraceRecordError(source, number, f"players {players} and decks {sorted(decks)} "
+                               "name different players")
+    return TraceHeader(fmt, _field(source, number, record, "engine", str),
+                       _field(source, number, record, "seed", int), dict(decks), tuple(players))
+
+
+def _message(source: str, number: int, record: Mapping[str, Any]) -> TraceMessage:
+    kind = _field(source, number, record, "kind", str)
+    if kind not in MESSAGE_TYPES:
+        raise TraceRecordError(source, number, f"unknown message kind {kind!r}")
+    return TraceMessage(number, _field(source, number, record, "game", str),
+                        _field(source, number, record, "seq", int),
+                        _field(source, number, record, "sender", str),
+                        _field(source, number, record, "receiver", str), kind,
+                        _field(source, number, record, "payload", dict))
+
+
+def _result(source: str, number: int, record: Mapping[str, Any]) -> TraceResult:
+    return TraceResult(_field(source, number, record, "winner", str, optional=True),
+                       _field(source, number, record, "reason", str),
+                       _field(source, number, record, "turns", int),
+                       _field(source, number, record, "final_hash", str),
+                       _field(source, number, record, "seed", int, optional=True))
+
+
+# --------------------------------------------------------------------------- replaying
+
+
+class ReplayBot:
+    """A policy that answers with a recorded list of replies, in order (and declares the
+    recorded stops); raises ``ReplayMismatchError`` when asked more than was recorded."""
+
+    def __init__(self, replies: Sequence[Reply], stops: Stops | None = None) -> None:
+        self.replies = list(replies)
+        """The replies to give, in order."""
+        self.used = 0
+        """How many it has given."""
+        self.stops = stops
+        """The stops to declare with its first reply (None: none)."""
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        """The next recorded reply."""
+        if self.used >= len(self.replies):
+            raise ReplayMismatchError(f"asked decision {decision.id} ({decision.kind}) after "
+                                      f"all {len(self.replies)} recorded replies")
+        reply = self.replies[self.used]
+        self.used += 1
+        return reply
+
+
+async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
+                       configs: Sequence[SeatConfig] | None = None,
+                       trace_path: Path | None = None) -> tuple[Game, GameResult]:
+    """Play the trace's game again (same seed, decks and players), each seat giving the replies
+    it gave in the trace; returns the game and its result, after checking that the final state
+    hash is the recorded one and every recorded reply was used (``ReplayMismatchError``).
+
+    ``decks``: deck names or files in seat order, for a game played from deck files (the trace
+    names a deck, not its file; ``ReplayError`` if a deck is not built in and none is given).
+    ``configs``: the seat settings the game was played with (stops given in process are not
+    in the trace; stops a bot declared are). ``trace_path``: trace the replay to this file.
+    """
+    players = trace.header.players
+    if decks is None:
+        decks = [trace.header.decks[p] for p in players]
+        missing = [f"{d!r} ({p})" for p, d in zip(players, decks, strict=True) if d not in DECKS]
+        if missing:
+            raise ReplayError(f"deck {', '.join(missing)} is not built in (built-in: "
+                              f"{', '.join(DECKS)}); pass decks=[...] with the deck files")
+    bots = [ReplayBot(trace.replies(p), trace.stops(p)) for p in players]
+    game, result = await play_one_game(decks, bots, trace.header.seed, names=players,
+                                       trace_path=trace_path, configs=configs)
+    recorded = trace.result
+    problems = []
+    if result.final_hash != recorded.final_hash:
+        problems.append(f"final state hash {result.final_hash}, recorded {recorded.final_hash} "
+                        f"(ended: {result.reason!r}; recorded: {recorded.reason!r})")
+    problems += [f"{p} used {b.used} of {len(b.replies)} recorded replies"
+                 for p, b in zip(players, bots, strict=True) if b.used != len(b.replies)]
+    if problems:
+        if trace.header.engine != __version__:
+            problems.append(f"the trace was written by spellstack {trace.header.engine}, this "
+                            f"is {__version__}")
+        raise ReplayMismatchError("the replay differs from the trace: " + "; ".join(problems))
+    return game, result
