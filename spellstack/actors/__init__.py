@@ -7,17 +7,37 @@ from ._coordinator import (
     MAX_SETTINGS,
     MAX_STRIKES,
     Coordinator,
+    CoordinatorStatistics,
     GameResult,
     SeatConfig,
 )
 from ._kernel_actors import sba_actor, stack_actor
 from ._player import player_actor
-from ._run import play_game, play_one_game
+from ._run import CoordinatorFactory, Seat, play_game, play_one_game
 from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
 __all__ = [
-    "ENGINE_ERROR", "GAME_OVER_GRACE", "MAX_REJECTIONS", "MAX_SETTINGS", "MAX_STRIKES", "TRACE_FORMAT",
-    "Coordinator", "GameResult", "Link", "SeatConfig", "TraceRecord", "TraceWriter", "Wire", "play_game",
-    "play_one_game", "player_actor", "sba_actor", "stack_actor", "tracer_actor",
+    "ENGINE_ERROR",
+    "GAME_OVER_GRACE",
+    "MAX_REJECTIONS",
+    "MAX_SETTINGS",
+    "MAX_STRIKES",
+    "TRACE_FORMAT",
+    "Coordinator",
+    "CoordinatorFactory",
+    "CoordinatorStatistics",
+    "GameResult",
+    "Link",
+    "Seat",
+    "SeatConfig",
+    "TraceRecord",
+    "TraceWriter",
+    "Wire",
+    "play_game",
+    "play_one_game",
+    "player_actor",
+    "sba_actor",
+    "stack_actor",
+    "tracer_actor",
 ]

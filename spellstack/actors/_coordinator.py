@@ -1,9 +1,10 @@
 """The priority coordinator: owns the game state and the turn, serializes everything.
 
-It asks the kernel what the game needs next (``next_task``) and performs it: a state-based
-action check by the SBA checker, putting triggers on the stack (asking players in APNAP
-order), a grant of priority, a resolution by the stack actor, or the move to the next step.
-Exactly one message of the game is in flight at any time.
+The order is the kernel's game loop (``rules.GameLoop``); the coordinator is the async I/O
+around it: it performs each request over the channels (a state-based action check by the SBA
+checker, a resolution by the stack actor, a question for a player, the reply to an action,
+automatic passes and skipped checks recorded as coordinator events). Exactly one message of
+the game is in flight at any time. ``statistics()`` counts what it did.
 """
 
 from __future__ import annotations
@@ -40,30 +41,28 @@ from ..protocol import (
 )
 from ..rules import (
     Action,
+    ActionOutcome,
     Answer,
+    Ask,
+    AskPriority,
+    AutoPasses,
     Decision,
     Game,
+    GameLoop,
     IllegalActionError,
     InvalidMessageError,
-    Proc,
+    NoStopPass,
+    RunResolve,
+    RunSBA,
+    SBASkipped,
     ViewMemo,
-    after_sba,
-    after_triggers,
-    automatic_pass,
     check_answer,
     default_answer,
-    lose_game,
-    next_task,
-    pass_priority,
-    place_triggers,
-    priority_decision,
-    run_automatic,
-    take_action,
     view_for,
 )
 from ._wire import Link
 
-__all__ = ["ENGINE_ERROR", "GAME_OVER_GRACE", "Coordinator", "GameResult", "SeatConfig"]
+__all__ = ["ENGINE_ERROR", "GAME_OVER_GRACE", "Coordinator", "CoordinatorStatistics", "GameResult", "SeatConfig"]
 
 MAX_STRIKES = 3
 """Malformed messages a seat may send in a row before it forfeits."""
@@ -125,6 +124,31 @@ class GameResult:
     caller that reports it; not part of comparisons."""
 
 
+@dataclass(frozen=True, slots=True)
+class CoordinatorStatistics:
+    """A coordinator's counters (``Coordinator.statistics``), from the start of its game."""
+
+    messages_sent: int
+    """Messages it sent (to players, the stack actor and the SBA checker)."""
+    messages_received: int
+    """Messages it received, malformed ones included."""
+    decisions_asked: int
+    """Requests it sent a player for a decision (priority or another question), each request
+    sent again (after a malformed reply, for a full view) counted once more."""
+    actions_taken: int
+    """Actions players sent that ``take_action`` took."""
+    actions_refused: int
+    """Actions players sent that ``take_action`` refused."""
+    answers_checked: int
+    """Answers players sent that ``check_answer`` was asked about (accepted or refused)."""
+    answers_refused: int
+    """Of those, the answers it refused."""
+    automatic_passes: int
+    """Passes the engine made on a player's behalf (117.3d)."""
+    strikes: int
+    """Malformed or out-of-place messages answered with an ``ErrorReply``."""
+
+
 class Coordinator:
     """Runs one game's priority cycle over real channels."""
 
@@ -137,60 +161,77 @@ class Coordinator:
         self.sba = sba
         self.wire = stack.wire
         self.result = GameResult(None, "", 0, seed=game.state.seed)
-        self.gone: set[int] = set()
-        """Seats that forfeited; they are asked nothing more."""
+        self.loop = GameLoop(game, [c.auto_pass for c in configs], [c.stops for c in configs])
+        """The game loop whose requests this performs (it holds the seats' stops and who left)."""
         self._rejections: dict[int, int] = {}
         self._strikes: dict[int, int] = {}
-        self.stops: list[Stops | None] = [c.stops for c in configs]
-        """Each seat's stops now (``SetStops`` changes them)."""
+        self._sent = self._received = self._asked = self._taken = self._refused = 0
+        self._checked = self._answers_refused = self._strike_count = 0
         self._views = [ViewTracker() for _ in seats]
         """Each seat's last view sent, that the next request's view delta is against."""
         self._memos = [ViewMemo() for _ in seats]
 
     # ------------------------------------------------------------------ the loop
 
+    @property
+    def stops(self) -> list[Stops | None]:
+        """Each seat's stops now (``SetStops`` changes them)."""
+        return self.loop.stops  # type: ignore[return-value]  # only Stops are given it
+
+    @property
+    def gone(self) -> set[int]:
+        """Seats that forfeited; they are asked nothing more."""
+        return self.loop.gone
+
+    def statistics(self) -> CoordinatorStatistics:
+        """The coordinator's counters so far (as trio's objects give theirs)."""
+        return CoordinatorStatistics(self._sent, self._received, self._asked, self._taken,
+                                     self._refused, self._checked, self._answers_refused,
+                                     self.result.auto_passes, self._strike_count)
+
     async def run(self) -> GameResult:
-        """Play the game to its end; returns the result."""
-        game = self.game
-        st = game.state
-        checked = False  # an SBA check made, or its skip recorded, since the last other task
-        can_act = False
-        while True:
-            task = next_task(game)
-            if task == "priority" or task == "advance" or task == "end_turn":
-                # The grants of priority where passing is all the seat can do, and the step
-                # changes that ask nobody, at kernel speed in one call; each automatic pass is
-                # recorded as before, after its SBA check's recorded skip.
-                run = run_automatic(game, self._auto(), task)
-                if run.passed:
-                    self._passes_recorded(run.passed, task != "priority" or not checked)
-                if run.passed or task != "priority":
-                    checked = False
-                if run.rest is not None:  # a turn-based action asks a player something
-                    await self._drive(run.rest, run.decision)
-                    continue
-                task = run.task
-                can_act = run.can_act
-            if task == "game_over":
-                break
-            if task == "check_sba":
+        """Play the game to its end; returns the result. The order is ``GameLoop``'s; this
+        performs its requests over the channels."""
+        loop = self.loop
+        request = loop.next()
+        while request is not None:
+            kind = type(request)
+            if kind is AutoPasses:
+                assert isinstance(request, AutoPasses)
+                self._passes_recorded(request.seats, request.skip_first)
+                request = loop.next()
+            elif kind is RunSBA:
                 batch = await self._call(self.sba, CheckSBA(), SBABatch)
                 assert isinstance(batch, SBABatch)
-                after_sba(game, len(batch.events))
-                checked = True
-                continue
-            if task == "priority" and not checked:
+                request = loop.next(len(batch.events))
+            elif kind is SBASkipped:
                 # 704.3/117.5: nothing a state-based action reads changed since the last check
                 # (``GameState.sba`` is empty), so the round trip is skipped, and recorded.
                 self._note("sba_skipped", -1, "no SBA-relevant change since the last check")
-            checked = False
-            if task == "place_triggers":
-                placed = await self._drive(place_triggers(game))
-                after_triggers(game, bool(placed))
-            elif task == "priority":
-                await self._priority(can_act)
-            elif task == "resolve":
-                await self._call(self.stack, Resolve(st.stack[-1]), Resolved)
+                request = loop.next()
+            elif kind is AskPriority:
+                assert isinstance(request, AskPriority)
+                request = loop.next(await self._priority(request.decision))
+            elif kind is ActionOutcome:
+                assert isinstance(request, ActionOutcome)
+                await self._outcome(request.decision, request.error)
+                request = loop.next()
+            elif kind is Ask:
+                assert isinstance(request, Ask)
+                request = loop.next(await self._answer(request.decision))
+            elif kind is RunResolve:
+                assert isinstance(request, RunResolve)
+                await self._call(self.stack, Resolve(request.object_id), Resolved)
+                request = loop.next()
+            elif kind is NoStopPass:
+                assert isinstance(request, NoStopPass)
+                st = self.game.state
+                self.result.auto_passes += 1
+                self._note("auto_pass", request.seat,
+                           f"{st.players[request.seat].name} has no stop here ({st.step})")
+                request = loop.next()
+            else:
+                raise AssertionError(f"coordinator: no handling of {request!r}")
         await self._finish()
         return self.result
 
@@ -235,21 +276,15 @@ class Coordinator:
                 continue
             with trio.move_on_after(min(self.configs[seat].timeout, GAME_OVER_GRACE)):
                 try:
+                    self._sent += 1
                     await link.send(told)
                 except (trio.BrokenResourceError, trio.ClosedResourceError):
                     pass  # that seat's actor is gone already
         self.result.messages = self.wire.sent
         return self.result
 
-    def _auto(self) -> list[bool]:
-        """Per seat: whether the engine passes for it whenever passing is all it can do (no
-        stops, ``auto_pass`` set, not forfeited), as ``run_automatic`` reads it."""
-        gone = self.gone
-        return [stops is None and config.auto_pass and seat not in gone
-                for seat, (stops, config) in enumerate(zip(self.stops, self.configs, strict=True))]
-
     def _passes_recorded(self, passed: tuple[int, ...], skip_first: bool) -> None:
-        """Count and record ``run_automatic``'s automatic passes in order, each grant of priority
+        """Count and record automatic passes (``AutoPasses``) in order, each grant of priority
         after its state-based action check's recorded skip (704.3: nothing a state-based action
         reads changed; for the first grant only if ``skip_first``: no check was made just
         before it). Untraced, only the numbers are given, as ``_note`` gives them."""
@@ -285,27 +320,19 @@ class Coordinator:
     async def _call(self, link: Link, request: Message, reply_type: type) -> Message:
         """Hand the state to the stack actor or SBA checker and wait for it back, answering
         the decisions it needs on the way."""
+        self._sent += 1
         await link.send(request)
         while True:
             msg = await link.receive()
+            self._received += 1
             if isinstance(msg, reply_type):
                 return msg
             if isinstance(msg, AskPlayer):
                 answer = await self._answer(msg.decision)
+                self._sent += 1
                 await link.send(PlayerReply(answer))
                 continue
             raise RuntimeError(f"coordinator: unexpected {msg.KIND} from {link.peer}")
-
-    async def _drive(self, proc: Proc[object], decision: Decision | None = None) -> object:
-        """Run a kernel procedure the coordinator owns (triggers, turn-based actions) to its
-        end; ``decision``: its first question, when it was started already."""
-        try:
-            if decision is None:
-                decision = next(proc)
-            while True:
-                decision = proc.send(await self._answer(decision))
-        except StopIteration as stop:
-            return stop.value
 
     # ------------------------------------------------------------------ players
 
@@ -321,9 +348,11 @@ class Coordinator:
                 await self._strike(seat, f"expected SubmitAnswer for decision {decision.id}, "
                                    f"got {msg.KIND}")
                 continue
+            self._checked += 1
             try:
                 answer = check_answer(decision, msg.answer)
             except (IllegalActionError, InvalidMessageError) as err:
+                self._answers_refused += 1
                 rejections += 1
                 await self._send(seat, Rejected(decision.id, str(err)))
                 if rejections >= MAX_REJECTIONS:
@@ -337,54 +366,38 @@ class Coordinator:
         assert isinstance(reply, Answer)
         return reply
 
-    async def _priority(self, can_act: bool = False) -> None:
-        """A grant of priority (``can_act``: ``run_automatic`` found that the seat can act)."""
-        game = self.game
-        seat = game.state.priority
-        stops = self.stops[seat]
-        if stops is not None and seat not in self.gone:
-            st = game.state
-            if not stops.wants(st.step, st.active == seat, not st.stack):
-                # Outside the seat's stops: 117.3d on its behalf, whatever it could do.
-                self.result.auto_passes += 1
-                self._note("auto_pass", seat, f"{st.players[seat].name} has no stop here ({st.step})")
-                pass_priority(game, seat)
-                return
-        if (not can_act and self.configs[seat].auto_pass and seat not in self.gone
-                and automatic_pass(game, seat)):
-            # The exact quick test settles the grant without building the list of actions.
-            self._only_pass_recorded(seat)
-            return
-        decision = priority_decision(game)
-        if seat in self.gone:
-            take_action(game, seat, Action("pass"))
-            return
-        if self.configs[seat].auto_pass and len(decision.actions) == 1:
-            # 117.3d on the player's behalf: passing is all they could do.
-            self._only_pass_recorded(seat)
-            pass_priority(game, seat)
-            return
+    async def _priority(self, decision: Decision) -> Action | None:
+        """117.1: ask the seat holding priority for an action (it could do more than pass);
+        None if no SubmitAction naming the decision came (a malformed or out-of-place message,
+        a forfeit): the loop then asks again or goes on."""
+        seat = decision.player
         msg = await self._ask(seat, PriorityRequest(decision, self._view(seat)))
         if msg is None:
-            return
+            return None
         if not isinstance(msg, SubmitAction):
             await self._strike(seat, f"expected SubmitAction for decision {decision.id}, got "
                                f"{msg.KIND}")
-            return
+            return None
         if msg.decision_id != decision.id:
             await self._strike(seat, f"SubmitAction names decision {msg.decision_id}, but "
                                f"decision {decision.id} is pending")
-            return
+            return None
         self.result.decisions += 1
         self._strikes[seat] = 0
-        try:
-            take_action(game, seat, msg.action)
-        except (IllegalActionError, InvalidMessageError) as err:
+        return msg.action
+
+    async def _outcome(self, decision: Decision, error: Exception | None) -> None:
+        """Tell the seat what ``take_action`` made of its action: accepted, or refused (and
+        after ``MAX_REJECTIONS`` refusals in a row, a forfeit)."""
+        seat = decision.player
+        if error is not None:
+            self._refused += 1
             self._rejections[seat] = self._rejections.get(seat, 0) + 1
-            await self._send(seat, Rejected(decision.id, str(err)))
+            await self._send(seat, Rejected(decision.id, str(error)))
             if self._rejections[seat] >= MAX_REJECTIONS:
                 await self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
             return
+        self._taken += 1
         self._rejections[seat] = 0
         await self._send(seat, Accepted(decision.id))
 
@@ -400,18 +413,19 @@ class Coordinator:
         receiving = False
         settings = 0
         with trio.move_on_after(timeout):
-            if not await self._send(seat, request):
+            if not await self._send_request(seat, request):
                 return None
             while True:
                 receiving = True
                 data = await link.receive_bytes()
                 receiving = False
+                self._received += 1
                 try:
                     msg = decode(data)
                 except InvalidMessageError as err:
                     # Sent again with the full view: the seat may not have taken the delta.
                     request = self._resync(seat, request)
-                    if not await self._strike(seat, str(err)) or not await self._send(seat, request):
+                    if not await self._strike(seat, str(err)) or not await self._send_request(seat, request):
                         return None
                     continue
                 if isinstance(msg, Forfeit):
@@ -426,7 +440,7 @@ class Coordinator:
                             return None
                     else:
                         request = self._resync(seat, request)
-                        if not await self._send(seat, request):
+                        if not await self._send_request(seat, request):
                             return None
                     continue
                 if not isinstance(msg, SetStops):
@@ -438,7 +452,7 @@ class Coordinator:
                     if not await self._strike(seat, f"invalid SetStops: {problem}"):
                         return None
                 else:
-                    self.stops[seat] = msg.stops
+                    self.loop.set_stops(seat, msg.stops)
                     if not await self._send(seat, StopsSet(msg.stops)):
                         return None
         if seat not in self.gone:
@@ -458,6 +472,11 @@ class Coordinator:
             return request
         return type(request)(request.decision, self._views[seat].full())
 
+    async def _send_request(self, seat: int, request: PriorityRequest | DecisionRequest) -> bool:
+        """``_send`` a request for a decision (counted as asked)."""
+        self._asked += 1
+        return await self._send(seat, request)
+
     async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
         """Send to a player; a player that stops reading forfeits. Returns whether the seat is
         still in the game. ``last_word``: a final message to a seat that has just forfeited.
@@ -466,6 +485,7 @@ class Coordinator:
         seat's time limit (inside ``_ask`` the decision's deadline, which is earlier, applies)."""
         if seat in self.gone and not last_word:
             return False
+        self._sent += 1
         link = self.seats[seat]
         room = link.out.statistics()
         if room.tasks_waiting_receive or room.current_buffer_used < room.max_buffer_size:
@@ -483,6 +503,7 @@ class Coordinator:
         a forfeit (decided before the reply goes out, so the reply is the seat's last message).
         Returns whether the seat is still in the game."""
         self._strikes[seat] = self._strikes.get(seat, 0) + 1
+        self._strike_count += 1
         if self._strikes[seat] >= MAX_STRIKES:
             await self._forfeit(seat, f"{self._strikes[seat]} malformed messages in a row: {why}")
             await self._send(seat, ErrorReply(why), last_word=True)
@@ -491,11 +512,8 @@ class Coordinator:
 
     async def _forfeit(self, seat: int, reason: str, told: bool = False) -> None:
         """The seat loses the game by forfeit (104.3a-like); nothing else is affected."""
-        st = self.game.state
-        name = st.players[seat].name
-        self.gone.add(seat)
+        name = self.game.state.players[seat].name
         self.result.forfeits.append((name, reason))
         self._note("forfeit", seat, reason)
-        lose_game(self.game, seat, f"forfeited: {reason}")
-        st.dirty = True
+        self.loop.leave(seat, reason)
 

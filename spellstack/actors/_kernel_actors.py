@@ -15,24 +15,24 @@ from ..protocol import (
     Resolved,
     SBABatch,
 )
-from ..rules import Decision, Event, Game, Proc, resolve_top, state_based_actions
+from ..rules import Event, Game, Proc, Procedure, resolve_top, state_based_actions
 from ._wire import Link
 
 __all__ = ["sba_actor", "stack_actor"]
 
 
 async def _drive(link: Link, proc: Proc[tuple[Event, ...]]) -> tuple[Event, ...]:
-    """Run a kernel procedure, asking the coordinator whenever it needs a player's answer."""
-    try:
-        decision: Decision = next(proc)
-        while True:
-            await link.send(AskPlayer(decision))
-            msg = await link.receive()
-            if not isinstance(msg, PlayerReply):
-                raise RuntimeError(f"{link.me}: expected PlayerReply, got {msg.KIND}")
-            decision = proc.send(msg.answer)
-    except StopIteration as stop:
-        return tuple(stop.value)
+    """Run a kernel procedure (``Procedure``), asking the coordinator whenever it needs a
+    player's answer."""
+    run = Procedure(proc)
+    question = run.question
+    while question is not None:
+        await link.send(AskPlayer(question))
+        msg = await link.receive()
+        if not isinstance(msg, PlayerReply):
+            raise RuntimeError(f"{link.me}: expected PlayerReply, got {msg.KIND}")
+        question = run.answer(msg.answer)
+    return tuple(run.value or ())
 
 
 async def stack_actor(game: Game, link: Link) -> None:

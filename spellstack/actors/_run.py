@@ -27,10 +27,27 @@ from ._player import player_actor
 from ._tracer import TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
-__all__ = ["play_game", "play_one_game"]
+__all__ = ["CoordinatorFactory", "Seat", "play_game", "play_one_game"]
 
 _FAULT_TEXT_LIMIT = 300
 """Longest exception text kept in an end reason, in characters."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat its caller plays itself, in place of a player actor with a policy (a raw client,
+    the fuzz's hostile seat)."""
+
+    play: Callable[[Link], Awaitable[object]]
+    """Plays the seat over the player's end of its link until the game is over for it."""
+    link: Callable[[Wire, str, str], tuple[Link, Link]] = Link.pair
+    """Makes the seat's link from the game's wire and the two actors' names: the
+    coordinator's end, then the player's (``Link.pair``, or ends that watch what crosses)."""
+
+
+CoordinatorFactory = Callable[[Game, list[Link], list[SeatConfig], Link, Link], Coordinator]
+"""What builds a game's coordinator: ``Coordinator`` itself, a subclass, or a function that
+also keeps it (to read its ``statistics()``)."""
 
 
 @dataclass(slots=True)
@@ -78,29 +95,33 @@ class _Containment:
 
 async def play_game(
     game: Game,
-    policies: Sequence[Bot],
+    policies: Sequence[Bot | Seat],
     *,
     configs: Sequence[SeatConfig] | None = None,
     trace: trio.MemorySendChannel[TraceRecord] | None = None,
     game_id: str = "g1",
+    coordinator: CoordinatorFactory = Coordinator,
 ) -> GameResult:
-    """Run ``game`` to its end with one player actor per seat; returns the result.
+    """Run ``game`` to its end with one player per seat: a policy (played by a player actor)
+    or a ``Seat`` the caller plays itself; returns the result.
 
-    ``trace``: where to send a copy of every message (the caller owns the tracer). An
-    unexpected exception in one of the game's actors ends the game with reason
-    ``engine error: ...`` (see the module docstring); it is not raised.
+    ``trace``: where to send a copy of every message (the caller owns the tracer).
+    ``coordinator``: what builds the coordinator. An unexpected exception in one of the game's
+    actors (a ``Seat``'s task included) ends the game with reason ``engine error: ...`` (see
+    the module docstring; the exception is ``GameResult.error``); it is not raised.
     """
-    result, _ = await _play_game(game, policies, configs, trace, game_id, _Containment())
+    result, _ = await _play_game(game, policies, configs, trace, game_id, _Containment(), coordinator)
     return result
 
 
 async def _play_game(
     game: Game,
-    policies: Sequence[Bot],
+    policies: Sequence[Bot | Seat],
     configs: Sequence[SeatConfig] | None,
     trace: trio.MemorySendChannel[TraceRecord] | None,
     game_id: str,
     box: _Containment,
+    coordinator: CoordinatorFactory = Coordinator,
 ) -> tuple[GameResult, Coordinator]:
     n = len(game.state.players)
     if len(policies) != n:
@@ -110,16 +131,20 @@ async def _play_game(
     names = [f"player:{p.name}" for p in game.state.players]
     coord_ends: list[Link] = []
     player_ends: list[Link] = []
-    for name in names:
-        mine, theirs = Link.pair(wire, "coordinator", name)
+    for name, policy in zip(names, policies, strict=True):
+        pair = policy.link if isinstance(policy, Seat) else Link.pair
+        mine, theirs = pair(wire, "coordinator", name)
         coord_ends.append(mine)
         player_ends.append(theirs)
     stack_c, stack_a = Link.pair(wire, "coordinator", "stack")
     sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
-    coord = Coordinator(game, coord_ends, seat_configs, stack_c, sba_c)
+    coord = coordinator(game, coord_ends, seat_configs, stack_c, sba_c)
     async with trio.open_nursery() as players:
         for name, policy, end in zip(names, policies, player_ends, strict=True):
-            players.start_soon(box.guard, name, player_actor, policy, end)
+            if isinstance(policy, Seat):
+                players.start_soon(box.guard, name, policy.play, end)
+            else:
+                players.start_soon(box.guard, name, player_actor, policy, end)
         # The engine has its own scope, so that after a failure the players are still there
         # to be told the game is over.
         async with trio.open_nursery() as engine:

@@ -5,9 +5,9 @@ untraced runs, worker processes, concurrent games, the message cycle alone, the 
 component, the layers board), the fuzz engine (games against a hostile seat, every reply
 checked: refusals change nothing, no hidden card is named, every game ends) and the hostile
 client it plays (a seeded stream of mutated messages, sent over a seat's raw channel or
-returned by a policy). It uses the public names of the packages below it (scenarios,
-actors, bots, protocol, cards, rules), except that the fuzz counts the coordinator's calls of
-``take_action`` and ``check_answer`` by wrapping them in its module (``instrumented``). The
+returned by a policy). It uses only the public names of the packages below it (scenarios,
+actors, bots, protocol, cards, rules): the fuzz plays through ``play_game`` and counts the
+coordinator's calls of ``take_action`` and ``check_answer`` from its ``statistics()``. The
 command line (``spellstack.cli``) parses arguments, calls it and prints what it reports.
 """
 
@@ -43,7 +43,6 @@ from ._fuzz import (
     MAX_GAME_MESSAGES,
     fuzz,
     fuzz_game,
-    instrumented,
 )
 from ._fuzz_hidden import hidden_leaks
 from ._fuzz_report import Failure, FuzzReport, KindCounts, render_fuzz
@@ -57,7 +56,7 @@ __all__ = [
     "KindCounts", "Outcome", "Outgoing", "Profile", "RecordedGame", "Replay", "bench_bots",
     "bench_concurrent", "bench_games", "bench_jobs", "bench_kernel", "bench_layers",
     "bench_messages", "bench_profile", "bench_trace", "fuzz", "fuzz_game", "group_of",
-    "hidden_leaks", "instrumented", "layer_board", "machine", "measure_floor", "new_bench_game",
+    "hidden_leaks", "layer_board", "machine", "measure_floor", "new_bench_game",
     "play_actor_games", "play_games", "play_kernel", "play_kernel_games", "profile_call",
     "profile_report", "record_game", "render_fuzz", "replay_messages", "resident_kb",
     "run_hostile_seat",

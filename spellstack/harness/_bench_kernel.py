@@ -13,30 +13,29 @@ from ..bots import Bot, RandomBot
 from ..cards import load_cards, load_deck
 from ..protocol import ViewDelta, ViewTracker
 from ..rules import (
-    Action,
+    ActionOutcome,
     Answer,
+    Ask,
+    AskPriority,
+    AutoPasses,
     Decision,
     Game,
+    GameLoop,
     IllegalActionError,
     InvalidMessageError,
     PlayerView,
     Proc,
+    Procedure,
     Reply,
+    RunResolve,
+    RunSBA,
+    SBASkipped,
     ViewMemo,
-    after_sba,
-    after_triggers,
-    automatic_pass,
     check_answer,
     default_answer,
-    lose_game,
     new_game,
-    next_task,
-    place_triggers,
-    priority_decision,
     resolve_top,
-    run_automatic,
     state_based_actions,
-    take_action,
     view_for,
 )
 
@@ -59,8 +58,9 @@ def new_bench_game(seed: int) -> Game:
 
 
 class KernelDriver:
-    """The coordinator's loop without channels: the same tasks in the same order, each
-    request's view built, answers checked with ``check_answer``/``take_action``."""
+    """The coordinator's game loop (``GameLoop``) without channels: the same requests in the
+    same order, performed in place, each request's view built, answers checked with
+    ``check_answer`` (actions by the loop's ``take_action``)."""
 
     def __init__(self, game: Game, bots: Sequence[Bot]) -> None:
         self.game = game
@@ -73,37 +73,43 @@ class KernelDriver:
         self._memos = [ViewMemo() for _ in self.bots]
         self._trackers = [ViewTracker() for _ in self.bots]
         self._rejections: dict[int, int] = {}
+        self.loop = GameLoop(game, [True] * len(self.bots))
+        """The game loop whose requests this performs."""
 
     def run(self) -> GameResult:
-        """Play the game to its end; returns the result (``messages`` stays 0)."""
+        """Play the game to its end; returns the result (``messages`` stays 0). The order is
+        ``GameLoop``'s, as in the coordinator; this performs its requests in place."""
         game = self.game
         st = game.state
-        auto = (True,) * len(self.bots)
-        while True:
-            task = next_task(game)
-            if task == "priority" or task == "advance" or task == "end_turn":
-                # As the coordinator: the automatic passes and quiet step changes in one call.
-                run = run_automatic(game, auto, task)
-                self.result.auto_passes += len(run.passed)
-                if run.rest is not None:
-                    assert run.decision is not None
-                    self._drive(run.rest, run.decision)
-                    continue
-                task = run.task
-                if task == "priority":
-                    self._priority(run.can_act)
-                    continue
-            if task == "game_over":
-                break
-            if task == "check_sba":
+        loop = self.loop
+        request = loop.next()
+        while request is not None:
+            kind = type(request)
+            if kind is AutoPasses:
+                assert isinstance(request, AutoPasses)
+                self.result.auto_passes += len(request.seats)
+                request = loop.next()
+            elif kind is RunSBA:
                 events = self._drive(state_based_actions(game))
                 assert isinstance(events, tuple)
-                after_sba(game, len(events))
-            elif task == "place_triggers":
-                placed = self._drive(place_triggers(game))
-                after_triggers(game, bool(placed))
-            elif task == "resolve":
+                request = loop.next(len(events))
+            elif kind is AskPriority:
+                assert isinstance(request, AskPriority)
+                request = loop.next(self._priority(request.decision))
+            elif kind is ActionOutcome:
+                assert isinstance(request, ActionOutcome)
+                self._outcome(request.decision.player, request.error is None)
+                request = loop.next()
+            elif kind is Ask:
+                assert isinstance(request, Ask)
+                request = loop.next(self._answer(request.decision))
+            elif kind is RunResolve:
                 self._drive(resolve_top(game))
+                request = loop.next()
+            elif kind is SBASkipped:
+                request = loop.next()
+            else:  # a NoStopPass: the bench's seats have no stops
+                raise AssertionError(f"kernel driver: no handling of {request!r}")
         winner = st.players[st.winner].name if st.winner >= 0 else None
         self.result.winner = winner
         self.result.reason = st.end_reason
@@ -122,15 +128,14 @@ class KernelDriver:
         self.last_delta = self._trackers[seat].update(view, memo)
         return view
 
-    def _drive(self, proc: Proc[object], decision: Decision | None = None) -> object:
-        """Run a kernel procedure to its end (``decision``: its first question, already asked)."""
-        try:
-            if decision is None:
-                decision = next(proc)
-            while True:
-                decision = proc.send(self._answer(decision))
-        except StopIteration as stop:
-            return stop.value
+    def _drive(self, proc: Proc[object]) -> object:
+        """Run a kernel procedure to its end (``Procedure``), each question asked as the
+        coordinator asks it."""
+        run = Procedure(proc)
+        question = run.question
+        while question is not None:
+            question = run.answer(self._answer(question))
+        return run.value
 
     def _answer(self, decision: Decision) -> Answer:
         """A non-priority question, asked until the answer is legal (as the coordinator)."""
@@ -158,37 +163,26 @@ class KernelDriver:
             raise TypeError("the kernel driver has no event loop: its bots must answer at once")
         return reply
 
-    def _priority(self, can_act: bool = False) -> None:
-        """A grant of priority (``can_act``: ``run_automatic`` found the seat can act)."""
-        game = self.game
-        seat = game.state.priority
-        if not can_act and automatic_pass(game, seat):  # as the coordinator does
-            self.result.auto_passes += 1
-            return
-        decision = priority_decision(game)
-        if len(decision.actions) == 1:
-            self.result.auto_passes += 1
-            take_action(game, seat, Action("pass"))
-            return
+    def _priority(self, decision: Decision) -> Reply:
+        """The seat's reply to a priority decision (it could do more than pass)."""
+        seat = decision.player
         view = self.build_view(seat)
         reply = self._decide(seat, view, decision)
         self.result.decisions += 1
-        try:
-            if not isinstance(reply, Action):
-                raise InvalidMessageError(f"expected an Action, got {type(reply).__name__}")
-            take_action(game, seat, reply)
-        except (IllegalActionError, InvalidMessageError):
-            self._rejections[seat] = self._rejections.get(seat, 0) + 1
-            if self._rejections[seat] >= MAX_REJECTIONS:
-                self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
+        return reply
+
+    def _outcome(self, seat: int, taken: bool) -> None:
+        """Count a refused action (``MAX_REJECTIONS`` in a row forfeit), as the coordinator."""
+        if taken:
+            self._rejections[seat] = 0
             return
-        self._rejections[seat] = 0
+        self._rejections[seat] = self._rejections.get(seat, 0) + 1
+        if self._rejections[seat] >= MAX_REJECTIONS:
+            self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
 
     def _forfeit(self, seat: int, reason: str) -> None:
-        st = self.game.state
-        self.result.forfeits.append((st.players[seat].name, reason))
-        lose_game(self.game, seat, f"forfeited: {reason}")
-        st.dirty = True
+        self.result.forfeits.append((self.game.state.players[seat].name, reason))
+        self.loop.leave(seat, reason)
 
 
 def play_kernel(seed: int) -> tuple[KernelDriver, GameResult]:

@@ -1,15 +1,15 @@
 """The fuzz (``spellstack fuzz``): games in which one seat is a hostile client, checked after
 every message.
 
-Each game is a real game in the real actors (coordinator, stack actor, SBA checker, a player
-actor with a RandomBot on the other seat); the hostile seat is ``run_hostile_seat``
-talking raw bytes over its channel. The coordinator's end of that channel is a ``Link`` that
-watches what crosses it (``Probe``): when the coordinator reads a hostile message it takes
-the state hash, and when it sends the reply it takes it again. With one message of the game
-in flight, nothing else can touch the state in between: the coordinator is the only task
-that runs while it handles the message (the stack actor and SBA checker act only when it
-hands the state over, which it never does between reading a message and replying to it;
-the other player's actor is waiting for its own channel). So the two hashes are the state
+Each game is a real game played by ``play_game`` (coordinator, stack actor, SBA checker, a
+player actor with a RandomBot on each other seat); the hostile seat is a ``Seat`` the fuzz
+plays itself, ``run_hostile_seat`` talking raw bytes over its channel. The coordinator's end
+of that channel is a ``Link`` that watches what crosses it (``Probe``): when the coordinator
+reads a hostile message it takes the state hash, and when it sends the reply it takes it
+again. With one message of the game in flight, nothing else can touch the state in between:
+the coordinator is the only task that runs while it handles the message (the stack actor and
+SBA checker act only when it hands the state over, which it never does between reading a
+message and replying to it; the other players' actors wait for their own channels). So the two hashes are the state
 before and after the kernel looked at the message.
 
 After each message: the reply is an error (ErrorReply, Rejected) or an acceptance; a refused
@@ -23,28 +23,21 @@ naming an id that never existed; and the game finishes without an engine error.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import trio
 
-from ..actors import Coordinator, GameResult, Link, SeatConfig, Wire, player_actor, sba_actor, stack_actor
-
-# The coordinator's calls of take_action and check_answer are counted by wrapping the names
-# in its module (``instrumented``): the one import of a private module, until the coordinator
-# reports the counts itself.
-from ..actors import _coordinator as coordinator_module
-from ..bots import RandomBot
+from ..actors import Coordinator, CoordinatorFactory, GameResult, Link, Seat, SeatConfig, Wire, play_game
+from ..bots import Bot, RandomBot
 from ..cards import load_cards, load_deck
-from ..rules import Action, Game, GameRandom, Reply, new_game
+from ..rules import GameRandom, new_game
 from ._fuzz_report import FuzzReport
 from ._fuzz_watch import Probe, Watch, shorten
 from ._hostile import HostileStream
 from ._hostile_seat import run_hostile_seat
 
-__all__ = ["FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "LEAVE_CHANCE", "MAX_GAME_MESSAGES", "fuzz", "fuzz_game",
-           "instrumented"]
+__all__ = ["FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "LEAVE_CHANCE", "MAX_GAME_MESSAGES", "fuzz", "fuzz_game"]
 
 FUZZ_DECKS = ("gruul", "orzhov", "dimir")
 """The decks a fuzz game's seats are dealt from (one drawn per seat)."""
@@ -58,38 +51,6 @@ LEAVE_CHANCE = 12
 """Percent of games in which the hostile seat leaves on purpose (each way the protocol
 allows: strikes, rejections, a Forfeit message, a concession)."""
 
-_ACTIVE: list[Watch] = []
-"""The watch of the game being played (one at a time)."""
-
-
-@contextmanager
-def instrumented() -> Iterator[None]:
-    """Count the coordinator's real calls of ``take_action`` and ``check_answer`` made for a
-    hostile message in flight, by wrapping the functions it calls."""
-    take: Callable[[Game, int, Action], str] = getattr(coordinator_module, "take_action")  # noqa: B009
-    check: Callable[[Any, Reply], Any] = getattr(coordinator_module, "check_answer")  # noqa: B009
-
-    def counted_take(game: Game, seat: int, action: Action) -> str:
-        for w in _ACTIVE:
-            if w.game is game and w.seat == seat:
-                w.on_reached("take_action")
-        return take(game, seat, action)
-
-    def counted_check(decision: Any, reply: Reply) -> Any:
-        for w in _ACTIVE:
-            if decision.player == w.seat:
-                w.on_reached("check_answer")
-        return check(decision, reply)
-
-    setattr(coordinator_module, "take_action", counted_take)  # noqa: B010
-    setattr(coordinator_module, "check_answer", counted_check)  # noqa: B010
-    try:
-        yield
-    finally:
-        setattr(coordinator_module, "take_action", take)  # noqa: B010
-        setattr(coordinator_module, "check_answer", check)  # noqa: B010
-
-
 def _game_seed(seed: int, game_no: int) -> int:
     return (seed * 1_000_003 + game_no * 7919 + 17) & ((1 << 64) - 1)
 
@@ -97,8 +58,8 @@ def _game_seed(seed: int, game_no: int) -> int:
 async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose: bool = False,
                     coordinator: type[Coordinator] = Coordinator, players: int = 2) -> None:
     """Play game ``game_no`` of ``report.seed``'s run, adding its counts and failures to
-    ``report`` (kernel calls are counted inside ``instrumented()`` only). ``quota``: mutate
-    only the first ``quota`` messages (0: all).
+    ``report`` (what reached the kernel is read off the coordinator's ``statistics()``).
+    ``quota``: mutate only the first ``quota`` messages (0: all).
     ``coordinator``: the class to run (tests give a deliberately broken one). ``players``:
     seats at the table (2 to 4), one of them hostile."""
     report.players = players
@@ -116,22 +77,8 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
     watch = Watch(game, seat, report, game_no, report.messages, verbose)
     watch.quota = quota
     stream = HostileStream(gseed ^ 0xF022, game=game)
-    wire = Wire(f"g{game_no}", None)
     configs = [SeatConfig()] * players
     configs[seat] = SeatConfig(auto_pass=False)
-    ends: list[Link] = []
-    coord_ends: list[Link] = []
-    for i in range(players):
-        a_out, b_in = trio.open_memory_channel[bytes](1)
-        b_out, a_in = trio.open_memory_channel[bytes](1)
-        peer = f"player:{FUZZ_NAMES[i]}"
-        if i == seat:
-            probe = Probe(wire, "coordinator", peer, a_out, a_in)
-            probe.watch = watch
-            coord_ends.append(probe)
-        else:
-            coord_ends.append(Link(wire, "coordinator", peer, a_out, a_in))
-        ends.append(Link(wire, peer, "coordinator", b_out, b_in))
     if verbose:
         table = " vs ".join(f"{FUZZ_NAMES[i]} ({decks[i]})" for i in range(players))
         print(f"game {game_no}: seed {gseed}, {table}, hostile seat {seat}"
@@ -142,33 +89,44 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
             raise _Runaway
         return quota == 0 or watch.sent < quota
 
+    def probed(wire: Wire, me: str, peer: str) -> tuple[Link, Link]:
+        """The hostile seat's link: the coordinator's end is the watching ``Probe``."""
+        a_out, b_in = trio.open_memory_channel[bytes](1)
+        b_out, a_in = trio.open_memory_channel[bytes](1)
+        probe = Probe(wire, me, peer, a_out, a_in)
+        probe.watch = watch
+        return probe, Link(wire, peer, me, b_out, b_in)
+
+    async def hostile(link: Link) -> None:
+        await run_hostile_seat(stream, link.inbox, link.out, on_send=watch.on_send, quota=wanted,
+                               leave_at=leave_at, leave_how=leave_how)
+
+    def build(*args: Any) -> Coordinator:
+        """The coordinator, whose ``statistics()`` the watch reads."""
+        made = coordinator(*args)
+        watch.statistics = made.statistics
+        return made
+
+    make: CoordinatorFactory = build
+    seats: list[Bot | Seat] = []
+    others = 0
+    for i in range(players):
+        if i == seat:
+            seats.append(Seat(hostile, probed))
+        else:
+            seats.append(RandomBot((gseed ^ 0xB0B) + others))
+            others += 1
     result: GameResult | None = None
-    _ACTIVE.append(watch)
-    try:
-        with trio.move_on_after(GAME_SECONDS) as scope:
-            async with trio.open_nursery() as nursery:
-                stack_c, stack_a = Link.pair(wire, "coordinator", "stack")
-                sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
-                nursery.start_soon(stack_actor, game, stack_a)
-                nursery.start_soon(sba_actor, game, sba_a)
-                others = [i for i in range(players) if i != seat]
-                for k, other in enumerate(others):
-                    nursery.start_soon(player_actor, RandomBot((gseed ^ 0xB0B) + k), ends[other])
-
-                async def hostile() -> None:
-                    await run_hostile_seat(stream, ends[seat].inbox, ends[seat].out,
-                                           on_send=watch.on_send, quota=wanted,
-                                           leave_at=leave_at, leave_how=leave_how)
-
-                nursery.start_soon(hostile)
-                result = await coordinator(game, coord_ends, configs, stack_c, sba_c).run()
-                nursery.cancel_scope.cancel()
-        if scope.cancelled_caught:
-            watch.fail(watch.sent, None, f"the game did not finish within {GAME_SECONDS:g} s")
-    except Exception as err:
-        _report_exception(watch, err)
-    finally:
-        _ACTIVE.remove(watch)
+    with trio.move_on_after(GAME_SECONDS) as scope:
+        result = await play_game(game, seats, configs=configs, game_id=f"g{game_no}",
+                                 coordinator=make)
+    if scope.cancelled_caught:
+        watch.fail(watch.sent, None, f"the game did not finish within {GAME_SECONDS:g} s")
+    if result is not None and result.error is not None:
+        # An exception in one of the game's actors (the coordinator, the hostile seat's
+        # runaway check): reported with the message in flight, and the game has no result.
+        _report_exception(watch, result.error)
+        result = None
     if result is not None and "engine error" in result.reason:
         _report_engine_error(watch, result.reason)
     watch.finish(result)
@@ -194,6 +152,7 @@ def _leaves(err: BaseException) -> list[BaseException]:
 
 
 def _report_exception(watch: Watch, err: BaseException) -> None:
+    watch.settle()
     flight = watch.reading
     for leaf in _leaves(err):
         if isinstance(leaf, _Runaway):
@@ -211,6 +170,7 @@ def _report_exception(watch: Watch, err: BaseException) -> None:
 
 
 def _report_engine_error(watch: Watch, reason: str) -> None:
+    watch.settle()
     flight = watch.reading
     watch.fail(flight.number if flight else watch.sent, flight.item if flight else None,
                f"the game ended with an engine error: {shorten(reason)}")
@@ -225,18 +185,17 @@ async def fuzz(seed: int, messages: int, *, game: int | None = None, verbose: bo
     0 for none)."""
     report = FuzzReport(seed)
     start = time.perf_counter()
-    with instrumented():
-        if game is not None:
-            await fuzz_game(report, game, quota=messages, verbose=verbose,
-                            coordinator=coordinator, players=players)
-        else:
-            n = 0
-            while report.messages < messages:
-                left = messages - report.messages
-                await fuzz_game(report, n, quota=left, verbose=verbose, coordinator=coordinator,
-                                players=players)
-                n += 1
-                if progress is not None:
-                    progress(report)
+    if game is not None:
+        await fuzz_game(report, game, quota=messages, verbose=verbose,
+                        coordinator=coordinator, players=players)
+    else:
+        n = 0
+        while report.messages < messages:
+            left = messages - report.messages
+            await fuzz_game(report, n, quota=left, verbose=verbose, coordinator=coordinator,
+                            players=players)
+            n += 1
+            if progress is not None:
+                progress(report)
     report.seconds = time.perf_counter() - start
     return report

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import pickle
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 
-from ..actors import GameResult, Link
+from ..actors import ENGINE_ERROR, CoordinatorStatistics, GameResult, Link
 from ..protocol import SubmitAction, decode, to_plain
 from ..rules import Action, Game, IllegalActionError, InvalidMessageError, take_action
 from ._fuzz_hidden import HiddenNames, hidden_leaks
@@ -43,6 +44,8 @@ class _InFlight:
     of legal options, which is counted as ``legal_refused``)."""
     reached: str = ""
     """``take_action`` or ``check_answer`` if the kernel was called with it."""
+    calls: tuple[int, int] = (0, 0)
+    """The coordinator's calls of ``take_action`` and of ``check_answer`` when it read it."""
 
 
 class Watch:
@@ -67,6 +70,9 @@ class Watch:
         self.expected_forfeit = ""
         """The forfeit the protocol calls for after the last reply."""
         self.hidden = HiddenNames(game, seat)
+        self.statistics: Callable[[], CoordinatorStatistics] | None = None
+        """The coordinator's ``statistics``, once it is built: what the kernel was called
+        with while a hostile message was in flight is read off its counters."""
         self.failures = 0
         self.quota = 0
         self.known_hash = ""
@@ -101,16 +107,31 @@ class Watch:
         before = ""
         if item.kind != "legal":
             before = self.known_hash or self.game.state.state_hash()
-        self.reading = _InFlight(number, item, before)
+        self.settle()
+        self.reading = _InFlight(number, item, before, "", self._calls())
 
-    def on_reached(self, call: str) -> None:
-        if self.reading is not None and not self.reading.reached:
-            self.reading.reached = call
-            counts = self.report.kind(self.reading.item.kind)
-            if call == "take_action":
-                counts.take_action += 1
-            else:
-                counts.check_answer += 1
+    def _calls(self) -> tuple[int, int]:
+        """The coordinator's calls so far of ``take_action`` (actions taken or refused) and of
+        ``check_answer``."""
+        if self.statistics is None:
+            return (0, 0)
+        stats = self.statistics()
+        return (stats.actions_taken + stats.actions_refused, stats.answers_checked)
+
+    def settle(self) -> None:
+        """Count whether the message in flight reached ``take_action`` or ``check_answer``
+        (the coordinator called one since it read the message: with one message of the game
+        in flight, for this message)."""
+        flight = self.reading
+        if flight is None or flight.reached:
+            return
+        take, check = self._calls()
+        if take > flight.calls[0]:
+            flight.reached = "take_action"
+            self.report.kind(flight.item.kind).take_action += 1
+        elif check > flight.calls[1]:
+            flight.reached = "check_answer"
+            self.report.kind(flight.item.kind).check_answer += 1
 
     def on_send_to_seat(self, data: bytes) -> None:
         plain = msgpack.unpackb(data, raw=False)
@@ -122,6 +143,8 @@ class Watch:
         for leak in hidden_leaks(self.game, self.seat, body, self.hidden, data):
             self.fail(flight.number if flight else 0, flight.item if flight else None,
                       f"{kind} to the hostile seat {leak}")
+        if kind == "GameOver" and str(body.get("reason", "")).startswith(ENGINE_ERROR):
+            return  # sent after an engine error: the message in flight stays the one it cut off
         if kind in ("PriorityRequest", "DecisionRequest"):
             self.context = "priority" if kind == "PriorityRequest" else "decision"
             self.decision = body["decision"]["id"]
@@ -129,6 +152,7 @@ class Watch:
             self.known_hash = ""
         if flight is None:
             return
+        self.settle()
         self.reading = None
         counts = self.report.kind(flight.item.kind)
         msg = decode(data)
@@ -210,6 +234,7 @@ class Watch:
     def finish(self, result: GameResult | None) -> None:
         """End-of-game checks: the hostile seat's forfeits were called for, nothing was left
         unanswered."""
+        self.settle()
         if self.reading is not None and self.reading.item.kind != "leave":
             self.fail(self.reading.number, self.reading.item, "the coordinator read it and "
                       "never replied")

@@ -3,13 +3,15 @@
 A game is plain-data state (``GameState``) plus card definitions (``Game``). Procedures that
 may need a player's choice are generators that yield ``Decision`` and receive ``Answer`` or
 ``Action`` replies; ``next_task`` says what the game needs next.
-
-This package re-exports the names the other packages and the tests use (a test holds the list
-to that); every other public name is in its rules area's sub-package (``rules.casting``,
-``rules.legality``, ...).
 """
 
-from .base import CardDefinitionError, GameRandom, IllegalActionError, InvalidMessageError, SpellstackError
+from .base import (
+    CardDefinitionError,
+    GameRandom,
+    IllegalActionError,
+    InvalidMessageError,
+    SpellstackError,
+)
 from .casting import (
     legal_actions,
     mana_sources,
@@ -27,9 +29,17 @@ from .definitions import (
     TargetSpec,
     TriggeredAbility,
 )
-from .effects import ARG_KINDS, EFFECT_VERBS, VerbSpec
-from .ending import lose_game
-from .game import Game
+from .effects import (
+    ARG_KINDS,
+    EFFECT_VERBS,
+    VerbSpec,
+)
+from .ending import (
+    lose_game,
+)
+from .game import (
+    Game,
+)
 from .legality import (
     PERMISSION_KINDS,
     RESTRICTION_FILTERS,
@@ -38,10 +48,23 @@ from .legality import (
     RESTRICTION_PLAYERS,
     TARGET_KINDS,
 )
-from .mana import ManaCost, ManaCostSyntaxError, format_pool, parse_mana_cost, parse_pool
-from .replacement import add_shield
-from .resolution import resolve_top
-from .sba import sba_would_apply, state_based_actions
+from .mana import (
+    ManaCost,
+    ManaCostSyntaxError,
+    format_pool,
+    parse_mana_cost,
+    parse_pool,
+)
+from .replacement import (
+    add_shield,
+)
+from .resolution import (
+    resolve_top,
+)
+from .sba import (
+    sba_would_apply,
+    state_based_actions,
+)
 from .state import (
     ACTION_KINDS,
     DECISION_KINDS,
@@ -68,10 +91,26 @@ from .state import (
     player_ref,
     seat_of_ref,
 )
-from .triggers import CONDITION_ARGS, CONDITIONS, TRIGGER_EVENTS, place_triggers, trigger_name
+from .triggers import (
+    CONDITION_ARGS,
+    CONDITIONS,
+    TRIGGER_EVENTS,
+    place_triggers,
+    trigger_name,
+)
 from .turn import (
     OPENING_HAND,
+    ActionOutcome,
+    Ask,
+    AskPriority,
+    AutoPasses,
     AutoRun,
+    GameLoop,
+    NoStopPass,
+    Procedure,
+    RunResolve,
+    RunSBA,
+    SBASkipped,
     Task,
     advance,
     after_sba,
@@ -83,7 +122,6 @@ from .turn import (
     end_turn,
     new_game,
     next_task,
-    pass_priority,
     play_sync,
     priority_decision,
     run_automatic,
@@ -131,8 +169,12 @@ __all__ = [
     "TRIGGER_EVENTS",
     "Action",
     "ActionOption",
+    "ActionOutcome",
     "ActivatedAbility",
     "Answer",
+    "Ask",
+    "AskPriority",
+    "AutoPasses",
     "AutoRun",
     "CardDefinition",
     "CardDefinitionError",
@@ -143,6 +185,7 @@ __all__ = [
     "Effect",
     "Event",
     "Game",
+    "GameLoop",
     "GameObject",
     "GameRandom",
     "GameState",
@@ -150,13 +193,18 @@ __all__ = [
     "InvalidMessageError",
     "ManaCost",
     "ManaCostSyntaxError",
+    "NoStopPass",
     "PendingTrigger",
     "Permission",
     "PlayerState",
     "PlayerView",
     "Proc",
+    "Procedure",
     "Reply",
     "Restriction",
+    "RunResolve",
+    "RunSBA",
+    "SBASkipped",
     "SpellAbility",
     "SpellstackError",
     "TargetRequirement",
@@ -190,7 +238,6 @@ __all__ = [
     "only_pass_possible",
     "parse_mana_cost",
     "parse_pool",
-    "pass_priority",
     "place_triggers",
     "play_land",
     "play_sync",

@@ -22,7 +22,7 @@ from spellstack.actors import GameResult, Link, TraceWriter, _coordinator, _kern
 from spellstack.bots import RandomBot
 from spellstack.cli import main
 from spellstack.protocol import Accepted, ErrorReply, Rejected
-from spellstack.rules import Action, Answer, Decision, Game, PlayerView, Reply
+from spellstack.rules import Action, Answer, Decision, Game, PlayerView, Reply, ViewMemo
 
 DECKS = [("gruul", "orzhov"), ("dimir", "gruul"), ("orzhov", "dimir")]
 SEEDS = list(range(70, 80))
@@ -224,14 +224,14 @@ def _only_in(game: Game) -> bool:
 
 
 def _coordinator_fault(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = _coordinator.priority_decision
+    real = _coordinator.view_for
 
-    def faulty(game: Game) -> Decision:
+    def faulty(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
         if _only_in(game) and game.state.turn >= 3:
-            raise Injected("priority_decision failed")
-        return real(game)
+            raise Injected("view_for failed")
+        return real(game, seat, memo)
 
-    monkeypatch.setattr(_coordinator, "priority_decision", faulty)
+    monkeypatch.setattr(_coordinator, "view_for", faulty)
 
 
 def _stack_fault(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ import trio
 from spellstack.actors import GameResult, SeatConfig, play_game
 from spellstack.bots import RandomBot
 from spellstack.cards import load_cards, load_deck
-from spellstack.harness import HOSTILE_KINDS, RAW_KINDS, FuzzReport, HostileBot, fuzz_game, instrumented
+from spellstack.harness import HOSTILE_KINDS, RAW_KINDS, FuzzReport, HostileBot, fuzz_game
 from spellstack.rules import Game, new_game
 
 DECKS = ("gruul", "orzhov", "dimir")
@@ -101,7 +101,7 @@ async def test_a_raw_hostile_seat_leaves_its_nine_siblings_untouched(
         together[i] = await play_game(game, [RandomBot(2 * i + 1), RandomBot(2 * i + 2)],
                                       game_id=f"g{i}")
 
-    with trio.fail_after(3600), instrumented():
+    with trio.fail_after(3600):
         async with trio.open_nursery() as nursery:
             for i in range(GAMES - 1):
                 nursery.start_soon(one, i)

@@ -15,7 +15,7 @@ from spellstack.rules.game import HandFacts, SeatBoard
 from spellstack.rules.replacement import MoveEvent
 from spellstack.rules.state import new_action_option, new_choice, new_decision, new_event, new_target_requirement
 from spellstack.rules.turn import AutoRun
-from spellstack.rules.turn._priority import _new_auto_run
+from spellstack.rules.turn._driver import _new_auto_run
 from spellstack.rules.zones._zones import _new_move
 
 _REQ = TargetRequirement("target creature", 1, 1, (7, 9))

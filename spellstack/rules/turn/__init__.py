@@ -1,22 +1,39 @@
 """The turn and priority (117, 500-514), combat (506-511) and starting a game (103): the priority
-cycle (``next_task``: what the game needs next), taking actions and answers, and the steps.
+cycle (``next_task``: what the game needs next; ``GameLoop``: the one loop that performs it),
+taking actions and answers, and the steps.
 """
 
 from ._combat import check_trample_division, combat_damage
-from ._priority import (
+from ._driver import (
+    SBA_SKIPPED,
+    ActionOutcome,
+    Ask,
+    AskPriority,
+    AutoPasses,
     AutoRun,
+    BeginTask,
+    GameLoop,
+    LoopRequest,
+    NoStopPass,
+    Procedure,
+    RunResolve,
+    RunSBA,
+    SBASkipped,
+    StopRule,
     Task,
+    next_task,
+    play_sync,
+    run_automatic,
+    run_proc,
+)
+from ._priority import (
     after_sba,
     after_triggers,
     automatic_pass,
     check_answer,
     default_answer,
-    next_task,
     pass_priority,
-    play_sync,
     priority_decision,
-    run_automatic,
-    run_proc,
     take_action,
 )
 from ._setup import OPENING_HAND, new_game
@@ -25,7 +42,21 @@ from ._turn import MAX_HAND_SIZE, advance, end_turn
 __all__ = [
     "MAX_HAND_SIZE",
     "OPENING_HAND",
+    "SBA_SKIPPED",
+    "ActionOutcome",
+    "Ask",
+    "AskPriority",
+    "AutoPasses",
     "AutoRun",
+    "BeginTask",
+    "GameLoop",
+    "LoopRequest",
+    "NoStopPass",
+    "Procedure",
+    "RunResolve",
+    "RunSBA",
+    "SBASkipped",
+    "StopRule",
     "Task",
     "advance",
     "after_sba",

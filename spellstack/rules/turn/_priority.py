@@ -1,19 +1,13 @@
-"""Priority (117) and the priority cycle: what the game needs next, and taking actions.
-
-``next_task`` is the one place that sequences a game: state-based actions and triggers before
-any player receives priority (117.5, 704.3, 603.3), priority, resolving when all players pass
-in succession (117.4, 608.1), moving to the next step. Whoever drives the kernel (the
-coordinator actor, or ``play_sync`` in tests) performs the task it names.
+"""Priority (117): the priority decision, taking actions (117.3c, 117.3d, 117.4) and checking
+answers. What the game needs next and the loop that performs it are the driver's
+(``_driver.py``: ``next_task``, ``GameLoop``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Literal
 
-from ..base import IllegalActionError, InvalidMessageError, builder, in_int64, quote
+from ..base import IllegalActionError, InvalidMessageError, in_int64, quote
 from ..casting import (
     CAN_ACT,
     ONLY_PASS_NUMBERED,
@@ -26,8 +20,6 @@ from ..casting import (
 )
 from ..ending import lose_game
 from ..game import Game
-from ..resolution import resolve_top
-from ..sba import state_based_actions
 from ..state import (
     DECISION_KINDS,
     FIRST_OBJECT_ID,
@@ -36,41 +28,12 @@ from ..state import (
     Decision,
     GameState,
     PlayerState,
-    Proc,
     Reply,
     is_player_ref,
     new_decision,
     seat_of_ref,
 )
-from ..triggers import place_triggers
 from ._combat import check_trample_division
-from ._turn import advance, advance_steps, end_turn, end_turn_steps
-
-Task = Literal["check_sba", "place_triggers", "priority", "resolve", "advance", "end_turn",
-               "game_over"]
-
-
-def next_task(game: Game) -> Task:
-    """What must happen next."""
-    st = game.state
-    if st.game_over:
-        return "game_over"
-    if st.cycle == "check":
-        sba = st.sba  # ``bool(st.sba)``, read inline: this runs before every task
-        if sba.everything or sba.board or sba.players or sba.objects or sba.tokens:
-            return "check_sba"  # 704.3: something a state-based action reads changed
-        if st.pending_triggers:
-            return "place_triggers"
-        if st.step == "cleanup" and not st.cleanup_acted:
-            return "end_turn"
-        if st.passes and st.passes >= _living(st.players):
-            # 800.4a/800.4j: everyone still in the game has passed in succession since a
-            # player who held priority left: the top object resolves or the step ends.
-            return "resolve" if st.stack else "advance"
-        return "priority"
-    if st.cycle in ("priority", "resolve", "advance", "end_turn"):
-        return st.cycle  # type: ignore[return-value]
-    raise AssertionError(f"unknown cycle {st.cycle!r}")
 
 
 def _living(players: list[PlayerState]) -> int:
@@ -281,78 +244,6 @@ def automatic_pass(game: Game, seat: int) -> bool:
     return True
 
 
-@dataclass(frozen=True, slots=True)
-class AutoRun:
-    """What ``run_automatic`` did, and the task the game waits for now."""
-
-    passed: tuple[int, ...]
-    """The seats that passed automatically, in order: one grant of priority each."""
-    task: Task
-    """The task it stopped at, not performed: ``priority`` for a seat its caller must deal with
-    (one not in its ``auto``, or one that can act), ``check_sba``, ``place_triggers``,
-    ``resolve`` or ``game_over``; ``advance`` or ``end_turn`` when ``rest`` asks something."""
-    can_act: bool = False
-    """``task`` is ``priority`` and the seat holding it can do more than pass (``pass_test``
-    said so): its priority decision follows without that test again."""
-    rest: Proc[None] | None = None
-    """The rest of a step change that asks a player something, started: ``decision`` is its
-    first question; the caller answers and drives it to its end before anything else."""
-    decision: Decision | None = None
-    """``rest``'s first question."""
-
-
-_new_auto_run: Callable[[tuple[int, ...], Task, bool, Proc[None] | None, Decision | None], AutoRun] = (
-    builder(AutoRun))
-"""``AutoRun(passed, task, can_act, rest, decision)``, every field given (``builder``)."""
-
-
-def run_automatic(game: Game, auto: Sequence[bool], task: Task) -> AutoRun:
-    """Perform, from ``task`` (what ``next_task`` says now) on, every task that needs nobody:
-    117.3d automatic passes for the seats whose ``auto`` is true while passing is all they can
-    do (``automatic_pass``), and the step changes that follow all players passing with an empty
-    stack (117.4, 500.2; ``advance``) or a cleanup step in which nothing happened (514.3,
-    ``end_turn``), until a task needs someone: a player to be asked, a state-based action
-    check (704.3: a turn-based action may have changed what one reads), triggers to put on the
-    stack (603.3), a resolution, or a question a turn-based action asks. Each pass is a grant
-    of priority its caller records, in order (``AutoRun.passed``); no check is needed between
-    two of them, a pass changes nothing a state-based action or trigger reads."""
-    st = game.state
-    passed: list[int] = []
-    while True:
-        if task == "priority":
-            seat = st.priority
-            if not auto[seat]:
-                break
-            test = pass_test(game, seat)
-            if test == CAN_ACT:
-                return _new_auto_run(tuple(passed), task, True, None, None)
-            if test == ONLY_PASS_NUMBERED:
-                st.decisions += 1
-            # ``pass_priority`` without its checks: ``next_task`` said ``seat`` holds priority.
-            looked = st.cycle == "check"
-            st.cycle = "priority"
-            _pass(st, seat)
-            passed.append(seat)
-            if looked and st.cycle == "check":
-                # ``next_task`` found no state-based action to check, no trigger waiting, no
-                # cleanup to end, before this pass; a pass changes none of these, and not all
-                # players have passed (``_pass``): the next player in turn order gets priority.
-                continue
-        elif task == "advance" or task == "end_turn":
-            rest = advance_steps(game) if task == "advance" else end_turn_steps(game)
-            if rest is not None:
-                try:
-                    decision = next(rest)
-                except StopIteration:
-                    pass
-                else:
-                    return _new_auto_run(tuple(passed), task, False, rest, decision)
-        else:
-            break
-        task = next_task(game)
-    return _new_auto_run(tuple(passed), task, False, None, None)
-
-
 def _answer_shape(decision: Decision, reply: object) -> Answer:
     """Refuse an answer of the wrong type or with fields of the wrong types
     (InvalidMessageError), as the protocol would: in-process callers hand the kernel anything."""
@@ -453,49 +344,3 @@ def default_answer(decision: Decision) -> Reply:
         return Answer(decision.id)
     raise ValueError(f"decision {decision.id}: no default answer to a {decision.kind!r} decision "
                      f"(DECISION_KINDS: {', '.join(DECISION_KINDS)})")
-
-
-def run_proc(proc: Proc[object], answer: Callable[[Decision], Reply]) -> object:
-    """Drive a kernel procedure synchronously, answering each decision with ``answer``."""
-    try:
-        decision = next(proc)
-        while True:
-            reply = check_answer(decision, answer(decision))
-            decision = proc.send(reply)
-    except StopIteration as stop:
-        return stop.value
-
-
-def play_sync(game: Game, answer: Callable[[Decision], Reply],
-              on_action: Callable[[Game], None] | None = None, max_tasks: int = 1_000_000,
-              *, until: Callable[[Game, Task], bool] | None = None) -> None:
-    """Play a game to its end without actors (tests, and the reference for the coordinator).
-
-    ``until``: stop before performing the first task for which it returns True.
-    """
-    for _ in range(max_tasks):
-        task = next_task(game)
-        if task == "game_over" or (until is not None and until(game, task)):
-            return
-        if task == "check_sba":
-            events = run_proc(state_based_actions(game), answer)
-            assert isinstance(events, tuple)
-            after_sba(game, len(events))
-        elif task == "place_triggers":
-            placed = run_proc(place_triggers(game), answer)
-            after_triggers(game, bool(placed))
-        elif task == "priority":
-            decision = priority_decision(game)
-            reply = answer(decision)
-            assert isinstance(reply, Action)
-            take_action(game, decision.player, reply)
-        elif task == "resolve":
-            run_proc(resolve_top(game), answer)
-        elif task == "advance":
-            run_proc(advance(game), answer)
-        elif task == "end_turn":
-            run_proc(end_turn(game), answer)
-        if on_action is not None:
-            on_action(game)
-    raise RuntimeError(f"game did not end within {max_tasks} tasks"
-                       + (" or reach the stop condition" if until is not None else ""))
