@@ -9,6 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..rules import CardDefinition, CardDefinitionError
+from ._pool import card_name_problem
 
 __all__ = ["DECKS", "MAX_DECK_SIZE", "Deck", "load_deck"]
 
@@ -41,7 +42,7 @@ def _parse(source: str, text: str, cards: Mapping[str, CardDefinition]) -> Deck:
     out: list[str] = []
     for card, count in table.items():
         if card not in cards or cards[card].is_token:
-            raise CardDefinitionError(f"{source}: deck {name!r}: unknown card {card!r}")
+            raise CardDefinitionError(f"{source}: deck {name!r}: {card_name_problem(card, cards)[1]}")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise CardDefinitionError(f"{source}: deck {name!r}: {card!r}: count must be a "
                                       f"positive integer, got {count!r}")

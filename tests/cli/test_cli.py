@@ -163,3 +163,14 @@ def test_a_broken_expected_failures_file_is_a_one_line_error(
     (tmp_path / "s.toml").write_text('title = "t"\n[setup]\nplayers = ["a", "b"]\n')
     (tmp_path / "expected_failures.toml").write_bytes(b'"s.toml" = "caf\xe9"\n')
     _one_line_error(*_main(capsys, "scenario", "run", str(tmp_path)), "expected_failures.toml")
+
+
+@pytest.mark.parametrize("card, needle", [
+    ("Grizly Bears", "deck 'typo': unknown card 'Grizly Bears' (did you mean 'Grizzly Bears'?)"),
+    ("Mulldrifter", "deck 'typo': 'Mulldrifter' is a pool card not implemented yet"),
+])
+def test_a_deck_card_the_engine_lacks_says_whether_it_is_unknown_or_not_implemented(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], card: str, needle: str) -> None:
+    deck = tmp_path / "typo.toml"
+    deck.write_text(f'name = "typo"\n[cards]\nForest = 40\n"{card}" = 4\n')
+    _one_line_error(*_main(capsys, "play", "--deck", str(deck), "--deck", "gruul"), needle)
