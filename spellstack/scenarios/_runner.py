@@ -24,6 +24,7 @@ __all__ = [
     "ScenarioResult",
     "collect",
     "load_expected_failures",
+    "read_expected_failures",
     "run_scenario",
     "run_scenario_file",
     "summary",
@@ -269,6 +270,16 @@ def load_expected_failures(folder: Path) -> dict[str, str]:
     path = folder / EXPECTED_FAILURES
     if not path.is_file():
         return {}
+    return read_expected_failures(path)
+
+
+def read_expected_failures(path: Path) -> dict[str, str]:
+    """An expected failures file (``"file name" = "what it waits for"``); ScenarioError names
+    the file if it is missing or is not such a table."""
+    if path.is_dir():
+        raise ScenarioError(f"{path}: a folder, not an expected failures file")
+    if not path.is_file():
+        raise ScenarioError(f"{path}: no such expected failures file")
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
