@@ -252,3 +252,24 @@ def test_a_block_by_a_defender_who_is_never_asked_fails_the_scenario(tmp_path: P
     result = run_scenario_file(path)
     assert result.status == "FAIL"
     assert "bear -> a2 can't be declared" in result.message
+
+
+# ---------------------------------------------------------------------- format errors
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('title = "Bolt"\n[setup]\nplayers = ["a", "b"]\n[[step]]\ncst = "Shock"\n',
+         "FAIL Bolt: {path}: step 1: unknown key 'cst'"),
+        ('title = "Bolt"\nsed = 1\n', "FAIL Bolt: {path}: unknown top-level key 'sed'"),
+        ('[setup]\nplayers = ["a", "b"]\n', "FAIL {path}: 'title' is required"),
+        ("title = [", "FAIL {path}: Invalid value (at end of document)"),
+    ],
+)
+def test_a_format_error_keeps_the_title_and_names_the_file_once(
+        tmp_path: Path, text: str, line: str) -> None:
+    path = _write(tmp_path, text)
+    result = run_scenario_file(path)
+    assert result.line() == line.format(path=path)
+    assert result.line().count(str(path)) == 1
