@@ -18,7 +18,7 @@ CARDS: Mapping[str, CardDefinition] = load_cards()
 # Verbs used by a single card today. Each must be a keyword action or a general game action
 # that other cards will share, never one card's special case.
 SINGLE_USE_ALLOWED: dict[str, str] = {
-    "win_game": "104.2a: winning the game is a general game action",
+    "win_game": "104.2b: an effect that says a player wins the game is a general game action",
     "counter": "701.5: counter is a keyword action",
     "shuffle": "701.20: shuffle is a keyword action",
     "discard": "701.8: discard is a keyword action",
