@@ -1,8 +1,10 @@
 """Card definitions (hand-written data files) and the loader that validates them."""
 
-from ._decks import DECKS, Deck, load_deck
+from ._decks import DECKS, MAX_DECK_SIZE, MIN_DECK_SIZE, Deck, load_deck
 from ._fields import KEYWORDS
 from ._loader import load_card_file, load_cards, parse_type_line
+from ._pool import POOL_NAMES, PoolNames, card_name_problem
 
-__all__ = ["DECKS", "KEYWORDS", "Deck", "load_card_file", "load_cards", "load_deck",
+__all__ = ["DECKS", "KEYWORDS", "MAX_DECK_SIZE", "MIN_DECK_SIZE", "POOL_NAMES", "Deck",
+           "PoolNames", "card_name_problem", "load_card_file", "load_cards", "load_deck",
            "parse_type_line"]

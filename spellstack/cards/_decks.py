@@ -9,8 +9,12 @@ from importlib import resources
 from pathlib import Path
 
 from ..rules import CardDefinition, CardDefinitionError
+from ._pool import card_name_problem
 
-__all__ = ["DECKS", "MAX_DECK_SIZE", "Deck", "load_deck"]
+__all__ = ["DECKS", "MAX_DECK_SIZE", "MIN_DECK_SIZE", "Deck", "load_deck"]
+
+MIN_DECK_SIZE = 40
+"""The fewest cards a deck may have."""
 
 MAX_DECK_SIZE = 10_000
 """No rule limits a deck's size; this bounds what a deck file can make the engine build."""
@@ -41,7 +45,7 @@ def _parse(source: str, text: str, cards: Mapping[str, CardDefinition]) -> Deck:
     out: list[str] = []
     for card, count in table.items():
         if card not in cards or cards[card].is_token:
-            raise CardDefinitionError(f"{source}: deck {name!r}: unknown card {card!r}")
+            raise CardDefinitionError(f"{source}: deck {name!r}: {card_name_problem(card, cards)[1]}")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise CardDefinitionError(f"{source}: deck {name!r}: {card!r}: count must be a "
                                       f"positive integer, got {count!r}")
@@ -49,8 +53,9 @@ def _parse(source: str, text: str, cards: Mapping[str, CardDefinition]) -> Deck:
             raise CardDefinitionError(f"{source}: deck {name!r} has more than {MAX_DECK_SIZE} "
                                       "cards")
         out.extend([card] * count)
-    if len(out) < 40:
-        raise CardDefinitionError(f"{source}: deck {name!r} has {len(out)} cards; at least 40")
+    if len(out) < MIN_DECK_SIZE:
+        raise CardDefinitionError(f"{source}: deck {name!r} has {len(out)} cards; at least "
+                                  f"{MIN_DECK_SIZE}")
     return Deck(name, tuple(out))
 
 

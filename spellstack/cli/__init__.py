@@ -8,7 +8,7 @@ import sys
 
 from .. import __version__
 from ..rules import SpellstackError
-from . import _bench, _fuzz, _play, _scenario
+from . import _bench, _cards, _fuzz, _play, _scenario
 from ._errors import CommandError
 
 __all__ = ["main"]
@@ -25,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
     _scenario.add_parser(sub)
     _bench.add_parser(sub)
     _fuzz.add_parser(sub)
+    _cards.add_parser(sub)
     return parser
 
 

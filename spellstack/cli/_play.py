@@ -10,6 +10,7 @@ import trio
 
 from ..actors import ENGINE_ERROR, play_one_game
 from ..bots import RandomBot
+from ..cards import DECKS
 from ..rules import Event
 from ._errors import CommandError
 
@@ -31,10 +32,15 @@ def narrate(events: list[Event]) -> list[str]:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("play", help="play one game between two random bots")
-    p.add_argument("--deck", action="append", default=None,
-                   help="a built-in deck name or a deck file; give it twice (default: gruul, "
-                        "orzhov)")
+    p = sub.add_parser(
+        "play", help="play one game between two random bots",
+        description="Play one game between two seeded random bots, told turn by turn.",
+        epilog=f"built-in decks: {', '.join(DECKS)}. A deck file is UTF-8 TOML (a name and a "
+               "[cards] table of card name = count, 40 cards or more; see docs/decks.md); "
+               "`spellstack cards` lists the cards.")
+    p.add_argument("--deck", action="append", default=None, metavar="DECK",
+                   help=f"a built-in deck ({', '.join(DECKS)}) or a deck file; give it twice "
+                        "(default: gruul, orzhov)")
     p.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     p.add_argument("--trace", type=Path, default=None, help="write the message trace here "
                    "(JSON Lines)")

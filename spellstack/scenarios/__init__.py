@@ -7,6 +7,7 @@ from ._runner import (
     ScenarioResult,
     collect,
     load_expected_failures,
+    read_expected_failures,
     run_scenario,
     run_scenario_file,
     summary,
@@ -16,5 +17,5 @@ from ._setup import build_game
 __all__ = [
     "EXPECTED_FAILURES", "Director", "ScenarioError", "ScenarioFailure", "ScenarioResult",
     "ScenarioUnsupported", "ScriptedPolicy", "build_game", "collect", "load_expected_failures",
-    "run_scenario", "run_scenario_file", "summary",
+    "read_expected_failures", "run_scenario", "run_scenario_file", "summary",
 ]

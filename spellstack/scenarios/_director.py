@@ -237,7 +237,8 @@ class Director:
     def _action(self, step: Mapping[str, Any], seat: int) -> Action:
         for key in _UNSUPPORTED:
             if key in step:
-                raise ScenarioUnsupported(f"step {self.index + 1}", f"the {key!r} key")
+                raise ScenarioUnsupported(f"step {self.index + 1}",
+                                          f"not supported yet: the {key!r} key")
         st = self.game.state
         if "pass" in step:
             return Action("pass")
@@ -247,7 +248,8 @@ class Director:
         token = step[kind]
         zone = step.get("from", "hand" if kind != "activate" else "battlefield")
         if zone != ("battlefield" if kind == "activate" else "hand"):
-            raise ScenarioUnsupported(f"step {self.index + 1}", f"{kind} from {zone!r}")
+            raise ScenarioUnsupported(f"step {self.index + 1}",
+                                      f"not supported yet: {kind} from {zone!r}")
         if token in self.labels:
             obj = find_card(self.game, self.labels[token])
             if obj is None:

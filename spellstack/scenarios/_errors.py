@@ -20,4 +20,6 @@ class ScenarioUnsupported(ScenarioFailure):
     allows): an honest failure, named as such, not a crash."""
 
     def __init__(self, where: str, what: str) -> None:
-        super().__init__(f"{where}: not supported yet: {what}")
+        """``what``: what is missing, said in full (``'X' is a pool card not implemented
+        yet``, ``not supported yet: the 'k' key``)."""
+        super().__init__(f"{where}: {what}")

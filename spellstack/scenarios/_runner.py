@@ -24,6 +24,7 @@ __all__ = [
     "ScenarioResult",
     "collect",
     "load_expected_failures",
+    "read_expected_failures",
     "run_scenario",
     "run_scenario_file",
     "summary",
@@ -55,7 +56,7 @@ class ScenarioResult:
     path: str
     """The file."""
     title: str
-    """Its title."""
+    """Its title (the file itself, ``path``, if it has none)."""
     status: str
     """``PASS``, ``FAIL``, ``XFAIL`` (failed as expected), ``XPASS`` (passed, but listed as an
     expected failure) or ``ERROR`` (the runner crashed, listed or not)."""
@@ -103,13 +104,12 @@ def summary(results: Sequence[ScenarioResult]) -> str:
     return line
 
 
-def _parse(path: Path) -> dict[str, Any]:
+def _read(path: Path) -> dict[str, Any]:
+    """The file's TOML, not yet checked as a scenario."""
     try:
-        data = tomllib.loads(path.read_text("utf-8"))
+        return tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise ScenarioError(f"{path}: {err}") from None
-    _check_scenario(data, str(path))
-    return data
 
 
 def _check_scenario(data: Mapping[str, Any], where: str) -> None:
@@ -233,15 +233,19 @@ def run_scenario_file(path: Path, expected: Mapping[str, str] | None = None,
     ``ERROR``, listed or not.
     """
     expected = expected or {}
-    title = path.name
+    title = ""
     detail = ""
     try:
-        data = _parse(path)
-        title = data["title"]
+        data = _read(path)
+        if isinstance(data.get("title"), str):
+            title = data["title"]  # kept even if a later part of the file is broken
+        _check_scenario(data, str(path))
         trio.run(run_scenario, data, str(path), load_cards() if cards is None else cards)
         status, message = "PASS", ""
     except (ScenarioFailure, ScenarioError) as err:
         status, message = "FAIL", str(err)
+        if not title:  # the file stands in for the title: name it once
+            message = message.removeprefix(f"{path}: ")
     except Exception as err:  # every other exception is a crash
         status, message, detail = "ERROR", _describe_crash(err), "".join(
             traceback.format_exception(err))
@@ -251,7 +255,7 @@ def run_scenario_file(path: Path, expected: Mapping[str, str] | None = None,
         status = "XFAIL"
     elif listed and status == "PASS":
         status = "XPASS"
-    return ScenarioResult(str(path), title, status, message, waits, detail)
+    return ScenarioResult(str(path), title or str(path), status, message, waits, detail)
 
 
 def _describe_crash(err: BaseException) -> str:
@@ -269,6 +273,16 @@ def load_expected_failures(folder: Path) -> dict[str, str]:
     path = folder / EXPECTED_FAILURES
     if not path.is_file():
         return {}
+    return read_expected_failures(path)
+
+
+def read_expected_failures(path: Path) -> dict[str, str]:
+    """An expected failures file (``"file name" = "what it waits for"``); ScenarioError names
+    the file if it is missing or is not such a table."""
+    if path.is_dir():
+        raise ScenarioError(f"{path}: a folder, not an expected failures file")
+    if not path.is_file():
+        raise ScenarioError(f"{path}: no such expected failures file")
     try:
         data = tomllib.loads(path.read_text("utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:

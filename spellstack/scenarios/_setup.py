@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..cards import card_name_problem
 from ..rules import (
     STEPS,
     CardDefinition,
@@ -122,11 +123,11 @@ def _place(game: Game, item: Any, seat: int, zone: str, seat_of: dict[str, int],
     if not isinstance(name, str):
         raise ScenarioError(f"{path}: needs 'card' or 'token'")
     defn = game.cards.get(name)
-    kind = "token" if token else "card"
-    if defn is None:
-        raise ScenarioUnsupported(path, f"{kind} {name!r} (not in the engine's card pool)")
-    if defn.is_token != token:
-        raise ScenarioError(f"{path}: {name!r} is a {'card' if token else 'token'}, not a {kind}")
+    if defn is None or defn.is_token != token:
+        in_pool, problem = card_name_problem(name, game.cards, token=token)
+        if in_pool:
+            raise ScenarioUnsupported(path, problem)
+        raise ScenarioError(f"{path}: {problem}")
     owner_name = spec.get("owner")
     if owner_name is not None and not (isinstance(owner_name, str) and owner_name in seat_of):
         raise ScenarioError(f"{path}.owner: {owner_name!r} is not a player")

@@ -1,5 +1,6 @@
-"""Every card and token the package defines is in the required pool, with the pool's exact
-Oracle text, mana cost, type line, power/toughness and colour."""
+"""Every card and token the package defines is in the required pool (the copy in
+tests/cards/pool.toml), with the pool's exact Oracle text, mana cost, type line,
+power/toughness and colour."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import pytest
 from spellstack.cards import load_cards
 from spellstack.rules import CardDefinition, parse_mana_cost
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-POOL = SHARED / "cards" / "pool.toml"
+POOL = Path(__file__).resolve().parent / "pool.toml"
+"""The repository's copy of ``../shared/cards/pool.toml`` (test_pool_copy.py compares them)."""
 
 # 205.4a: the supertypes. Anything else left of the dash is a card type (205.2a).
 SUPERTYPES = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World"})
@@ -39,8 +40,6 @@ def _index(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 @pytest.fixture(scope="module")
 def pool() -> dict[str, dict[str, dict[str, Any]]]:
     """The pool's ``card`` and ``token`` tables, each by name."""
-    if not SHARED.is_dir():
-        pytest.skip(f"the shared folder {SHARED.resolve()} is absent, so pool.toml can't be read")
     data = tomllib.loads(POOL.read_text("utf-8"))
     return {"card": _index(data.get("card", [])), "token": _index(data.get("token", []))}
 

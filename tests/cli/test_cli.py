@@ -163,3 +163,51 @@ def test_a_broken_expected_failures_file_is_a_one_line_error(
     (tmp_path / "s.toml").write_text('title = "t"\n[setup]\nplayers = ["a", "b"]\n')
     (tmp_path / "expected_failures.toml").write_bytes(b'"s.toml" = "caf\xe9"\n')
     _one_line_error(*_main(capsys, "scenario", "run", str(tmp_path)), "expected_failures.toml")
+
+
+@pytest.mark.parametrize("card, needle", [
+    ("Grizly Bears", "deck 'typo': unknown card 'Grizly Bears' (did you mean 'Grizzly Bears'?)"),
+    ("Mulldrifter", "deck 'typo': 'Mulldrifter' is a pool card not implemented yet"),
+])
+def test_a_deck_card_the_engine_lacks_says_whether_it_is_unknown_or_not_implemented(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], card: str, needle: str) -> None:
+    deck = tmp_path / "typo.toml"
+    deck.write_text(f'name = "typo"\n[cards]\nForest = 40\n"{card}" = 4\n')
+    _one_line_error(*_main(capsys, "play", "--deck", str(deck), "--deck", "gruul"), needle)
+
+
+def test_scenario_run_takes_the_expected_failures_of_a_folder_outside_tests(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "scenarios"
+    folder.mkdir()
+    (folder / "waits.toml").write_text('title = "waits for Mulldrifter"\n[setup]\n'
+                                       'players = ["a", "b"]\n[setup.a]\nhand = ["Mulldrifter"]\n')
+    (folder / "fine.toml").write_text('title = "fine"\n[setup]\nplayers = ["a", "b"]\n'
+                                      '[[step]]\nexpect.life = { a = 20 }\n')
+    listed = tmp_path / "elsewhere.toml"
+    listed.write_text('"waits.toml" = "evoke"\n')
+    code, out, _ = _main(capsys, "scenario", "run", str(folder))
+    assert code == 1
+    assert "FAIL waits for Mulldrifter: " in out
+    code, out, _ = _main(capsys, "scenario", "run", str(folder), "--expected-failures", str(listed))
+    assert code == 0, out
+    assert out.splitlines() == [
+        "PASS fine",
+        f"XFAIL waits for Mulldrifter (waits for: evoke; fails: {folder / 'waits.toml'}: "
+        "setup.a.hand[0]: 'Mulldrifter' is a pool card not implemented yet)",
+        "1 passed, 0 failed, 1 xfailed"]
+    # The file given replaces the folder's own list.
+    (folder / "expected_failures.toml").write_text('"fine.toml" = "nothing"\n')
+    code, out, _ = _main(capsys, "scenario", "run", str(folder), "--expected-failures", str(listed))
+    assert (code, out.splitlines()[-1]) == (0, "1 passed, 0 failed, 1 xfailed")
+
+
+@pytest.mark.parametrize("name, needle", [
+    ("missing.toml", "no such expected failures file"),
+    ("", "a folder, not an expected failures file"),
+])
+def test_a_bad_expected_failures_flag_is_a_one_line_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, needle: str) -> None:
+    (tmp_path / "s.toml").write_text('title = "t"\n[setup]\nplayers = ["a", "b"]\n')
+    _one_line_error(*_main(capsys, "scenario", "run", str(tmp_path / "s.toml"),
+                           "--expected-failures", str(tmp_path / name)), needle)

@@ -182,12 +182,44 @@ async def test_a_crash_in_the_scripted_policy_stops_the_scenario_and_is_kept() -
     assert not game.state.game_over
 
 
-def test_a_card_the_engine_lacks_is_an_honest_failure_named_not_supported(tmp_path: Path) -> None:
+def test_a_pool_card_the_engine_lacks_is_an_honest_failure_named_not_implemented(
+        tmp_path: Path) -> None:
     path = _write(tmp_path, BEARS.replace("Grizzly Bears", "Mulldrifter"))
     result = run_scenario_file(path, {"s.toml": "evoke"})
     assert result.status == "XFAIL"
-    assert ("setup.alice.battlefield[0]: not supported yet: card 'Mulldrifter' (not in the "
-            "engine's card pool)") in result.message
+    assert result.message.endswith(
+        "setup.alice.battlefield[0]: 'Mulldrifter' is a pool card not implemented yet")
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("Grizly Bears", "unknown card 'Grizly Bears' (did you mean 'Grizzly Bears'?)"),
+        ("Black Lotus", "unknown card 'Black Lotus'"),
+    ],
+)
+def test_a_card_in_neither_the_engine_nor_the_pool_is_named_unknown(
+        name: str, problem: str, tmp_path: Path) -> None:
+    path = _write(tmp_path, BEARS.replace("Grizzly Bears", name))
+    result = run_scenario_file(path)
+    assert result.status == "FAIL"
+    assert result.message.endswith(f"setup.alice.battlefield[0]: {problem}")
+
+
+def test_a_pool_token_the_engine_lacks_is_not_implemented_and_a_card_is_no_token(
+        tmp_path: Path) -> None:
+    from spellstack.cards import POOL_NAMES
+
+    missing = sorted(POOL_NAMES.tokens - set(CARDS))
+    if missing:
+        path = _write(tmp_path, BEARS.replace('card = "Grizzly Bears"', f'token = "{missing[0]}"'))
+        result = run_scenario_file(path, {"s.toml": "a later issue"})
+        assert result.status == "XFAIL"
+        assert result.message.endswith(f"{missing[0]!r} is a pool token not implemented yet")
+    path = _write(tmp_path, BEARS.replace('card = "Grizzly Bears"', 'token = "Grizzly Bears"'))
+    result = run_scenario_file(path)
+    assert result.status == "FAIL"
+    assert result.message.endswith("'Grizzly Bears' is a card, not a token")
 
 
 def test_an_expected_failure_that_passes_fails_the_run(tmp_path: Path) -> None:
@@ -220,3 +252,24 @@ def test_a_block_by_a_defender_who_is_never_asked_fails_the_scenario(tmp_path: P
     result = run_scenario_file(path)
     assert result.status == "FAIL"
     assert "bear -> a2 can't be declared" in result.message
+
+
+# ---------------------------------------------------------------------- format errors
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('title = "Bolt"\n[setup]\nplayers = ["a", "b"]\n[[step]]\ncst = "Shock"\n',
+         "FAIL Bolt: {path}: step 1: unknown key 'cst'"),
+        ('title = "Bolt"\nsed = 1\n', "FAIL Bolt: {path}: unknown top-level key 'sed'"),
+        ('[setup]\nplayers = ["a", "b"]\n', "FAIL {path}: 'title' is required"),
+        ("title = [", "FAIL {path}: Invalid value (at end of document)"),
+    ],
+)
+def test_a_format_error_keeps_the_title_and_names_the_file_once(
+        tmp_path: Path, text: str, line: str) -> None:
+    path = _write(tmp_path, text)
+    result = run_scenario_file(path)
+    assert result.line() == line.format(path=path)
+    assert result.line().count(str(path)) == 1

@@ -324,12 +324,14 @@ def _shuffle(ctx: EffectContext, eff: Effect) -> None:
 
 
 def _win_game(ctx: EffectContext, eff: Effect) -> None:
-    """104.2a: a player wins; every opponent loses."""
+    """104.2b: an effect says a player wins; every opponent loses. The loss reason reads after
+    the loser's name: ``alice lost to bob's Felidar Sovereign (104.2b)``."""
     st = ctx.game.state
     for seat in ctx.players(eff.get("who", "you")):
         for other in st.living_seats():
             if other != seat:
-                lose_game(ctx.game, other, f"{st.players[seat].name} won ({ctx.source.name})")
+                lose_game(ctx.game, other,
+                          f"lost to {st.players[seat].name}'s {ctx.source.name} (104.2b)")
 
 
 def _delayed_trigger(ctx: EffectContext, eff: Effect) -> None:
@@ -543,7 +545,7 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
                                        "amount": "amount"}, {}, _put_counters),
     "counter": VerbSpec("701.5", {"what": "objects"}, {"instead": "zone"}, _counter),
     "shuffle": VerbSpec("701.20", {}, {"who": "players"}, _shuffle),
-    "win_game": VerbSpec("104.2a", {}, {"who": "players"}, _win_game),
+    "win_game": VerbSpec("104.2b", {}, {"who": "players"}, _win_game),
     "delayed_trigger": VerbSpec("603.7", {"at": "step", "effects": "effects"}, {},
                                 _delayed_trigger),
     # 611.2: "target creature gets +3/+3 until end of turn", "becomes a 2/2 creature until end of

@@ -13,6 +13,10 @@ from ..zones import move_object
 def lose_game(game: Game, seat: int, reason: str, *, check: bool = True) -> None:
     """104.3: a player loses; 800.4a: in a multiplayer game their objects leave with them.
 
+    ``reason`` reads after the player's name (``has 0 or less life (704.5a)``, ``conceded
+    (104.3a)``): the log says ``alice loses the game: <reason>``, the end of the game
+    ``bob wins: alice <reason>``.
+
     ``check=False`` defers the end-of-game check, for players who lose at the same time.
     """
     st = game.state

@@ -159,7 +159,7 @@ def sba_would_apply(game: Game) -> tuple[str, ...]:
     if st.game_over:
         return ()
     found = _look(game, SBAChanges())
-    out = [f"{st.players[seat].name} {'; '.join(reasons)}" for seat, reasons in found.losers]
+    out = [f"{st.players[seat].name} {' and '.join(reasons)}" for seat, reasons in found.losers]
     out += [f"token {st.objects[oid].name} ceases to exist (704.5d)" for oid in found.vanish]
     out += [f"{st.objects[oid].name} to the graveyard: {why}" for oid, why in found.to_graveyard.items()]
     out += [f"{st.objects[oid].name} destroyed: {why}" for oid, why in found.destroy.items()]
@@ -272,7 +272,7 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             ctx = EffectContext(game, source, seat, source, (), 0, 0, loss.instead_position)
             yield from run_effects(ctx, loss.instead)
         else:
-            lose_game(game, seat, "; ".join(reasons), check=False)
+            lose_game(game, seat, " and ".join(reasons), check=False)
     check_game_over(game)
     st.sba.mark_all()  # 704.3: check again, everything, until none applies
     return game.end_batch()

@@ -1,0 +1,75 @@
+"""``spellstack cards [--search TEXT]`` and the built-in decks in ``play --help``."""
+
+from __future__ import annotations
+
+import pytest
+
+from spellstack.cards import DECKS, POOL_NAMES, load_cards
+from spellstack.cli import main
+
+CARDS = load_cards()
+
+
+def _out(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(list(args)) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    return out
+
+
+def test_cards_prints_every_implemented_card_with_its_oracle_text(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out = _out(capsys, "cards")
+    assert "Lightning Bolt  {R}\n  Instant\n  Lightning Bolt deals 3 damage to any target.\n" in out
+    assert "Isamaru, Hound of Konda  {W}\n  Legendary Creature — Dog  2/2\n" in out
+    assert "Soldier\n  Token Creature — Soldier  1/1\n" in out
+    for name, defn in CARDS.items():
+        assert f"\n{name}" in "\n" + out, name
+        for line in defn.text.splitlines():
+            assert f"  {line}\n" in out, (name, line)
+    cards = sum(not d.is_token for d in CARDS.values())
+    assert f"{cards} cards, {len(CARDS) - cards} tokens implemented\n" in out
+
+
+def test_cards_names_the_pool_cards_not_implemented_yet(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _out(capsys, "cards")
+    missing = sorted(POOL_NAMES.cards - set(CARDS))
+    assert "Mulldrifter" in missing
+    head = f"pool cards not implemented yet ({len(missing)}):\n"
+    assert head + "".join(f"  {n}\n" for n in missing) in out
+    assert "  Grizzly Bears\n" not in out.partition(head)[2]
+
+
+@pytest.mark.parametrize(
+    ("search", "shown", "hidden"),
+    [
+        ("BOLT", ["Lightning Bolt"], ["Shock", "Grizzly Bears"]),  # the name, any case
+        ("legendary creature", ["Isamaru, Hound of Konda", "Rasputin Dreamweaver"],
+         ["Grizzly Bears"]),  # the type line
+        ("any target", ["Lightning Bolt", "Shock"], ["Grizzly Bears"]),  # the text
+    ],
+)
+def test_search_matches_name_type_line_or_text(capsys: pytest.CaptureFixture[str], search: str,
+                                                shown: list[str], hidden: list[str]) -> None:
+    out = _out(capsys, "cards", "--search", search)
+    heads = {line.split("  ")[0] for line in out.splitlines() if line and not line[0].isspace()}
+    assert set(shown) <= heads
+    assert not set(hidden) & heads
+    assert f"implemented match {search!r}" in out
+
+
+def test_search_with_no_implemented_match_still_names_the_pool_cards(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    out = _out(capsys, "cards", "--search", "mulldrift")
+    assert out == ("0 cards, 0 tokens implemented match 'mulldrift'\n"
+                   "pool cards not implemented yet whose name matches 'mulldrift' (1):\n"
+                   "  Mulldrifter\n")
+
+
+def test_play_help_lists_the_built_in_decks(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert DECKS == ("dimir", "gruul", "orzhov")
+    assert f"built-in decks: {', '.join(DECKS)}." in " ".join(out.split())
