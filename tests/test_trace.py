@@ -166,6 +166,17 @@ def test_an_unknown_format_version(tmp_path: Path, traced: Path) -> None:
     assert (err.line, err.problem) == (1, f"trace format 99; this version reads format {TRACE_FORMAT}")
 
 
+def test_a_trace_of_the_previous_format_is_refused_naming_both(tmp_path: Path, traced: Path) -> None:
+    # Format 2 numbered decisions in one sequence per game: its recorded answers name ids that
+    # per-seat numbering (format 3) never gives, so it is refused rather than replayed.
+    assert TRACE_FORMAT == 3
+    lines = _lines(traced)
+    lines[0] = lines[0].replace('"format":3', '"format":2')
+    err = _refused(tmp_path, lines, TraceFormatError)
+    assert (err.line, err.problem) == (1, "trace format 2; this version reads format 3")
+    assert str(err).endswith("broken.jsonl: line 1: trace format 2; this version reads format 3")
+
+
 def test_a_file_without_its_result_line(tmp_path: Path, traced: Path) -> None:
     lines = _lines(traced)[:-1]
     err = _refused(tmp_path, lines, TraceTruncatedError)

@@ -287,33 +287,21 @@ class Coordinator:
         """Count and record automatic passes (``AutoPasses``) in order, each grant of priority
         after its state-based action check's recorded skip (704.3: nothing a state-based action
         reads changed; for the first grant only if ``skip_first``: no check was made just
-        before it). Untraced, only the numbers are given, as ``_note`` gives them."""
-        wire = self.wire
-        if wire.trace is None:
-            self.result.auto_passes += len(passed)
-            wire.seq += 2 * len(passed) - (not skip_first)
+        before it). Untraced, they are only counted: the records are for the tracer alone."""
+        self.result.auto_passes += len(passed)
+        if self.wire.trace is None:
             return
+        names = self.game.state.players
         for i, seat in enumerate(passed):
             if i or skip_first:
                 self._note("sba_skipped", -1, "no SBA-relevant change since the last check")
-            self._only_pass_recorded(seat)
-
-    def _only_pass_recorded(self, seat: int) -> None:
-        """Count and record an automatic pass the engine made because passing was all ``seat``
-        could do (the event's text is built only when there is a tracer to read it)."""
-        self.result.auto_passes += 1
-        if self.wire.trace is None:
-            self.wire.seq += 1
-        else:
-            self._note("auto_pass", seat, f"{self.game.state.players[seat].name} can only pass")
+            self._note("auto_pass", seat, f"{names[seat].name} can only pass")
 
     def _note(self, kind: str, seat: int, detail: str) -> None:
-        """A coordinator event for the trace (not sent to anyone but the tracer)."""
-        wire = self.wire
-        if wire.trace is None:
-            wire.seq += 1  # numbered as when traced (``Wire.note``), nothing to build
-        else:
-            wire.note("coordinator", CoordinatorEvent(kind, seat, detail))
+        """A coordinator event for the trace (not sent to anyone but the tracer; untraced,
+        nothing is built)."""
+        if self.wire.trace is not None:
+            self.wire.note("coordinator", CoordinatorEvent(kind, seat, detail))
 
     # ------------------------------------------------------------------ kernel actors
 

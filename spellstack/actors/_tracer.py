@@ -16,8 +16,9 @@ from ._wire import TraceRecord
 
 __all__ = ["TRACE_FORMAT", "TraceWriter", "tracer_actor"]
 
-TRACE_FORMAT = 2
-"""Version of the trace format (2: requests carry view deltas; payloads in the named form)."""
+TRACE_FORMAT = 3
+"""Version of the trace format (2: requests carry view deltas; payloads in the named form;
+3: decision ids are numbered per seat, and automatic passes take none)."""
 
 
 class _LineLogger:

@@ -38,17 +38,16 @@ class Wire:
     def __init__(self, game_id: str, trace: trio.MemorySendChannel[TraceRecord] | None) -> None:
         self.game_id = game_id
         self.seq = 0
-        """Numbers given so far (messages and trace-only coordinator events)."""
+        """Numbers given so far: every message sent and, when traced, every trace-only
+        coordinator event. The trace's own counter: no seat is ever sent it."""
         self.sent = 0
         """Messages that crossed a channel."""
         self.trace = trace
 
     def note(self, sender: str, msg: Message) -> None:
-        """A trace-only record (it crosses no channel): numbered always, encoded only when
-        tracing, so numbering is the same with and without a tracer."""
-        if self.trace is None:
-            self.seq += 1
-        else:
+        """A trace-only record (it crosses no channel): encoded and numbered when tracing,
+        nothing at all without a tracer."""
+        if self.trace is not None:
             self.record(sender, "tracer", msg)
 
     def record(self, sender: str, receiver: str, msg: Message) -> bytes:

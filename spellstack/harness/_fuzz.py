@@ -17,7 +17,9 @@ message left the state hash unchanged, except for a forfeit the protocol calls f
 (``MAX_STRIKES`` malformed in a row, ``MAX_REJECTIONS`` illegal in a row), reported as such;
 no message sent to the hostile seat names or identifies a card hidden from it
 (``rules.visible_to`` decides), and a refusal naming a hidden id reads exactly like one
-naming an id that never existed; and the game finishes without an engine error.
+naming an id that never existed; the decision ids sent to the hostile seat run 1, 2, 3, ...
+(a request sent again keeps its id), so they count nothing but its own decisions; and the game
+finishes without an engine error.
 """
 
 from __future__ import annotations

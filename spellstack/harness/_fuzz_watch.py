@@ -1,6 +1,7 @@
 """The checks of one fuzz game, after every hostile message: what the reply was, whether a
 refusal left the state hash unchanged, whether anything sent to the hostile seat names a card
-hidden from it, and at the end whether its forfeits were the ones the protocol calls for.
+hidden from it, whether its decision ids run 1, 2, 3, ... without a gap, and at the end whether
+its forfeits were the ones the protocol calls for.
 
 ``Probe`` is the coordinator's end of the hostile seat's link; it hands ``Watch`` each message
 as the coordinator reads it and each reply as it is sent.
@@ -67,6 +68,8 @@ class Watch:
         self.guard = ForfeitGuard()
         self.context = "priority"
         self.decision = -1
+        self.last_id = 0
+        """The last decision id sent to the seat (0: none yet)."""
         self.expected_forfeit = ""
         """The forfeit the protocol calls for after the last reply."""
         self.hidden = HiddenNames(game, seat)
@@ -148,6 +151,7 @@ class Watch:
         if kind in ("PriorityRequest", "DecisionRequest"):
             self.context = "priority" if kind == "PriorityRequest" else "decision"
             self.decision = body["decision"]["id"]
+            self._check_numbering(kind, self.decision, flight)
         else:
             self.known_hash = ""
         if flight is None:
@@ -189,6 +193,18 @@ class Watch:
             self.expected_forfeit = "rejections"
         if kind == "Rejected":
             self._compare_with_fresh_id(flight, msg)
+
+    def _check_numbering(self, kind: str, number: int, flight: _InFlight | None) -> None:
+        """A seat's decision ids count only the decisions asked of it: 1 for its first, then
+        each new request the next id, and a request sent again (after a malformed message, for
+        the full view, after a refused answer) the same id. A gap would count decisions the
+        seat was not asked, numbered in the same sequence: what other seats could do."""
+        last = self.last_id
+        if number != last + 1 and not (last and number == last):
+            self.fail(flight.number if flight else 0, flight.item if flight else None,
+                      f"{kind} to the hostile seat has decision id {number} after {last}: a "
+                      "seat's decision ids run 1, 2, 3, ... (a gap counts decisions of others)")
+        self.last_id = number
 
     def _compare_with_fresh_id(self, flight: _InFlight, reply: Any) -> None:
         """A refusal of an action naming a hidden id must read exactly as the refusal of the

@@ -15,7 +15,6 @@ from .base import (
 from .casting import (
     legal_actions,
     mana_sources,
-    numbers_automatic_pass,
     only_pass_possible,
     play_land,
 )
@@ -234,7 +233,6 @@ __all__ = [
     "move_object",
     "new_game",
     "next_task",
-    "numbers_automatic_pass",
     "only_pass_possible",
     "parse_mana_cost",
     "parse_pool",

@@ -63,8 +63,10 @@ class Director:
         self.submitted: tuple[int, str, int] | None = None  # (seat, pre-hash, decision id)
         self.outcome: str | None = None  # "accepted" / the refusal's reason
         self.declared = False  # a declaration of this step was handed to a player
-        self.declare_ids: list[int] = []  # one decision per declaring player (509.1: each defender)
-        self.declare_outcomes: dict[int, str] = {}  # decision id -> "accepted" / refusal reason
+        # One decision per declaring player (509.1: each defender), as (seat, decision id):
+        # decision ids are numbered per seat.
+        self.declare_ids: list[tuple[int, int]] = []
+        self.declare_outcomes: dict[tuple[int, int], str] = {}  # -> "accepted" / refusal reason
         self.handed: set[str] = set()  # creatures of the step's table handed to their player
 
     # ------------------------------------------------------------------ helpers
@@ -279,13 +281,13 @@ class Director:
         for dkind, skind in (("attackers", "attack"), ("blockers", "block")):
             if decision.kind != dkind:
                 continue
-            if kind == skind and decision.id not in self.declare_ids:
+            if kind == skind and (seat, decision.id) not in self.declare_ids:
                 # 509.1: each defending player is asked in turn; each gets the part of the table
                 # naming the creatures they control. A refused declaration is asked again under
                 # the same id and is then answered with no creatures.
                 assert step is not None
                 self.declared = True
-                self.declare_ids.append(decision.id)
+                self.declare_ids.append((seat, decision.id))
                 return self._pairs(decision, step[skind], bool(step.get("rejected", False)))
             return Answer(decision.id)
         queue = self.queues.get(seat, [])
@@ -353,17 +355,18 @@ class Director:
                               f"{decision.prompt!r} (options: "
                               f"{[c.name for c in decision.choices]})")
 
-    def notify(self, msg: object) -> None:
-        """The coordinator's verdict on the last action or declaration."""
-        if isinstance(msg, (Accepted, Rejected)) and msg.decision_id in self.declare_ids:
-            self.declare_outcomes.setdefault(
-                msg.decision_id, "accepted" if isinstance(msg, Accepted) else msg.reason)
-        if self.submitted is None:
+    def notify(self, seat: int, msg: object) -> None:
+        """The coordinator's verdict, sent to ``seat``, on the last action or declaration
+        (decision ids are numbered per seat: a verdict is matched by seat and id)."""
+        if not isinstance(msg, (Accepted, Rejected)):
             return
-        if isinstance(msg, Accepted) and msg.decision_id == self.submitted[2]:
-            self.outcome = "accepted"
-        elif isinstance(msg, Rejected) and msg.decision_id == self.submitted[2]:
-            self.outcome = msg.reason
+        key = (seat, msg.decision_id)
+        if key in self.declare_ids:
+            self.declare_outcomes.setdefault(
+                key, "accepted" if isinstance(msg, Accepted) else msg.reason)
+        if self.submitted is None or key != (self.submitted[0], self.submitted[2]):
+            return
+        self.outcome = "accepted" if isinstance(msg, Accepted) else msg.reason
 
 
 class ScriptedPolicy:
@@ -391,7 +394,7 @@ class ScriptedPolicy:
         raise AssertionError("unreachable")
 
     def notify(self, msg: object) -> None:
-        self.director.notify(msg)
+        self.director.notify(self.seat, msg)
 
 
 _ = stack_name

@@ -1,7 +1,7 @@
 """The coordinator's automatic passes, made many at a time by ``run_automatic``: each is still a
 grant of priority recorded as a coordinator event (``test_actors_trace``: after its SBA check or
-the check's recorded skip), numbered the same with and without a tracer, and only for the seats
-the engine passes for."""
+the check's recorded skip), and only for the seats the engine passes for. Traced, every record
+is numbered; untraced, nothing builds the trace-only events, and the game is the same."""
 
 from __future__ import annotations
 
@@ -29,15 +29,25 @@ def _event(rec: TraceRecord) -> CoordinatorEvent | None:
     return msg if isinstance(msg, CoordinatorEvent) else None
 
 
-async def test_an_untraced_game_numbers_its_messages_and_events_as_a_traced_one() -> None:
+async def test_a_traced_game_numbers_every_record_and_an_untraced_one_plays_the_same() -> None:
     for seed in (3, 8):
-        records = await _traced(seed)
+        send, receive = trio.open_memory_channel[TraceRecord](math.inf)
+        traced = await play_game(new_bench_game(seed), bench_bots(seed), trace=send)
+        send.close()
+        async with receive:
+            records = [rec async for rec in receive]
         result, coordinator = await _play_game(new_bench_game(seed), bench_bots(seed), None, None,
                                                "g1", _Containment())
         assert [r.seq for r in records] == list(range(1, len(records) + 1))
-        assert coordinator.wire.seq == len(records)
         events = [e for e in map(_event, records) if e is not None]
         assert result.auto_passes == sum(e.kind == "auto_pass" for e in events) > 100
+        # Untraced, the events are neither built nor numbered (no seat is sent the sequence
+        # number): the wire numbers only the messages, the same ones in the same order.
+        assert coordinator.wire.seq == result.messages == len(records) - len(events)
+        assert (traced.winner, traced.reason, traced.turns, traced.decisions, traced.auto_passes,
+                traced.messages, traced.final_hash) == (
+            result.winner, result.reason, result.turns, result.decisions, result.auto_passes,
+            result.messages, result.final_hash)
 
 
 async def test_a_seat_without_automatic_passes_is_asked_every_time() -> None:

@@ -349,7 +349,9 @@ async def test_no_message_to_a_player_names_or_identifies_a_hidden_card(
         assert hidden.hidden and not never.hidden
         assert hidden.refusal is not None and never.refusal is not None
         assert _mask(hidden.refusal, hidden.ref) == _mask(never.refusal, never.ref), pair
-    # The refusals reached the prober through the trace, exactly as recorded.
+    # The refusals reached the prober through the trace, exactly as recorded (decision ids are
+    # numbered per seat: the prober's own).
+    prober = f"player:{played.names[played.prober.seat]}"
     rejected = {m["payload"]["decision_id"]: m["payload"]["reason"] for m in to_players
-                if m["kind"] == "Rejected"}
+                if m["kind"] == "Rejected" and m["receiver"] == prober}
     assert all(rejected[p.decision_id] == p.refusal for p in probes)

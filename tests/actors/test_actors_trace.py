@@ -206,15 +206,16 @@ def check_sba_before_priority(msgs: list[TraceMessage]) -> None:
     """Before each grant of priority, since the previous grant or anything that changed the
     state: an SBA check or a recorded skip, the last of them finding nothing to do."""
     checked = 0
-    last_id = None
+    last: tuple[str, int] | None = None
     for i, m in enumerate(msgs):
         if not _is_grant(m):
             continue
         checked += 1
         if m.kind == "PriorityRequest":
-            if m.payload["decision"]["id"] == last_id:
+            asked = (m.receiver, m.payload["decision"]["id"])  # ids are numbered per seat
+            if asked == last:
                 continue  # the same question asked again after a malformed reply: nothing changed
-            last_id = m.payload["decision"]["id"]
+            last = asked
         # Look back to the previous grant of priority or anything that changed the state.
         j = i - 1
         marker = None
@@ -362,6 +363,21 @@ def test_each_request_is_answered_by_its_reply(trace: Trace) -> None:
                 assert thread[k + 1].kind == "PlayerReply"
                 k += 2
             assert thread[k].kind == "SBABatch"
+
+
+def test_each_seat_numbers_only_its_own_decisions_from_one(trace: Trace) -> None:
+    # A seat's decision ids count the decisions asked of it (a request sent again keeps its
+    # id); nothing else takes one: not another seat's question, not an automatic pass.
+    ids: dict[str, list[int]] = {}
+    for m in trace.messages:
+        if m.kind in ("PriorityRequest", "DecisionRequest"):
+            seen = ids.setdefault(m.receiver, [])
+            if not seen or seen[-1] != m.payload["decision"]["id"]:
+                seen.append(m.payload["decision"]["id"])
+    assert sorted(ids) == PLAYERS
+    for seen in ids.values():
+        assert seen == list(range(1, len(seen) + 1))
+    assert sum(len(seen) for seen in ids.values()) == trace.result.decisions
 
 
 def check_alternation(msgs: list[TraceMessage]) -> None:

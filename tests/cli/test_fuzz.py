@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import Any
 
 import pytest
 
@@ -13,7 +14,7 @@ from spellstack.cards import load_cards, load_deck
 from spellstack.cli import main
 from spellstack.harness import ForfeitGuard, FuzzReport, fuzz, hidden_leaks
 from spellstack.protocol import Accepted, ErrorReply, Message, Rejected
-from spellstack.rules import new_game, visible_to
+from spellstack.rules import Game, GameState, new_game, visible_to
 
 
 def _reached(out: str) -> tuple[int, int, int, int]:
@@ -123,6 +124,24 @@ class ImpatientCoordinator(Coordinator):
         return await super()._strike(seat, why)
 
 
+class _GameWideIds(GameState):
+    """A state numbering every decision in one sequence per game, whoever it asks: the ids a
+    seat receives then jump by what the other seats were asked."""
+
+    __slots__ = ()
+
+    def new_decision_id(self, seat: int) -> int:
+        return super().new_decision_id(-1)
+
+
+class GameWideIdsCoordinator(Coordinator):
+    """Runs its game with decision ids numbered per game instead of per seat."""
+
+    def __init__(self, game: Game, *args: Any) -> None:
+        game.state.__class__ = _GameWideIds
+        super().__init__(game, *args)
+
+
 def _whats(report: FuzzReport) -> list[str]:
     return [f.what for f in report.failures]
 
@@ -131,6 +150,14 @@ async def test_a_leaky_coordinator_is_caught() -> None:
     report = await fuzz(1, 600, coordinator=LeakyCoordinator)
     assert report.failure_count > 0
     assert any("identifies hidden" in w and "by the way" in w for w in _whats(report))
+
+
+async def test_decision_ids_numbered_per_game_are_caught() -> None:
+    report = await fuzz(1, 600, coordinator=GameWideIdsCoordinator)
+    assert any("to the hostile seat has decision id" in w and "a gap counts decisions of others"
+               in w for w in _whats(report)), _whats(report)
+    # Numbered per seat, the same games pass the check.
+    assert not any("decision id" in w for w in _whats(await fuzz(1, 600)))
 
 
 async def test_a_refusal_that_changes_the_state_is_caught() -> None:

@@ -106,8 +106,7 @@ def sample_decision(game: Game, labels: Mapping[str, int], kind: str) -> Decisio
             "damage to each blocker first: Grizzly Bears 2)",
             choices=(Choice(0, bobs_bears, "Grizzly Bears"), Choice(1, player_ref(1), "bob")),
             min=0, max=3), lethal=((0, 2),))
-    st.decisions += 1
-    return Decision(st.decisions, 0, kind, "100.1: a question of a new kind",  # type: ignore[arg-type]
+    return Decision(st.new_decision_id(0), 0, kind, "100.1: a question of a new kind",  # type: ignore[arg-type]
                     choices=tuple(Choice(i, r, st.objects[r].name) for i, r in enumerate(st.players[0].hand)),
                     min=1, max=1)
 

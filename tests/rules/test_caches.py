@@ -25,7 +25,7 @@ from spellstack.rules import (
     play_sync,
     view_for,
 )
-from spellstack.rules.casting import pass_test
+from spellstack.rules.casting import only_pass_possible
 from spellstack.rules.game import Caches
 from spellstack.rules.game import _caches as caches_module
 
@@ -77,7 +77,7 @@ def _play(seed: int, decks: tuple[str, str], drop: float) -> tuple[list[object],
         if st.game_over:
             return
         task = next_task(g)
-        seats = tuple(pass_test(g, s) for s in st.living_seats())
+        seats = tuple(only_pass_possible(g, s) for s in st.living_seats())
         offered = legal_actions(g, st.priority) if task == "priority" else ()
         log.append((task, seats, offered))
 

@@ -1,8 +1,7 @@
 """The priority fast paths: ``only_pass_possible`` is exact (True exactly when passing is the only
 legal action, 117.1), permissions included (702.8a flash granted by an effect, 601.2a casting from
 a graveyard, exile or the top of a library); ``legal_actions`` answers from its cache only what a
-fresh computation would answer; ``numbers_automatic_pass`` keeps decision ids as they were;
-``pass_test`` answers both questions at once."""
+fresh computation would answer; an automatic pass takes no decision id."""
 
 from __future__ import annotations
 
@@ -27,14 +26,13 @@ from spellstack.rules import (
     mana_sources,
     move_object,
     new_game,
-    numbers_automatic_pass,
     only_pass_possible,
     play_land,
     play_sync,
     view_for,
 )
-from spellstack.rules.casting import CAN_ACT, ONLY_PASS, ONLY_PASS_NUMBERED, pass_test
 from spellstack.rules.casting._legal import _fresh_actions
+from spellstack.rules.turn import automatic_pass
 from spellstack.scenarios import build_game
 
 HERE = Path(__file__).parent
@@ -135,16 +133,19 @@ def test_the_cache_sees_a_card_reach_a_zone_a_permission_casts_from() -> None:
     assert not only_pass_possible(game, 0)
 
 
-def test_automatic_passes_are_numbered_as_before_the_test_was_exact() -> None:
-    # Nothing castable by timing: the earlier test settled it, no decision id was used.
+def test_an_automatic_pass_takes_no_decision_id() -> None:
+    # Whatever the hand holds (nothing castable by timing, a permission in play, an instant
+    # that can't be paid for), the seat is asked nothing, and no id is used: the ids a seat
+    # receives count only its own decisions, so they can't tell what another seat holds.
     plain = game_with({"hand": ["Grizzly Bears"], "battlefield": ["Forest", "Forest"]}, {}, "upkeep")
-    assert only_pass_possible(plain, 0) and not numbers_automatic_pass(plain, 0)
-    # A permission in play, or a card whose timing allows it: a decision was built, and numbered.
     aid = game_with({"hand": ["Grizzly Bears"], "battlefield": ["Forest", "Sigarda's Aid"]}, {},
                     "upkeep")
-    assert only_pass_possible(aid, 0) and numbers_automatic_pass(aid, 0)
     broke = game_with({"hand": ["Lightning Bolt"]}, {}, "upkeep")
-    assert only_pass_possible(broke, 0) and numbers_automatic_pass(broke, 0)
+    for game in (plain, aid, broke):
+        before = dict(game.state.decisions)
+        assert only_pass_possible(game, 0) and automatic_pass(game, 0)
+        assert game.state.decisions == before
+        assert game.state.priority == 1
 
 
 DECKLISTS = {name: load_deck(name, CARDS).cards for name in DECKS}
@@ -169,9 +170,6 @@ def test_at_every_grant_of_priority_the_cache_and_the_quick_test_agree_with_a_fr
                 else:
                     assert legal_actions(g, seat) == fresh
                     assert only_pass_possible(g, seat) == (fresh == PASS_ONLY)
-                # The automatic pass's one look: both answers, as the two functions give them.
-                numbered = ONLY_PASS_NUMBERED if numbers_automatic_pass(g, seat) else ONLY_PASS
-                assert pass_test(g, seat) == (numbered if fresh == PASS_ONLY else CAN_ACT)
         return False
 
     def answer(decision: Decision) -> Reply:

@@ -136,7 +136,7 @@ def test_the_look_at_everything_changes_nothing() -> None:
     assert found == ("Grizzly Bears destroyed: damage from a deathtouch source (704.5h)",
                      "alice keeps one Isamaru, Hound of Konda (704.5j)")
     assert game.state.state_hash() == before and bears.deathtouch_damage
-    assert game.state.sba == marks and game.state.decisions == 0
+    assert game.state.sba == marks and game.state.decisions == {}
 
 
 def test_the_changes_are_no_part_of_the_hash_and_a_deep_copy_carries_them() -> None:

@@ -1,8 +1,8 @@
 """The actions legal now (117.1) and the automatic-pass test (117.3d), with the caches that make
 them cheap: what a hand offers, whether any cost can be paid, and the last answer per seat.
 
-``legal_actions`` is exact; ``pass_test`` says without building the list whether passing is all a
-seat can do (then the engine passes for it). Both read only what their cache keys cover.
+``legal_actions`` is exact; ``only_pass_possible`` says without building the list whether passing
+is all a seat can do (then the engine passes for it). Both read only what their cache keys cover.
 """
 
 from __future__ import annotations
@@ -109,21 +109,56 @@ def _seat_supply(game: Game, seat: int, mana_key: tuple[object, ...]) -> ManaSup
 
 
 def only_pass_possible(game: Game, seat: int) -> bool:
-    """Whether passing is all ``seat`` can do now: True exactly when ``legal_actions`` is only
-    ``pass``. Timing settles most grants (no land ``seat`` may play, no card they may cast now,
-    from their hand or as a permission allows, no activated ability they could activate now);
-    then whether the rest can be paid for at all (``ManaSupply``, no payment worked out); only
-    when something can does ``legal_actions`` decide (cached: the priority decision that follows
-    reuses it)."""
-    return pass_test(game, seat) != CAN_ACT
-
-
-CAN_ACT = 0
-"""``pass_test``: ``seat`` may do more than pass."""
-ONLY_PASS = 1
-"""``pass_test``: passing is all ``seat`` can do, and the pass takes no decision id."""
-ONLY_PASS_NUMBERED = 2
-"""``pass_test``: passing is all ``seat`` can do, and the pass takes a decision id."""
+    """Whether passing is all ``seat`` can do now (117.3d: the engine then passes for it): True
+    exactly when ``legal_actions`` is only ``pass``, without building that list where it can.
+    Timing settles most grants (no land ``seat`` may play, no card they may cast now, from
+    their hand or as a permission allows, no activated ability they could activate now); then
+    whether the rest can be paid for at all (``ManaSupply``, no payment worked out); only when
+    something can does ``legal_actions`` decide (cached: the priority decision that follows
+    reuses it). Without a permission in play, what the hand offers is kept per seat
+    (``HandFacts``), their mana per seat (``_seat_supply``) and whether any of the hand's costs
+    can be paid with it, so that a pass between two changes costs a few lookups."""
+    st = game.state
+    p = st.players[seat]
+    board = game.caches.seat_boards.get(seat)  # ``seat_board``'s kept board, without the call
+    if board is None or board.epoch != game.caches.epoch:
+        board = seat_board(game, seat)
+    if board.permissions:
+        return _only_pass_permitted(game, seat)
+    hand = tuple(p.hand)
+    facts = game.caches.hand_facts.get(seat)
+    if facts is None or facts.hand != hand or (facts.epoch != game.caches.epoch and facts.epoch >= 0):
+        facts = _hand_facts(game, seat, hand)
+    sorcery_ok = st.active == seat and st.step in MAIN_STEPS and not st.stack  # 307.1
+    if sorcery_ok:
+        if facts.land and p.lands_played < 1 and play_land_refusal(game, seat) is None:
+            return False  # 305.1: playing a land needs nothing more
+        hand_costs = facts.sorcery
+    else:
+        hand_costs = facts.instant
+    abilities = board.activator
+    if not (hand_costs or abilities):
+        return True
+    mana_key = _mana_key(game, seat, board)
+    supply = _seat_supply(game, seat, mana_key)
+    if not abilities:
+        # The hand's costs alone: whether one can be paid is kept with the supply and the
+        # costs it was asked about (both kept objects: the same objects, the same answer).
+        memo = game.caches.payable.get(seat)
+        if memo is not None and memo[0] is supply and memo[1] is hand_costs:
+            payable = memo[2]
+        else:
+            payable = any(supply.can_pay(cost, 0) for cost in hand_costs)
+            game.caches.payable[seat] = (supply, hand_costs, payable)
+        if not payable:
+            return True  # what legal_actions would find: nothing payable
+        return len(_cached_actions(game, seat, _actions_key(game, seat, mana_key))) == 1
+    costs = [(cost, 0) for cost in hand_costs]  # what might be done: its cost, the permanent tapped
+    costs += _ability_costs(game, seat, sorcery_ok)
+    for cost, tapped in costs:
+        if supply.without(tapped).can_pay(cost, 0):
+            return len(_cached_actions(game, seat, _actions_key(game, seat, mana_key))) == 1
+    return True
 
 
 _new_hand_facts: Callable[..., HandFacts] = builder(HandFacts)
@@ -151,62 +186,6 @@ def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
     return facts
 
 
-def pass_test(game: Game, seat: int) -> int:
-    """``only_pass_possible`` and, when it holds, ``numbers_automatic_pass``, in one look at the
-    seat's cards (every automatic pass asks both): ``CAN_ACT``, ``ONLY_PASS`` or
-    ``ONLY_PASS_NUMBERED``. Without a permission in play, what the hand offers is kept per seat
-    (``HandFacts``), their mana per seat (``_seat_supply``) and whether any of the hand's costs
-    can be paid with it, so that a pass between two changes costs a few lookups."""
-    st = game.state
-    p = st.players[seat]
-    board = game.caches.seat_boards.get(seat)  # ``seat_board``'s kept board, without the call
-    if board is None or board.epoch != game.caches.epoch:
-        board = seat_board(game, seat)
-    if board.permissions:
-        return _pass_test_permitted(game, seat)
-    hand = tuple(p.hand)
-    facts = game.caches.hand_facts.get(seat)
-    if facts is None or facts.hand != hand or (facts.epoch != game.caches.epoch and facts.epoch >= 0):
-        facts = _hand_facts(game, seat, hand)
-    # ``numbers_automatic_pass``: a land by timing or a card cast by timing (all from the
-    # hand, without a permission), or an activated ability other than a mana ability.
-    numbered = False
-    sorcery_ok = st.active == seat and st.step in MAIN_STEPS and not st.stack  # 307.1
-    if sorcery_ok:
-        if facts.land and p.lands_played < 1:
-            if play_land_refusal(game, seat) is None:
-                return CAN_ACT  # 305.1: playing a land needs nothing more
-            numbered = True
-        hand_costs = facts.sorcery
-    else:
-        hand_costs = facts.instant
-    abilities = board.activator
-    if not (hand_costs or abilities):
-        return ONLY_PASS_NUMBERED if numbered else ONLY_PASS
-    mana_key = _mana_key(game, seat, board)
-    supply = _seat_supply(game, seat, mana_key)
-    if not abilities:
-        # The hand's costs alone: whether one can be paid is kept with the supply and the
-        # costs it was asked about (both kept objects: the same objects, the same answer).
-        memo = game.caches.payable.get(seat)
-        if memo is not None and memo[0] is supply and memo[1] is hand_costs:
-            payable = memo[2]
-        else:
-            payable = any(supply.can_pay(cost, 0) for cost in hand_costs)
-            game.caches.payable[seat] = (supply, hand_costs, payable)
-        if not payable:
-            return ONLY_PASS_NUMBERED  # what legal_actions would find: nothing payable
-        key = _actions_key(game, seat, mana_key)
-        return ONLY_PASS_NUMBERED if len(_cached_actions(game, seat, key)) == 1 else CAN_ACT
-    costs = [(cost, 0) for cost in hand_costs]  # what might be done: its cost, the permanent tapped
-    costs += _ability_costs(game, seat, sorcery_ok)
-    for cost, tapped in costs:
-        if supply.without(tapped).can_pay(cost, 0):
-            key = _actions_key(game, seat, mana_key)
-            return ONLY_PASS_NUMBERED if len(_cached_actions(game, seat, key)) == 1 else CAN_ACT
-    return ONLY_PASS_NUMBERED
-
-
 def _ability_costs(game: Game, seat: int, sorcery_ok: bool) -> list[tuple[ManaCost, int]]:
     """The costs of the activated abilities other than mana abilities ``seat`` could activate
     now but for their mana (602.2, 602.5), each with the permanent its {T} taps (0: none)."""
@@ -227,69 +206,38 @@ def _ability_costs(game: Game, seat: int, sorcery_ok: bool) -> list[tuple[ManaCo
     return costs
 
 
-def _pass_test_permitted(game: Game, seat: int) -> int:
-    """``pass_test`` with a permission in play (702.8a, 601.2a): every castable card looked at
-    afresh."""
+def _only_pass_permitted(game: Game, seat: int) -> bool:
+    """``only_pass_possible`` with a permission in play (702.8a, 601.2a): every castable card
+    looked at afresh."""
     st = game.state
     p = st.players[seat]
     sorcery_ok = st.active == seat and st.step in MAIN_STEPS and not st.stack  # 307.1
     layers = game.caches.layers  # characteristics by id (613): this runs at every priority
     permissions = has_permissions(game)  # without one, nothing is cast as though it had flash
-    # ``numbers_automatic_pass``: a permission, a land by timing or a card cast by timing (the
-    # costs found before the activated abilities: without a permission, all from the hand), or
-    # an activated ability other than a mana ability.
-    numbered = permissions
     costs: list[tuple[ManaCost, int]] = []  # what might be done: its cost, the permanent tapped
     for oid in _castable_cards(game, seat, True) if permissions else p.hand:
         c = layers[oid]
         if "Land" in c.card_types:
-            if sorcery_ok and p.lands_played < 1:
-                numbered = True
-                if st.objects[oid].zone == "hand" and play_land_refusal(game, seat) is None:
-                    return CAN_ACT  # 305.1: playing a land needs nothing more
+            if (sorcery_ok and p.lands_played < 1 and st.objects[oid].zone == "hand"
+                    and play_land_refusal(game, seat) is None):
+                return False  # 305.1: playing a land needs nothing more
         elif (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
               or (permissions and flash_permitted(game, seat, st.objects[oid]))):
             costs.append((c.mana_cost or _NO_COST, 0))
-    if costs:
-        numbered = True
     if seat_board(game, seat).activator:
-        numbered = True
         costs += _ability_costs(game, seat, sorcery_ok)
-    only = ONLY_PASS_NUMBERED if numbered else ONLY_PASS
     if not costs:
-        return only
+        return True
     key = _actions_key(game, seat)
     memo = game.caches.actions.get(seat)
     if memo is not None and memo[0] == key:
-        return only if len(memo[1]) == 1 else CAN_ACT
+        return len(memo[1]) == 1
     supply = _seat_supply(game, seat, key[0])
     for cost, tapped in costs:
         if supply.without(tapped).can_pay(cost, 0):
-            return only if len(_cached_actions(game, seat, key)) == 1 else CAN_ACT
+            return len(_cached_actions(game, seat, key)) == 1
     game.caches.actions[seat] = (key, _ONLY_PASS)  # what legal_actions would find: nothing payable
-    return only
-
-
-def numbers_automatic_pass(game: Game, seat: int) -> bool:
-    """Whether an automatic pass (``only_pass_possible`` said so) takes a decision id, so that
-    ids stay what they were before that test was exact: a pass the earlier, conservative test
-    settled took none (no permission in play; no land ``seat`` could play and no card they could
-    cast by timing alone; no permanent of theirs with an activated ability other than a mana
-    ability); any other pass was numbered, as a priority decision was built for it."""
-    st = game.state
-    p = st.players[seat]
-    if has_permissions(game):
-        return True
-    sorcery_ok = sorcery_timing(game, seat)
-    layers = game.caches.layers
-    for oid in p.hand:
-        c = layers[oid]
-        if "Land" in c.card_types:
-            if sorcery_ok and p.lands_played < 1:
-                return True
-        elif sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords:
-            return True
-    return seat_board(game, seat).activator
+    return True
 
 
 def legal_actions(game: Game, seat: int) -> tuple[ActionOption, ...]:

@@ -190,7 +190,7 @@ class Game:
     def decision(self, player: int, kind: DecisionKind, prompt: str, *, choices: tuple[Choice, ...] = (),
                  min: int = 0, max: int = 0,
                  legal_pairs: tuple[tuple[int, int], ...] = ()) -> Decision:
-        """A new numbered decision (not yet asked)."""
-        self.state.decisions += 1
-        return new_decision(self.state.decisions, player, kind, prompt, choices, (), min, max,
-                            legal_pairs, ())
+        """A new decision for ``player``, numbered among that player's own decisions
+        (``GameState.new_decision_id``), not yet asked."""
+        return new_decision(self.state.new_decision_id(player), player, kind, prompt, choices, (),
+                            min, max, legal_pairs, ())

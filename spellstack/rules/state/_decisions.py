@@ -79,7 +79,8 @@ class Decision:
     """A question for one player (the design's closed set of decision kinds)."""
 
     id: int
-    """Numbered per game, so an answer names the question it answers."""
+    """Numbered per seat from 1, counting only the decisions asked of ``player``, so that an
+    answer names the question it answers and the id tells the seat nothing else (400.2)."""
     player: int
     """Seat of the player who must answer."""
     kind: DecisionKind

@@ -422,8 +422,11 @@ class GameState:
     skip_first_draw: bool = True
     """103.8a: in a two-player game the starting player skips the draw step of their first turn
     (turn 1); in a game of three or more they draw (103.8c), whatever this says."""
-    decisions: int = 0
-    """Decisions asked so far; each decision's id."""
+    decisions: dict[int, int] = field(default_factory=dict)
+    """Decisions numbered so far for each seat, by seat (a seat not yet asked is absent): a
+    decision's id counts only the decisions of the player it asks (``new_decision_id``), so
+    that the ids a seat receives tell it nothing of what the other players could do (400.2).
+    Not hashed: how the questions were numbered is no part of where the game stands."""
     log: list[tuple[str, int, int, str]] = field(default_factory=list)
     """Public events not yet collected by the caller: (kind, subject, amount, text)."""
     seed: int | None = None
@@ -459,6 +462,13 @@ class GameState:
         oid = self.next_id
         self.next_id += 1
         return oid
+
+    def new_decision_id(self, seat: int) -> int:
+        """The id of a new decision for ``seat``: one more than the last numbered for that seat,
+        from 1 (``decisions``)."""
+        n = self.decisions.get(seat, 0) + 1
+        self.decisions[seat] = n
+        return n
 
     def new_timestamp(self) -> int:
         """A fresh timestamp."""

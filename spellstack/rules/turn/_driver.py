@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar
 
 from ..base import IllegalActionError, InvalidMessageError, builder
-from ..casting import CAN_ACT, ONLY_PASS_NUMBERED, pass_test
+from ..casting import legal_actions, only_pass_possible
 from ..ending import lose_game
 from ..game import Game
 from ..resolution import resolve_top
@@ -149,8 +149,8 @@ class AutoRun:
     (one not in its ``auto``, or one that can act), ``check_sba``, ``place_triggers``,
     ``resolve`` or ``game_over``; ``advance`` or ``end_turn`` when ``rest`` asks something."""
     can_act: bool = False
-    """``task`` is ``priority`` and the seat holding it can do more than pass (``pass_test``
-    said so): its priority decision follows without that test again."""
+    """``task`` is ``priority`` and the seat holding it can do more than pass
+    (``only_pass_possible`` said no): its priority decision follows without that test again."""
     rest: Proc[None] | None = None
     """The rest of a step change that asks a player something, started: ``decision`` is its
     first question; the caller answers and drives it to its end before anything else."""
@@ -181,11 +181,8 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task, *, once: bool = 
             seat = st.priority
             if not auto[seat]:
                 break
-            test = pass_test(game, seat)
-            if test == CAN_ACT:
+            if not only_pass_possible(game, seat):
                 return _new_auto_run(tuple(passed), task, True, None, None)
-            if test == ONLY_PASS_NUMBERED:
-                st.decisions += 1
             # ``pass_priority`` without its checks: ``next_task`` said ``seat`` holds priority.
             looked = st.cycle == "check"
             st.cycle = "priority"
@@ -300,7 +297,6 @@ LoopRequest = RunSBA | RunResolve | Ask | AskPriority | ActionOutcome | AutoPass
 
 RUN_SBA = RunSBA()
 SBA_SKIPPED = SBASkipped()
-_PASS = Action("pass")
 _new_ask: Callable[[Decision], Ask] = builder(Ask)
 _new_ask_priority: Callable[[Decision], AskPriority] = builder(AskPriority)
 _new_outcome: Callable[[Decision, IllegalActionError | InvalidMessageError | None], ActionOutcome] = (
@@ -443,14 +439,16 @@ class GameLoop:
             # The exact quick test settles the grant without building the list of actions.
             yield _new_auto_passes((seat,), False)
             return
-        decision = priority_decision(game)
         if gone:
-            take_action(game, seat, _PASS)
+            pass_priority(game, seat)  # asked nothing: no decision, no id
             return
-        if auto_pass and len(decision.actions) == 1:
+        actions = legal_actions(game, seat)
+        if auto_pass and len(actions) == 1:
             yield _new_auto_passes((seat,), False)  # passing is all they could do
             pass_priority(game, seat)
             return
+        # Numbered only now: a seat's decision ids count the decisions it is asked.
+        decision = priority_decision(game, actions)
         reply = yield _new_ask_priority(decision)
         if reply is None:
             return

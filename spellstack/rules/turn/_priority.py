@@ -9,12 +9,10 @@ import re
 
 from ..base import IllegalActionError, InvalidMessageError, in_int64, quote
 from ..casting import (
-    CAN_ACT,
-    ONLY_PASS_NUMBERED,
     activate_ability,
     cast_spell,
     legal_actions,
-    pass_test,
+    only_pass_possible,
     play_land,
     where,
 )
@@ -24,6 +22,7 @@ from ..state import (
     DECISION_KINDS,
     FIRST_OBJECT_ID,
     Action,
+    ActionOption,
     Answer,
     Decision,
     GameState,
@@ -60,15 +59,15 @@ def after_triggers(game: Game, placed: bool) -> None:
         st.cleanup_acted = True
 
 
-def priority_decision(game: Game) -> Decision:
-    """117.1: the priority decision for the player who holds priority now."""
+def priority_decision(game: Game, actions: tuple[ActionOption, ...] | None = None) -> Decision:
+    """117.1: the priority decision for the player who holds priority now, numbered among that
+    player's decisions. ``actions``: ``legal_actions`` for them now, if the caller has it."""
     st = game.state
     seat = st.priority
     st.cycle = "priority"
-    st.decisions += 1
-    return new_decision(st.decisions, seat, "priority",
+    return new_decision(st.new_decision_id(seat), seat, "priority",
                         f"117.1: {st.players[seat].name}, you have priority ({st.step})", (),
-                        legal_actions(game, seat), 0, 0, (), ())
+                        legal_actions(game, seat) if actions is None else actions, 0, 0, (), ())
 
 
 _FIELDS_USED: dict[str, tuple[str, ...]] = {
@@ -233,13 +232,10 @@ def pass_priority(game: Game, seat: int) -> None:
 def automatic_pass(game: Game, seat: int) -> bool:
     """117.3d on behalf of ``seat``, which holds priority, if passing is all it can do
     (``only_pass_possible``, exact): passes and returns True; otherwise changes nothing and
-    returns False, and the caller builds the priority decision. Decision ids stay as they were
-    numbered before the quick test was exact (``numbers_automatic_pass``)."""
-    test = pass_test(game, seat)  # only_pass_possible and numbers_automatic_pass in one
-    if test == CAN_ACT:
+    returns False, and the caller builds the priority decision. An automatic pass takes no
+    decision id: the seat is asked nothing."""
+    if not only_pass_possible(game, seat):
         return False
-    if test == ONLY_PASS_NUMBERED:
-        game.state.decisions += 1
     pass_priority(game, seat)
     return True
 
