@@ -43,10 +43,9 @@ __all__ = ["ForfeitGuard", "HostileBot", "run_hostile_seat"]
 
 class ForfeitGuard:
     """Counts, as the coordinator does, how close a seat is to forfeiting: malformed or
-    out-of-place messages in a row (any ErrorReply; reset by an accepted answer or any
-    SubmitAction naming the pending priority decision) and illegal actions or answers in a
-    row (priority rejections reset only by an accepted action; answer rejections count per
-    decision)."""
+    out-of-place messages in a row (any ErrorReply; reset only by an accepted action or
+    answer, never by a refused one) and illegal actions or answers in a row (priority
+    rejections reset only by an accepted action; answer rejections count per decision)."""
 
     def __init__(self) -> None:
         self.strikes = 0
@@ -66,7 +65,6 @@ class ForfeitGuard:
             return "strikes" if self.strikes >= MAX_STRIKES else ""
         if context == "priority":
             if isinstance(reply, Rejected):
-                self.strikes = 0
                 self.priority_rejections += 1
                 return "rejections" if self.priority_rejections >= MAX_REJECTIONS else ""
             self.strikes = self.priority_rejections = 0

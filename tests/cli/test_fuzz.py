@@ -166,9 +166,16 @@ def test_the_guard_counts_as_the_coordinator_does() -> None:
     assert g.safe("priority", 1)
     assert g.update(ErrorReply("x"), "priority", 1) == ""
     assert not g.safe("priority", 1)  # one more malformed message would forfeit
-    # A SubmitAction naming the pending decision resets the strikes, even when refused.
+    # A refused action does not reset the strikes: only an accepted one does.
     assert g.update(Rejected(2, "no"), "priority", 2) == ""
-    assert g.strikes == 0 and g.priority_rejections == 1
+    assert g.strikes == 2 and g.priority_rejections == 1
+    assert not g.safe("priority", 2)
+    assert g.update(ErrorReply("x"), "priority", 2) == "strikes"
+    g = ForfeitGuard()
+    g.update(ErrorReply("x"), "priority", 2)
+    g.update(Accepted(2), "priority", 2)
+    assert g.strikes == 0
+    assert g.update(Rejected(2, "no"), "priority", 2) == ""
     for i in range(MAX_REJECTIONS - 2):
         assert g.update(Rejected(3 + i, "no"), "priority", 3 + i) == ""
     assert not g.safe("priority", 99)
