@@ -40,9 +40,12 @@ def test_the_ci_run_has_no_failures_and_most_messages_reach_the_kernel(
     # Every kind of mutation was sent, and the protocol's forfeits were exercised and allowed.
     for kind in ("random_bytes", "truncated", "bit_flip", "envelope", "structure",
                  "wrong_message", "unsolicited", "boundary", "zone_id", "player_ref",
-                 "wrong_action", "out_of_turn", "answer", "wrong_type", "legal"):
+                 "wrong_action", "out_of_turn", "answer", "wrong_type", "legal", "object_bomb",
+                 "bomb_cycle"):
         assert re.search(rf"^\s*{kind}\s+[1-9]", out, re.M), kind
     assert "hostile forfeits the protocol called for" in out
+    assert re.search(r"^hostile forfeits the protocol called for .*bomb cycle [1-9]", out, re.M)
+    assert re.search(r"^object-count bombs refused: [1-9]\d*, in [\d.]+ ms on average", out, re.M)
     print(f"fuzz --messages 20000 took {elapsed:.1f} s")
 
 
