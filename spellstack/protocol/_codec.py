@@ -186,14 +186,21 @@ def decode_from_player(data: bytes | bytearray | memoryview) -> Message:
         )
     count = 0
 
-    def counted(obj: Any) -> Any:
+    def a_list(obj: list[Any]) -> list[Any]:
         nonlocal count
-        count += 1 + (2 * len(obj) if type(obj) is dict else len(obj))
+        count += len(obj) + 1
         if count > MAX_PLAYER_OBJECTS:
             raise _TooManyObjects
         return obj
 
-    kind, body = _open(data, {"list_hook": counted, "object_hook": counted})
+    def a_map(obj: dict[str, Any]) -> dict[str, Any]:
+        nonlocal count
+        count += 2 * len(obj) + 1
+        if count > MAX_PLAYER_OBJECTS:
+            raise _TooManyObjects
+        return obj
+
+    kind, body = _open(data, {"list_hook": a_list, "object_hook": a_map})
     if kind not in PLAYER_KINDS:
         raise InvalidMessageError(f"invalid message: a player does not send {kind}")
     limit = PLAYER_KIND_BYTES[kind]
