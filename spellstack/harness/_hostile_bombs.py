@@ -58,8 +58,9 @@ def _array_header(n: int) -> bytes:
 
 def _head(kind: str) -> bytes:
     """An envelope ``{"k": kind, "v": PROTOCOL_VERSION, "b": ...}`` up to its body."""
-    return (b"\x83" + msgpack.packb("k") + msgpack.packb(kind) + msgpack.packb("v")
-            + msgpack.packb(PROTOCOL_VERSION) + msgpack.packb("b"))
+    head: bytes = (b"\x83" + msgpack.packb("k") + msgpack.packb(kind) + msgpack.packb("v")
+                   + msgpack.packb(PROTOCOL_VERSION) + msgpack.packb("b"))
+    return head
 
 
 def _filled(head: bytes, element: bytes, size: int) -> bytes:
