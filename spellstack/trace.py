@@ -19,7 +19,7 @@ import orjson
 
 from ._version import __version__
 from .actors import TRACE_FORMAT, GameResult, SeatConfig, play_one_game
-from .cards import DECKS
+from .cards import DECKS, short_value
 from .protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, SubmitAnswer, from_plain
 from .rules import Decision, Game, PlayerView, Reply, SpellstackError
 
@@ -232,7 +232,7 @@ def parse_trace(lines: Iterable[str], source: str = "<trace>") -> Trace:
             result = _result(source, number, record)
         else:
             raise TraceRecordError(source, number, f"'event' must be 'message' or 'result', got "
-                                   f"{event!r}")
+                                   f"{short_value(event)}")
     if header is None:
         raise TraceHeaderError(source, 1, "the file is empty; a trace starts with a header line")
     if result is None:
@@ -256,14 +256,14 @@ def _field(source: str, number: int, record: Mapping[str, Any], name: str, *type
     if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
         want = " or ".join(_kind(t()) for t in types)
         raise TraceRecordError(source, number, f"field {name!r}: expected {want}, got "
-                               f"{_kind(value)} {value!r:.60}")
+                               f"{_kind(value)} {short_value(value)}")
     return value
 
 
 def _header(source: str, number: int, record: Mapping[str, Any]) -> TraceHeader:
     if record.get("event") != "header":
         raise TraceHeaderError(source, number, f"the first line must be a header (event "
-                               f"'header'), got event {record.get('event')!r}")
+                               f"'header'), got event {short_value(record.get('event'))}")
     fmt = _field(source, number, record, "format", int)
     if fmt != TRACE_FORMAT:
         raise TraceFormatError(source, number, f"trace format {fmt}; this version reads format "
@@ -284,7 +284,7 @@ def _header(source: str, number: int, record: Mapping[str, Any]) -> TraceHeader:
 def _message(source: str, number: int, record: Mapping[str, Any]) -> TraceMessage:
     kind = _field(source, number, record, "kind", str)
     if kind not in MESSAGE_TYPES:
-        raise TraceRecordError(source, number, f"unknown message kind {kind!r}")
+        raise TraceRecordError(source, number, f"unknown message kind {short_value(kind)}")
     return TraceMessage(number, _field(source, number, record, "game", str),
                         _field(source, number, record, "seq", int),
                         _field(source, number, record, "sender", str),

@@ -37,7 +37,7 @@ from ..protocol import (
     SubmitAnswer,
     ViewDelta,
     ViewTracker,
-    decode,
+    decode_from_player,
 )
 from ..rules import (
     Action,
@@ -65,7 +65,8 @@ from ._wire import Link
 __all__ = ["ENGINE_ERROR", "GAME_OVER_GRACE", "Coordinator", "CoordinatorStatistics", "GameResult", "SeatConfig"]
 
 MAX_STRIKES = 3
-"""Malformed messages a seat may send in a row before it forfeits."""
+"""Malformed messages a seat may send in a row before it forfeits: only an accepted action or
+answer ends the run (a refused one does not)."""
 MAX_REJECTIONS = 50
 """Illegal actions a seat may submit in a row before it forfeits (a lying bot can't stall)."""
 ENGINE_ERROR = "engine error"
@@ -371,7 +372,6 @@ class Coordinator:
                                f"decision {decision.id} is pending")
             return None
         self.result.decisions += 1
-        self._strikes[seat] = 0
         return msg.action
 
     async def _outcome(self, decision: Decision, error: Exception | None) -> None:
@@ -387,6 +387,7 @@ class Coordinator:
             return
         self._taken += 1
         self._rejections[seat] = 0
+        self._strikes[seat] = 0  # only an accepted message ends a run of malformed ones
         await self._send(seat, Accepted(decision.id))
 
     async def _ask(self, seat: int, request: PriorityRequest | DecisionRequest) -> Message | None:
@@ -409,7 +410,7 @@ class Coordinator:
                 receiving = False
                 self._received += 1
                 try:
-                    msg = decode(data)
+                    msg = decode_from_player(data)
                 except InvalidMessageError as err:
                     # Sent again with the full view: the seat may not have taken the delta.
                     request = self._resync(seat, request)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from ..rules import CardDefinition, CardDefinitionError
 from ._pool import card_name_problem
+from ._toml import checking, parse_toml, short_value
 
 __all__ = ["DECKS", "MAX_DECK_SIZE", "MIN_DECK_SIZE", "Deck", "load_deck"]
 
@@ -34,10 +35,12 @@ class Deck:
 
 
 def _parse(source: str, text: str, cards: Mapping[str, CardDefinition]) -> Deck:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise CardDefinitionError(f"{source}: {err}") from None
+    data = parse_toml(text, source, CardDefinitionError)
+    with checking(source, CardDefinitionError):
+        return _check(source, data, cards)
+
+
+def _check(source: str, data: dict[str, Any], cards: Mapping[str, CardDefinition]) -> Deck:
     name = data.get("name")
     table = data.get("cards")
     if not isinstance(name, str) or not isinstance(table, dict):
@@ -48,7 +51,7 @@ def _parse(source: str, text: str, cards: Mapping[str, CardDefinition]) -> Deck:
             raise CardDefinitionError(f"{source}: deck {name!r}: {card_name_problem(card, cards)[1]}")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise CardDefinitionError(f"{source}: deck {name!r}: {card!r}: count must be a "
-                                      f"positive integer, got {count!r}")
+                                      f"positive integer, got {short_value(count)}")
         if len(out) + count > MAX_DECK_SIZE:
             raise CardDefinitionError(f"{source}: deck {name!r} has more than {MAX_DECK_SIZE} "
                                       "cards")

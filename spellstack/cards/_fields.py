@@ -7,6 +7,7 @@ from typing import Any
 from ..rules import (
     CardDefinitionError,
 )
+from ._toml import short_value
 
 KEYWORDS: frozenset[str] = frozenset({
     "flying", "reach", "vigilance", "haste", "defender", "deathtouch", "lifelink", "trample",
@@ -29,7 +30,7 @@ class Where:
 def read_table(value: Any, where: Where, field: str) -> dict[str, Any]:
     """The field as a table, or a load error naming it."""
     if not isinstance(value, dict):
-        raise where.error(field, f"must be a table, got {value!r}")
+        raise where.error(field, f"must be a table, got {short_value(value)}")
     return value
 
 
@@ -38,35 +39,35 @@ def read_tables(value: Any, where: Where, field: str) -> list[dict[str, Any]]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise where.error(field, f"must be a list of tables, got {value!r}")
+        raise where.error(field, f"must be a list of tables, got {short_value(value)}")
     return [read_table(v, where, f"{field}[{i}]") for i, v in enumerate(value)]
 
 
 def read_string(value: Any, where: Where, field: str) -> str:
     """The field as a string, or a load error naming it."""
     if not isinstance(value, str):
-        raise where.error(field, f"must be a string, got {value!r}")
+        raise where.error(field, f"must be a string, got {short_value(value)}")
     return value
 
 
 def read_strings(value: Any, where: Where, field: str) -> tuple[str, ...]:
     """The field as a list of strings, or a load error naming it."""
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise where.error(field, f"must be a list of strings, got {value!r}")
+        raise where.error(field, f"must be a list of strings, got {short_value(value)}")
     return tuple(value)
 
 
 def read_boolean(value: Any, where: Where, field: str) -> bool:
     """The field as true or false, or a load error naming it."""
     if not isinstance(value, bool):
-        raise where.error(field, f"must be true or false, got {value!r}")
+        raise where.error(field, f"must be true or false, got {short_value(value)}")
     return value
 
 
 def read_integer(value: Any, where: Where, field: str) -> int:
     """The field as an integer, or a load error naming it."""
     if not isinstance(value, int) or isinstance(value, bool):
-        raise where.error(field, f"must be an integer, got {value!r}")
+        raise where.error(field, f"must be an integer, got {short_value(value)}")
     return value
 
 

@@ -3,7 +3,6 @@ registries (effect verbs, argument kinds, target kinds, trigger events, conditio
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -46,6 +45,7 @@ from ._fields import (
     read_table,
     read_tables,
 )
+from ._toml import checking, parse_toml, short_value
 
 __all__ = ["load_card_file", "load_cards", "parse_type_line"]
 
@@ -198,10 +198,21 @@ def load_card_file(path: Path | str, text: str | None = None) -> dict[str, CardD
     """Load one data file (``[[card]]`` and ``[[token]]`` tables); raises CardDefinitionError
     naming the file, the card and the field of the first problem."""
     source = str(path)
-    try:
-        data = tomllib.loads(text if text is not None else Path(path).read_text("utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as err:
-        raise CardDefinitionError(f"{source}: {err}") from None
+    if text is None:
+        try:
+            text = Path(path).read_text("utf-8")
+        except UnicodeDecodeError as err:
+            raise CardDefinitionError(f"{source}: a card file must be UTF-8 text (byte "
+                                      f"{err.start} is not)") from None
+        except OSError as err:
+            raise CardDefinitionError(f"{source}: can't read it: {err.strerror}") from None
+    data = parse_toml(text, source, CardDefinitionError)
+    with checking(source, CardDefinitionError):
+        return _cards(data, source)
+
+
+def _cards(data: dict[str, Any], source: str) -> dict[str, CardDefinition]:
+    """The cards and tokens of a parsed data file."""
     out: dict[str, CardDefinition] = {}
     unknown = set(data) - {"card", "token"}
     if unknown:
@@ -213,7 +224,8 @@ def load_card_file(path: Path | str, text: str | None = None) -> dict[str, CardD
                                       f"([[{table}]])")
         for i, raw in enumerate(entries):
             if not isinstance(raw, dict):
-                raise CardDefinitionError(f"{source}: {table}[{i}] must be a table, got {raw!r}")
+                raise CardDefinitionError(f"{source}: {table}[{i}] must be a table, got "
+                                          f"{short_value(raw)}")
             defn = _card(raw, source, token)
             if defn.name in out:
                 raise CardDefinitionError(f"{source}: card {defn.name!r} is defined twice")

@@ -4,12 +4,12 @@ engine does not define: a pool card not implemented yet, or an unknown name."""
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 
-from ..rules import CardDefinition
+from ..rules import CardDefinition, CardDefinitionError
+from ._toml import parse_toml
 
 __all__ = ["POOL_NAMES", "PoolNames", "card_name_problem"]
 
@@ -28,7 +28,7 @@ class PoolNames:
 
 def _load() -> PoolNames:
     text = resources.files("spellstack.cards").joinpath("pool_names.toml").read_text("utf-8")
-    data = tomllib.loads(text)
+    data = parse_toml(text, "pool_names.toml", CardDefinitionError)
     return PoolNames(frozenset(data["cards"]), frozenset(data["faces"]), frozenset(data["tokens"]))
 
 

@@ -36,6 +36,7 @@ from ._bench_modes import (
 )
 from ._bench_profile import PROFILE_GROUPS, Profile, group_of, profile_call, profile_report
 from ._fuzz import (
+    BOMB_CYCLE_EVERY,
     FUZZ_DECKS,
     FUZZ_NAMES,
     GAME_SECONDS,
@@ -50,7 +51,7 @@ from ._hostile import HOSTILE_KINDS, RAW_KINDS, HostileStream, Outgoing
 from ._hostile_seat import ForfeitGuard, HostileBot, run_hostile_seat
 
 __all__ = [
-    "BENCH_DECKS", "FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "HOSTILE_KINDS", "LAYER_OTHERS",
+    "BENCH_DECKS", "BOMB_CYCLE_EVERY", "FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "HOSTILE_KINDS", "LAYER_OTHERS",
     "LAYER_STATICS", "LEAVE_CHANCE", "MAX_GAME_MESSAGES", "PROFILE_GROUPS", "RAW_KINDS",
     "Failure", "ForfeitGuard", "FuzzReport", "HostileBot", "HostileStream", "KernelDriver",
     "KindCounts", "Outcome", "Outgoing", "Profile", "RecordedGame", "Replay", "bench_bots",

@@ -39,7 +39,8 @@ from ._fuzz_watch import Probe, Watch, shorten
 from ._hostile import HostileStream
 from ._hostile_seat import run_hostile_seat
 
-__all__ = ["FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "LEAVE_CHANCE", "MAX_GAME_MESSAGES", "fuzz", "fuzz_game"]
+__all__ = ["BOMB_CYCLE_EVERY", "FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "LEAVE_CHANCE", "MAX_GAME_MESSAGES",
+           "fuzz", "fuzz_game"]
 
 FUZZ_DECKS = ("gruul", "orzhov", "dimir")
 """The decks a fuzz game's seats are dealt from (one drawn per seat)."""
@@ -52,6 +53,10 @@ GAME_SECONDS = 600.0
 LEAVE_CHANCE = 12
 """Percent of games in which the hostile seat leaves on purpose (each way the protocol
 allows: strikes, rejections, a Forfeit message, a concession)."""
+BOMB_CYCLE_EVERY = 6
+"""Every sixth game in which the hostile seat would not leave otherwise, it leaves by object-count
+bombs alternating with refused actions (games 5, 11, 17, ...: a run of 20,000 messages has a
+few)."""
 
 def _game_seed(seed: int, game_no: int) -> int:
     return (seed * 1_000_003 + game_no * 7919 + 17) & ((1 << 64) - 1)
@@ -76,6 +81,8 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
     if rng.below(100) < LEAVE_CHANCE:
         leave_how = rng.choice(("strikes", "rejections", "forfeit", "concede"))
         leave_at = 20 + rng.below(400)
+    if not leave_how and game_no % BOMB_CYCLE_EVERY == BOMB_CYCLE_EVERY - 1:
+        leave_how, leave_at = "bombs", 20 + rng.below(400)
     watch = Watch(game, seat, report, game_no, report.messages, verbose)
     watch.quota = quota
     stream = HostileStream(gseed ^ 0xF022, game=game)

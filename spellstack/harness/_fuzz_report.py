@@ -90,6 +90,18 @@ class FuzzReport:
     """All failed checks."""
     seconds: float = 0.0
     """Wall time."""
+    bombs_refused: int = 0
+    """Object-count bombs refused with an ErrorReply naming a limit."""
+    bomb_seconds: float = 0.0
+    """The time the coordinator took to refuse them, in all (from reading one to replying)."""
+    bomb_slowest: float = 0.0
+    """The longest it took to refuse one."""
+
+    def bomb_refused(self, seconds: float) -> None:
+        """Count an object-count bomb refused in ``seconds``."""
+        self.bombs_refused += 1
+        self.bomb_seconds += seconds
+        self.bomb_slowest = max(self.bomb_slowest, seconds)
 
     def kind(self, name: str) -> KindCounts:
         """The counts of a kind (created on first use)."""
@@ -135,6 +147,10 @@ def render_fuzz(report: FuzzReport, quota: int, game: int | None = None) -> list
                f"{mutated} ({100 * reached_mut / max(mutated, 1):.1f}%)")
     out.append(f"refusals naming a hidden id compared with a fresh id's: {report.refusal_copies}"
                f"; legal replies refused: {report.legal_refused}")
+    if report.bombs_refused:
+        out.append(f"object-count bombs refused: {report.bombs_refused}, in "
+                   f"{1000 * report.bomb_seconds / report.bombs_refused:.2f} ms on average, "
+                   f"{1000 * report.bomb_slowest:.2f} ms at most")
     forfeits = ", ".join(f"{k} {v}" for k, v in sorted(report.forfeits.items())) or "none"
     out.append(f"hostile forfeits the protocol called for (limits: {MAX_STRIKES} malformed, "
                f"{MAX_REJECTIONS} illegal in a row): {forfeits}")

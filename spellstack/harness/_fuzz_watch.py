@@ -10,6 +10,7 @@ as the coordinator reads it and each reply as it is sent.
 from __future__ import annotations
 
 import pickle
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from ..rules import Action, Game, IllegalActionError, InvalidMessageError, take_
 from ._fuzz_hidden import HiddenNames, hidden_leaks
 from ._fuzz_report import Failure, FuzzReport
 from ._hostile import Outgoing
+from ._hostile_bombs import BOMB_KINDS, BOMB_LIMIT_WORDS
 from ._hostile_seat import ForfeitGuard
 
 __all__ = ["Probe", "Watch", "shorten"]
@@ -47,6 +49,8 @@ class _InFlight:
     """``take_action`` or ``check_answer`` if the kernel was called with it."""
     calls: tuple[int, int] = (0, 0)
     """The coordinator's calls of ``take_action`` and of ``check_answer`` when it read it."""
+    started: float = 0.0
+    """``time.perf_counter()`` when the coordinator read it (after the hash was taken)."""
 
 
 class Watch:
@@ -72,6 +76,8 @@ class Watch:
         """The last decision id sent to the seat (0: none yet)."""
         self.expected_forfeit = ""
         """The forfeit the protocol calls for after the last reply."""
+        self.forfeit_kind = ""
+        """The kind of the message after which the protocol called for it."""
         self.hidden = HiddenNames(game, seat)
         self.statistics: Callable[[], CoordinatorStatistics] | None = None
         """The coordinator's ``statistics``, once it is built: what the kernel was called
@@ -111,7 +117,7 @@ class Watch:
         if item.kind != "legal":
             before = self.known_hash or self.game.state.state_hash()
         self.settle()
-        self.reading = _InFlight(number, item, before, "", self._calls())
+        self.reading = _InFlight(number, item, before, "", self._calls(), time.perf_counter())
 
     def _calls(self) -> tuple[int, int]:
         """The coordinator's calls so far of ``take_action`` (actions taken or refused) and of
@@ -137,6 +143,7 @@ class Watch:
             self.report.kind(flight.item.kind).check_answer += 1
 
     def on_send_to_seat(self, data: bytes) -> None:
+        now = time.perf_counter()
         plain = msgpack.unpackb(data, raw=False)
         kind = plain.get("k")
         # The named form: the wire sends small records as positional lists, and the checks
@@ -165,6 +172,8 @@ class Watch:
             reason = body.get("reason", "") if isinstance(body, dict) else ""
             print(f"  #{flight.number} {flight.item.kind} {flight.item.data[:48].hex()} -> {kind}"
                   f"{': ' + reason if reason else ''}")
+        if flight.item.kind in BOMB_KINDS:
+            self._check_bomb(flight, kind, body, now - flight.started)
         if kind == "Accepted" or kind in ("PriorityRequest", "DecisionRequest"):
             counts.accepted += 1
             return
@@ -183,14 +192,20 @@ class Watch:
         after = self.game.state.state_hash()
         if after != flight.before:
             if kind == "ErrorReply" and forfeit == "strikes" and gone:
-                self.expected_forfeit = "strikes"
+                pass  # the forfeit the protocol calls for: checked at the end of the game
             else:
                 self.fail(flight.number, flight.item, f"refused ({kind}: "
                           f"{shorten(body.get('reason', ''))}) but the state hash changed")
         elif not gone and not forfeit:
             self.known_hash = after
-        if forfeit == "rejections":
-            self.expected_forfeit = "rejections"
+        if forfeit == "strikes" and not gone:
+            # The coordinator forfeits a seat before its last ErrorReply goes out.
+            self.fail(flight.number, flight.item, "the protocol calls for a forfeit (strikes) "
+                      "but the seat is still in the game")
+        if forfeit and not self.expected_forfeit:
+            # Checked at the end of the game: one forfeit, for the first cause called for.
+            self.expected_forfeit = forfeit
+            self.forfeit_kind = flight.item.kind
         if kind == "Rejected":
             self._compare_with_fresh_id(flight, msg)
 
@@ -205,6 +220,17 @@ class Watch:
                       f"{kind} to the hostile seat has decision id {number} after {last}: a "
                       "seat's decision ids run 1, 2, 3, ... (a gap counts decisions of others)")
         self.last_id = number
+
+    def _check_bomb(self, flight: _InFlight, kind: str, body: Any, seconds: float) -> None:
+        """An object-count bomb must be refused with an ``ErrorReply`` naming a limit; the
+        refusal's cost is counted."""
+        reason = str(body.get("reason", "")) if isinstance(body, dict) else ""
+        if kind != "ErrorReply" or not any(words in reason for words in BOMB_LIMIT_WORDS):
+            self.fail(flight.number, flight.item, f"an object-count bomb got {kind}"
+                      f"{': ' + shorten(reason) if reason else ''}, not an ErrorReply naming a "
+                      "limit")
+            return
+        self.report.bomb_refused(seconds)
 
     def _compare_with_fresh_id(self, flight: _InFlight, reply: Any) -> None:
         """A refusal of an action naming a hidden id must read exactly as the refusal of the
@@ -269,8 +295,8 @@ class Watch:
             if len(mine) != 1 or words not in mine[0]:
                 self.fail(0, None, f"the protocol calls for a forfeit ({self.expected_forfeit}) "
                           f"but the forfeits are {mine!r}")
-            self.report.forfeits[self.expected_forfeit] = (
-                self.report.forfeits.get(self.expected_forfeit, 0) + 1)
+            cause = "bomb cycle" if self.forfeit_kind == "bomb_cycle" else self.expected_forfeit
+            self.report.forfeits[cause] = self.report.forfeits.get(cause, 0) + 1
         elif mine:
             if len(mine) == 1 and mine[0] == "the hostile client leaves":
                 self.report.forfeits["forfeit message"] = (

@@ -3,7 +3,8 @@
 ``HostileStream`` makes each message a hostile seat sends: the legal reply of a seeded random
 bot, or a mutation of it (random bytes, truncations, wrong types, out-of-range values, ids
 from every zone, player refs of absent seats, actions out of turn, messages nobody asked
-for). ``run_hostile_seat`` and ``HostileBot`` (``_hostile_seat.py``) send them.
+for, object-count bombs from ``_hostile_bombs.py``). ``run_hostile_seat`` and ``HostileBot``
+(``_hostile_seat.py``) send them.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from ..rules import (
     PlayerView,
     Reply,
 )
+from ._hostile_bombs import object_bomb
 
 T = TypeVar("T")
 
@@ -49,7 +51,7 @@ HOSTILE_KINDS: tuple[str, ...] = (
 """Mutations that are still an Action or an Answer (a policy can return them)."""
 RAW_KINDS: tuple[str, ...] = (
     "random_bytes", "truncated", "bit_flip", "envelope", "structure", "wrong_message",
-    "unsolicited", *HOSTILE_KINDS,
+    "unsolicited", "object_bomb", *HOSTILE_KINDS,
 )
 """Every mutation of the raw stream."""
 
@@ -343,6 +345,8 @@ class HostileStream:
         """The bytes of a ``kind`` mutation of the legal reply."""
         rng = self.rng
         legal_msg = submission(request, legal)
+        if kind == "object_bomb":
+            return object_bomb(rng, request, legal_msg)
         good = encode(legal_msg)
         if kind == "random_bytes":
             return bytes(rng.below(256) for _ in range(rng.below(48)))

@@ -37,16 +37,16 @@ from ..protocol import (
 )
 from ..rules import FIRST_OBJECT_ID, Action, Decision, Game, PlayerView, Reply
 from ._hostile import HOSTILE_KINDS, NO_DELTA, HostileStream, Outgoing, submission
+from ._hostile_bombs import BombCycle
 
 __all__ = ["ForfeitGuard", "HostileBot", "run_hostile_seat"]
 
 
 class ForfeitGuard:
     """Counts, as the coordinator does, how close a seat is to forfeiting: malformed or
-    out-of-place messages in a row (any ErrorReply; reset by an accepted answer or any
-    SubmitAction naming the pending priority decision) and illegal actions or answers in a
-    row (priority rejections reset only by an accepted action; answer rejections count per
-    decision)."""
+    out-of-place messages in a row (any ErrorReply; reset only by an accepted action or
+    answer, never by a refused one) and illegal actions or answers in a row (priority
+    rejections reset only by an accepted action; answer rejections count per decision)."""
 
     def __init__(self) -> None:
         self.strikes = 0
@@ -66,7 +66,6 @@ class ForfeitGuard:
             return "strikes" if self.strikes >= MAX_STRIKES else ""
         if context == "priority":
             if isinstance(reply, Rejected):
-                self.strikes = 0
                 self.priority_rejections += 1
                 return "rejections" if self.priority_rejections >= MAX_REJECTIONS else ""
             self.strikes = self.priority_rejections = 0
@@ -124,7 +123,8 @@ async def run_hostile_seat(
     or ``""``). ``quota()``: whether mutations are still wanted. ``leave_at``/``leave_how``:
     at that message number, leave on purpose (``strikes``: malformed messages until forfeited;
     ``rejections``: illegal actions until forfeited; ``forfeit``: a Forfeit message;
-    ``concede``: a concession).
+    ``concede``: a concession; ``bombs``: object-count bombs alternating with refused actions
+    until forfeited, ``BombCycle``).
     """
     guard = ForfeitGuard()
     mirror = ViewMirror()
@@ -132,6 +132,7 @@ async def run_hostile_seat(
     awaiting = False
     sent = 0
     leaving = False
+    cycle = BombCycle(stream.rng)
 
     async def send(item: Outgoing) -> None:
         nonlocal sent, awaiting
@@ -179,6 +180,16 @@ async def run_hostile_seat(
                 leaving = False
         if leaving and leave_how == "strikes":
             await send(Outgoing("random_bytes", b"\xc1"))
+            continue
+        if leaving and leave_how == "bombs":
+            if not cycle.started and guard.strikes:
+                # The legal reply first, so that the cycle starts with no malformed message
+                # counted: its third bomb is the one that forfeits.
+                await send(stream.next_message(request, False))
+                continue
+            cycle.started = True
+            legal = submission(request, stream.legal_reply(request))
+            await send(Outgoing(*cycle.next(request, legal)))
             continue
         if leaving and leave_how == "rejections" and isinstance(request, PriorityRequest):
             # No object has an id below FIRST_OBJECT_ID: refused every time.

@@ -1,7 +1,8 @@
 """The protocol: every inter-actor message, its msgpack encoding, validation and limits.
 
 ``encode`` turns a message into bytes; ``decode`` turns untrusted bytes back
-into a message or raises ``InvalidMessageError`` saying what was wrong.
+into a message or raises ``InvalidMessageError`` saying what was wrong;
+``decode_from_player`` does so within the tighter limits of what a player sends.
 """
 
 from spellstack.protocol._codec import (
@@ -9,10 +10,15 @@ from spellstack.protocol._codec import (
     MAX_ARRAY_LEN,
     MAX_MAP_LEN,
     MAX_MESSAGE_BYTES,
+    MAX_PLAYER_MESSAGE_BYTES,
+    MAX_PLAYER_OBJECTS,
     MAX_STR_LEN,
+    PLAYER_KIND_BYTES,
+    PLAYER_KINDS,
     PROTOCOL_VERSION,
     decode,
     decode_as,
+    decode_from_player,
     decode_trusted,
     encode,
 )
@@ -42,7 +48,7 @@ from spellstack.protocol._messages import (
     SubmitAction,
     SubmitAnswer,
 )
-from spellstack.protocol._stops import NO_PRIORITY_STEPS, STOP_STEPS, Stops
+from spellstack.protocol._stops import MAX_STOP_NAMES, NO_PRIORITY_STEPS, STOP_STEPS, Stops
 from spellstack.protocol._views import PlayerChange, ViewDelta, ViewMirror, ViewTracker
 
 __all__ = [
@@ -51,9 +57,14 @@ __all__ = [
     "MAX_ARRAY_LEN",
     "MAX_MAP_LEN",
     "MAX_MESSAGE_BYTES",
+    "MAX_PLAYER_MESSAGE_BYTES",
+    "MAX_PLAYER_OBJECTS",
+    "MAX_STOP_NAMES",
     "MAX_STR_LEN",
     "MESSAGE_TYPES",
     "NO_PRIORITY_STEPS",
+    "PLAYER_KINDS",
+    "PLAYER_KIND_BYTES",
     "PROTOCOL_VERSION",
     "STOP_STEPS",
     "Accepted",
@@ -84,6 +95,7 @@ __all__ = [
     "ViewTracker",
     "decode",
     "decode_as",
+    "decode_from_player",
     "decode_trusted",
     "encode",
     "from_plain",

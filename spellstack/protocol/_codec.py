@@ -17,6 +17,13 @@ turns ``RecursionError`` into ``StackError``); both become
 ``InvalidMessageError``. After unpacking, ``from_wire`` descends only as deep
 as the message's type allows (under a dozen levels), so anything nested deeper
 is a type error at its path, quoted without recursion.
+
+What a player sends is small, and is decoded by ``decode_from_player``, which bounds what a
+message may cost before and while it is unpacked: at most ``MAX_PLAYER_MESSAGE_BYTES``
+bytes, at most ``MAX_PLAYER_OBJECTS`` objects (counted by the unpacker's hooks as each
+container is built, so a message of a million empty lists is stopped at the cap, not after
+building them all), a kind a player sends (``PLAYER_KINDS``), and at most that kind's
+``PLAYER_KIND_BYTES``.
 """
 
 from __future__ import annotations
@@ -37,11 +44,16 @@ __all__ = [
     "MAX_ARRAY_LEN",
     "MAX_MAP_LEN",
     "MAX_MESSAGE_BYTES",
+    "MAX_PLAYER_MESSAGE_BYTES",
+    "MAX_PLAYER_OBJECTS",
     "MAX_STR_LEN",
+    "PLAYER_KINDS",
+    "PLAYER_KIND_BYTES",
     "PROTOCOL_VERSION",
     "Message",
     "decode",
     "decode_as",
+    "decode_from_player",
     "decode_trusted",
     "encode",
 ]
@@ -58,6 +70,32 @@ MAX_ARRAY_LEN = 1 << 16
 """Most elements in one array."""
 MAX_MAP_LEN = 1 << 10
 """Most entries in one map."""
+
+MAX_PLAYER_MESSAGE_BYTES = 1 << 15
+"""Largest message accepted from a player, in bytes (32 KiB): nearly twice an action naming a
+thousand targets, a thousand divisions and a thousand permanents to pay with, every id a
+32-bit one (17 KB), three times an answer choosing a thousand keys and pairing a thousand
+attackers with what they attack (9.3 KB). What a game's own bots send is under 200 bytes."""
+MAX_PLAYER_OBJECTS = 1 << 13
+"""Most objects a message from a player may hold (8,192), counted as the unpacker builds
+them: each container once for itself and once for each of its elements (a map's key and value
+are two). The action above counts 6,053, the answer 5,019, a pass 33."""
+
+PLAYER_KINDS: frozenset[str] = frozenset(
+    kind for kind, cls in MESSAGE_TYPES.items() if ("player", "coordinator") in cls.ROUTES)
+"""The kinds a player sends (read off the messages' routes); ``decode_from_player`` refuses
+any other kind."""
+PLAYER_KIND_BYTES: dict[str, int] = {
+    "SubmitAction": MAX_PLAYER_MESSAGE_BYTES,
+    "SubmitAnswer": MAX_PLAYER_MESSAGE_BYTES,
+    "SetStops": 1 << 10,
+    "RequestFullView": 64,
+    "Forfeit": MAX_PLAYER_MESSAGE_BYTES,
+}
+"""Largest message of each kind a player sends, in bytes: an action or an answer 32 KiB, a
+setting 1 KiB (every step name twice is 374 bytes), a request for the full view 64 bytes (46
+with the largest decision id), a forfeit 32 KiB (its reason is free text, such as the text of
+the exception that ended a bot)."""
 
 COMPACT_RECORDS: tuple[type, ...] = (
     ObjectView, StackItemView, PlayerChange, Choice, TargetRequirement, ActionOption, Event)
@@ -81,6 +119,10 @@ class _ExtRefused(Exception):
 
 def _refuse_ext(code: int, data: bytes) -> Any:
     raise _ExtRefused(code)
+
+
+class _TooManyObjects(Exception):
+    """Raised from the unpacker's container hooks past ``MAX_PLAYER_OBJECTS``."""
 
 
 _UNPACK_OPTIONS: dict[str, Any] = {
@@ -127,6 +169,48 @@ def decode(data: bytes | bytearray | memoryview) -> Message:
     return _build(kind, body)
 
 
+def decode_from_player(data: bytes | bytearray | memoryview) -> Message:
+    """Decode and validate one message a player sent, within the player's limits: at most
+    ``MAX_PLAYER_MESSAGE_BYTES`` bytes and ``MAX_PLAYER_OBJECTS`` objects, one of
+    ``PLAYER_KINDS``, at most its kind's ``PLAYER_KIND_BYTES``.
+
+    Raises:
+        InvalidMessageError: As ``decode``, or a limit is exceeded (the message names the
+            limit and the figure), or the kind is not one a player sends.
+    """
+    size = _size(data)
+    if size > MAX_PLAYER_MESSAGE_BYTES:
+        raise InvalidMessageError(
+            f"invalid message: {size} bytes, over the limit of {MAX_PLAYER_MESSAGE_BYTES} "
+            "for a message from a player"
+        )
+    count = 0
+
+    def a_list(obj: list[Any]) -> list[Any]:
+        nonlocal count
+        count += len(obj) + 1
+        if count > MAX_PLAYER_OBJECTS:
+            raise _TooManyObjects
+        return obj
+
+    def a_map(obj: dict[str, Any]) -> dict[str, Any]:
+        nonlocal count
+        count += 2 * len(obj) + 1
+        if count > MAX_PLAYER_OBJECTS:
+            raise _TooManyObjects
+        return obj
+
+    kind, body = _open(data, {"list_hook": a_list, "object_hook": a_map})
+    if kind not in PLAYER_KINDS:
+        raise InvalidMessageError(f"invalid message: a player does not send {kind}")
+    limit = PLAYER_KIND_BYTES[kind]
+    if size > limit:
+        raise InvalidMessageError(
+            f"invalid {kind} message: {size} bytes, over the limit of {limit} for a {kind}"
+        )
+    return _build(kind, body)
+
+
 def decode_trusted(data: bytes) -> Message:
     """Decode a message that this program encoded (``encode``), without validating it: for
     messages between the engine's own actors (the stack actor, the SBA checker, the tracer),
@@ -151,9 +235,10 @@ def decode_as(data: bytes | bytearray | memoryview, cls: type[M]) -> M:
     return cast(M, _build(kind, body))
 
 
-def _open(data: Any) -> tuple[str, Any]:
-    """Unpack within limits and check the envelope; return the kind and the raw body."""
-    raw = _unpack(data)
+def _open(data: Any, hooks: dict[str, Any] | None = None) -> tuple[str, Any]:
+    """Unpack within limits (``hooks``: more options for the unpacker) and check the envelope;
+    return the kind and the raw body."""
+    raw = _unpack(data, hooks)
     if type(raw) is not dict:
         raise InvalidMessageError(
             f"invalid message: expected a map with keys 'k', 'v', 'b', got {describe_value(raw)}"
@@ -200,10 +285,16 @@ def _build(kind: str, body: Any) -> Message:
     return msg
 
 
-def _unpack(data: Any) -> Any:
+def _size(data: Any) -> int:
+    """The length of ``data`` in bytes; an ``InvalidMessageError`` if it is not bytes."""
     if not isinstance(data, bytes | bytearray | memoryview):
         raise InvalidMessageError(f"invalid message: expected bytes, got {type(data).__name__}")
-    size = data.nbytes if isinstance(data, memoryview) else len(data)
+    size: int = data.nbytes if isinstance(data, memoryview) else len(data)
+    return size
+
+
+def _unpack(data: Any, hooks: dict[str, Any] | None = None) -> Any:
+    size = _size(data)
     if size > MAX_MESSAGE_BYTES:
         raise InvalidMessageError(
             f"invalid message: {size} bytes, over the limit of {MAX_MESSAGE_BYTES}"
@@ -211,7 +302,12 @@ def _unpack(data: Any) -> Any:
     if size == 0:
         raise InvalidMessageError("invalid message: empty")
     try:
-        return msgpack.unpackb(data, **_UNPACK_OPTIONS)
+        if hooks is None:
+            return msgpack.unpackb(data, **_UNPACK_OPTIONS)
+        return msgpack.unpackb(data, **_UNPACK_OPTIONS, **hooks)
+    except _TooManyObjects:
+        reason = (f"more than {MAX_PLAYER_OBJECTS} objects, the limit for a message from a "
+                  "player")
     except msgpack.ExtraData:
         reason = "trailing bytes after the message"
     except msgpack.StackError:

@@ -13,13 +13,16 @@ from dataclasses import dataclass
 
 from spellstack.rules.state import STEPS
 
-__all__ = ["NO_PRIORITY_STEPS", "STOP_STEPS", "Stops"]
+__all__ = ["MAX_STOP_NAMES", "NO_PRIORITY_STEPS", "STOP_STEPS", "Stops"]
 
 NO_PRIORITY_STEPS = frozenset({"untap"})
 """Steps in which no player ever receives priority (502.4), so a stop there means nothing."""
 STOP_STEPS = frozenset(STEPS) - NO_PRIORITY_STEPS
 """The step names (``rules.STEPS``) a stop may name; ``cleanup`` counts, for the rare
 cleanup step in which players receive priority (514.3a)."""
+MAX_STOP_NAMES = len(STOP_STEPS)
+"""Most step names a list of stops may hold: one per step a stop may name (a name given twice
+adds nothing)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,11 +42,15 @@ class Stops:
     """Also stop whenever the stack is not empty, in any step."""
 
     def problem(self) -> str:
-        """What makes this setting invalid (wrong types, unknown step names), or ``""``."""
+        """What makes this setting invalid (wrong types, unknown step names, more names than
+        there are steps with priority), or ``""``."""
         for name in ("my_turn", "opponents_turns"):
             steps = getattr(self, name)
             if type(steps) is not tuple:
                 return f"{name} must be a list of step names, got {type(steps).__name__}"
+            if len(steps) > MAX_STOP_NAMES:
+                return (f"{name}: {len(steps)} step names, more than the {MAX_STOP_NAMES} steps "
+                        "in which a player receives priority")
             for step in steps:
                 if type(step) is not str:
                     return f"{name}: a step name must be a str, got {type(step).__name__}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tomllib
 import traceback
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -12,7 +11,7 @@ from typing import Any
 import trio
 
 from ..actors import ENGINE_ERROR, GameResult, SeatConfig, play_game
-from ..cards import load_cards
+from ..cards import checking, load_cards, parse_toml
 from ..rules import STEPS, CardDefinition
 from ._director import ACTION_KEYS, STEP_KINDS, Director, ScriptedPolicy
 from ._errors import ScenarioError, ScenarioFailure
@@ -106,10 +105,17 @@ def summary(results: Sequence[ScenarioResult]) -> str:
 
 def _read(path: Path) -> dict[str, Any]:
     """The file's TOML, not yet checked as a scenario."""
+    return parse_toml(_text(path), str(path), ScenarioError)
+
+
+def _text(path: Path) -> str:
+    """The file's text; ScenarioError naming the file if it can't be read or is not UTF-8."""
     try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise ScenarioError(f"{path}: {err}") from None
+        return path.read_text("utf-8")
+    except UnicodeDecodeError as err:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {err.start} is not)") from None
+    except OSError as err:
+        raise ScenarioError(f"{path}: can't read it: {err.strerror}") from None
 
 
 def _check_scenario(data: Mapping[str, Any], where: str) -> None:
@@ -239,7 +245,8 @@ def run_scenario_file(path: Path, expected: Mapping[str, str] | None = None,
         data = _read(path)
         if isinstance(data.get("title"), str):
             title = data["title"]  # kept even if a later part of the file is broken
-        _check_scenario(data, str(path))
+        with checking(str(path), ScenarioError):
+            _check_scenario(data, str(path))
         trio.run(run_scenario, data, str(path), load_cards() if cards is None else cards)
         status, message = "PASS", ""
     except (ScenarioFailure, ScenarioError) as err:
@@ -283,10 +290,7 @@ def read_expected_failures(path: Path) -> dict[str, str]:
         raise ScenarioError(f"{path}: a folder, not an expected failures file")
     if not path.is_file():
         raise ScenarioError(f"{path}: no such expected failures file")
-    try:
-        data = tomllib.loads(path.read_text("utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise ScenarioError(f"{path}: {err}") from None
+    data = parse_toml(_text(path), str(path), ScenarioError)
     if not all(isinstance(v, str) for v in data.values()):
         raise ScenarioError(f"{path}: each entry must be 'file name' = \"what it waits for\"")
     return dict(data)

@@ -41,9 +41,12 @@ def test_the_ci_run_has_no_failures_and_most_messages_reach_the_kernel(
     # Every kind of mutation was sent, and the protocol's forfeits were exercised and allowed.
     for kind in ("random_bytes", "truncated", "bit_flip", "envelope", "structure",
                  "wrong_message", "unsolicited", "boundary", "zone_id", "player_ref",
-                 "wrong_action", "out_of_turn", "answer", "wrong_type", "legal"):
+                 "wrong_action", "out_of_turn", "answer", "wrong_type", "legal", "object_bomb",
+                 "bomb_cycle"):
         assert re.search(rf"^\s*{kind}\s+[1-9]", out, re.M), kind
     assert "hostile forfeits the protocol called for" in out
+    assert re.search(r"^hostile forfeits the protocol called for .*bomb cycle [1-9]", out, re.M)
+    assert re.search(r"^object-count bombs refused: [1-9]\d*, in [\d.]+ ms on average", out, re.M)
     print(f"fuzz --messages 20000 took {elapsed:.1f} s")
 
 
@@ -193,9 +196,16 @@ def test_the_guard_counts_as_the_coordinator_does() -> None:
     assert g.safe("priority", 1)
     assert g.update(ErrorReply("x"), "priority", 1) == ""
     assert not g.safe("priority", 1)  # one more malformed message would forfeit
-    # A SubmitAction naming the pending decision resets the strikes, even when refused.
+    # A refused action does not reset the strikes: only an accepted one does.
     assert g.update(Rejected(2, "no"), "priority", 2) == ""
-    assert g.strikes == 0 and g.priority_rejections == 1
+    assert g.strikes == 2 and g.priority_rejections == 1
+    assert not g.safe("priority", 2)
+    assert g.update(ErrorReply("x"), "priority", 2) == "strikes"
+    g = ForfeitGuard()
+    g.update(ErrorReply("x"), "priority", 2)
+    g.update(Accepted(2), "priority", 2)
+    assert g.strikes == 0
+    assert g.update(Rejected(2, "no"), "priority", 2) == ""
     for i in range(MAX_REJECTIONS - 2):
         assert g.update(Rejected(3 + i, "no"), "priority", 3 + i) == ""
     assert not g.safe("priority", 99)
