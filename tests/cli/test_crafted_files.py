@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from spellstack.actors import TRACE_FORMAT
 from spellstack.cards import checking, load_card_file, load_cards, load_deck, parse_toml, short_value
 from spellstack.cli import main
 from spellstack.rules import CardDefinitionError
@@ -149,7 +150,7 @@ def test_an_expected_failures_file_nested_100k_deep_is_the_exit_2_error(
 def test_a_trace_field_nested_1000_deep_is_a_trace_error() -> None:
     deep = "[" * 1000 + "]" * 1000
     header = ('{"decks":{"alice":"gruul","bob":"orzhov"},"engine":"0.1.0","event":"header",'
-              '"format":2,"players":["alice","bob"],"seed":1}\n')
+              f'"format":{TRACE_FORMAT},"players":["alice","bob"],"seed":1}}\n')
     for line in (header.replace('"seed":1', f'"seed":{deep}'),
                  header.replace('"event":"header"', f'"event":{deep}')):
         with pytest.raises(TraceError) as info:
