@@ -200,7 +200,7 @@ class Coordinator:
     async def run(self) -> GameResult:
         """Play the game to its end; returns the result. The order is ``GameLoop``'s; this
         performs its requests over the channels."""
-        self._lag = loop_lag()
+        self._lag = loop_lag(min(c.timeout for c in self.configs))
         loop = self.loop
         request = loop.next()
         while request is not None:
@@ -423,7 +423,7 @@ class Coordinator:
         """A decision's clock for ``seat``, started now."""
         lag = self._lag
         if lag is None:
-            lag = self._lag = loop_lag()
+            lag = self._lag = loop_lag(min(c.timeout for c in self.configs))
         return SeatClock.begin(self.configs[seat].timeout, lag, self.seats[seat].held)
 
     def _in_time(self, seat: int, clock: SeatClock) -> bool:

@@ -3,7 +3,8 @@
 All of a process's games share one trio event loop, and a task runs until its next
 checkpoint: while one task computes, no other task runs, and every deadline keeps running.
 ``LoopLag`` is one small system task per trio run that sleeps ``LAG_PERIOD`` at a time and adds
-up how late each wake was: the time the loop was held by someone. A seat's time (``SeatClock``)
+up how late each wake was: the time the loop was held by someone (its period is a small
+fraction of the shortest deadline of the run's games, at most ``LAG_PERIOD``). A seat's time (``SeatClock``)
 is the time since its request was sent less what the loop was held meanwhile by others; its
 own policy's holding (``HeldTime``, charged by its player actor) counts against it.
 
@@ -17,12 +18,15 @@ from dataclasses import dataclass
 
 import trio
 
-__all__ = ["LAG_PERIOD", "HeldTime", "LoopLag", "SeatClock", "loop_lag"]
+__all__ = ["LAG_FRACTION", "LAG_PERIOD", "HeldTime", "LoopLag", "SeatClock", "loop_lag"]
 
-LAG_PERIOD = 0.01
-"""Seconds the lag monitor sleeps between wakes: a hold shorter than this may go unmeasured,
-so a seat's time can be overstated by at most this much per hold (deadlines are many times
-longer)."""
+LAG_PERIOD = 0.05
+"""The longest the lag monitor sleeps between wakes, in seconds."""
+LAG_FRACTION = 20
+"""The monitor's period is at most the shortest deadline of the run's games divided by this:
+a hold shorter than a period may go unmeasured, so a seat's time can be overstated by at most
+one period per hold, a twentieth of its deadline."""
+_SHORTEST_PERIOD = 0.0005
 
 _now = trio.current_time
 
@@ -31,13 +35,28 @@ class LoopLag:
     """The time the event loop of this trio run was held, added up since it started
     (``held_now``)."""
 
-    __slots__ = ("held", "wake")
+    __slots__ = ("_sleep", "held", "period", "wake")
 
     def __init__(self) -> None:
         self.held = 0.0
         """Lateness of the wakes so far: the loop was held that long (at least)."""
-        self.wake = _now() + LAG_PERIOD
+        self.period = LAG_PERIOD
+        """Seconds between wakes (``need`` shortens it)."""
+        self.wake = _now() + self.period
         """When the monitor is due to wake next."""
+        self._sleep: trio.CancelScope | None = None
+
+    def need(self, deadline: float) -> None:
+        """A game with seats whose deadline is ``deadline`` seconds has started: measure
+        finely enough for it (the period never grows back within a run)."""
+        period = max(deadline / LAG_FRACTION, _SHORTEST_PERIOD)
+        if period < self.period:
+            self.period = period
+            wake = _now() + period
+            if wake < self.wake:  # the monitor wakes sooner
+                self.wake = wake
+                if self._sleep is not None:
+                    self._sleep.deadline = wake
 
     def held_now(self) -> float:
         """The time held so far, including the current hold if the monitor is overdue: a
@@ -49,25 +68,29 @@ class LoopLag:
         """Sleep and measure, for ever (a system task: cancelled when the run ends)."""
         now = _now
         while True:
-            wake = self.wake = now() + LAG_PERIOD
-            await trio.sleep_until(wake)
-            late = now() - wake
+            with trio.CancelScope(deadline=self.wake) as self._sleep:
+                await trio.sleep_forever()
+            woke = now()
+            late = woke - self.wake
             if late > 0:
                 self.held += late
+            self.wake = woke + self.period
 
 
 _MONITOR: trio.lowlevel.RunVar[LoopLag] = trio.lowlevel.RunVar("spellstack_loop_lag")
 
 
-def loop_lag() -> LoopLag:
-    """This trio run's lag monitor, started on first use."""
+def loop_lag(deadline: float = LAG_PERIOD * LAG_FRACTION) -> LoopLag:
+    """This trio run's lag monitor, started on first use, measuring finely enough for seats
+    with ``deadline`` (``LoopLag.need``)."""
     try:
-        return _MONITOR.get()
+        lag = _MONITOR.get()
     except LookupError:
         lag = LoopLag()
         _MONITOR.set(lag)
         trio.lowlevel.spawn_system_task(lag.run, name="spellstack loop lag monitor")
-        return lag
+    lag.need(deadline)
+    return lag
 
 
 class HeldTime:
@@ -113,9 +136,9 @@ class SeatClock:
 
     def extend(self, lag: LoopLag, mine: HeldTime) -> bool:
         """At ``due``: whether the seat still has time (then ``due`` moves to when it would run
-        out, at least a lag period on, so that the loop turns before the next look)."""
+        out, at least a lag period on, so that the monitor runs before the next look)."""
         left = self.limit - self.charged(lag, mine)
         if left <= 0:
             return False
-        self.due = _now() + max(left, LAG_PERIOD)
+        self.due = _now() + max(left, lag.period)
         return True
