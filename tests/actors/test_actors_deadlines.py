@@ -185,6 +185,11 @@ async def test_refused_actions_do_not_restart_the_grant_s_time_limit(autojump_cl
         # In time after this request, too late for the grant.
         await trio.sleep(0.45 * TIMEOUT)
         await alice.out.send(encode(SubmitAction(req.decision.id, Action("pass"))))
+        reply = None
+        with trio.move_on_after(2 * TIMEOUT):  # a forfeited seat is sent nothing more
+            reply = await _receive(alice)
+        if reply == Accepted(req.decision.id):
+            await player_actor(RandomBot(11), alice)  # taken: play the game out
 
     result = await _with_raw_alice(body)
     assert len(set(asked)) == 2  # each refusal came in time after its own request
