@@ -23,7 +23,7 @@ from ..bots import Bot, RandomBot
 from ..cards import load_cards, load_deck
 from ..rules import GameRandom, new_game
 from ._fuzz_report import Failure, FuzzReport, PolicyCounts
-from ._hostile_policies import POLICY_KINDS, BlockingBot, RaisingBot, expected_reason
+from ._hostile_policies import BlockingBot, RaisingBot, expected_reason, policy_kind
 
 __all__ = ["DEFAULT_BLOCK", "SIBLING_TIMEOUT", "beside", "policy_game"]
 
@@ -52,7 +52,7 @@ async def policy_game(report: FuzzReport, game_no: int, gseed: int, *, block: fl
                       siblings: int = 0) -> None:
     """Play policy game ``game_no`` (its hostile policy is ``POLICY_KINDS`` in turn), adding
     its counts and failures to ``report``."""
-    kind = POLICY_KINDS[game_no % len(POLICY_KINDS)]
+    kind = policy_kind(game_no)
     _, decks = _table(gseed ^ 0x9011C7, players)
     seat = (game_no + 1) % players
     cards = load_cards()

@@ -17,13 +17,14 @@ from ..bots import RandomBot
 from ..protocol import Message
 from ..rules import Decision, GameRandom, PlayerView, Reply
 
-__all__ = ["POLICY_KINDS", "BlockingBot", "RaisingBot", "block_plan", "expected_reason"]
+__all__ = ["POLICY_KINDS", "BlockingBot", "RaisingBot", "block_plan", "expected_reason",
+           "policy_kind"]
 
 POLICY_KINDS: tuple[str, ...] = (
     "raise_str", "raise_repr", "raise_huge", "raise_large", "raise_name", "raise_text",
     "reply_repr", "notify_repr", "block",
 )
-"""The hostile policies, one per fuzz game in turn: an exception whose ``__str__`` raises, whose
+"""The hostile policies (``policy_kind`` gives each game's): an exception whose ``__str__`` raises, whose
 ``__str__`` and ``__repr__`` raise, with a 1 MiB message, a 100 KB one, whose class's name
 raises, whose text can't be encoded (a lone surrogate); a reply that is not one and whose
 ``__repr__`` raises; a ``notify`` raising an exception whose ``__repr__`` raises; a
@@ -40,6 +41,14 @@ _PREFIX = {
     "notify_repr": "policy's notify raised HostileRepr: ",
     "block": "answered after ",
 }
+
+
+def policy_kind(game_no: int) -> str:
+    """The hostile policy of policy game ``game_no``: ``block`` in every other game, the others
+    in turn between them."""
+    if game_no % 2:
+        return "block"
+    return POLICY_KINDS[(game_no // 2) % (len(POLICY_KINDS) - 1)]
 
 
 def expected_reason(kind: str) -> str:
@@ -143,7 +152,7 @@ class BlockingBot:
         self.inner = RandomBot(seed ^ 0xB10C)
         self.deadline, self.small, self.long = block_plan(cap)
         self.cap = cap
-        self.big_at = 1 + self.rng.below(200) if self.rng.below(2) else 0
+        self.big_at = 1 + self.rng.below(30) if self.rng.below(2) else 0
         self.calls = 0
         self.big = False
         self.blocked = 0.0
@@ -156,7 +165,7 @@ class BlockingBot:
         if self.calls == self.big_at:
             wait = self.long + (self.cap - self.long) * rng.below(1001) / 1000
             self.big = True
-        elif rng.below(100) < 3:
+        elif rng.below(100) < 10:
             wait = self.small * rng.below(1001) / 1000
         if wait:
             self.blocked += wait
