@@ -178,6 +178,9 @@ class Coordinator:
         self._grant: tuple[int, SeatClock] | None = None
         """The seat whose grant of priority is still open after a refused action or a
         malformed reply, and its clock: asked again, it goes on with the time that remains."""
+        self._open: tuple[int, SeatClock] | None = None
+        """The seat asked the decision in progress, and its clock: what is sent to that seat
+        meanwhile (error replies, refusals, the request again) has the decision's deadline."""
 
     # ------------------------------------------------------------------ the loop
 
@@ -245,6 +248,7 @@ class Coordinator:
         return self.result
 
     async def _finish(self) -> None:
+        self._open = None  # no decision is open any more
         st = self.game.state
         winner = st.players[st.winner].name if st.winner >= 0 else None
         self.result.winner = winner
@@ -356,7 +360,7 @@ class Coordinator:
                 break
             if not isinstance(msg, SubmitAnswer):
                 await self._strike(seat, f"expected SubmitAnswer for decision {decision.id}, "
-                                   f"got {msg.KIND}", clock)
+                                   f"got {msg.KIND}")
                 continue
             self._checked += 1
             try:
@@ -364,14 +368,16 @@ class Coordinator:
             except (IllegalActionError, InvalidMessageError) as err:
                 self._answers_refused += 1
                 rejections += 1
-                await self._send(seat, Rejected(decision.id, str(err)), clock=clock)
+                await self._send(seat, Rejected(decision.id, str(err)))
                 if rejections >= MAX_REJECTIONS:
                     await self._forfeit(seat, f"{rejections} illegal answers in a row")
                 continue
             self.result.decisions += 1
             self._strikes[seat] = 0
             await self._send(seat, Accepted(decision.id))
+            self._open = None
             return answer
+        self._open = None
         reply = default_answer(decision)
         assert isinstance(reply, Answer)
         return reply
@@ -391,11 +397,11 @@ class Coordinator:
             return None
         if not isinstance(msg, SubmitAction):
             await self._strike(seat, f"expected SubmitAction for decision {decision.id}, got "
-                               f"{msg.KIND}", clock)
+                               f"{msg.KIND}")
             return None
         if msg.decision_id != decision.id:
             await self._strike(seat, f"SubmitAction names decision {msg.decision_id}, but "
-                               f"decision {decision.id} is pending", clock)
+                               f"decision {decision.id} is pending")
             return None
         self.result.decisions += 1
         self._strikes[seat] = 0
@@ -408,16 +414,16 @@ class Coordinator:
         if error is not None:
             self._refused += 1
             self._rejections[seat] = self._rejections.get(seat, 0) + 1
-            grant = self._grant
-            await self._send(seat, Rejected(decision.id, str(error)),
-                             clock=grant[1] if grant is not None and grant[0] == seat else None)
+            await self._send(seat, Rejected(decision.id, str(error)))
             if self._rejections[seat] >= MAX_REJECTIONS:
                 await self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
+            self._open = None
             return
         self._taken += 1
         self._rejections[seat] = 0
         self._grant = None  # the grant is over
         await self._send(seat, Accepted(decision.id))
+        self._open = None
 
     def _clock(self, seat: int) -> SeatClock:
         """A decision's clock for ``seat``, started now."""
@@ -448,8 +454,9 @@ class Coordinator:
         link = self.seats[seat]
         if clock is None:
             clock = self._clock(seat)
+        self._open = (seat, clock)
         settings = 0
-        if not await self._send_request(seat, request, clock):
+        if not await self._send_request(seat, request):
             return None
         while True:
             data = None
@@ -469,8 +476,7 @@ class Coordinator:
             except InvalidMessageError as err:
                 # Sent again with the full view: the seat may not have taken the delta.
                 request = self._resync(seat, request)
-                if not await self._strike(seat, str(err), clock) or not await self._send_request(
-                        seat, request, clock):
+                if not await self._strike(seat, str(err)) or not await self._send_request(seat, request):
                     return None
                 continue
             if isinstance(msg, Forfeit):
@@ -481,11 +487,11 @@ class Coordinator:
                            f"{request.decision.id} is pending" if msg.decision_id != request.decision.id
                            else "the full view was sent already" if request.view.full else "")
                 if problem:  # the request stays open, as after an invalid SetStops
-                    if not await self._strike(seat, problem, clock):
+                    if not await self._strike(seat, problem):
                         return None
                 else:
                     request = self._resync(seat, request)
-                    if not await self._send_request(seat, request, clock):
+                    if not await self._send_request(seat, request):
                         return None
                 continue
             if not isinstance(msg, SetStops):
@@ -494,11 +500,11 @@ class Coordinator:
             problem = msg.stops.problem() or (
                 f"more than {MAX_SETTINGS} SetStops for one request" if settings > MAX_SETTINGS else "")
             if problem:
-                if not await self._strike(seat, f"invalid SetStops: {problem}", clock):
+                if not await self._strike(seat, f"invalid SetStops: {problem}"):
                     return None
             else:
                 self.loop.set_stops(seat, msg.stops)
-                if not await self._send(seat, StopsSet(msg.stops), clock=clock):
+                if not await self._send(seat, StopsSet(msg.stops)):
                     return None
 
     async def _late(self, seat: int, clock: SeatClock) -> None:
@@ -521,20 +527,18 @@ class Coordinator:
             return request
         return type(request)(request.decision, self._views[seat].full())
 
-    async def _send_request(self, seat: int, request: PriorityRequest | DecisionRequest,
-                            clock: SeatClock) -> bool:
+    async def _send_request(self, seat: int, request: PriorityRequest | DecisionRequest) -> bool:
         """``_send`` a request for a decision (counted as asked)."""
         self._asked += 1
-        return await self._send(seat, request, clock=clock)
+        return await self._send(seat, request)
 
-    async def _send(self, seat: int, msg: Message, *, last_word: bool = False,
-                    clock: SeatClock | None = None) -> bool:
+    async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
         """Send to a player; a player that stops reading forfeits. Returns whether the seat is
         still in the game. ``last_word``: a final message to a seat that has just forfeited.
 
         A send the channel takes at once needs no time limit; one that must wait gets the
-        seat's time limit, by the seat's own time (``clock``: inside ``_ask`` the decision's,
-        which is earlier)."""
+        seat's time limit, by the seat's own time (during a decision asked of that seat, the
+        decision's deadline, which is earlier)."""
         if seat in self.gone and not last_word:
             return False
         self._sent += 1
@@ -543,8 +547,8 @@ class Coordinator:
         if room.tasks_waiting_receive or room.current_buffer_used < room.max_buffer_size:
             await link.send(msg)  # it cannot block: no time limit needed
             return seat not in self.gone
-        if clock is None:
-            clock = self._clock(seat)
+        open_ = self._open
+        clock = open_[1] if open_ is not None and open_[0] == seat else self._clock(seat)
         data = link.wire.record(link.me, link.peer, msg)
         sent = False
         first = True
@@ -564,7 +568,7 @@ class Coordinator:
             await self._forfeit(seat, f"did not read its messages within {clock.limit:g} s")
         return False
 
-    async def _strike(self, seat: int, why: str, clock: SeatClock | None = None) -> bool:
+    async def _strike(self, seat: int, why: str) -> bool:
         """A malformed or out-of-place message: an error reply, and after MAX_STRIKES in a row
         a forfeit (decided before the reply goes out, so the reply is the seat's last message).
         Returns whether the seat is still in the game."""
@@ -574,7 +578,7 @@ class Coordinator:
             await self._forfeit(seat, f"{self._strikes[seat]} malformed messages in a row: {why}")
             await self._send(seat, ErrorReply(why), last_word=True)
             return False
-        return await self._send(seat, ErrorReply(why), clock=clock)
+        return await self._send(seat, ErrorReply(why))
 
     async def _forfeit(self, seat: int, reason: str, told: bool = False) -> None:
         """The seat loses the game by forfeit (104.3a-like); nothing else is affected."""
