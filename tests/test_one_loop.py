@@ -36,6 +36,11 @@ def loop_uses(source: str, module: str, *, reexports: bool = False) -> list[str]
     return sorted(found, key=lambda f: int(f.split(":")[1]))
 
 
+COROUTINE_STEPS = "steps.send("
+"""The one ``.send(`` outside the driver that resumes no procedure: the player actor's
+``_charged`` steps an async policy's coroutine itself, to time each step it holds the loop."""
+
+
 def test_only_the_driver_module_runs_the_loop() -> None:
     found: list[str] = []
     modules = sorted(ROOT.rglob("*.py"))
@@ -44,8 +49,11 @@ def test_only_the_driver_module_runs_the_loop() -> None:
         if path == DRIVER:
             continue
         name = str(path.relative_to(ROOT.parent))
-        found += loop_uses(path.read_text(encoding="utf-8"), name,
-                           reexports=path.name == "__init__.py")
+        text = path.read_text(encoding="utf-8")
+        lines = text.splitlines()
+        found += [f for f in loop_uses(text, name, reexports=path.name == "__init__.py")
+                  if not (name == "spellstack/actors/_player.py" and f.endswith("with .send(")
+                          and COROUTINE_STEPS in lines[int(f.split(":")[1]) - 1])]
     assert found == [], "\n".join(found)
 
 

@@ -12,7 +12,8 @@ from ._coordinator import (
     SeatConfig,
 )
 from ._kernel_actors import sba_actor, stack_actor
-from ._player import player_actor
+from ._lag import LAG_FRACTION, LAG_PERIOD, HeldTime, LoopLag, SeatClock, loop_lag
+from ._player import REASON_LIMIT, player_actor
 from ._run import CoordinatorFactory, Seat, play_game, play_one_game
 from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
@@ -20,20 +21,27 @@ from ._wire import Link, TraceRecord, Wire
 __all__ = [
     "ENGINE_ERROR",
     "GAME_OVER_GRACE",
+    "LAG_FRACTION",
+    "LAG_PERIOD",
     "MAX_REJECTIONS",
     "MAX_SETTINGS",
     "MAX_STRIKES",
+    "REASON_LIMIT",
     "TRACE_FORMAT",
     "Coordinator",
     "CoordinatorFactory",
     "CoordinatorStatistics",
     "GameResult",
+    "HeldTime",
     "Link",
+    "LoopLag",
     "Seat",
+    "SeatClock",
     "SeatConfig",
     "TraceRecord",
     "TraceWriter",
     "Wire",
+    "loop_lag",
     "play_game",
     "play_one_game",
     "player_actor",

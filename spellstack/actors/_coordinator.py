@@ -60,6 +60,7 @@ from ..rules import (
     default_answer,
     view_for,
 )
+from ._lag import LoopLag, SeatClock, loop_lag
 from ._wire import Link
 
 __all__ = ["ENGINE_ERROR", "GAME_OVER_GRACE", "Coordinator", "CoordinatorStatistics", "GameResult", "SeatConfig"]
@@ -85,7 +86,9 @@ class SeatConfig:
     """Pass on the player's behalf when passing is the only legal action."""
     timeout: float = 30.0
     """Seconds the player has for each decision: from the moment its request is sent until
-    its answer arrives, error replies and requests sent again included."""
+    its answer arrives, error replies and requests sent again included (a grant of priority
+    asked again after a refused action included), less the time the event loop was held by
+    anything but the seat's own policy (``docs/protocol.md``, "Deadlines")."""
     stops: Stops | None = None
     """The seat's stops at the start (the player may change them with ``SetStops``); None:
     no stops, the seat is asked whenever it could do more than pass."""
@@ -171,6 +174,14 @@ class Coordinator:
         self._views = [ViewTracker() for _ in seats]
         """Each seat's last view sent, that the next request's view delta is against."""
         self._memos = [ViewMemo() for _ in seats]
+        self._lag: LoopLag | None = None
+        """The trio run's lag monitor (found when the game starts)."""
+        self._grant: tuple[int, SeatClock] | None = None
+        """The seat whose grant of priority is still open after a refused action or a
+        malformed reply, and its clock: asked again, it goes on with the time that remains."""
+        self._open: tuple[int, SeatClock] | None = None
+        """The seat asked the decision in progress, and its clock: what is sent to that seat
+        meanwhile (error replies, refusals, the request again) has the decision's deadline."""
 
     # ------------------------------------------------------------------ the loop
 
@@ -193,6 +204,7 @@ class Coordinator:
     async def run(self) -> GameResult:
         """Play the game to its end; returns the result. The order is ``GameLoop``'s; this
         performs its requests over the channels."""
+        self._lag = loop_lag(min(c.timeout for c in self.configs))
         loop = self.loop
         request = loop.next()
         while request is not None:
@@ -237,6 +249,7 @@ class Coordinator:
         return self.result
 
     async def _finish(self) -> None:
+        self._open = None  # no decision is open any more
         st = self.game.state
         winner = st.players[st.winner].name if st.winner >= 0 else None
         self.result.winner = winner
@@ -329,8 +342,9 @@ class Coordinator:
         """Ask a player a non-priority question until the answer is legal."""
         seat = decision.player
         rejections = 0
+        clock = self._clock(seat)  # one deadline for the decision, however often it is asked
         while seat not in self.gone and not self.game.state.players[seat].lost:
-            msg = await self._ask(seat, DecisionRequest(decision, self._view(seat)))
+            msg = await self._ask(seat, DecisionRequest(decision, self._view(seat)), clock)
             if msg is None:
                 break
             if not isinstance(msg, SubmitAnswer):
@@ -350,7 +364,9 @@ class Coordinator:
             self.result.decisions += 1
             self._strikes[seat] = 0
             await self._send(seat, Accepted(decision.id))
+            self._open = None
             return answer
+        self._open = None
         reply = default_answer(decision)
         assert isinstance(reply, Answer)
         return reply
@@ -360,7 +376,12 @@ class Coordinator:
         None if no SubmitAction naming the decision came (a malformed or out-of-place message,
         a forfeit): the loop then asks again or goes on."""
         seat = decision.player
-        msg = await self._ask(seat, PriorityRequest(decision, self._view(seat)))
+        grant = self._grant
+        # Asked again after a refused action or a malformed reply (nothing has changed: the
+        # same grant), the seat goes on with the time that remains: one deadline per grant.
+        clock = grant[1] if grant is not None and grant[0] == seat else self._clock(seat)
+        self._grant = (seat, clock)
+        msg = await self._ask(seat, PriorityRequest(decision, self._view(seat)), clock)
         if msg is None:
             return None
         if not isinstance(msg, SubmitAction):
@@ -384,70 +405,104 @@ class Coordinator:
             await self._send(seat, Rejected(decision.id, str(error)))
             if self._rejections[seat] >= MAX_REJECTIONS:
                 await self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
+            self._open = None
             return
         self._taken += 1
         self._rejections[seat] = 0
         self._strikes[seat] = 0  # only an accepted message ends a run of malformed ones
+        self._grant = None  # the grant is over
         await self._send(seat, Accepted(decision.id))
+        self._open = None
 
-    async def _ask(self, seat: int, request: PriorityRequest | DecisionRequest) -> Message | None:
+    def _clock(self, seat: int) -> SeatClock:
+        """A decision's clock for ``seat``, started now."""
+        lag = self._lag
+        if lag is None:
+            lag = self._lag = loop_lag(min(c.timeout for c in self.configs))
+        return SeatClock.begin(self.configs[seat].timeout, lag, self.seats[seat].held)
+
+    def _in_time(self, seat: int, clock: SeatClock) -> bool:
+        """At the clock's ``due`` time: whether the seat still has time, by its own time (the
+        loop held by others meanwhile does not count); if so, ``due`` moves on."""
+        assert self._lag is not None
+        return clock.extend(self._lag, self.seats[seat].held)
+
+    async def _ask(self, seat: int, request: PriorityRequest | DecisionRequest,
+                   clock: SeatClock | None = None) -> Message | None:
         """Send a request and wait for a well-formed reply; None if the seat forfeited.
 
-        One deadline covers the whole decision: sending the request, error replies and
+        One deadline covers the whole decision (``clock``, which the caller may have started
+        for an earlier request of the same decision): sending the request, error replies and
         requests sent again, settings (``SetStops``, answered by ``StopsSet`` or an error
-        reply, after which the request is still open) and receiving the answer. A seat that
-        misses it forfeits, for not reading or for not answering, whichever it was doing."""
+        reply, after which the request is still open) and receiving the answer. It is the
+        seat's own time: when it runs out by the clock, the time the event loop was held by
+        anything but the seat's own policy is given back and waited out. A seat that misses it
+        forfeits, for not reading or for not answering, whichever it was doing; so does one
+        whose message arrives once its own time is past the deadline (a policy that blocked
+        the loop)."""
         link = self.seats[seat]
-        timeout = self.configs[seat].timeout
-        receiving = False
+        if clock is None:
+            clock = self._clock(seat)
+        self._open = (seat, clock)
         settings = 0
-        with trio.move_on_after(timeout):
-            if not await self._send_request(seat, request):
-                return None
-            while True:
-                receiving = True
-                data = await link.receive_bytes()
-                receiving = False
-                self._received += 1
-                try:
-                    msg = decode_from_player(data)
-                except InvalidMessageError as err:
-                    # Sent again with the full view: the seat may not have taken the delta.
-                    request = self._resync(seat, request)
-                    if not await self._strike(seat, str(err)) or not await self._send_request(seat, request):
-                        return None
-                    continue
-                if isinstance(msg, Forfeit):
-                    await self._forfeit(seat, msg.reason, told=True)
+        if not await self._send_request(seat, request):
+            return None
+        while True:
+            data = None
+            while data is None:
+                with trio.move_on_at(clock.due):
+                    data = await link.receive_bytes()
+                if data is None and not self._in_time(seat, clock):
+                    if seat not in self.gone:
+                        await self._forfeit(seat, f"no answer within {clock.limit:g} s")
                     return None
-                if isinstance(msg, RequestFullView):
-                    problem = (f"RequestFullView names decision {msg.decision_id}, but decision "
-                               f"{request.decision.id} is pending" if msg.decision_id != request.decision.id
-                               else "the full view was sent already" if request.view.full else "")
-                    if problem:  # the request stays open, as after an invalid SetStops
-                        if not await self._strike(seat, problem):
-                            return None
-                    else:
-                        request = self._resync(seat, request)
-                        if not await self._send_request(seat, request):
-                            return None
-                    continue
-                if not isinstance(msg, SetStops):
-                    return msg
-                settings += 1
-                problem = msg.stops.problem() or (
-                    f"more than {MAX_SETTINGS} SetStops for one request" if settings > MAX_SETTINGS else "")
-                if problem:
-                    if not await self._strike(seat, f"invalid SetStops: {problem}"):
+            self._received += 1
+            if trio.current_time() > clock.due and not self._in_time(seat, clock):
+                await self._late(seat, clock)
+                return None
+            try:
+                msg = decode_from_player(data)
+            except InvalidMessageError as err:
+                # Sent again with the full view: the seat may not have taken the delta.
+                request = self._resync(seat, request)
+                if not await self._strike(seat, str(err)) or not await self._send_request(seat, request):
+                    return None
+                continue
+            if isinstance(msg, Forfeit):
+                await self._forfeit(seat, msg.reason, told=True)
+                return None
+            if isinstance(msg, RequestFullView):
+                problem = (f"RequestFullView names decision {msg.decision_id}, but decision "
+                           f"{request.decision.id} is pending" if msg.decision_id != request.decision.id
+                           else "the full view was sent already" if request.view.full else "")
+                if problem:  # the request stays open, as after an invalid SetStops
+                    if not await self._strike(seat, problem):
                         return None
                 else:
-                    self.loop.set_stops(seat, msg.stops)
-                    if not await self._send(seat, StopsSet(msg.stops)):
+                    request = self._resync(seat, request)
+                    if not await self._send_request(seat, request):
                         return None
-        if seat not in self.gone:
-            await self._forfeit(seat, f"no answer within {timeout:g} s" if receiving
-                                else f"did not read its messages within {timeout:g} s")
-        return None
+                continue
+            if not isinstance(msg, SetStops):
+                return msg
+            settings += 1
+            problem = msg.stops.problem() or (
+                f"more than {MAX_SETTINGS} SetStops for one request" if settings > MAX_SETTINGS else "")
+            if problem:
+                if not await self._strike(seat, f"invalid SetStops: {problem}"):
+                    return None
+            else:
+                self.loop.set_stops(seat, msg.stops)
+                if not await self._send(seat, StopsSet(msg.stops)):
+                    return None
+
+    async def _late(self, seat: int, clock: SeatClock) -> None:
+        """A message that arrived after the seat's own time ran out: a policy that held the
+        event loop past its deadline (the coordinator could not even look until it let go)."""
+        assert self._lag is not None
+        spent = clock.charged(self._lag, self.seats[seat].held)
+        await self._forfeit(seat, f"answered after {spent:.2f} s, over its {clock.limit:g} s "
+                            "deadline")
 
     def _view(self, seat: int) -> ViewDelta:
         """The seat's view now, as a delta against the last view it was sent."""
@@ -471,7 +526,8 @@ class Coordinator:
         still in the game. ``last_word``: a final message to a seat that has just forfeited.
 
         A send the channel takes at once needs no time limit; one that must wait gets the
-        seat's time limit (inside ``_ask`` the decision's deadline, which is earlier, applies)."""
+        seat's time limit, by the seat's own time (during a decision asked of that seat, the
+        decision's deadline, which is earlier)."""
         if seat in self.gone and not last_word:
             return False
         self._sent += 1
@@ -480,11 +536,25 @@ class Coordinator:
         if room.tasks_waiting_receive or room.current_buffer_used < room.max_buffer_size:
             await link.send(msg)  # it cannot block: no time limit needed
             return seat not in self.gone
-        with trio.move_on_after(self.configs[seat].timeout):
-            await link.send(msg)
-            return seat not in self.gone
+        open_ = self._open
+        clock = open_[1] if open_ is not None and open_[0] == seat else self._clock(seat)
+        data = link.wire.record(link.me, link.peer, msg)
+        sent = False
+        first = True
+        while True:
+            with trio.move_on_at(clock.due):
+                if first:  # the link's own send once (it counts it); then the channel alone
+                    first = False
+                    await link.send_bytes(data)
+                else:
+                    await link.out.send(data)
+                sent = True
+            if sent:
+                return seat not in self.gone
+            if not self._in_time(seat, clock):
+                break
         if seat not in self.gone:
-            await self._forfeit(seat, f"did not read its messages within {self.configs[seat].timeout:g} s")
+            await self._forfeit(seat, f"did not read its messages within {clock.limit:g} s")
         return False
 
     async def _strike(self, seat: int, why: str) -> bool:

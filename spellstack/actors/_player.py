@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import inspect
+import types
+from collections.abc import Awaitable, Generator
+from typing import Any
+
+import trio
 
 from ..bots import Bot
 from ..protocol import (
@@ -22,15 +27,29 @@ from ..protocol import (
     ViewMirror,
 )
 from ..rules import Action, Answer, InvalidMessageError
+from ._lag import HeldTime
 from ._wire import Link
 
-__all__ = ["player_actor"]
+__all__ = ["REASON_LIMIT", "player_actor"]
+
+REASON_LIMIT = 200
+"""Longest forfeit reason the player actor sends for its policy's failure, in characters: the
+text of a bot's exception or reply is cut to fit, whatever it is."""
+_TEXT_LIMIT = 120
+"""Longest piece of a bot's own text (an exception's message, a reply's repr) in a reason."""
+
+_now = trio.current_time
 
 
 async def player_actor(policy: Bot, link: Link) -> None:
-    """Answer every request with the policy's reply. A policy that raises or returns something
-    that is not an answer of the right type forfeits (the coordinator records the reason);
-    one that never answers is timed out by the coordinator.
+    """Answer every request with the policy's reply. A policy that raises (whatever its
+    exception's text does) or returns something that is not an answer of the right type
+    forfeits at once, with a reason of at most ``REASON_LIMIT`` characters (the coordinator
+    records it); one that never answers is timed out by the coordinator.
+
+    The time the policy holds the event loop (its ``decide`` and ``notify``; each step of an
+    async ``decide``) is charged to the seat (``link.held``): it counts against the seat's
+    deadline, which the time the loop was held by others does not.
 
     A policy with a ``stops`` attribute (a ``Stops``, or None) declares them with
     ``SetStops`` in place of its first reply, and answers once the coordinator has
@@ -67,27 +86,33 @@ async def player_actor(policy: Bot, link: Link) -> None:
             declared, stops = SetStops(stops), None
             if not await _declare(policy, link, declared):
                 return
+        held = link.held
+        start = _now()
         try:
             reply = policy.decide(view, msg.decision)
+            held.own += _now() - start
             if inspect.isawaitable(reply):
-                reply = await reply
+                reply = await _charged(reply, held)
         except Exception as err:  # a crashing policy loses its own game, nothing else
-            await link.send(Forfeit(f"policy raised {type(err).__name__}: {err}"))
+            await _leave(link, f"policy raised {_error_text(err)}")
             return
-        out: SubmitAction | SubmitAnswer
-        if isinstance(msg, PriorityRequest) and isinstance(reply, Action):
-            out = SubmitAction(msg.decision.id, reply)
-        elif isinstance(msg, DecisionRequest) and isinstance(reply, Answer):
-            out = SubmitAnswer(reply)
-        else:
+        out: SubmitAction | SubmitAnswer | None = None
+        try:  # a reply of any type: even isinstance may fail on it
+            if isinstance(msg, PriorityRequest) and isinstance(reply, Action):
+                out = SubmitAction(msg.decision.id, reply)
+            elif isinstance(msg, DecisionRequest) and isinstance(reply, Answer):
+                out = SubmitAnswer(reply)
+        except Exception:
+            out = None
+        if out is None:
             want = "an Action" if isinstance(msg, PriorityRequest) else "an Answer"
-            await link.send(Forfeit(f"policy answered a {msg.decision.kind} decision with "
-                                    f"{_short(reply)}, not {want}"))
+            await _leave(link, f"policy answered a {msg.decision.kind} decision with "
+                               f"{_short(reply)}, not {want}")
             return
         try:
             data = link.wire.record(link.me, link.peer, out)
         except Exception as err:  # fields of the wrong type can't even be encoded
-            await link.send(Forfeit(f"policy's answer can't be encoded: {_short(err)}"))
+            await _leave(link, f"policy's answer can't be encoded: {_error_text(err)}")
             return
         # Nothing of this request is held while waiting for the next (the mirror keeps the view).
         del msg, view, reply, out
@@ -100,7 +125,7 @@ async def _declare(policy: Bot, link: Link, msg: SetStops) -> bool:
     try:
         data = link.wire.record(link.me, link.peer, msg)
     except Exception as err:  # a ``stops`` attribute that is not a Stops can't be encoded
-        await link.send(Forfeit(f"policy's stops can't be encoded: {_short(err)}"))
+        await _leave(link, f"policy's stops can't be encoded: {_error_text(err)}")
         return False
     await link.send_bytes(data)
     try:
@@ -116,17 +141,101 @@ async def _declare(policy: Bot, link: Link, msg: SetStops) -> bool:
 async def _notify(policy: Bot, link: Link, msg: Message) -> bool:
     """Hand a reply to the policy's optional ``notify``; False if it raised (it forfeits: the
     policy's own error loses its own game)."""
-    notify = getattr(policy, "notify", None)
+    try:
+        notify = getattr(policy, "notify", None)
+    except Exception as err:
+        await _leave(link, f"policy's notify can't be read: {_error_text(err)}")
+        return False
     if notify is None:
         return True
+    held = link.held
+    start = _now()
     try:
         notify(msg)
     except Exception as err:
-        await link.send(Forfeit(f"policy's notify raised {type(err).__name__}: {_short(err)}"))
+        held.own += _now() - start
+        await _leave(link, f"policy's notify raised {_error_text(err)}")
         return False
+    held.own += _now() - start
     return True
 
 
+@types.coroutine
+def _charged(awaitable: Awaitable[Any], held: HeldTime) -> Generator[Any, Any, Any]:
+    """Await ``awaitable`` (an async ``decide``), charging each of its steps to ``held``: the
+    time it runs before it next waits is time it holds the event loop."""
+    steps = awaitable.__await__()
+    value: Any = None
+    error: BaseException | None = None
+    while True:
+        start = _now()
+        try:
+            signal = steps.send(value) if error is None else steps.throw(error)
+        except StopIteration as done:
+            held.own += _now() - start
+            return done.value
+        except BaseException:
+            held.own += _now() - start
+            raise
+        held.own += _now() - start
+        try:
+            value, error = (yield signal), None
+        except GeneratorExit:
+            steps.close()
+            raise
+        except BaseException as err:  # Cancelled and the like, passed on to the policy
+            value, error = None, err
+
+
+async def _leave(link: Link, reason: str) -> None:
+    """Forfeit the seat with ``reason``, cut to ``REASON_LIMIT`` characters and made
+    encodable whatever it holds."""
+    reason = _fit(reason, REASON_LIMIT)
+    try:
+        data = link.wire.record(link.me, link.peer, Forfeit(reason))
+    except Exception:  # cannot happen with a plain bounded text; never an engine error
+        data = link.wire.record(link.me, link.peer, Forfeit("policy failed"))
+    await link.send_bytes(data)
+
+
+def _fit(text: str, limit: int) -> str:
+    """``text`` as a plain, encodable ``str`` of at most ``limit`` characters."""
+    if type(text) is not str:
+        text = str.__str__(text)
+    if len(text) > limit:
+        text = text[:limit - 3] + "..."
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
+def _error_text(err: BaseException) -> str:
+    """``Type: message`` for a policy's exception, bounded, whatever its class, ``__str__`` or
+    ``__repr__`` does (each is tried on its own, and may fail)."""
+    try:
+        name = type(err).__name__
+        name = _fit(name, 60) if isinstance(name, str) else "exception"
+    except Exception:
+        name = "exception"
+    try:
+        text = str(err)
+    except Exception:
+        try:
+            text = repr(err)
+        except Exception:
+            text = "<its message can't be shown>"
+    try:
+        text = _fit(text, _TEXT_LIMIT)
+    except Exception:
+        text = "<its message can't be shown>"
+    return f"{name}: {text}" if text else name
+
+
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    """A reply's repr, bounded, or a placeholder if its repr fails."""
+    try:
+        text = _fit(repr(value), 80)
+    except Exception:
+        try:
+            text = f"a {_fit(type(value).__name__, 60)} whose repr fails"
+        except Exception:
+            text = "a reply whose repr fails"
+    return text

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import trio
 
 from ..protocol import Message, decode, decode_trusted, encode
+from ._lag import HeldTime
 
 _checkpoint_if_cancelled = trio.lowlevel.checkpoint_if_cancelled
 
@@ -83,6 +84,9 @@ class Link:
     """The peer is one of the engine's own actors (the coordinator, the stack actor, the SBA
     checker), never a player: what arrives was encoded by this program and is decoded without
     validation. Bytes from a player are always validated."""
+    held: HeldTime = field(default_factory=HeldTime)
+    """The time the player at one end held the event loop, charged by its player actor and
+    read by the coordinator (``Link.pair`` gives both ends the same one)."""
 
     async def send(self, msg: Message) -> None:
         """Encode, number, trace, send."""
@@ -119,5 +123,6 @@ class Link:
         validates everything from the player."""
         a_out, b_in = trio.open_memory_channel[bytes](1)
         b_out, a_in = trio.open_memory_channel[bytes](1)
-        return (cls(wire, a, b, a_out, a_in, not b.startswith("player:")),
-                cls(wire, b, a, b_out, b_in, not a.startswith("player:")))
+        held = HeldTime()
+        return (cls(wire, a, b, a_out, a_in, not b.startswith("player:"), held),
+                cls(wire, b, a, b_out, b_in, not a.startswith("player:"), held))

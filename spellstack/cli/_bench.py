@@ -11,6 +11,7 @@ import argparse
 import trio
 
 from ..harness import (
+    bench_bombing,
     bench_concurrent,
     bench_games,
     bench_jobs,
@@ -19,6 +20,7 @@ from ..harness import (
     bench_messages,
     bench_profile,
     bench_trace,
+    bomb_kinds,
     machine,
     measure_floor,
 )
@@ -27,7 +29,7 @@ from ._errors import CommandError
 __all__ = ["add_parser"]
 
 
-_MODES = ("layers", "kernel", "trace", "jobs", "concurrent", "messages", "profile")
+_MODES = ("layers", "kernel", "trace", "jobs", "concurrent", "messages", "profile", "bombing")
 _COMPATIBLE = {frozenset({"kernel", "jobs"}), frozenset({"kernel", "profile"}),
                frozenset({"trace", "profile"})}
 """Pairs of modes that go together; every other pair is refused."""
@@ -74,6 +76,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--messages", action="store_true",
                    help="send the games' messages again alone (links, encoding, channels; no "
                         "rules, views or bots): what the message cycle costs per decision")
+    p.add_argument("--bombing", default=None, metavar="KIND", choices=bomb_kinds(),
+                   help="instead, play rounds of one game whose seat bombs the coordinator "
+                        "(KIND: string, objects, maps, or a fuzz mutation kind) beside 9 honest "
+                        "games, and those games alone: their throughput beside the bomber "
+                        "against alone (default --games 27)")
     p.add_argument("--profile", action="store_true",
                    help="profile the games (with --kernel or --trace: those games) and show "
                         "the time by component")
@@ -85,6 +92,11 @@ def run(args: argparse.Namespace) -> int:
     out: list[str] = []
     if args.layers:
         bench_layers(2.0, out)
+        print("\n".join(out))
+        return 0
+    if args.bombing is not None:
+        out.append(machine())
+        bench_bombing(range(args.seed, args.seed + (args.games or 27)), args.bombing, out)
         print("\n".join(out))
         return 0
     games = args.games if args.games is not None else args.concurrent or 200

@@ -10,7 +10,7 @@ import sys
 
 import trio
 
-from ..harness import FUZZ_NAMES, FuzzReport, fuzz, render_fuzz
+from ..harness import DEFAULT_BLOCK, FUZZ_NAMES, FuzzReport, fuzz, render_fuzz
 
 __all__ = ["add_parser"]
 
@@ -25,6 +25,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--game", type=int, default=None, help="replay only this game of the run")
     p.add_argument("--players", type=int, default=2, help="seats per game, one hostile "
                    "(2 to 4, default 2)")
+    p.add_argument("--siblings", type=int, default=0, metavar="N",
+                   help="play N honest games beside each hostile game (and alone, to compare "
+                        "their results and throughput; default 0)")
+    p.add_argument("--block", type=float, default=DEFAULT_BLOCK, metavar="S",
+                   help=f"the longest a blocking bot blocks, in seconds (default {DEFAULT_BLOCK:g})")
     p.add_argument("--verbose", action="store_true", help="print every hostile message and "
                    "its reply")
     p.set_defaults(run=run)
@@ -43,6 +48,13 @@ def run(args: argparse.Namespace) -> int:
     if not 2 <= args.players <= len(FUZZ_NAMES):
         print(f"spellstack fuzz: --players must be 2 to {len(FUZZ_NAMES)}", file=sys.stderr)
         return 2
+    if args.siblings < 0:
+        print("spellstack fuzz: --siblings must be 0 or more", file=sys.stderr)
+        return 2
+    if not 0 < args.block <= 10:
+        print("spellstack fuzz: --block must be more than 0 and at most 10 (seconds)",
+              file=sys.stderr)
+        return 2
     step = max(1, messages // 10)
     marks = [step]
 
@@ -54,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
                   f"{report.failure_count} failures", file=sys.stderr, flush=True)
 
     report = trio.run(lambda: fuzz(args.seed, messages, game=args.game, verbose=args.verbose,
-                                   progress=progress, players=args.players))
+                                   progress=progress, players=args.players,
+                                   siblings=args.siblings, block=args.block))
     print("\n".join(render_fuzz(report, messages, args.game)))
     return 1 if report.failure_count else 0

@@ -21,6 +21,7 @@ from ._bench import (
     machine,
     measure_floor,
 )
+from ._bench_bombing import BOMB_KINDS, bench_bombing, bomb_kinds
 from ._bench_kernel import BENCH_DECKS, KernelDriver, bench_bots, new_bench_game, play_kernel
 from ._bench_messages import RecordedGame, Replay, bench_messages, record_game, replay_messages
 from ._bench_modes import (
@@ -46,19 +47,23 @@ from ._fuzz import (
     fuzz_game,
 )
 from ._fuzz_hidden import hidden_leaks
-from ._fuzz_report import Failure, FuzzReport, KindCounts, render_fuzz
+from ._fuzz_report import Failure, FuzzReport, KindCounts, PolicyCounts, SiblingCounts, render_fuzz
+from ._fuzz_siblings import DEFAULT_BLOCK, SIBLING_TIMEOUT, beside, policy_game
 from ._hostile import HOSTILE_KINDS, RAW_KINDS, HostileStream, Outgoing
+from ._hostile_policies import POLICY_KINDS, BlockingBot, RaisingBot
 from ._hostile_seat import ForfeitGuard, HostileBot, run_hostile_seat
 
 __all__ = [
-    "BENCH_DECKS", "BOMB_CYCLE_EVERY", "FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "HOSTILE_KINDS", "LAYER_OTHERS",
-    "LAYER_STATICS", "LEAVE_CHANCE", "MAX_GAME_MESSAGES", "PROFILE_GROUPS", "RAW_KINDS",
-    "Failure", "ForfeitGuard", "FuzzReport", "HostileBot", "HostileStream", "KernelDriver",
-    "KindCounts", "Outcome", "Outgoing", "Profile", "RecordedGame", "Replay", "bench_bots",
+    "BENCH_DECKS", "BOMB_CYCLE_EVERY", "BOMB_KINDS", "DEFAULT_BLOCK", "FUZZ_DECKS", "FUZZ_NAMES",
+    "GAME_SECONDS", "HOSTILE_KINDS", "LAYER_OTHERS", "LAYER_STATICS", "LEAVE_CHANCE",
+    "MAX_GAME_MESSAGES", "POLICY_KINDS", "PROFILE_GROUPS", "RAW_KINDS", "SIBLING_TIMEOUT",
+    "BlockingBot", "Failure", "ForfeitGuard", "FuzzReport", "HostileBot", "HostileStream",
+    "KernelDriver", "KindCounts", "Outcome", "Outgoing", "PolicyCounts", "Profile",
+    "RaisingBot", "RecordedGame", "Replay", "SiblingCounts", "bench_bombing", "bench_bots",
     "bench_concurrent", "bench_games", "bench_jobs", "bench_kernel", "bench_layers",
-    "bench_messages", "bench_profile", "bench_trace", "fuzz", "fuzz_game", "group_of",
-    "hidden_leaks", "layer_board", "machine", "measure_floor", "new_bench_game",
-    "play_actor_games", "play_games", "play_kernel", "play_kernel_games", "profile_call",
-    "profile_report", "record_game", "render_fuzz", "replay_messages", "resident_kb",
-    "run_hostile_seat",
+    "bench_messages", "bench_profile", "bench_trace", "beside", "bomb_kinds", "fuzz",
+    "fuzz_game", "group_of", "hidden_leaks", "layer_board", "machine", "measure_floor",
+    "new_bench_game", "play_actor_games", "play_games", "play_kernel", "play_kernel_games",
+    "policy_game", "profile_call", "profile_report", "record_game", "render_fuzz",
+    "replay_messages", "resident_kb", "run_hostile_seat",
 ]

@@ -35,6 +35,7 @@ from ..bots import Bot, RandomBot
 from ..cards import load_cards, load_deck
 from ..rules import GameRandom, new_game
 from ._fuzz_report import FuzzReport
+from ._fuzz_siblings import DEFAULT_BLOCK, beside, policy_game
 from ._fuzz_watch import Probe, Watch, shorten
 from ._hostile import HostileStream
 from ._hostile_seat import run_hostile_seat
@@ -188,21 +189,30 @@ def _report_engine_error(watch: Watch, reason: str) -> None:
 
 async def fuzz(seed: int, messages: int, *, game: int | None = None, verbose: bool = False,
                progress: Callable[[FuzzReport], None] | None = None,
-               coordinator: type[Coordinator] = Coordinator, players: int = 2) -> FuzzReport:
+               coordinator: type[Coordinator] = Coordinator, players: int = 2,
+               siblings: int = 0, block: float = DEFAULT_BLOCK) -> FuzzReport:
     """Play games until ``messages`` hostile messages have been sent (the last game is played
     out with legal messages), or only game ``game`` (``messages`` then cuts its mutated stream;
-    0 for none)."""
+    0 for none). Each game ``n`` is followed by policy game ``n`` (a hostile bot in a player
+    actor, ``policy_game``; its blocks at most ``block`` seconds). ``siblings``: honest games
+    played beside each hostile game, then alone, and compared (``beside``)."""
     report = FuzzReport(seed)
     start = time.perf_counter()
+
+    async def play(n: int, quota: int) -> None:
+        gseed = _game_seed(seed, n)
+        await beside(report, n, gseed, siblings, lambda: fuzz_game(
+            report, n, quota=quota, verbose=verbose, coordinator=coordinator, players=players))
+        await beside(report, n, gseed ^ 0x5A, siblings, lambda: policy_game(
+            report, n, gseed, block=block, players=players, coordinator=coordinator,
+            siblings=siblings))
+
     if game is not None:
-        await fuzz_game(report, game, quota=messages, verbose=verbose,
-                        coordinator=coordinator, players=players)
+        await play(game, messages)
     else:
         n = 0
         while report.messages < messages:
-            left = messages - report.messages
-            await fuzz_game(report, n, quota=left, verbose=verbose, coordinator=coordinator,
-                            players=players)
+            await play(n, messages - report.messages)
             n += 1
             if progress is not None:
                 progress(report)

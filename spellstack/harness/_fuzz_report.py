@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from ..actors import MAX_REJECTIONS, MAX_STRIKES
 
-__all__ = ["Failure", "FuzzReport", "KindCounts", "render_fuzz"]
+__all__ = ["Failure", "FuzzReport", "KindCounts", "PolicyCounts", "SiblingCounts", "render_fuzz"]
 
 
 @dataclass(slots=True)
@@ -34,12 +34,15 @@ class Failure:
     """If not 0: the game's mutated stream was cut after this many messages."""
     players: int = 2
     """Seats at the game's table."""
+    siblings: int = 0
+    """Honest games played beside it (``--siblings``), if it takes them to replay it."""
 
     def replay(self) -> str:
         """The command that replays this game alone."""
         cut = f" --messages {self.quota}" if self.quota else ""
         table = f" --players {self.players}" if self.players != 2 else ""
-        return f"spellstack fuzz --seed {self.seed} --game {self.game}{cut}{table}"
+        beside = f" --siblings {self.siblings}" if self.siblings else ""
+        return f"spellstack fuzz --seed {self.seed} --game {self.game}{cut}{table}{beside}"
 
 
 @dataclass(slots=True)
@@ -60,6 +63,32 @@ class KindCounts:
     """Reached the kernel's take_action."""
     check_answer: int = 0
     """Reached the kernel's check_answer."""
+
+
+@dataclass(slots=True)
+class PolicyCounts:
+    """What became of the games of one hostile policy."""
+
+    games: int = 0
+    """Games played with it."""
+    forfeits: int = 0
+    """Games its seat forfeited, as called for."""
+    blocked: float = 0.0
+    """Seconds it blocked the thread, in all (``block``)."""
+
+
+@dataclass(slots=True)
+class SiblingCounts:
+    """The honest games played beside hostile ones, and the same games alone."""
+
+    games: int = 0
+    """Honest games played beside a hostile one (each played alone too)."""
+    decisions: int = 0
+    """Their decisions (the same beside and alone)."""
+    beside: float = 0.0
+    """Seconds they took beside the hostile games (from each start to the last one's end)."""
+    alone: float = 0.0
+    """Seconds the same games took alone."""
 
 
 @dataclass(slots=True)
@@ -90,6 +119,10 @@ class FuzzReport:
     """All failed checks."""
     seconds: float = 0.0
     """Wall time."""
+    policies: dict[str, PolicyCounts] = field(default_factory=dict)
+    """The policy games, by hostile policy."""
+    siblings: SiblingCounts = field(default_factory=SiblingCounts)
+    """The honest games played beside the hostile ones (``--siblings``)."""
     bombs_refused: int = 0
     """Object-count bombs refused with an ErrorReply naming a limit."""
     bomb_seconds: float = 0.0
@@ -155,6 +188,18 @@ def render_fuzz(report: FuzzReport, quota: int, game: int | None = None) -> list
     out.append(f"hostile forfeits the protocol called for (limits: {MAX_STRIKES} malformed, "
                f"{MAX_REJECTIONS} illegal in a row): {forfeits}")
     out.append("games: " + ", ".join(f"{k} {v}" for k, v in sorted(report.results.items())))
+    if report.policies:
+        out.append("policy games (a hostile bot in a player actor; games, forfeits): " + ", ".join(
+            f"{k} {c.games}/{c.forfeits}" + (f" ({c.blocked:.1f} s blocked)" if c.blocked else "")
+            for k, c in sorted(report.policies.items())))
+    sib = report.siblings
+    if sib.games:
+        rate_beside = sib.decisions / sib.beside if sib.beside else 0.0
+        rate_alone = sib.decisions / sib.alone if sib.alone else 0.0
+        out.append(f"siblings: {sib.games} honest games beside the hostile ones, "
+                   f"{sib.decisions} decisions: {rate_beside:.0f} decisions/s beside, "
+                   f"{rate_alone:.0f} alone ({rate_beside / max(rate_alone, 1e-9):.2f}x), "
+                   f"{sib.beside:.1f} s against {sib.alone:.1f} s")
     out.append(f"failures: {report.failure_count}")
     for fail in report.failures:
         out.append(f"FAIL game {fail.game} message {fail.message} (run message "

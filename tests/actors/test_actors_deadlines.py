@@ -32,6 +32,7 @@ from spellstack.protocol import (
     ErrorReply,
     Message,
     PriorityRequest,
+    Rejected,
     SetStops,
     Stops,
     StopsSet,
@@ -39,7 +40,7 @@ from spellstack.protocol import (
     decode,
     encode,
 )
-from spellstack.rules import Action, Decision, PlayerView, Reply, new_game
+from spellstack.rules import Action, Answer, Decision, PlayerView, Reply, new_game
 
 CARDS = load_cards()
 NAMES = ("alice", "bob")
@@ -165,3 +166,59 @@ async def test_the_time_limit_is_per_decision_not_per_game(autojump_clock: Any) 
     assert result.forfeits == []
     assert result.decisions == sum(b.answered for b in bots) > 10
     assert trio.current_time() - start > 10 * TIMEOUT
+
+
+async def test_refused_actions_do_not_restart_the_grant_s_time_limit(autojump_clock: Any) -> None:
+    asked: list[int] = []
+
+    async def body(alice: Link) -> None:
+        req = await _receive(alice)
+        assert isinstance(req, PriorityRequest)
+        for _ in range(2):
+            asked.append(req.decision.id)
+            await trio.sleep(0.45 * TIMEOUT)
+            # Refused (no object has an id below 100): the same grant is asked again.
+            await alice.out.send(encode(SubmitAction(req.decision.id, Action("play", 99))))
+            assert isinstance(await _receive(alice), Rejected)
+            req = await _receive(alice)
+            assert isinstance(req, PriorityRequest)
+        # In time after this request, too late for the grant.
+        await trio.sleep(0.45 * TIMEOUT)
+        await alice.out.send(encode(SubmitAction(req.decision.id, Action("pass"))))
+        reply = None
+        with trio.move_on_after(2 * TIMEOUT):  # a forfeited seat is sent nothing more
+            reply = await _receive(alice)
+        if reply == Accepted(req.decision.id):
+            await player_actor(RandomBot(11), alice)  # taken: play the game out
+
+    result = await _with_raw_alice(body)
+    assert len(set(asked)) == 2  # each refusal came in time after its own request
+    _forfeited(result, f"no answer within {TIMEOUT:g} s")
+
+
+class SlowToAnswerRight:
+    """A RandomBot that, at its first question other than priority, takes most of its time
+    limit to answer wrongly, then most of it again to answer right."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner = RandomBot(seed)
+        self.wrong: int | None = None
+
+    async def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        if decision.kind == "priority" or self.wrong not in (None, decision.id):
+            return self.inner.decide(view, decision)
+        await trio.sleep(0.6 * TIMEOUT)
+        if self.wrong is None:
+            self.wrong = decision.id
+            return Answer(decision.id, keys=(9999,), pairs=((9999, 9999),))
+        return self.inner.decide(view, decision)
+
+
+async def test_a_rejected_answer_does_not_restart_the_decision_s_time_limit(
+        autojump_clock: Any) -> None:
+    bot = SlowToAnswerRight(1)
+    configs = [SeatConfig(timeout=TIMEOUT)] * 2
+    _, result = await play_one_game(["gruul", "orzhov"], [bot, RandomBot(2)], 3,
+                                    names=list(NAMES), configs=configs)
+    assert bot.wrong is not None
+    _forfeited(result, f"no answer within {TIMEOUT:g} s")

@@ -8,11 +8,21 @@ import time
 from typing import Any
 
 import pytest
+import trio
+import trio.testing
 
-from spellstack.actors import MAX_REJECTIONS, Coordinator
+from spellstack.actors import MAX_REJECTIONS, Coordinator, SeatClock
 from spellstack.cards import load_cards, load_deck
 from spellstack.cli import main
-from spellstack.harness import ForfeitGuard, FuzzReport, fuzz, hidden_leaks
+from spellstack.harness import (
+    POLICY_KINDS,
+    SIBLING_TIMEOUT,
+    ForfeitGuard,
+    FuzzReport,
+    beside,
+    fuzz,
+    hidden_leaks,
+)
 from spellstack.protocol import Accepted, ErrorReply, Message, Rejected
 from spellstack.rules import Game, GameState, new_game, visible_to
 
@@ -28,7 +38,7 @@ def _reached(out: str) -> tuple[int, int, int, int]:
 def test_the_ci_run_has_no_failures_and_most_messages_reach_the_kernel(
         capsys: pytest.CaptureFixture[str]) -> None:
     start = time.perf_counter()
-    code = main(["fuzz", "--messages", "20000", "--seed", "1"])
+    code = main(["fuzz", "--messages", "20000", "--seed", "1", "--siblings", "2", "--block", "0.2"])
     elapsed = time.perf_counter() - start
     out = capsys.readouterr().out
     assert code == 0, out[-4000:]
@@ -47,7 +57,20 @@ def test_the_ci_run_has_no_failures_and_most_messages_reach_the_kernel(
     assert "hostile forfeits the protocol called for" in out
     assert re.search(r"^hostile forfeits the protocol called for .*bomb cycle [1-9]", out, re.M)
     assert re.search(r"^object-count bombs refused: [1-9]\d*, in [\d.]+ ms on average", out, re.M)
-    print(f"fuzz --messages 20000 took {elapsed:.1f} s")
+    # Every hostile policy was played, and forfeited as called for (a blocking one only when
+    # it blocked past its deadline: not in every game).
+    line = re.search(r"^policy games .*$", out, re.M)
+    assert line is not None, out
+    for kind in POLICY_KINDS:
+        m = re.search(rf"\b{kind} (\d+)/(\d+)", line.group(0))
+        assert m is not None, kind
+        games, forfeits = int(m.group(1)), int(m.group(2))
+        assert games >= 1 and (forfeits == games if kind != "block" else 0 < forfeits < games), (
+            kind, line.group(0))
+    sib = re.search(r"^siblings: (\d+) honest games beside the hostile ones, (\d+) decisions", out,
+                    re.M)
+    assert sib is not None and int(sib.group(1)) >= 2 * 2 * 16 and int(sib.group(2)) > 0, out
+    print(f"fuzz --messages 20000 --siblings 2 took {elapsed:.1f} s")
 
 
 async def test_same_seed_same_counts() -> None:
@@ -71,7 +94,8 @@ async def test_a_three_player_table() -> None:
 
 
 @pytest.mark.parametrize("argv", [["--messages", "0"], ["--game", "-1"], ["--messages", "-3"],
-                                  ["--players", "1"], ["--players", "5"]])
+                                  ["--players", "1"], ["--players", "5"], ["--siblings", "-1"],
+                                  ["--block", "0"], ["--block", "11"]])
 def test_bad_arguments_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["fuzz", *argv]) == 2
     assert "spellstack fuzz: --" in capsys.readouterr().err
@@ -237,3 +261,28 @@ def test_hidden_leaks_finds_a_hidden_name_and_a_hidden_id() -> None:
     assert any("identifies hidden" in f for f in found)
     assert hidden_leaks(game, 0, [{"id": theirs.id, "name": theirs.name}])
     assert hidden_leaks(game, 1, [{"id": theirs.id, "name": theirs.name}]) == []
+
+
+async def test_siblings_that_forfeit_are_caught(autojump_clock: trio.testing.MockClock,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """With deadlines read by the wall clock again (the seat's time never given back), a
+    hostile game that holds the loop makes honest siblings forfeit, and the siblings mode
+    reports each of them."""
+
+    async def hog() -> None:
+        for _ in range(40):
+            await trio.sleep(0)
+            autojump_clock.jump(2 * SIBLING_TIMEOUT)  # the loop held by the hostile game
+
+    report = FuzzReport(1)
+    await beside(report, 0, 12345, 2, hog)
+    assert report.failure_count == 0, report.failures
+    assert report.siblings.games == 2 and report.siblings.decisions > 0
+
+    monkeypatch.setattr(SeatClock, "charged", lambda self, lag, mine: trio.current_time() - self.start)
+    broken = FuzzReport(1)
+    await beside(broken, 0, 12345, 2, hog)
+    whats = _whats(broken)
+    assert any(w.startswith("honest sibling") and ("forfeited: no answer within 1 s" in w or (
+        "forfeited: answered after" in w and "over its 1 s deadline" in w)) for w in whats), whats
+    assert broken.failures[0].replay() == "spellstack fuzz --seed 1 --game 0 --siblings 2"
