@@ -71,15 +71,16 @@ MAX_ARRAY_LEN = 1 << 16
 MAX_MAP_LEN = 1 << 10
 """Most entries in one map."""
 
-MAX_PLAYER_MESSAGE_BYTES = 1 << 15
-"""Largest message accepted from a player, in bytes (32 KiB): nearly twice an action naming a
-thousand targets, a thousand divisions and a thousand permanents to pay with, every id a
-32-bit one (17 KB), three times an answer choosing a thousand keys and pairing a thousand
-attackers with what they attack (9.3 KB). What a game's own bots send is under 200 bytes."""
-MAX_PLAYER_OBJECTS = 1 << 13
-"""Most objects a message from a player may hold (8,192), counted as the unpacker builds
+MAX_PLAYER_MESSAGE_BYTES = 1 << 13
+"""Largest message accepted from a player, in bytes (8 KiB): nearly twice an action naming
+250 targets, 250 divisions and 250 permanents to pay with, every id a 32-bit one (4.5 KB),
+four times an answer choosing 250 keys and pairing 250 attackers with what they attack
+(1.8 KB). What a game's own bots send is under 200 bytes. The lower the limit, the less a
+message refused for its objects costs to refuse (the worst 8 KiB costs about 0.6 ms)."""
+MAX_PLAYER_OBJECTS = 1 << 11
+"""Most objects a message from a player may hold (2,048), counted as the unpacker builds
 them: each container once for itself and once for each of its elements (a map's key and value
-are two). The action above counts 6,053, the answer 5,019, a pass 33."""
+are two). The action above counts 1,553, the answer 1,269, a pass 33."""
 
 PLAYER_KINDS: frozenset[str] = frozenset(
     kind for kind, cls in MESSAGE_TYPES.items() if ("player", "coordinator") in cls.ROUTES)
@@ -92,10 +93,10 @@ PLAYER_KIND_BYTES: dict[str, int] = {
     "RequestFullView": 64,
     "Forfeit": MAX_PLAYER_MESSAGE_BYTES,
 }
-"""Largest message of each kind a player sends, in bytes: an action or an answer 32 KiB, a
+"""Largest message of each kind a player sends, in bytes: an action or an answer 8 KiB, a
 setting 1 KiB (every step name twice is 374 bytes), a request for the full view 64 bytes (46
-with the largest decision id), a forfeit 32 KiB (its reason is free text, such as the text of
-the exception that ended a bot)."""
+with the largest decision id), a forfeit 8 KiB (its reason is free text, such as the text of
+the exception that ended a bot; the engine's player actor cuts it to 200 characters)."""
 
 COMPACT_RECORDS: tuple[type, ...] = (
     ObjectView, StackItemView, PlayerChange, Choice, TargetRequirement, ActionOption, Event)
