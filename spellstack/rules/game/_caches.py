@@ -101,7 +101,7 @@ class Caches:
         """By seat: the mana they could pay with and the key of what it read (the seat's
         permanents, what is tapped, the pool, the epoch). Stale when the key differs."""
         self.payable: dict[int, tuple[ManaSupply, tuple[ManaCost, ...], bool]] = {}
-        """By seat: whether one of the costs was payable with the supply (``pass_test``).
+        """By seat: whether one of the costs was payable with the supply (``only_pass_possible``).
         Stale when the supply or the costs differ (compared by identity)."""
         self.seat_boards: dict[int, SeatBoard] = {}
         """By seat: their permanents and mana abilities in one epoch (``SeatBoard.epoch``).
@@ -114,7 +114,7 @@ class Caches:
         """By permanent: what the seat boards read of its characteristics; stale when its
         characteristics are another object (``PermanentFacts.characteristics``)."""
         self.hand_facts: dict[int, HandFacts] = {}
-        """By seat: what ``pass_test`` found in their hand; stale when the hand differs or,
+        """By seat: what ``only_pass_possible`` found in their hand; stale when the hand differs or,
         unless every card in it is in ``stable``, the epoch moves (``HandFacts.epoch``)."""
 
     def new_epoch(self) -> None:
@@ -129,7 +129,7 @@ class Caches:
 
 @dataclass(frozen=True, slots=True)
 class SeatBoard:
-    """One seat's permanents in one epoch, as ``pass_test``, ``mana_sources`` and the cache keys
+    """One seat's permanents in one epoch, as ``only_pass_possible``, ``mana_sources`` and the cache keys
     read them: which permanents there are, who controls them, what they can tap for and what
     abilities they have change only with the epoch (613, ``Caches.new_epoch``); what is tapped or
     summoning sick is read afresh."""
@@ -166,7 +166,7 @@ class PermanentFacts:
 
 @dataclass(frozen=True, slots=True)
 class HandFacts:
-    """What ``pass_test`` reads of one seat's hand: the cards and their characteristics (613),
+    """What ``only_pass_possible`` reads of one seat's hand: the cards and their characteristics (613),
     which change only with the hand or, for a card whose characteristics an effect could
     change, with the epoch."""
 
