@@ -415,11 +415,9 @@ class Coordinator:
         self._open = None
 
     def _clock(self, seat: int) -> SeatClock:
-        """A decision's clock for ``seat``, started now."""
-        lag = self._lag
-        if lag is None:
-            lag = self._lag = loop_lag(min(c.timeout for c in self.configs))
-        return SeatClock.begin(self.configs[seat].timeout, lag, self.seats[seat].held)
+        """A decision's clock for ``seat``, started now (``run`` found the lag monitor)."""
+        assert self._lag is not None
+        return SeatClock.begin(self.configs[seat].timeout, self._lag, self.seats[seat].held)
 
     def _in_time(self, seat: int, clock: SeatClock) -> bool:
         """At the clock's ``due`` time: whether the seat still has time, by its own time (the
