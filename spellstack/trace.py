@@ -21,7 +21,7 @@ from ._version import __version__
 from .actors import TRACE_FORMAT, GameResult, SeatConfig, play_one_game
 from .cards import DECKS, short_value
 from .protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, SubmitAnswer, from_plain
-from .rules import Decision, Game, PlayerView, Reply, SpellstackError
+from .rules import Decision, Game, GameStart, PlayerView, Reply, SpellstackError
 
 __all__ = [
     "ReplayBot",
@@ -105,6 +105,9 @@ class TraceHeader:
     """Each player's deck name, by player name."""
     players: tuple[str, ...]
     """The player names in seat order."""
+    start: GameStart | None = None
+    """For a game that started the way a game of a match does (103.1, 103.5): how (who chose
+    the starting player, None: the generator; whether mulligans were allowed); None otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,8 +280,23 @@ def _header(source: str, number: int, record: Mapping[str, Any]) -> TraceHeader:
     if sorted(players) != sorted(decks):
         raise TraceRecordError(source, number, f"players {players} and decks {sorted(decks)} "
                                "name different players")
+    start = _field(source, number, record, "start", dict, optional=True) if "start" in record else None
     return TraceHeader(fmt, _field(source, number, record, "engine", str),
-                       _field(source, number, record, "seed", int), dict(decks), tuple(players))
+                       _field(source, number, record, "seed", int), dict(decks), tuple(players),
+                       None if start is None else _start(source, number, start, len(players)))
+
+
+def _start(source: str, number: int, record: Mapping[str, Any], players: int) -> GameStart:
+    """The header's ``start``: ``chooser`` (a seat, or null) and ``mulligans`` (true or false)."""
+    chooser = record.get("chooser")
+    mulligans = record.get("mulligans")
+    if chooser is not None and (type(chooser) is not int or not 0 <= chooser < players):
+        raise TraceRecordError(source, number, f"field 'start': 'chooser' must be null or a seat "
+                               f"from 0 to {players - 1}, got {short_value(chooser)}")
+    if type(mulligans) is not bool:
+        raise TraceRecordError(source, number, f"field 'start': 'mulligans' must be true or "
+                               f"false, got {short_value(mulligans)}")
+    return GameStart(chooser, mulligans)
 
 
 def _message(source: str, number: int, record: Mapping[str, Any]) -> TraceMessage:
@@ -345,8 +363,10 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
             raise ReplayError(f"deck {', '.join(missing)} is not built in (built-in: "
                               f"{', '.join(DECKS)}); pass decks=[...] with the deck files")
     bots = [ReplayBot(trace.replies(p), trace.stops(p)) for p in players]
+    game_id = trace.messages[0].game if trace.messages else "g1"
     game, result = await play_one_game(decks, bots, trace.header.seed, names=players,
-                                       trace_path=trace_path, configs=configs)
+                                       trace_path=trace_path, configs=configs,
+                                       start=trace.header.start, game_id=game_id)
     recorded = trace.result
     problems = []
     if result.final_hash != recorded.final_hash:

@@ -167,14 +167,15 @@ def test_an_unknown_format_version(tmp_path: Path, traced: Path) -> None:
 
 
 def test_a_trace_of_the_previous_format_is_refused_naming_both(tmp_path: Path, traced: Path) -> None:
-    # Format 2 numbered decisions in one sequence per game: its recorded answers name ids that
-    # per-seat numbering (format 3) never gives, so it is refused rather than replayed.
-    assert TRACE_FORMAT == 3
+    # Format 3 had no ``start`` in its header: a reader of it would replay a game of a match
+    # (a chosen starting player, mulligans) as a game with seat 0 first and no mulligans, so a
+    # format-3 trace is refused rather than read as format 4.
+    assert TRACE_FORMAT == 4
     lines = _lines(traced)
-    lines[0] = lines[0].replace('"format":3', '"format":2')
+    lines[0] = lines[0].replace('"format":4', '"format":3')
     err = _refused(tmp_path, lines, TraceFormatError)
-    assert (err.line, err.problem) == (1, "trace format 2; this version reads format 3")
-    assert str(err).endswith("broken.jsonl: line 1: trace format 2; this version reads format 3")
+    assert (err.line, err.problem) == (1, "trace format 3; this version reads format 4")
+    assert str(err).endswith("broken.jsonl: line 1: trace format 3; this version reads format 4")
 
 
 def test_a_file_without_its_result_line(tmp_path: Path, traced: Path) -> None:

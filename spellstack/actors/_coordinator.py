@@ -123,6 +123,13 @@ class GameResult:
     seed: int | None = None
     """The seed the game was started from (``GameState.seed``), to replay it; None if it was
     built another way."""
+    chooser: str | None = None
+    """103.1: for a game that started the way a game of a match does, the player who chose who
+    takes the first turn; None for other games."""
+    starting_player: str | None = None
+    """That game's starting player (None for other games, or if it ended before the choice)."""
+    mulligans: tuple[int, ...] = ()
+    """103.5: that game's mulligans taken, by seat (empty for other games)."""
     error: Exception | None = field(default=None, compare=False, repr=False)
     """For a game ended by an engine error: the exception itself (with its traceback), for a
     caller that reports it; not part of comparisons."""

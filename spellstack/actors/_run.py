@@ -19,8 +19,8 @@ from typing import Any
 import trio
 
 from ..bots import Bot
-from ..cards import load_cards, load_deck
-from ..rules import Game, new_game
+from ..cards import Deck, load_cards, load_deck
+from ..rules import Game, GameStart, new_game
 from ._coordinator import ENGINE_ERROR, Coordinator, GameResult, SeatConfig
 from ._kernel_actors import sba_actor, stack_actor
 from ._player import player_actor
@@ -162,6 +162,12 @@ async def _play_game(
             result = coord.result
         # Players that hang or already left are not waited for.
         players.cancel_scope.cancel()
+    start = game.state.start
+    if start is not None:
+        seats = game.state.players
+        result.chooser = seats[start.chooser].name
+        result.starting_player = seats[start.starting].name if start.starting >= 0 else None
+        result.mulligans = tuple(start.mulligans)
     return result, coord
 
 
@@ -172,7 +178,7 @@ async def _coordinate(coord: Coordinator, engine: trio.CancelScope) -> None:
 
 
 async def play_one_game(
-    decks: Sequence[str],
+    decks: Sequence[str | Deck],
     policies: Sequence[Bot],
     seed: int,
     *,
@@ -180,36 +186,45 @@ async def play_one_game(
     trace_path: Path | None = None,
     configs: Sequence[SeatConfig] | None = None,
     history: bool = False,
+    start: GameStart | None = None,
+    game_id: str = "g1",
 ) -> tuple[Game, GameResult]:
-    """Play one game from built-in decks (or deck files), seat ``i`` with ``decks[i]`` and
-    ``policies[i]``, optionally tracing it to ``trace_path`` (JSON Lines); returns the game
-    (its final state) and the result. ``history``: keep every event in ``game.history``.
+    """Play one game from built-in decks, deck files or loaded ``Deck``s, seat ``i`` with
+    ``decks[i]`` and ``policies[i]``, optionally tracing it to ``trace_path`` (JSON Lines);
+    returns the game (its final state) and the result. ``history``: keep every event in
+    ``game.history``. ``start``: start it the way a game of a match starts (103.1: a chosen
+    starting player; 103.5: London mulligans; ``new_game``); the trace's header records it.
+    ``game_id``: the game's name in its messages' trace lines.
 
     A tracer that fails (writing a line raises) ends the game as an engine error like any
     other actor; the result line is still written if the writer can.
     """
     cards = load_cards()
     names = list(names) if names is not None else [f"p{i + 1}" for i in range(len(decks))]
-    loaded = [load_deck(d, cards) for d in decks]
-    game = new_game(cards, [(nm, d.cards) for nm, d in zip(names, loaded, strict=True)], seed)
+    loaded = [d if isinstance(d, Deck) else load_deck(d, cards) for d in decks]
+    game = new_game(cards, [(nm, d.cards) for nm, d in zip(names, loaded, strict=True)], seed,
+                    start=start)
     if history:
         game.history = []
     box = _Containment()
     if trace_path is None:
-        result, _ = await _play_game(game, policies, configs, None, "g1", box)
+        result, _ = await _play_game(game, policies, configs, None, game_id, box)
         return game, result
     with open(trace_path, "w", encoding="utf-8") as stream:
         writer = TraceWriter(stream)
+        extra: dict[str, object] = {}
+        if start is not None:
+            extra["start"] = {"chooser": start.chooser, "mulligans": start.mulligans}
         try:
             writer.header(seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
-                          players=list(names))
+                          players=list(names), **extra)
         except Exception as err:  # the game is not played: nothing of it could be traced
             box.record("tracer", err)
         send, recv = trio.open_memory_channel[TraceRecord](math.inf)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.guard, "tracer", tracer_actor, recv, writer)
             async with send:
-                result, coord = await _play_game(game, policies, configs, send, "g1", box)
+                result, coord = await _play_game(game, policies, configs, send, game_id, box)
         everyone = frozenset(range(len(names)))
         if box.fault and not result.reason.startswith(ENGINE_ERROR):
             # The tracer failed on a line written after the game's end: whenever it fails,

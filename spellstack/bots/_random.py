@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from ..rules import Action, ActionOption, Answer, Decision, GameRandom, PlayerView, Reply
+from collections.abc import Sequence
 
-__all__ = ["RandomBot"]
+from ..rules import Action, ActionOption, Answer, Decision, GameRandom, ObjectView, PlayerView, Reply
+
+__all__ = ["RandomBot", "keeps"]
+
+
+_KEEP = 0
+"""The ``mulligan`` decision's key for keeping the hand."""
+_MULLIGAN = 1
+"""Its key for taking a mulligan."""
+
+
+def keeps(hand: Sequence[ObjectView]) -> bool:
+    """The built-in bots' mulligan rule (103.5): keep a hand with at least two lands and at least
+    two spells; always keep five cards or fewer."""
+    lands = sum(1 for o in hand if "Land" in o.types)
+    return len(hand) <= 5 or (lands >= 2 and len(hand) - lands >= 2)
 
 
 class RandomBot:
@@ -40,7 +55,30 @@ class RandomBot:
             return Answer(decision.id, (), tuple(out))
         if decision.kind == "divide":
             return self._divide(decision, keys)
+        if decision.kind == "starting_player":
+            return Answer(decision.id, (view.seat,))  # playing first is the usual choice
+        if decision.kind == "mulligan":
+            return Answer(decision.id, (_KEEP if keeps(view.hand) else _MULLIGAN,))
+        if decision.kind == "mulligan_bottom":
+            return Answer(decision.id, self._bottom(view, decision))
         raise ValueError(f"RandomBot can't answer a {decision.kind!r} decision")
+
+    def _bottom(self, view: PlayerView, decision: Decision) -> tuple[int, ...]:
+        """Which cards to put on the bottom after a mulligan (103.5): whichever of lands and
+        spells the hand has more of than its share (three lands in seven), chosen at random
+        among them."""
+        kinds = {o.id: "Land" in o.types for o in view.hand}
+        lands = [c.key for c in decision.choices if kinds.get(c.ref, False)]
+        spells = [c.key for c in decision.choices if not kinds.get(c.ref, False)]
+        self.rng.shuffle(lands)
+        self.rng.shuffle(spells)
+        out: list[int] = []
+        for _ in range(decision.min):
+            kept = len(lands) + len(spells)
+            # keep about 3/7 of what stays as lands
+            pile = lands if lands and (not spells or len(lands) * 7 > 3 * kept) else spells
+            out.append(pile.pop())
+        return tuple(out)
 
     def _divide(self, decision: Decision, keys: list[int]) -> Answer:
         """A random division that is legal: with trample (702.19b, ``decision.lethal``) damage

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spellstack.bots import Bot, RandomBot
+from spellstack.bots._random import keeps
 from spellstack.cards import load_cards, load_deck
 from spellstack.rules import (
     DECISION_KINDS,
@@ -27,6 +28,7 @@ from spellstack.rules import (
     Choice,
     Decision,
     Game,
+    ObjectView,
     PlayerView,
     Reply,
     TargetRequirement,
@@ -165,6 +167,26 @@ HAND_BUILT: dict[str, list[Decision]] = {
 }
 
 
+_HAND = tuple(Choice(i, o.id, o.name) for i, o in enumerate(VIEW.hand))
+"""The view's hand as the choices of a ``mulligan_bottom`` decision."""
+HAND_BUILT["starting_player"] = [
+    Decision(80, 0, "starting_player", "103.1: choose who takes the first turn",
+             (Choice(0, player_ref(0), "alice"), Choice(1, player_ref(1), "bob")), min=1, max=1),
+]
+HAND_BUILT["mulligan"] = [
+    Decision(81, 0, "mulligan", "103.5: keep your 7-card hand or take a mulligan",
+             (Choice(0, 0, "keep"), Choice(1, 0, "mulligan")), min=1, max=1),
+]
+HAND_BUILT["mulligan_bottom"] = [
+    Decision(82, 0, "mulligan_bottom", "103.5: put 1 card from your hand on the bottom", _HAND,
+             min=1, max=1),
+    Decision(83, 0, "mulligan_bottom", "103.5: put 3 cards from your hand on the bottom", _HAND,
+             min=3, max=3),
+]
+SENSIBLE = ("starting_player", "mulligan")
+"""Kinds it answers by a fixed rule, not at random (103.1: it plays first; 103.5: ``keeps``)."""
+
+
 def test_every_decision_kind_has_hand_built_examples() -> None:
     assert set(HAND_BUILT) == set(DECISION_KINDS)
 
@@ -182,8 +204,11 @@ def test_random_bot_answers_every_kind_legally(kind: str) -> None:
             reply = bot.decide(VIEW, decision)
             assert_legal(decision, reply)
             seen.add(reply)
-    # Over 200 seeds it does not always give the same answer where there is a choice.
-    assert len(seen) > len(HAND_BUILT[kind])
+    if kind in SENSIBLE:
+        assert len(seen) == len(HAND_BUILT[kind])  # the same answer whatever the seed
+    else:
+        # Over 200 seeds it does not always give the same answer where there is a choice.
+        assert len(seen) > len(HAND_BUILT[kind])
 
 
 def test_random_bot_plays_a_land_whenever_it_can() -> None:
@@ -272,6 +297,17 @@ def decisions(draw: st.DrawFn) -> Decision:
     if kind == "yes_no":
         return Decision(did, seat, kind, "you may", (Choice(1, 0, "yes"), Choice(0, 0, "no")),
                         min=1, max=1)
+    if kind == "mulligan":
+        return Decision(did, seat, kind, "103.5", (Choice(0, 0, "keep"), Choice(1, 0, "mulligan")),
+                        min=1, max=1)
+    if kind == "starting_player":
+        players = draw(st.integers(2, 4))
+        return Decision(did, seat % players, kind, "103.1",
+                        tuple(Choice(i, player_ref(i), f"p{i}") for i in range(players)),
+                        min=1, max=1)
+    if kind == "mulligan_bottom":
+        count = draw(st.integers(1, len(_HAND)))
+        return Decision(did, seat, kind, "103.5", _HAND, min=count, max=count)
     if kind in ("attackers", "blockers"):
         na = draw(st.integers(0, 6))
         nd = draw(st.integers(1, 3))
@@ -324,10 +360,12 @@ def test_different_seeds_answer_differently() -> None:
 
 
 def test_answers_depend_on_the_questions_not_on_the_view() -> None:
-    """Its choices depend only on its seed and what it is asked."""
+    """Its choices depend only on its seed and what it is asked, except its mulligan answers,
+    which read the hand in the view (and ``starting_player``, which names its own seat)."""
     deck = load_deck("orzhov", CARDS).cards
     other_view = view_for(new_game(CARDS, [("x", deck), ("y", deck), ("z", deck)], 9), 2)
-    questions = _all_hand_built()
+    questions = [d for d in _all_hand_built()
+                 if d.kind not in ("starting_player", "mulligan", "mulligan_bottom")]
     a, b = RandomBot(5), RandomBot(5)
     assert [a.decide(VIEW, d) for d in questions] == [b.decide(other_view, d) for d in questions]
 
@@ -388,3 +426,61 @@ def test_a_real_game_is_reproducible_from_the_seeds() -> None:
     c, _ = _play(("gruul", "orzhov"), 8, (1, 3))
     assert a.state.state_hash() == b.state.state_hash()
     assert a.state.state_hash() != c.state.state_hash()
+
+
+# --------------------------------------------------------------------------- starting a game
+
+
+def _hand(lands: int, spells: int) -> tuple[ObjectView, ...]:
+    return tuple(ObjectView(100 + i, "Forest" if i < lands else "Grizzly Bears", 0, 0,
+                            ("Land",) if i < lands else ("Creature",)) for i in range(lands + spells))
+
+
+def _view_with(hand: tuple[ObjectView, ...]) -> PlayerView:
+    return PlayerView(VIEW.seat, VIEW.turn, VIEW.step, VIEW.active, VIEW.priority, VIEW.players,
+                      hand, (), (), ())
+
+
+@pytest.mark.parametrize(("lands", "spells", "keep"), [
+    (0, 7, False), (1, 6, False), (2, 5, True), (3, 4, True), (5, 2, True), (6, 1, False),
+    (7, 0, False), (1, 5, False), (2, 4, True), (4, 2, True), (5, 1, False),
+    (0, 5, True), (5, 0, True), (1, 3, True), (0, 1, True),
+])
+def test_it_keeps_a_hand_with_two_lands_and_two_spells_or_five_cards_or_fewer(
+        lands: int, spells: int, keep: bool) -> None:
+    hand = _hand(lands, spells)
+    assert keeps(hand) is keep
+    decision = HAND_BUILT["mulligan"][0]
+    for seed in range(5):
+        assert RandomBot(seed).decide(_view_with(hand), decision) == Answer(81, (0 if keep else 1,))
+
+
+def test_it_plays_first_when_it_chooses() -> None:
+    decision = Decision(7, 1, "starting_player", "103.1",
+                        (Choice(0, player_ref(0), "alice"), Choice(1, player_ref(1), "bob")),
+                        min=1, max=1)
+    view = view_for(new_game(CARDS, [("alice", load_deck("gruul", CARDS).cards),
+                                     ("bob", load_deck("gruul", CARDS).cards)], 1), 1)
+    assert RandomBot(3).decide(view, decision) == Answer(7, (1,))
+
+
+@pytest.mark.parametrize(("lands", "spells", "bottom", "lands_left"), [
+    # Each card in turn: a land while lands are more than 3/7 of the cards still in hand.
+    (6, 1, 2, 4),   # 6 of 7 lands: a land; 5 of 6: a land
+    (1, 6, 2, 1),   # 1 of 7, then 1 of 6: spells both times; the one land stays
+    (3, 4, 1, 3),   # 3 of 7 is not more than 3/7: a spell
+    (4, 3, 3, 2),   # 4 of 7: a land; 3 of 6 (> 18/7): a land; 2 of 5 (< 15/7): a spell
+    (0, 7, 2, 0),   # no land to put back: spells
+    (7, 0, 2, 5),   # no spell: lands
+])
+def test_it_bottoms_what_the_hand_has_too_much_of(lands: int, spells: int, bottom: int,
+                                                   lands_left: int) -> None:
+    hand = _hand(lands, spells)
+    choices = tuple(Choice(i, o.id, o.name) for i, o in enumerate(hand))
+    decision = Decision(9, 0, "mulligan_bottom", "103.5", choices, min=bottom, max=bottom)
+    for seed in range(10):
+        reply = RandomBot(seed).decide(_view_with(hand), decision)
+        assert_legal(decision, reply)
+        assert isinstance(reply, Answer)
+        left = [hand[k] for k in range(len(hand)) if k not in reply.keys]
+        assert sum("Land" in o.types for o in left) == lands_left

@@ -79,7 +79,7 @@ def test_every_kind_is_sampled(messages: list[Message]) -> None:
 
 def test_wire_format() -> None:
     raw = msgpack.unpackb(encode(Rejected(decision_id=3, reason="no")))
-    assert raw == {"k": "Rejected", "v": 3, "b": {"decision_id": 3, "reason": "no"}}
+    assert raw == {"k": "Rejected", "v": 4, "b": {"decision_id": 3, "reason": "no"}}
     assert list(raw) == ["k", "v", "b"]
 
 
@@ -213,14 +213,14 @@ def test_deep_nesting_as_envelope() -> None:
         ([1, 2, 3], r"expected a map with keys 'k', 'v', 'b', got list \[1, 2, 3\]"),
         ("PriorityRequest", "expected a map with keys"),
         (None, "got None"),
-        ({"k": "Accepted", "v": 3}, "missing 'b'"),
-        ({"k": "Accepted", "v": 3, "b": {}, "x": 0}, "unexpected 'x'"),
-        ({"kind": "Accepted", "v": 3, "b": {}}, "missing 'k'; unexpected 'kind'"),
-        ({"k": 5, "v": 3, "b": {}}, "kind must be a str, got int 5"),
-        ({"k": "Nope", "v": 3, "b": {}}, "unknown kind 'Nope'"),
-        ({"k": "Accepted", "v": 2, "b": {}},
-         r"Accepted message: unsupported protocol version 2 \(this side speaks 3\)"),
-        ({"k": "Accepted", "v": 4, "b": {}}, "Accepted message: unsupported protocol version 4"),
+        ({"k": "Accepted", "v": 4}, "missing 'b'"),
+        ({"k": "Accepted", "v": 4, "b": {}, "x": 0}, "unexpected 'x'"),
+        ({"kind": "Accepted", "v": 4, "b": {}}, "missing 'k'; unexpected 'kind'"),
+        ({"k": 5, "v": 4, "b": {}}, "kind must be a str, got int 5"),
+        ({"k": "Nope", "v": 4, "b": {}}, "unknown kind 'Nope'"),
+        ({"k": "Accepted", "v": 3, "b": {}},
+         r"Accepted message: unsupported protocol version 3 \(this side speaks 4\)"),
+        ({"k": "Accepted", "v": 5, "b": {}}, "Accepted message: unsupported protocol version 5"),
         ({"k": "Accepted", "v": True, "b": {}}, "unsupported protocol version bool True"),
         ({"k": "Accepted", "v": "1", "b": {}}, "unsupported protocol version str '1'"),
         ({"k": "Nope", "v": 0, "b": {}}, "invalid 'Nope' message: unsupported protocol version 0"),

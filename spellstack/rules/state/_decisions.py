@@ -14,7 +14,8 @@ from typing import Literal, TypeVar, get_args
 
 from ..base import builder
 
-DecisionKind = Literal["priority", "choose", "order", "yes_no", "attackers", "blockers", "divide"]
+DecisionKind = Literal["priority", "choose", "order", "yes_no", "attackers", "blockers", "divide",
+                       "starting_player", "mulligan", "mulligan_bottom"]
 """The closed set of decision kinds: the one place they are registered (``Decision.kind``)."""
 DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
 """``DecisionKind`` as a tuple, in order."""

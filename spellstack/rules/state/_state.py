@@ -354,6 +354,42 @@ class SBAChanges:
         self.everything = True
 
 
+@dataclass(frozen=True, slots=True)
+class GameStart:
+    """103: how a game of a match starts, for games that start the tournament way (``new_game``'s
+    ``start``): a chosen starting player and London mulligans."""
+
+    chooser: int | None = None
+    """103.1: the seat that chooses who takes the first turn (a match's later games: the previous
+    game's loser, or after a draw the previous chooser); None: chosen at random by the game's
+    generator (a match's first game)."""
+    mulligans: bool = True
+    """103.5: each player may take London mulligans (decisions); False: everyone keeps seven."""
+
+
+@dataclass(slots=True)
+class StartOfGame:
+    """103: where the start of a game that starts the tournament way stands, and how it went."""
+
+    chooser: int
+    """103.1: the seat that chooses (or chose) who takes the first turn."""
+    mulligans: list[int]
+    """103.5: mulligans taken so far, by seat."""
+    starting: int = -1
+    """The starting player's seat, once chosen; -1 before."""
+    kept: list[bool] = field(default_factory=list)
+    """103.5: by seat, whether the player has kept their hand (no further mulligans)."""
+    allow_mulligans: bool = True
+    """Whether players may take mulligans (``GameStart.mulligans``)."""
+    done: bool = False
+    """The start is over: the starting player's first turn has begun (103.7)."""
+
+    def canonical(self) -> tuple[Any, ...]:
+        """Every field, lists as tuples."""
+        return (self.chooser, tuple(self.mulligans), self.starting, tuple(self.kept),
+                self.allow_mulligans, self.done)
+
+
 @dataclass(slots=True)
 class GameState:
     """Everything about one game, and nothing else: no suspended computation, no I/O."""
@@ -432,6 +468,9 @@ class GameState:
     seed: int | None = None
     """The seed ``new_game`` started the game from, to reproduce it (a failed game's report
     names it); None for a state built another way (a scenario's setup)."""
+    start: StartOfGame | None = None
+    """103: for a game that starts the tournament way (a chosen starting player, mulligans), how
+    that start stands; None for a game that starts with seat 0 and seven-card hands kept."""
 
     @property
     def dirty(self) -> bool:
@@ -553,6 +592,9 @@ class GameState:
             self.game_over,
             self.winner,
             self.end_reason,
+            # Only a game that starts the tournament way has one: every other state hashes as
+            # it did before games could start that way.
+            *((self.start.canonical(),) if self.start is not None else ()),
         )
 
     def state_hash(self) -> str:

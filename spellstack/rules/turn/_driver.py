@@ -39,6 +39,7 @@ from ._priority import (
     priority_decision,
     take_action,
 )
+from ._setup import start_game
 from ._turn import advance_steps, end_turn_steps
 
 __all__ = [
@@ -64,8 +65,8 @@ __all__ = [
     "run_proc",
 ]
 
-Task = Literal["check_sba", "place_triggers", "priority", "resolve", "advance", "end_turn",
-               "game_over"]
+Task = Literal["start_game", "check_sba", "place_triggers", "priority", "resolve", "advance",
+               "end_turn", "game_over"]
 T = TypeVar("T")
 
 
@@ -89,6 +90,8 @@ def next_task(game: Game) -> Task:
         return "priority"
     if st.cycle in ("priority", "resolve", "advance", "end_turn"):
         return st.cycle  # type: ignore[return-value]
+    if st.cycle == "start":
+        return "start_game"  # 103: a game of a match starts with decisions (``start_game``)
     raise AssertionError(f"unknown cycle {st.cycle!r}")
 
 
@@ -397,6 +400,9 @@ class GameLoop:
                 can_act = run.can_act
             if task == "game_over":
                 return
+            if task == "start_game":
+                yield from self._procedure(start_game(game))
+                continue
             if task == "check_sba":
                 events = yield RUN_SBA
                 after_sba(game, events)  # type: ignore[arg-type]

@@ -281,7 +281,7 @@ def check_answer(decision: Decision, reply: Reply) -> Answer:
     if unused:
         field = "keys" if uses_pairs else "pairs"
         raise refuse(f"the {kind} decision takes no {field}, got {quote(unused)}")
-    if kind in ("choose", "yes_no"):
+    if kind in ("choose", "yes_no", "starting_player", "mulligan", "mulligan_bottom"):
         if len(set(reply.keys)) != len(reply.keys):
             raise refuse(f"choose distinct options, got {quote(reply.keys)}")
         if not decision.min <= len(reply.keys) <= decision.max:
@@ -332,8 +332,12 @@ def default_answer(decision: Decision) -> Reply:
         return Answer(decision.id, keys)
     if decision.kind == "yes_no":
         return Answer(decision.id, (0,))
-    if decision.kind == "choose":
+    if decision.kind in ("choose", "mulligan_bottom"):
         return Answer(decision.id, keys[: decision.min])
+    if decision.kind == "starting_player":
+        return Answer(decision.id, (decision.player,))  # the chooser takes the first turn
+    if decision.kind == "mulligan":
+        return Answer(decision.id, (keys[0],))  # keep
     if decision.kind == "divide":
         return Answer(decision.id, (), ((keys[0], decision.max),))
     if decision.kind in ("attackers", "blockers"):
