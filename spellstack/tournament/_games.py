@@ -1,0 +1,132 @@
+"""One game of a tournament: what to play (``GameSpec``), what came of it (``GameRow``), and
+playing it (``play_spec``), the same in the tournament's own process and in a worker process.
+
+Every number a game depends on comes from the tournament's seed and the game's id
+(``derive_seed``), so a game played again, by any process, in any order, beside any others,
+is the same game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..actors import GameResult, play_one_game
+from ..bots import Bot
+from ..cards import Deck
+from ..rules import GameStart
+
+__all__ = ["BotFactory", "GameRow", "GameSpec", "Seat", "derive_seed", "play_spec"]
+
+BotFactory = Callable[[int], Bot]
+"""What makes an entrant's bot for one game, from the bot's seed."""
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A seed for one part of a tournament (a game, a seat's bot, a round's pairings): the
+    tournament's ``seed`` and the part's names, hashed (BLAKE2b, not Python's ``hash``, which
+    changes from run to run), as an integer below 2**63."""
+    text = "/".join([str(seed), *(str(p) for p in parts)])
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """An entrant as one game needs it."""
+
+    name: str
+    """The entrant's name (the player's name in the game)."""
+    deck: Deck
+    """Its deck."""
+    bot: BotFactory
+    """Makes its bot from a seed."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec:
+    """One game to play."""
+
+    game_id: str
+    """Unique in its tournament: ``r{round}-m{match}-g{game}``."""
+    round: int
+    """The round, from 1."""
+    match: int
+    """The match's number in its round, from 1."""
+    number: int
+    """The game's number in its match, from 1."""
+    seed: int
+    """The game's seed (``derive_seed(tournament seed, game_id)``)."""
+    entrants: tuple[int, ...]
+    """Entrant indexes in seat order (the match's first entrant in seat 0)."""
+    bot_seeds: tuple[int, ...]
+    """Each seat's bot seed (``derive_seed(tournament seed, game_id, seat)``)."""
+    chooser: int | None
+    """103.1: the seat that chooses who takes the first turn (the previous game's loser, or
+    after a draw its chooser); None in a match's first game: the game's generator picks."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One finished game, as the results database keeps it."""
+
+    game_id: str
+    """The game's id."""
+    round: int
+    """Its round."""
+    match: int
+    """Its match in the round."""
+    number: int
+    """Its number in the match."""
+    seed: int
+    """Its seed."""
+    entrants: tuple[int, ...]
+    """Entrant indexes in seat order."""
+    bot_seeds: tuple[int, ...]
+    """Each seat's bot seed."""
+    chooser: int
+    """The seat that chose who took the first turn."""
+    starting: int
+    """The starting player's seat (-1 if the game ended before the choice)."""
+    mulligans: tuple[int, ...]
+    """Mulligans taken, by seat."""
+    winner: int
+    """The winning seat, or -1 for a draw (or an engine error: ``reason`` says)."""
+    reason: str
+    """Why the game ended."""
+    turns: int
+    """The turn it ended on."""
+    decisions: int
+    """Decisions the bots answered."""
+    final_hash: str
+    """The state hash at the end."""
+    seconds: float = 0.0
+    """Wall-clock seconds it took (a timing: not in results compared across runs)."""
+
+
+async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | None = None) -> GameRow:
+    """Play ``spec``'s game between ``seats`` (every entrant of the tournament, by index), its
+    trace in ``trace_dir/{game_id}.jsonl`` if given; returns its row."""
+    players = [seats[i] for i in spec.entrants]
+    bots = [p.bot(s) for p, s in zip(players, spec.bot_seeds, strict=True)]
+    names = [p.name for p in players]
+    began = time.perf_counter()
+    game, result = await play_one_game(
+        [p.deck for p in players], bots, spec.seed, names=names,
+        trace_path=None if trace_dir is None else trace_dir / f"{spec.game_id}.jsonl",
+        start=GameStart(chooser=spec.chooser), game_id=spec.game_id)
+    seconds = time.perf_counter() - began
+    start = game.state.start
+    assert start is not None
+    return GameRow(spec.game_id, spec.round, spec.match, spec.number, spec.seed, spec.entrants,
+                   spec.bot_seeds, start.chooser, start.starting, tuple(start.mulligans),
+                   _seat_of(result, names), result.reason, result.turns, result.decisions,
+                   result.final_hash, seconds)
+
+
+def _seat_of(result: GameResult, names: Sequence[str]) -> int:
+    """The winner's seat, or -1."""
+    return names.index(result.winner) if result.winner is not None else -1
