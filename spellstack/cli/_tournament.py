@@ -1,0 +1,164 @@
+"""``spellstack tournament``: bots with decks in a round robin or Swiss, best-of-N matches, every
+game written to a results database as it ends; the standings at the end."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import trio
+from tqdm import tqdm
+
+from ..cards import DECKS, load_cards
+from ..tournament import (
+    BUILT_IN_BOTS,
+    DEFAULT_DB,
+    FORMATS,
+    EntrantError,
+    StoreError,
+    TournamentSettings,
+    built_in_entrants,
+    parse_entrant,
+    play_tournament,
+    report,
+    results_json,
+    standings_table,
+)
+from ._errors import CommandError
+
+__all__ = ["add_parser"]
+
+MAX_JOBS = 64
+"""The most worker processes ``--jobs`` may ask for."""
+MAX_CONCURRENCY = 10_000
+"""The most games at once per process ``--concurrency`` may ask for."""
+MAX_BEST_OF = 99
+"""The longest match ``--best-of`` may ask for."""
+
+
+def _positive(limit: int) -> type[int]:
+    """An argparse type: a whole number from 1 to ``limit``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if not 1 <= value <= limit:
+            raise argparse.ArgumentTypeError(f"must be from 1 to {limit}, got {value}")
+        return value
+
+    return parse  # type: ignore[return-value]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "tournament", help="a tournament of bots: round robin or Swiss, best-of-N matches",
+        description="Play a tournament between entrants (a bot and a deck each): every game is "
+                    "written to a results database the moment it ends, a killed tournament "
+                    "goes on with --resume, and the standings, a line per pair (Elo "
+                    "difference, LOS) and openskill ratings are printed at the end.",
+        epilog=f"An entrant is [NAME=]BOT@DECK. BOT: {', '.join(BUILT_IN_BOTS)}, a Python class "
+               "as module:Class or path/to/file.py:Class (see docs/bots.md). DECK: a built-in "
+               f"deck ({', '.join(DECKS)}), a TOML deck file, or an MTG Arena or MTGO text "
+               "list (see docs/decks.md). With no --entrant: the random bot with each built-in "
+               "deck. See docs/tournaments.md.")
+    p.add_argument("--entrant", action="append", default=None, metavar="[NAME=]BOT@DECK",
+                   help="an entrant; give it once per entrant, at least twice")
+    p.add_argument("--format", choices=FORMATS, default="round-robin",
+                   help="round-robin (default) or swiss")
+    p.add_argument("--rounds", type=_positive(1000), default=None,
+                   help="Swiss rounds (default: enough for the entrants, ceil(log2 N))")
+    p.add_argument("--best-of", type=_positive(MAX_BEST_OF), default=3, metavar="N",
+                   help="games a match is the best of (default 3)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="the tournament's seed: pairings, games and bots (default 1)")
+    p.add_argument("--db", type=Path, default=DEFAULT_DB,
+                   help=f"the results database, SQLite (default {DEFAULT_DB} in the working "
+                        "folder)")
+    p.add_argument("--resume", action="store_true",
+                   help="finish the tournament the database holds with these settings: play "
+                        "only the games it lacks")
+    p.add_argument("--results", type=Path, default=None, metavar="FILE",
+                   help="write every game, match, standing, pair and rating to FILE (JSON)")
+    p.add_argument("--timings", action="store_true",
+                   help="put each game's seconds in the results file (which then differs "
+                        "from run to run)")
+    p.add_argument("--trace-dir", type=Path, default=None, metavar="DIR",
+                   help="keep every game's message trace in DIR, as GAME_ID.jsonl")
+    p.add_argument("--concurrency", type=_positive(MAX_CONCURRENCY), default=8, metavar="N",
+                   help="games at once in each process (default 8)")
+    p.add_argument("--jobs", type=_positive(MAX_JOBS), default=1, metavar="J",
+                   help="worker processes (default 1: the games are played in this process)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(run=run)
+
+
+def settings_from(args: argparse.Namespace) -> TournamentSettings:
+    """The tournament the arguments describe; CommandError for bad ones."""
+    cards = load_cards()
+    if args.entrant is None:
+        entrants = built_in_entrants(cards)
+    else:
+        try:
+            entrants = tuple(parse_entrant(text, cards) for text in args.entrant)
+        except EntrantError as err:
+            raise CommandError(str(err)) from None
+    if len(entrants) < 2:
+        raise CommandError(f"a tournament needs at least 2 entrants, got {len(entrants)}")
+    seen: dict[str, int] = {}
+    for i, e in enumerate(entrants):
+        if e.name in seen:
+            raise CommandError(f"entrants {seen[e.name] + 1} and {i + 1} are both named "
+                               f"{e.name!r}; name them: NAME=BOT@DECK")
+        seen[e.name] = i
+    if args.rounds is not None and args.format != "swiss":
+        raise CommandError("--rounds is for --format swiss (a round robin has as many rounds "
+                           "as it needs)")
+    return TournamentSettings(entrants, args.format, args.best_of, args.seed, args.rounds or 0)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_from(args)
+    for flag, path in (("--results", args.results), ("--db", args.db)):
+        if path is not None and (path.is_dir() or not path.parent.is_dir()):
+            raise CommandError(f"{flag} {str(path)!r}: " + ("is a folder" if path.is_dir() else
+                               f"no folder {str(path.parent)!r}"))
+    if args.trace_dir is not None:
+        if args.trace_dir.exists() and not args.trace_dir.is_dir():
+            raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: not a folder")
+        args.trace_dir.mkdir(parents=True, exist_ok=True)
+    bar = tqdm(total=0, unit="game", file=sys.stderr, disable=args.quiet, mininterval=0.5,
+               dynamic_ncols=True, desc="games")
+
+    def progress(done: int, total: int) -> None:
+        if bar.total != total:
+            bar.total = total
+            bar.refresh()
+        if done > bar.n:
+            bar.update(done - bar.n)
+
+    try:
+        played = trio.run(lambda: play_tournament(
+            settings, db=args.db, resume=args.resume, jobs=args.jobs,
+            concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress))
+    except StoreError as err:
+        raise CommandError(str(err)) from None
+    finally:
+        bar.close()
+    rep = report(played)
+    print(f"spellstack tournament: {settings.format}, {len(settings.entrants)} entrants, "
+          f"{settings.round_count()} rounds, best of {settings.best_of}, seed {settings.seed}: "
+          f"{len(played.rows)} games (results in {args.db})")
+    print(standings_table(rep), end="")
+    if args.results is not None:
+        args.results.write_text(results_json(rep, timings=args.timings), encoding="utf-8")
+        print(f"results written to {args.results}")
+    failed = [row for row in played.rows if row.reason.startswith("engine error")]
+    if failed:
+        for row in failed[:10]:
+            print(f"spellstack tournament: game {row.game_id} (seed {row.seed}) stopped on an "
+                  f"{row.reason}", file=sys.stderr)
+        return 1
+    return 0

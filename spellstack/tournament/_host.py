@@ -1,0 +1,51 @@
+"""A tournament from start to end: its results database opened (or resumed), its games played
+in this process or in worker processes, each recorded as it ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ._executors import Executor, InProcess
+from ._games import Seat
+from ._run import Played, TournamentSettings, run_tournament
+from ._store import ResultsStore
+
+__all__ = ["DEFAULT_DB", "play_tournament"]
+
+DEFAULT_DB = Path("spellstack-tournament.db")
+"""The results database when none is given: in the working folder."""
+
+
+async def play_tournament(settings: TournamentSettings, *, db: Path = DEFAULT_DB,
+                          resume: bool = False, jobs: int = 1, concurrency: int = 8,
+                          trace_dir: Path | None = None,
+                          progress: Callable[[int, int], None] | None = None) -> Played:
+    """Play ``settings``'s tournament, every game written to the results database ``db`` the
+    moment it ends; returns what it came to.
+
+    ``resume``: the database holds this tournament already (it was stopped, or killed): only
+    the games it lacks are played. ``jobs``: worker processes (1: the games are played in this
+    process). ``concurrency``: games at once in each process. ``trace_dir``: each game's trace,
+    as ``GAME_ID.jsonl``. ``progress(done, total)``: called after each game.
+    Raises ``StoreError`` for a database that can't be used as asked.
+    """
+    names = tuple(e.name for e in settings.entrants)
+    store = ResultsStore(db)
+    try:
+        recorded = store.open_tournament(settings.as_dict(), names, resume=resume)
+        done = {row.game_id: row for row in recorded}
+        executor: Executor
+        if jobs == 1:
+            executor = InProcess([Seat(e.name, e.deck, e.factory) for e in settings.entrants],
+                                 concurrency, trace_dir)
+        else:
+            from ._workers import Processes, WorkerEntrant
+            executor = Processes([WorkerEntrant(e.name, e.bot, e.deck) for e in settings.entrants],
+                                 jobs, concurrency, trace_dir)
+        try:
+            return await run_tournament(settings, executor, done, store.record, progress)
+        finally:
+            await executor.aclose()
+    finally:
+        store.close()

@@ -1,0 +1,84 @@
+"""A best-of-N match: which game comes next, and how the match came out.
+
+A match is won by the first entrant to win more than half of its N games (``games_to_win``).
+A drawn game (the turn limit, or an engine error) does not count towards the N (MTR 2.3: drawn
+games do not count towards a match's best-of total), but a match has at most ``2 N`` games in
+all, standing in for the round's time limit (MTR 2.5): then, or once N games were decisive
+with nobody past half (an even N), the entrant with more game wins wins the match, and equal
+wins are a drawn match.
+
+103.1: the first game's chooser is picked by the game's generator; each later game's chooser
+is the previous game's loser, or after a drawn game the previous game's chooser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ._games import GameRow, GameSpec, derive_seed
+
+__all__ = ["MatchSpec", "Score", "games_to_win", "match_score", "next_game"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    """One match of a round (a pairing)."""
+
+    round: int
+    """The round, from 1."""
+    match: int
+    """Its number in the round, from 1."""
+    entrants: tuple[int, int]
+    """The two entrants, the first in seat 0 of every game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A match's games so far."""
+
+    wins: tuple[int, int]
+    """Game wins of the match's first and second entrant."""
+    draws: int
+    """Drawn games."""
+    over: bool
+    """Whether the match has ended."""
+
+
+def games_to_win(best_of: int) -> int:
+    """Game wins that win a best-of-``best_of`` match: more than half."""
+    return best_of // 2 + 1
+
+
+def match_score(rows: Sequence[GameRow], best_of: int) -> Score:
+    """The score of a match from its games so far (in order)."""
+    wins = [0, 0]
+    draws = 0
+    for row in rows:
+        if row.winner >= 0:
+            wins[row.winner] += 1
+        else:
+            draws += 1
+    need = games_to_win(best_of)
+    over = (max(wins) >= need or wins[0] + wins[1] >= best_of
+            or len(rows) >= 2 * best_of)
+    return Score((wins[0], wins[1]), draws, over)
+
+
+def next_game(seed: int, match: MatchSpec, rows: Sequence[GameRow], best_of: int) -> GameSpec | None:
+    """The match's next game after ``rows`` (its games so far, in order), or None: it is over."""
+    if match_score(rows, best_of).over:
+        return None
+    number = len(rows) + 1
+    game_id = f"r{match.round}-m{match.match}-g{number}"
+    chooser: int | None = None
+    if rows:
+        last = rows[-1]
+        if last.winner >= 0:
+            chooser = 1 - last.winner
+        elif last.chooser >= 0:
+            chooser = last.chooser
+        # else: a game that never got as far as the choice; the generator picks again
+    return GameSpec(game_id, match.round, match.match, number, derive_seed(seed, game_id),
+                    match.entrants, tuple(derive_seed(seed, game_id, seat) for seat in range(2)),
+                    chooser)

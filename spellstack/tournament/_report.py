@@ -1,0 +1,139 @@
+"""What a tournament came to, told: the results file (JSON), the standings table, one line per
+pair of entrants and the ratings.
+
+The results file holds no timing unless asked (``timings``): two runs of the same tournament,
+however they were run, give byte-identical files.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from typing import Any
+
+from .._version import __version__
+from ._games import GameRow
+from ._pairs import GameOutcome, PairLine, format_pair_line, pair_lines
+from ._ratings import Rating, ratings
+from ._run import Played
+from ._standings import Standing, standings
+
+__all__ = ["Report", "report", "results_json", "standings_table"]
+
+_PERCENT_PLACES = 4
+"""Decimal places of the percentages in the results file."""
+
+
+class Report:
+    """A played tournament's standings, pairs and ratings, worked out once."""
+
+    def __init__(self, played: Played) -> None:
+        self.played = played
+        """The tournament."""
+        settings = played.settings
+        self.names = [e.name for e in settings.entrants]
+        """Entrant names by index."""
+        n = len(self.names)
+        self.standings: list[Standing] = standings(n, [m for _, m in played.matches],
+                                                   settings.best_of // 2 + 1)
+        """The standings, ranked."""
+        outcomes = [_outcome(row) for row in played.rows]
+        self.pairs: list[PairLine] = pair_lines(outcomes, self.names)
+        """One line per pair of entrants that played."""
+        self.ratings: list[Rating] = ratings(outcomes, self.names)
+        """The openskill ratings, best first."""
+
+
+def report(played: Played) -> Report:
+    """The report of ``played``."""
+    return Report(played)
+
+
+def _outcome(row: GameRow) -> GameOutcome:
+    """A game as the pair lines and ratings read it: (a, b, a's score)."""
+    a, b = row.entrants
+    return (a, b, 1.0 if row.winner == 0 else 0.0 if row.winner == 1 else 0.5)
+
+
+def _pct(value: Fraction) -> float:
+    return round(float(value), _PERCENT_PLACES)
+
+
+def results_json(rep: Report, *, timings: bool = False) -> str:
+    """The results file: settings, every game, every match, standings, pairs and ratings, in a
+    fixed order; timings (each game's seconds) only if ``timings``."""
+    played = rep.played
+    settings = played.settings
+    names = rep.names
+    games: list[dict[str, Any]] = []
+    for row in played.rows:
+        players = [names[i] for i in row.entrants]
+        game: dict[str, Any] = {
+            "id": row.game_id, "round": row.round, "match": row.match, "game": row.number,
+            "seed": row.seed, "players": players, "bot_seeds": list(row.bot_seeds),
+            "chooser": players[row.chooser] if row.chooser >= 0 else None,
+            "starting_player": players[row.starting] if row.starting >= 0 else None,
+            "mulligans": list(row.mulligans),
+            "winner": players[row.winner] if row.winner >= 0 else None,
+            "reason": row.reason, "turns": row.turns, "decisions": row.decisions,
+            "final_hash": row.final_hash,
+        }
+        if timings:
+            game["seconds"] = round(row.seconds, 6)
+        games.append(game)
+    matches = []
+    for spec, result in played.matches:
+        if spec is None:
+            matches.append({"round": result.round, "bye": names[result.a]})
+            continue
+        matches.append({"round": spec.round, "match": spec.match,
+                        "players": [names[result.a], names[result.b]] if result.b is not None else [],
+                        "wins": [result.a_wins, result.b_wins], "draws": result.draws})
+    doc = {
+        "engine": __version__,
+        "format": settings.format,
+        "seed": settings.seed,
+        "best_of": settings.best_of,
+        "rounds": settings.round_count(),
+        "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name} for e in settings.entrants],
+        "games": games,
+        "matches": matches,
+        "standings": [{"rank": s.rank, "entrant": names[s.entrant], "points": s.points,
+                       "wins": s.wins, "losses": s.losses, "draws": s.draws, "byes": s.byes,
+                       "omw": _pct(s.omw), "gw": _pct(s.gw), "ogw": _pct(s.ogw)}
+                      for s in rep.standings],
+        "pairs": [{"a": p.name_a, "b": p.name_b, "wins": p.wins, "losses": p.losses,
+                   "draws": p.draws, "score": round(p.score, _PERCENT_PLACES),
+                   "elo": None if p.elo is None else round(p.elo, 1),
+                   "elo_margin": None if p.elo_margin is None else round(p.elo_margin, 1),
+                   "los": None if p.los is None else round(p.los, _PERCENT_PLACES)}
+                  for p in rep.pairs],
+        "ratings": [{"entrant": r.name, "mu": round(r.mu, _PERCENT_PLACES),
+                     "sigma": round(r.sigma, _PERCENT_PLACES),
+                     "ordinal": round(r.ordinal, _PERCENT_PLACES)} for r in rep.ratings],
+    }
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def standings_table(rep: Report) -> str:
+    """The standings as a text table (rank, entrant, points, W-L-D, OMW%, GW%, OGW%), then a
+    line per pair and the ratings."""
+    names = rep.names
+    width = max(len("entrant"), *(len(n) for n in names))
+    lines = [f"{'rank':>4}  {'entrant':<{width}}  {'points':>6}  {'W-L-D':>8}  {'OMW%':>6}  "
+             f"{'GW%':>6}  {'OGW%':>6}"]
+    for s in rep.standings:
+        wld = f"{s.wins}-{s.losses}-{s.draws}"
+        lines.append(f"{s.rank:>4}  {names[s.entrant]:<{width}}  {s.points:>6}  {wld:>8}  "
+                     f"{float(s.omw) * 100:>6.2f}  {float(s.gw) * 100:>6.2f}  "
+                     f"{float(s.ogw) * 100:>6.2f}")
+    if rep.pairs:
+        lines.append("")
+        lines.extend(format_pair_line(p) for p in rep.pairs)
+    if rep.ratings:
+        lines.append("")
+        lines.append("ratings (openskill, Plackett-Luce; ordinal = mu - 3 sigma):")
+        for r in rep.ratings:
+            lines.append(f"  {r.name:<{width}}  mu {r.mu:6.2f}  sigma {r.sigma:5.2f}  "
+                         f"ordinal {r.ordinal:6.2f}")
+    return "\n".join(lines) + "\n"
