@@ -78,13 +78,15 @@ class _ClassFactory:
 
 
 def _describe(err: BaseException) -> str:
-    """``Type: message``, the message cut short (whatever its ``__str__`` does)."""
+    """``Type: message``, the message on one line and cut to 200 characters (whatever its
+    ``__str__`` does)."""
     try:
-        text = str(err)
+        text = " ".join(str(err).split())
     except Exception:
         text = "(its message can't be shown)"
-    text = " ".join(text.split())
-    return f"{type(err).__name__}: {short_value(text)}" if text else type(err).__name__
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def _import(spec: str, module: str) -> ModuleType:
