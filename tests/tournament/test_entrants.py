@@ -387,3 +387,28 @@ def test_the_built_in_entrants_are_the_random_bot_with_each_built_in_deck() -> N
         ("random-orzhov", "random", "orzhov")]
     assert all(e.factory is RandomBot and e.deck == load_deck(e.deck.name, CARDS)
                for e in entrants)
+
+
+# --- docs/bots.md -----------------------------------------------------------------------------
+
+
+def test_the_bots_pages_entrants_are_read_as_it_says(here: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text("utf-8")
+    bot = re.findall(r"^```python\n(.*?)^```$", page, flags=re.S | re.M)[0]
+    write(here / "bots" / "big.py", bot)
+    write(here / "path" / "mybots" / "big.py", bot)
+    monkeypatch.syspath_prepend(str(here / "path"))
+    (here / "red-green.txt").write_text((LISTS / "red-green.txt").read_text("utf-8"), "utf-8")
+    section = page[page.index("## Your bot in a tournament"):]
+    lines = re.findall(r"```text\n(.*?)```", section, re.S)[0].splitlines()
+    entrants = [parse_entrant(line, CARDS) for line in lines]
+    assert [(e.name, e.deck.name) for e in entrants] == [
+        ("random-gruul", "gruul"), ("big", "orzhov"),
+        ("bigspellbot-Red-Green Stompy", "Red-Green Stompy")]
+    said = " ".join(section.split())
+    assert "`random-gruul` for the first line above, `bigspellbot-Red-Green Stompy` for the third" in said
+    bots = [e.factory(5) for e in entrants]
+    assert isinstance(bots[0], RandomBot)
+    assert [type(b).__name__ for b in bots[1:]] == ["BigSpellBot", "BigSpellBot"]
+    assert type(bots[1]).__module__.startswith("spellstack_bot_big_")
+    assert type(bots[2]).__module__ == "mybots.big"
