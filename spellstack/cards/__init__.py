@@ -1,5 +1,6 @@
 """Card definitions (hand-written data files) and the loader that validates them."""
 
+from ._decklists import parse_decklist
 from ._decks import DECKS, MAX_DECK_SIZE, MIN_DECK_SIZE, Deck, load_deck
 from ._fields import KEYWORDS
 from ._loader import load_card_file, load_cards, parse_type_line
@@ -8,4 +9,4 @@ from ._toml import checking, parse_toml, short_value
 
 __all__ = ["DECKS", "KEYWORDS", "MAX_DECK_SIZE", "MIN_DECK_SIZE", "POOL_NAMES", "Deck",
            "PoolNames", "card_name_problem", "checking", "load_card_file", "load_cards", "load_deck",
-           "parse_toml", "parse_type_line", "short_value"]
+           "parse_decklist", "parse_toml", "parse_type_line", "short_value"]

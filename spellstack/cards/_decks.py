@@ -1,4 +1,5 @@
-"""Decklists: the built-in decks, and deck files (``name``, ``[cards]`` name = count)."""
+"""Decklists: the built-in decks, and deck files: TOML (``name``, ``[cards]`` name = count)
+or a text decklist (an MTG Arena export or an MTGO ``.txt`` list, ``_decklists``)."""
 
 from __future__ import annotations
 
@@ -76,7 +77,8 @@ _BUILT_IN: dict[str, tuple[Mapping[str, CardDefinition], Deck]] = {}
 
 
 def load_deck(name_or_path: str, cards: Mapping[str, CardDefinition]) -> Deck:
-    """A built-in deck by name, or a deck file by path."""
+    """A built-in deck by name, or a deck file by path: a ``.toml`` file is a TOML deck, any
+    other file a text decklist (``parse_decklist``)."""
     if name_or_path in DECKS:
         # Built-in decks are package data: parsed once per card set (a tournament starts
         # thousands of games from the same two).
@@ -100,4 +102,9 @@ def load_deck(name_or_path: str, cards: Mapping[str, CardDefinition]) -> Deck:
                                   f"{err.start} is not)") from None
     except OSError as err:
         raise CardDefinitionError(f"{name_or_path}: can't read it: {err.strerror}") from None
-    return _parse(str(path), text, cards)
+    if path.suffix.lower() == ".toml":
+        return _parse(str(path), text, cards)
+    # Deferred: the text decklist reader builds on this module's Deck and size limits.
+    from ._decklists import parse_decklist
+
+    return parse_decklist(text, str(path), cards)

@@ -1,19 +1,146 @@
-"""Tournaments of bots: entrants (a bot and a deck), games of matches (CR 103: the chooser of
-who plays first, London mulligans), best-of-N matches, round robin and Swiss (Magic Tournament
-Rules: match points, byes, tiebreakers), per-pair statistics and ratings, a results database
-that survives a crash, games in worker processes.
+"""Tournaments of bots: many games between entrants, played to standings that can be trusted.
+
+A tournament package holds three things:
+
+- the entrants: a bot (a built-in one, or a Python class named by ``module:Class`` or
+  ``path/to/file.py:Class``) and a deck (a built-in deck, a TOML deck file, an MTG Arena or
+  MTGO decklist), each bot built afresh for every game from a seed;
+- the formats: round robin and Swiss pairings, byes, match points and the tiebreakers of the
+  Magic Tournament Rules (MTR), per-pair statistics and ratings;
+- the runner: best-of-N matches whose games start as the Comprehensive Rules say for a
+  match (103: who chooses the starting player, London mulligans), every finished game kept
+  in a results database, a tournament resumed after a crash, games spread over processes.
+
+It sits beside the harness, above the actors, bots, cards, protocol and rules whose public
+names it uses; the command line (``spellstack.cli``) calls it.
 """
 
-from ._executors import Executor, InProcess
-from ._games import BotFactory, GameRow, GameSpec, Seat, derive_seed, play_spec
-from ._host import DEFAULT_DB, play_tournament
-from ._match import MatchSpec, Score, games_to_win, match_score, next_game
-from ._report import Report, report, results_json, standings_table
-from ._run import FORMATS, Played, TournamentSettings, run_tournament
-from ._store import ResultsStore, StoredTournament, StoreError, settings_key
+from ._entrants import (
+    BUILT_IN_BOTS,
+    BotFactory,
+    Entrant,
+    EntrantError,
+    built_in_entrants,
+    load_bot,
+    parse_entrant,
+)
+from ._executors import (
+    Executor,
+    InProcess,
+)
+from ._games import (
+    GameRow,
+    GameSpec,
+    Seat,
+    derive_seed,
+    play_spec,
+)
+from ._host import (
+    DEFAULT_DB,
+    play_tournament,
+)
+from ._match import (
+    MatchSpec,
+    Score,
+    games_to_win,
+    match_score,
+    next_game,
+)
+from ._pairings import (
+    Pairing,
+    round_robin,
+    swiss_pairings,
+    swiss_rounds,
+)
+from ._pairs import (
+    GameOutcome,
+    PairLine,
+    elo_difference,
+    format_pair_line,
+    los,
+    pair_line,
+    pair_lines,
+)
+from ._ratings import (
+    Rating,
+    ratings,
+)
+from ._report import (
+    Report,
+    report,
+    results_json,
+    standings_table,
+)
+from ._run import (
+    FORMATS,
+    Played,
+    TournamentSettings,
+    run_tournament,
+)
+from ._standings import (
+    FLOOR,
+    MatchResult,
+    Standing,
+    match_points,
+    standings,
+)
+from ._store import (
+    ResultsStore,
+    StoredTournament,
+    StoreError,
+    settings_key,
+)
 
-__all__ = ["DEFAULT_DB", "FORMATS", "BotFactory", "Executor", "GameRow", "GameSpec", "InProcess",
-           "MatchSpec", "Played", "Report", "ResultsStore", "Score", "Seat", "StoreError",
-           "StoredTournament", "TournamentSettings", "derive_seed", "games_to_win", "match_score",
-           "next_game", "play_spec", "play_tournament", "report", "results_json", "run_tournament",
-           "settings_key", "standings_table"]
+__all__ = [
+    "BUILT_IN_BOTS",
+    "DEFAULT_DB",
+    "FLOOR",
+    "FORMATS",
+    "BotFactory",
+    "Entrant",
+    "EntrantError",
+    "Executor",
+    "GameOutcome",
+    "GameRow",
+    "GameSpec",
+    "InProcess",
+    "MatchResult",
+    "MatchSpec",
+    "PairLine",
+    "Pairing",
+    "Played",
+    "Rating",
+    "Report",
+    "ResultsStore",
+    "Score",
+    "Seat",
+    "Standing",
+    "StoreError",
+    "StoredTournament",
+    "TournamentSettings",
+    "built_in_entrants",
+    "derive_seed",
+    "elo_difference",
+    "format_pair_line",
+    "games_to_win",
+    "load_bot",
+    "los",
+    "match_points",
+    "match_score",
+    "next_game",
+    "pair_line",
+    "pair_lines",
+    "parse_entrant",
+    "play_spec",
+    "play_tournament",
+    "ratings",
+    "report",
+    "results_json",
+    "round_robin",
+    "run_tournament",
+    "settings_key",
+    "standings",
+    "standings_table",
+    "swiss_pairings",
+    "swiss_rounds",
+]

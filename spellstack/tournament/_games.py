@@ -10,20 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..actors import GameResult, play_one_game
-from ..bots import Bot
 from ..cards import Deck
 from ..rules import GameStart
+from ._entrants import BotFactory
 
-__all__ = ["BotFactory", "GameRow", "GameSpec", "Seat", "derive_seed", "play_spec"]
-
-BotFactory = Callable[[int], Bot]
-"""What makes an entrant's bot for one game, from the bot's seed."""
-
+__all__ = ["GameRow", "GameSpec", "Seat", "derive_seed", "play_spec"]
 
 def derive_seed(seed: int, *parts: object) -> int:
     """A seed for one part of a tournament (a game, a seat's bot, a round's pairings): the

@@ -51,3 +51,45 @@ def test_the_refusals_the_doc_quotes_are_the_loaders(card: str, tmp_path: Path) 
         load_deck(str(path), load_cards())
     problem = str(err.value).rpartition("deck 'mono-green': ")[2]
     assert f"(`{problem}`)" in " ".join(DOC.read_text("utf-8").split())
+
+
+def _saved_lists() -> list[tuple[str, str]]:
+    """The text decklists the doc shows, each with the file name the doc saves it as."""
+    text = DOC.read_text("utf-8")
+    return re.findall(r"saved as\s+`([^`]+)`(?:(?!```).)*```text\n(.*?)```", text, re.S)
+
+
+def test_the_arena_and_mtgo_examples_are_the_test_lists_and_load_as_the_doc_says() -> None:
+    saved = _saved_lists()
+    assert [name for name, _ in saved] == ["red-green.txt", "white-weenie.txt"]
+    lists = DOC.parents[1] / "tests" / "cards" / "decklists"
+    for name, block in saved:
+        assert (lists / name).read_text("utf-8") == block  # the lists the parser tests use
+    text = " ".join(DOC.read_text("utf-8").split())
+    assert "a deck named `Red-Green Stompy`" in text and "a deck named `white-weenie`" in text
+    assert f"a count from 1 to {MAX_DECK_SIZE:,}" in text
+    cards = load_cards()
+    decks = [load_deck(str(lists / name), cards) for name, _ in saved]
+    assert [(d.name, len(d.cards)) for d in decks] == [("Red-Green Stompy", 60), ("white-weenie", 60)]
+    assert "Shock" not in decks[0].cards and "Pressure Point" not in decks[1].cards
+
+
+def test_the_text_lists_play_with_the_docs_command(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, block in _saved_lists():
+        (tmp_path / name).write_text(block, "utf-8")
+    [command] = re.findall(r"`(spellstack play --deck red-green\.txt[^`]*)`", DOC.read_text("utf-8"))
+    monkeypatch.chdir(tmp_path)
+    assert main(shlex.split(command)[1:]) == 0
+    out = capsys.readouterr().out
+    assert "(red-green.txt) vs" in out and "Winner: " in out
+
+
+def test_the_text_list_refusal_the_doc_quotes_is_the_loaders(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    [(name, block), _] = _saved_lists()
+    monkeypatch.chdir(tmp_path)
+    Path(name).write_text(block.replace("11 Mountain", "11 Mountian"), "utf-8")
+    with pytest.raises(CardDefinitionError) as err:
+        load_deck(name, load_cards())
+    assert f"`{err.value}`" in " ".join(DOC.read_text("utf-8").split())

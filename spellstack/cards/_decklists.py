@@ -1,0 +1,204 @@
+"""Text decklists: the MTG Arena export and the MTGO ``.txt`` list, read into a ``Deck``.
+
+Both are a card per line, its count first: ``4 Lightning Bolt``. Which of the two a text is
+comes from its content:
+
+- **Arena** if a line is one of Arena's section headers ``About``, ``Deck``, ``Commander``
+  or ``Companion``, or a card line ends with a set code and collector number, as Arena's
+  export writes them (``4 Lightning Bolt (M11) 146``). The set code (in parentheses) and the
+  collector number after it are dropped: a card is named by its name alone.
+- **MTGO** otherwise: ``4 Lightning Bolt`` lines, the name taken as written.
+
+Sections. A text with a header line (Arena's, or a ``Sideboard`` line, with or without a
+colon, in any case) is split by its headers: the lines before the first header and those
+under ``Deck`` are the main deck, and blank lines only separate. A text without headers (an
+MTGO list, or Arena's export before it had headers) is split by its first blank line after a
+card: the main deck above, the sideboard below.
+
+What is kept: only the main deck, the cards a game shuffles into the library. The other
+sections are read, their counts and names checked like the main deck's (so a misspelt name
+anywhere in the file is an error, before any game starts), and then ignored:
+
+- ``Sideboard``: sideboarding between games is not played.
+- ``Companion`` (702.139): a companion starts the game outside it, in the sideboard, and
+  the engine has no rule for bringing it in; Arena lists it in the sideboard too.
+- ``Commander`` (903): the Commander variant is not played. Under its rules the commander
+  starts in the command zone, not in the library (903.6), so leaving it out still gives the
+  library the deck would have.
+- ``About``: ``Name X`` gives the deck its name; without one the deck is named after its
+  file (the file name without its extension).
+
+The main deck must have from ``MIN_DECK_SIZE`` to ``MAX_DECK_SIZE`` cards, and every name in
+the file must be a card the engine implements (a token is not a card), as in TOML decks.
+Errors are one ``CardDefinitionError`` naming the file, the line number and the line; all the
+unknown names of a file come in one error.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from ..rules import CardDefinition, CardDefinitionError
+from ._decks import MAX_DECK_SIZE, MIN_DECK_SIZE, Deck
+from ._pool import card_name_problem
+from ._toml import short_value
+
+__all__ = ["parse_decklist"]
+
+_ARENA_HEADERS = frozenset({"about", "deck", "commander", "companion"})
+"""Section headers only an Arena export has (lower case)."""
+
+_HEADERS = _ARENA_HEADERS | {"sideboard"}
+"""Every section header (lower case; a trailing colon is allowed)."""
+
+_SET_AND_NUMBER = re.compile(r"\s+\([A-Za-z0-9]{2,8}\)(?:\s+[^\s()]+)?$")
+"""Arena's ``(SET) NUMBER`` after a card's name (the number may be missing)."""
+
+_MAX_DIGITS = len(str(MAX_DECK_SIZE))
+"""A count with more digits than this is over ``MAX_DECK_SIZE`` without converting it."""
+
+_MAX_LISTED = 10
+"""How many unknown names one error lists before saying how many more there are."""
+
+_EXAMPLE = "'4 Lightning Bolt'"
+"""A card line, for the messages."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """A card line of the text."""
+
+    number: int
+    """Its line number, from 1."""
+    text: str
+    """The line as written (without the line break)."""
+    section: str
+    """The section it is in: ``deck``, ``sideboard``, ``commander`` or ``companion``."""
+    name: str
+    """The card's name (without Arena's set code and collector number)."""
+    count: int
+    """How many copies."""
+
+
+def _header(line: str) -> str | None:
+    """The section ``line`` (stripped) starts, lower case, or None if it is not a header."""
+    word = line.removesuffix(":").strip().lower()
+    return word if word in _HEADERS else None
+
+
+def _is_arena(lines: list[str]) -> bool:
+    """Whether the text is an Arena export (a header only Arena writes, or a set code)."""
+    for line in lines:
+        header = _header(line)
+        if header in _ARENA_HEADERS:
+            return True
+        if header is None and _SET_AND_NUMBER.search(line):
+            return True
+    return False
+
+
+def _fail(source: str, number: int, text: str, reason: str) -> CardDefinitionError:
+    return CardDefinitionError(f"{source}: line {number} {short_value(text)}: {reason}")
+
+
+def _card_line(source: str, number: int, raw: str, section: str, arena: bool) -> _Line:
+    """The card line ``raw`` (line ``number``), or an error naming what is wrong with it."""
+    first, *more = raw.split(None, 1)
+    rest = more[0].strip() if more else ""
+    if not first[:1].isdigit() and not (first[:1] in "+-" and first[1:2].isdigit()):
+        hint = ""
+        if first.startswith("<"):
+            hint = " (an MTGO .dek file is XML: export the deck as a .txt list instead)"
+        raise _fail(source, number, raw, f"a card line starts with its count, {_EXAMPLE}{hint}")
+    if not (first.isascii() and first.isdigit()) or len(first) > _MAX_DIGITS or not 1 <= int(first) <= MAX_DECK_SIZE:
+        raise _fail(source, number, raw, f"the count must be a whole number from 1 to "
+                                         f"{MAX_DECK_SIZE:,}, not {short_value(first)}")
+    name = _SET_AND_NUMBER.sub("", rest) if arena else rest
+    if not name:
+        raise _fail(source, number, raw, f"a count with no card name after it ({_EXAMPLE})")
+    return _Line(number, raw, section, name, int(first))
+
+
+def _read(text: str, source: str) -> tuple[str | None, list[_Line], bool]:
+    """The ``About`` name if any, the card lines, and whether a blank line (not a header)
+    started the sideboard."""
+    lines = text.removeprefix("\ufeff").split("\n")
+    lines = [line.removesuffix("\r") for line in lines]
+    arena = _is_arena(lines)
+    by_headers = any(_header(line.strip()) is not None for line in lines)
+    section = "deck"
+    name: str | None = None
+    out: list[_Line] = []
+    blank_split = False
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            if not by_headers and section == "deck" and out:
+                section, blank_split = "sideboard", True
+            continue
+        header = _header(line)
+        if header is not None:
+            section = header
+            continue
+        if section == "about":
+            key, _, value = line.partition(" ")
+            if key != "Name":
+                raise _fail(source, number, raw, "under About, only a 'Name' line (is a "
+                                                 "'Deck' line missing?)")
+            if not value.strip():
+                raise _fail(source, number, raw, "a 'Name' line with no name after it")
+            if name is not None:
+                raise _fail(source, number, raw, "a second 'Name' line")
+            name = value.strip()
+            continue
+        out.append(_card_line(source, number, raw, section, arena))
+    return name, out, blank_split
+
+
+def _unknown(source: str, lines: list[_Line], cards: Mapping[str, CardDefinition]) -> None:
+    """Raise one error for every line naming something that is not a card ``cards`` has."""
+    bad = [line for line in lines if line.name not in cards or cards[line.name].is_token]
+    if not bad:
+        return
+    parts = [f"line {line.number} {short_value(line.text)}: "
+             f"{card_name_problem(line.name, cards)[1]}" for line in bad[:_MAX_LISTED]]
+    more = f"; and {len(bad) - _MAX_LISTED} more" if len(bad) > _MAX_LISTED else ""
+    raise CardDefinitionError(f"{source}: {'; '.join(parts)}{more}")
+
+
+def parse_decklist(text: str, source: str, cards: Mapping[str, CardDefinition]) -> Deck:
+    """The main deck of an Arena export or an MTGO ``.txt`` list (see the module's text).
+
+    ``source`` names the text in errors; without an ``About`` ``Name``, the deck is named
+    after it (``decks/burn.txt``: ``burn``).
+
+    Raises:
+        CardDefinitionError: ``"{source}: line N 'the line': what is wrong"``, or one error
+            listing every line that names an unknown card or a token, or the main deck's size
+            out of bounds, or no cards at all.
+    """
+    if not text.strip("\ufeff \t\r\n"):
+        raise CardDefinitionError(f"{source}: empty: a decklist has a line per card, "
+                                  f"{_EXAMPLE}")
+    name, lines, blank_split = _read(text, source)
+    _unknown(source, lines, cards)
+    main: list[str] = []
+    for line in lines:
+        if line.section != "deck":
+            continue
+        if len(main) + line.count > MAX_DECK_SIZE:
+            raise _fail(source, line.number, line.text,
+                        f"the main deck has more than {MAX_DECK_SIZE:,} cards")
+        main.extend([line.name] * line.count)
+    if len(main) < MIN_DECK_SIZE:
+        hint = ""
+        if blank_split:
+            side = sum(line.count for line in lines if line.section == "sideboard")
+            hint = (f" (a blank line ends the main deck: the {side} cards after it are the "
+                    "sideboard)")
+        raise CardDefinitionError(f"{source}: the main deck has {len(main)} cards; at least "
+                                  f"{MIN_DECK_SIZE}{hint}")
+    return Deck(name if name is not None else PurePath(source).stem, tuple(main))

@@ -1,0 +1,235 @@
+"""Entrants: a bot and a deck. Bots are named by a spec: a built-in bot's name, or a Python
+class given as ``module:Class`` or ``path/to/file.py:Class``; an entrant is written
+``[NAME=]BOT@DECK``.
+
+A bot class is made into a factory (seed -> a fresh bot for one game): ``Class(seed)`` if
+its constructor takes a parameter, else ``Class()``. Loading a spec builds one bot, with seed
+0, so that a class that can't be built fails with the spec named before any game starts. A
+worker process rebuilds the factory from the spec's text (``load_bot(entrant.bot)``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import re
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType, ModuleType
+from typing import Any
+
+from ..bots import Bot, RandomBot
+from ..cards import DECKS, Deck, load_deck, short_value
+from ..rules import CardDefinition, CardDefinitionError
+
+__all__ = ["BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
+           "load_bot", "parse_entrant"]
+
+BotFactory = Callable[[int], Bot]
+"""Given a seed, a fresh bot for one game."""
+
+BUILT_IN_BOTS: Mapping[str, BotFactory] = MappingProxyType({"random": RandomBot})
+"""The built-in bots by the name a spec gives them."""
+
+_MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
+"""A module's dotted name (absolute: a spec can't be relative to a package)."""
+
+_FORMS = "a built-in bot (random), MODULE:CLASS or path/to/FILE.py:CLASS"
+"""The spec forms, for the messages."""
+
+_MAX_NAME = 60
+"""The longest entrant name (names are columns of the standings)."""
+
+
+class EntrantError(ValueError):
+    """A bot spec or an entrant that can't be used; the message names the spec."""
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A bot and a deck, under a name."""
+
+    name: str
+    """Its name, unique in a tournament."""
+    bot: str
+    """The bot's spec as given (``random``, ``pkg.mod:Class``, ``bots/mine.py:Class``)."""
+    deck: Deck
+    """The deck it plays every game."""
+    factory: BotFactory = field(compare=False, repr=False)
+    """Seed -> a fresh bot for one game (``load_bot(bot)``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _ClassFactory:
+    """A bot class as a factory."""
+
+    cls: type[Any]
+    """The class."""
+    takes_seed: bool
+    """Whether it is called with the seed (its constructor takes a parameter)."""
+
+    def __call__(self, seed: int) -> Bot:
+        bot: Bot = self.cls(seed) if self.takes_seed else self.cls()
+        return bot
+
+
+def _describe(err: BaseException) -> str:
+    """``Type: message``, the message on one line and cut to 200 characters (whatever its
+    ``__str__`` does)."""
+    try:
+        text = " ".join(str(err).split())
+    except Exception:
+        text = "(its message can't be shown)"
+    if len(text) > 200:
+        text = text[:197] + "..."
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _import(spec: str, module: str) -> ModuleType:
+    if not _MODULE.fullmatch(module):
+        raise EntrantError(f"bot {spec!r}: {module!r} is neither a module name nor a .py file "
+                           f"({_FORMS})")
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        missing = err.name or ""
+        if missing == module or module.startswith(missing + "."):
+            raise EntrantError(f"bot {spec!r}: no module {missing!r} (is it installed, or on "
+                               "PYTHONPATH?)") from None
+        raise EntrantError(f"bot {spec!r}: importing {module!r} raised "
+                           f"{_describe(err)}") from err
+    except (Exception, SystemExit) as err:
+        raise EntrantError(f"bot {spec!r}: importing {module!r} raised "
+                           f"{_describe(err)}") from err
+
+
+def _load_file(spec: str, where: str) -> ModuleType:
+    """The Python file ``where`` (relative to the working folder) as a module, loaded once per
+    file under a name of its own (``spellstack_bot_<stem>_<hash of its full path>``), so
+    that two files of the same name don't clash, nor one named after a module."""
+    path = Path(where)
+    if path.is_dir():
+        raise EntrantError(f"bot {spec!r}: {where!r} is a folder, not a Python file")
+    if not path.is_file():
+        raise EntrantError(f"bot {spec!r}: no file {where!r} (a path is relative to the "
+                           "working folder)")
+    full = path.resolve()
+    stem = re.sub(r"\W", "_", full.stem, flags=re.ASCII)
+    name = f"spellstack_bot_{stem}_{hashlib.sha256(str(full).encode()).hexdigest()[:12]}"
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        return loaded
+    found = importlib.util.spec_from_file_location(name, full)
+    if found is None or found.loader is None:  # pragma: no cover - a .py path always has one
+        raise EntrantError(f"bot {spec!r}: {where!r} can't be loaded as a Python module")
+    module = importlib.util.module_from_spec(found)
+    sys.modules[name] = module  # as import does: the module's own classes can find it
+    try:
+        found.loader.exec_module(module)
+    except (Exception, SystemExit) as err:
+        sys.modules.pop(name, None)
+        raise EntrantError(f"bot {spec!r}: running {where!r} raised {_describe(err)}") from err
+    return module
+
+
+def _takes_seed(cls: type[Any]) -> bool:
+    """Whether ``cls`` is built with the seed: its constructor takes a positional parameter."""
+    try:
+        params = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError):  # no signature to read (a class written in C): try one
+        return True
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                  inspect.Parameter.VAR_POSITIONAL)
+    return any(p.kind in positional for p in params)
+
+
+def load_bot(spec: str) -> BotFactory:
+    """The factory of the bot ``spec`` names: ``random`` (``BUILT_IN_BOTS``), ``pkg.mod:Class``
+    (an importable module), or ``path/to/file.py:Class`` (a Python file, by a path relative
+    to the working folder).
+
+    Raises:
+        EntrantError: naming the spec and what is wrong: not one of the forms, no such module
+            or file, the module raised while it was imported (the exception named), no such
+            attribute, not a class, no ``decide`` method, or building it with a seed raised.
+    """
+    if spec in BUILT_IN_BOTS:
+        return BUILT_IN_BOTS[spec]
+    where, colon, attr = spec.rpartition(":")
+    if not colon:
+        raise EntrantError(f"bot {spec!r}: not a built-in bot and no ':CLASS' ({_FORMS})")
+    if not where or not attr:
+        raise EntrantError(f"bot {spec!r}: a module or file before the ':' and a class after "
+                           f"it ({_FORMS})")
+    module = _load_file(spec, where) if where.endswith(".py") else _import(spec, where)
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise EntrantError(f"bot {spec!r}: {where!r} has no {attr!r}")
+        obj = getattr(obj, part)
+    if not inspect.isclass(obj):
+        raise EntrantError(f"bot {spec!r}: {attr!r} is not a class (it is a "
+                           f"{type(obj).__name__})")
+    if not callable(getattr(obj, "decide", None)):
+        raise EntrantError(f"bot {spec!r}: class {attr!r} has no decide method (the Bot API)")
+    factory = _ClassFactory(obj, _takes_seed(obj))
+    try:
+        factory(0)
+    except (Exception, SystemExit) as err:
+        call = f"{attr}(0)" if factory.takes_seed else f"{attr}()"
+        raise EntrantError(f"bot {spec!r}: {call} raised {_describe(err)} (a bot class is "
+                           "called with its seed, or with nothing if it takes no "
+                           "parameter)") from err
+    return factory
+
+
+def _bot_name(spec: str) -> str:
+    """A bot's part of an entrant's default name: the built-in name, or the class's name
+    lower-cased."""
+    return spec if spec in BUILT_IN_BOTS else spec.rpartition(":")[2].rpartition(".")[2].lower()
+
+
+def parse_entrant(text: str, cards: Mapping[str, CardDefinition]) -> Entrant:
+    """The entrant ``[NAME=]BOT@DECK``: the bot by ``load_bot``, the deck by ``load_deck`` (a
+    built-in deck, a TOML deck file or a text decklist). The name defaults to
+    ``BOTNAME-DECKNAME``: ``random-gruul``, or the class's name lower-cased with the deck's
+    name. A name holds no ``=`` and a bot spec no ``@``; the deck is everything after the
+    ``@``.
+
+    Raises:
+        EntrantError: naming the entrant: not of that form, a bad name, a bot ``load_bot``
+            refuses, or a deck ``load_deck`` refuses (its message given in full).
+    """
+    form = "an entrant is [NAME=]BOT@DECK, like random@gruul or mine=bots/mine.py:MyBot@gruul"
+    name: str | None = None
+    rest = text
+    at = text.find("@")
+    eq = text.find("=")
+    if eq != -1 and (at == -1 or eq < at):
+        name, rest = text[:eq].strip(), text[eq + 1:]
+    bot, at_sign, deck_ref = rest.partition("@")
+    bot, deck_ref = bot.strip(), deck_ref.strip()
+    if not at_sign or not bot or not deck_ref:
+        raise EntrantError(f"entrant {text!r}: {form}")
+    if name is not None and (not name or len(name) > _MAX_NAME or not name.isprintable()):
+        raise EntrantError(f"entrant {text!r}: a name is 1 to {_MAX_NAME} printable "
+                           f"characters, not {short_value(name)}")
+    try:
+        factory = load_bot(bot)
+    except EntrantError as err:
+        raise EntrantError(f"entrant {text!r}: {err}") from err.__cause__
+    try:
+        deck = load_deck(deck_ref, cards)
+    except CardDefinitionError as err:
+        raise EntrantError(f"entrant {text!r}: deck: {err}") from None
+    return Entrant(name if name is not None else f"{_bot_name(bot)}-{deck.name}", bot, deck,
+                   factory)
+
+
+def built_in_entrants(cards: Mapping[str, CardDefinition]) -> tuple[Entrant, ...]:
+    """The random bot with each built-in deck (``DECKS``): ``random-dimir``, ..."""
+    return tuple(parse_entrant(f"random@{deck}", cards) for deck in DECKS)
