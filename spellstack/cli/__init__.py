@@ -8,7 +8,7 @@ import sys
 
 from .. import __version__
 from ..rules import SpellstackError
-from . import _bench, _cards, _fuzz, _play, _scenario
+from . import _bench, _cards, _fuzz, _play, _scenario, _tournament
 from ._errors import CommandError
 
 __all__ = ["main"]
@@ -22,6 +22,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"spellstack {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     _play.add_parser(sub)
+    _tournament.add_parser(sub)
     _scenario.add_parser(sub)
     _bench.add_parser(sub)
     _fuzz.add_parser(sub)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 import trio
@@ -16,6 +17,7 @@ from ..tournament import (
     DEFAULT_DB,
     FORMATS,
     EntrantError,
+    GameRow,
     StoreError,
     TournamentSettings,
     built_in_entrants,
@@ -119,6 +121,16 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     return TournamentSettings(entrants, args.format, args.best_of, args.seed, args.rounds or 0)
 
 
+def describe(row: GameRow, names: list[str]) -> str:
+    """One game in a line: its id, who won or that it was drawn, on which turn."""
+    a, b = (names[i] for i in row.entrants)
+    if row.winner < 0:
+        told = f"{a} and {b} draw ({row.reason})"
+    else:
+        told = f"{(a, b)[row.winner]} beats {(a, b)[1 - row.winner]}"
+    return f"{row.game_id} {told} on turn {row.turns}"
+
+
 def run(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     for flag, path in (("--results", args.results), ("--db", args.db)):
@@ -129,10 +141,20 @@ def run(args: argparse.Namespace) -> int:
         if args.trace_dir.exists() and not args.trace_dir.is_dir():
             raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: not a folder")
         args.trace_dir.mkdir(parents=True, exist_ok=True)
-    bar = tqdm(total=0, unit="game", file=sys.stderr, disable=args.quiet, mininterval=0.5,
-               dynamic_ncols=True, desc="games")
+    # On a terminal, a progress bar; otherwise (a log file, a pipe) a line per game.
+    lines = not args.quiet and not sys.stderr.isatty()
+    bar = tqdm(total=0, unit="game", file=sys.stderr, disable=args.quiet or lines,
+               mininterval=0.5, dynamic_ncols=True, desc="games")
+    names = [e.name for e in settings.entrants]
+    began = time.perf_counter()
 
-    def progress(done: int, total: int) -> None:
+    def progress(done: int, total: int, row: GameRow | None) -> None:
+        if lines:
+            if row is not None:
+                rate = done / max(time.perf_counter() - began, 1e-9)
+                print(f"[{done}/{total}] {describe(row, names)} ({rate:.1f} games/s)",
+                      file=sys.stderr, flush=True)
+            return
         if bar.total != total:
             bar.total = total
             bar.refresh()

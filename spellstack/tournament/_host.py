@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ._executors import Executor, InProcess
-from ._games import Seat
+from ._games import GameRow, Seat
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import ResultsStore
 
@@ -20,14 +20,14 @@ DEFAULT_DB = Path("spellstack-tournament.db")
 async def play_tournament(settings: TournamentSettings, *, db: Path = DEFAULT_DB,
                           resume: bool = False, jobs: int = 1, concurrency: int = 8,
                           trace_dir: Path | None = None,
-                          progress: Callable[[int, int], None] | None = None) -> Played:
+                          progress: Callable[[int, int, GameRow | None], None] | None = None) -> Played:
     """Play ``settings``'s tournament, every game written to the results database ``db`` the
     moment it ends; returns what it came to.
 
     ``resume``: the database holds this tournament already (it was stopped, or killed): only
     the games it lacks are played. ``jobs``: worker processes (1: the games are played in this
     process). ``concurrency``: games at once in each process. ``trace_dir``: each game's trace,
-    as ``GAME_ID.jsonl``. ``progress(done, total)``: called after each game.
+    as ``GAME_ID.jsonl``. ``progress(done, total, game)``: called after each game (``run_tournament``).
     Raises ``StoreError`` for a database that can't be used as asked.
     """
     names = tuple(e.name for e in settings.entrants)

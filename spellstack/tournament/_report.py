@@ -89,6 +89,9 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
         matches.append({"round": spec.round, "match": spec.match,
                         "players": [names[result.a], names[result.b]] if result.b is not None else [],
                         "wins": [result.a_wins, result.b_wins], "draws": result.draws})
+    for round_no, entrant in played.sat_out:
+        matches.append({"round": round_no, "sits_out": names[entrant]})
+    matches.sort(key=lambda m: (m["round"], "match" not in m, m.get("match", 0)))
     doc = {
         "engine": __version__,
         "format": settings.format,

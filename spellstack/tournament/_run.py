@@ -73,7 +73,10 @@ class Played:
     rows: list[GameRow] = field(default_factory=list)
     """Every game, by round, match and number."""
     matches: list[tuple[MatchSpec | None, MatchResult]] = field(default_factory=list)
-    """Every match (None for a bye) with its result, by round and match."""
+    """Every match (None for a Swiss bye) with its result, by round and match."""
+    sat_out: list[tuple[int, int]] = field(default_factory=list)
+    """A round robin of an odd number of entrants: (round, entrant) for the one that sits
+    each round out (no match, no points)."""
 
 
 def _estimate(settings: TournamentSettings) -> int:
@@ -84,12 +87,13 @@ def _estimate(settings: TournamentSettings) -> int:
 
 async def run_tournament(settings: TournamentSettings, executor: Executor,
                          done: Mapping[str, GameRow], record: Callable[[GameRow], None],
-                         progress: Callable[[int, int], None] | None = None) -> Played:
+                         progress: Callable[[int, int, GameRow | None], None] | None = None) -> Played:
     """Play the tournament's games that ``done`` (rows by game id, from the results database)
     does not hold, each one given to ``record`` as soon as it ends; returns everything.
 
-    ``progress(games done, games in all)`` is called after each game (the total is an upper
-    bound that shrinks as matches end early)."""
+    ``progress(games done, games in all, the game)`` is called after each game (the total is an
+    upper bound that shrinks as matches end early; a game already in ``done`` counts too), and
+    with no game when the total changes."""
     n = len(settings.entrants)
     if n < 2:
         raise ValueError(f"a tournament needs at least 2 entrants, got {n}")
@@ -99,10 +103,10 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     results: list[MatchResult] = []
     count = [0, _estimate(settings)]
 
-    def tick(shrink: int = 0) -> None:
+    def tick(row: GameRow | None = None, shrink: int = 0) -> None:
         count[1] -= shrink
         if progress is not None:
-            progress(count[0], count[1])
+            progress(count[0], count[1], row)
 
     async def play_match(match: MatchSpec) -> None:
         rows = by_match.setdefault((match.round, match.match), [])
@@ -117,9 +121,10 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                 record(row)
             rows.append(row)
             count[0] += 1
-            tick()
+            tick(row)
         # Games it did not need (an early win) or needed more of (draws) than best_of.
-        tick(settings.best_of - len(rows))
+        if len(rows) != settings.best_of:
+            tick(shrink=settings.best_of - len(rows))
 
     def result_of(match: MatchSpec) -> MatchResult:
         score: Score = match_score(by_match[(match.round, match.match)], settings.best_of)
@@ -142,7 +147,12 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                         nursery.start_soon(play_match, spec)
         for r, listed in enumerate(matches, 1):
             for spec, entrant in listed:
-                result = result_of(spec) if spec is not None else bye(r, entrant)
+                if spec is None:
+                    # An odd number of entrants: each sits out one round. That is no match
+                    # won (MTR's bye is a Swiss pairing's), so the standings leave it out.
+                    played.sat_out.append((r, entrant))
+                    continue
+                result = result_of(spec)
                 results.append(result)
                 played.matches.append((spec, result))
     elif settings.format == "swiss":
