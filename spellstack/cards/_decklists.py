@@ -19,19 +19,20 @@ What is kept: only the main deck, the cards a game shuffles into the library. Th
 sections are read, their counts and names checked like the main deck's (so a misspelt name
 anywhere in the file is an error, before any game starts), and then ignored:
 
-- ``Sideboard``: sideboarding between games is not played.
-- ``Companion`` (702.139): a companion starts the game outside it, in the sideboard, and
-  the engine has no rule for bringing it in; Arena lists it in the sideboard too.
+- ``Sideboard``: every game of a match is played with the main deck (no sideboarding).
+- ``Companion`` (702.139): a companion starts the game outside it, as a sideboard card, and
+  the engine has no rule for bringing it in.
 - ``Commander`` (903): the Commander variant is not played. Under its rules the commander
   starts in the command zone, not in the library (903.6), so leaving it out still gives the
   library the deck would have.
-- ``About``: ``Name X`` gives the deck its name; without one the deck is named after its
-  file (the file name without its extension).
+- ``About``: its one line, ``Name X``, gives the deck its name; without one the deck is
+  named after its file (the file name without its extension).
 
 The main deck must have from ``MIN_DECK_SIZE`` to ``MAX_DECK_SIZE`` cards, and every name in
 the file must be a card the engine implements (a token is not a card), as in TOML decks.
-Errors are one ``CardDefinitionError`` naming the file, the line number and the line; all the
-unknown names of a file come in one error.
+An error is one ``CardDefinitionError`` naming the file and, for a fault of a line, its
+number and the line (cut short if it is long); all the unknown names of a file come in one
+error.
 """
 
 from __future__ import annotations
@@ -145,7 +146,7 @@ def _read(text: str, source: str) -> tuple[str | None, list[_Line], bool]:
             continue
         if section == "about":
             key, _, value = line.partition(" ")
-            if key != "Name":
+            if key.lower() != "name":
                 raise _fail(source, number, raw, "under About, only a 'Name' line (is a "
                                                  "'Deck' line missing?)")
             if not value.strip():

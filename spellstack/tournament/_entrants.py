@@ -14,6 +14,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import os
 import re
 import sys
 from collections.abc import Callable, Mapping
@@ -112,14 +113,17 @@ def _load_file(spec: str, where: str) -> ModuleType:
     file under a name of its own (``spellstack_bot_<stem>_<hash of its full path>``), so
     that two files of the same name don't clash, nor one named after a module."""
     path = Path(where)
-    if path.is_dir():
-        raise EntrantError(f"bot {spec!r}: {where!r} is a folder, not a Python file")
-    if not path.is_file():
-        raise EntrantError(f"bot {spec!r}: no file {where!r} (a path is relative to the "
-                           "working folder)")
-    full = path.resolve()
+    try:
+        if path.is_dir():
+            raise EntrantError(f"bot {spec!r}: {where!r} is a folder, not a Python file")
+        if not path.is_file():
+            raise EntrantError(f"bot {spec!r}: no file {where!r} (a path is relative to the "
+                               "working folder)")
+        full = path.resolve()
+    except OSError as err:
+        raise EntrantError(f"bot {spec!r}: can't read {where!r}: {err.strerror}") from None
     stem = re.sub(r"\W", "_", full.stem, flags=re.ASCII)
-    name = f"spellstack_bot_{stem}_{hashlib.sha256(str(full).encode()).hexdigest()[:12]}"
+    name = f"spellstack_bot_{stem}_{hashlib.sha256(os.fsencode(full)).hexdigest()[:12]}"
     loaded = sys.modules.get(name)
     if loaded is not None:
         return loaded

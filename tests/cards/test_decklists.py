@@ -99,6 +99,7 @@ def test_about_name_is_the_decks_name_and_stays_out_of_the_cards() -> None:
 def test_headers_in_any_case_and_with_a_colon() -> None:
     text = "DECK:\n20 Mountain\n20 Forest\nsideboard:\n4 Shock\n"
     assert parse(text) == ("deck", ("Mountain",) * 20 + ("Forest",) * 20)
+    assert parse("ABOUT\nname  Burn \n" + text)[0] == "Burn"
 
 
 # --- MTGO's sections ---------------------------------------------------------------------------

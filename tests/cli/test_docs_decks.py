@@ -85,7 +85,7 @@ def test_the_text_lists_play_with_the_docs_command(tmp_path: Path, capsys: pytes
     assert "(red-green.txt) vs" in out and "Winner: " in out
 
 
-def test_the_text_list_refusal_the_doc_quotes_is_the_loaders(tmp_path: Path,
+def test_the_text_list_refusal_the_doc_quotes_is_the_loaders(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     [(name, block), _] = _saved_lists()
     monkeypatch.chdir(tmp_path)
@@ -93,3 +93,5 @@ def test_the_text_list_refusal_the_doc_quotes_is_the_loaders(tmp_path: Path,
     with pytest.raises(CardDefinitionError) as err:
         load_deck(name, load_cards())
     assert f"`{err.value}`" in " ".join(DOC.read_text("utf-8").split())
+    assert main(["play", "--deck", name, "--deck", "gruul"]) == 2  # refused before the game
+    assert capsys.readouterr() == ("", f"spellstack: {err.value}\n")
