@@ -147,11 +147,13 @@ def run(args: argparse.Namespace) -> int:
                mininterval=0.5, dynamic_ncols=True, desc="games")
     names = [e.name for e in settings.entrants]
     began = time.perf_counter()
+    now = [0]  # games played by this run (not those a resumed tournament had recorded)
 
     def progress(done: int, total: int, row: GameRow | None) -> None:
         if lines:
             if row is not None:
-                rate = done / max(time.perf_counter() - began, 1e-9)
+                now[0] += 1
+                rate = now[0] / max(time.perf_counter() - began, 1e-9)
                 print(f"[{done}/{total}] {describe(row, names)} ({rate:.1f} games/s)",
                       file=sys.stderr, flush=True)
             return

@@ -91,9 +91,9 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     """Play the tournament's games that ``done`` (rows by game id, from the results database)
     does not hold, each one given to ``record`` as soon as it ends; returns everything.
 
-    ``progress(games done, games in all, the game)`` is called after each game (the total is an
-    upper bound that shrinks as matches end early; a game already in ``done`` counts too), and
-    with no game when the total changes."""
+    ``progress(games done, games in all, the game)`` is called after each game played (the
+    games done count those in ``done`` too; the total is an upper bound that shrinks as matches
+    end early), and with no game when the total changes."""
     n = len(settings.entrants)
     if n < 2:
         raise ValueError(f"a tournament needs at least 2 entrants, got {n}")
@@ -115,13 +115,15 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
             if spec is None:
                 break
             row = done.get(spec.game_id)
+            count[0] += 1
             if row is None:
                 async with limiter:
                     row = await executor.play(spec)
                 record(row)
-            rows.append(row)
-            count[0] += 1
-            tick(row)
+                rows.append(row)
+                tick(row)
+            else:
+                rows.append(row)
         # Games it did not need (an early win) or needed more of (draws) than best_of.
         if len(rows) != settings.best_of:
             tick(shrink=settings.best_of - len(rows))

@@ -1,0 +1,160 @@
+"""``spellstack tournament`` as a user runs it (real processes): results byte-identical however
+the games are spread, a tournament killed with SIGKILL and resumed, a worker process killed,
+and bad input refused in one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SIX = [f"--entrant={n}=random@{d}" for n, d in
+       (("a", "gruul"), ("b", "dimir"), ("c", "orzhov"), ("d", "gruul"), ("e", "dimir"),
+        ("f", "orzhov"))]
+LIMIT = 300.0
+"""Generous seconds for one tournament process (they take a few)."""
+
+
+def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "spellstack", "tournament", *args], cwd=cwd,
+                          text=True, capture_output=True, timeout=LIMIT, check=False)
+
+
+def _start(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "spellstack", "tournament", *args], cwd=ROOT,
+                            text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _wait_for_games(proc: subprocess.Popen[str], games: int) -> list[str]:
+    """Read the process's per-game lines on stderr until ``games`` games have ended."""
+    assert proc.stderr is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + LIMIT
+    while True:
+        ready, _, _ = select.select([proc.stderr], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"no game ended in {LIMIT} s: {lines}"
+        line = proc.stderr.readline()
+        assert line, f"the tournament ended before {games} games: {lines}"
+        lines.append(line)
+        if line.startswith(f"[{games}/"):
+            return lines
+
+
+def _rows(db: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT game_id, round, match, number, seed, players, bot_seeds, "
+                            "chooser, starting, mulligans, winner, reason, turns, decisions, "
+                            "final_hash FROM games ORDER BY round, match, number").fetchall()
+
+
+def test_the_default_tournament_plays_the_built_in_entrants_and_prints_the_standings(tmp_path: Path) -> None:
+    done = _run("--seed", "7", "--results", "r.json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "spellstack-tournament.db").is_file()  # the default database
+    head, *_ = done.stdout.splitlines()
+    assert head.startswith("spellstack tournament: round-robin, 3 entrants, 3 rounds, best of 3, "
+                           "seed 7:")
+    for name in ("random-dimir", "random-gruul", "random-orzhov"):
+        assert name in done.stdout
+    assert "rank  entrant" in done.stdout and "Elo diff" in done.stdout and "LOS" in done.stdout
+    doc = json.loads((tmp_path / "r.json").read_text())
+    assert [e["name"] for e in doc["entrants"]] == ["random-dimir", "random-gruul", "random-orzhov"]
+    assert 6 <= len(doc["games"]) <= 9
+    assert len(_rows(tmp_path / "spellstack-tournament.db")) == len(doc["games"])
+    # Not a terminal: a line per game on stderr, with the games done out of the total.
+    assert done.stderr.startswith("[1/9] r")
+    again = _run("--seed", "7", cwd=tmp_path)
+    assert again.returncode == 2
+    assert "already holds this tournament" in again.stderr and "--resume" in again.stderr
+
+
+def test_the_results_are_byte_identical_whatever_the_concurrency_and_jobs(tmp_path: Path) -> None:
+    one = _run("--seed", "7", "--results", str(tmp_path / "one.json"), "--db", str(tmp_path / "1.db"),
+               "--concurrency", "1", "--jobs", "1", "--quiet")
+    many = _run("--seed", "7", "--results", str(tmp_path / "many.json"), "--db",
+                str(tmp_path / "2.db"), "--concurrency", "8", "--jobs", "2", "--quiet")
+    assert one.returncode == 0, one.stderr
+    assert many.returncode == 0, many.stderr
+    assert (tmp_path / "one.json").read_bytes() == (tmp_path / "many.json").read_bytes()
+    assert _rows(tmp_path / "1.db") == _rows(tmp_path / "2.db")
+    assert one.stderr == many.stderr == ""  # --quiet
+
+
+def test_a_tournament_killed_halfway_resumes_to_the_same_standings_and_games(tmp_path: Path) -> None:
+    whole = _run(*SIX, "--seed", "3", "--db", str(tmp_path / "whole.db"), "--results",
+                 str(tmp_path / "whole.json"))
+    assert whole.returncode == 0, whole.stderr
+    total = len(_rows(tmp_path / "whole.db"))
+    proc = _start(*SIX, "--seed", "3", "--db", str(tmp_path / "part.db"), "--concurrency", "4")
+    try:
+        _wait_for_games(proc, total // 2)
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=LIMIT)
+    finally:
+        proc.kill()
+    kept = _rows(tmp_path / "part.db")
+    assert total // 2 <= len(kept) < total
+    resumed = _run(*SIX, "--seed", "3", "--db", str(tmp_path / "part.db"), "--resume", "--results",
+                   str(tmp_path / "part.json"))
+    assert resumed.returncode == 0, resumed.stderr
+    assert _rows(tmp_path / "part.db") == _rows(tmp_path / "whole.db")
+    assert (tmp_path / "part.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
+    standings = whole.stdout.split("\n", 1)[1]
+    assert resumed.stdout.split("\n", 1)[1].replace("part.json", "whole.json") == standings
+    # Only the missing games were played after the kill: one line each.
+    assert resumed.stderr.count("\n") == total - len(kept)
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(p) for p in path.read_text().split()] if path.exists() else []
+
+
+def test_a_worker_process_killed_mid_tournament_loses_nothing(tmp_path: Path) -> None:
+    whole = _run(*SIX, "--seed", "4", "--db", str(tmp_path / "whole.db"), "--results",
+                 str(tmp_path / "whole.json"), "--quiet")
+    assert whole.returncode == 0, whole.stderr
+    total = len(_rows(tmp_path / "whole.db"))
+    proc = _start(*SIX, "--seed", "4", "--db", str(tmp_path / "part.db"), "--results",
+                  str(tmp_path / "part.json"), "--jobs", "2", "--concurrency", "4")
+    try:
+        _wait_for_games(proc, total // 3)
+        workers = _children(proc.pid)
+        assert len(workers) == 2, workers
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=LIMIT)
+    finally:
+        proc.kill()
+    assert proc.returncode == 0, err
+    assert _rows(tmp_path / "part.db") == _rows(tmp_path / "whole.db")
+    assert (tmp_path / "part.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
+
+
+def test_bad_input_is_one_line_naming_it(tmp_path: Path) -> None:
+    deck = tmp_path / "list.txt"
+    deck.write_text("4 Grizzly Bear\n36 Forest\n", encoding="utf-8")
+    cases = [
+        (["--entrant", "random@gruul"], "at least 2 entrants, got 1"),
+        (["--entrant", "x=random@gruul", "--entrant", "x=random@dimir"], "both named 'x'"),
+        (["--rounds", "3"], "--rounds is for --format swiss"),
+        (["--entrant", "random@gruul", "--entrant", f"random@{deck}"], "did you mean 'Grizzly Bears'"),
+        (["--entrant", "nobot@gruul", "--entrant", "random@dimir"], "nobot"),
+        (["--results", str(tmp_path / "missing" / "r.json")], "no folder"),
+        (["--concurrency", "0"], "must be from 1 to"),
+        (["--best-of", "many"], "expected a whole number"),
+    ]
+    for args, message in cases:
+        done = _run(*args, "--db", str(tmp_path / "r.db"))
+        assert done.returncode == 2, (args, done.stdout)
+        # One line names what was wrong (argparse's own errors come after its usage lines).
+        last = done.stderr.splitlines()[-1]
+        assert last.startswith("spellstack tournament: ") and message in last, (args, done.stderr)
+        assert done.stdout == ""
+    assert not (tmp_path / "r.db").exists() or _rows(tmp_path / "r.db") == []

@@ -1,0 +1,140 @@
+"""The runner in process: the same results however many games run at once, a stopped
+tournament resumed to the same end, the results database's refusals, Swiss rounds paired from
+the rounds before."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+import trio
+
+from spellstack.cards import load_cards
+from spellstack.tournament import (
+    GameRow,
+    Played,
+    StoreError,
+    TournamentSettings,
+    parse_entrant,
+    play_tournament,
+    report,
+    results_json,
+)
+
+CARDS = load_cards()
+FOUR = tuple(parse_entrant(text, CARDS) for text in
+             ("a=random@gruul", "b=random@dimir", "c=random@orzhov", "d=random@gruul"))
+FIVE = (*FOUR, parse_entrant("e=random@dimir", CARDS))
+
+
+def _settings(entrants: tuple = FOUR, fmt: str = "round-robin", best_of: int = 1,  # type: ignore[type-arg]
+              seed: int = 7, rounds: int = 0) -> TournamentSettings:
+    return TournamentSettings(entrants, fmt, best_of, seed, rounds)
+
+
+def _games(played: Played) -> list[GameRow]:
+    """The rows without their timing."""
+    return [GameRow(*[getattr(r, f) for f in GameRow.__slots__ if f != "seconds"])  # type: ignore[arg-type]
+            for r in played.rows]
+
+
+async def test_the_results_are_the_same_one_game_at_a_time_and_eight_at_once(tmp_path: Path) -> None:
+    one = await play_tournament(_settings(best_of=3), db=tmp_path / "1.db", concurrency=1)
+    eight = await play_tournament(_settings(best_of=3), db=tmp_path / "8.db", concurrency=8)
+    assert results_json(report(one)) == results_json(report(eight))
+    # Six matches of best of three: two or three games each.
+    assert 12 <= len(one.rows) <= 18
+    assert len({r.game_id for r in one.rows}) == len(one.rows)
+    assert len({r.seed for r in one.rows}) == len(one.rows)
+    # A different seed is a different tournament.
+    other = await play_tournament(_settings(best_of=3, seed=8), db=tmp_path / "8.db")
+    assert [r.seed for r in other.rows] != [r.seed for r in one.rows]
+
+
+async def test_every_game_is_in_the_database_as_it_ends(tmp_path: Path) -> None:
+    seen: list[int] = []
+
+    def progress(done: int, total: int, row: GameRow | None) -> None:
+        if row is not None:
+            with sqlite3.connect(tmp_path / "r.db") as db:
+                seen.append(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+            assert seen[-1] == done  # recorded before the tournament goes on
+
+    played = await play_tournament(_settings(), db=tmp_path / "r.db", concurrency=3,
+                                   progress=progress)
+    assert seen == list(range(1, len(played.rows) + 1))
+    with sqlite3.connect(tmp_path / "r.db") as db:
+        stored = db.execute("SELECT game_id, seed, players, winner, reason, turns, decisions, "
+                            "final_hash FROM games ORDER BY round, match, number").fetchall()
+    names = [e.name for e in FOUR]
+    assert stored == [(r.game_id, r.seed, json.dumps([names[i] for i in r.entrants]),
+                       names[r.entrants[r.winner]] if r.winner >= 0 else None, r.reason, r.turns,
+                       r.decisions, r.final_hash) for r in played.rows]
+
+
+async def test_a_stopped_tournament_resumes_to_the_same_end(tmp_path: Path) -> None:
+    whole = await play_tournament(_settings(best_of=3), db=tmp_path / "whole.db")
+    with trio.CancelScope() as scope:
+        def stop_after_five(done: int, total: int, row: GameRow | None) -> None:
+            if done == 5:
+                scope.cancel()
+        await play_tournament(_settings(best_of=3), db=tmp_path / "part.db", concurrency=4,
+                              progress=stop_after_five)
+    with sqlite3.connect(tmp_path / "part.db") as db:
+        kept = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert 5 <= kept < len(whole.rows)
+    played: list[GameRow] = []
+    resumed = await play_tournament(
+        _settings(best_of=3), db=tmp_path / "part.db", resume=True,
+        progress=lambda done, total, row: played.append(row) if row is not None else None)
+    assert _games(resumed) == _games(whole)
+    assert results_json(report(resumed)) == results_json(report(whole))
+    # Only the missing games were played again (the progress counts those recorded too).
+    with sqlite3.connect(tmp_path / "part.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == len(whole.rows)
+
+
+async def test_the_database_refuses_what_it_can_not_do(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    await play_tournament(_settings(), db=db)
+    with pytest.raises(StoreError, match=r"already holds this tournament \(6 games recorded\); "
+                                         "add --resume"):
+        await play_tournament(_settings(), db=db)
+    with pytest.raises(StoreError, match="no tournament with these settings to resume"):
+        await play_tournament(_settings(seed=99), db=db, resume=True)
+    finished = await play_tournament(_settings(), db=db, resume=True)  # nothing left to play
+    assert len(finished.rows) == 6
+    junk = tmp_path / "junk.db"
+    junk.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="junk.db: not a results database"):
+        await play_tournament(_settings(), db=junk)
+    with pytest.raises(StoreError, match="is a folder"):
+        await play_tournament(_settings(), db=tmp_path)
+
+
+async def test_a_round_robin_of_five_meets_every_pair_once_and_each_sits_out_once(tmp_path: Path) -> None:
+    played = await play_tournament(_settings(FIVE), db=tmp_path / "r.db")
+    pairs = [frozenset(spec.entrants) for spec, _ in played.matches if spec is not None]
+    assert len(pairs) == len(set(pairs)) == 10
+    assert sorted(e for _, e in played.sat_out) == [0, 1, 2, 3, 4]
+    rep = report(played)
+    # No points for sitting out: ten matches of best of one, 3 points each or 1 + 1.
+    assert sum(s.points for s in rep.standings) in range(20, 31)
+    assert all(s.byes == 0 for s in rep.standings)
+
+
+async def test_swiss_pairs_each_round_from_the_ones_before_with_a_bye(tmp_path: Path) -> None:
+    played = await play_tournament(_settings(FIVE, "swiss", best_of=3), db=tmp_path / "s.db")
+    assert played.settings.round_count() == 3  # ceil(log2(5))
+    byes = [result.a for spec, result in played.matches if spec is None]
+    assert len(byes) == 3 and len(set(byes)) == 3  # one a round, never twice to one entrant
+    met = [frozenset(spec.entrants) for spec, _ in played.matches if spec is not None]
+    assert len(met) == 6 and len(set(met)) == 6  # no rematch
+    rep = report(played)
+    assert sum(s.byes for s in rep.standings) == 3
+    doc = json.loads(results_json(rep))
+    assert [m["round"] for m in doc["matches"]] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
+    assert "seconds" not in doc["games"][0]
+    assert "seconds" in json.loads(results_json(rep, timings=True))["games"][0]
