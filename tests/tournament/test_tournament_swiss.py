@@ -108,6 +108,18 @@ def test_the_bye_goes_to_the_lowest_without_one() -> None:
     assert swiss_pairings(5, results, 3, 7, 2) == [(0, 3), (4, 1), (2, None)]
 
 
+def test_the_bye_moves_up_when_the_lowest_would_force_a_rematch() -> None:
+    # Entrant 4 entered in round 2. r1: 0 beats 1, 3 beats 2; r2: 0 beats 2, 1 beats 4, 3 bye;
+    # r3: 0 beats 3, 2 beats 4, 1 bye (every win 2-0). Points: 0: 9; 1, 3: 6; 2: 3; 4: 0.
+    # No bye yet: 4, 2, 0 (lowest first). With the bye on 4, entrant 0 has met 1, 2 and 3:
+    # no pairing avoids a rematch. So the bye moves up to 2: then 0 meets 4 (new), and 1
+    # and 3 (6 points each, tied on every tiebreaker: the lot orders them) have not met.
+    results = [won(1, 0, 1), won(1, 3, 2), won(2, 0, 2), won(2, 1, 4), bye(2, 3),
+               won(3, 0, 3), won(3, 2, 4), bye(3, 1)]
+    pairs = swiss_pairings(5, results, 4, 7, 2)
+    assert pairs[0] == (0, 4) and set(pairs[1]) == {1, 3} and pairs[2] == (2, None)
+
+
 def test_the_lowest_gets_the_bye_when_it_has_none() -> None:
     # r1: 0 beats 1 2-0, 2 has the bye. Round 2: 1 (0 points) is lowest and has had no bye.
     # 0 and 2 have 3 points each; 0's OMW% is 1/3 (1's MW% 0, floored), 2's is 0 (a bye is
