@@ -62,9 +62,10 @@ def round_robin(n: int) -> list[list[Pairing]]:
 def swiss_rounds(n: int) -> int:
     """The number of Swiss rounds for n entrants: ceil(log2 n), at least 1.
 
-    This agrees with the table of rounds Wizards of the Coast recommends for Swiss events
-    up to 128 players (2: 1, 3-4: 2, 5-8: 3, 9-16: 4, ... 65-128: 7); a tournament can ask
-    for more. Raises ValueError if n < 2.
+    This agrees with the table of rounds Wizards of the Coast publishes for Swiss events
+    (2: 1, 3-4: 2, 5-8: 3, 9-16: 4, ... 65-128: 7, 129-212: 8) up to 212 players; from 213
+    the table adds rounds sooner. A tournament can ask for another number. Raises
+    ValueError if n < 2.
     """
     _check_n(n)
     return max(1, (n - 1).bit_length())
