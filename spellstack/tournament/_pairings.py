@@ -62,9 +62,10 @@ def round_robin(n: int) -> list[list[Pairing]]:
 def swiss_rounds(n: int) -> int:
     """The number of Swiss rounds for n entrants: ceil(log2 n), at least 1.
 
-    This agrees with the table of rounds Wizards of the Coast recommends for Swiss events
-    up to 128 players (2: 1, 3-4: 2, 5-8: 3, 9-16: 4, ... 65-128: 7); a tournament can ask
-    for more. Raises ValueError if n < 2.
+    This agrees with the table of rounds Wizards of the Coast publishes for Swiss events
+    (2: 1, 3-4: 2, 5-8: 3, 9-16: 4, ... 65-128: 7, 129-212: 8) up to 212 players; from 213
+    the table adds rounds sooner. A tournament can ask for another number. Raises
+    ValueError if n < 2.
     """
     _check_n(n)
     return max(1, (n - 1).bit_length())
@@ -129,11 +130,13 @@ def swiss_pairings(n: int, results: Iterable[MatchResult], round_no: int, seed: 
     3. The others are paired from the top down: the highest unpaired entrant meets the
        next one in order it has not met, within its match-point group, or the highest of
        the groups below when its group runs out (a pair-down). When that leaves someone
-       without a legal opponent, the search backtracks, and then tries the next bye
-       candidate, so there is no rematch if any choice of bye and pairings avoids one.
-       Only if none does are rematches allowed: the same top-down pass then prefers, for
-       each entrant in turn, the opponents it has met fewest times (greedily, not a
-       global minimum).
+       without a legal opponent, the search backtracks; when no pairing of the others
+       avoids a rematch, the bye moves up to the next entrant among those with the fewest
+       byes. So there is no rematch if any pairing, with any bye step 2 allows, avoids
+       one; a second bye is never given to avoid a rematch.
+    4. Only if every such choice repeats a match are rematches allowed: the same top-down
+       pass then prefers, for each entrant in turn, the opponents it has met fewest times
+       (greedily, not a global minimum), with the bye as in step 2.
 
     Each pairing is (higher in the order, lower); the bye, if any, comes last as
     ``(entrant, None)``. Raises ValueError if n < 2, ``round_no`` < 1, a result names an
@@ -149,10 +152,10 @@ def swiss_pairings(n: int, results: Iterable[MatchResult], round_no: int, seed: 
     order, rows = _order(n, results, round_no, seed, games_to_win)
     met: Counter[frozenset[int]] = Counter(
         frozenset((result.a, result.b)) for result in results if result.b is not None)
-    place = {entrant: i for i, entrant in enumerate(order)}
     bye_candidates: list[int | None] = [None]
     if n % 2:
-        bye_candidates = [*sorted(order, key=lambda e: (rows[e].byes, -place[e]))]
+        fewest = min(row.byes for row in rows)
+        bye_candidates = [e for e in reversed(order) if rows[e].byes == fewest]
     for allow_rematch in (False, True):
         failed: set[frozenset[int]] = set()
         for bye in bye_candidates:

@@ -139,7 +139,7 @@ def test_entrants_without_matches() -> None:
 def test_bad_input() -> None:
     with pytest.raises(ValueError, match="at least 2 entrants"):
         standings(1, [], 2)
-    with pytest.raises(ValueError, match="names entrant 4, but the entrants are 0..3"):
+    with pytest.raises(ValueError, match=r"names entrant 4, but the entrants are 0\.\.3"):
         standings(4, [MatchResult(round=1, a=0, b=4, a_wins=2, b_wins=0, draws=0)], 2)
     with pytest.raises(ValueError, match="names entrant -1"):
         standings(4, [MatchResult(round=1, a=-1, b=None, a_wins=0, b_wins=0, draws=0)], 2)
