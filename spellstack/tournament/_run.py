@@ -115,15 +115,16 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
             if spec is None:
                 break
             row = done.get(spec.game_id)
-            count[0] += 1
             if row is None:
                 async with limiter:
                     row = await executor.play(spec)
                 record(row)
                 rows.append(row)
+                count[0] += 1
                 tick(row)
             else:
                 rows.append(row)
+                count[0] += 1
         # Games it did not need (an early win) or needed more of (draws) than best_of.
         if len(rows) != settings.best_of:
             tick(shrink=settings.best_of - len(rows))
