@@ -24,14 +24,17 @@ from ..harness import (
     machine,
     measure_floor,
 )
+from ..tournament import bench_memory, bench_tournament
 from ._errors import CommandError
 
 __all__ = ["add_parser"]
 
 
-_MODES = ("layers", "kernel", "trace", "jobs", "concurrent", "messages", "profile", "bombing")
+_MODES = ("layers", "kernel", "trace", "jobs", "concurrent", "messages", "profile", "bombing",
+          "tournament")
 _COMPATIBLE = {frozenset({"kernel", "jobs"}), frozenset({"kernel", "profile"}),
-               frozenset({"trace", "profile"})}
+               frozenset({"trace", "profile"}), frozenset({"tournament", "jobs"}),
+               frozenset({"tournament", "concurrent"})}
 """Pairs of modes that go together; every other pair is refused."""
 
 
@@ -46,8 +49,8 @@ def _modes(args: argparse.Namespace) -> list[str]:
         for b in chosen[i + 1:]:
             if frozenset({a, b}) not in _COMPATIBLE:
                 raise CommandError(f"--{a} and --{b} can't be combined")
-    if args.repeat is not None and args.jobs is None:
-        raise CommandError("--repeat applies to --jobs only")
+    if args.repeat is not None and args.jobs is None and not args.tournament:
+        raise CommandError("--repeat applies to --jobs and --tournament only")
     return chosen
 
 
@@ -81,6 +84,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "(KIND: string, objects, maps, or a fuzz mutation kind) beside 9 honest "
                         "games, and those games alone: their throughput beside the bomber "
                         "against alone (default --games 27)")
+    p.add_argument("--tournament", action="store_true",
+                   help="instead, a tournament's throughput: a round robin of best-of-one "
+                        "matches between random bots (at least --games games, default 200) "
+                        "in one process and in --jobs J worker processes (default 2), 8 games "
+                        "at once in each, against spellstack bench's games one after another; "
+                        "with --concurrent N, instead N games in flight in one process and "
+                        "the resident memory")
     p.add_argument("--profile", action="store_true",
                    help="profile the games (with --kernel or --trace: those games) and show "
                         "the time by component")
@@ -97,6 +107,14 @@ def run(args: argparse.Namespace) -> int:
     if args.bombing is not None:
         out.append(machine())
         bench_bombing(range(args.seed, args.seed + (args.games or 27)), args.bombing, out)
+        print("\n".join(out))
+        return 0
+    if args.tournament:
+        out.append(machine())
+        if args.concurrent is not None:
+            bench_memory(args.games or args.concurrent, args.seed, args.concurrent, out)
+        else:
+            bench_tournament(args.games or 200, args.seed, args.jobs or 2, args.repeat or 1, out)
         print("\n".join(out))
         return 0
     games = args.games if args.games is not None else args.concurrent or 200

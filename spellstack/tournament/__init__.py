@@ -15,6 +15,14 @@ It sits beside the harness, above the actors, bots, cards, protocol and rules wh
 names it uses; the command line (``spellstack.cli``) calls it.
 """
 
+from ._bench import (
+    BENCH_ENTRANT_DECKS,
+    TournamentRun,
+    bench_entrants,
+    bench_memory,
+    bench_tournament,
+    time_tournament,
+)
 from ._entrants import (
     BUILT_IN_BOTS,
     BotFactory,
@@ -92,6 +100,7 @@ from ._store import (
 )
 
 __all__ = [
+    "BENCH_ENTRANT_DECKS",
     "BUILT_IN_BOTS",
     "DEFAULT_DB",
     "FLOOR",
@@ -117,7 +126,11 @@ __all__ = [
     "Standing",
     "StoreError",
     "StoredTournament",
+    "TournamentRun",
     "TournamentSettings",
+    "bench_entrants",
+    "bench_memory",
+    "bench_tournament",
     "built_in_entrants",
     "derive_seed",
     "elo_difference",
@@ -143,4 +156,5 @@ __all__ = [
     "standings_table",
     "swiss_pairings",
     "swiss_rounds",
+    "time_tournament",
 ]

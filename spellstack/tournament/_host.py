@@ -17,7 +17,7 @@ DEFAULT_DB = Path("spellstack-tournament.db")
 """The results database when none is given: in the working folder."""
 
 
-async def play_tournament(settings: TournamentSettings, *, db: Path = DEFAULT_DB,
+async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFAULT_DB,
                           resume: bool = False, jobs: int = 1, concurrency: int = 8,
                           trace_dir: Path | None = None,
                           progress: Callable[[int, int, GameRow | None], None] | None = None) -> Played:
@@ -31,7 +31,7 @@ async def play_tournament(settings: TournamentSettings, *, db: Path = DEFAULT_DB
     Raises ``StoreError`` for a database that can't be used as asked.
     """
     names = tuple(e.name for e in settings.entrants)
-    store = ResultsStore(db)
+    store = ResultsStore(Path(db))
     try:
         recorded = store.open_tournament(settings.as_dict(), names, resume=resume)
         done = {row.game_id: row for row in recorded}

@@ -1,0 +1,222 @@
+"""``spellstack bench --tournament``: tournament throughput in one process and in worker
+processes, and what games in flight at once cost in memory.
+
+The tournament is a round robin of best-of-one matches between random bots playing the bench's
+two decks, so that its games compare with ``spellstack bench``'s; its results database is a
+temporary file, deleted after.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+from ..actors import play_one_game
+from ..bots import RandomBot
+from ..cards import load_cards
+from ._entrants import Entrant, parse_entrant
+from ._executors import InProcess
+from ._games import GameRow, GameSpec, Seat
+from ._host import play_tournament
+from ._run import Played, TournamentSettings, run_tournament
+from ._store import ResultsStore
+
+__all__ = ["BENCH_ENTRANT_DECKS", "TournamentRun", "bench_entrants", "bench_memory", "bench_tournament",
+           "time_tournament"]
+
+BENCH_ENTRANT_DECKS = ("gruul", "orzhov")
+"""The decks the bench's entrants play, in turn (the decks of ``spellstack bench``)."""
+
+
+def bench_entrants(games: int) -> tuple[Entrant, ...]:
+    """The fewest random entrants whose round robin of best-of-one matches has at least
+    ``games`` games (k entrants: k (k - 1) / 2 games), playing the bench's decks in turn."""
+    k = max(2, math.ceil((1 + math.sqrt(1 + 8 * games)) / 2))
+    cards = load_cards()
+    return tuple(parse_entrant(f"t{i + 1}=random@{BENCH_ENTRANT_DECKS[i % 2]}", cards)
+                 for i in range(k))
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRun:
+    """One timed tournament."""
+
+    jobs: int
+    """Worker processes (1: in the tournament's own process)."""
+    concurrency: int
+    """Games at once per process."""
+    games: int
+    """Games played."""
+    seconds: float
+    """Wall-clock seconds, start to end (worker processes' start-up included)."""
+    decisions: int
+    """Decisions the bots answered."""
+    rows: tuple[GameRow, ...]
+    """The games, timings cleared (to compare runs)."""
+
+    @property
+    def games_per_second(self) -> float:
+        """Throughput."""
+        return self.games / self.seconds
+
+
+def _untimed(row: GameRow) -> GameRow:
+    return GameRow(row.game_id, row.round, row.match, row.number, row.seed, row.entrants,
+                   row.bot_seeds, row.chooser, row.starting, row.mulligans, row.winner,
+                   row.reason, row.turns, row.decisions, row.final_hash)
+
+
+def time_tournament(entrants: Sequence[Entrant], seed: int, jobs: int, concurrency: int) -> TournamentRun:
+    """Play the bench's tournament once, timed, into a temporary results database."""
+    settings = TournamentSettings(tuple(entrants), "round-robin", 1, seed)
+    with tempfile.TemporaryDirectory(prefix="spellstack-bench-") as folder:
+        began = time.perf_counter()
+        played = trio.run(lambda: play_tournament(settings, db=Path(folder) / "bench.db",
+                                                  jobs=jobs, concurrency=concurrency))
+        seconds = time.perf_counter() - began
+    return TournamentRun(jobs, concurrency, len(played.rows), seconds,
+                         sum(r.decisions for r in played.rows),
+                         tuple(_untimed(r) for r in played.rows))
+
+
+def _peak_kb() -> int:
+    """This process's peak resident set size so far, in kB (ru_maxrss is bytes on macOS)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak // 1024 if sys.platform == "darwin" else peak
+
+
+def _resident_kb() -> int:
+    """This process's resident set size now, in kB (0 where /proc is missing)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            pages = int(f.read().split()[1])
+    except OSError:
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+class _Counting:
+    """An ``InProcess`` executor that counts its games in flight."""
+
+    def __init__(self, inner: InProcess, sample: Callable[[], None]) -> None:
+        self.inner = inner
+        self.capacity = inner.capacity
+        self.sample = sample
+        self.now = 0
+        self.peak = 0
+
+    async def play(self, spec: GameSpec) -> GameRow:
+        self.now += 1
+        self.peak = max(self.peak, self.now)
+        try:
+            return await self.inner.play(spec)
+        finally:
+            self.now -= 1
+            self.sample()
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def bench_memory(games: int, seed: int, concurrency: int, out: list[str]) -> None:
+    """Up to ``concurrency`` tournament games in flight at once in this process, their rows
+    written to a results database: the most resident memory while they ran (sampled as each
+    game ends and every 50 ms), and the process's peak."""
+    entrants = bench_entrants(games)
+    settings = TournamentSettings(entrants, "round-robin", 1, seed)
+    before = _resident_kb()
+    most = [before]
+
+    def sample() -> None:
+        most[0] = max(most[0], _resident_kb())
+
+    counting = _Counting(InProcess([Seat(e.name, e.deck, e.factory) for e in entrants],
+                                   concurrency), sample)
+
+    async def run(db: Path) -> Played:
+        store = ResultsStore(db)
+        try:
+            store.open_tournament(settings.as_dict(), tuple(e.name for e in entrants), resume=False)
+            async with trio.open_nursery() as nursery:
+                async def every_50_ms() -> None:
+                    while True:
+                        sample()
+                        await trio.sleep(0.05)
+                nursery.start_soon(every_50_ms)
+                played = await run_tournament(settings, counting, {}, store.record)
+                nursery.cancel_scope.cancel()
+            return played
+        finally:
+            store.close()
+
+    with tempfile.TemporaryDirectory(prefix="spellstack-bench-") as folder:
+        began = time.perf_counter()
+        played = trio.run(run, Path(folder) / "bench.db")
+        seconds = time.perf_counter() - began
+    out.append(f"tournament memory: {len(played.rows)} games ({len(entrants)} random entrants, "
+               f"round robin of best-of-one matches), up to {concurrency} at once in one "
+               f"process, {seconds:.1f} s, {len(played.rows) / seconds:.1f} games/s")
+    out.append(f"games in flight at most: {counting.peak}; resident memory: "
+               f"{most[0] / 1024:.1f} MB at most while they ran, {before / 1024:.1f} MB before; "
+               f"process peak (ru_maxrss) {_peak_kb() / 1024:.1f} MB (target: 1,000 games in "
+               "flight under 200 MB)")
+
+
+def _bench_games(seeds: range) -> float:
+    """``spellstack bench``'s games one after another in this process (its decks and bots):
+    games per second."""
+    decks = BENCH_ENTRANT_DECKS
+
+    async def play() -> None:
+        for s in seeds:
+            # The bench's own bots for the game of seed s (``harness.bench_bots``).
+            await play_one_game(decks, [RandomBot(2 * s + 1), RandomBot(2 * s + 2)], s,
+                                names=list(decks))
+
+    began = time.perf_counter()
+    trio.run(play)
+    return len(seeds) / (time.perf_counter() - began)
+
+
+def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[str]) -> None:
+    """The bench's tournament in one process and in ``jobs`` worker processes (8 games at once
+    in each), ``repeat`` times each, alternating, against ``spellstack bench``'s games one after
+    another in the same sitting; medians."""
+    entrants = bench_entrants(games)
+    count = len(entrants) * (len(entrants) - 1) // 2
+    baseline: list[float] = []
+    ones: list[TournamentRun] = []
+    manys: list[TournamentRun] = []
+    for i in range(repeat):
+        print(f"  round {i + 1}/{repeat}: bench games", file=sys.stderr, flush=True)
+        baseline.append(_bench_games(range(seed, seed + count)))
+        print(f"  round {i + 1}/{repeat}: tournament in 1 process", file=sys.stderr, flush=True)
+        ones.append(time_tournament(entrants, seed, 1, 8))
+        print(f"  round {i + 1}/{repeat}: tournament in {jobs} worker processes", file=sys.stderr,
+              flush=True)
+        manys.append(time_tournament(entrants, seed, jobs, 8))
+    same = all(r.rows == ones[0].rows for r in ones + manys)
+    bench = statistics.median(baseline)
+    one = statistics.median(r.games_per_second for r in ones)
+    many = statistics.median(r.games_per_second for r in manys)
+    played = ones[0].games
+    out.append(f"tournament: {played} games ({len(entrants)} random entrants on "
+               f"{' and '.join(BENCH_ENTRANT_DECKS)}, round robin of best-of-one matches, seed "
+               f"{seed}), 8 at once per process; medians of {repeat}")
+    out.append(f"spellstack bench's games, one after another: {bench:.2f} games/s "
+               f"({count} games)")
+    out.append(f"tournament in 1 process: {one:.2f} games/s = {one / bench:.2f}x bench's "
+               "(target: within 15%, >= 0.85x)")
+    out.append(f"tournament in {jobs} worker processes: {many:.2f} games/s = {many / one:.2f}x "
+               f"1 process (target on 2 cores: >= 1.8x); {os.cpu_count()} cores")
+    out.append(f"same games in every run: {'yes' if same else 'NO'}")
