@@ -151,6 +151,8 @@ class Processes:
         """The worker's command line."""
         self.started = 0
         """Worker processes started so far, replacements of dead ones included."""
+        self.replayed = 0
+        """Times a game was sent again because its worker died playing it."""
         self._setup = encode_frame(setup_message(self.entrants, concurrency, self.trace_dir))
         self._workers: list[_Worker | None] = [None] * jobs
         self._everyone: list[_Worker] = []
@@ -161,6 +163,10 @@ class Processes:
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
         return [w.process.pid for w in self._workers if w is not None and not w.dead]
+
+    def in_flight(self) -> dict[int, int]:
+        """Games in flight on each live worker, by its process id."""
+        return {w.process.pid: len(w.pending) for w in self._workers if w is not None and not w.dead}
 
     async def play(self, spec: GameSpec) -> GameRow:
         """Play the game in a worker; its row (``died_row`` if its worker died playing it
@@ -176,6 +182,7 @@ class Processes:
                 deaths += 1
                 if deaths >= MAX_DEATHS:
                     return died_row(spec, deaths, slot.death)
+                self.replayed += 1
 
     async def aclose(self) -> None:
         """Close every worker's stdin, give them ``EXIT_GRACE`` seconds to exit, kill the
@@ -196,17 +203,26 @@ class Processes:
                     await w.stdin.aclose()
                     await w.frames.stream.aclose()
 
-    async def _worker(self) -> _Worker:
-        """The live worker with the fewest games in flight, starting any that are missing."""
+    async def start(self) -> None:
+        """Start the workers now, rather than with the first game (a worker's start-up, mostly
+        imports and loading the cards, then overlaps with whatever comes next)."""
+        await self._live()
+
+    async def _live(self) -> list[_Worker]:
+        """The live workers, starting a new one in place of each that is missing or dead."""
         async with self._starting:
             if self._closed:
                 raise trio.ClosedResourceError("the tournament's worker processes are closed")
             for i, worker in enumerate(self._workers):
                 if worker is None or worker.dead:
                     self._workers[i] = await self._start()
-            live = [w for w in self._workers if w is not None and not w.dead]
-        if not live:
-            return await self._worker()
+            return [w for w in self._workers if w is not None and not w.dead]
+
+    async def _worker(self) -> _Worker:
+        """The live worker with the fewest games in flight."""
+        live: list[_Worker] = []
+        while not live:
+            live = await self._live()
         return min(live, key=lambda w: len(w.pending))
 
     async def _start(self) -> _Worker:
