@@ -5,7 +5,8 @@ The tournament's first frame is the setup (``{"t": "setup", ...}``: every entran
 bot spec, deck name and card names, how many games the worker plays at once, the trace
 folder); then one frame per game to play (``{"t": "game", "n": ticket, "spec": {...}}``).
 The worker answers each game with ``{"t": "row", "n": ticket, "row": {...}}``, the ticket
-the tournament gave the game, in the order the games end. Specs and rows are maps of
+the tournament gave the game, in the order the games end; a worker that cannot use its setup
+(a bot spec it cannot load) says ``{"t": "refused", "reason": ...}`` and exits. Specs and rows are maps of
 ``GameSpec``'s and ``GameRow``'s fields by name. A frame that is not one of these, or a
 stream that ends inside a frame, is a ``FrameError``.
 """
@@ -34,6 +35,7 @@ __all__ = [
     "decode_setup",
     "encode_frame",
     "game_message",
+    "refused_message",
     "row_message",
     "setup_message",
 ]
@@ -146,6 +148,11 @@ def row_message(ticket: int, row: GameRow) -> Message:
         "chooser": row.chooser, "starting": row.starting, "mulligans": list(row.mulligans),
         "winner": row.winner, "reason": row.reason, "turns": row.turns, "decisions": row.decisions,
         "final_hash": row.final_hash, "seconds": row.seconds}}
+
+
+def refused_message(reason: str) -> Message:
+    """A worker's answer to a setup it cannot use (it then exits)."""
+    return {"t": "refused", "reason": reason}
 
 
 def decode_setup(message: Message) -> Setup:

@@ -11,6 +11,7 @@ the tournament closes its stdin.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -22,7 +23,7 @@ import trio
 from ..cards import load_cards
 from ._entrants import load_bot
 from ._games import GameSpec, Seat, play_spec
-from ._wire import FrameError, FrameReader, decode_game, decode_setup, encode_frame, row_message
+from ._wire import FrameError, FrameReader, decode_game, decode_setup, encode_frame, refused_message, row_message
 
 __all__ = ["main"]
 
@@ -52,7 +53,10 @@ async def _serve(frames_in: int, frames_out: int) -> int:
         setup = decode_setup(first)
         seats = tuple(Seat(e.name, e.deck, load_bot(e.bot)) for e in setup.entrants)
     except (FrameError, ValueError) as exc:
+        # Said on stdout too, so the tournament stops rather than playing each game again.
         print(f"spellstack worker: bad setup: {exc}", file=sys.stderr)
+        with contextlib.suppress(trio.BrokenResourceError):
+            await out.send_all(encode_frame(refused_message(str(exc))))
         return SETUP_FAILED
     load_cards()
     limiter = trio.CapacityLimiter(setup.concurrency)

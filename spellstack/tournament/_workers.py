@@ -14,6 +14,7 @@ row it hands the reading to another game in flight on that worker.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import signal
@@ -27,7 +28,7 @@ import trio
 from ._games import GameRow, GameSpec
 from ._wire import FrameError, FrameReader, WorkerEntrant, decode_row, encode_frame, game_message, setup_message
 
-__all__ = ["MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant", "died_row"]
+__all__ = ["MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant", "WorkerSetupError", "died_row"]
 
 WORKER_MODULE = "spellstack.tournament._worker_main"
 """The module a worker process runs (``python -m``)."""
@@ -38,6 +39,11 @@ MAX_DEATHS = 3
 EXIT_GRACE = 5.0
 """Seconds a worker has to exit by itself (after its stdout ended, or its stdin was closed)
 before it is killed."""
+
+
+class WorkerSetupError(RuntimeError):
+    """A worker process refused the tournament's setup (say, a bot spec that loads in the
+    tournament's process but not in a fresh one): no game can be played in workers."""
 
 
 def died_row(spec: GameSpec, deaths: int, last: str) -> GameRow:
@@ -105,16 +111,15 @@ class _Worker:
         self.buried = False
         """It has been reaped and its games in flight told."""
 
-    async def send(self, frame: bytes, slot: _Slot | None = None) -> bool:
-        """Write ``frame`` (the game's, if ``slot``, which is then in flight); False if the
-        worker is dead already. A broken pipe kills the process: its stdout then ends and the
-        reading call buries it. Once begun, a write is not cancelled (half a frame would
-        break the stream): frames are small and a worker always reads its stdin."""
+    async def send(self, frame: bytes, slot: _Slot) -> bool:
+        """Write ``frame``, ``slot``'s game, which is then in flight; False if the worker is
+        dead already. A broken pipe kills the process: its stdout then ends and the reading
+        call buries it. Once begun, a write is not cancelled (half a frame would break the
+        stream): frames are small and a worker always reads its stdin."""
         async with self.sending:
             if self.dead:
                 return False
-            if slot is not None:
-                self.pending[slot.ticket] = slot
+            self.pending[slot.ticket] = slot
             with trio.CancelScope(shield=True):
                 try:
                     await self.stdin.send_all(frame)
@@ -159,6 +164,7 @@ class Processes:
         self._starting = trio.Lock()
         self._tickets = itertools.count()
         self._closed = False
+        self._refused: str | None = None
 
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
@@ -170,7 +176,8 @@ class Processes:
 
     async def play(self, spec: GameSpec) -> GameRow:
         """Play the game in a worker; its row (``died_row`` if its worker died playing it
-        ``MAX_DEATHS`` times). ``trio.ClosedResourceError`` once ``aclose`` has begun."""
+        ``MAX_DEATHS`` times). ``trio.ClosedResourceError`` once ``aclose`` has begun;
+        ``WorkerSetupError`` if a worker refused the setup."""
         deaths = 0
         while True:
             worker = await self._worker()
@@ -178,6 +185,7 @@ class Processes:
             await self._play_on(worker, slot)
             if slot.row is not None:
                 return slot.row
+            self._check_usable()
             if slot.death is not None:
                 deaths += 1
                 if deaths >= MAX_DEATHS:
@@ -208,22 +216,25 @@ class Processes:
         imports and loading the cards, then overlaps with whatever comes next)."""
         await self._live()
 
+    def _check_usable(self) -> None:
+        """Raise if no more games may be played: closed, or the setup was refused."""
+        if self._closed:
+            raise trio.ClosedResourceError("the tournament's worker processes are closed")
+        if self._refused is not None:
+            raise WorkerSetupError(f"a worker process refused the tournament: {self._refused}")
+
     async def _live(self) -> list[_Worker]:
         """The live workers, starting a new one in place of each that is missing or dead."""
         async with self._starting:
-            if self._closed:
-                raise trio.ClosedResourceError("the tournament's worker processes are closed")
+            self._check_usable()
             for i, worker in enumerate(self._workers):
                 if worker is None or worker.dead:
                     self._workers[i] = await self._start()
-            return [w for w in self._workers if w is not None and not w.dead]
+            return [w for w in self._workers if w is not None]
 
     async def _worker(self) -> _Worker:
         """The live worker with the fewest games in flight."""
-        live: list[_Worker] = []
-        while not live:
-            live = await self._live()
-        return min(live, key=lambda w: len(w.pending))
+        return min(await self._live(), key=lambda w: len(w.pending))
 
     async def _start(self) -> _Worker:
         """A new worker process, its setup sent."""
@@ -232,7 +243,12 @@ class Processes:
         worker = _Worker(process)
         self._everyone.append(worker)
         self.started += 1
-        await worker.send(self._setup)
+        async with worker.sending:
+            with trio.CancelScope(shield=True):
+                # A worker that is gone already breaks the pipe again with its first game,
+                # which then counts the death.
+                with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                    await worker.stdin.send_all(self._setup)
         return worker
 
     async def _play_on(self, worker: _Worker, slot: _Slot) -> None:
@@ -262,6 +278,10 @@ class Processes:
                 message = await worker.frames.receive()
                 if message is None:
                     await self._bury(worker, None)
+                    return
+                if message.get("t") == "refused":
+                    self._refused = str(message.get("reason"))
+                    await self._bury(worker, f"refused the setup: {self._refused}")
                     return
                 ticket, row = decode_row(message)
                 found = worker.pending.get(ticket)

@@ -32,7 +32,7 @@ from spellstack.tournament._wire import (
     row_message,
     setup_message,
 )
-from spellstack.tournament._workers import WORKER_MODULE, Processes, WorkerEntrant
+from spellstack.tournament._workers import WORKER_MODULE, Processes, WorkerEntrant, WorkerSetupError
 
 CARDS = load_cards()
 GRUUL = load_deck("gruul", CARDS)
@@ -275,6 +275,22 @@ async def test_a_worker_sending_a_malformed_frame_is_killed() -> None:
                           "(last: malformed frame: not a message (a map with a type 't'): 'hello')")
     assert executor.started == 3
     assert executor.pids() == []
+
+
+async def test_a_refused_setup_stops_the_games() -> None:
+    # The bot spec is checked only in the worker: it refuses the setup, once, not per game.
+    unloadable = WorkerEntrant("ghost", "no_such_package_anywhere:Bot", GRUUL)
+    executor = Processes([ENTRANTS[0], unloadable], jobs=1, concurrency=1)
+    try:
+        with trio.fail_after(60), pytest.raises(WorkerSetupError, match=(
+                "a worker process refused the tournament: bot 'no_such_package_anywhere:Bot': "
+                "cannot import 'no_such_package_anywhere'")):
+            await executor.play(SPECS[0])
+        with pytest.raises(WorkerSetupError, match="refused"):
+            await executor.play(SPECS[1])
+    finally:
+        await executor.aclose()
+    assert executor.started == 1
 
 
 async def test_aclose_leaves_no_worker_alive() -> None:
