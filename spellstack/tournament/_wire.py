@@ -1,0 +1,250 @@
+"""What a tournament and its worker processes say to each other over the worker's stdin and
+stdout: frames of msgpack, each a 4-byte big-endian length and then that many bytes.
+
+The tournament's first frame is the setup (``{"t": "setup", ...}``: every entrant as its name,
+bot spec, deck name and card names, how many games the worker plays at once, the trace
+folder); then one frame per game to play (``{"t": "game", "n": ticket, "spec": {...}}``).
+The worker answers each game with ``{"t": "row", "n": ticket, "row": {...}}``, the ticket
+the tournament gave the game, in the order the games end; a worker that cannot use its setup
+(a bot spec it cannot load) says ``{"t": "refused", "reason": ...}`` and exits. Specs and rows are maps of
+``GameSpec``'s and ``GameRow``'s fields by name. A frame that is not one of these, or a
+stream that ends inside a frame, is a ``FrameError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import msgpack  # type: ignore[import-untyped]  # ships no type information
+import trio
+
+from ..cards import Deck
+from ._games import GameRow, GameSpec
+
+__all__ = [
+    "MAX_FRAME",
+    "WIRE_VERSION",
+    "FrameError",
+    "FrameReader",
+    "Setup",
+    "WorkerEntrant",
+    "decode_game",
+    "decode_row",
+    "decode_setup",
+    "encode_frame",
+    "game_message",
+    "refused_message",
+    "row_message",
+    "setup_message",
+]
+
+WIRE_VERSION = 1
+"""The setup frame's ``v``: a worker refuses a setup of another version."""
+
+MAX_FRAME = 16 * 1024 * 1024
+"""The largest frame either side reads, in bytes (a setup of many big decks is far smaller)."""
+
+Message = dict[str, object]
+"""One decoded frame: a map with at least ``t``, the message's type."""
+
+
+class FrameError(ValueError):
+    """A frame that is not what the other side may send, or a stream cut inside a frame."""
+
+
+@dataclass(frozen=True, slots=True)
+class WorkerEntrant:
+    """An entrant as a worker process rebuilds it: plain data, no bot object."""
+
+    name: str
+    """The entrant's name."""
+    bot: str
+    """Its bot spec, as ``load_bot`` takes it (the worker loads it again)."""
+    deck: Deck
+    """Its deck."""
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A worker's setup: the first frame it reads."""
+
+    entrants: tuple[WorkerEntrant, ...]
+    """Every entrant of the tournament, by index."""
+    concurrency: int
+    """How many games the worker plays at once."""
+    trace_dir: Path | None
+    """Where each game's trace goes, or None."""
+
+
+def encode_frame(message: Mapping[str, object]) -> bytes:
+    """``message`` as one frame: its length, then its msgpack."""
+    payload: bytes = msgpack.packb(message, use_bin_type=True)
+    return len(payload).to_bytes(4, "big") + payload
+
+
+class FrameReader:
+    """Reads frames from a byte stream. Cancelling ``receive`` loses nothing: bytes read but
+    not yet a whole frame wait in the reader for the next call."""
+
+    def __init__(self, stream: trio.abc.ReceiveStream) -> None:
+        self.stream = stream
+        """The stream it reads."""
+        self.buffer = bytearray()
+        """Bytes read and not yet returned as a frame."""
+
+    async def receive(self) -> Message | None:
+        """The next frame, or None if the stream ended between frames."""
+        while True:
+            if len(self.buffer) >= 4:
+                size = int.from_bytes(self.buffer[:4], "big")
+                if size > MAX_FRAME:
+                    raise FrameError(f"a frame of {size} bytes (at most {MAX_FRAME})")
+                if len(self.buffer) >= 4 + size:
+                    payload = bytes(self.buffer[4:4 + size])
+                    del self.buffer[:4 + size]
+                    return _decode(payload)
+            chunk = await self.stream.receive_some(65536)
+            if not chunk:
+                if self.buffer:
+                    raise FrameError(f"the stream ended inside a frame ({len(self.buffer)} bytes of it)")
+                return None
+            self.buffer += chunk
+
+
+def _decode(payload: bytes) -> Message:
+    """One frame's payload as a message."""
+    try:
+        value = msgpack.unpackb(payload, raw=False)
+    except Exception as exc:  # msgpack raises several kinds of error for bad bytes
+        raise FrameError(f"not msgpack: {exc}") from exc
+    if not isinstance(value, dict) or not isinstance(value.get("t"), str):
+        raise FrameError(f"not a message (a map with a type 't'): {value!r:.200}")
+    return value
+
+
+def setup_message(entrants: Sequence[WorkerEntrant], concurrency: int, trace_dir: Path | None) -> Message:
+    """The setup frame's message."""
+    return {"t": "setup", "v": WIRE_VERSION, "concurrency": concurrency,
+            "trace_dir": None if trace_dir is None else str(trace_dir),
+            "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name, "cards": list(e.deck.cards)}
+                         for e in entrants]}
+
+
+def game_message(ticket: int, spec: GameSpec) -> Message:
+    """A game to play, under the tournament's ticket for it."""
+    return {"t": "game", "n": ticket, "spec": {
+        "game_id": spec.game_id, "round": spec.round, "match": spec.match, "number": spec.number,
+        "seed": spec.seed, "entrants": list(spec.entrants), "bot_seeds": list(spec.bot_seeds),
+        "chooser": spec.chooser}}
+
+
+def row_message(ticket: int, row: GameRow) -> Message:
+    """A finished game's row, under the ticket its game came with."""
+    return {"t": "row", "n": ticket, "row": {
+        "game_id": row.game_id, "round": row.round, "match": row.match, "number": row.number,
+        "seed": row.seed, "entrants": list(row.entrants), "bot_seeds": list(row.bot_seeds),
+        "chooser": row.chooser, "starting": row.starting, "mulligans": list(row.mulligans),
+        "winner": row.winner, "reason": row.reason, "turns": row.turns, "decisions": row.decisions,
+        "final_hash": row.final_hash, "seconds": row.seconds}}
+
+
+def refused_message(reason: str) -> Message:
+    """A worker's answer to a setup it cannot use (it then exits)."""
+    return {"t": "refused", "reason": reason}
+
+
+def decode_setup(message: Message) -> Setup:
+    """A setup message's contents."""
+    _expect(message, "setup")
+    if message.get("v") != WIRE_VERSION:
+        raise FrameError(f"setup of wire version {message.get('v')!r}, this worker speaks {WIRE_VERSION}")
+    entrants = []
+    for item in _list(message, "entrants"):
+        entrant = _map(item, "an entrant")
+        cards = tuple(_str_item(c, "a card name") for c in _list(entrant, "cards"))
+        entrants.append(WorkerEntrant(_str(entrant, "name"), _str(entrant, "bot"),
+                                      Deck(_str(entrant, "deck"), cards)))
+    trace_dir = message.get("trace_dir")
+    if trace_dir is not None and not isinstance(trace_dir, str):
+        raise FrameError(f"setup: trace_dir {trace_dir!r}")
+    concurrency = _int(message, "concurrency")
+    if concurrency < 1:
+        raise FrameError(f"setup: concurrency {concurrency}")
+    return Setup(tuple(entrants), concurrency, None if trace_dir is None else Path(trace_dir))
+
+
+def decode_game(message: Message) -> tuple[int, GameSpec]:
+    """A game message's ticket and spec."""
+    _expect(message, "game")
+    spec = _map(message.get("spec"), "a spec")
+    chooser = spec.get("chooser")
+    if chooser is not None and type(chooser) is not int:
+        raise FrameError(f"spec: chooser {chooser!r}")
+    return _int(message, "n"), GameSpec(
+        _str(spec, "game_id"), _int(spec, "round"), _int(spec, "match"), _int(spec, "number"),
+        _int(spec, "seed"), _ints(spec, "entrants"), _ints(spec, "bot_seeds"), chooser)
+
+
+def decode_row(message: Message) -> tuple[int, GameRow]:
+    """A row message's ticket and row."""
+    _expect(message, "row")
+    row = _map(message.get("row"), "a row")
+    seconds = row.get("seconds")
+    if type(seconds) is not float:
+        raise FrameError(f"row: seconds {seconds!r}")
+    return _int(message, "n"), GameRow(
+        _str(row, "game_id"), _int(row, "round"), _int(row, "match"), _int(row, "number"),
+        _int(row, "seed"), _ints(row, "entrants"), _ints(row, "bot_seeds"), _int(row, "chooser"),
+        _int(row, "starting"), _ints(row, "mulligans"), _int(row, "winner"), _str(row, "reason"),
+        _int(row, "turns"), _int(row, "decisions"), _str(row, "final_hash"), seconds)
+
+
+def _expect(message: Message, kind: str) -> None:
+    """``message`` is of type ``kind``."""
+    if message.get("t") != kind:
+        raise FrameError(f"expected a {kind!r} message, got {message.get('t')!r}")
+
+
+def _map(value: object, what: str) -> Mapping[str, object]:
+    """``value`` as a map."""
+    if not isinstance(value, dict):
+        raise FrameError(f"{what}: not a map: {value!r:.200}")
+    return value
+
+
+def _list(message: Mapping[str, object], key: str) -> list[object]:
+    """``message[key]`` as a list."""
+    value = message.get(key)
+    if not isinstance(value, list):
+        raise FrameError(f"{key}: not a list: {value!r:.200}")
+    return value
+
+
+def _int(message: Mapping[str, object], key: str) -> int:
+    """``message[key]`` as an int (not a bool)."""
+    value = message.get(key)
+    if type(value) is not int:
+        raise FrameError(f"{key}: not an integer: {value!r:.200}")
+    return value
+
+
+def _ints(message: Mapping[str, object], key: str) -> tuple[int, ...]:
+    """``message[key]`` as a tuple of ints."""
+    items = _list(message, key)
+    if not all(type(v) is int for v in items):
+        raise FrameError(f"{key}: not a list of integers: {items!r:.200}")
+    return tuple(v for v in items if isinstance(v, int))
+
+
+def _str(message: Mapping[str, object], key: str) -> str:
+    """``message[key]`` as a string."""
+    return _str_item(message.get(key), key)
+
+
+def _str_item(value: object, what: str) -> str:
+    """``value`` as a string."""
+    if not isinstance(value, str):
+        raise FrameError(f"{what}: not a string: {value!r:.200}")
+    return value
