@@ -171,6 +171,11 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(err)) from None
     finally:
         bar.close()
+    if played.replayed:
+        died = played.workers - args.jobs
+        print(f"spellstack tournament: {died} worker process{'es' if died != 1 else ''} died; "
+              f"{played.replayed} game{'s' if played.replayed != 1 else ''} in flight on "
+              f"{'them' if died != 1 else 'it'} played again from their seeds", file=sys.stderr)
     rep = report(played)
     print(f"spellstack tournament: {settings.format}, {len(settings.entrants)} entrants, "
           f"{settings.round_count()} rounds, best of {settings.best_of}, seed {settings.seed}: "

@@ -10,6 +10,8 @@ from ._executors import Executor, InProcess
 from ._games import GameRow, Seat
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import ResultsStore
+from ._wire import WorkerEntrant
+from ._workers import Processes
 
 __all__ = ["DEFAULT_DB", "play_tournament"]
 
@@ -40,12 +42,15 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
             executor = InProcess([Seat(e.name, e.deck, e.factory) for e in settings.entrants],
                                  concurrency, trace_dir)
         else:
-            from ._workers import Processes, WorkerEntrant
             executor = Processes([WorkerEntrant(e.name, e.bot, e.deck) for e in settings.entrants],
                                  jobs, concurrency, trace_dir)
         try:
-            return await run_tournament(settings, executor, done, store.record, progress)
+            played = await run_tournament(settings, executor, done, store.record, progress)
         finally:
             await executor.aclose()
+        if isinstance(executor, Processes):
+            played.replayed = executor.replayed
+            played.workers = executor.started
+        return played
     finally:
         store.close()

@@ -74,6 +74,10 @@ class Played:
     """Every game, by round, match and number."""
     matches: list[tuple[MatchSpec | None, MatchResult]] = field(default_factory=list)
     """Every match (None for a Swiss bye) with its result, by round and match."""
+    replayed: int = 0
+    """Games sent again because the worker process playing them died (``--jobs``)."""
+    workers: int = 0
+    """Worker processes started, replacements of dead ones included (0: in process)."""
     sat_out: list[tuple[int, int]] = field(default_factory=list)
     """A round robin of an odd number of entrants: (round, entrant) for the one that sits
     each round out (no match, no points)."""

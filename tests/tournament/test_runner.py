@@ -100,7 +100,7 @@ async def test_the_database_refuses_what_it_can_not_do(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     await play_tournament(_settings(), db=db)
     with pytest.raises(StoreError, match=r"already holds this tournament \(6 games recorded\); "
-                                         "add --resume"):
+                                         r"add --resume"):
         await play_tournament(_settings(), db=db)
     with pytest.raises(StoreError, match="no tournament with these settings to resume"):
         await play_tournament(_settings(seed=99), db=db, resume=True)
@@ -108,7 +108,7 @@ async def test_the_database_refuses_what_it_can_not_do(tmp_path: Path) -> None:
     assert len(finished.rows) == 6
     junk = tmp_path / "junk.db"
     junk.write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(StoreError, match="junk.db: not a results database"):
+    with pytest.raises(StoreError, match=r"junk\.db: not a results database"):
         await play_tournament(_settings(), db=junk)
     with pytest.raises(StoreError, match="is a folder"):
         await play_tournament(_settings(), db=tmp_path)
