@@ -3,9 +3,10 @@
 The front door for a program that embeds it: play a game between bots (``play_one_game``,
 its ``GameResult``, ``SeatConfig``), write a bot (``Bot``, ``RandomBot``), load cards and
 decks (``load_cards``, ``load_deck``, ``Deck``, ``DECKS``), read and replay traces
-(``read_trace``, ``replay_trace``, ``Trace`` and its records and errors). The packages
-below (``spellstack.rules``, ``protocol``, ``actors``, ``bots``, ``cards``, ``trace``) hold
-the rest.
+(``read_trace``, ``replay_trace``, ``Trace`` and its records and errors), run a tournament
+(``play_tournament``, ``TournamentSettings``, ``parse_entrant``). The packages below
+(``spellstack.rules``, ``protocol``, ``actors``, ``bots``, ``cards``, ``trace``,
+``tournament``) hold the rest.
 
 The names are loaded when first used, so that importing one layer (``spellstack.rules``,
 which is sans-IO) does not import the others with this package.
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         read_trace,
         replay_trace,
     )
+    from .tournament import TournamentSettings, parse_entrant, play_tournament
 
 _HOMES = {
     "spellstack.actors": ("GameResult", "SeatConfig", "play_one_game"),
@@ -41,6 +43,7 @@ _HOMES = {
     "spellstack.trace": ("ReplayError", "ReplayMismatchError", "Trace", "TraceError",
                          "TraceHeader", "TraceMessage", "TraceResult", "read_trace",
                          "replay_trace"),
+    "spellstack.tournament": ("TournamentSettings", "parse_entrant", "play_tournament"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 """The module each public name comes from."""
@@ -59,10 +62,13 @@ __all__ = [
     "TraceHeader",
     "TraceMessage",
     "TraceResult",
+    "TournamentSettings",
     "__version__",
     "load_cards",
     "load_deck",
+    "parse_entrant",
     "play_one_game",
+    "play_tournament",
     "read_trace",
     "replay_trace",
 ]

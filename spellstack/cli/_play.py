@@ -36,7 +36,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "play", help="play one game between two random bots",
         description="Play one game between two seeded random bots, told turn by turn.",
         epilog=f"built-in decks: {', '.join(DECKS)}. A deck file is UTF-8 TOML (a name and a "
-               "[cards] table of card name = count, 40 cards or more; see docs/decks.md); "
+               "[cards] table of card name = count, 40 cards or more) or, for any name not "
+               "ending .toml, an MTG Arena or MTGO text list (see docs/decks.md); "
                "`spellstack cards` lists the cards.")
     p.add_argument("--deck", action="append", default=None, metavar="DECK",
                    help=f"a built-in deck ({', '.join(DECKS)}) or a deck file; give it twice "
