@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .actors import GameResult, SeatConfig, play_one_game
     from .bots import Bot, RandomBot
     from .cards import DECKS, Deck, load_cards, load_deck
+    from .tournament import TournamentSettings, parse_entrant, play_tournament
     from .trace import (
         ReplayError,
         ReplayMismatchError,
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
         read_trace,
         replay_trace,
     )
-    from .tournament import TournamentSettings, parse_entrant, play_tournament
 
 _HOMES = {
     "spellstack.actors": ("GameResult", "SeatConfig", "play_one_game"),
@@ -57,12 +57,12 @@ __all__ = [
     "ReplayError",
     "ReplayMismatchError",
     "SeatConfig",
+    "TournamentSettings",
     "Trace",
     "TraceError",
     "TraceHeader",
     "TraceMessage",
     "TraceResult",
-    "TournamentSettings",
     "__version__",
     "load_cards",
     "load_deck",

@@ -1,0 +1,72 @@
+"""The examples in docs/tournaments.md run as written, and what it says of the command holds."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shlex
+import shutil
+from pathlib import Path
+
+import pytest
+
+from spellstack.cli import main
+from spellstack.tournament import DEFAULT_DB, swiss_rounds
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "tournaments.md"
+
+
+def _blocks(lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text("utf-8"), re.S)
+
+
+def _command(line: str) -> tuple[int, str]:
+    args = shlex.split(line)
+    assert args[:2] == ["spellstack", "tournament"], line
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([*args[1:], "--quiet"])
+    return code, out.getvalue()
+
+
+def test_every_command_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copy(ROOT / "tests" / "cards" / "decklists" / "red-green.txt", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    lines = [line for block in _blocks("sh") for line in block.splitlines() if line.strip()]
+    assert len(lines) == 5
+    printed = []
+    for line in lines:
+        code, out = _command(line)
+        assert code == 0, (line, out)
+        printed.append(out)
+    # The default run prints exactly what the page shows.
+    [shown, *_] = _blocks("text")
+    assert printed[0] == shown
+    assert (tmp_path / DEFAULT_DB).is_file()
+    assert "random-Red-Green Stompy" in printed[1] and "steady" in printed[1]
+    assert "swiss, 5 entrants, 3 rounds" in printed[2] and (tmp_path / "swiss.json").is_file()
+    # Resumed with every game recorded: the same standings again.
+    assert printed[4] == printed[3]
+
+
+def test_the_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    [code] = _blocks("python")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(DOC), "exec"), {})
+    assert out.getvalue().startswith("rank  entrant")
+    assert (tmp_path / "python.db").is_file()
+
+
+def test_what_the_page_says_of_rounds_and_defaults_holds() -> None:
+    text = " ".join(DOC.read_text("utf-8").split())
+    assert "3 rounds for 5 to 8 entrants" in text
+    assert [swiss_rounds(n) for n in (5, 6, 7, 8)] == [3, 3, 3, 3]
+    assert swiss_rounds(4) == 2 and swiss_rounds(9) == 4
+    assert f"`{DEFAULT_DB}`" in text
+    readme = (ROOT / "README.md").read_text("utf-8")
+    first = next(line for line in readme.splitlines() if line.startswith("python3 -m venv"))
+    assert first.endswith(".venv/bin/spellstack tournament")  # the main job
