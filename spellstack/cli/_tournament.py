@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import trio
-from tqdm import tqdm
 
 from ..cards import DECKS, load_cards
 from ..tournament import (
@@ -141,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
         if args.trace_dir.exists() and not args.trace_dir.is_dir():
             raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: not a folder")
         args.trace_dir.mkdir(parents=True, exist_ok=True)
+    from tqdm import tqdm  # here: no other command needs it
+
     # On a terminal, a progress bar; otherwise (a log file, a pipe) a line per game.
     lines = not args.quiet and not sys.stderr.isatty()
     bar = tqdm(total=0, unit="game", file=sys.stderr, disable=args.quiet or lines,

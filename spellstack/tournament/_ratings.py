@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
-
 from ._pairs import GameOutcome, check_outcomes
 
 __all__ = ["Rating", "ratings"]
@@ -43,6 +41,10 @@ def ratings(outcomes: Iterable[GameOutcome], names: Sequence[str]) -> list[Ratin
     result depends on nothing but the arguments. Raises ValueError for an unknown entrant,
     a game against oneself, or a score other than 1, 0.5 or 0.
     """
+    # Imported here: the model is wanted only once a tournament is over, and importing it
+    # costs every process (each worker, every other command) memory and start-up time.
+    from openskill.models import PlackettLuce
+
     model = PlackettLuce()
     current = [model.rating() for _ in names]
     for a, b, score in check_outcomes(outcomes, names):

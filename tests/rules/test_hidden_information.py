@@ -20,6 +20,7 @@ from spellstack.rules import (
     Event,
     Game,
     GameRandom,
+    GameStart,
     GameState,
     IllegalActionError,
     PlayerState,
@@ -117,7 +118,7 @@ class Table:
         face_down = create_object(game, "Felidar Sovereign", BEN, "exile")
         face_down.face_down = True
         self.face_down = face_down.id
-        # Ben draws twice: the cards' library ids live on as last known information.
+        # Ben draws twice: the cards' library ids are gone (no last known information).
         self.drawn_from = list(state.players[BEN].library[:2])
         draw_cards(game, BEN, 2)
         # Ben's Grizzly Bears goes from his hand to the battlefield: visible now, but its hand
@@ -169,7 +170,10 @@ def test_table_is_what_it_says() -> None:
     assert all(not ref_visible_to(t.game, ANN, i) for i in t.hidden_ids())
     assert ref_visible_to(t.game, ANN, t.bears) and ref_visible_to(t.game, BEN, t.bears_in_hand)
     assert t.never not in st.objects and t.never not in st.lki
-    assert {st.lki[i].name for i in t.drawn_from} == {"Savannah Lions", "Typhoid Rats"}
+    # A card that left a library keeps no last known information: its old id reads as one
+    # that never existed, to everyone; the cards themselves are in Ben's hand.
+    assert all(i not in st.lki and i not in st.objects for i in t.drawn_from)
+    assert {st.objects[i].name for i in st.players[BEN].hand} >= {"Savannah Lions", "Typhoid Rats"}
     assert t.hidden_names() >= {"Savannah Lions", "Typhoid Rats", "Hill Giant", "Serra Angel",
                                 "Doom Blade", "Felidar Sovereign", "Divination"}
 
@@ -251,20 +255,25 @@ def _distinct_deck() -> list[str]:
 def _id_names(seed: int) -> dict[int, str]:
     """Every original library id of seat 0 and the card it was given to."""
     deck = _distinct_deck()
+    # A game that starts the way a game of a match does has its libraries built, and nothing
+    # drawn yet, until its start is played: every original library id is still there to see.
+    # The chooser is given, so the generator has shuffled the libraries and nothing else.
+    fresh = new_game(CARDS, [("alice", deck), ("bob", deck)], seed=seed,
+                     start=GameStart(chooser=0, mulligans=False))
+    library = fresh.state.players[0].library
+    out = {oid: fresh.state.objects[oid].name for oid in library}
+    assert len(out) == len(deck)
+    # Numbered top to bottom.
+    assert library == sorted(library)
+    # ``new_game`` without a start builds the same libraries and draws the top seven: the
+    # opening hand is the lowest ids' cards; what is left keeps its ids. (Drawn cards keep no
+    # last known information of their library ids: nobody saw them there.)
     game = new_game(CARDS, [("alice", deck), ("bob", deck)], seed=seed)
     st = game.state
-    out = {}
-    for oid, obj in (*st.objects.items(), *st.lki.items()):
-        if obj.zone == "library" and obj.owner == 0:
-            out[oid] = obj.name
-    assert len(out) == len(deck)
-    # The opening hand was the top of the library: the lowest ids, in draw order.
-    drawn = sorted(i for i in st.lki if st.lki[i].owner == 0)
-    assert len(drawn) == OPENING_HAND
-    assert [st.lki[i].name for i in drawn] == [st.objects[h].name for h in st.players[0].hand]
-    # What is left is numbered top to bottom, after the drawn cards.
-    assert st.players[0].library == sorted(st.players[0].library)
-    assert min(st.players[0].library) > max(drawn)
+    assert [st.objects[h].name for h in st.players[0].hand] == [out[i] for i in library[:OPENING_HAND]]
+    assert st.players[0].library == library[OPENING_HAND:]
+    assert all(st.objects[i].name == out[i] for i in st.players[0].library)
+    assert all(i not in st.lki for i in library[:OPENING_HAND])
     return out
 
 

@@ -428,6 +428,7 @@ def test_starting_player_skips_first_draw_and_second_player_draws() -> None:
     assert (st.turn, st.active, st.step) == (1, ANN, "upkeep")
     assert [len(p.hand) for p in st.players] == [7, 7]
     top_of_bens_library = st.players[BEN].library[0]
+    top_name = st.objects[top_of_bens_library].name
     play_until(game, 1, "precombat_main")
     assert [len(p.hand) for p in st.players] == [7, 7]  # 103.8a: no draw on turn 1
     assert [len(p.library) for p in st.players] == [33, 33]
@@ -435,7 +436,9 @@ def test_starting_player_skips_first_draw_and_second_player_draws() -> None:
     assert st.active == BEN
     assert [len(p.hand) for p in st.players] == [7, 8]  # 504.1: Ben draws on turn 2
     assert [len(p.library) for p in st.players] == [33, 32]
-    assert top_of_bens_library in st.lki and st.lki[top_of_bens_library].zone == "library"
+    # The top card is the one drawn (a new object in hand: 400.7; the library id is gone).
+    assert top_of_bens_library not in st.objects and top_of_bens_library not in st.lki
+    assert st.objects[st.players[BEN].hand[-1]].name == top_name
     play_until(game, 3, "precombat_main")
     assert [len(p.hand) for p in st.players] == [8, 7]  # Ann draws; Ben discarded to 7
 

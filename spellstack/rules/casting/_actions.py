@@ -90,6 +90,9 @@ def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int
         return None
 
     groups = split(0, 0)
+    # ``split`` calls itself through its closure: a reference cycle, which would keep the game
+    # alive until the next collection. Emptying its cell breaks it.
+    del split
     if groups is not None:
         return tuple(groups)
     # Explain: the longest prefix the greedy reading accepts, then what broke it.

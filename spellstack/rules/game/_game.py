@@ -22,7 +22,7 @@ from ..state import (
 from ._caches import Caches
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, weakref_slot=True)
 class Game:
     """A game: plain-data state plus the read-only card definitions it refers to by name."""
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from weakref import ref
 
 from ..state import Characteristics
 from ._engine import characteristics
@@ -17,16 +18,27 @@ class LayerCache(dict[int, Characteristics]):
     """Characteristics by object id for the current epoch (``Caches.layers``): a lookup that
     misses computes them (``characteristics``), so the hot path is one dict subscript."""
 
-    __slots__ = ("game",)
+    __slots__ = ("_game",)
 
     def __init__(self, game: LayerHost) -> None:
         super().__init__()
-        self.game = game
+        # A weak reference: the game holds this cache, and a strong reference back would make
+        # every game a reference cycle, freed only by a full collection long after it ended
+        # (thousands of finished games waiting in a tournament's memory), not when the last
+        # reference to it goes. Only a miss reads it.
+        self._game = ref(game)
+
+    @property
+    def game(self) -> LayerHost:
         """The game whose objects it describes."""
+        game = self._game()
+        assert game is not None, "LayerCache: its game is gone"
+        return game
 
     def __missing__(self, oid: int) -> Characteristics:
-        st = self.game.state
+        game = self.game
+        st = game.state
         obj = st.objects.get(oid) or st.lki.get(oid)
         if obj is None:
             raise KeyError(f"object #{oid} is in no zone and has no last known information")
-        return characteristics(self.game, obj)
+        return characteristics(game, obj)

@@ -401,7 +401,8 @@ class GameState:
     objects: dict[int, GameObject] = field(default_factory=dict)
     """Every object currently in a zone, by id."""
     lki: dict[int, GameObject] = field(default_factory=dict)
-    """Last known information (608.2h, 603.10): objects as they last existed before leaving a zone."""
+    """Last known information (608.2h, 603.10): objects as they last existed before leaving a
+    zone, except a library (nobody saw them there: no rule or player can name them)."""
     lki_characteristics: dict[int, Characteristics] = field(default_factory=dict)
     """603.10/608.2h: permanents' characteristics as they last existed on the battlefield."""
     battlefield: list[int] = field(default_factory=list)

@@ -109,7 +109,12 @@ def move_object(
     snapshot_leaving(game, st.objects[oid])  # 603.10: as it last existed on the battlefield
     old = st.objects.pop(oid)
     st.zone_list(old.zone, old.owner).remove(oid)
-    st.lki[oid] = old  # no longer in a zone: nothing changes it, so no copy is needed
+    if old.zone != "library":
+        # No longer in a zone: nothing changes it, so no copy is needed. A card that leaves a
+        # library keeps none: nobody saw it there (400.2), so no rule or player can name the
+        # old object (a seat that names its id is told what it is told of an id that never
+        # existed), and the dozens drawn in a game need not stay in memory.
+        st.lki[oid] = old
     # 611.2c / 400.7: effects that applied to the old object stop; it is a new object now.
     if any(oid in e.affected for e in st.effects):
         st.effects = [e for e in st.effects if oid not in e.affected or len(e.affected) > 1]
