@@ -7,6 +7,8 @@ state, and its hash, exactly as they were (601.2: an illegal attempt is rewound)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..definitions import ActivatedAbility, CardDefinition, TargetSpec
 from ..effects import EffectContext, run_effects
 from ..game import Game
@@ -63,6 +65,22 @@ def _pay(game: Game, seat: int, plan: Payment) -> None:
         lose_life(game, seat, plan.life)
 
 
+def _split(specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
+           fits: Callable[[TargetSpec, tuple[int, ...]], bool], k: int, i: int) -> list[int] | None:
+    """The group sizes for ``specs[k:]`` from ``targets[i:]``, earlier requirements taking as
+    many as they can; None if none works. (A module function, not a closure calling itself:
+    that would be a reference cycle keeping the game alive until the next collection.)"""
+    if k == len(specs):
+        return [] if i == len(targets) else None
+    spec = specs[k]
+    for size in range(min(spec.max, len(targets) - i), spec.min - 1, -1):
+        if fits(spec, targets[i:i + size]):
+            rest = _split(specs, targets, fits, k + 1, i + size)
+            if rest is not None:
+                return [size, *rest]
+    return None
+
+
 def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
                    seat: int, source_id: int, what: str,
                    source: GameObject | None = None) -> tuple[int, ...]:
@@ -78,21 +96,7 @@ def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int
 
     specs = tuple(for_caster(game, spec, seat, source) for spec in specs)
 
-    def split(k: int, i: int) -> list[int] | None:
-        if k == len(specs):
-            return [] if i == len(targets) else None
-        spec = specs[k]
-        for size in range(min(spec.max, len(targets) - i), spec.min - 1, -1):
-            if fits(spec, targets[i:i + size]):
-                rest = split(k + 1, i + size)
-                if rest is not None:
-                    return [size, *rest]
-        return None
-
-    groups = split(0, 0)
-    # ``split`` calls itself through its closure: a reference cycle, which would keep the game
-    # alive until the next collection. Emptying its cell breaks it.
-    del split
+    groups = _split(specs, targets, fits, 0, 0)
     if groups is not None:
         return tuple(groups)
     # Explain: the longest prefix the greedy reading accepts, then what broke it.
