@@ -80,6 +80,8 @@ class _Slot:
         """The game's row, once it came."""
         self.death: str | None = None
         """How its worker died while playing it, if it did."""
+        self.sent = False
+        """Its frame went to the worker (or broke the pipe trying): a death now counts."""
         self.abandoned = False
         """Its call was cancelled: the row, if it comes, is dropped."""
 
@@ -112,14 +114,16 @@ class _Worker:
         """It has been reaped and its games in flight told."""
 
     async def send(self, frame: bytes, slot: _Slot) -> bool:
-        """Write ``frame``, ``slot``'s game, which is then in flight; False if the worker is
-        dead already. A broken pipe kills the process: its stdout then ends and the reading
-        call buries it. Once begun, a write is not cancelled (half a frame would break the
-        stream): frames are small and a worker always reads its stdin."""
+        """Write ``frame``, the game of ``slot`` (in ``pending`` already); False, and the
+        slot out of ``pending``, if the worker died first. A broken pipe kills the process:
+        its stdout then ends and the reading call buries it. Once begun, a write is not
+        cancelled (half a frame would break the stream): frames are small and a worker always
+        reads its stdin."""
         async with self.sending:
-            if self.dead:
+            if self.dead or slot.settled:
+                self.pending.pop(slot.ticket, None)
                 return False
-            self.pending[slot.ticket] = slot
+            slot.sent = True
             with trio.CancelScope(shield=True):
                 try:
                     await self.stdin.send_all(frame)
@@ -180,13 +184,13 @@ class Processes:
         ``WorkerSetupError`` if a worker refused the setup."""
         deaths = 0
         while True:
-            worker = await self._worker()
             slot = _Slot(next(self._tickets), spec)
+            worker = await self._worker(slot)
             await self._play_on(worker, slot)
             if slot.row is not None:
                 return slot.row
             self._check_usable()
-            if slot.death is not None:
+            if slot.death is not None and slot.sent:
                 deaths += 1
                 if deaths >= MAX_DEATHS:
                     return died_row(spec, deaths, slot.death)
@@ -232,9 +236,12 @@ class Processes:
                     self._workers[i] = await self._start()
             return [w for w in self._workers if w is not None]
 
-    async def _worker(self) -> _Worker:
-        """The live worker with the fewest games in flight."""
-        return min(await self._live(), key=lambda w: len(w.pending))
+    async def _worker(self, slot: _Slot) -> _Worker:
+        """The live worker with the fewest games in flight, ``slot`` now in flight there (at
+        once: a game choosing next must count it)."""
+        worker = min(await self._live(), key=lambda w: len(w.pending))
+        worker.pending[slot.ticket] = slot
+        return worker
 
     async def _start(self) -> _Worker:
         """A new worker process, its setup sent."""
@@ -253,7 +260,8 @@ class Processes:
 
     async def _play_on(self, worker: _Worker, slot: _Slot) -> None:
         """Send the game to ``worker`` and wait until its slot is settled, reading the worker's
-        stdout whenever no other call is; returns unsettled if the worker was dead already."""
+        stdout whenever no other call is; returns unsettled, or settled but not sent, if the
+        worker died before the game went."""
         try:
             if not await worker.send(encode_frame(game_message(slot.ticket, slot.spec)), slot):
                 return
@@ -266,7 +274,9 @@ class Processes:
                     await slot.wake.wait()
                     slot.wake = trio.Event()
         finally:
-            if not slot.settled:
+            if not slot.sent:
+                worker.pending.pop(slot.ticket, None)
+            elif not slot.settled:
                 slot.abandoned = True
             if worker.reader is slot:
                 self._hand_over(worker)

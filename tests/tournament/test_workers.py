@@ -51,6 +51,13 @@ def spec(k: int, entrants: tuple[int, ...] = (0, 1)) -> GameSpec:
 
 
 SPECS = [spec(k) for k in range(1, 13)]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def workers_find_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worker processes import the quitter's bot from ``tests``, wherever pytest runs."""
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
 _REFERENCE: dict[GameSpec, GameRow] = {}
 
 
@@ -179,6 +186,24 @@ async def test_worker_rows_equal_in_process_rows() -> None:
     assert rows == await reference(SPECS)
     assert len(set(pids)) == 2 and os.getpid() not in pids
     assert executor.started == 2 and executor.replayed == 0
+
+
+async def test_games_go_to_the_worker_with_the_fewest_in_flight() -> None:
+    executor = Processes(ENTRANTS, jobs=3, concurrency=2)
+    with trio.fail_after(120):
+        await executor.start()  # no threads from now on: blocked means sent and waiting
+        async with trio.open_nursery() as nursery:
+            for s in SPECS[:5]:  # all at once: each must count the ones chosen before it
+                nursery.start_soon(executor.play, s)
+            await trio.testing.wait_all_tasks_blocked()
+            burst = sorted(executor.in_flight().values())
+            nursery.start_soon(executor.play, SPECS[5])
+            await trio.testing.wait_all_tasks_blocked()
+            then = sorted(executor.in_flight().values())
+            nursery.cancel_scope.cancel()
+    await executor.aclose()
+    assert burst == [1, 2, 2]
+    assert then == [2, 2, 2]
 
 
 async def test_a_killed_worker_loses_only_time() -> None:
