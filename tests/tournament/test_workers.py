@@ -188,6 +188,24 @@ async def test_worker_rows_equal_in_process_rows() -> None:
     assert executor.started == 2 and executor.replayed == 0
 
 
+async def test_workers_write_the_traces_this_process_would(tmp_path: Path) -> None:
+    (tmp_path / "workers").mkdir()
+    (tmp_path / "here").mkdir()
+    executor = Processes(ENTRANTS, jobs=2, concurrency=2, trace_dir=tmp_path / "workers")
+    try:
+        with trio.fail_after(120):
+            await play_all(executor, SPECS[:3])
+    finally:
+        await executor.aclose()
+    here = InProcess([Seat(e.name, e.deck, load_bot(e.bot)) for e in ENTRANTS[:2]], 1, tmp_path / "here")
+    for s in SPECS[:3]:
+        await here.play(s)
+    names = sorted(p.name for p in (tmp_path / "workers").iterdir())
+    assert names == ["r1-m1-g1.jsonl", "r1-m2-g1.jsonl", "r1-m3-g1.jsonl"]
+    for name in names:
+        assert (tmp_path / "workers" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
+
+
 async def test_games_go_to_the_worker_with_the_fewest_in_flight() -> None:
     executor = Processes(ENTRANTS, jobs=3, concurrency=2)
     with trio.fail_after(120):
