@@ -52,13 +52,14 @@ def spec(k: int, entrants: tuple[int, ...] = (0, 1)) -> GameSpec:
 
 SPECS = [spec(k) for k in range(1, 13)]
 ROOT = Path(__file__).resolve().parents[2]
+_REFERENCE: dict[GameSpec, GameRow] = {}
 
 
 @pytest.fixture(autouse=True)
 def workers_find_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
     """Worker processes import the quitter's bot from ``tests``, wherever pytest runs."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
-_REFERENCE: dict[GameSpec, GameRow] = {}
+    paths = (str(ROOT), os.environ.get("PYTHONPATH"))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
 
 
 async def reference(specs: Sequence[GameSpec]) -> dict[str, GameRow]:
@@ -145,6 +146,7 @@ async def test_frames_are_read_whole_across_any_split() -> None:
     reader = FrameReader(receive)
     data = encode_frame({"t": "a", "x": [1, 2]}) + encode_frame({"t": "b"})
     assert data[:4] == bytes([0, 0, 0, 10])  # {"t": "a", "x": [1, 2]}: 10 bytes of msgpack
+    assert data[14:] == b"\x00\x00\x00\x05\x81\xa1t\xa1b"  # a map of 1: "t" -> "b"
     for i in range(len(data)):
         await send.send_all(data[i:i + 1])
     assert await reader.receive() == {"t": "a", "x": [1, 2]}
