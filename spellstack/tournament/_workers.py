@@ -5,7 +5,9 @@ stdout in frames (``_wire``). A game goes to the live worker with the fewest gam
 A worker that dies (its stdout ends, its stdin's pipe breaks, it sends a malformed frame)
 loses only its games in flight: each is played again from its spec on another worker, which
 gives the same row, since a game depends only on its spec. A game is played at most three
-times: if its worker died each time, its row says so.
+times: if its worker died each time, its row says so. A game played again is a suspect (it
+may be what killed the worker), and no worker plays two suspects at once, so a game that
+kills every worker it meets costs each game beside it one life, not all three.
 
 No task runs in the background: a game's own ``play`` call reads its worker's stdout, or
 waits while another game's call does. One call at a time reads from a worker; when it has its
@@ -69,11 +71,13 @@ def _exit_description(returncode: int) -> str:
 class _Slot:
     """One game sent to one worker, until its row comes or its worker dies."""
 
-    def __init__(self, ticket: int, spec: GameSpec) -> None:
+    def __init__(self, ticket: int, spec: GameSpec, suspect: bool) -> None:
         self.ticket = ticket
         """The game's number on the wire (unique among everything sent by its ``Processes``)."""
         self.spec = spec
         """The game."""
+        self.suspect = suspect
+        """A worker died playing this game before (it may be what kills workers)."""
         self.wake = trio.Event()
         """Set when ``row`` or ``death`` is, or when the slot's call is to read its worker."""
         self.row: GameRow | None = None
@@ -108,6 +112,8 @@ class _Worker:
         """Games in flight on it, by ticket."""
         self.reader: _Slot | None = None
         """The game whose call reads its stdout now, if any."""
+        self.suspect: _Slot | None = None
+        """The suspect game in flight on it, if any (never more than one)."""
         self.dead = False
         """No more games go to it (it died, or is being killed)."""
         self.buried = False
@@ -169,6 +175,7 @@ class Processes:
         self._tickets = itertools.count()
         self._closed = False
         self._refused: str | None = None
+        self._suspect_left = trio.Event()
 
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
@@ -184,7 +191,7 @@ class Processes:
         ``WorkerSetupError`` if a worker refused the setup."""
         deaths = 0
         while True:
-            slot = _Slot(next(self._tickets), spec)
+            slot = _Slot(next(self._tickets), spec, suspect=deaths > 0)
             worker = await self._worker(slot)
             await self._play_on(worker, slot)
             if slot.row is not None:
@@ -238,10 +245,19 @@ class Processes:
 
     async def _worker(self, slot: _Slot) -> _Worker:
         """The live worker with the fewest games in flight, ``slot`` now in flight there (at
-        once: a game choosing next must count it)."""
-        worker = min(await self._live(), key=lambda w: len(w.pending))
-        worker.pending[slot.ticket] = slot
-        return worker
+        once: a game choosing next must count it). A suspect game waits for a worker with no
+        other suspect: a game that kills its worker every time then takes each game it meets
+        down with it once at most, never three times."""
+        while True:
+            live = await self._live()
+            choices = [w for w in live if w.suspect is None] if slot.suspect else live
+            if choices:
+                worker = min(choices, key=lambda w: len(w.pending))
+                worker.pending[slot.ticket] = slot
+                if slot.suspect:
+                    worker.suspect = slot
+                return worker
+            await self._suspect_left.wait()
 
     async def _start(self) -> _Worker:
         """A new worker process, its setup sent."""
@@ -280,6 +296,10 @@ class Processes:
                 slot.abandoned = True
             if worker.reader is slot:
                 self._hand_over(worker)
+            if worker.suspect is slot:
+                worker.suspect = None
+                self._suspect_left.set()
+                self._suspect_left = trio.Event()
 
     async def _read(self, worker: _Worker, slot: _Slot) -> None:
         """Read ``worker``'s rows, settling their slots, until ``slot`` is settled."""

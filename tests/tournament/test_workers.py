@@ -250,53 +250,21 @@ async def test_a_killed_worker_loses_only_time() -> None:
 
 
 async def test_a_game_whose_worker_dies_three_times_is_given_up() -> None:
-    # One game a worker: the quitter's game kills only its own worker each time.
-    executor = Processes(ENTRANTS, jobs=2, concurrency=1)
-    quitter = spec(7, (0, 2))
-    others = [spec(k) for k in (1, 2, 3, 4, 5)]
+    # The quitter's game ends its worker every time, and the games beside it with it; they
+    # are played again and finish, each beside it once at most.
+    executor = Processes(ENTRANTS, jobs=2, concurrency=4)
+    quitter = spec(13, (0, 2))
     try:
         with trio.fail_after(120):
-            rows = await play_all(executor, [quitter, *others])
+            rows = await play_all(executor, [quitter, *SPECS])
     finally:
         await executor.aclose()
-    assert rows.pop("r1-m7-g1") == GameRow(
-        "r1-m7-g1", 1, 7, 1, quitter.seed, (0, 2), quitter.bot_seeds, -1, -1, (0, 0), -1,
+    assert rows.pop("r1-m13-g1") == GameRow(
+        "r1-m13-g1", 1, 13, 1, quitter.seed, (0, 2), quitter.bot_seeds, -1, -1, (0, 0), -1,
         "engine error: worker process died 3 times playing this game (last: exit code 3)", 0, 0, "")
-    assert rows == await reference(others)
-    assert executor.replayed == 2
+    assert rows == await reference(SPECS)
+    assert executor.replayed >= 2
     assert executor.started >= 4
-
-
-async def test_a_cancelled_game_hands_its_reading_on() -> None:
-    # Game 1 goes first, alone, so its call reads the worker; cancelled, it hands that on.
-    executor = Processes(ENTRANTS, jobs=1, concurrency=3)
-    rows: dict[str, GameRow] = {}
-
-    async def one(s: GameSpec) -> None:
-        rows[s.game_id] = replace(await executor.play(s), seconds=0.0)
-
-    try:
-        with trio.fail_after(120):
-            await executor.start()  # no more threads (starting a process uses one): blocked means waiting
-            async with trio.open_nursery() as nursery:
-                first = trio.CancelScope()
-
-                async def cancellable() -> None:
-                    with first:
-                        await one(SPECS[0])
-
-                nursery.start_soon(cancellable)
-                await trio.testing.wait_all_tasks_blocked()
-                nursery.start_soon(one, SPECS[1])
-                nursery.start_soon(one, SPECS[2])
-                await trio.testing.wait_all_tasks_blocked()
-                assert list(executor.in_flight().values()) == [3]
-                first.cancel()
-            await one(SPECS[3])
-    finally:
-        await executor.aclose()
-    assert rows == await reference(SPECS[1:4])
-    assert executor.started == 1 and executor.replayed == 0
 
 
 FAKE_WORKER = """
