@@ -267,6 +267,38 @@ async def test_a_game_whose_worker_dies_three_times_is_given_up() -> None:
     assert executor.started >= 4
 
 
+async def test_a_cancelled_game_hands_its_reading_on() -> None:
+    # Game 1 goes first, alone, so its call reads the worker; cancelled, it hands that on.
+    executor = Processes(ENTRANTS, jobs=1, concurrency=3)
+    rows: dict[str, GameRow] = {}
+
+    async def one(s: GameSpec) -> None:
+        rows[s.game_id] = replace(await executor.play(s), seconds=0.0)
+
+    try:
+        with trio.fail_after(120):
+            await executor.start()  # no more threads (starting a process uses one): blocked means waiting
+            async with trio.open_nursery() as nursery:
+                first = trio.CancelScope()
+
+                async def cancellable() -> None:
+                    with first:
+                        await one(SPECS[0])
+
+                nursery.start_soon(cancellable)
+                await trio.testing.wait_all_tasks_blocked()
+                nursery.start_soon(one, SPECS[1])
+                nursery.start_soon(one, SPECS[2])
+                await trio.testing.wait_all_tasks_blocked()
+                assert list(executor.in_flight().values()) == [3]
+                first.cancel()
+            await one(SPECS[3])
+    finally:
+        await executor.aclose()
+    assert rows == await reference(SPECS[1:4])
+    assert executor.started == 1 and executor.replayed == 0
+
+
 FAKE_WORKER = """
 import sys, time
 sys.stdin.buffer.read(4)
