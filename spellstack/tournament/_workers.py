@@ -30,7 +30,7 @@ import trio
 from ._games import GameRow, GameSpec
 from ._wire import FrameError, FrameReader, WorkerEntrant, decode_row, encode_frame, game_message, setup_message
 
-__all__ = ["MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant", "WorkerSetupError", "died_row"]
+__all__ = ["EXIT_GRACE", "MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant", "WorkerSetupError", "died_row"]
 
 WORKER_MODULE = "spellstack.tournament._worker_main"
 """The module a worker process runs (``python -m``)."""
