@@ -214,6 +214,18 @@ async def test_workers_write_the_traces_this_process_would(tmp_path: Path) -> No
         assert (tmp_path / "workers" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
 
 
+async def test_a_bot_printing_to_stdout_breaks_no_frame() -> None:
+    chatty = (WorkerEntrant("gruul", "tests.tournament.chatty_bot:ChattyBot", GRUUL), ENTRANTS[1])
+    executor = Processes(chatty, jobs=1, concurrency=2)
+    try:
+        with trio.fail_after(120):
+            rows = await play_all(executor, SPECS[:2])
+    finally:
+        await executor.aclose()
+    assert rows == await reference(SPECS[:2])  # the same choices as the random bot's
+    assert executor.started == 1
+
+
 async def test_games_go_to_the_worker_with_the_fewest_in_flight() -> None:
     executor = Processes(ENTRANTS, jobs=3, concurrency=2)
     with trio.fail_after(120):
