@@ -28,6 +28,7 @@ __all__ = [
     "WIRE_VERSION",
     "FrameError",
     "FrameReader",
+    "Message",
     "Setup",
     "WorkerEntrant",
     "decode_game",

@@ -5,7 +5,9 @@ stdout in frames (``_wire``). A game goes to the live worker with the fewest gam
 A worker that dies (its stdout ends, its stdin's pipe breaks, it sends a malformed frame)
 loses only its games in flight: each is played again from its spec on another worker, which
 gives the same row, since a game depends only on its spec. A game is played at most three
-times: if its worker died each time, its row says so.
+times: if its worker died each time, its row says so. A game played again is a suspect (it
+may be what killed the worker), and no worker plays two suspects at once, so a game that
+kills every worker it meets costs each game beside it one life, not all three.
 
 No task runs in the background: a game's own ``play`` call reads its worker's stdout, or
 waits while another game's call does. One call at a time reads from a worker; when it has its
@@ -28,7 +30,7 @@ import trio
 from ._games import GameRow, GameSpec
 from ._wire import FrameError, FrameReader, WorkerEntrant, decode_row, encode_frame, game_message, setup_message
 
-__all__ = ["MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant", "WorkerSetupError", "died_row"]
+__all__ = ["EXIT_GRACE", "MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant", "WorkerSetupError", "died_row"]
 
 WORKER_MODULE = "spellstack.tournament._worker_main"
 """The module a worker process runs (``python -m``)."""
@@ -69,17 +71,21 @@ def _exit_description(returncode: int) -> str:
 class _Slot:
     """One game sent to one worker, until its row comes or its worker dies."""
 
-    def __init__(self, ticket: int, spec: GameSpec) -> None:
+    def __init__(self, ticket: int, spec: GameSpec, suspect: bool) -> None:
         self.ticket = ticket
         """The game's number on the wire (unique among everything sent by its ``Processes``)."""
         self.spec = spec
         """The game."""
+        self.suspect = suspect
+        """A worker died playing this game before (it may be what kills workers)."""
         self.wake = trio.Event()
         """Set when ``row`` or ``death`` is, or when the slot's call is to read its worker."""
         self.row: GameRow | None = None
         """The game's row, once it came."""
         self.death: str | None = None
         """How its worker died while playing it, if it did."""
+        self.sent = False
+        """Its frame went to the worker (or broke the pipe trying): a death now counts."""
         self.abandoned = False
         """Its call was cancelled: the row, if it comes, is dropped."""
 
@@ -106,20 +112,24 @@ class _Worker:
         """Games in flight on it, by ticket."""
         self.reader: _Slot | None = None
         """The game whose call reads its stdout now, if any."""
+        self.suspect: _Slot | None = None
+        """The suspect game in flight on it, if any (never more than one)."""
         self.dead = False
         """No more games go to it (it died, or is being killed)."""
         self.buried = False
         """It has been reaped and its games in flight told."""
 
     async def send(self, frame: bytes, slot: _Slot) -> bool:
-        """Write ``frame``, ``slot``'s game, which is then in flight; False if the worker is
-        dead already. A broken pipe kills the process: its stdout then ends and the reading
-        call buries it. Once begun, a write is not cancelled (half a frame would break the
-        stream): frames are small and a worker always reads its stdin."""
+        """Write ``frame``, the game of ``slot`` (in ``pending`` already); False, and the
+        slot out of ``pending``, if the worker died first. A broken pipe kills the process:
+        its stdout then ends and the reading call buries it. Once begun, a write is not
+        cancelled (half a frame would break the stream): frames are small and a worker always
+        reads its stdin."""
         async with self.sending:
-            if self.dead:
+            if self.dead or slot.settled:
+                self.pending.pop(slot.ticket, None)
                 return False
-            self.pending[slot.ticket] = slot
+            slot.sent = True
             with trio.CancelScope(shield=True):
                 try:
                     await self.stdin.send_all(frame)
@@ -165,6 +175,7 @@ class Processes:
         self._tickets = itertools.count()
         self._closed = False
         self._refused: str | None = None
+        self._suspect_left = trio.Event()
 
     def pids(self) -> list[int]:
         """The process ids of the live workers."""
@@ -180,13 +191,13 @@ class Processes:
         ``WorkerSetupError`` if a worker refused the setup."""
         deaths = 0
         while True:
-            worker = await self._worker()
-            slot = _Slot(next(self._tickets), spec)
+            slot = _Slot(next(self._tickets), spec, suspect=deaths > 0)
+            worker = await self._worker(slot)
             await self._play_on(worker, slot)
             if slot.row is not None:
                 return slot.row
             self._check_usable()
-            if slot.death is not None:
+            if slot.death is not None and slot.sent:
                 deaths += 1
                 if deaths >= MAX_DEATHS:
                     return died_row(spec, deaths, slot.death)
@@ -232,9 +243,21 @@ class Processes:
                     self._workers[i] = await self._start()
             return [w for w in self._workers if w is not None]
 
-    async def _worker(self) -> _Worker:
-        """The live worker with the fewest games in flight."""
-        return min(await self._live(), key=lambda w: len(w.pending))
+    async def _worker(self, slot: _Slot) -> _Worker:
+        """The live worker with the fewest games in flight, ``slot`` now in flight there (at
+        once: a game choosing next must count it). A suspect game waits for a worker with no
+        other suspect: a game that kills its worker every time then takes each game it meets
+        down with it once at most, never three times."""
+        while True:
+            live = await self._live()
+            choices = [w for w in live if w.suspect is None] if slot.suspect else live
+            if choices:
+                worker = min(choices, key=lambda w: len(w.pending))
+                worker.pending[slot.ticket] = slot
+                if slot.suspect:
+                    worker.suspect = slot
+                return worker
+            await self._suspect_left.wait()
 
     async def _start(self) -> _Worker:
         """A new worker process, its setup sent."""
@@ -253,7 +276,8 @@ class Processes:
 
     async def _play_on(self, worker: _Worker, slot: _Slot) -> None:
         """Send the game to ``worker`` and wait until its slot is settled, reading the worker's
-        stdout whenever no other call is; returns unsettled if the worker was dead already."""
+        stdout whenever no other call is; returns unsettled, or settled but not sent, if the
+        worker died before the game went."""
         try:
             if not await worker.send(encode_frame(game_message(slot.ticket, slot.spec)), slot):
                 return
@@ -266,10 +290,16 @@ class Processes:
                     await slot.wake.wait()
                     slot.wake = trio.Event()
         finally:
-            if not slot.settled:
+            if not slot.sent:
+                worker.pending.pop(slot.ticket, None)
+            elif not slot.settled:
                 slot.abandoned = True
             if worker.reader is slot:
                 self._hand_over(worker)
+            if worker.suspect is slot:
+                worker.suspect = None
+                self._suspect_left.set()
+                self._suspect_left = trio.Event()
 
     async def _read(self, worker: _Worker, slot: _Slot) -> None:
         """Read ``worker``'s rows, settling their slots, until ``slot`` is settled."""

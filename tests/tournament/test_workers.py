@@ -32,7 +32,13 @@ from spellstack.tournament._wire import (
     row_message,
     setup_message,
 )
-from spellstack.tournament._workers import WORKER_MODULE, Processes, WorkerEntrant, WorkerSetupError
+from spellstack.tournament._workers import (
+    EXIT_GRACE,
+    WORKER_MODULE,
+    Processes,
+    WorkerEntrant,
+    WorkerSetupError,
+)
 
 CARDS = load_cards()
 GRUUL = load_deck("gruul", CARDS)
@@ -51,7 +57,15 @@ def spec(k: int, entrants: tuple[int, ...] = (0, 1)) -> GameSpec:
 
 
 SPECS = [spec(k) for k in range(1, 13)]
+ROOT = Path(__file__).resolve().parents[2]
 _REFERENCE: dict[GameSpec, GameRow] = {}
+
+
+@pytest.fixture(autouse=True)
+def workers_find_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worker processes import the quitter's bot from ``tests``, wherever pytest runs."""
+    paths = (str(ROOT), os.environ.get("PYTHONPATH"))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
 
 
 async def reference(specs: Sequence[GameSpec]) -> dict[str, GameRow]:
@@ -138,6 +152,7 @@ async def test_frames_are_read_whole_across_any_split() -> None:
     reader = FrameReader(receive)
     data = encode_frame({"t": "a", "x": [1, 2]}) + encode_frame({"t": "b"})
     assert data[:4] == bytes([0, 0, 0, 10])  # {"t": "a", "x": [1, 2]}: 10 bytes of msgpack
+    assert data[14:] == b"\x00\x00\x00\x05\x81\xa1t\xa1b"  # a map of 1: "t" -> "b"
     for i in range(len(data)):
         await send.send_all(data[i:i + 1])
     assert await reader.receive() == {"t": "a", "x": [1, 2]}
@@ -181,6 +196,54 @@ async def test_worker_rows_equal_in_process_rows() -> None:
     assert executor.started == 2 and executor.replayed == 0
 
 
+async def test_workers_write_the_traces_this_process_would(tmp_path: Path) -> None:
+    (tmp_path / "workers").mkdir()
+    (tmp_path / "here").mkdir()
+    executor = Processes(ENTRANTS, jobs=2, concurrency=2, trace_dir=tmp_path / "workers")
+    try:
+        with trio.fail_after(120):
+            await play_all(executor, SPECS[:3])
+    finally:
+        await executor.aclose()
+    here = InProcess([Seat(e.name, e.deck, load_bot(e.bot)) for e in ENTRANTS[:2]], 1, tmp_path / "here")
+    for s in SPECS[:3]:
+        await here.play(s)
+    names = sorted(p.name for p in (tmp_path / "workers").iterdir())
+    assert names == ["r1-m1-g1.jsonl", "r1-m2-g1.jsonl", "r1-m3-g1.jsonl"]
+    for name in names:
+        assert (tmp_path / "workers" / name).read_bytes() == (tmp_path / "here" / name).read_bytes()
+
+
+async def test_a_bot_printing_to_stdout_breaks_no_frame() -> None:
+    chatty = (WorkerEntrant("gruul", "tests.tournament.chatty_bot:ChattyBot", GRUUL), ENTRANTS[1])
+    executor = Processes(chatty, jobs=1, concurrency=2)
+    try:
+        with trio.fail_after(120):
+            rows = await play_all(executor, SPECS[:2])
+    finally:
+        await executor.aclose()
+    assert rows == await reference(SPECS[:2])  # the same choices as the random bot's
+    assert executor.started == 1
+
+
+async def test_games_go_to_the_worker_with_the_fewest_in_flight() -> None:
+    executor = Processes(ENTRANTS, jobs=3, concurrency=2)
+    with trio.fail_after(120):
+        await executor.start()  # no threads from now on: blocked means sent and waiting
+        async with trio.open_nursery() as nursery:
+            for s in SPECS[:5]:  # all at once: each must count the ones chosen before it
+                nursery.start_soon(executor.play, s)
+            await trio.testing.wait_all_tasks_blocked()
+            burst = sorted(executor.in_flight().values())
+            nursery.start_soon(executor.play, SPECS[5])
+            await trio.testing.wait_all_tasks_blocked()
+            then = sorted(executor.in_flight().values())
+            nursery.cancel_scope.cancel()
+    await executor.aclose()
+    assert burst == [1, 2, 2]
+    assert then == [2, 2, 2]
+
+
 async def test_a_killed_worker_loses_only_time() -> None:
     executor = Processes(ENTRANTS, jobs=2, concurrency=3)
     killed: list[int] = []
@@ -205,20 +268,20 @@ async def test_a_killed_worker_loses_only_time() -> None:
 
 
 async def test_a_game_whose_worker_dies_three_times_is_given_up() -> None:
-    # One game a worker: the quitter's game kills only its own worker each time.
-    executor = Processes(ENTRANTS, jobs=2, concurrency=1)
-    quitter = spec(7, (0, 2))
-    others = [spec(k) for k in (1, 2, 3, 4, 5)]
+    # The quitter's game ends its worker every time, and the games beside it with it; they
+    # are played again and finish, each beside it once at most.
+    executor = Processes(ENTRANTS, jobs=2, concurrency=4)
+    quitter = spec(13, (0, 2))
     try:
         with trio.fail_after(120):
-            rows = await play_all(executor, [quitter, *others])
+            rows = await play_all(executor, [quitter, *SPECS])
     finally:
         await executor.aclose()
-    assert rows.pop("r1-m7-g1") == GameRow(
-        "r1-m7-g1", 1, 7, 1, quitter.seed, (0, 2), quitter.bot_seeds, -1, -1, (0, 0), -1,
+    assert rows.pop("r1-m13-g1") == GameRow(
+        "r1-m13-g1", 1, 13, 1, quitter.seed, (0, 2), quitter.bot_seeds, -1, -1, (0, 0), -1,
         "engine error: worker process died 3 times playing this game (last: exit code 3)", 0, 0, "")
-    assert rows == await reference(others)
-    assert executor.replayed == 2
+    assert rows == await reference(SPECS)
+    assert executor.replayed >= 2
     assert executor.started >= 4
 
 
@@ -267,7 +330,7 @@ time.sleep(100)
 async def test_a_worker_sending_a_malformed_frame_is_killed() -> None:
     executor = Processes(ENTRANTS, jobs=1, concurrency=1, command=[sys.executable, "-c", FAKE_WORKER])
     try:
-        with trio.fail_after(60):
+        with trio.fail_after(2 * EXIT_GRACE):  # killed at once: not three times EXIT_GRACE
             row = await executor.play(SPECS[0])
     finally:
         await executor.aclose()
@@ -340,7 +403,7 @@ async def test_a_worker_stops_when_its_stdin_closes() -> None:
     assert answered < len(SPECS)
 
 
-async def test_workers_outlive_no_killed_tournament() -> None:
+async def test_no_worker_outlives_a_killed_tournament() -> None:
     parent = await trio.lowlevel.open_process(
         [sys.executable, str(Path(__file__).with_name("workers_parent.py"))], stdout=subprocess.PIPE)
     assert parent.stdout is not None
