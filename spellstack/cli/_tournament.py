@@ -19,6 +19,7 @@ from ..tournament import (
     GameRow,
     StoreError,
     TournamentSettings,
+    WorkerSetupError,
     built_in_entrants,
     parse_entrant,
     play_tournament,
@@ -168,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
         played = trio.run(lambda: play_tournament(
             settings, db=args.db, resume=args.resume, jobs=args.jobs,
             concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress))
-    except StoreError as err:
+    except (StoreError, WorkerSetupError) as err:
         raise CommandError(str(err)) from None
     finally:
         bar.close()

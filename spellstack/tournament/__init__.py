@@ -98,6 +98,8 @@ from ._store import (
     StoreError,
     settings_key,
 )
+from ._wire import WorkerEntrant
+from ._workers import MAX_DEATHS, Processes, WorkerSetupError
 
 __all__ = [
     "BENCH_ENTRANT_DECKS",
@@ -105,6 +107,7 @@ __all__ = [
     "DEFAULT_DB",
     "FLOOR",
     "FORMATS",
+    "MAX_DEATHS",
     "BotFactory",
     "Entrant",
     "EntrantError",
@@ -118,6 +121,7 @@ __all__ = [
     "PairLine",
     "Pairing",
     "Played",
+    "Processes",
     "Rating",
     "Report",
     "ResultsStore",
@@ -128,6 +132,8 @@ __all__ = [
     "StoredTournament",
     "TournamentRun",
     "TournamentSettings",
+    "WorkerEntrant",
+    "WorkerSetupError",
     "bench_entrants",
     "bench_memory",
     "bench_tournament",

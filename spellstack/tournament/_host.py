@@ -11,7 +11,7 @@ from ._games import GameRow, Seat
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import ResultsStore
 from ._wire import WorkerEntrant
-from ._workers import Processes
+from ._workers import Processes, WorkerSetupError
 
 __all__ = ["DEFAULT_DB", "play_tournament"]
 
@@ -46,6 +46,13 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                                  jobs, concurrency, trace_dir)
         try:
             played = await run_tournament(settings, executor, done, store.record, progress)
+        except BaseExceptionGroup as group:
+            # Every match's game failed the same way when the workers refused their setup:
+            # the caller is told that once, not in a group of as many matches.
+            refused, others = group.split(WorkerSetupError)
+            if refused is not None and others is None:
+                raise _first(refused) from None
+            raise
         finally:
             await executor.aclose()
         if isinstance(executor, Processes):
@@ -54,3 +61,12 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
         return played
     finally:
         store.close()
+
+
+def _first(group: BaseExceptionGroup[WorkerSetupError]) -> WorkerSetupError:
+    """The first exception of a group of them (nested groups opened)."""
+    first: BaseException = group
+    while isinstance(first, BaseExceptionGroup):
+        first = first.exceptions[0]
+    assert isinstance(first, WorkerSetupError)
+    return first

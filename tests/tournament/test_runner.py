@@ -17,6 +17,7 @@ from spellstack.tournament import (
     Played,
     StoreError,
     TournamentSettings,
+    WorkerSetupError,
     parse_entrant,
     play_tournament,
     report,
@@ -138,3 +139,17 @@ async def test_swiss_pairs_each_round_from_the_ones_before_with_a_bye(tmp_path: 
     assert [m["round"] for m in doc["matches"]] == [1, 1, 1, 2, 2, 2, 3, 3, 3]
     assert "seconds" not in doc["games"][0]
     assert "seconds" in json.loads(results_json(rep, timings=True))["games"][0]
+
+
+async def test_workers_that_can_not_load_a_bot_stop_the_tournament_with_one_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The bot's module is importable here (on sys.path) but not in a fresh worker process
+    # (not on PYTHONPATH), so every worker refuses its setup.
+    (tmp_path / "here_only_bot.py").write_text(
+        "from spellstack.bots import RandomBot\n\nclass HereOnly(RandomBot):\n    pass\n",
+        encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv("PYTHONPATH", raising=False)
+    entrants = (parse_entrant("x=here_only_bot:HereOnly@gruul", CARDS), FOUR[1])
+    with pytest.raises(WorkerSetupError, match="here_only_bot"):
+        await play_tournament(_settings(entrants), db=tmp_path / "r.db", jobs=2)
