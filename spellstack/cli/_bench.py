@@ -86,7 +86,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "against alone (default --games 27)")
     p.add_argument("--tournament", action="store_true",
                    help="instead, a tournament's throughput: a round robin of best-of-one "
-                        "matches between random bots (at least --games games, default 200) "
+                        "matches between random bots (at least --games games, default 400) "
                         "in one process and in --jobs J worker processes (default 2), 8 games "
                         "at once in each, against spellstack bench's games one after another; "
                         "with --concurrent N, instead N games in flight in one process and "
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         if args.concurrent is not None:
             bench_memory(args.games or args.concurrent, args.seed, args.concurrent, out)
         else:
-            bench_tournament(args.games or 200, args.seed, args.jobs or 2, args.repeat or 1, out)
+            bench_tournament(args.games or 400, args.seed, args.jobs or 2, args.repeat or 1, out)
         print("\n".join(out))
         return 0
     games = args.games if args.games is not None else args.concurrent or 200

@@ -26,7 +26,7 @@ from ..bots import RandomBot
 from ..cards import load_cards
 from ._entrants import Entrant, parse_entrant
 from ._executors import InProcess
-from ._games import GameRow, GameSpec, Seat
+from ._games import GameRow, GameSpec, Seat, play_spec
 from ._host import play_tournament
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import ResultsStore
@@ -172,51 +172,114 @@ def bench_memory(games: int, seed: int, concurrency: int, out: list[str]) -> Non
                "flight under 200 MB)")
 
 
-def _bench_games(seeds: range) -> float:
-    """``spellstack bench``'s games one after another in this process (its decks and bots):
-    games per second."""
+@dataclass(frozen=True, slots=True)
+class Pace:
+    """How fast some games went."""
+
+    games: int
+    """Games played."""
+    seconds: float
+    """Wall-clock seconds."""
+    decisions: int
+    """Decisions the bots answered."""
+    turns: int
+    """Turns, summed over the games."""
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per second."""
+        return self.games / self.seconds
+
+    @property
+    def decisions_per_second(self) -> float:
+        """Decisions per second."""
+        return self.decisions / self.seconds
+
+
+def _bench_games(seeds: range) -> Pace:
+    """``spellstack bench``'s games one after another in this process (its decks and bots)."""
     decks = BENCH_ENTRANT_DECKS
 
-    async def play() -> None:
+    async def play() -> tuple[int, int]:
+        decisions = turns = 0
         for s in seeds:
             # The bench's own bots for the game of seed s (``harness.bench_bots``).
-            await play_one_game(decks, [RandomBot(2 * s + 1), RandomBot(2 * s + 2)], s,
-                                names=list(decks))
+            _, result = await play_one_game(decks, [RandomBot(2 * s + 1), RandomBot(2 * s + 2)], s,
+                                            names=list(decks))
+            decisions += result.decisions
+            turns += result.turns
+        return decisions, turns
 
     began = time.perf_counter()
-    trio.run(play)
-    return len(seeds) / (time.perf_counter() - began)
+    decisions, turns = trio.run(play)
+    return Pace(len(seeds), time.perf_counter() - began, decisions, turns)
+
+
+def _spec_of(row: GameRow) -> GameSpec:
+    """The spec a tournament played ``row`` from (a match's first game: the generator chose)."""
+    return GameSpec(row.game_id, row.round, row.match, row.number, row.seed, row.entrants,
+                    row.bot_seeds, None if row.number == 1 else row.chooser)
+
+
+def _one_after_another(rows: Sequence[GameRow], entrants: Sequence[Entrant]) -> Pace:
+    """The tournament's own games, one after another the bench's way (``play_spec``, which
+    is ``play_one_game``): no runner, no results database, no games at once."""
+    seats = [Seat(e.name, e.deck, e.factory) for e in entrants]
+
+    async def play() -> list[GameRow]:
+        return [await play_spec(_spec_of(row), seats) for row in rows]
+
+    began = time.perf_counter()
+    again = trio.run(play)
+    seconds = time.perf_counter() - began
+    assert [_untimed(r) for r in again] == [_untimed(r) for r in rows], "not the same games"
+    return Pace(len(again), seconds, sum(r.decisions for r in again), sum(r.turns for r in again))
 
 
 def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[str]) -> None:
     """The bench's tournament in one process and in ``jobs`` worker processes (8 games at once
-    in each), ``repeat`` times each, alternating, against ``spellstack bench``'s games one after
-    another in the same sitting; medians."""
+    in each), ``repeat`` times each, alternating with ``spellstack bench``'s games one after
+    another and the tournament's own games one after another, in the same sitting; medians."""
     entrants = bench_entrants(games)
     count = len(entrants) * (len(entrants) - 1) // 2
-    baseline: list[float] = []
+    bench: list[Pace] = []
+    alone: list[Pace] = []
     ones: list[TournamentRun] = []
     manys: list[TournamentRun] = []
     for i in range(repeat):
-        print(f"  round {i + 1}/{repeat}: bench games", file=sys.stderr, flush=True)
-        baseline.append(_bench_games(range(seed, seed + count)))
-        print(f"  round {i + 1}/{repeat}: tournament in 1 process", file=sys.stderr, flush=True)
+        say = f"  round {i + 1}/{repeat}:"
+        print(f"{say} bench's games", file=sys.stderr, flush=True)
+        bench.append(_bench_games(range(seed, seed + count)))
+        print(f"{say} tournament in 1 process", file=sys.stderr, flush=True)
         ones.append(time_tournament(entrants, seed, 1, 8))
-        print(f"  round {i + 1}/{repeat}: tournament in {jobs} worker processes", file=sys.stderr,
-              flush=True)
+        print(f"{say} the tournament's games one after another", file=sys.stderr, flush=True)
+        alone.append(_one_after_another(ones[-1].rows, entrants))
+        print(f"{say} tournament in {jobs} worker processes", file=sys.stderr, flush=True)
         manys.append(time_tournament(entrants, seed, jobs, 8))
     same = all(r.rows == ones[0].rows for r in ones + manys)
-    bench = statistics.median(baseline)
-    one = statistics.median(r.games_per_second for r in ones)
-    many = statistics.median(r.games_per_second for r in manys)
+
+    def median(paces: Sequence[Pace | TournamentRun], per: str) -> float:
+        return float(statistics.median(float(getattr(p, per)) for p in paces))
+
+    b_games, b_dec = median(bench, "games_per_second"), median(bench, "decisions_per_second")
+    a_games = median(alone, "games_per_second")
+    one = median(ones, "games_per_second")
+    one_dec = statistics.median(r.decisions / r.seconds for r in ones)
+    many = median(manys, "games_per_second")
     played = ones[0].games
+    turns = sum(r.turns for r in ones[0].rows) / played
     out.append(f"tournament: {played} games ({len(entrants)} random entrants on "
                f"{' and '.join(BENCH_ENTRANT_DECKS)}, round robin of best-of-one matches, seed "
                f"{seed}), 8 at once per process; medians of {repeat}")
-    out.append(f"spellstack bench's games, one after another: {bench:.2f} games/s "
-               f"({count} games)")
-    out.append(f"tournament in 1 process: {one:.2f} games/s = {one / bench:.2f}x bench's "
-               "(target: within 15%, >= 0.85x)")
+    out.append(f"spellstack bench's games, one after another: {b_games:.2f} games/s, "
+               f"{b_dec:.0f} decisions/s ({count} games, {bench[0].turns / count:.1f} turns "
+               "a game)")
+    out.append(f"the tournament's games, one after another: {a_games:.2f} games/s "
+               f"({turns:.1f} turns a game: a round robin has mirror matches, which last longer)")
+    out.append(f"tournament in 1 process: {one:.2f} games/s = {one / a_games:.2f}x its games "
+               f"one after another, {one / b_games:.2f}x bench's games/s; {one_dec:.0f} "
+               f"decisions/s = {one_dec / b_dec:.2f}x bench's (target: within 15%, >= 0.85x)")
     out.append(f"tournament in {jobs} worker processes: {many:.2f} games/s = {many / one:.2f}x "
-               f"1 process (target on 2 cores: >= 1.8x); {os.cpu_count()} cores")
+               f"1 process, worker start-up included (target on 2 cores: >= 1.8x); "
+               f"{os.cpu_count()} cores")
     out.append(f"same games in every run: {'yes' if same else 'NO'}")
