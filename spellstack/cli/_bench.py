@@ -24,7 +24,6 @@ from ..harness import (
     machine,
     measure_floor,
 )
-from ..tournament import bench_memory, bench_tournament
 from ._errors import CommandError
 
 __all__ = ["add_parser"]
@@ -110,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(out))
         return 0
     if args.tournament:
+        from ..tournament import bench_memory, bench_tournament  # only this mode needs them
+
         out.append(machine())
         if args.concurrent is not None:
             bench_memory(args.games or args.concurrent, args.seed, args.concurrent, out)

@@ -7,27 +7,16 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 
 from ..cards import DECKS, load_cards
-from ..tournament import (
-    BUILT_IN_BOTS,
-    DEFAULT_DB,
-    FORMATS,
-    EntrantError,
-    GameRow,
-    StoreError,
-    TournamentSettings,
-    WorkerSetupError,
-    built_in_entrants,
-    parse_entrant,
-    play_tournament,
-    report,
-    results_json,
-    standings_table,
-)
+from ..tournament import BUILT_IN_BOTS, DEFAULT_DB, FORMATS
 from ._errors import CommandError
+
+if TYPE_CHECKING:
+    from ..tournament import GameRow, TournamentSettings
 
 __all__ = ["add_parser"]
 
@@ -99,6 +88,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def settings_from(args: argparse.Namespace) -> TournamentSettings:
     """The tournament the arguments describe; CommandError for bad ones."""
+    from ..tournament import EntrantError, TournamentSettings, built_in_entrants, parse_entrant
+
     cards = load_cards()
     if args.entrant is None:
         entrants = built_in_entrants(cards)
@@ -132,6 +123,9 @@ def describe(row: GameRow, names: list[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: the other commands need none of it.
+    from ..tournament import StoreError, WorkerSetupError, play_tournament, report, results_json, standings_table
+
     settings = settings_from(args)
     for flag, path in (("--results", args.results), ("--db", args.db)):
         if path is not None and (path.is_dir() or not path.parent.is_dir()):

@@ -15,91 +15,58 @@ It sits beside the harness, above the actors, bots, cards, protocol and rules wh
 names it uses; the command line (``spellstack.cli``) calls it.
 """
 
-from ._bench import (
-    BENCH_ENTRANT_DECKS,
-    TournamentRun,
-    bench_entrants,
-    bench_memory,
-    bench_tournament,
-    time_tournament,
-)
-from ._entrants import (
-    BUILT_IN_BOTS,
-    BotFactory,
-    Entrant,
-    EntrantError,
-    built_in_entrants,
-    load_bot,
-    parse_entrant,
-)
-from ._executors import (
-    Executor,
-    InProcess,
-)
-from ._games import (
-    GameRow,
-    GameSpec,
-    Seat,
-    derive_seed,
-    play_spec,
-)
-from ._host import (
-    DEFAULT_DB,
-    play_tournament,
-)
-from ._match import (
-    MatchSpec,
-    Score,
-    games_to_win,
-    match_score,
-    next_game,
-)
-from ._pairings import (
-    Pairing,
-    round_robin,
-    swiss_pairings,
-    swiss_rounds,
-)
-from ._pairs import (
-    GameOutcome,
-    PairLine,
-    elo_difference,
-    format_pair_line,
-    los,
-    pair_line,
-    pair_lines,
-)
-from ._ratings import (
-    Rating,
-    ratings,
-)
-from ._report import (
-    Report,
-    report,
-    results_json,
-    standings_table,
-)
-from ._run import (
-    FORMATS,
-    Played,
-    TournamentSettings,
-    run_tournament,
-)
-from ._standings import (
-    FLOOR,
-    MatchResult,
-    Standing,
-    match_points,
-    standings,
-)
-from ._store import (
-    ResultsStore,
-    StoredTournament,
-    StoreError,
-    settings_key,
-)
-from ._wire import WorkerEntrant
-from ._workers import MAX_DEATHS, Processes, WorkerSetupError
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._bench import (
+        BENCH_ENTRANT_DECKS,
+        TournamentRun,
+        bench_entrants,
+        bench_memory,
+        bench_tournament,
+        time_tournament,
+    )
+    from ._entrants import BUILT_IN_BOTS, BotFactory, Entrant, EntrantError, built_in_entrants, load_bot, parse_entrant
+    from ._executors import Executor, InProcess
+    from ._games import GameRow, GameSpec, Seat, derive_seed, play_spec
+    from ._host import play_tournament
+    from ._match import MatchSpec, Score, games_to_win, match_score, next_game
+    from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
+    from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
+    from ._ratings import Rating, ratings
+    from ._report import Report, report, results_json, standings_table
+    from ._run import Played, TournamentSettings, run_tournament
+    from ._standings import FLOOR, MatchResult, Standing, match_points, standings
+    from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
+    from ._wire import WorkerEntrant
+    from ._workers import MAX_DEATHS, Processes, WorkerSetupError
+
+# Loaded when first used: a worker process needs the games and the wire, the command line
+# the entrants" names, and neither the bench, the database nor the ratings.
+_HOMES = {
+    "_bench": ("BENCH_ENTRANT_DECKS", "TournamentRun", "bench_entrants", "bench_memory",
+               "bench_tournament", "time_tournament"),
+    "_entrants": ("BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
+                  "load_bot", "parse_entrant"),
+    "_executors": ("Executor", "InProcess"),
+    "_games": ("GameRow", "GameSpec", "Seat", "derive_seed", "play_spec"),
+    "_host": ("play_tournament",),
+    "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game"),
+    "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
+    "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
+    "_ratings": ("Rating", "ratings"),
+    "_report": ("Report", "report", "results_json", "standings_table"),
+    "_run": ("Played", "TournamentSettings", "run_tournament"),
+    "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
+    "_store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
+    "_wire": ("WorkerEntrant",),
+    "_workers": ("MAX_DEATHS", "Processes", "WorkerSetupError"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+"""The module each public name comes from."""
 
 __all__ = [
     "BENCH_ENTRANT_DECKS",
@@ -164,3 +131,17 @@ __all__ = [
     "swiss_rounds",
     "time_tournament",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use (PEP 562)."""
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'spellstack.tournament' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -9,14 +9,11 @@ from pathlib import Path
 from ._executors import Executor, InProcess
 from ._games import GameRow, Seat
 from ._run import Played, TournamentSettings, run_tournament
-from ._store import ResultsStore
+from ._store import DEFAULT_DB, ResultsStore
 from ._wire import WorkerEntrant
 from ._workers import Processes, WorkerSetupError
 
-__all__ = ["DEFAULT_DB", "play_tournament"]
-
-DEFAULT_DB = Path("spellstack-tournament.db")
-"""The results database when none is given: in the working folder."""
+__all__ = ["play_tournament"]
 
 
 async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFAULT_DB,

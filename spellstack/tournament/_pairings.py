@@ -14,7 +14,10 @@ from collections.abc import Iterable, Sequence
 
 from ._standings import MatchResult, Standing, check_results, rank_key, standings
 
-__all__ = ["Pairing", "round_robin", "swiss_pairings", "swiss_rounds"]
+__all__ = ["FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"]
+
+FORMATS = ("round-robin", "swiss")
+"""The formats a tournament can have (``run_tournament`` plays each)."""
 
 Pairing = tuple[int, int | None]
 """Two entrants' indexes, or an entrant and None: a bye."""

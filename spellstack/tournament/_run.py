@@ -20,13 +20,10 @@ from ._entrants import Entrant
 from ._executors import Executor
 from ._games import GameRow
 from ._match import MatchSpec, Score, match_score, next_game
-from ._pairings import round_robin, swiss_pairings, swiss_rounds
+from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult
 
 __all__ = ["FORMATS", "Played", "TournamentSettings", "run_tournament"]
-
-FORMATS = ("round-robin", "swiss")
-"""The formats a tournament can have."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,10 @@ from typing import Any
 
 from ._games import GameRow
 
-__all__ = ["ResultsStore", "StoreError", "StoredTournament", "settings_key"]
+__all__ = ["DEFAULT_DB", "ResultsStore", "StoreError", "StoredTournament", "settings_key"]
+
+DEFAULT_DB = Path("spellstack-tournament.db")
+"""The results database when none is given: in the working folder."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (

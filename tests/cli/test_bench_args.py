@@ -27,7 +27,7 @@ def _main(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str
     (("--concurrent", "2", "--profile"), "--concurrent and --profile can't be combined"),
     (("--layers", "--kernel"), "--layers and --kernel can't be combined"),
     (("--kernel", "--messages"), "--kernel and --messages can't be combined"),
-    (("--repeat", "3",), "--repeat applies to --jobs only"),
+    (("--repeat", "3",), "--repeat applies to --jobs and --tournament only"),
 ])
 def test_bad_arguments_are_one_line_errors(capsys: pytest.CaptureFixture[str],
                                            args: tuple[str, ...], needle: str) -> None:
