@@ -14,6 +14,10 @@ import sys
 import time
 from pathlib import Path
 
+import trio
+
+from spellstack import read_trace, replay_trace
+
 ROOT = Path(__file__).resolve().parents[2]
 SIX = [f"--entrant={n}=random@{d}" for n, d in
        (("a", "gruul"), ("b", "dimir"), ("c", "orzhov"), ("d", "gruul"), ("e", "dimir"),
@@ -162,3 +166,20 @@ def test_bad_input_is_one_line_naming_it(tmp_path: Path) -> None:
         assert last.startswith("spellstack tournament: ") and message in last, (args, done.stderr)
         assert done.stdout == ""
     assert not (tmp_path / "r.db").exists() or _rows(tmp_path / "r.db") == []
+
+
+def test_every_game_keeps_its_trace_and_a_trace_replays_to_its_recorded_state(tmp_path: Path) -> None:
+    done = _run("--seed", "2", "--best-of", "1", "--db", str(tmp_path / "r.db"), "--trace-dir",
+                str(tmp_path / "traces"), "--jobs", "2", "--quiet")
+    assert done.returncode == 0, done.stderr
+    rows = _rows(tmp_path / "r.db")
+    files = sorted(p.name for p in (tmp_path / "traces").iterdir())
+    assert files == sorted(f"{row[0]}.jsonl" for row in rows)
+    for row in rows:
+        trace = read_trace(tmp_path / "traces" / f"{row[0]}.jsonl")
+        assert trace.header.seed == row[4]
+        assert trace.header.start is not None and trace.result.final_hash == row[14]
+        assert {m.game for m in trace.messages} == {row[0]}
+    first = read_trace(tmp_path / "traces" / f"{rows[0][0]}.jsonl")
+    _, result = trio.run(replay_trace, first)
+    assert result.final_hash == rows[0][14]
