@@ -44,6 +44,7 @@ from spellstack.cards import load_cards, load_deck
 from spellstack.protocol import Rejected
 from spellstack.rules import (
     MAX_PLAYERS,
+    OPENING_HAND,
     Action,
     ActionOption,
     Answer,
@@ -246,8 +247,11 @@ async def _play(seed: int, path: Path) -> Played:
     for p in st.players:
         # 400.2/103.3: numbered after the shuffle, top first; the opening hand came off the top.
         assert p.library == sorted(p.library)
-        drawn = [i for i, o in st.lki.items() if o.owner == p.seat]
-        assert max(drawn) < min(p.library)
+        # The seven ids before the rest of the library were the drawn cards': gone (a card
+        # that leaves a library keeps no last known information), the hand new objects.
+        drawn = range(min(p.library) - OPENING_HAND, min(p.library))
+        assert all(i not in st.objects and i not in st.lki for i in drawn)
+        assert min(p.hand) > max(p.library)
     hostile = seed % n
     prober = Prober(game, hostile, seed * 7 + 3)
     policies = [prober if s == hostile else RandomBot(seed * 7 + s) for s in range(n)]
