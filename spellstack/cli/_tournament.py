@@ -167,6 +167,16 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(str(err)) from None
     finally:
         bar.close()
+    if played.checked:
+        same = played.checked - len(played.mismatched)
+        print(f"spellstack tournament: {args.db} held this tournament: its {played.checked} "
+              f"recorded game{'s' if played.checked != 1 else ''} were played again, {same} the "
+              f"same (--resume plays only the games it lacks)", file=sys.stderr)
+    for before, again in played.mismatched[:10]:
+        print(f"spellstack tournament: game {again.game_id} (seed {again.seed}) did not come out "
+              f"as recorded: recorded winner seat {before.winner} on turn {before.turns}, hash "
+              f"{before.final_hash}; now winner seat {again.winner} on turn {again.turns}, hash "
+              f"{again.final_hash} (the database keeps the recorded game)", file=sys.stderr)
     if played.replayed:
         died = played.workers - args.jobs
         print(f"spellstack tournament: {died} worker process{'es' if died != 1 else ''} died; "
@@ -181,6 +191,8 @@ def run(args: argparse.Namespace) -> int:
         args.results.write_text(results_json(rep, timings=args.timings), encoding="utf-8")
         print(f"results written to {args.results}")
     failed = [row for row in played.rows if row.reason.startswith("engine error")]
+    if played.mismatched:
+        return 1
     if failed:
         for row in failed[:10]:
             print(f"spellstack tournament: game {row.game_id} (seed {row.seed}) stopped on an "

@@ -26,7 +26,7 @@ from ..bots import RandomBot
 from ..cards import load_cards
 from ._entrants import Entrant, parse_entrant
 from ._executors import InProcess
-from ._games import GameRow, GameSpec, Seat, play_spec
+from ._games import GameRow, GameSpec, Seat, play_spec, untimed
 from ._host import play_tournament
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import ResultsStore
@@ -70,12 +70,6 @@ class TournamentRun:
         return self.games / self.seconds
 
 
-def _untimed(row: GameRow) -> GameRow:
-    return GameRow(row.game_id, row.round, row.match, row.number, row.seed, row.entrants,
-                   row.bot_seeds, row.chooser, row.starting, row.mulligans, row.winner,
-                   row.reason, row.turns, row.decisions, row.final_hash)
-
-
 def time_tournament(entrants: Sequence[Entrant], seed: int, jobs: int, concurrency: int) -> TournamentRun:
     """Play the bench's tournament once, timed, into a temporary results database."""
     settings = TournamentSettings(tuple(entrants), "round-robin", 1, seed)
@@ -86,7 +80,7 @@ def time_tournament(entrants: Sequence[Entrant], seed: int, jobs: int, concurren
         seconds = time.perf_counter() - began
     return TournamentRun(jobs, concurrency, len(played.rows), seconds,
                          sum(r.decisions for r in played.rows),
-                         tuple(_untimed(r) for r in played.rows))
+                         tuple(untimed(r) for r in played.rows))
 
 
 def _peak_kb() -> int:
@@ -232,7 +226,7 @@ def _one_after_another(rows: Sequence[GameRow], entrants: Sequence[Entrant]) -> 
     began = time.perf_counter()
     again = trio.run(play)
     seconds = time.perf_counter() - began
-    assert [_untimed(r) for r in again] == [_untimed(r) for r in rows], "not the same games"
+    assert [untimed(r) for r in again] == [untimed(r) for r in rows], "not the same games"
     return Pace(len(again), seconds, sum(r.decisions for r in again), sum(r.turns for r in again))
 
 

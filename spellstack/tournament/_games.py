@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..actors import GameResult, play_one_game
@@ -19,7 +19,7 @@ from ..cards import Deck
 from ..rules import GameStart
 from ._entrants import BotFactory
 
-__all__ = ["GameRow", "GameSpec", "Seat", "derive_seed", "play_spec"]
+__all__ = ["GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"]
 
 def derive_seed(seed: int, *parts: object) -> int:
     """A seed for one part of a tournament (a game, a seat's bot, a round's pairings): the
@@ -101,6 +101,11 @@ class GameRow:
     """The state hash at the end."""
     seconds: float = 0.0
     """Wall-clock seconds it took (a timing: not in results compared across runs)."""
+
+
+def untimed(row: GameRow) -> GameRow:
+    """The row without its timing: what two plays of one game must agree on."""
+    return replace(row, seconds=0.0)
 
 
 async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | None = None) -> GameRow:

@@ -71,6 +71,11 @@ class Played:
     """Every game, by round, match and number."""
     matches: list[tuple[MatchSpec | None, MatchResult]] = field(default_factory=list)
     """Every match (None for a Swiss bye) with its result, by round and match."""
+    checked: int = 0
+    """Games played again that the results database held already (a tournament run again
+    without ``--resume``), each checked against the recorded one."""
+    mismatched: list[tuple[GameRow, GameRow]] = field(default_factory=list)
+    """Of those, (recorded, played now) for each that came out differently."""
     replayed: int = 0
     """Games sent again because the worker process playing them died (``--jobs``)."""
     workers: int = 0

@@ -63,8 +63,8 @@ _COLUMNS = ("game_id", "round", "match", "number", "seed", "players", "entrants"
 
 
 class StoreError(Exception):
-    """The results database can't be used as asked (not a database, a tournament to resume
-    that it does not hold, one it holds already without ``--resume``)."""
+    """The results database can't be used as asked (not a database, a folder, a tournament to
+    resume that it does not hold)."""
 
 
 def settings_key(settings: Mapping[str, Any]) -> str:
@@ -119,8 +119,8 @@ class ResultsStore:
     def open_tournament(self, settings: Mapping[str, Any], names: tuple[str, ...], *,
                         resume: bool) -> list[GameRow]:
         """Start recording the tournament of ``settings`` (entrant ``names`` by index); returns
-        the games recorded for it already (``resume``) or refuses: a tournament the file holds
-        already needs ``resume``, and ``resume`` needs one it holds."""
+        the games recorded for it already (none for a new one). ``resume`` needs a tournament
+        the file holds: StoreError otherwise."""
         key = settings_key(settings)
         found = self._db.execute("SELECT id FROM tournaments WHERE key = ?", (key,)).fetchone()
         if found is None and resume:
@@ -131,11 +131,6 @@ class ResultsStore:
             raise StoreError(f"{self.path}: no tournament with these settings to resume (it "
                              f"holds: {told}); start it without --resume, or give the settings "
                              "it was started with")
-        if found is not None and not resume:
-            count = self._db.execute("SELECT COUNT(*) FROM games WHERE tournament = ?",
-                                     (found[0],)).fetchone()[0]
-            raise StoreError(f"{self.path}: already holds this tournament ({count} games "
-                             "recorded); add --resume to finish it, or give another --db")
         if found is None:
             cur = self._db.execute("INSERT INTO tournaments (key, settings) VALUES (?, ?)",
                                    (key, json.dumps(settings, sort_keys=True)))

@@ -74,9 +74,14 @@ def test_the_default_tournament_plays_the_built_in_entrants_and_prints_the_stand
     assert len(_rows(tmp_path / "spellstack-tournament.db")) == len(doc["games"])
     # Not a terminal: a line per game on stderr, with the games done out of the total.
     assert done.stderr.startswith("[1/9] r")
-    again = _run("--seed", "7", cwd=tmp_path)
-    assert again.returncode == 2
-    assert "already holds this tournament" in again.stderr and "--resume" in again.stderr
+    # Run again in the same folder: every game is played again and checked against the
+    # database, and the results file is the same.
+    again = _run("--seed", "7", "--results", "again.json", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (f"held this tournament: its {len(doc['games'])} recorded games were played again, "
+            f"{len(doc['games'])} the same") in again.stderr
+    assert (tmp_path / "again.json").read_bytes() == (tmp_path / "r.json").read_bytes()
+    assert len(_rows(tmp_path / "spellstack-tournament.db")) == len(doc["games"])
 
 
 def test_the_results_are_byte_identical_whatever_the_concurrency_and_jobs(tmp_path: Path) -> None:

@@ -97,12 +97,30 @@ async def test_a_stopped_tournament_resumes_to_the_same_end(tmp_path: Path) -> N
         assert db.execute("SELECT COUNT(*) FROM games").fetchone()[0] == len(whole.rows)
 
 
+async def test_a_tournament_run_again_is_played_again_and_checked_against_the_database(
+        tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    first = await play_tournament(_settings(), db=db)
+    again = await play_tournament(_settings(), db=db, concurrency=2)
+    assert (again.checked, again.mismatched) == (6, [])
+    assert _games(again) == _games(first)
+    # A recorded game that the same seed no longer gives is reported, and the record kept.
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET final_hash = 'tampered' WHERE game_id = 'r2-m1-g1'")
+    third = await play_tournament(_settings(), db=db)
+    assert [(before.game_id, before.final_hash) for before, _ in third.mismatched] == [
+        ("r2-m1-g1", "tampered")]
+    assert [now.final_hash for _, now in third.mismatched] == [
+        r.final_hash for r in first.rows if r.game_id == "r2-m1-g1"]
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 6
+        assert conn.execute("SELECT final_hash FROM games WHERE game_id = 'r2-m1-g1'"
+                            ).fetchone()[0] == "tampered"
+
+
 async def test_the_database_refuses_what_it_can_not_do(tmp_path: Path) -> None:
     db = tmp_path / "r.db"
     await play_tournament(_settings(), db=db)
-    with pytest.raises(StoreError, match=r"already holds this tournament \(6 games recorded\); "
-                                         r"add --resume"):
-        await play_tournament(_settings(), db=db)
     with pytest.raises(StoreError, match="no tournament with these settings to resume"):
         await play_tournament(_settings(seed=99), db=db, resume=True)
     finished = await play_tournament(_settings(), db=db, resume=True)  # nothing left to play
