@@ -70,7 +70,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "folder)")
     p.add_argument("--resume", action="store_true",
                    help="finish the tournament the database holds with these settings: play "
-                        "only the games it lacks")
+                        "only the games it lacks (without it, a tournament the database holds "
+                        "is played again and every game checked against its record)")
     p.add_argument("--results", type=Path, default=None, metavar="FILE",
                    help="write every game, match, standing, pair and rating to FILE (JSON)")
     p.add_argument("--timings", action="store_true",
@@ -82,7 +83,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="games at once in each process (default 8)")
     p.add_argument("--jobs", type=_positive(MAX_JOBS), default=1, metavar="J",
                    help="worker processes (default 1: the games are played in this process)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (a bar on a terminal, else a line per game)")
     p.set_defaults(run=run)
 
 
