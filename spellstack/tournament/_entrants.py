@@ -23,7 +23,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
-from ..bots import Bot, RandomBot
+from ..bots import Bot, HeuristicBot, RandomBot
 from ..cards import DECKS, Deck, load_deck, short_value
 from ..rules import CardDefinition, CardDefinitionError
 
@@ -33,7 +33,7 @@ __all__ = ["BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_e
 BotFactory = Callable[[int], Bot]
 """Given a seed, a fresh bot for one game."""
 
-BUILT_IN_BOTS: Mapping[str, BotFactory] = MappingProxyType({"random": RandomBot})
+BUILT_IN_BOTS: Mapping[str, BotFactory] = MappingProxyType({"random": RandomBot, "heuristic": HeuristicBot})
 """The built-in bots by the name a spec gives them."""
 
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")

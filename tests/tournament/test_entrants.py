@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from spellstack import play_one_game
-from spellstack.bots import RandomBot
+from spellstack.bots import HeuristicBot, RandomBot
 from spellstack.cards import DECKS, load_cards, load_deck
 from spellstack.tournament import (
     BUILT_IN_BOTS,
@@ -135,7 +135,8 @@ def module(here: Path, name: str, text: str) -> str:
 
 
 def test_random_is_the_built_in_random_bot_called_with_its_seed() -> None:
-    assert dict(BUILT_IN_BOTS) == {"random": RandomBot}
+    assert dict(BUILT_IN_BOTS) == {"random": RandomBot, "heuristic": HeuristicBot}
+    assert load_bot("heuristic") is HeuristicBot
     factory = load_bot("random")
     assert factory is RandomBot
     bots = [factory(9), RandomBot(9)]
