@@ -7,10 +7,13 @@ This module reads the arguments, picks the mode and prints its report; the harne
 from __future__ import annotations
 
 import argparse
+import time
+from typing import TYPE_CHECKING
 
 import trio
 
 from ..harness import (
+    BENCH_DECKS,
     bench_bombing,
     bench_concurrent,
     bench_games,
@@ -23,8 +26,12 @@ from ..harness import (
     bomb_kinds,
     machine,
     measure_floor,
+    play_games,
 )
 from ._errors import CommandError
+
+if TYPE_CHECKING:
+    from ..tournament import Pace
 
 __all__ = ["add_parser"]
 
@@ -96,6 +103,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
+def _bench_pace(seeds: range) -> Pace:
+    """The bench's own games of ``seeds``, one after another through the actors, timed."""
+    from ..tournament import Pace
+
+    began = time.perf_counter()
+    outcomes = play_games(seeds, kernel=False)
+    return Pace(len(outcomes), time.perf_counter() - began, sum(o.decisions for o in outcomes),
+                sum(o.turns for o in outcomes))
+
+
 def run(args: argparse.Namespace) -> int:
     modes = _modes(args)
     out: list[str] = []
@@ -113,9 +130,11 @@ def run(args: argparse.Namespace) -> int:
 
         out.append(machine())
         if args.concurrent is not None:
-            bench_memory(args.games or args.concurrent, args.seed, args.concurrent, out)
+            bench_memory(args.games or args.concurrent, args.seed, args.concurrent, BENCH_DECKS,
+                         out)
         else:
-            bench_tournament(args.games or 400, args.seed, args.jobs or 2, args.repeat or 1, out)
+            bench_tournament(args.games or 400, args.seed, args.jobs or 2, args.repeat or 1, out,
+                             decks=BENCH_DECKS, bench_games=_bench_pace)
         print("\n".join(out))
         return 0
     games = args.games if args.games is not None else args.concurrent or 200

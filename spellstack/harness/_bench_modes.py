@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import resource
 import statistics
 import sys
 import tempfile
@@ -19,6 +18,7 @@ from pathlib import Path
 
 import trio
 
+from .._memory import peak_kb, resident_kb
 from ..actors import ENGINE_ERROR, GameResult, play_one_game
 from ._bench_kernel import BENCH_DECKS, bench_bots, play_kernel
 
@@ -308,22 +308,6 @@ def bench_jobs(seeds: Sequence[int], jobs: int, repeat: int, kernel: bool, out: 
 # --------------------------------------------------------------------------- --concurrent
 
 
-def resident_kb() -> int:
-    """This process's resident set size now, in kB (0 where /proc is missing)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as f:
-            pages = int(f.read().split()[1])
-    except OSError:
-        return 0
-    return pages * os.sysconf("SC_PAGE_SIZE") // 1024
-
-
-def _peak_kb() -> int:
-    """The process's peak resident set size so far, in kB (ru_maxrss is bytes on macOS)."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak // 1024 if sys.platform == "darwin" else peak
-
-
 @dataclass(slots=True)
 class _Flight:
     """Games in flight, as the concurrent run counts them."""
@@ -367,7 +351,7 @@ def bench_concurrent(seeds: Sequence[int], n: int, out: list[str], progress: boo
     start = time.perf_counter()
     outcomes = trio.run(_concurrent_run, seeds, n, Progress(len(seeds), progress), flight)
     elapsed = time.perf_counter() - start
-    peak = _peak_kb()
+    peak = peak_kb()
     decisions = _totals(outcomes)[0]
     out.append(f"concurrent: {describe(seeds)} in one trio run, up to {n} in flight; "
                f"{elapsed:.2f} s, results {_results(outcomes)}")

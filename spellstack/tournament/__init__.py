@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._bench import (
-        BENCH_ENTRANT_DECKS,
+        Pace,
         TournamentRun,
         bench_entrants,
         bench_memory,
@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 # Loaded when first used: a worker process needs the games and the wire, the command line
 # the entrants" names, and neither the bench, the database nor the ratings.
 _HOMES = {
-    "_bench": ("BENCH_ENTRANT_DECKS", "TournamentRun", "bench_entrants", "bench_memory",
+    "_bench": ("Pace", "TournamentRun", "bench_entrants", "bench_memory",
                "bench_tournament", "time_tournament"),
     "_entrants": ("BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
                   "load_bot", "parse_entrant"),
@@ -69,7 +69,6 @@ _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 """The module each public name comes from."""
 
 __all__ = [
-    "BENCH_ENTRANT_DECKS",
     "BUILT_IN_BOTS",
     "DEFAULT_DB",
     "FLOOR",
@@ -85,6 +84,7 @@ __all__ = [
     "InProcess",
     "MatchResult",
     "MatchSpec",
+    "Pace",
     "PairLine",
     "Pairing",
     "Played",

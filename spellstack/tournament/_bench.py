@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import os
-import resource
 import statistics
 import sys
 import tempfile
@@ -21,8 +20,7 @@ from pathlib import Path
 
 import trio
 
-from ..actors import play_one_game
-from ..bots import RandomBot
+from .._memory import peak_kb, resident_kb
 from ..cards import load_cards
 from ._entrants import Entrant, parse_entrant
 from ._executors import InProcess
@@ -31,19 +29,16 @@ from ._host import play_tournament
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import ResultsStore
 
-__all__ = ["BENCH_ENTRANT_DECKS", "TournamentRun", "bench_entrants", "bench_memory", "bench_tournament",
+__all__ = ["Pace", "TournamentRun", "bench_entrants", "bench_memory", "bench_tournament",
            "time_tournament"]
 
-BENCH_ENTRANT_DECKS = ("gruul", "orzhov")
-"""The decks the bench's entrants play, in turn (the decks of ``spellstack bench``)."""
 
-
-def bench_entrants(games: int) -> tuple[Entrant, ...]:
+def bench_entrants(games: int, decks: tuple[str, str]) -> tuple[Entrant, ...]:
     """The fewest random entrants whose round robin of best-of-one matches has at least
-    ``games`` games (k entrants: k (k - 1) / 2 games), playing the bench's decks in turn."""
+    ``games`` games (k entrants: k (k - 1) / 2 games), playing ``decks`` (the bench's) in turn."""
     k = max(2, math.ceil((1 + math.sqrt(1 + 8 * games)) / 2))
     cards = load_cards()
-    return tuple(parse_entrant(f"t{i + 1}=random@{BENCH_ENTRANT_DECKS[i % 2]}", cards)
+    return tuple(parse_entrant(f"t{i + 1}=random@{decks[i % 2]}", cards)
                  for i in range(k))
 
 
@@ -83,22 +78,6 @@ def time_tournament(entrants: Sequence[Entrant], seed: int, jobs: int, concurren
                          tuple(untimed(r) for r in played.rows))
 
 
-def _peak_kb() -> int:
-    """This process's peak resident set size so far, in kB (ru_maxrss is bytes on macOS)."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak // 1024 if sys.platform == "darwin" else peak
-
-
-def _resident_kb() -> int:
-    """This process's resident set size now, in kB (0 where /proc is missing)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as f:
-            pages = int(f.read().split()[1])
-    except OSError:
-        return 0
-    return pages * os.sysconf("SC_PAGE_SIZE") // 1024
-
-
 class _Counting:
     """An ``InProcess`` executor that counts its games in flight."""
 
@@ -122,17 +101,18 @@ class _Counting:
         await self.inner.aclose()
 
 
-def bench_memory(games: int, seed: int, concurrency: int, out: list[str]) -> None:
+def bench_memory(games: int, seed: int, concurrency: int, decks: tuple[str, str],
+                 out: list[str]) -> None:
     """Up to ``concurrency`` tournament games in flight at once in this process, their rows
     written to a results database: the most resident memory while they ran (sampled as each
     game ends and every 50 ms), and the process's peak."""
-    entrants = bench_entrants(games)
+    entrants = bench_entrants(games, decks)
     settings = TournamentSettings(entrants, "round-robin", 1, seed)
-    before = _resident_kb()
+    before = resident_kb()
     most = [before]
 
     def sample() -> None:
-        most[0] = max(most[0], _resident_kb())
+        most[0] = max(most[0], resident_kb())
 
     counting = _Counting(InProcess([Seat(e.name, e.deck, e.factory) for e in entrants],
                                    concurrency), sample)
@@ -162,7 +142,7 @@ def bench_memory(games: int, seed: int, concurrency: int, out: list[str]) -> Non
                f"process, {seconds:.1f} s, {len(played.rows) / seconds:.1f} games/s")
     out.append(f"games in flight at most: {counting.peak}; resident memory: "
                f"{most[0] / 1024:.1f} MB at most while they ran, {before / 1024:.1f} MB before; "
-               f"process peak (ru_maxrss) {_peak_kb() / 1024:.1f} MB (target: 1,000 games in "
+               f"process peak (ru_maxrss) {peak_kb() / 1024:.1f} MB (target: 1,000 games in "
                "flight under 200 MB)")
 
 
@@ -190,25 +170,6 @@ class Pace:
         return self.decisions / self.seconds
 
 
-def _bench_games(seeds: range) -> Pace:
-    """``spellstack bench``'s games one after another in this process (its decks and bots)."""
-    decks = BENCH_ENTRANT_DECKS
-
-    async def play() -> tuple[int, int]:
-        decisions = turns = 0
-        for s in seeds:
-            # The bench's own bots for the game of seed s (``harness.bench_bots``).
-            _, result = await play_one_game(decks, [RandomBot(2 * s + 1), RandomBot(2 * s + 2)], s,
-                                            names=list(decks))
-            decisions += result.decisions
-            turns += result.turns
-        return decisions, turns
-
-    began = time.perf_counter()
-    decisions, turns = trio.run(play)
-    return Pace(len(seeds), time.perf_counter() - began, decisions, turns)
-
-
 def _spec_of(row: GameRow) -> GameSpec:
     """The spec a tournament played ``row`` from (a match's first game: the generator chose)."""
     return GameSpec(row.game_id, row.round, row.match, row.number, row.seed, row.entrants,
@@ -230,11 +191,14 @@ def _one_after_another(rows: Sequence[GameRow], entrants: Sequence[Entrant]) -> 
     return Pace(len(again), seconds, sum(r.decisions for r in again), sum(r.turns for r in again))
 
 
-def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[str]) -> None:
-    """The bench's tournament in one process and in ``jobs`` worker processes (8 games at once
-    in each), ``repeat`` times each, alternating with ``spellstack bench``'s games one after
-    another and the tournament's own games one after another, in the same sitting; medians."""
-    entrants = bench_entrants(games)
+def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[str], *,
+                     decks: tuple[str, str], bench_games: Callable[[range], Pace]) -> None:
+    """The bench's tournament (random entrants on ``decks``) in one process and in ``jobs``
+    worker processes (8 games at once in each), ``repeat`` times each, alternating with
+    ``spellstack bench``'s games one after another (``bench_games`` of their seeds: the
+    harness plays them) and the tournament's own games one after another, in the same sitting;
+    medians."""
+    entrants = bench_entrants(games, decks)
     count = len(entrants) * (len(entrants) - 1) // 2
     bench: list[Pace] = []
     alone: list[Pace] = []
@@ -243,7 +207,7 @@ def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[st
     for i in range(repeat):
         say = f"  round {i + 1}/{repeat}:"
         print(f"{say} bench's games", file=sys.stderr, flush=True)
-        bench.append(_bench_games(range(seed, seed + count)))
+        bench.append(bench_games(range(seed, seed + count)))
         print(f"{say} tournament in 1 process", file=sys.stderr, flush=True)
         ones.append(time_tournament(entrants, seed, 1, 8))
         print(f"{say} the tournament's games one after another", file=sys.stderr, flush=True)
@@ -263,7 +227,7 @@ def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[st
     played = ones[0].games
     turns = sum(r.turns for r in ones[0].rows) / played
     out.append(f"tournament: {played} games ({len(entrants)} random entrants on "
-               f"{' and '.join(BENCH_ENTRANT_DECKS)}, round robin of best-of-one matches, seed "
+               f"{' and '.join(decks)}, round robin of best-of-one matches, seed "
                f"{seed}), 8 at once per process; medians of {repeat}")
     out.append(f"spellstack bench's games, one after another: {b_games:.2f} games/s, "
                f"{b_dec:.0f} decisions/s ({count} games, {bench[0].turns / count:.1f} turns "
