@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from ..cards import DECKS, load_cards
-from ..tournament import BUILT_IN_BOTS, DEFAULT_DB, FORMATS
+from ..tournament import BUILT_IN_BOTS, DEFAULT_DB, DEFAULT_DEADLINE, FORMATS
 from ._errors import CommandError
 
 if TYPE_CHECKING:
@@ -41,6 +41,17 @@ def _positive(limit: int) -> type[int]:
         return value
 
     return parse  # type: ignore[return-value]
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a deadline, more than 0 and at most a day."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value <= 86_400:
+        raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds, got {text}")
+    return value
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,6 +90,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "from run to run)")
     p.add_argument("--trace-dir", type=Path, default=None, metavar="DIR",
                    help="keep every game's message trace in DIR, as GAME_ID.jsonl")
+    p.add_argument("--deadline", type=_seconds, default=DEFAULT_DEADLINE, metavar="SECONDS",
+                   help=f"seconds each bot has for each decision; a bot over it forfeits the game "
+                        f"(default {DEFAULT_DEADLINE:g})")
+    p.add_argument("--trust", action="store_true",
+                   help="run Python class bots (module:Class, file.py:Class) in the tournament's "
+                        "own processes, which is faster; without it each runs in a bot process "
+                        "of its own, so that one that crashes, hangs or spins loses only its own "
+                        "game (built-in bots always run in process)")
     p.add_argument("--concurrency", type=_positive(MAX_CONCURRENCY), default=8, metavar="N",
                    help="games at once in each process (default 8)")
     p.add_argument("--jobs", type=_positive(MAX_JOBS), default=1, metavar="J",
@@ -97,7 +116,7 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
         entrants = built_in_entrants(cards)
     else:
         try:
-            entrants = tuple(parse_entrant(text, cards) for text in args.entrant)
+            entrants = tuple(parse_entrant(text, cards, trust=args.trust) for text in args.entrant)
         except EntrantError as err:
             raise CommandError(str(err)) from None
     if len(entrants) < 2:
@@ -111,7 +130,8 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     if args.rounds is not None and args.format != "swiss":
         raise CommandError("--rounds is for --format swiss (a round robin has as many rounds "
                            "as it needs)")
-    return TournamentSettings(entrants, args.format, args.best_of, args.seed, args.rounds or 0)
+    return TournamentSettings(entrants, args.format, args.best_of, args.seed, args.rounds or 0,
+                              deadline=args.deadline, trust=args.trust)
 
 
 def describe(row: GameRow, names: list[str]) -> str:

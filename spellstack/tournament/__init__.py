@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     )
     from ._entrants import BUILT_IN_BOTS, BotFactory, Entrant, EntrantError, built_in_entrants, load_bot, parse_entrant
     from ._executors import Executor, InProcess
-    from ._games import GameRow, GameSpec, Seat, derive_seed, play_spec, untimed
+    from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, derive_seed, play_spec, untimed
     from ._host import play_tournament
     from ._match import MatchSpec, Score, games_to_win, match_score, next_game
     from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
@@ -52,7 +52,7 @@ _HOMES = {
     "_entrants": ("BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
                   "load_bot", "parse_entrant"),
     "_executors": ("Executor", "InProcess"),
-    "_games": ("GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"),
+    "_games": ("DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"),
     "_host": ("play_tournament",),
     "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game"),
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
@@ -71,6 +71,7 @@ _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 __all__ = [
     "BUILT_IN_BOTS",
     "DEFAULT_DB",
+    "DEFAULT_DEADLINE",
     "FLOOR",
     "FORMATS",
     "MAX_DEATHS",

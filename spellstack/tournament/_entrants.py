@@ -151,7 +151,7 @@ def _takes_seed(cls: type[Any]) -> bool:
     return any(p.kind in positional for p in params)
 
 
-def load_bot(spec: str) -> BotFactory:
+def load_bot(spec: str, *, trust: bool = False) -> BotFactory:
     """The factory of the bot ``spec`` names: ``random`` (``BUILT_IN_BOTS``), ``pkg.mod:Class``
     (an importable module), or ``path/to/file.py:Class`` (a Python file, by a path relative
     to the working folder).
@@ -197,7 +197,7 @@ def _bot_name(spec: str) -> str:
     return spec if spec in BUILT_IN_BOTS else spec.rpartition(":")[2].rpartition(".")[2].lower()
 
 
-def parse_entrant(text: str, cards: Mapping[str, CardDefinition]) -> Entrant:
+def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool = False) -> Entrant:
     """The entrant ``[NAME=]BOT@DECK``: the bot by ``load_bot``, the deck by ``load_deck`` (a
     built-in deck, a TOML deck file or a text decklist). The name defaults to
     ``BOTNAME-DECKNAME``: ``random-gruul``, or the class's name lower-cased with the deck's
@@ -223,7 +223,7 @@ def parse_entrant(text: str, cards: Mapping[str, CardDefinition]) -> Entrant:
         raise EntrantError(f"entrant {text!r}: a name is 1 to {_MAX_NAME} printable "
                            f"characters, not {short_value(name)}")
     try:
-        factory = load_bot(bot)
+        factory = load_bot(bot, trust=trust)
     except EntrantError as err:
         raise EntrantError(f"entrant {text!r}: {err}") from err.__cause__
     try:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from ._games import GameRow, GameSpec, Seat, play_spec
+from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, play_spec
 
 __all__ = ["Executor", "InProcess"]
 
@@ -33,17 +33,20 @@ class Executor(Protocol):
 class InProcess:
     """Plays each game in this process's trio run, ``capacity`` at a time."""
 
-    def __init__(self, seats: Sequence[Seat], concurrency: int, trace_dir: Path | None = None) -> None:
+    def __init__(self, seats: Sequence[Seat], concurrency: int, trace_dir: Path | None = None,
+                 deadline: float = DEFAULT_DEADLINE) -> None:
         self.seats = tuple(seats)
         """Every entrant of the tournament, by index."""
         self.capacity = concurrency
         """Games in flight at once (``--concurrency``)."""
         self.trace_dir = trace_dir
         """Where each game's trace goes, or None."""
+        self.deadline = deadline
+        """Seconds each seat has for each decision."""
 
     async def play(self, spec: GameSpec) -> GameRow:
         """Play the game here."""
-        return await play_spec(spec, self.seats, trace_dir=self.trace_dir)
+        return await play_spec(spec, self.seats, trace_dir=self.trace_dir, deadline=self.deadline)
 
     async def aclose(self) -> None:
         """Nothing to stop."""

@@ -14,12 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..actors import GameResult, play_one_game
+from ..actors import GameResult, SeatConfig, play_one_game
 from ..cards import Deck
 from ..rules import GameStart
 from ._entrants import BotFactory
 
-__all__ = ["GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"]
+__all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"]
+
+DEFAULT_DEADLINE = 30.0
+"""Seconds a seat has for each decision unless the tournament says otherwise (``--deadline``):
+the engine's own default (``SeatConfig.timeout``)."""
 
 def derive_seed(seed: int, *parts: object) -> int:
     """A seed for one part of a tournament (a game, a seat's bot, a round's pairings): the
@@ -108,9 +112,11 @@ def untimed(row: GameRow) -> GameRow:
     return replace(row, seconds=0.0)
 
 
-async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | None = None) -> GameRow:
+async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | None = None,
+                    deadline: float = DEFAULT_DEADLINE) -> GameRow:
     """Play ``spec``'s game between ``seats`` (every entrant of the tournament, by index), its
-    trace in ``trace_dir/{game_id}.jsonl`` if given; returns its row."""
+    trace in ``trace_dir/{game_id}.jsonl`` if given, each seat with ``deadline`` seconds for
+    each decision; returns its row."""
     players = [seats[i] for i in spec.entrants]
     bots = [p.bot(s) for p, s in zip(players, spec.bot_seeds, strict=True)]
     names = [p.name for p in players]
@@ -118,7 +124,8 @@ async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | 
     game, result = await play_one_game(
         [p.deck for p in players], bots, spec.seed, names=names,
         trace_path=None if trace_dir is None else trace_dir / f"{spec.game_id}.jsonl",
-        start=GameStart(chooser=spec.chooser), game_id=spec.game_id)
+        start=GameStart(chooser=spec.chooser), game_id=spec.game_id,
+        configs=[SeatConfig(timeout=deadline)] * len(players))
     seconds = time.perf_counter() - began
     start = game.state.start
     assert start is not None

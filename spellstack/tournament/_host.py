@@ -54,10 +54,11 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
         executor: Executor
         if jobs == 1:
             executor = InProcess([Seat(e.name, e.deck, e.factory) for e in settings.entrants],
-                                 concurrency, trace_dir)
+                                 concurrency, trace_dir, settings.deadline)
         else:
-            executor = Processes([WorkerEntrant(e.name, e.bot, e.deck) for e in settings.entrants],
-                                 jobs, concurrency, trace_dir)
+            executor = Processes([WorkerEntrant(e.name, e.bot, e.deck, settings.trust)
+                                  for e in settings.entrants],
+                                 jobs, concurrency, trace_dir, deadline=settings.deadline)
         try:
             played = await run_tournament(settings, executor, done, record, progress)
         except BaseExceptionGroup as group:

@@ -18,7 +18,7 @@ import trio
 
 from ._entrants import Entrant
 from ._executors import Executor
-from ._games import GameRow
+from ._games import DEFAULT_DEADLINE, GameRow
 from ._match import MatchSpec, Score, match_score, next_game
 from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult
@@ -41,6 +41,11 @@ class TournamentSettings:
     rounds: int = 0
     """Swiss rounds (0: ``swiss_rounds`` of the entrants); a round robin has as many as its
     schedule needs."""
+    deadline: float = DEFAULT_DEADLINE
+    """Seconds each seat has for each decision (a bot over it forfeits the game)."""
+    trust: bool = False
+    """Python class bots run in the tournament's own processes (``--trust``) instead of a
+    bot process each (``load_bot``); it changes where they run, not how games come out."""
 
     def round_count(self) -> int:
         """The number of rounds it has."""
@@ -58,6 +63,7 @@ class TournamentSettings:
             "rounds": self.round_count(),
             "best_of": self.best_of,
             "seed": self.seed,
+            "deadline": self.deadline,
         }
 
 

@@ -21,7 +21,8 @@ import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
 from ..cards import Deck
-from ._games import GameRow, GameSpec
+from ._entrants import load_bot
+from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat
 
 __all__ = [
     "MAX_FRAME",
@@ -38,10 +39,11 @@ __all__ = [
     "game_message",
     "refused_message",
     "row_message",
+    "seats_of",
     "setup_message",
 ]
 
-WIRE_VERSION = 1
+WIRE_VERSION = 2
 """The setup frame's ``v``: a worker refuses a setup of another version."""
 
 MAX_FRAME = 16 * 1024 * 1024
@@ -65,6 +67,15 @@ class WorkerEntrant:
     """Its bot spec, as ``load_bot`` takes it (the worker loads it again)."""
     deck: Deck
     """Its deck."""
+    trusted: bool = False
+    """Whether a Python class bot runs in the worker's own process (``--trust``) rather than
+    in a bot process of its own (``load_bot``)."""
+
+
+def seats_of(entrants: Sequence[WorkerEntrant]) -> tuple[Seat, ...]:
+    """The entrants as games need them, each bot loaded again from its spec (``load_bot``:
+    ``EntrantError`` if one can't be)."""
+    return tuple(Seat(e.name, e.deck, load_bot(e.bot, trust=e.trusted)) for e in entrants)
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +88,8 @@ class Setup:
     """How many games the worker plays at once."""
     trace_dir: Path | None
     """Where each game's trace goes, or None."""
+    deadline: float = DEFAULT_DEADLINE
+    """Seconds each seat has for each decision."""
 
 
 def encode_frame(message: Mapping[str, object]) -> bytes:
@@ -125,12 +138,13 @@ def _decode(payload: bytes) -> Message:
     return value
 
 
-def setup_message(entrants: Sequence[WorkerEntrant], concurrency: int, trace_dir: Path | None) -> Message:
+def setup_message(entrants: Sequence[WorkerEntrant], concurrency: int, trace_dir: Path | None,
+                  deadline: float = DEFAULT_DEADLINE) -> Message:
     """The setup frame's message."""
     return {"t": "setup", "v": WIRE_VERSION, "concurrency": concurrency,
-            "trace_dir": None if trace_dir is None else str(trace_dir),
-            "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name, "cards": list(e.deck.cards)}
-                         for e in entrants]}
+            "trace_dir": None if trace_dir is None else str(trace_dir), "deadline": float(deadline),
+            "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name, "cards": list(e.deck.cards),
+                          "trusted": e.trusted} for e in entrants]}
 
 
 def game_message(ticket: int, spec: GameSpec) -> Message:
@@ -165,15 +179,21 @@ def decode_setup(message: Message) -> Setup:
     for item in _list(message, "entrants"):
         entrant = _map(item, "an entrant")
         cards = tuple(_str_item(c, "a card name") for c in _list(entrant, "cards"))
+        trusted = entrant.get("trusted")
+        if type(trusted) is not bool:
+            raise FrameError(f"setup: an entrant's trusted {trusted!r:.200}")
         entrants.append(WorkerEntrant(_str(entrant, "name"), _str(entrant, "bot"),
-                                      Deck(_str(entrant, "deck"), cards)))
+                                      Deck(_str(entrant, "deck"), cards), trusted))
     trace_dir = message.get("trace_dir")
     if trace_dir is not None and not isinstance(trace_dir, str):
         raise FrameError(f"setup: trace_dir {trace_dir!r}")
     concurrency = _int(message, "concurrency")
     if concurrency < 1:
         raise FrameError(f"setup: concurrency {concurrency}")
-    return Setup(tuple(entrants), concurrency, None if trace_dir is None else Path(trace_dir))
+    deadline = message.get("deadline")
+    if type(deadline) is not float or not deadline > 0:
+        raise FrameError(f"setup: deadline {deadline!r:.200}")
+    return Setup(tuple(entrants), concurrency, None if trace_dir is None else Path(trace_dir), deadline)
 
 
 def decode_game(message: Message) -> tuple[int, GameSpec]:

@@ -16,14 +16,22 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 import trio
 
 from ..cards import load_cards
-from ._entrants import load_bot
 from ._games import GameSpec, Seat, play_spec
-from ._wire import FrameError, FrameReader, decode_game, decode_setup, encode_frame, refused_message, row_message
+from ._wire import (
+    FrameError,
+    FrameReader,
+    Setup,
+    decode_game,
+    decode_setup,
+    encode_frame,
+    refused_message,
+    row_message,
+    seats_of,
+)
 
 __all__ = ["main"]
 
@@ -51,7 +59,7 @@ async def _serve(frames_in: int, frames_out: int) -> int:
         return 0
     try:
         setup = decode_setup(first)
-        seats = tuple(Seat(e.name, e.deck, load_bot(e.bot)) for e in setup.entrants)
+        seats = seats_of(setup.entrants)
     except (FrameError, ValueError) as exc:
         # Said on stdout too, so the tournament stops rather than playing each game again.
         print(f"spellstack worker: bad setup: {exc}", file=sys.stderr)
@@ -64,19 +72,19 @@ async def _serve(frames_in: int, frames_out: int) -> int:
     async with trio.open_nursery() as nursery:
         while (message := await reader.receive()) is not None:
             ticket, spec = decode_game(message)
-            nursery.start_soon(_play, ticket, spec, seats, setup.trace_dir, limiter, sending, out,
+            nursery.start_soon(_play, ticket, spec, seats, setup, limiter, sending, out,
                                nursery.cancel_scope)
         nursery.cancel_scope.cancel()
     return 0
 
 
-async def _play(ticket: int, spec: GameSpec, seats: Sequence[Seat], trace_dir: Path | None,
+async def _play(ticket: int, spec: GameSpec, seats: Sequence[Seat], setup: Setup,
                 limiter: trio.CapacityLimiter, sending: trio.Lock, out: trio.lowlevel.FdStream,
                 everything: trio.CancelScope) -> None:
     """Play one game when the limiter lets it and send its row; if the tournament has gone
     (the pipe is broken), stop everything."""
     async with limiter:
-        row = await play_spec(spec, seats, trace_dir=trace_dir)
+        row = await play_spec(spec, seats, trace_dir=setup.trace_dir, deadline=setup.deadline)
     frame = encode_frame(row_message(ticket, row))
     async with sending:
         try:

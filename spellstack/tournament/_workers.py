@@ -27,7 +27,7 @@ from pathlib import Path
 
 import trio
 
-from ._games import GameRow, GameSpec
+from ._games import DEFAULT_DEADLINE, GameRow, GameSpec
 from ._wire import FrameError, FrameReader, WorkerEntrant, decode_row, encode_frame, game_message, setup_message
 
 __all__ = ["EXIT_GRACE", "MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant", "WorkerSetupError", "died_row"]
@@ -149,7 +149,8 @@ class Processes:
     """
 
     def __init__(self, entrants: Sequence[WorkerEntrant], jobs: int, concurrency: int,
-                 trace_dir: Path | None = None, *, command: Sequence[str] | None = None) -> None:
+                 trace_dir: Path | None = None, *, command: Sequence[str] | None = None,
+                 deadline: float = DEFAULT_DEADLINE) -> None:
         if jobs < 1 or concurrency < 1:
             raise ValueError(f"jobs and concurrency must be at least 1 (got {jobs} and {concurrency})")
         self.entrants = tuple(entrants)
@@ -168,7 +169,9 @@ class Processes:
         """Worker processes started so far, replacements of dead ones included."""
         self.replayed = 0
         """Times a game was sent again because its worker died playing it."""
-        self._setup = encode_frame(setup_message(self.entrants, concurrency, self.trace_dir))
+        self.deadline = deadline
+        """Seconds each seat has for each decision."""
+        self._setup = encode_frame(setup_message(self.entrants, concurrency, self.trace_dir, deadline))
         self._workers: list[_Worker | None] = [None] * jobs
         self._everyone: list[_Worker] = []
         self._starting = trio.Lock()
