@@ -179,7 +179,7 @@ async def _coordinate(coord: Coordinator, engine: trio.CancelScope) -> None:
 
 async def play_one_game(
     decks: Sequence[str | Deck],
-    policies: Sequence[Bot],
+    policies: Sequence[Bot | Seat],
     seed: int,
     *,
     names: Sequence[str] | None = None,

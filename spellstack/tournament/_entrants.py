@@ -16,6 +16,9 @@ import importlib.util
 import inspect
 import os
 import re
+import shlex
+import shutil
+import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -26,12 +29,22 @@ from typing import Any
 from ..bots import Bot, HeuristicBot, RandomBot
 from ..cards import DECKS, Deck, load_deck, short_value
 from ..rules import CardDefinition, CardDefinitionError
+from ._stdio import ProcessBot
 
 __all__ = ["BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
            "load_bot", "parse_entrant"]
 
 BotFactory = Callable[[int], Bot]
 """Given a seed, a fresh bot for one game."""
+AnyBot = BotFactory | ProcessBot
+"""A bot as an entrant has it: a factory of bots played in process, or a bot process."""
+
+HOST_MODULE = "spellstack.tournament._bot_host"
+"""The module that hosts a Python class bot in a process of its own."""
+STDIO = "stdio:"
+"""The prefix of a bot spec that is an executable's command line."""
+CHECK_TIMEOUT = 120.0
+"""Seconds a Python class bot's process is given to load it, when its spec is checked."""
 
 BUILT_IN_BOTS: Mapping[str, BotFactory] = MappingProxyType({"random": RandomBot, "heuristic": HeuristicBot})
 """The built-in bots by the name a spec gives them."""
@@ -39,7 +52,8 @@ BUILT_IN_BOTS: Mapping[str, BotFactory] = MappingProxyType({"random": RandomBot,
 _MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*")
 """A module's dotted name (absolute: a spec can't be relative to a package)."""
 
-_FORMS = "a built-in bot (random), MODULE:CLASS or path/to/FILE.py:CLASS"
+_FORMS = ("a built-in bot (" + ", ".join(BUILT_IN_BOTS) + "), MODULE:CLASS, path/to/FILE.py:CLASS or "
+          "stdio:COMMAND")
 """The spec forms, for the messages."""
 
 _MAX_NAME = 60
@@ -60,8 +74,8 @@ class Entrant:
     """The bot's spec as given (``random``, ``pkg.mod:Class``, ``bots/mine.py:Class``)."""
     deck: Deck
     """The deck it plays every game."""
-    factory: BotFactory = field(compare=False, repr=False)
-    """Seed -> a fresh bot for one game (``load_bot(bot)``)."""
+    factory: AnyBot = field(compare=False, repr=False)
+    """Seed -> a fresh bot for one game, or a bot process (``load_bot(bot)``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +165,15 @@ def _takes_seed(cls: type[Any]) -> bool:
     return any(p.kind in positional for p in params)
 
 
-def load_bot(spec: str, *, trust: bool = False) -> BotFactory:
-    """The factory of the bot ``spec`` names: ``random`` (``BUILT_IN_BOTS``), ``pkg.mod:Class``
-    (an importable module), or ``path/to/file.py:Class`` (a Python file, by a path relative
-    to the working folder).
+def load_bot(spec: str, *, trust: bool = False) -> AnyBot:
+    """The bot ``spec`` names: ``random`` (``BUILT_IN_BOTS``), ``pkg.mod:Class`` (an importable
+    module), ``path/to/file.py:Class`` (a Python file, by a path relative to the working
+    folder), or ``stdio:COMMAND`` (an executable speaking the protocol on stdio, its command
+    line split as a shell would, ``shlex``).
+
+    A built-in bot is played in process. A Python class is played in process only if
+    ``trust``; otherwise it is a ``ProcessBot`` hosting it (``HOST_MODULE``), checked by
+    loading it once in such a process. A command is always a ``ProcessBot``.
 
     Raises:
         EntrantError: naming the spec and what is wrong: not one of the forms, no such module
@@ -163,12 +182,72 @@ def load_bot(spec: str, *, trust: bool = False) -> BotFactory:
     """
     if spec in BUILT_IN_BOTS:
         return BUILT_IN_BOTS[spec]
+    if spec.startswith(STDIO):
+        return _command_bot(spec)
+    if not trust:
+        return _hosted_bot(spec)
+    return _class_factory(spec)
+
+
+def _command_bot(spec: str) -> ProcessBot:
+    """``stdio:COMMAND`` as a bot process, its executable found."""
+    try:
+        command = tuple(shlex.split(spec[len(STDIO):]))
+    except ValueError as err:
+        raise EntrantError(f"bot {spec!r}: the command can't be split: {err}") from None
+    if not command:
+        raise EntrantError(f"bot {spec!r}: no command after {STDIO!r}")
+    program = command[0]
+    if os.sep in program or (os.altsep and os.altsep in program):
+        path = Path(program)
+        if not path.is_file():
+            raise EntrantError(f"bot {spec!r}: no file {program!r} (a path is relative to the "
+                               "working folder)")
+        if not os.access(path, os.X_OK):
+            raise EntrantError(f"bot {spec!r}: {program!r} is not executable (chmod +x, or "
+                               "name its interpreter: stdio:python3 bot.py)")
+    elif shutil.which(program) is None:
+        raise EntrantError(f"bot {spec!r}: no program {program!r} on PATH")
+    return ProcessBot(command)
+
+
+def _hosted_bot(spec: str) -> ProcessBot:
+    """A Python class bot as a bot process hosting it, checked by loading it in one (a spec
+    not of the form is refused without one)."""
+    _class_spec(spec)
+    command = (sys.executable, "-m", HOST_MODULE, spec)
+    try:
+        done = subprocess.run([*command[:3], "--check", spec], capture_output=True, text=True,
+                              timeout=CHECK_TIMEOUT, check=False, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise EntrantError(f"bot {spec!r}: loading it in a bot process took over "
+                           f"{CHECK_TIMEOUT:g} s") from None
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        said = lines[-1].strip() if lines else f"exit code {done.returncode}"
+        if said.startswith(f"bot {spec!r}: "):
+            raise EntrantError(said)
+        raise EntrantError(f"bot {spec!r}: loading it in a bot process failed: {said}")
+    return ProcessBot(command)
+
+
+def _class_spec(spec: str) -> tuple[str, str]:
+    """A Python class bot's spec as (module or file, class), if it is of that form."""
     where, colon, attr = spec.rpartition(":")
     if not colon:
         raise EntrantError(f"bot {spec!r}: not a built-in bot and no ':CLASS' ({_FORMS})")
     if not where or not attr:
         raise EntrantError(f"bot {spec!r}: a module or file before the ':' and a class after "
                            f"it ({_FORMS})")
+    if not where.endswith(".py") and not _MODULE.fullmatch(where):
+        raise EntrantError(f"bot {spec!r}: {where!r} is neither a module name nor a .py file "
+                           f"({_FORMS})")
+    return where, attr
+
+
+def _class_factory(spec: str) -> BotFactory:
+    """A Python class bot's factory, loaded in this process."""
+    where, attr = _class_spec(spec)
     module = _load_file(spec, where) if where.endswith(".py") else _import(spec, where)
     obj: Any = module
     for part in attr.split("."):
@@ -192,17 +271,26 @@ def load_bot(spec: str, *, trust: bool = False) -> BotFactory:
 
 
 def _bot_name(spec: str) -> str:
-    """A bot's part of an entrant's default name: the built-in name, or the class's name
-    lower-cased."""
-    return spec if spec in BUILT_IN_BOTS else spec.rpartition(":")[2].rpartition(".")[2].lower()
+    """A bot's part of an entrant's default name: the built-in name, the class's name
+    lower-cased, or a command's program without its folder and suffix."""
+    if spec in BUILT_IN_BOTS:
+        return spec
+    if spec.startswith(STDIO):
+        words = spec[len(STDIO):].split()
+        # ``python3 bots/mine.py``: the script names the bot better than its interpreter.
+        named = next((w for w in words[1:] if not w.startswith("-")), words[0]) if (
+            words and Path(words[0]).name.startswith("python")) else (words[0] if words else "stdio")
+        return Path(named).stem.lower() or "stdio"
+    return spec.rpartition(":")[2].rpartition(".")[2].lower()
 
 
 def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool = False) -> Entrant:
     """The entrant ``[NAME=]BOT@DECK``: the bot by ``load_bot``, the deck by ``load_deck`` (a
     built-in deck, a TOML deck file or a text decklist). The name defaults to
     ``BOTNAME-DECKNAME``: ``random-gruul``, or the class's name lower-cased with the deck's
-    name. A name holds no ``=`` and a bot spec no ``@``; the deck is everything after the
-    ``@``.
+    name, or a command's program (its script, for ``stdio:python3 bot.py``) with the deck's.
+    A name holds no ``=`` and a bot spec no ``@``; the deck is everything after the ``@``. An
+    entrant beginning ``stdio:`` has no name part, so that its command may hold ``=``.
 
     Raises:
         EntrantError: naming the entrant: not of that form, a bad name, a bot ``load_bot``
@@ -213,7 +301,7 @@ def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool
     rest = text
     at = text.find("@")
     eq = text.find("=")
-    if eq != -1 and (at == -1 or eq < at):
+    if eq != -1 and (at == -1 or eq < at) and not text.startswith(STDIO):
         name, rest = text[:eq].strip(), text[eq + 1:]
     bot, at_sign, deck_ref = rest.partition("@")
     bot, deck_ref = bot.strip(), deck_ref.strip()

@@ -17,7 +17,8 @@ from pathlib import Path
 from ..actors import GameResult, SeatConfig, play_one_game
 from ..cards import Deck
 from ..rules import GameStart
-from ._entrants import BotFactory
+from ._entrants import AnyBot
+from ._stdio import BotHello, ProcessBot
 
 __all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"]
 
@@ -42,8 +43,8 @@ class Seat:
     """The entrant's name (the player's name in the game)."""
     deck: Deck
     """Its deck."""
-    bot: BotFactory
-    """Makes its bot from a seed."""
+    bot: AnyBot
+    """Makes its bot from a seed, or is a bot process (one per game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +119,10 @@ async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | 
     trace in ``trace_dir/{game_id}.jsonl`` if given, each seat with ``deadline`` seconds for
     each decision; returns its row."""
     players = [seats[i] for i in spec.entrants]
-    bots = [p.bot(s) for p, s in zip(players, spec.bot_seeds, strict=True)]
     names = [p.name for p in players]
+    bots = [p.bot.seat(BotHello(spec.game_id, i, tuple(names), deadline, s))
+            if isinstance(p.bot, ProcessBot) else p.bot(s)
+            for i, (p, s) in enumerate(zip(players, spec.bot_seeds, strict=True))]
     began = time.perf_counter()
     game, result = await play_one_game(
         [p.deck for p in players], bots, spec.seed, names=names,

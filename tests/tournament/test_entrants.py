@@ -153,7 +153,7 @@ def test_the_built_in_bots_cant_be_changed() -> None:
 
 def test_a_module_class_is_called_with_its_seed(here: Path) -> None:
     name = module(here, "seeded_a", SEEDED)
-    factory = load_bot(f"{name}:Seeded")
+    factory = load_bot(f"{name}:Seeded", trust=True)
     one, two = factory(7), factory(7)
     assert one is not two and type(one).__name__ == "Seeded"
     assert (one.seed, two.seed, factory(8).seed) == (7, 7, 8)  # type: ignore[attr-defined]
@@ -161,12 +161,12 @@ def test_a_module_class_is_called_with_its_seed(here: Path) -> None:
 
 def test_a_class_that_takes_no_parameter_is_called_with_nothing(here: Path) -> None:
     name = module(here, "plain_a", UNSEEDED)
-    bot = load_bot(f"{name}:Plain")(5)
+    bot = load_bot(f"{name}:Plain", trust=True)(5)
     assert type(bot).__name__ == "Plain" and bot.calls == 0  # type: ignore[attr-defined]
 
 
 def test_a_class_of_an_installed_package() -> None:
-    factory = load_bot("spellstack.bots:RandomBot")
+    factory = load_bot("spellstack.bots:RandomBot", trust=True)
     assert isinstance(factory(3), RandomBot)
     assert factory(3).rng.below(1_000_000) == RandomBot(3).rng.below(1_000_000)
 
@@ -174,25 +174,25 @@ def test_a_class_of_an_installed_package() -> None:
 def test_a_class_inside_a_class(here: Path) -> None:
     name = module(here, "nested_a", "from spellstack.bots import RandomBot\n\n"
                                     "class Holder:\n    Inner = RandomBot\n")
-    assert isinstance(load_bot(f"{name}:Holder.Inner")(1), RandomBot)
+    assert isinstance(load_bot(f"{name}:Holder.Inner", trust=True)(1), RandomBot)
 
 
 # --- path/to/file.py:Class --------------------------------------------------------------------
 
 
 def test_a_file_class_by_a_path_relative_to_the_working_folder(here: Path) -> None:
-    bot = load_bot("bots/seeded.py:Seeded")(11)
+    bot = load_bot("bots/seeded.py:Seeded", trust=True)(11)
     assert bot.seed == 11  # type: ignore[attr-defined]
-    assert load_bot("bots/plain.py:Plain")(11).calls == 0  # type: ignore[attr-defined]
+    assert load_bot("bots/plain.py:Plain", trust=True)(11).calls == 0  # type: ignore[attr-defined]
 
 
 def test_a_file_is_loaded_once_and_files_of_the_same_name_dont_clash(here: Path) -> None:
     write(here / "a" / "bot.py", "class Bot:\n    side = 'a'\n    def decide(self, view, d): ...\n")
     write(here / "b" / "bot.py", "class Bot:\n    side = 'b'\n    def decide(self, view, d): ...\n")
-    a, b = load_bot("a/bot.py:Bot")(1), load_bot("b/bot.py:Bot")(1)
+    a, b = load_bot("a/bot.py:Bot", trust=True)(1), load_bot("b/bot.py:Bot", trust=True)(1)
     assert (a.side, b.side) == ("a", "b")  # type: ignore[attr-defined]
-    assert type(load_bot("a/bot.py:Bot")(2)) is type(a)
-    assert type(load_bot(str(here / "a" / "bot.py") + ":Bot")(2)) is type(a)  # same file
+    assert type(load_bot("a/bot.py:Bot", trust=True)(2)) is type(a)
+    assert type(load_bot(str(here / "a" / "bot.py") + ":Bot", trust=True)(2)) is type(a)  # same file
     modules = {type(a).__module__, type(b).__module__}
     assert len(modules) == 2 and all(m.startswith("spellstack_bot_bot_") for m in modules)
     assert "bot" not in sys.modules  # not under the file's own name
@@ -201,13 +201,13 @@ def test_a_file_is_loaded_once_and_files_of_the_same_name_dont_clash(here: Path)
 def test_a_file_that_failed_to_load_loads_once_mended(here: Path) -> None:
     write(here / "mend.py", "raise ValueError('not yet')\n")
     with pytest.raises(EntrantError, match="not yet"):
-        load_bot("mend.py:Bot")
+        load_bot("mend.py:Bot", trust=True)
     write(here / "mend.py", "class Bot:\n    def decide(self, view, d): ...\n")
-    assert type(load_bot("mend.py:Bot")(0)).__name__ == "Bot"
+    assert type(load_bot("mend.py:Bot", trust=True)(0)).__name__ == "Bot"
 
 
 async def test_a_file_bot_plays_a_whole_game(here: Path) -> None:
-    factory = load_bot("bots/plain.py:Plain")
+    factory = load_bot("bots/plain.py:Plain", trust=True)
     bot = factory(1)
     _, result = await play_one_game(["gruul", "orzhov"], [bot, RandomBot(2)], 1,
                                     names=["plain", "random"])
@@ -219,8 +219,8 @@ async def test_a_file_bot_plays_a_whole_game(here: Path) -> None:
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("mybot", "bot 'mybot': not a built-in bot and no ':CLASS' (a built-in bot (random), "
-              "MODULE:CLASS or path/to/FILE.py:CLASS)"),
+    ("mybot", "bot 'mybot': not a built-in bot and no ':CLASS' (a built-in bot (random, "
+              "heuristic), MODULE:CLASS, path/to/FILE.py:CLASS or stdio:COMMAND)"),
     ("Random", "bot 'Random': not a built-in bot and no ':CLASS'"),
     (":Bot", "bot ':Bot': a module or file before the ':' and a class after it"),
     ("bots/seeded.py:", "bot 'bots/seeded.py:': a module or file before the ':' and a class "
@@ -231,17 +231,17 @@ async def test_a_file_bot_plays_a_whole_game(here: Path) -> None:
 ])
 def test_a_spec_not_of_a_known_form(here: Path, spec: str, message: str) -> None:
     with pytest.raises(EntrantError, match=re.escape(message)):
-        load_bot(spec)
+        load_bot(spec, trust=True)
 
 
 def test_a_module_not_found(here: Path) -> None:
     with pytest.raises(EntrantError, match=re.escape(
             "bot 'no_such_bot_module:Bot': no module 'no_such_bot_module' (is it installed, or "
             "on PYTHONPATH?)")):
-        load_bot("no_such_bot_module:Bot")
+        load_bot("no_such_bot_module:Bot", trust=True)
     with pytest.raises(EntrantError, match=re.escape(
             "bot 'spellstack.no_such:Bot': no module 'spellstack.no_such'")):
-        load_bot("spellstack.no_such:Bot")
+        load_bot("spellstack.no_such:Bot", trust=True)
 
 
 @pytest.mark.parametrize(("name", "source", "raised"), [
@@ -256,14 +256,14 @@ def test_a_module_that_raises_while_imported(here: Path, name: str, source: str,
     module(here, name, source)
     with pytest.raises(EntrantError, match="^" + re.escape(f"bot '{name}:Bot': importing {name!r} "
                                                            "raised ") + raised + "$"):
-        load_bot(f"{name}:Bot")
+        load_bot(f"{name}:Bot", trust=True)
 
 
 def test_a_file_that_raises_while_run(here: Path) -> None:
     write(here / "boom.py", "1 / 0\n")
     with pytest.raises(EntrantError, match=re.escape(
             "bot 'boom.py:Bot': running 'boom.py' raised ZeroDivisionError: division by zero")):
-        load_bot("boom.py:Bot")
+        load_bot("boom.py:Bot", trust=True)
     assert not [m for m in sys.modules if m.startswith("spellstack_bot_boom_")]
 
 
@@ -271,13 +271,13 @@ def test_a_file_not_found_or_a_folder(here: Path) -> None:
     with pytest.raises(EntrantError, match=re.escape(
             "bot 'bots/none.py:Bot': no file 'bots/none.py' (a path is relative to the working "
             "folder)")):
-        load_bot("bots/none.py:Bot")
+        load_bot("bots/none.py:Bot", trust=True)
     with pytest.raises(EntrantError, match=r"^bot 'x+\.py:Bot': can't read 'x+\.py': .+$"):
-        load_bot("x" * 5000 + ".py:Bot")
+        load_bot("x" * 5000 + ".py:Bot", trust=True)
     (here / "dir.py").mkdir()
     with pytest.raises(EntrantError, match=re.escape("bot 'dir.py:Bot': 'dir.py' is a folder, "
                                                      "not a Python file")):
-        load_bot("dir.py:Bot")
+        load_bot("dir.py:Bot", trust=True)
 
 
 @pytest.mark.parametrize(("attr", "message"), [
@@ -291,7 +291,7 @@ def test_a_file_not_found_or_a_folder(here: Path) -> None:
 def test_not_a_bot_class(here: Path, attr: str, message: str) -> None:
     write(here / "bots" / "plain.py", UNSEEDED + "\nimport textwrap\n")
     with pytest.raises(EntrantError, match=re.escape(f"bot 'bots/plain.py:{attr}': {message}")):
-        load_bot(f"bots/plain.py:{attr}")
+        load_bot(f"bots/plain.py:{attr}", trust=True)
 
 
 @pytest.mark.parametrize(("attr", "message"), [
@@ -304,35 +304,35 @@ def test_a_class_that_cant_be_built_with_a_seed(here: Path, attr: str, message: 
     with pytest.raises(EntrantError, match=re.escape(f"bot 'bots/plain.py:{attr}': {message}")
                        + r".*a bot class is called with its seed, or with nothing if it takes "
                          r"no parameter\)$"):
-        load_bot(f"bots/plain.py:{attr}")
+        load_bot(f"bots/plain.py:{attr}", trust=True)
 
 
 # --- entrants ---------------------------------------------------------------------------------
 
 
 def test_an_entrant_of_the_random_bot_and_a_built_in_deck() -> None:
-    entrant = parse_entrant("random@gruul", CARDS)
+    entrant = parse_entrant("random@gruul", CARDS, trust=True)
     assert (entrant.name, entrant.bot, entrant.deck) == ("random-gruul", "random",
                                                          load_deck("gruul", CARDS))
     assert entrant.factory is RandomBot
 
 
 def test_an_entrant_named_and_not(here: Path) -> None:
-    assert parse_entrant("alice=random@orzhov", CARDS).name == "alice"
-    assert parse_entrant(" Big Spell = bots/seeded.py:Seeded @ dimir ", CARDS).name == "Big Spell"
-    mine = parse_entrant("bots/seeded.py:Seeded@dimir", CARDS)
+    assert parse_entrant("alice=random@orzhov", CARDS, trust=True).name == "alice"
+    assert parse_entrant(" Big Spell = bots/seeded.py:Seeded @ dimir ", CARDS, trust=True).name == "Big Spell"
+    mine = parse_entrant("bots/seeded.py:Seeded@dimir", CARDS, trust=True)
     assert (mine.name, mine.bot, mine.deck.name) == ("seeded-dimir", "bots/seeded.py:Seeded", "dimir")
     assert mine.factory(4).seed == 4  # type: ignore[attr-defined]
-    assert parse_entrant("spellstack.bots:RandomBot@gruul", CARDS).name == "randombot-gruul"
+    assert parse_entrant("spellstack.bots:RandomBot@gruul", CARDS, trust=True).name == "randombot-gruul"
 
 
 def test_an_entrant_with_a_decklist_file(here: Path) -> None:
     (here / "my=lists").mkdir()
     for name in ("red-green.txt", "white-weenie.txt"):
         (here / "my=lists" / name).write_text((LISTS / name).read_text("utf-8"), "utf-8")
-    arena = parse_entrant("random@my=lists/red-green.txt", CARDS)  # an '=' after the '@'
+    arena = parse_entrant("random@my=lists/red-green.txt", CARDS, trust=True)  # an '=' after the '@'
     assert (arena.name, len(arena.deck.cards)) == ("random-Red-Green Stompy", 60)
-    mtgo = parse_entrant("ww=bots/plain.py:Plain@my=lists/white-weenie.txt", CARDS)
+    mtgo = parse_entrant("ww=bots/plain.py:Plain@my=lists/white-weenie.txt", CARDS, trust=True)
     assert (mtgo.name, mtgo.deck.name, mtgo.bot) == ("ww", "white-weenie", "bots/plain.py:Plain")
 
 
@@ -360,7 +360,7 @@ FORM = "an entrant is [NAME=]BOT@DECK, like random@gruul or mine=bots/mine.py:My
 ])
 def test_an_entrant_refused(text: str, message: str) -> None:
     with pytest.raises(EntrantError, match=re.escape(message)):
-        parse_entrant(text, CARDS)
+        parse_entrant(text, CARDS, trust=True)
 
 
 def test_an_entrant_whose_deck_names_an_unknown_card(here: Path) -> None:
@@ -368,14 +368,14 @@ def test_an_entrant_whose_deck_names_an_unknown_card(here: Path) -> None:
     with pytest.raises(EntrantError, match=re.escape(
             "entrant 'random@deck.txt': deck: deck.txt: line 2 '20 Mountian': unknown card "
             "'Mountian' (did you mean 'Mountain'?)")):
-        parse_entrant("random@deck.txt", CARDS)
+        parse_entrant("random@deck.txt", CARDS, trust=True)
 
 
 def test_an_entrant_whose_bot_file_raises_keeps_the_cause(here: Path) -> None:
     write(here / "boom.py", "1 / 0\n")
     with pytest.raises(EntrantError, match=r"^entrant 'x=boom\.py:Bot@gruul': bot 'boom\.py:Bot': "
                                            r"running 'boom\.py' raised ZeroDivisionError") as err:
-        parse_entrant("x=boom.py:Bot@gruul", CARDS)
+        parse_entrant("x=boom.py:Bot@gruul", CARDS, trust=True)
     assert isinstance(err.value.__cause__, ZeroDivisionError)
 
 
@@ -404,7 +404,7 @@ def test_the_bots_pages_entrants_are_read_as_it_says(here: Path, monkeypatch: py
     (here / "red-green.txt").write_text((LISTS / "red-green.txt").read_text("utf-8"), "utf-8")
     section = page[page.index("## Your bot in a tournament"):]
     lines = re.findall(r"```text\n(.*?)```", section, re.S)[0].splitlines()
-    entrants = [parse_entrant(line, CARDS) for line in lines]
+    entrants = [parse_entrant(line, CARDS, trust=True) for line in lines]
     assert [(e.name, e.deck.name) for e in entrants] == [
         ("random-gruul", "gruul"), ("big", "orzhov"),
         ("bigspellbot-Red-Green Stompy", "Red-Green Stompy")]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -168,6 +169,9 @@ async def test_workers_that_can_not_load_a_bot_stop_the_tournament_with_one_erro
         encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delenv("PYTHONPATH", raising=False)
-    entrants = (parse_entrant("x=here_only_bot:HereOnly@gruul", CARDS), FOUR[1])
+    # Trusted: loaded here and in the workers (untrusted, its bot process could not load it
+    # either, and the entrant would be refused before any worker starts).
+    entrants = (parse_entrant("x=here_only_bot:HereOnly@gruul", CARDS, trust=True), FOUR[1])
+    settings = replace(_settings(entrants), trust=True)
     with pytest.raises(WorkerSetupError, match="here_only_bot"):
-        await play_tournament(_settings(entrants), db=tmp_path / "r.db", jobs=2)
+        await play_tournament(settings, db=tmp_path / "r.db", jobs=2)

@@ -45,7 +45,7 @@ GRUUL = load_deck("gruul", CARDS)
 DIMIR = load_deck("dimir", CARDS)
 EXIT_BOT = "tests.tournament.exit_bot:ExitBot"
 ENTRANTS = (WorkerEntrant("gruul", "random", GRUUL), WorkerEntrant("dimir", "random", DIMIR),
-            WorkerEntrant("quitter", EXIT_BOT, GRUUL))
+            WorkerEntrant("quitter", EXIT_BOT, GRUUL, trusted=True))
 """Seat 2's bot ends any worker process it plays in."""
 
 
@@ -70,7 +70,7 @@ def workers_find_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def reference(specs: Sequence[GameSpec]) -> dict[str, GameRow]:
     """Each game's row played in this process (``InProcess``), without its timing."""
-    seats = [Seat(e.name, e.deck, load_bot(e.bot)) for e in ENTRANTS[:2]]
+    seats = [Seat(e.name, e.deck, load_bot(e.bot, trust=True)) for e in ENTRANTS[:2]]
     here = InProcess(seats, concurrency=1)
     for s in specs:
         if s not in _REFERENCE:
@@ -205,7 +205,7 @@ async def test_workers_write_the_traces_this_process_would(tmp_path: Path) -> No
             await play_all(executor, SPECS[:3])
     finally:
         await executor.aclose()
-    here = InProcess([Seat(e.name, e.deck, load_bot(e.bot)) for e in ENTRANTS[:2]], 1, tmp_path / "here")
+    here = InProcess([Seat(e.name, e.deck, load_bot(e.bot, trust=True)) for e in ENTRANTS[:2]], 1, tmp_path / "here")
     for s in SPECS[:3]:
         await here.play(s)
     names = sorted(p.name for p in (tmp_path / "workers").iterdir())
@@ -215,7 +215,7 @@ async def test_workers_write_the_traces_this_process_would(tmp_path: Path) -> No
 
 
 async def test_a_bot_printing_to_stdout_breaks_no_frame() -> None:
-    chatty = (WorkerEntrant("gruul", "tests.tournament.chatty_bot:ChattyBot", GRUUL), ENTRANTS[1])
+    chatty = (WorkerEntrant("gruul", "tests.tournament.chatty_bot:ChattyBot", GRUUL, trusted=True), ENTRANTS[1])
     executor = Processes(chatty, jobs=1, concurrency=2)
     try:
         with trio.fail_after(120):

@@ -1,0 +1,145 @@
+"""A Python class bot in a process of its own: ``python -m spellstack.tournament._bot_host SPEC``
+speaks the stdio bot protocol (``_stdio``) for the class ``SPEC`` names (``module:Class`` or
+``path/to/file.py:Class``), so that a tournament runs such bots out of its own processes unless
+told to trust them. ``--check SPEC`` only loads the class and builds one bot, as ``load_bot``
+does, and exits: 0 if it loads, 2 with the reason on stderr if not.
+
+It reads the hello, builds the bot with the hello's seed, and runs the engine's own player
+actor for it, over stdin and stdout instead of channels: the bot sees exactly what it would see
+in process (the rebuilt full view, its ``notify``, its ``stops``), and a bot that raises
+forfeits with the same reason. Its stdout carries frames only: anything else printing there
+(the bot's ``print``) goes to stderr instead.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import msgpack  # type: ignore[import-untyped]  # ships no type information
+import trio
+
+from ..actors import Link, Wire, player_actor
+from ._entrants import BotFactory, EntrantError, load_bot
+from ._stdio import HELLO_VERSION, ProcessBot, frame
+
+__all__ = ["main"]
+
+BAD_SETUP = 2
+"""The exit code when the bot can't be loaded or the hello can't be read."""
+_MAX_FRAME = 16 * 1024 * 1024
+"""The largest frame read from the engine (a full view of a big game is far smaller)."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Host the bot ``argv`` names on stdin and stdout."""
+    args = sys.argv[1:] if argv is None else argv
+    check = args[:1] == ["--check"]
+    if check:
+        args = args[1:]
+    if len(args) != 1:
+        print("usage: python -m spellstack.tournament._bot_host [--check] MODULE:CLASS",
+              file=sys.stderr)
+        sys.exit(BAD_SETUP)
+    frames_in, frames_out = os.dup(0), os.dup(1)
+    os.dup2(2, 1)  # a bot's print goes to stderr: stdout is the frames'
+    try:
+        factory = load_bot(args[0], trust=True)
+    except EntrantError as err:
+        print(err, file=sys.stderr)
+        sys.exit(BAD_SETUP)
+    if isinstance(factory, ProcessBot):  # a command: it is a process already
+        print(f"bot {args[0]!r}: not a Python class (a stdio: bot runs as it is)", file=sys.stderr)
+        sys.exit(BAD_SETUP)
+    if check:
+        sys.exit(0)
+    sys.exit(trio.run(_serve, factory, frames_in, frames_out))
+
+
+class _Frames:
+    """Reads the engine's frames from a stream."""
+
+    def __init__(self, stream: trio.lowlevel.FdStream) -> None:
+        self.stream = stream
+        """The stream."""
+        self.buffer = bytearray()
+        """Bytes read and not yet returned."""
+
+    async def next(self) -> bytes | None:
+        """The next frame's payload; None once the stream ends (or sends a frame over
+        ``_MAX_FRAME``, which the engine never does)."""
+        while True:
+            if len(self.buffer) >= 4:
+                size = int.from_bytes(self.buffer[:4], "big")
+                if size > _MAX_FRAME:
+                    print(f"spellstack bot host: a frame of {size} bytes from the engine",
+                          file=sys.stderr)
+                    return None
+                if len(self.buffer) >= 4 + size:
+                    data = bytes(self.buffer[4:4 + size])
+                    del self.buffer[:4 + size]
+                    return data
+            chunk = await self.stream.receive_some(65536)
+            if not chunk:
+                return None
+            self.buffer += chunk
+
+
+def _hello(data: bytes | None) -> dict[str, object] | None:
+    """The hello frame's map, if it is one of ``HELLO_VERSION``."""
+    if data is None:
+        return None
+    try:
+        hello = msgpack.unpackb(data, raw=False)
+    except Exception:  # msgpack raises several kinds of error for bad bytes
+        return None
+    if not isinstance(hello, dict) or hello.get("v") != HELLO_VERSION or type(hello.get("seed")) is not int:
+        return None
+    return hello
+
+
+async def _serve(factory: BotFactory, frames_in: int, frames_out: int) -> int:
+    """Read the hello, then play the seat until its game is over; the exit code."""
+    frames = _Frames(trio.lowlevel.FdStream(frames_in))
+    stdout = trio.lowlevel.FdStream(frames_out)
+    hello = _hello(await frames.next())
+    if hello is None:
+        print(f"spellstack bot host: the first frame is not a hello of version {HELLO_VERSION}",
+              file=sys.stderr)
+        return BAD_SETUP
+    seed = hello["seed"]
+    assert isinstance(seed, int)
+    bot = factory(seed)
+    players, seat = hello.get("players"), hello.get("seat")
+    name = (players[seat] if isinstance(players, list) and type(seat) is int and 0 <= seat < len(players)
+            else "bot")
+    to_actor, inbox = trio.open_memory_channel[bytes](1)
+    out, from_actor = trio.open_memory_channel[bytes](1)
+    # The engine's messages are validated (``trusted=False``), as any client should.
+    link = Link(Wire(str(hello.get("game", "")), None), f"player:{name}", "coordinator", out, inbox)
+
+    async def read_in() -> None:
+        async with to_actor:
+            while (data := await frames.next()) is not None:
+                await to_actor.send(data)
+
+    async def play() -> None:
+        async with out:
+            try:
+                await player_actor(bot, link)
+            except trio.EndOfChannel:  # the engine went away without a GameOver
+                pass
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(read_in)
+        nursery.start_soon(play)
+        async with from_actor:
+            async for data in from_actor:
+                await stdout.send_all(frame(data))
+        # Everything the actor sent is written and it has stopped: the game is over.
+        nursery.cancel_scope.cancel()
+    return 0
+
+
+if __name__ == "__main__":
+    main()
