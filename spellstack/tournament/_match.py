@@ -89,7 +89,7 @@ def seat_order(seed: int, a: int, b: int, names: Sequence[str], meeting: int) ->
 
     Only the names, the seed and the meeting count, so the order is the same in any
     tournament that holds the two, whatever the format, the round or the others entered.
-    Raises ValueError if the two have one name or ``meeting`` < 1.
+    Raises ValueError if the two share a name or ``meeting`` < 1.
     """
     if names[a] == names[b]:
         raise ValueError(f"entrants {a} and {b} are both named {names[a]!r}")

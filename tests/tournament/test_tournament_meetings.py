@@ -4,6 +4,7 @@ seats swapped."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from spellstack.tournament import (
     TournamentSettings,
     parse_entrant,
     play_tournament,
+    report,
+    results_json,
     run_tournament,
     settings_key,
     untimed,
@@ -103,6 +106,7 @@ async def test_repeat_plays_the_schedule_again_with_the_seats_swapped(tmp_path: 
     assert len({row.seed for row in played.rows}) == len(played.rows)
     # Results depend on it, so the results database keys a tournament by it too.
     assert settings.as_dict()["repeat"] == 3
+    assert json.loads(results_json(report(played)))["repeat"] == 3
     assert settings_key(settings.as_dict()) != settings_key(replace(settings, repeat=1).as_dict())
 
 
