@@ -26,6 +26,8 @@ MAX_CONCURRENCY = 10_000
 """The most games at once per process ``--concurrency`` may ask for."""
 MAX_BEST_OF = 99
 """The longest match ``--best-of`` may ask for."""
+MAX_REPEAT = 1000
+"""The most times ``--repeat`` may play a round robin's schedule."""
 
 
 def _positive(limit: int) -> type[int]:
@@ -72,6 +74,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="round-robin (default) or swiss")
     p.add_argument("--rounds", type=_positive(1000), default=None,
                    help="Swiss rounds (default: enough for the entrants, ceil(log2 N))")
+    p.add_argument("--repeat", type=_positive(MAX_REPEAT), default=1, metavar="K",
+                   help="a round robin: play its whole schedule K times, so each pair meets K "
+                        "times, taking turns in seat 0 (default 1; Swiss has --rounds)")
     p.add_argument("--best-of", type=_positive(MAX_BEST_OF), default=3, metavar="N",
                    help="games a match is the best of (default 3)")
     p.add_argument("--seed", type=int, default=1,
@@ -130,8 +135,11 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     if args.rounds is not None and args.format != "swiss":
         raise CommandError("--rounds is for --format swiss (a round robin has as many rounds "
                            "as it needs)")
+    if args.repeat != 1 and args.format != "round-robin":
+        raise CommandError(f"--repeat is for --format round-robin (a {args.format} tournament "
+                           "has --rounds)")
     return TournamentSettings(entrants, args.format, args.best_of, args.seed, args.rounds or 0,
-                              deadline=args.deadline, trust=args.trust)
+                              args.repeat, deadline=args.deadline, trust=args.trust)
 
 
 def describe(row: GameRow, names: list[str]) -> str:
@@ -205,8 +213,9 @@ def run(args: argparse.Namespace) -> int:
               f"{played.replayed} game{'s' if played.replayed != 1 else ''} in flight on "
               f"{'them' if died != 1 else 'it'} played again from their seeds", file=sys.stderr)
     rep = report(played)
+    each = f" (each pair meets {settings.repeat} times)" if settings.repeat > 1 else ""
     print(f"spellstack tournament: {settings.format}, {len(settings.entrants)} entrants, "
-          f"{settings.round_count()} rounds, best of {settings.best_of}, seed {settings.seed}: "
+          f"{settings.round_count()} rounds{each}, best of {settings.best_of}, seed {settings.seed}: "
           f"{len(played.rows)} games (results in {args.db})")
     print(standings_table(rep), end="")
     if args.results is not None:

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from ._executors import Executor, InProcess
     from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, derive_seed, play_spec, untimed
     from ._host import play_tournament
-    from ._match import MatchSpec, Score, games_to_win, match_score, next_game
+    from ._match import MatchSpec, Score, games_to_win, match_score, next_game, seat_order
     from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
     from ._ratings import Rating, ratings
@@ -54,7 +54,7 @@ _HOMES = {
     "_executors": ("Executor", "InProcess"),
     "_games": ("DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"),
     "_host": ("play_tournament",),
-    "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game"),
+    "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"),
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
@@ -125,6 +125,7 @@ __all__ = [
     "results_json",
     "round_robin",
     "run_tournament",
+    "seat_order",
     "settings_key",
     "standings",
     "standings_table",

@@ -1,9 +1,10 @@
 """One game of a tournament: what to play (``GameSpec``), what came of it (``GameRow``), and
 playing it (``play_spec``), the same in the tournament's own process and in a worker process.
 
-Every number a game depends on comes from the tournament's seed and the game's id
-(``derive_seed``), so a game played again, by any process, in any order, beside any others,
-is the same game.
+Every number a game depends on comes from the tournament's seed, the two entrants' names,
+which meeting of the two its match is and its number in the match (``derive_seed``), so a
+game played again, by any process, in any order, beside any others, in a tournament with
+other entrants besides, is the same game.
 """
 
 from __future__ import annotations
@@ -60,11 +61,12 @@ class GameSpec:
     number: int
     """The game's number in its match, from 1."""
     seed: int
-    """The game's seed (``derive_seed(tournament seed, game_id)``)."""
+    """The game's seed (from the tournament's seed, the players' names, the meeting and the
+    game's number: ``next_game``)."""
     entrants: tuple[int, ...]
     """Entrant indexes in seat order (the match's first entrant in seat 0)."""
     bot_seeds: tuple[int, ...]
-    """Each seat's bot seed (``derive_seed(tournament seed, game_id, seat)``)."""
+    """Each seat's bot seed (from what the game's seed comes from, and the seat)."""
     chooser: int | None
     """103.1: the seat that chooses who takes the first turn (the previous game's loser, or
     after a draw its chooser); None in a match's first game: the game's generator picks."""

@@ -9,16 +9,23 @@ wins are a drawn match.
 
 103.1: the first game's chooser is picked by the game's generator; each later game's chooser
 is the previous game's loser, or after a drawn game the previous game's chooser.
+
+The games between two entrants don't depend on who else entered: who sits in seat 0
+(``seat_order``), each game's seed and each bot's seed come from the tournament's seed, the
+two entrants' names, which meeting of the two the match is and the game's number in it, never
+from the round, the match's number in it or the entrants' indexes. A tournament with more
+entrants plays, between two of them, the same games (apart from their ids) as one without.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ._games import GameRow, GameSpec, derive_seed
 
-__all__ = ["MatchSpec", "Score", "games_to_win", "match_score", "next_game"]
+__all__ = ["MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +37,11 @@ class MatchSpec:
     match: int
     """Its number in the round, from 1."""
     entrants: tuple[int, int]
-    """The two entrants, the first in seat 0 of every game."""
+    """The two entrants, the first in seat 0 of every game (``seat_order``)."""
+    names: tuple[str, str]
+    """Their names, in the same order: the games' seeds come from them."""
+    meeting: int
+    """Which meeting of the two this match is in the tournament, from 1."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +76,38 @@ def match_score(rows: Sequence[GameRow], best_of: int) -> Score:
     return Score((wins[0], wins[1]), draws, over)
 
 
+def _pair_part(names: Sequence[str]) -> str:
+    """Names as one part of a seed's text, unambiguously (a name may hold the ``/`` that
+    ``derive_seed`` joins parts with)."""
+    return json.dumps(list(names), ensure_ascii=False)
+
+
+def seat_order(seed: int, a: int, b: int, names: Sequence[str], meeting: int) -> tuple[int, int]:
+    """Entrants ``a`` and ``b`` (indexes into ``names``) in seat order for their ``meeting``-th
+    match (from 1): a coin from the tournament's seed and the two names (in sorted order)
+    picks who has seat 0 in the first meeting, and the seats swap at every meeting after.
+
+    Only the names, the seed and the meeting count, so the order is the same in any
+    tournament that holds the two, whatever the format, the round or the others entered.
+    Raises ValueError if the two share a name or ``meeting`` < 1.
+    """
+    if names[a] == names[b]:
+        raise ValueError(f"entrants {a} and {b} are both named {names[a]!r}")
+    if meeting < 1:
+        raise ValueError(f"meetings count from 1, not {meeting}")
+    low, high = sorted((a, b), key=lambda e: names[e])
+    coin = derive_seed(seed, "seats", _pair_part((names[low], names[high]))) % 2
+    return (low, high) if (coin + meeting - 1) % 2 == 0 else (high, low)
+
+
 def next_game(seed: int, match: MatchSpec, rows: Sequence[GameRow], best_of: int) -> GameSpec | None:
-    """The match's next game after ``rows`` (its games so far, in order), or None: it is over."""
+    """The match's next game after ``rows`` (its games so far, in order), or None: it is over.
+
+    The game's seed is ``derive_seed(seed, "game", names, meeting, number)`` and seat k's bot
+    seed ``derive_seed(seed, "bot", names, meeting, number, k)``, with ``names`` the two
+    entrants' names in seat order as a JSON list: the same game in every tournament that
+    holds the two entrants with this seed.
+    """
     if match_score(rows, best_of).over:
         return None
     number = len(rows) + 1
@@ -79,6 +120,10 @@ def next_game(seed: int, match: MatchSpec, rows: Sequence[GameRow], best_of: int
         elif last.chooser >= 0:
             chooser = last.chooser
         # else: a game that never got as far as the choice; the generator picks again
-    return GameSpec(game_id, match.round, match.match, number, derive_seed(seed, game_id),
-                    match.entrants, tuple(derive_seed(seed, game_id, seat) for seat in range(2)),
+    # Not the game id: the round and match numbers change with the other entrants.
+    pair = _pair_part(match.names)
+    return GameSpec(game_id, match.round, match.match, number,
+                    derive_seed(seed, "game", pair, match.meeting, number), match.entrants,
+                    tuple(derive_seed(seed, "bot", pair, match.meeting, number, seat)
+                          for seat in range(2)),
                     chooser)

@@ -4,6 +4,11 @@ Entrants are indexes 0..n-1 and a pairing is ``(a, b)``, with ``b`` None for a b
 function is pure: the same arguments give the same pairings in every Python process (the
 only randomness is a ``random.Random`` seeded with a string, which Python hashes with
 SHA-512, not with the per-process ``hash()``).
+
+A pairing says who meets whom, not who sits where: the runner seats each pair by
+``seat_order`` (a coin from the two names, then alternating at each meeting), the same in
+either format and whoever else entered, so that the games between two entrants don't
+depend on the rest of the field.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ def round_robin(n: int) -> list[list[Pairing]]:
     odd n an empty seat joins, and whoever faces it has a bye, so each entrant has exactly
     one bye. n even: n - 1 rounds of n / 2 matches; n odd: n rounds of (n - 1) / 2 matches
     and one bye, listed last as ``(entrant, None)``. Entrant 0 alternates between first
-    and second place of its pair round by round. Raises ValueError if n < 2.
+    and second place of its pair round by round (the runner's seats don't follow it:
+    ``seat_order``). Raises ValueError if n < 2.
     """
     _check_n(n)
     seats: list[int | None] = [*range(n)]
@@ -141,7 +147,8 @@ def swiss_pairings(n: int, results: Iterable[MatchResult], round_no: int, seed: 
        pass then prefers, for each entrant in turn, the opponents it has met fewest times
        (greedily, not a global minimum), with the bye as in step 2.
 
-    Each pairing is (higher in the order, lower); the bye, if any, comes last as
+    Each pairing is (higher in the order, lower: not the seats, which ``seat_order``
+    gives); the bye, if any, comes last as
     ``(entrant, None)``. Raises ValueError if n < 2, ``round_no`` < 1, a result names an
     entrant outside 0..n-1, or a result is from round ``round_no`` or later.
     """

@@ -98,6 +98,7 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
         "seed": settings.seed,
         "best_of": settings.best_of,
         "rounds": settings.round_count(),
+        "repeat": settings.repeat,
         "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name} for e in settings.entrants],
         "games": games,
         "matches": matches,

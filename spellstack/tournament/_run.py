@@ -6,10 +6,16 @@ Round robin: every round is known from the start, so every match may be played a
 Either way what is played depends only on the settings and the games' own outcomes, never on
 the order games finish in, so the results are the same whatever runs them, in how many
 processes, how many at a time, and whether the tournament was stopped and resumed.
+
+The games between two entrants don't depend on who else entered: a match's seats
+(``seat_order``) and its games' seeds come from the two entrants' names and which meeting of
+the two it is, so adding entrants (or changing the format) changes when two entrants meet
+and their games' ids, never the games their matches play.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,7 +25,7 @@ import trio
 from ._entrants import Entrant
 from ._executors import Executor
 from ._games import DEFAULT_DEADLINE, GameRow
-from ._match import MatchSpec, Score, match_score, next_game
+from ._match import MatchSpec, Score, match_score, next_game, seat_order
 from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult
 
@@ -41,6 +47,9 @@ class TournamentSettings:
     rounds: int = 0
     """Swiss rounds (0: ``swiss_rounds`` of the entrants); a round robin has as many as its
     schedule needs."""
+    repeat: int = 1
+    """A round robin: times its whole schedule is played, so each pair meets this often
+    (seats swapped at each meeting); a Swiss tournament has 1."""
     deadline: float = DEFAULT_DEADLINE
     """Seconds each seat has for each decision (a bot over it forfeits the game)."""
     trust: bool = False
@@ -51,7 +60,7 @@ class TournamentSettings:
         """The number of rounds it has."""
         n = len(self.entrants)
         if self.format == "round-robin":
-            return len(round_robin(n))
+            return len(round_robin(n)) * self.repeat
         return self.rounds or swiss_rounds(n)
 
     def as_dict(self) -> dict[str, Any]:
@@ -63,6 +72,7 @@ class TournamentSettings:
             "rounds": self.round_count(),
             "best_of": self.best_of,
             "seed": self.seed,
+            "repeat": self.repeat,
             "deadline": self.deadline,
         }
 
@@ -88,7 +98,7 @@ class Played:
     """Worker processes started, replacements of dead ones included (0: in process)."""
     sat_out: list[tuple[int, int]] = field(default_factory=list)
     """A round robin of an odd number of entrants: (round, entrant) for the one that sits
-    each round out (no match, no points)."""
+    each round out (no match, no points): each entrant once per time the schedule is played."""
 
 
 def _estimate(settings: TournamentSettings) -> int:
@@ -109,6 +119,11 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     n = len(settings.entrants)
     if n < 2:
         raise ValueError(f"a tournament needs at least 2 entrants, got {n}")
+    if settings.repeat < 1:
+        raise ValueError(f"a round robin is played at least once, not {settings.repeat} times")
+    if settings.repeat != 1 and settings.format != "round-robin":
+        raise ValueError(f"repeat is for a round robin, not {settings.format!r} (which has rounds)")
+    names = [e.name for e in settings.entrants]
     limiter = trio.CapacityLimiter(executor.capacity)
     played = Played(settings)
     by_match: dict[tuple[int, int], list[GameRow]] = {}
@@ -149,19 +164,39 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     def bye(round_no: int, entrant: int) -> MatchResult:
         return MatchResult(round_no, entrant, None, settings.best_of // 2 + 1, 0, 0)
 
+    met: Counter[frozenset[int]] = Counter()  # matches listed so far, by pair
+
+    def listed(round_no: int, pairs: Sequence[tuple[int, int | None]]) -> list[tuple[MatchSpec | None, int]]:
+        """A round's pairings as matches numbered from 1, each pair in ``seat_order`` for its
+        next meeting (a bye: None and the entrant)."""
+        out: list[tuple[MatchSpec | None, int]] = []
+        number = 0
+        for a, b in pairs:
+            if b is None:
+                out.append((None, a))
+                continue
+            number += 1
+            met[frozenset((a, b))] += 1
+            meeting = met[frozenset((a, b))]
+            first, second = seat_order(settings.seed, a, b, names, meeting)
+            out.append((MatchSpec(round_no, number, (first, second),
+                                  (names[first], names[second]), meeting), a))
+        return out
+
     tick()
     if settings.format == "round-robin":
         schedule = round_robin(n)
         matches: list[list[tuple[MatchSpec | None, int]]] = []
         async with trio.open_nursery() as nursery:
-            for r, pairs in enumerate(schedule, 1):
-                listed = _listed(r, pairs)
-                matches.append(listed)
-                for spec, _ in listed:
+            for r in range(1, settings.round_count() + 1):
+                # With ``repeat``, the schedule over again: each pass meets every pair again.
+                listed_now = listed(r, schedule[(r - 1) % len(schedule)])
+                matches.append(listed_now)
+                for spec, _ in listed_now:
                     if spec is not None:
                         nursery.start_soon(play_match, spec)
-        for r, listed in enumerate(matches, 1):
-            for spec, entrant in listed:
+        for r, round_matches in enumerate(matches, 1):
+            for spec, entrant in round_matches:
                 if spec is None:
                     # An odd number of entrants: each sits out one round. That is no match
                     # won (MTR's bye is a Swiss pairing's), so the standings leave it out.
@@ -173,12 +208,12 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     elif settings.format == "swiss":
         for r in range(1, settings.round_count() + 1):
             pairs = swiss_pairings(n, results, r, settings.seed, settings.best_of // 2 + 1)
-            listed = _listed(r, pairs)
+            listed_now = listed(r, pairs)  # a rematch: the pair's next meeting
             async with trio.open_nursery() as nursery:
-                for spec, _ in listed:
+                for spec, _ in listed_now:
                     if spec is not None:
                         nursery.start_soon(play_match, spec)
-            for spec, entrant in listed:
+            for spec, entrant in listed_now:
                 result = result_of(spec) if spec is not None else bye(r, entrant)
                 results.append(result)
                 played.matches.append((spec, result))
@@ -187,15 +222,3 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     played.rows = [row for key in sorted(by_match) for row in by_match[key]]
     return played
 
-
-def _listed(round_no: int, pairs: Sequence[tuple[int, int | None]]) -> list[tuple[MatchSpec | None, int]]:
-    """A round's pairings as matches numbered from 1 (a bye: None and the entrant)."""
-    out: list[tuple[MatchSpec | None, int]] = []
-    number = 0
-    for a, b in pairs:
-        if b is None:
-            out.append((None, a))
-        else:
-            number += 1
-            out.append((MatchSpec(round_no, number, (a, b)), a))
-    return out

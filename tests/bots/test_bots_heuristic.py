@@ -4,10 +4,17 @@ than the random bot over whole games."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import re
+import shlex
+from pathlib import Path
+
 import trio
 
 from spellstack import RandomBot, play_one_game
 from spellstack.bots import Bot, HeuristicBot
+from spellstack.cli import main
 from spellstack.rules import (
     Action,
     ActionOption,
@@ -23,6 +30,7 @@ from spellstack.rules import (
 from spellstack.rules.views import PlayerPublic
 
 ME, FOE = 0, 1
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "bots.md"
 
 
 def _view(battlefield: tuple[ObjectView, ...] = (), foe_life: int = 20, my_life: int = 20,
@@ -151,3 +159,26 @@ def test_it_beats_the_random_bot_over_whole_games_without_a_forfeit() -> None:
 
     won, played = trio.run(play)
     assert won >= 0.65 * played, (won, played)
+
+
+def test_the_page_s_tournament_of_the_two_bots_in_small_with_other_seeds(tmp_path: Path) -> None:
+    # The command docs/bots.md gives for the figure, 40 games of another seed instead of 400.
+    text = PAGE.read_text("utf-8")
+    [command] = re.findall(r"```sh\n(spellstack tournament [^\n]*)\n```", text)
+    args = shlex.split(command)[1:]
+    assert args[args.index("--repeat") + 1] == "400"
+    args[args.index("--repeat") + 1] = "40"
+    args[args.index("--db") + 1] = str(tmp_path / "h.db")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([*args, "--seed", "2", "--quiet"])
+    assert code == 0  # no engine error
+    line = re.search(r"^heuristic-gruul vs random-gruul: (\d+) - (\d+) - (\d+) ", out.getvalue(), re.M)
+    assert line is not None, out.getvalue()
+    won, lost, drawn = map(int, line.groups())
+    assert won + lost <= 40 <= won + lost + drawn  # forty matches of one game (a draw: again)
+    assert won > 0.6 * (won + lost + drawn), (won, lost, drawn)
+    # The page's figure is the one its run printed: the pair line and the sentence agree.
+    shown = re.search(r"heuristic-gruul vs random-gruul: (\d+) - (\d+) - (\d+) ", text)
+    assert shown is not None
+    assert f"won {shown[1]} of the {sum(map(int, shown.groups()))} games" in " ".join(text.split())

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from spellstack.cards import load_cards
 from spellstack.cli import main
-from spellstack.tournament import DEFAULT_DB, swiss_rounds
+from spellstack.tournament import DEFAULT_DB, TournamentSettings, parse_entrant, swiss_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "tournaments.md"
@@ -66,6 +67,9 @@ def test_what_the_page_says_of_rounds_and_defaults_holds() -> None:
     assert "3 rounds for 5 to 8 entrants" in text
     assert [swiss_rounds(n) for n in (5, 6, 7, 8)] == [3, 3, 3, 3]
     assert swiss_rounds(4) == 2 and swiss_rounds(9) == 4
+    assert "a round robin of 4 entrants with `--repeat 10` has 30 rounds" in text
+    four = tuple(parse_entrant(f"e{i}=random@gruul", load_cards()) for i in range(4))
+    assert TournamentSettings(four, "round-robin", 3, 1, repeat=10).round_count() == 30
     assert f"`{DEFAULT_DB}`" in text
     readme = (ROOT / "README.md").read_text("utf-8")
     first = next(line for line in readme.splitlines() if line.startswith("python3 -m venv"))
