@@ -152,6 +152,20 @@ def describe(row: GameRow, names: list[str]) -> str:
     return f"{row.game_id} {told} on turn {row.turns}"
 
 
+def forfeits(rows: list[GameRow], names: list[str]) -> list[str]:
+    """A line for each entrant that lost games by forfeit (its bot crashed, hung, broke the
+    protocol): how many, and the first one's reason, so that a broken bot is seen at once."""
+    lost: dict[str, list[str]] = {}
+    for row in rows:
+        for i in row.entrants:
+            mark = f"{names[i]} forfeited: "
+            at = row.reason.find(mark)
+            if at != -1:
+                lost.setdefault(names[i], []).append(row.reason[at + len(mark):])
+    return [f"{name} forfeited {len(reasons)} game{'s' if len(reasons) != 1 else ''}; the first: "
+            f"{reasons[0]}" for name, reasons in lost.items()]
+
+
 def run(args: argparse.Namespace) -> int:
     # Imported here: the other commands need none of it.
     from ..tournament import StoreError, WorkerSetupError, play_tournament, report, results_json, standings_table
@@ -221,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
     if args.results is not None:
         args.results.write_text(results_json(rep, timings=args.timings), encoding="utf-8")
         print(f"results written to {args.results}")
+    for line in forfeits(played.rows, names):
+        print(f"spellstack tournament: {line}", file=sys.stderr)
     failed = [row for row in played.rows if row.reason.startswith("engine error")]
     if played.mismatched:
         return 1

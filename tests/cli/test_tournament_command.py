@@ -191,3 +191,13 @@ def test_every_game_keeps_its_trace_and_a_trace_replays_to_its_recorded_state(tm
     first = read_trace(tmp_path / "traces" / f"{rows[0][0]}.jsonl")
     _, result = trio.run(replay_trace, first)
     assert result.final_hash == rows[0][14]
+
+
+def test_entrants_that_forfeit_are_named_with_the_first_reason(tmp_path: Path) -> None:
+    exits = f"stdio:{sys.executable} {ROOT / 'tests' / 'tournament' / 'hostile_stdio_bot.py'} exits"
+    done = _run("--entrant", f"quitter={exits}@gruul", "--entrant", "random@gruul",
+                "--best-of", "3", "--db", str(tmp_path / "r.db"), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[-1] == ("spellstack tournament: quitter forfeited 2 games; the first: "
+                                            "bot process exited with code 3; its stderr ended: giving up")
+    assert "quitter" in done.stdout and "0-1-0" in done.stdout

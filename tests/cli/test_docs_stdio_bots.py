@@ -1,0 +1,67 @@
+"""The examples in docs/stdio-bots.md run as written and print what the page shows."""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import os
+import re
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from spellstack.cli import main
+from spellstack.protocol import SubmitAction, SubmitAnswer, decode_from_player
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "stdio-bots.md"
+
+
+def _blocks(lang: str) -> list[str]:
+    return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text("utf-8"), re.S)
+
+
+@pytest.fixture
+def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A working folder holding the examples, with this Python first on PATH as python3 (the
+    page's "activated virtual environment")."""
+    shutil.copytree(ROOT / "examples", tmp_path / "examples")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    # A script, not a link: a virtual environment's Python linked from elsewhere would not
+    # find its environment.
+    launcher = bin_dir / "python3"
+    launcher.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n', encoding="utf-8")
+    launcher.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_the_example_command_prints_what_the_page_shows(checkout: Path) -> None:
+    [line] = [line for block in _blocks("sh") for line in block.splitlines() if line.strip()]
+    args = shlex.split(line)
+    assert args[:2] == ["spellstack", "tournament"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([*args[1:], "--quiet"])
+    assert code == 0
+    assert out.getvalue() == _blocks("text")[0]
+
+
+def test_a_missing_program_is_refused_as_the_page_shows(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shown = _blocks("text")[1].strip()
+    assert main(["tournament", "--entrant", "stdio:./mybot@gruul", "--entrant", "random@gruul"]) == 2
+    assert capsys.readouterr().err.strip() == shown
+
+
+def test_the_messages_shown_are_messages_a_player_may_send() -> None:
+    [block] = _blocks("python")
+    shown = [ast.literal_eval(part) for part in re.split(r"\n(?=\{)", block.strip())]
+    decoded = [decode_from_player(msgpack.packb(message)) for message in shown]
+    assert [type(m) for m in decoded] == [SubmitAction, SubmitAnswer]
