@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from ..cards import DECKS, load_cards
-from ..tournament import BUILT_IN_BOTS, DEFAULT_DB, DEFAULT_DEADLINE, FORMATS
+from ..tournament import BACKENDS, BUILT_IN_BOTS, DEFAULT_DB, DEFAULT_DEADLINE, FORMATS
 from ._errors import CommandError
 
 if TYPE_CHECKING:
@@ -28,6 +28,8 @@ MAX_BEST_OF = 99
 """The longest match ``--best-of`` may ask for."""
 MAX_REPEAT = 1000
 """The most times ``--repeat`` may play a round robin's schedule."""
+DASK_JOBS = 2
+"""The local Dask cluster's workers unless ``--jobs`` says."""
 
 
 def _positive(limit: int) -> type[int]:
@@ -105,8 +107,19 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "game (built-in bots always run in process)")
     p.add_argument("--concurrency", type=_positive(MAX_CONCURRENCY), default=8, metavar="N",
                    help="games at once in each process (default 8)")
-    p.add_argument("--jobs", type=_positive(MAX_JOBS), default=1, metavar="J",
-                   help="worker processes (default 1: the games are played in this process)")
+    p.add_argument("--jobs", type=_positive(MAX_JOBS), default=None, metavar="J",
+                   help="worker processes (default 1: the games are played in this process; "
+                        f"with --backend dask and no --scheduler, the local cluster's workers, "
+                        f"default {DASK_JOBS})")
+    p.add_argument("--backend", choices=BACKENDS, default="local",
+                   help="where games are played: local (default: this process, or --jobs "
+                        "worker processes) or dask (a Dask cluster: the one at --scheduler, "
+                        "else a local one it starts; needs pip install 'spellstack[dask]'); "
+                        "the results are the same")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="with --backend dask: the Dask scheduler to play on, such as "
+                        "tcp://10.0.0.5:8786 (started with 'dask scheduler', its workers with "
+                        "'dask worker ADDRESS')")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (a bar on a terminal, else a line per game)")
     p.set_defaults(run=run)
@@ -142,6 +155,22 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
                               args.repeat, deadline=args.deadline, trust=args.trust)
 
 
+def _jobs(args: argparse.Namespace) -> int:
+    """The worker processes asked for (``--jobs``, by default as ``--backend`` has it);
+    CommandError for ``--scheduler`` or ``--jobs`` where they mean nothing."""
+    if args.backend != "dask":
+        if args.scheduler is not None:
+            raise CommandError("--scheduler is for --backend dask")
+        return 1 if args.jobs is None else int(args.jobs)
+    if args.scheduler is not None:
+        if args.jobs is not None:
+            raise CommandError("--jobs starts a local Dask cluster's workers; with --scheduler "
+                               "the games go to the workers that joined that scheduler")
+        if not args.scheduler.strip():
+            raise CommandError("--scheduler: an empty address (such as tcp://10.0.0.5:8786)")
+    return DASK_JOBS if args.jobs is None else int(args.jobs)
+
+
 def describe(row: GameRow, names: list[str]) -> str:
     """One game in a line: its id, who won or that it was drawn, on which turn."""
     a, b = (names[i] for i in row.entrants)
@@ -168,9 +197,18 @@ def forfeits(rows: list[GameRow], names: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: the other commands need none of it.
-    from ..tournament import StoreError, WorkerSetupError, play_tournament, report, results_json, standings_table
+    from ..tournament import (
+        ClusterError,
+        StoreError,
+        WorkerSetupError,
+        play_tournament,
+        report,
+        results_json,
+        standings_table,
+    )
 
     settings = settings_from(args)
+    jobs = _jobs(args)
     for flag, path in (("--results", args.results), ("--db", args.db)):
         if path is not None and (path.is_dir() or not path.parent.is_dir()):
             raise CommandError(f"{flag} {str(path)!r}: " + ("is a folder" if path.is_dir() else
@@ -205,9 +243,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         played = trio.run(lambda: play_tournament(
-            settings, db=args.db, resume=args.resume, jobs=args.jobs,
-            concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress))
-    except (StoreError, WorkerSetupError) as err:
+            settings, db=args.db, resume=args.resume, jobs=jobs,
+            concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress,
+            backend=args.backend, scheduler=args.scheduler))
+    except (StoreError, WorkerSetupError, ClusterError) as err:
         raise CommandError(str(err)) from None
     finally:
         bar.close()
@@ -222,7 +261,7 @@ def run(args: argparse.Namespace) -> int:
               f"{before.final_hash}; now winner seat {again.winner} on turn {again.turns}, hash "
               f"{again.final_hash} (the database keeps the recorded game)", file=sys.stderr)
     if played.replayed:
-        died = played.workers - args.jobs
+        died = played.workers - jobs
         print(f"spellstack tournament: {died} worker process{'es' if died != 1 else ''} died; "
               f"{played.replayed} game{'s' if played.replayed != 1 else ''} in flight on "
               f"{'them' if died != 1 else 'it'} played again from their seeds", file=sys.stderr)

@@ -9,7 +9,8 @@ A tournament package holds three things:
   Magic Tournament Rules (MTR), per-pair statistics and ratings;
 - the runner: best-of-N matches whose games start as the Comprehensive Rules say for a
   match (103: who chooses the starting player, London mulligans), every finished game kept
-  in a results database, a tournament resumed after a crash, games spread over processes.
+  in a results database, a tournament resumed after a crash, games spread over processes
+  or over the machines of a Dask cluster.
 
 It sits beside the harness, above the actors, bots, cards, protocol and rules whose public
 names it uses; the command line (``spellstack.cli``) calls it.
@@ -21,6 +22,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ._batches import Batch, play_batch
     from ._bench import (
         Pace,
         TournamentRun,
@@ -29,10 +31,11 @@ if TYPE_CHECKING:
         bench_tournament,
         time_tournament,
     )
+    from ._dask import ClusterError, Dask
     from ._entrants import BUILT_IN_BOTS, BotFactory, Entrant, EntrantError, built_in_entrants, load_bot, parse_entrant
     from ._executors import Executor, InProcess
     from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, derive_seed, play_spec, untimed
-    from ._host import play_tournament
+    from ._host import BACKENDS, play_tournament
     from ._match import MatchSpec, Score, games_to_win, match_score, next_game, seat_order
     from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
@@ -47,13 +50,15 @@ if TYPE_CHECKING:
 # Loaded when first used: a worker process needs the games and the wire, the command line
 # the entrants" names, and neither the bench, the database nor the ratings.
 _HOMES = {
+    "_batches": ("Batch", "play_batch"),
     "_bench": ("Pace", "TournamentRun", "bench_entrants", "bench_memory",
                "bench_tournament", "time_tournament"),
+    "_dask": ("ClusterError", "Dask"),
     "_entrants": ("BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
                   "load_bot", "parse_entrant"),
     "_executors": ("Executor", "InProcess"),
     "_games": ("DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"),
-    "_host": ("play_tournament",),
+    "_host": ("BACKENDS", "play_tournament"),
     "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"),
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
@@ -69,13 +74,17 @@ _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 """The module each public name comes from."""
 
 __all__ = [
+    "BACKENDS",
     "BUILT_IN_BOTS",
     "DEFAULT_DB",
     "DEFAULT_DEADLINE",
     "FLOOR",
     "FORMATS",
     "MAX_DEATHS",
+    "Batch",
     "BotFactory",
+    "ClusterError",
+    "Dask",
     "Entrant",
     "EntrantError",
     "Executor",
@@ -118,6 +127,7 @@ __all__ = [
     "pair_line",
     "pair_lines",
     "parse_entrant",
+    "play_batch",
     "play_spec",
     "play_tournament",
     "ratings",

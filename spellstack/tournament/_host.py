@@ -1,11 +1,12 @@
 """A tournament from start to end: its results database opened (or resumed), its games played
-in this process or in worker processes, each recorded as it ends."""
+in this process, in worker processes or on a Dask cluster, each recorded as it ends."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
+from ._dask import ClusterError, Dask
 from ._executors import Executor, InProcess
 from ._games import GameRow, Seat, untimed
 from ._run import Played, TournamentSettings, run_tournament
@@ -13,13 +14,18 @@ from ._store import DEFAULT_DB, ResultsStore
 from ._wire import WorkerEntrant
 from ._workers import Processes, WorkerSetupError
 
-__all__ = ["play_tournament"]
+__all__ = ["BACKENDS", "play_tournament"]
+
+BACKENDS = ("local", "dask")
+"""Where games may be played: ``local`` (this process, or ``jobs`` worker processes) or
+``dask`` (a Dask cluster: ``_dask``)."""
 
 
 async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFAULT_DB,
                           resume: bool = False, jobs: int = 1, concurrency: int = 8,
                           trace_dir: Path | None = None,
-                          progress: Callable[[int, int, GameRow | None], None] | None = None) -> Played:
+                          progress: Callable[[int, int, GameRow | None], None] | None = None,
+                          backend: str = "local", scheduler: str | None = None) -> Played:
     """Play ``settings``'s tournament, every game written to the results database ``db`` the
     moment it ends; returns what it came to.
 
@@ -30,8 +36,16 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
     worker processes (1: the games are played in this process). ``concurrency``: games at
     once in each process. ``trace_dir``: each game's trace, as ``GAME_ID.jsonl``.
     ``progress(done, total, game)``: called after each game (``run_tournament``).
-    Raises ``StoreError`` for a database that can't be used as asked.
+    ``backend="dask"``: the games are played on the Dask cluster whose scheduler is at
+    ``scheduler`` (such as ``tcp://10.0.0.5:8786``) or, without one, on a local cluster of
+    ``jobs`` worker processes that it starts and stops (``Dask``); the results are the same.
+    Raises ``StoreError`` for a database that can't be used as asked, ``ClusterError`` for a
+    Dask cluster that can't be.
     """
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
+    if scheduler is not None and backend != "dask":
+        raise ValueError("a scheduler is for the dask backend")
     names = tuple(e.name for e in settings.entrants)
     store = ResultsStore(Path(db))
     try:
@@ -52,19 +66,22 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                 elif untimed(before) != untimed(row):
                     mismatched.append((before, row))
         executor: Executor
-        if jobs == 1:
+        if backend == "dask":
+            executor = await Dask.start(_shipped(settings), scheduler=scheduler, jobs=jobs,
+                                        concurrency=concurrency, trace_dir=trace_dir,
+                                        deadline=settings.deadline)
+        elif jobs == 1:
             executor = InProcess([Seat(e.name, e.deck, e.factory) for e in settings.entrants],
                                  concurrency, trace_dir, settings.deadline)
         else:
-            executor = Processes([WorkerEntrant(e.name, e.bot, e.deck, settings.trust)
-                                  for e in settings.entrants],
-                                 jobs, concurrency, trace_dir, deadline=settings.deadline)
+            executor = Processes(_shipped(settings), jobs, concurrency, trace_dir,
+                                 deadline=settings.deadline)
         try:
             played = await run_tournament(settings, executor, done, record, progress)
         except BaseExceptionGroup as group:
-            # Every match's game failed the same way when the workers refused their setup:
-            # the caller is told that once, not in a group of as many matches.
-            refused, others = group.split(WorkerSetupError)
+            # Every match's game failed the same way when the workers refused their setup (or
+            # the cluster went): the caller is told that once, not in a group of as many matches.
+            refused, others = group.split((WorkerSetupError, ClusterError))
             if refused is not None and others is None:
                 raise _first(refused) from None
             raise
@@ -76,15 +93,22 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
         if isinstance(executor, Processes):
             played.replayed = executor.replayed
             played.workers = executor.started
+        elif isinstance(executor, Dask):
+            played.workers = executor.workers
         return played
     finally:
         store.close()
 
 
-def _first(group: BaseExceptionGroup[WorkerSetupError]) -> WorkerSetupError:
+def _shipped(settings: TournamentSettings) -> list[WorkerEntrant]:
+    """The entrants as another process rebuilds them."""
+    return [WorkerEntrant(e.name, e.bot, e.deck, settings.trust) for e in settings.entrants]
+
+
+def _first(group: BaseExceptionGroup[RuntimeError]) -> RuntimeError:
     """The first exception of a group of them (nested groups opened)."""
     first: BaseException = group
     while isinstance(first, BaseExceptionGroup):
         first = first.exceptions[0]
-    assert isinstance(first, WorkerSetupError)
+    assert isinstance(first, RuntimeError)
     return first

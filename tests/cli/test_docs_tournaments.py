@@ -36,7 +36,7 @@ def test_every_command_runs_as_written(tmp_path: Path, monkeypatch: pytest.Monke
     shutil.copy(ROOT / "tests" / "cards" / "decklists" / "red-green.txt", tmp_path)
     monkeypatch.chdir(tmp_path)
     lines = [line for block in _blocks("sh") for line in block.splitlines() if line.strip()]
-    assert len(lines) == 5
+    assert len(lines) == 6
     printed = []
     for line in lines:
         code, out = _command(line)
@@ -50,6 +50,10 @@ def test_every_command_runs_as_written(tmp_path: Path, monkeypatch: pytest.Monke
     assert "swiss, 5 entrants, 3 rounds" in printed[2] and (tmp_path / "swiss.json").is_file()
     # Resumed with every game recorded: the same standings again.
     assert printed[4] == printed[3]
+    # On a local Dask cluster: what the page shows, the standings of the default run.
+    assert "--backend dask" in lines[5]
+    shown_on_a_cluster = _blocks("text")[1]
+    assert printed[5] == shown_on_a_cluster == shown.replace(str(DEFAULT_DB), "cluster.db")
 
 
 def test_the_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
