@@ -11,7 +11,7 @@ the state the result line records.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ import orjson
 
 from ._version import __version__
 from .actors import TRACE_FORMAT, GameResult, SeatConfig, play_one_game
-from .cards import DECKS, short_value
+from .cards import Deck, short_value
 from .protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, SubmitAnswer, from_plain
 from .rules import Decision, Game, GameStart, PlayerView, Reply, SpellstackError
 
@@ -108,6 +108,17 @@ class TraceHeader:
     start: GameStart | None = None
     """For a game that started the way a game of a match does (103.1, 103.5): how (who chose
     the starting player, None: the generator; whether mulligans were allowed); None otherwise."""
+    game: str = "g1"
+    """The game's id."""
+    decklists: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each player's deck, every card in order, by player name: enough to play the game again
+    without the deck files."""
+    entrants: Mapping[str, str] = field(default_factory=dict)
+    """Who played each seat (a bot's class), by player name."""
+    seats: tuple[SeatConfig, ...] = ()
+    """Each seat's settings (deadline, automatic passes, stops), in seat order."""
+    turn_limit: int = 0
+    """The turn after which the game is a draw (0: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,9 +292,42 @@ def _header(source: str, number: int, record: Mapping[str, Any]) -> TraceHeader:
         raise TraceRecordError(source, number, f"players {players} and decks {sorted(decks)} "
                                "name different players")
     start = _field(source, number, record, "start", dict, optional=True) if "start" in record else None
+    decklists = _field(source, number, record, "decklists", dict)
+    if sorted(decklists) != sorted(players) or not all(
+            isinstance(cards, list) and all(isinstance(c, str) for c in cards) for cards in decklists.values()):
+        raise TraceRecordError(source, number, "field 'decklists': a list of card names for each "
+                               f"player ({', '.join(players)})")
+    entrants = _field(source, number, record, "entrants", dict)
+    if sorted(entrants) != sorted(players) or not all(isinstance(v, str) for v in entrants.values()):
+        raise TraceRecordError(source, number, "field 'entrants': a description for each player")
+    seats = _field(source, number, record, "seats", list)
+    if len(seats) != len(players):
+        raise TraceRecordError(source, number, f"field 'seats': {len(seats)} seats for "
+                               f"{len(players)} players")
     return TraceHeader(fmt, _field(source, number, record, "engine", str),
                        _field(source, number, record, "seed", int), dict(decks), tuple(players),
-                       None if start is None else _start(source, number, start, len(players)))
+                       None if start is None else _start(source, number, start, len(players)),
+                       _field(source, number, record, "game", str),
+                       {p: tuple(cards) for p, cards in decklists.items()}, dict(entrants),
+                       tuple(_seat(source, number, s) for s in seats),
+                       _field(source, number, record, "turn_limit", int))
+
+
+def _seat(source: str, number: int, record: object) -> SeatConfig:
+    """One of the header's ``seats``: ``deadline``, ``auto_pass`` and ``stops`` (or null)."""
+    if not isinstance(record, dict):
+        raise TraceRecordError(source, number, f"field 'seats': expected maps, got {short_value(record)}")
+    deadline = record.get("deadline")
+    auto_pass = record.get("auto_pass")
+    if not isinstance(deadline, int | float) or isinstance(deadline, bool) or type(auto_pass) is not bool:
+        raise TraceRecordError(source, number, "field 'seats': each seat has a number 'deadline' "
+                               f"and a true or false 'auto_pass', got {short_value(record)}")
+    stops = record.get("stops")
+    try:
+        parsed = None if stops is None else from_plain(Stops, stops, "stops")
+        return SeatConfig(auto_pass=auto_pass, timeout=float(deadline), stops=parsed)
+    except (SpellstackError, ValueError) as err:
+        raise TraceRecordError(source, number, f"field 'seats': {err}") from None
 
 
 def _start(source: str, number: int, record: Mapping[str, Any], players: int) -> GameStart:
@@ -350,23 +394,21 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
     it gave in the trace; returns the game and its result, after checking that the final state
     hash is the recorded one and every recorded reply was used (``ReplayMismatchError``).
 
-    ``decks``: deck names or files in seat order, for a game played from deck files (the trace
-    names a deck, not its file; ``ReplayError`` if a deck is not built in and none is given).
-    ``configs``: the seat settings the game was played with (stops given in process are not
-    in the trace; stops a bot declared are). ``trace_path``: trace the replay to this file.
+    Everything else comes from the trace's header: the decklists (so a game played from deck
+    files replays without them), each seat's settings, the turn limit, how the game started.
+    ``decks`` and ``configs`` override the header's decklists and seat settings.
+    ``trace_path``: trace the replay to this file.
     """
-    players = trace.header.players
-    if decks is None:
-        decks = [trace.header.decks[p] for p in players]
-        missing = [f"{d!r} ({p})" for p, d in zip(players, decks, strict=True) if d not in DECKS]
-        if missing:
-            raise ReplayError(f"deck {', '.join(missing)} is not built in (built-in: "
-                              f"{', '.join(DECKS)}); pass decks=[...] with the deck files")
+    header = trace.header
+    players = header.players
+    chosen: Sequence[str | Deck] = (decks if decks is not None else
+                                    [Deck(header.decks[p], header.decklists[p]) for p in players])
     bots = [ReplayBot(trace.replies(p), trace.stops(p)) for p in players]
-    game_id = trace.messages[0].game if trace.messages else "g1"
-    game, result = await play_one_game(decks, bots, trace.header.seed, names=players,
-                                       trace_path=trace_path, configs=configs,
-                                       start=trace.header.start, game_id=game_id)
+    game, result = await play_one_game(chosen, bots, header.seed, names=players,
+                                       trace_path=trace_path,
+                                       configs=configs if configs is not None else list(header.seats),
+                                       start=header.start, game_id=header.game,
+                                       turn_limit=header.turn_limit)
     recorded = trace.result
     problems = []
     if result.final_hash != recorded.final_hash:

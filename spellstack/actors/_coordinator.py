@@ -17,10 +17,10 @@ from ..protocol import (
     Accepted,
     AskPlayer,
     CheckSBA,
-    CoordinatorEvent,
     DecisionRequest,
     ErrorReply,
     Forfeit,
+    GameEvent,
     GameOver,
     Message,
     PlayerReply,
@@ -267,6 +267,7 @@ class Coordinator:
         for seat in range(len(self.seats)):
             if seat not in self.gone:
                 await self._send(seat, GameOver(winner or "", losers, st.end_reason))
+        self.wire.flush_events("coordinator")  # what happened after the last message
         self.result.messages = self.wire.sent
 
     async def abort(self, actor: str, fault: str, *, skip: frozenset[int] = frozenset(),
@@ -318,11 +319,22 @@ class Coordinator:
                 self._note("sba_skipped", -1, "no SBA-relevant change since the last check")
             self._note("auto_pass", seat, f"{names[seat].name} can only pass")
 
-    def _note(self, kind: str, seat: int, detail: str) -> None:
+    def _ordered(self, decision: Decision, answer: Answer) -> None:
+        """603.3b: the order a player chose for simultaneous triggers (or anything else put in
+        order), who chose it, and the objects in that order, for the trace."""
+        chosen = {c.key: c for c in decision.choices}
+        order = [chosen[k] for k in answer.keys if k in chosen]
+        name = self.game.state.players[decision.player].name
+        self._note("ordered", decision.player,
+                   f"{name} puts them in order ({decision.prompt}): " + ", ".join(c.name for c in order),
+                   refs=tuple(c.ref for c in order))
+
+    def _note(self, kind: str, seat: int, text: str, *, refs: tuple[int, ...] = ()) -> None:
         """A coordinator event for the trace (not sent to anyone but the tracer; untraced,
-        nothing is built)."""
+        nothing is built), stamped with the turn and step."""
         if self.wire.trace is not None:
-            self.wire.note("coordinator", CoordinatorEvent(kind, seat, detail))
+            st = self.game.state
+            self.wire.note("coordinator", GameEvent(st.turn, st.step, kind, seat, text, refs=refs))
 
     # ------------------------------------------------------------------ kernel actors
 
@@ -364,12 +376,15 @@ class Coordinator:
             except (IllegalActionError, InvalidMessageError) as err:
                 self._answers_refused += 1
                 rejections += 1
+                self._note("refused", seat, f"{self.game.state.players[seat].name}'s answer is refused: {err}")
                 await self._send(seat, Rejected(decision.id, str(err)))
                 if rejections >= MAX_REJECTIONS:
                     await self._forfeit(seat, f"{rejections} illegal answers in a row")
                 continue
             self.result.decisions += 1
             self._strikes[seat] = 0
+            if decision.kind == "order" and self.wire.trace is not None:
+                self._ordered(decision, answer)
             await self._send(seat, Accepted(decision.id))
             self._open = None
             return answer
@@ -388,6 +403,8 @@ class Coordinator:
         # same grant), the seat goes on with the time that remains: one deadline per grant.
         clock = grant[1] if grant is not None and grant[0] == seat else self._clock(seat)
         self._grant = (seat, clock)
+        if self.wire.trace is not None:
+            self._note("priority", seat, f"{self.game.state.players[seat].name} receives priority")
         msg = await self._ask(seat, PriorityRequest(decision, self._view(seat)), clock)
         if msg is None:
             return None
@@ -400,6 +417,8 @@ class Coordinator:
                                f"decision {decision.id} is pending")
             return None
         self.result.decisions += 1
+        if msg.action.kind == "pass" and self.wire.trace is not None:
+            self._note("pass", seat, f"{self.game.state.players[seat].name} passes")
         return msg.action
 
     async def _outcome(self, decision: Decision, error: Exception | None) -> None:
@@ -409,6 +428,7 @@ class Coordinator:
         if error is not None:
             self._refused += 1
             self._rejections[seat] = self._rejections.get(seat, 0) + 1
+            self._note("refused", seat, f"{self.game.state.players[seat].name}'s action is refused: {error}")
             await self._send(seat, Rejected(decision.id, str(error)))
             if self._rejections[seat] >= MAX_REJECTIONS:
                 await self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
@@ -568,6 +588,7 @@ class Coordinator:
         Returns whether the seat is still in the game."""
         self._strikes[seat] = self._strikes.get(seat, 0) + 1
         self._strike_count += 1
+        self._note("malformed", seat, f"{self.game.state.players[seat].name}'s message is refused: {why}")
         if self._strikes[seat] >= MAX_STRIKES:
             await self._forfeit(seat, f"{self._strikes[seat]} malformed messages in a row: {why}")
             await self._send(seat, ErrorReply(why), last_word=True)

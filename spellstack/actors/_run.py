@@ -20,7 +20,7 @@ import trio
 
 from ..bots import Bot
 from ..cards import Deck, load_cards, load_deck
-from ..rules import Game, GameStart, new_game
+from ..rules import DEFAULT_TURN_LIMIT, Game, GameStart, new_game
 from ._coordinator import ENGINE_ERROR, Coordinator, GameResult, SeatConfig
 from ._kernel_actors import sba_actor, stack_actor
 from ._player import player_actor
@@ -128,6 +128,9 @@ async def _play_game(
         raise ValueError(f"{n} players but {len(policies)} policies")
     seat_configs = list(configs) if configs is not None else [SeatConfig()] * n
     wire = Wire(game_id, trace)
+    if trace is not None:  # the kernel's events are traced too, with when they happened
+        game.trace_log = []
+        wire.game = game
     names = [f"player:{p.name}" for p in game.state.players]
     coord_ends: list[Link] = []
     player_ends: list[Link] = []
@@ -177,6 +180,23 @@ async def _coordinate(coord: Coordinator, engine: trio.CancelScope) -> None:
     engine.cancel()
 
 
+def _entrant(policy: Bot | Seat) -> str:
+    """Who plays a seat, for the trace's header: the bot's class, or a seat its caller plays."""
+    if isinstance(policy, Seat):
+        return "seat played by its caller"
+    cls = type(policy)
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _seat_settings(name: str, config: SeatConfig) -> dict[str, object]:
+    """A seat's settings, for the trace's header."""
+    stops = config.stops
+    return {"name": name, "deadline": config.timeout, "auto_pass": config.auto_pass,
+            "stops": None if stops is None else {"my_turn": list(stops.my_turn),
+                                                 "opponents_turns": list(stops.opponents_turns),
+                                                 "stack": stops.stack}}
+
+
 async def play_one_game(
     decks: Sequence[str | Deck],
     policies: Sequence[Bot | Seat],
@@ -188,13 +208,17 @@ async def play_one_game(
     history: bool = False,
     start: GameStart | None = None,
     game_id: str = "g1",
+    timestamps: bool = False,
+    turn_limit: int = DEFAULT_TURN_LIMIT,
 ) -> tuple[Game, GameResult]:
     """Play one game from built-in decks, deck files or loaded ``Deck``s, seat ``i`` with
     ``decks[i]`` and ``policies[i]``, optionally tracing it to ``trace_path`` (JSON Lines);
     returns the game (its final state) and the result. ``history``: keep every event in
     ``game.history``. ``start``: start it the way a game of a match starts (103.1: a chosen
     starting player; 103.5: London mulligans; ``new_game``); the trace's header records it.
-    ``game_id``: the game's name in its messages' trace lines.
+    ``game_id``: the game's name in its messages' trace lines. ``timestamps``: each trace line
+    gets the time it was written (otherwise no line holds a clock's reading). ``turn_limit``:
+    the game is a draw when that turn ends (0: none).
 
     A tracer that fails (writing a line raises) ends the game as an engine error like any
     other actor; the result line is still written if the writer can.
@@ -203,7 +227,7 @@ async def play_one_game(
     names = list(names) if names is not None else [f"p{i + 1}" for i in range(len(decks))]
     loaded = [d if isinstance(d, Deck) else load_deck(d, cards) for d in decks]
     game = new_game(cards, [(nm, d.cards) for nm, d in zip(names, loaded, strict=True)], seed,
-                    start=start)
+                    start=start, turn_limit=turn_limit)
     if history:
         game.history = []
     box = _Containment()
@@ -211,13 +235,18 @@ async def play_one_game(
         result, _ = await _play_game(game, policies, configs, None, game_id, box)
         return game, result
     with open(trace_path, "w", encoding="utf-8") as stream:
-        writer = TraceWriter(stream)
+        writer = TraceWriter(stream, timestamps=timestamps)
         extra: dict[str, object] = {}
         if start is not None:
             extra["start"] = {"chooser": start.chooser, "mulligans": start.mulligans}
+        seat_configs = list(configs) if configs is not None else [SeatConfig()] * len(names)
         try:
             writer.header(seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
-                          players=list(names), **extra)
+                          players=list(names), game=game_id,
+                          decklists={nm: list(d.cards) for nm, d in zip(names, loaded, strict=True)},
+                          entrants={nm: _entrant(p) for nm, p in zip(names, policies, strict=True)},
+                          seats=[_seat_settings(nm, c) for nm, c in zip(names, seat_configs, strict=True)],
+                          turn_limit=turn_limit, **extra)
         except Exception as err:  # the game is not played: nothing of it could be traced
             box.record("tracer", err)
         send, recv = trio.open_memory_channel[TraceRecord](math.inf)

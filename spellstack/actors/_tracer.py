@@ -16,10 +16,12 @@ from ._wire import TraceRecord
 
 __all__ = ["TRACE_FORMAT", "TraceWriter", "tracer_actor"]
 
-TRACE_FORMAT = 4
+TRACE_FORMAT = 5
 """Version of the trace format (2: requests carry view deltas; payloads in the named form;
 3: decision ids are numbered per seat, and automatic passes take none; 4: a game that starts the
-way a game of a match does, 103.1 and 103.5, says so in its header's ``start``)."""
+way a game of a match does, 103.1 and 103.5, says so in its header's ``start``; 5: the header
+holds the decklists, the entrants and each seat's settings, and ``GameEvent`` records tell what
+happened, each with its turn and step; ``docs/trace-format.md``)."""
 
 
 class _LineLogger:
@@ -53,11 +55,15 @@ class TraceWriter:
     """Renders trace lines deterministically (sorted keys, no clocks), so the same game gives
     the same bytes."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, *, timestamps: bool = False) -> None:
+        """``timestamps``: each line gets a ``timestamp`` (UTC, ISO 8601; structlog's
+        ``TimeStamper``), so two traces of the same game differ; without it, no line holds a
+        clock's reading."""
+        stamp: list[Any] = [structlog.processors.TimeStamper(fmt="iso", utc=True)] if timestamps else []
         # Bound once: the lazy proxy ``wrap_logger`` returns would bind a new logger per line.
         self._log = structlog.wrap_logger(
             _LineLogger(stream),
-            processors=[structlog.processors.JSONRenderer(serializer=_dumps)],
+            processors=[*stamp, structlog.processors.JSONRenderer(serializer=_dumps)],
         ).bind()
 
     def header(self, seed: int, decks: Mapping[str, str], **extra: Any) -> None:

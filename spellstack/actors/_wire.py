@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 import trio
 
-from ..protocol import Message, decode, decode_trusted, encode
+from ..protocol import GameEvent, Message, decode, decode_trusted, encode
+from ..rules import Game
 from ._lag import HeldTime
 
 _checkpoint_if_cancelled = trio.lowlevel.checkpoint_if_cancelled
@@ -44,6 +45,8 @@ class Wire:
         self.sent = 0
         """Messages that crossed a channel."""
         self.trace = trace
+        self.game: Game | None = None
+        """The game whose kernel events the trace records (``Game.trace_log``), if traced."""
 
     def note(self, sender: str, msg: Message) -> None:
         """A trace-only record (it crosses no channel): encoded and numbered when tracing,
@@ -51,8 +54,25 @@ class Wire:
         if self.trace is not None:
             self.record(sender, "tracer", msg)
 
+    def flush_events(self, sender: str) -> None:
+        """Record the kernel's events logged since the last record as ``GameEvent``s from
+        ``sender`` (the actor whose work logged them), each numbered in turn."""
+        game = self.game
+        if game is None or self.trace is None:
+            return
+        for t in game.take_traced():
+            ev = t.event
+            self._record(sender, "tracer", GameEvent(t.turn, t.step, ev.kind, ev.player, ev.text, ev.subject,
+                                                     ev.amount, t.refs, t.zones, ev.private_to))
+
     def record(self, sender: str, receiver: str, msg: Message) -> bytes:
-        """Encode and number a message, copying it to the tracer."""
+        """Encode and number a message, copying it to the tracer; when traced, the kernel's
+        events logged before it come first (``flush_events``)."""
+        if self.game is not None and self.game.trace_log:
+            self.flush_events(sender)
+        return self._record(sender, receiver, msg)
+
+    def _record(self, sender: str, receiver: str, msg: Message) -> bytes:
         data = encode(msg)
         self.seq += 1
         if self.trace is not None:

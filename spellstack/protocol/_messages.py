@@ -21,10 +21,10 @@ __all__ = [
     "Accepted",
     "AskPlayer",
     "CheckSBA",
-    "CoordinatorEvent",
     "DecisionRequest",
     "ErrorReply",
     "Forfeit",
+    "GameEvent",
     "GameOver",
     "Message",
     "PlayerReply",
@@ -266,18 +266,39 @@ class GameOver:
 
 
 @dataclass(frozen=True, slots=True)
-class CoordinatorEvent:
-    """Coordinator→tracer only: something it did on its own (an auto-pass, a skipped SBA check)."""
+class GameEvent:
+    """Engine→tracer only: something that happened in the game, for the trace; never sent to a
+    seat. The kernel's events (a step begins, an attack, damage, a zone change, a state-based
+    action, ...) are sent by the actor whose work caused them, the coordinator's own (a grant
+    of priority, a pass, a refusal, a forfeit, a trigger order chosen) by the coordinator;
+    each is numbered before the message that follows it (``docs/trace-format.md``)."""
 
-    KIND: ClassVar[str] = "CoordinatorEvent"
-    ROUTES: ClassVar[Routes] = (("coordinator", "tracer"),)
+    KIND: ClassVar[str] = "GameEvent"
+    ROUTES: ClassVar[Routes] = (("coordinator", "tracer"), ("stack", "tracer"), ("sba", "tracer"))
 
+    turn: int
+    """The turn it happened in (0 before the first)."""
+    step: str
+    """The step it happened in (a name of ``rules.STEPS``)."""
     kind: str
-    """What it did, e.g. ``auto_pass`` or ``sba_skipped``."""
+    """What happened: one of ``GAME_EVENT_KINDS``' keys."""
     player: int
     """The seat it concerns, -1 for none."""
-    detail: str
+    text: str
     """A readable account."""
+    subject: int = 0
+    """The object id it concerns, 0 for none."""
+    amount: int = 0
+    """A number it carries (damage, life, counters, cards)."""
+    refs: tuple[int, ...] = ()
+    """Other objects (ids) and players (refs, seat + 1) it names, by kind: damage (source,
+    recipient); block (blocker, attacker); attack (attacker, what it attacks); a trigger
+    order (the triggers' ids in the order chosen)."""
+    zones: tuple[str, ...] = ()
+    """A zone change: (the zone left, the zone entered)."""
+    private_to: tuple[int, ...] = ()
+    """If not empty: only these seats could see it (it names a card hidden from the others);
+    empty: public."""
 
 
 Message: TypeAlias = (
@@ -299,7 +320,7 @@ Message: TypeAlias = (
     | AskPlayer
     | PlayerReply
     | GameOver
-    | CoordinatorEvent
+    | GameEvent
 )
 """Any inter-actor message: the one list of message classes (``MESSAGE_TYPES`` is read off it)."""
 

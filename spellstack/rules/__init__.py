@@ -38,6 +38,7 @@ from .ending import (
 )
 from .game import (
     Game,
+    TracedEvent,
 )
 from .legality import (
     PERMISSION_KINDS,
@@ -99,6 +100,7 @@ from .triggers import (
     trigger_name,
 )
 from .turn import (
+    DEFAULT_TURN_LIMIT,
     OPENING_HAND,
     ActionOutcome,
     Ask,
@@ -154,6 +156,7 @@ __all__ = [
     "CONDITIONS",
     "CONDITION_ARGS",
     "DECISION_KINDS",
+    "DEFAULT_TURN_LIMIT",
     "EFFECT_VERBS",
     "FIRST_OBJECT_ID",
     "MAX_PLAYERS",
@@ -213,6 +216,7 @@ __all__ = [
     "TargetRequirement",
     "TargetSpec",
     "Task",
+    "TracedEvent",
     "TriggeredAbility",
     "VerbSpec",
     "ViewMemo",

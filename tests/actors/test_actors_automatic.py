@@ -13,7 +13,7 @@ import trio
 from spellstack.actors import SeatConfig, TraceRecord, play_game
 from spellstack.actors._run import _Containment, _play_game
 from spellstack.harness import bench_bots, new_bench_game
-from spellstack.protocol import CoordinatorEvent, PriorityRequest, decode_trusted
+from spellstack.protocol import GameEvent, PriorityRequest, decode_trusted
 
 
 async def _traced(seed: int, configs: Sequence[SeatConfig] | None = None) -> list[TraceRecord]:
@@ -24,9 +24,9 @@ async def _traced(seed: int, configs: Sequence[SeatConfig] | None = None) -> lis
         return [rec async for rec in receive]
 
 
-def _event(rec: TraceRecord) -> CoordinatorEvent | None:
-    msg = decode_trusted(rec.data) if rec.kind == "CoordinatorEvent" else None
-    return msg if isinstance(msg, CoordinatorEvent) else None
+def _event(rec: TraceRecord) -> GameEvent | None:
+    msg = decode_trusted(rec.data) if rec.kind == "GameEvent" else None
+    return msg if isinstance(msg, GameEvent) else None
 
 
 async def test_a_traced_game_numbers_every_record_and_an_untraced_one_plays_the_same() -> None:

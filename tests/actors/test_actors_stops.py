@@ -40,7 +40,7 @@ from spellstack.cards import load_cards, load_deck
 from spellstack.protocol import (
     PROTOCOL_VERSION,
     Accepted,
-    CoordinatorEvent,
+    GameEvent,
     ErrorReply,
     Message,
     PriorityRequest,
@@ -99,12 +99,12 @@ async def _traced(game: Game, policies: list[Any], configs: list[SeatConfig] | N
     return result, records
 
 
-def _events(records: list[TraceRecord], kind: str) -> list[CoordinatorEvent]:
+def _events(records: list[TraceRecord], kind: str) -> list[GameEvent]:
     out = []
     for rec in records:
-        if rec.kind == "CoordinatorEvent":
+        if rec.kind == "GameEvent":
             event = decode(rec.data)
-            assert isinstance(event, CoordinatorEvent)
+            assert isinstance(event, GameEvent)
             if event.kind == kind:
                 out.append(event)
     return out
@@ -163,8 +163,8 @@ async def test_a_seat_holding_an_instant_is_passed_for_outside_its_stops() -> No
     # Each pass made for him is a coordinator event; the first one is alice's upkeep, Bolt
     # in hand. No PriorityRequest went to bob in a step outside his stops.
     passes = [e for e in _events(records, "auto_pass") if e.player == 1]
-    assert passes[0].detail == "bob has no stop here (upkeep)"
-    assert {e.detail for e in passes} >= {"bob has no stop here (upkeep)",
+    assert passes[0].text == "bob has no stop here (upkeep)"
+    assert {e.text for e in passes} >= {"bob has no stop here (upkeep)",
                                           "bob has no stop here (end)"}
     assert result.auto_passes == len(_events(records, "auto_pass"))
     assert "SetStops" not in {r.kind for r in records}  # set in the seat's config
@@ -203,7 +203,7 @@ async def test_a_policy_declares_its_stops_with_its_first_reply(seed: int, tmp_p
     assert kinds[first - 1] in ("PriorityRequest", "DecisionRequest")
     assert kinds[first + 1:first + 3] in (["StopsSet", "SubmitAction"], ["StopsSet", "SubmitAnswer"])
     assert kinds.count("SetStops") == 1
-    assert any(m["kind"] == "CoordinatorEvent" and m["payload"]["detail"].startswith(
+    assert any(m["kind"] == "GameEvent" and m["payload"]["text"].startswith(
         "alice has no stop here") for m in lines)
 
 

@@ -42,7 +42,7 @@ HANDS_OVER = frozenset({
     "CheckSBA", "SBABatch", "Resolve", "Resolved", "AskPlayer", "PlayerReply",
     "PriorityRequest", "DecisionRequest", "SubmitAction", "SubmitAnswer", "Forfeit",
 })
-NOTIFICATIONS = frozenset({"Accepted", "Rejected", "ErrorReply", "GameOver", "CoordinatorEvent"})
+NOTIFICATIONS = frozenset({"Accepted", "Rejected", "ErrorReply", "GameOver", "GameEvent"})
 
 
 # --------------------------------------------------------------------------- helpers
@@ -82,7 +82,7 @@ def trace(tmp_path_factory: pytest.TempPathFactory) -> Trace:
 
 
 def _is_event(msg: TraceMessage, kind: str) -> bool:
-    return bool(msg.kind == "CoordinatorEvent" and msg.payload["kind"] == kind)
+    return bool(msg.kind == "GameEvent" and msg.payload["kind"] == kind)
 
 
 def _is_sba_marker(msg: TraceMessage) -> bool:
@@ -154,7 +154,7 @@ def test_sequence_numbers_are_1_to_n_consecutive(trace: Trace) -> None:
     seqs = [m.seq for m in trace.messages]
     assert seqs == list(range(1, len(seqs) + 1))
     # GameResult.messages counts what crossed channels; coordinator events are trace-only.
-    crossed = [m for m in trace.messages if m.kind != "CoordinatorEvent"]
+    crossed = [m for m in trace.messages if m.kind != "GameEvent"]
     assert trace.result.messages == len(crossed)
     assert all(m.receiver == "tracer" for m in trace.messages if m not in crossed)
     assert {m.game for m in trace.messages} == {"g1"}
@@ -172,7 +172,9 @@ def test_actors_talk_only_along_the_designed_channels(trace: Trace) -> None:
         ("sba", "coordinator"): {"SBABatch", "AskPlayer"},
         ("coordinator", "stack"): {"Resolve", "PlayerReply"},
         ("stack", "coordinator"): {"Resolved", "AskPlayer"},
-        ("coordinator", "tracer"): {"CoordinatorEvent"},
+        ("coordinator", "tracer"): {"GameEvent"},
+        ("stack", "tracer"): {"GameEvent"},
+        ("sba", "tracer"): {"GameEvent"},
     }
     for p in PLAYERS:
         allowed[("coordinator", p)] = {"PriorityRequest", "DecisionRequest", "Accepted",
@@ -586,7 +588,7 @@ async def test_a_forfeit_is_traced_and_the_cycle_stays_well_formed(tmp_path: Pat
     forfeit = [m for m in t.messages if m.kind == "Forfeit"]
     assert [(m.sender, m.payload["reason"]) for m in forfeit] == [("player:bob", reason)]
     events = [m for m in t.messages if _is_event(m, "forfeit")]
-    assert [(e.payload["player"], e.payload["detail"]) for e in events] == [(1, reason)]
+    assert [(e.payload["player"], e.payload["text"]) for e in events] == [(1, reason)]
     assert t.messages.index(events[0]) == t.messages.index(forfeit[0]) + 1
     # bob is told nothing more; alice hears that the game is over.
     after = t.messages[t.messages.index(forfeit[0]) + 1:]

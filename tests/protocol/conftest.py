@@ -8,7 +8,7 @@ from spellstack.protocol import (
     Accepted,
     AskPlayer,
     CheckSBA,
-    CoordinatorEvent,
+    GameEvent,
     DecisionRequest,
     ErrorReply,
     Forfeit,
@@ -188,7 +188,9 @@ def make_messages() -> list[Message]:
         AskPlayer(decision=make_choose_decision()),
         PlayerReply(answer=Answer(decision_id=18, keys=(0,))),
         GameOver(winner="Alice", losers=("Bob",), reason="Bob's life total is 0 (704.5a)."),
-        CoordinatorEvent(kind="auto_pass", player=1, detail="only pass was legal"),
+        GameEvent(turn=3, step="upkeep", kind="auto_pass", player=1, text="only pass was legal"),
+        GameEvent(3, "combat_damage", "damage", 1, "Hill Giant deals 3 damage to bob", 140, 3, (140, 2), (), ()),
+        GameEvent(3, "draw", "draw", 0, "alice draws Shock", 141, 1, (), ("library", "hand"), (0,)),
     ]
 
 

@@ -40,7 +40,7 @@ EXPECTED_KINDS = {
     "AskPlayer",
     "PlayerReply",
     "GameOver",
-    "CoordinatorEvent",
+    "GameEvent",
 }
 
 

@@ -4,7 +4,7 @@ cache the kernel keeps (``Caches``, one object with one invalidation point).
 """
 
 from ._caches import Caches, HandFacts, PermanentFacts, SeatBoard
-from ._game import Game
+from ._game import Game, TracedEvent
 
 __all__ = [
     "Caches",
@@ -12,4 +12,5 @@ __all__ = [
     "HandFacts",
     "PermanentFacts",
     "SeatBoard",
+    "TracedEvent",
 ]

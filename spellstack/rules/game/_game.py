@@ -21,6 +21,24 @@ from ..state import (
 )
 from ._caches import Caches
 
+__all__ = ["Game", "TracedEvent"]
+
+
+@dataclass(frozen=True, slots=True)
+class TracedEvent:
+    """An event as a trace records it: when it happened, and what only a trace shows."""
+
+    turn: int
+    """The turn it happened in."""
+    step: str
+    """The step it happened in."""
+    event: Event
+    """The event."""
+    refs: tuple[int, ...]
+    """Other objects and players it names (``GameEvent.refs``)."""
+    zones: tuple[str, ...]
+    """For a zone change: the zone left and the zone entered."""
+
 
 @dataclass(slots=True, weakref_slot=True)
 class Game:
@@ -37,6 +55,9 @@ class Game:
     collecting: bool = True
     """Whether ``log`` adds to ``events``: false from the end of a batch (``end_batch``) to the
     next ``take_events``, which would throw away what came in between (bookkeeping only)."""
+    trace_log: list[TracedEvent] | None = None
+    """If a list: every event is also kept here with the turn and step it happened in and the
+    details only a trace shows, until the tracing actors take them (``take_traced``)."""
     caches: Caches = field(init=False, repr=False)
     """Every cache the kernel keeps for this game (``Caches``: what each holds, what makes it
     stale)."""
@@ -151,20 +172,38 @@ class Game:
     # ------------------------------------------------------------------ bookkeeping
 
     def log(self, kind: str, text: str, *, player: int = -1, subject: int = 0, amount: int = 0,
-            private_to: tuple[int, ...] = ()) -> None:
-        """Record an event for the current batch (collected by whoever drives the kernel), and in
-        ``history``; one nobody would read (``collecting`` false, no history) is not made."""
+            private_to: tuple[int, ...] = (), refs: tuple[int, ...] = (),
+            zones: tuple[str, ...] = ()) -> None:
+        """Record an event for the current batch (collected by whoever drives the kernel), in
+        ``history`` and in ``trace_log`` (with ``refs`` and ``zones``, which only a trace
+        shows); one nobody would read (``collecting`` false, no history, no trace) is not
+        made."""
         if self.collecting:
             event = new_event(kind, player, subject, amount, text, private_to)
             self.events.append(event)
             if self.history is not None:
                 self.history.append(event)
-        elif self.history is not None:
-            self.history.append(new_event(kind, player, subject, amount, text, private_to))
+        elif self.history is not None or self.trace_log is not None:
+            event = new_event(kind, player, subject, amount, text, private_to)
+            if self.history is not None:
+                self.history.append(event)
+        else:
+            return
+        if self.trace_log is not None:
+            st = self.state
+            self.trace_log.append(TracedEvent(st.turn, st.step, event, refs, zones))
 
     def logging(self) -> bool:
         """Whether an event logged now is kept: a caller may skip composing one if not."""
-        return self.collecting or self.history is not None
+        return self.collecting or self.history is not None or self.trace_log is not None
+
+    def take_traced(self) -> list[TracedEvent]:
+        """The traced events since the last call (``trace_log``), oldest first, and forget them."""
+        log = self.trace_log
+        if not log:
+            return []
+        self.trace_log = []
+        return log
 
     def take_events(self) -> tuple[Event, ...]:
         """Collect and clear the events recorded so far; those logged from now on are collected."""

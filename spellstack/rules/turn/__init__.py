@@ -36,10 +36,11 @@ from ._priority import (
     priority_decision,
     take_action,
 )
-from ._setup import OPENING_HAND, new_game
+from ._setup import DEFAULT_TURN_LIMIT, OPENING_HAND, new_game
 from ._turn import MAX_HAND_SIZE, advance, end_turn
 
 __all__ = [
+    "DEFAULT_TURN_LIMIT",
     "MAX_HAND_SIZE",
     "OPENING_HAND",
     "SBA_SKIPPED",

@@ -68,7 +68,7 @@ def declare_attackers(game: Game) -> Proc[None]:
         if not game.has_keyword(obj, "vigilance"):
             obj.tapped = True
         game.log("attack", f"{obj.name} attacks {visible_name(game, target)}", player=seat,
-                 subject=aid)
+                 subject=aid, refs=(aid, target))
     for aid, _target in chosen:
         trigger_attacks(game, st.objects[aid])
 
@@ -116,7 +116,7 @@ def declare_blockers(game: Game) -> Proc[None]:
         combat.blockers.setdefault(bid, []).append(aid)
         combat.blocked.setdefault(aid, []).append(bid)
         game.log("block", f"{st.objects[bid].name} blocks {st.objects[aid].name}",
-                 player=game.controller(st.objects[bid]), subject=bid)
+                 player=game.controller(st.objects[bid]), subject=bid, refs=(bid, aid))
     for bid, aid in declared:
         trigger_blocks(game, st.objects[bid], aid)
 

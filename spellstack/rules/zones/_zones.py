@@ -253,13 +253,14 @@ def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
         text = (f"{owner} draws {new.name}" if cause == "draw" else
                 f"{old.name} moves from {_zone_words(game, old.zone, old.owner)} to "
                 f"{_zone_words(game, new.zone, new.owner)}")
-        game.log(cause or "zone", text, subject=new.id if public_new else 0, player=old.owner)
+        game.log(cause or "zone", text, subject=new.id if public_new else 0, player=old.owner,
+                 zones=(old.zone, new.zone))
         return
     draw = cause == "draw"
     where = "" if draw else (f"from {_zone_words(game, old.zone, old.owner)} to "
                              f"{_zone_words(game, new.zone, new.owner)}")
     game.log(cause or "zone", f"{owner} draws a card" if draw else
-             f"a card moves {where}", player=old.owner, amount=1)
+             f"a card moves {where}", player=old.owner, amount=1, zones=(old.zone, new.zone))
     # Players are in seat order: ``seats_seeing`` of either, merged.
     seers = tuple([s for s in range(len(game.state.players))
                    if visible_to(game, s, old) or visible_to(game, s, new)])
@@ -269,7 +270,7 @@ def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
         shown = all(visible_to(game, s, new) for s in seers)
         game.log(cause or "zone", f"{owner} draws {new.name}" if draw else
                  f"{new.name} moves {where}", player=old.owner, subject=new.id if shown else 0,
-                 amount=1, private_to=seers)
+                 amount=1, private_to=seers, zones=(old.zone, new.zone))
 
 
 def _remove_from_combat(game: Game, oid: int) -> None:
@@ -338,7 +339,7 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
         else:
             if game.logging():
                 game.log("damage", f"{source.name} deals {amount} damage to {p.name}", player=seat,
-                         subject=source.id, amount=amount)
+                         subject=source.id, amount=amount, refs=(source.id, target))
             lose_life(game, seat, amount)
     else:
         victim = st.objects.get(target)
@@ -351,7 +352,7 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
             return 0
         if game.logging():
             game.log("damage", f"{source.name} deals {amount} damage to {victim.name}",
-                     subject=victim.id, amount=amount)
+                     subject=victim.id, amount=amount, refs=(source.id, victim.id))
         if game.is_type(victim, "Planeswalker"):
             # 120.3c: damage to a planeswalker removes that many loyalty counters.
             add_counters(game, victim, "loyalty", -amount)
