@@ -210,6 +210,7 @@ async def play_one_game(
     game_id: str = "g1",
     timestamps: bool = False,
     turn_limit: int = DEFAULT_TURN_LIMIT,
+    entrants: Sequence[str] | None = None,
 ) -> tuple[Game, GameResult]:
     """Play one game from built-in decks, deck files or loaded ``Deck``s, seat ``i`` with
     ``decks[i]`` and ``policies[i]``, optionally tracing it to ``trace_path`` (JSON Lines);
@@ -218,7 +219,8 @@ async def play_one_game(
     starting player; 103.5: London mulligans; ``new_game``); the trace's header records it.
     ``game_id``: the game's name in its messages' trace lines. ``timestamps``: each trace line
     gets the time it was written (otherwise no line holds a clock's reading). ``turn_limit``:
-    the game is a draw when that turn ends (0: none).
+    the game is a draw when that turn ends (0: none). ``entrants``: who plays each seat, for the
+    trace's header (default: each policy's class; a replay gives the recorded ones).
 
     A tracer that fails (writing a line raises) ends the game as an engine error like any
     other actor; the result line is still written if the writer can.
@@ -244,7 +246,8 @@ async def play_one_game(
             writer.header(seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
                           players=list(names), game=game_id,
                           decklists={nm: list(d.cards) for nm, d in zip(names, loaded, strict=True)},
-                          entrants={nm: _entrant(p) for nm, p in zip(names, policies, strict=True)},
+                          entrants=dict(zip(names, entrants if entrants is not None else
+                                            [_entrant(p) for p in policies], strict=True)),
                           seats=[_seat_settings(nm, c) for nm, c in zip(names, seat_configs, strict=True)],
                           turn_limit=turn_limit, **extra)
         except Exception as err:  # the game is not played: nothing of it could be traced

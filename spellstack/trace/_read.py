@@ -17,11 +17,11 @@ from typing import Any
 
 import orjson
 
-from ._version import __version__
-from .actors import TRACE_FORMAT, GameResult, SeatConfig, play_one_game
-from .cards import Deck, short_value
-from .protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, SubmitAnswer, from_plain
-from .rules import Decision, Game, GameStart, PlayerView, Reply, SpellstackError
+from .._version import __version__
+from ..actors import TRACE_FORMAT, GameResult, SeatConfig, play_one_game
+from ..cards import Deck, short_value
+from ..protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, SubmitAnswer, from_plain
+from ..rules import Decision, Game, GameStart, PlayerView, Reply, SpellstackError
 
 __all__ = [
     "ReplayBot",
@@ -408,7 +408,8 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
                                        trace_path=trace_path,
                                        configs=configs if configs is not None else list(header.seats),
                                        start=header.start, game_id=header.game,
-                                       turn_limit=header.turn_limit)
+                                       turn_limit=header.turn_limit,
+                                       entrants=[header.entrants[p] for p in players])
     recorded = trace.result
     problems = []
     if result.final_hash != recorded.final_hash:
