@@ -12,7 +12,6 @@ from spellstack import RandomBot, play_one_game, read_trace, replay_trace
 from spellstack.actors import TRACE_FORMAT
 from spellstack.rules import Action, Answer
 from spellstack.trace import (
-    ReplayError,
     ReplayMismatchError,
     Trace,
     TraceError,
@@ -108,17 +107,21 @@ async def test_a_changed_answer_is_a_mismatch(traced: Path) -> None:
         await replay_trace(changed)
 
 
-async def test_a_deck_that_is_not_built_in_needs_its_file(tmp_path: Path) -> None:
+async def test_a_game_played_from_a_deck_file_replays_from_its_trace_alone(tmp_path: Path) -> None:
     deck = tmp_path / "mono.toml"
     deck.write_text('name = "Mono Mountains"\n[cards]\nMountain = 20\n"Grizzly Bears" = 20\n',
                     "utf-8")
     path = tmp_path / "t.jsonl"
     await _traced(path, 3, [str(deck), "orzhov"])
+    deck.unlink()  # the header's decklists are enough
     trace = read_trace(path)
-    with pytest.raises(ReplayError, match=r"deck 'Mono Mountains' \(alice\) is not built in"):
-        await replay_trace(trace)
-    _, result = await replay_trace(trace, decks=[str(deck), "orzhov"])
+    assert trace.header.decks["alice"] == "Mono Mountains"
+    assert sorted(set(trace.header.decklists["alice"])) == ["Grizzly Bears", "Mountain"]
+    _, result = await replay_trace(trace)
     assert result.final_hash == trace.result.final_hash
+    # Decks given override the header's: another deck is another game.
+    with pytest.raises(ReplayMismatchError, match="the replay differs from the trace"):
+        await replay_trace(trace, decks=["gruul", "orzhov"])
 
 
 # --------------------------------------------------------------------------- broken files
@@ -167,15 +170,15 @@ def test_an_unknown_format_version(tmp_path: Path, traced: Path) -> None:
 
 
 def test_a_trace_of_the_previous_format_is_refused_naming_both(tmp_path: Path, traced: Path) -> None:
-    # Format 3 had no ``start`` in its header: a reader of it would replay a game of a match
-    # (a chosen starting player, mulligans) as a game with seat 0 first and no mulligans, so a
-    # format-3 trace is refused rather than read as format 4.
-    assert TRACE_FORMAT == 4
+    # Format 4 had no decklists or seat settings in its header, nor GameEvents: a reader of it
+    # could not replay a game from deck files or with its stops, so a format-4 trace is
+    # refused rather than read as format 5.
+    assert TRACE_FORMAT == 5
     lines = _lines(traced)
-    lines[0] = lines[0].replace('"format":4', '"format":3')
+    lines[0] = lines[0].replace('"format":5', '"format":4')
     err = _refused(tmp_path, lines, TraceFormatError)
-    assert (err.line, err.problem) == (1, "trace format 3; this version reads format 4")
-    assert str(err).endswith("broken.jsonl: line 1: trace format 3; this version reads format 4")
+    assert (err.line, err.problem) == (1, "trace format 4; this version reads format 5")
+    assert str(err).endswith("broken.jsonl: line 1: trace format 4; this version reads format 5")
 
 
 def test_a_file_without_its_result_line(tmp_path: Path, traced: Path) -> None:

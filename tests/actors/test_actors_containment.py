@@ -295,9 +295,9 @@ class _BreakingWriter(TraceWriter):
 
 
 def _tracer_fault(monkeypatch: pytest.MonkeyPatch) -> None:
-    def writer(stream: Any) -> TraceWriter:
+    def writer(stream: Any, **options: Any) -> TraceWriter:
         faulty = f"seed{FAULTY_SEED}" in getattr(stream, "name", "")
-        return _BreakingWriter(stream) if faulty else TraceWriter(stream)
+        return _BreakingWriter(stream) if faulty else TraceWriter(stream, **options)
 
     monkeypatch.setattr(_run, "TraceWriter", writer)
 
