@@ -44,7 +44,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "(default: gruul, orzhov)")
     p.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     p.add_argument("--trace", type=Path, default=None, help="write the message trace here "
-                   "(JSON Lines)")
+                   "(JSON Lines, docs/trace-format.md)")
+    p.add_argument("--timestamps", action="store_true",
+                   help="give each trace line the time it was written (UTC); without it no line "
+                        "holds a clock's reading, and the same seed gives the same file")
     p.set_defaults(run=run)
 
 
@@ -54,11 +57,14 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"give --deck exactly twice (or not at all), got {len(decks)}")
     if args.trace is not None:
         _check_trace_path(args.trace)
+    elif args.timestamps:
+        raise CommandError("--timestamps is for the trace: give --trace FILE too")
     names = ["alice", "bob"]
     bots = [RandomBot(args.seed * 2 + 1), RandomBot(args.seed * 2 + 2)]
     try:
         game, result = trio.run(lambda: play_one_game(decks, bots, args.seed, names=names,
-                                                   trace_path=args.trace, history=True))
+                                                   trace_path=args.trace, history=True,
+                                                   timestamps=args.timestamps))
     except OSError as err:  # the trace file can't be created (permissions, a full disk)
         raise CommandError(f"--trace {str(args.trace)!r}: {err.strerror or err}") from None
     print(f"spellstack play: {names[0]} ({decks[0]}) vs {names[1]} ({decks[1]}), "

@@ -25,6 +25,7 @@ from spellstack.protocol._codec import (
 from spellstack.protocol._convert import from_plain, from_wire, named_from_wire, to_plain, to_wire
 from spellstack.protocol._messages import (
     ACTORS,
+    GAME_EVENT_KINDS,
     MESSAGE_TYPES,
     Accepted,
     AskPlayer,
@@ -54,6 +55,7 @@ from spellstack.protocol._views import PlayerChange, ViewDelta, ViewMirror, View
 __all__ = [
     "ACTORS",
     "COMPACT_RECORDS",
+    "GAME_EVENT_KINDS",
     "MAX_ARRAY_LEN",
     "MAX_MAP_LEN",
     "MAX_MESSAGE_BYTES",

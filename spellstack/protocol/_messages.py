@@ -8,7 +8,9 @@ game state itself. Directions are given as sender→receiver.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import ClassVar, TypeAlias, get_args
 
 from spellstack.protocol._stops import Stops
@@ -17,6 +19,7 @@ from spellstack.rules.state import Action, Answer, Decision, Event
 
 __all__ = [
     "ACTORS",
+    "GAME_EVENT_KINDS",
     "MESSAGE_TYPES",
     "Accepted",
     "AskPlayer",
@@ -263,6 +266,57 @@ class GameOver:
     """The losers' names."""
     reason: str
     """How the game ended, naming the rule."""
+
+
+GAME_EVENT_KINDS: Mapping[str, str] = MappingProxyType({
+    # What the kernel logs as the rules are applied (``Game.log``).
+    "turn": "a turn begins (500.1): player is the active player",
+    "step": "a step or phase begins (500.1)",
+    "starting_player": "103.1: who chose who takes the first turn, and whom",
+    "mulligan": "103.5: a player takes a mulligan (a hand shuffled away)",
+    "mulligan_bottom": "103.5: cards put on the bottom after a mulligan",
+    "draw": "121: a card is drawn (private_to the drawer when it names the card)",
+    "draw_empty": "704.5b's cause: a player tried to draw from an empty library",
+    "zone": "400.7: an object changes zones; zones gives (left, entered)",
+    "play": "305.1: a land is played",
+    "cast": "601.2i: a spell becomes cast",
+    "activate": "602.2: an ability is activated",
+    "trigger": "603.3: a triggered ability is put on the stack",
+    "trigger_removed": "603.8 and 603.4: a trigger that won't go on the stack is removed",
+    "resolve": "608.2: a spell or ability resolves",
+    "counter": "701.5 or 608.2b: a spell or ability is countered (or doesn't resolve)",
+    "effect": "an effect of a resolving spell or ability that changes no zone, life or damage",
+    "damage": "120: damage is dealt; refs gives (source, recipient)",
+    "prevent": "615: damage is prevented",
+    "life": "119: a life total changes (amount: the change)",
+    "poison": "122: poison counters are given",
+    "attack": "508.1: a creature is declared as an attacker; refs gives (attacker, attacked)",
+    "block": "509.1: a creature is declared as a blocker; refs gives (blocker, attacker)",
+    "tap": "701.26: a permanent becomes tapped by an effect",
+    "destroy": "701.8: a permanent is destroyed",
+    "sacrifice": "701.21: a permanent is sacrificed",
+    "discard": "701.9: a card is discarded",
+    "shuffle": "701.24: a library is shuffled",
+    "token": "111: a token is created",
+    "attach": "701.3: an Aura or Equipment becomes attached",
+    "shield": "701.15a: a regeneration shield is created",
+    "regenerate": "701.15: a regeneration shield is used",
+    "replace": "614.6: a replacement effect applies",
+    "sba": "704: a state-based action is performed",
+    "lose": "104.3: a player loses the game",
+    "leave": "800.4a: a player's cards leave the game with them",
+    "game_over": "104.1: the game is over (text: how)",
+    # What the coordinator does and sees (``Coordinator``).
+    "priority": "117.1: a player receives priority and is asked",
+    "pass": "117.3d: the player holding priority passes (its own answer)",
+    "auto_pass": "117.3d: the engine passes for a player (it can only pass, or it has no stop here)",
+    "sba_skipped": "704.3: no state-based action check was needed (nothing it reads changed)",
+    "refused": "a player's action or answer is refused as illegal (text: why); the state is unchanged",
+    "malformed": "a player's message can't be read (text: why); the state is unchanged",
+    "ordered": "603.3b: a player chose the order of simultaneous triggers; refs gives them in order",
+    "forfeit": "a player leaves the game: its bot crashed, hung, broke the protocol or conceded",
+})
+"""The kinds of ``GameEvent``, each with its meaning: the one place they are registered."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,187 @@
+"""The trace format: every event kind registered, the header holds what a replay needs, each
+GameEvent names its turn and step and the details of its kind, and the same seed gives the same
+file, alone or beside fifty other games, which replays to the recorded state."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from spellstack.actors import SeatConfig, play_one_game
+from spellstack.bots import RandomBot
+from spellstack.cli import main
+from spellstack.protocol import GAME_EVENT_KINDS, Stops
+from spellstack.rules import STEPS, Action
+from spellstack.trace import read_trace, replay_trace
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ["alice", "bob"]
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+
+
+def _events(path: Path) -> list[dict[str, Any]]:
+    return [r for r in _lines(path) if r.get("kind") == "GameEvent"]
+
+
+async def _traced(path: Path, seed: int, **options: Any) -> None:
+    bots = options.pop("bots", None) or [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
+    await play_one_game(["gruul", "orzhov"], bots, seed, names=NAMES, trace_path=path, **options)
+
+
+def test_every_kind_the_engine_logs_is_registered() -> None:
+    logged: set[str] = set()
+    for path in [*(ROOT / "spellstack" / "rules").rglob("*.py"),
+                 ROOT / "spellstack" / "actors" / "_coordinator.py"]:
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in ("log", "_note") and node.args
+                    and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                logged.add(node.args[0].value)
+    # Zone changes are logged under their cause when they have one (``move_object``'s cause).
+    logged |= {"draw", "mulligan"}
+    assert len(logged) > 30  # the scan found the calls
+    assert logged - set(GAME_EVENT_KINDS) == set()
+
+
+async def test_every_event_names_its_turn_step_and_a_registered_kind(tmp_path: Path) -> None:
+    for seed in range(1, 6):
+        path = tmp_path / f"{seed}.jsonl"
+        await _traced(path, seed)
+        events = _events(path)
+        assert len(events) > 100
+        for e in events:
+            p = e["payload"]
+            assert p["kind"] in GAME_EVENT_KINDS
+            assert p["step"] in STEPS and p["turn"] >= 0
+            assert e["receiver"] == "tracer" and e["sender"] in ("coordinator", "stack", "sba")
+        turns = [e["payload"]["turn"] for e in events]
+        assert turns == sorted(turns)  # numbered as they happened
+
+
+async def test_the_kinds_carry_their_details(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    await _traced(path, 1)
+    lines = _lines(path)
+    events = [r["payload"] for r in lines if r.get("kind") == "GameEvent"]
+    by_kind: dict[str, list[dict[str, Any]]] = {}
+    for e in events:
+        by_kind.setdefault(e["kind"], []).append(e)
+    for e in by_kind["damage"]:
+        source, recipient = e["refs"]
+        assert e["amount"] > 0 and source >= 100 and recipient > 0
+    for e in by_kind["zone"]:
+        left, entered = e["zones"]
+        assert left != entered and "to " in e["text"]
+    for e in by_kind["attack"] + by_kind["block"]:
+        assert len(e["refs"]) == 2 and e["subject"] == e["refs"][0]
+    assert [e["player"] for e in by_kind["turn"]][:4] in ([0, 1, 0, 1], [1, 0, 1, 0])
+    # Each automatic pass says which step it was made in, and each grant of priority comes
+    # just before its request (nothing else between them).
+    assert all(e["step"] for e in by_kind["auto_pass"])
+    for i, r in enumerate(lines):
+        if r.get("kind") == "PriorityRequest":
+            before = lines[i - 1]
+            assert before["kind"] == "GameEvent" and before["payload"]["kind"] == "priority"
+            assert NAMES[before["payload"]["player"]] == r["receiver"].removeprefix("player:")
+    # Every pass a player made itself is recorded.
+    passes = [r for r in lines if r.get("kind") == "SubmitAction" and r["payload"]["action"]["kind"] == "pass"]
+    assert len(passes) == len(by_kind["pass"]) > 0
+    # A draw names the card only to the drawer.
+    named = [e for e in by_kind["draw"] if e["private_to"]]
+    assert named and all(len(e["private_to"]) == 1 for e in named)
+
+
+class _RefusedOnce(RandomBot):
+    """Plays a land that isn't there at its first priority, then plays as the random bot."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.tried = False
+
+    def decide(self, view: Any, decision: Any) -> Any:
+        if decision.kind == "priority" and not self.tried:
+            self.tried = True
+            return Action("play", 999_999)
+        return super().decide(view, decision)
+
+
+async def test_refusals_and_forfeits_are_events_with_their_reasons(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    await _traced(path, 2, bots=[_RefusedOnce(5), RandomBot(6)])
+    refused = [e["payload"] for e in _events(path) if e["payload"]["kind"] == "refused"]
+    assert len(refused) == 1 and refused[0]["player"] == 0
+    assert refused[0]["text"].startswith("alice's action is refused: ") and "999999" in refused[0]["text"]
+
+    class Crashes(RandomBot):
+        def decide(self, view: Any, decision: Any) -> Any:
+            raise RuntimeError("boom")
+
+    path = tmp_path / "f.jsonl"
+    await _traced(path, 2, bots=[RandomBot(5), Crashes(6)])
+    forfeits = [e["payload"] for e in _events(path) if e["payload"]["kind"] == "forfeit"]
+    assert [(f["player"], f["text"]) for f in forfeits] == [(1, "policy raised RuntimeError: boom")]
+
+
+async def test_the_header_holds_decklists_entrants_and_seat_settings(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    stops = Stops(my_turn=("precombat_main",))
+    await _traced(path, 3, configs=[SeatConfig(timeout=12.5, stops=stops), SeatConfig()], turn_limit=90,
+                  game_id="match-7")
+    header = _lines(path)[0]
+    assert header["format"] == 5 and header["game"] == "match-7" and header["turn_limit"] == 90
+    assert sorted(header["decklists"]) == NAMES and len(header["decklists"]["alice"]) == 60
+    assert header["entrants"] == {n: "spellstack.bots._random.RandomBot" for n in NAMES}
+    assert header["seats"] == [
+        {"name": "alice", "deadline": 12.5, "auto_pass": True,
+         "stops": {"my_turn": ["precombat_main"], "opponents_turns": [], "stack": True}},
+        {"name": "bob", "deadline": 30.0, "auto_pass": True, "stops": None}]
+    read = read_trace(path)
+    assert read.header.seats[0].stops == stops and read.header.turn_limit == 90
+    _, result = await replay_trace(read)
+    assert result.final_hash == read.result.final_hash
+
+
+def test_no_clock_in_the_lines_unless_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plain, stamped = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert main(["play", "--seed", "4", "--trace", str(plain)]) == 0
+    assert main(["play", "--seed", "4", "--trace", str(stamped), "--timestamps"]) == 0
+    assert not any("timestamp" in r for r in _lines(plain))
+    rows = _lines(stamped)
+    assert all(r["timestamp"].endswith("Z") for r in rows)
+    assert [{k: v for k, v in r.items() if k != "timestamp"} for r in rows] == _lines(plain)
+    assert main(["play", "--timestamps"]) == 2
+    assert "--timestamps is for the trace" in capsys.readouterr().err
+
+
+def test_play_trace_twice_gives_the_same_file_for_100_seeds(tmp_path: Path) -> None:
+    for seed in range(100):
+        a, b = tmp_path / f"{seed}a.jsonl", tmp_path / f"{seed}b.jsonl"
+        assert main(["play", "--seed", str(seed), "--trace", str(a)]) == 0
+        assert main(["play", "--seed", str(seed), "--trace", str(b)]) == 0
+        assert a.read_bytes() == b.read_bytes(), seed
+
+
+async def test_fifty_at_a_time_give_the_same_lines_and_each_replays(tmp_path: Path) -> None:
+    alone, together = tmp_path / "alone", tmp_path / "together"
+    alone.mkdir()
+    together.mkdir()
+    seeds = range(100, 150)
+    for seed in seeds:
+        await _traced(alone / f"{seed}.jsonl", seed)
+    async with trio.open_nursery() as nursery:
+        for seed in seeds:
+            nursery.start_soon(_traced, together / f"{seed}.jsonl", seed)
+    for seed in seeds:
+        path = together / f"{seed}.jsonl"
+        assert path.read_bytes() == (alone / f"{seed}.jsonl").read_bytes(), seed
+        trace = read_trace(path)
+        _, result = await replay_trace(trace)
+        assert result.final_hash == trace.result.final_hash
