@@ -176,6 +176,9 @@ class Coordinator:
         """The game loop whose requests this performs (it holds the seats' stops and who left)."""
         self._rejections: dict[int, int] = {}
         self._strikes: dict[int, int] = {}
+        self._check_skipped = False
+        """The state-based action check before the next grant of priority was skipped (704.3):
+        the trace records it with that grant."""
         self._sent = self._received = self._asked = self._taken = self._refused = 0
         self._checked = self._answers_refused = self._strike_count = 0
         self._views = [ViewTracker() for _ in seats]
@@ -226,8 +229,9 @@ class Coordinator:
                 request = loop.next(len(batch.events))
             elif kind is SBASkipped:
                 # 704.3/117.5: nothing a state-based action reads changed since the last check
-                # (``GameState.sba`` is empty), so the round trip is skipped, and recorded.
-                self._note("sba_skipped", -1, "no SBA-relevant change since the last check")
+                # (``GameState.sba`` is empty), so the round trip is skipped, and recorded with
+                # the grant of priority it comes before.
+                self._check_skipped = True
                 request = loop.next()
             elif kind is AskPriority:
                 assert isinstance(request, AskPriority)
@@ -247,8 +251,8 @@ class Coordinator:
                 assert isinstance(request, NoStopPass)
                 st = self.game.state
                 self.result.auto_passes += 1
-                self._note("auto_pass", request.seat,
-                           f"{st.players[request.seat].name} has no stop here ({st.step})")
+                self._grant_event("auto_pass", request.seat,
+                            f"{st.players[request.seat].name} has no stop here ({st.step})")
                 request = loop.next()
             else:
                 raise AssertionError(f"coordinator: no handling of {request!r}")
@@ -316,8 +320,8 @@ class Coordinator:
         names = self.game.state.players
         for i, seat in enumerate(passed):
             if i or skip_first:
-                self._note("sba_skipped", -1, "no SBA-relevant change since the last check")
-            self._note("auto_pass", seat, f"{names[seat].name} can only pass")
+                self._check_skipped = True
+            self._grant_event("auto_pass", seat, f"{names[seat].name} can only pass")
 
     def _ordered(self, decision: Decision, answer: Answer) -> None:
         """603.3b: the order a player chose for simultaneous triggers (or anything else put in
@@ -329,12 +333,21 @@ class Coordinator:
                    f"{name} puts them in order ({decision.prompt}): " + ", ".join(c.name for c in order),
                    refs=tuple(c.ref for c in order))
 
-    def _note(self, kind: str, seat: int, text: str, *, refs: tuple[int, ...] = ()) -> None:
+    def _grant_event(self, kind: str, seat: int, text: str) -> None:
+        """A grant of priority for the trace (``priority``: the seat is asked; ``auto_pass``:
+        the engine passes for it), with amount 1 if no state-based action check was made
+        before it because nothing one reads had changed (704.3, ``SBASkipped``)."""
+        skipped, self._check_skipped = self._check_skipped, False
+        if skipped:
+            text += " (no state-based action check needed: nothing one reads changed)"
+        self._note(kind, seat, text, amount=int(skipped))
+
+    def _note(self, kind: str, seat: int, text: str, *, refs: tuple[int, ...] = (), amount: int = 0) -> None:
         """A coordinator event for the trace (not sent to anyone but the tracer; untraced,
         nothing is built), stamped with the turn and step."""
         if self.wire.trace is not None:
             st = self.game.state
-            self.wire.note("coordinator", GameEvent(st.turn, st.step, kind, seat, text, refs=refs))
+            self.wire.note("coordinator", GameEvent(st.turn, st.step, kind, seat, text, amount=amount, refs=refs))
 
     # ------------------------------------------------------------------ kernel actors
 
@@ -404,7 +417,7 @@ class Coordinator:
         clock = grant[1] if grant is not None and grant[0] == seat else self._clock(seat)
         self._grant = (seat, clock)
         if self.wire.trace is not None:
-            self._note("priority", seat, f"{self.game.state.players[seat].name} receives priority")
+            self._grant_event("priority", seat, f"{self.game.state.players[seat].name} receives priority")
         msg = await self._ask(seat, PriorityRequest(decision, self._view(seat)), clock)
         if msg is None:
             return None

@@ -11,7 +11,7 @@ import structlog
 import trio
 
 from .._version import __version__
-from ..protocol import MESSAGE_TYPES, named_from_wire
+from ..protocol import MESSAGE_TYPES, named_from_wire, to_plain
 from ._wire import TraceRecord
 
 __all__ = ["TRACE_FORMAT", "TraceWriter", "tracer_actor"]
@@ -75,9 +75,12 @@ class TraceWriter:
         """One message with its game, number, sender, receiver, kind and decoded payload, in
         the readable named form (every record a map of field names, ``from_plain`` reads it)
         whatever its wire form."""
-        # The engine encoded it: rewritten to the named form without validation, or objects.
-        body = msgpack.unpackb(rec.data, raw=False)
-        payload = named_from_wire(MESSAGE_TYPES[body["k"]], body["b"])
+        if rec.message is not None:  # a trace-only record, never encoded
+            payload = to_plain(rec.message)
+        else:
+            # The engine encoded it: rewritten to the named form without validation, or objects.
+            body = msgpack.unpackb(rec.data, raw=False)
+            payload = named_from_wire(MESSAGE_TYPES[body["k"]], body["b"])
         self._log.info("message", game=rec.game, seq=rec.seq, sender=rec.sender,
                        receiver=rec.receiver, kind=rec.kind, payload=payload)
 

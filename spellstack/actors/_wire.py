@@ -30,7 +30,15 @@ class TraceRecord:
     kind: str
     """The message kind."""
     data: bytes
-    """The encoded message, exactly as it crossed the channel."""
+    """The encoded message, exactly as it crossed the channel; empty for a trace-only record
+    (``message``)."""
+    message: Message | None = None
+    """A trace-only record (a ``GameEvent``), which crosses no channel: the object itself,
+    never encoded, which the tracer writes as ``to_plain`` gives it."""
+
+    def decoded(self) -> Message:
+        """The message: the trace-only record, or the crossed message decoded."""
+        return self.message if self.message is not None else decode_trusted(self.data)
 
 
 class Wire:
@@ -49,10 +57,13 @@ class Wire:
         """The game whose kernel events the trace records (``Game.trace_log``), if traced."""
 
     def note(self, sender: str, msg: Message) -> None:
-        """A trace-only record (it crosses no channel): encoded and numbered when tracing,
-        nothing at all without a tracer."""
+        """A trace-only record (it crosses no channel): numbered and handed to the tracer as it
+        is (not encoded) when tracing, after the kernel's events logged before it; nothing at
+        all without a tracer."""
         if self.trace is not None:
-            self.record(sender, "tracer", msg)
+            if self.game is not None and self.game.trace_log:
+                self.flush_events(sender)
+            self._note(sender, msg)
 
     def flush_events(self, sender: str) -> None:
         """Record the kernel's events logged since the last record as ``GameEvent``s from
@@ -62,8 +73,18 @@ class Wire:
             return
         for t in game.take_traced():
             ev = t.event
-            self._record(sender, "tracer", GameEvent(t.turn, t.step, ev.kind, ev.player, ev.text, ev.subject,
-                                                     ev.amount, t.refs, t.zones, ev.private_to))
+            self._note(sender, GameEvent(t.turn, t.step, ev.kind, ev.player, ev.text, ev.subject,
+                                         ev.amount, t.refs, t.zones, ev.private_to))
+
+    def _note(self, sender: str, msg: Message) -> None:
+        """Number a trace-only record and hand it to the tracer."""
+        self.seq += 1
+        if self.trace is None:
+            return
+        try:
+            self.trace.send_nowait(TraceRecord(self.game_id, self.seq, sender, "tracer", msg.KIND, b"", msg))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            self.trace = None  # as in ``_record``
 
     def record(self, sender: str, receiver: str, msg: Message) -> bytes:
         """Encode and number a message, copying it to the tracer; when traced, the kernel's

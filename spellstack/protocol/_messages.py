@@ -307,10 +307,11 @@ GAME_EVENT_KINDS: Mapping[str, str] = MappingProxyType({
     "leave": "800.4a: a player's cards leave the game with them",
     "game_over": "104.1: the game is over (text: how)",
     # What the coordinator does and sees (``Coordinator``).
-    "priority": "117.1: a player receives priority and is asked",
+    "priority": "117.1: a player receives priority and is asked; amount 1: no state-based action "
+                "check was made before it, as nothing one reads had changed (704.3)",
     "pass": "117.3d: the player holding priority passes (its own answer)",
-    "auto_pass": "117.3d: the engine passes for a player (it can only pass, or it has no stop here)",
-    "sba_skipped": "704.3: no state-based action check was needed (nothing it reads changed)",
+    "auto_pass": "117.3d: the engine passes for a player (it can only pass, or it has no stop "
+                 "here); amount 1 as for priority",
     "refused": "a player's action or answer is refused as illegal (text: why); the state is unchanged",
     "malformed": "a player's message can't be read (text: why); the state is unchanged",
     "ordered": "603.3b: a player chose the order of simultaneous triggers; refs gives them in order",

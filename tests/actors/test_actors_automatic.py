@@ -25,7 +25,7 @@ async def _traced(seed: int, configs: Sequence[SeatConfig] | None = None) -> lis
 
 
 def _event(rec: TraceRecord) -> GameEvent | None:
-    msg = decode_trusted(rec.data) if rec.kind == "GameEvent" else None
+    msg = rec.decoded() if rec.kind == "GameEvent" else None
     return msg if isinstance(msg, GameEvent) else None
 
 

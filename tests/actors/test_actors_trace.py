@@ -69,15 +69,28 @@ async def _play_traced(path: Path, seed: int = SEED, policies: list[Any] | None 
     return result
 
 
-# The trace-only records the checks of the message flow below read: the automatic passes and
-# skipped checks the coordinator makes, and forfeits. The other GameEvents (what happened in
-# the game, grants and passes) sit between messages and are checked in tests/trace.
-_FLOW_EVENTS = frozenset({"auto_pass", "sba_skipped", "forfeit"})
+# The trace-only records the checks of the message flow below read: the automatic passes the
+# coordinator makes, and forfeits. A grant of priority records a skipped state-based action
+# check (amount 1); the flow below shows it as an ``sba_skipped`` marker just before the grant,
+# so that a check or a skip before each grant reads the same way. The other GameEvents (what
+# happened in the game) sit between messages and are checked in tests/trace_format.
+_FLOW_EVENTS = frozenset({"auto_pass", "forfeit"})
 
 
 def _flow(messages: Iterable[TraceMessage]) -> list[TraceMessage]:
-    """The messages, and of the trace-only records only those of ``_FLOW_EVENTS``."""
-    return [m for m in messages if m.kind != "GameEvent" or m.payload["kind"] in _FLOW_EVENTS]
+    """The messages, the trace-only records of ``_FLOW_EVENTS``, and a marker for each skipped
+    check before the grant it was recorded with."""
+    out = []
+    for m in messages:
+        if m.kind != "GameEvent":
+            out.append(m)
+            continue
+        kind = m.payload["kind"]
+        if kind in ("priority", "auto_pass") and m.payload["amount"] == 1:
+            out.append(replace(m, payload={**m.payload, "kind": "sba_skipped", "player": -1}))
+        if kind in _FLOW_EVENTS:
+            out.append(m)
+    return out
 
 
 def _load(path: Path, result: GameResult) -> Trace:
@@ -246,14 +259,21 @@ def check_sba_before_priority(msgs: list[TraceMessage]) -> None:
     assert checked == sum(_is_grant(m) for m in msgs) > 0
 
 
-def test_a_recorded_skip_stands_just_before_the_grant_it_is_for(trace: Trace) -> None:
-    """The coordinator records a skipped check as it grants priority without one: the next
-    message is that grant, so a grant has one recorded skip at most."""
-    msgs = trace.messages
-    skips = [i for i, m in enumerate(msgs) if _is_event(m, "sba_skipped")]
-    assert skips
-    for i in skips:
-        assert _is_grant(msgs[i + 1]), f"seq {msgs[i].seq} is followed by {msgs[i + 1]}"
+def test_a_skipped_check_is_recorded_with_the_grant_it_is_for(trace: Trace) -> None:
+    """The coordinator records a skipped check with the grant of priority made without one: a
+    ``priority`` event just before its request, or an ``auto_pass``; each says so in its text,
+    and no other event carries the mark."""
+    every = trace.read.messages
+    marked = [(i, m) for i, m in enumerate(every) if m.kind == "GameEvent" and m.payload["amount"] == 1
+              and m.payload["kind"] in ("priority", "auto_pass")]
+    assert marked
+    for i, m in marked:
+        assert m.payload["text"].endswith("(no state-based action check needed: nothing one reads changed)")
+        if m.payload["kind"] == "priority":
+            assert every[i + 1].kind == "PriorityRequest", f"seq {m.seq} is followed by {every[i + 1]}"
+    unmarked = [m for m in every if m.kind == "GameEvent" and m.payload["kind"] in ("priority", "auto_pass")
+                and m.payload["amount"] == 0]
+    assert all("check needed" not in m.payload["text"] for m in unmarked)
 
 
 def test_every_auto_pass_follows_a_clean_sba_check_or_a_recorded_skip(trace: Trace) -> None:
