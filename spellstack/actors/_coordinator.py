@@ -40,6 +40,7 @@ from ..protocol import (
     decode_from_player,
 )
 from ..rules import (
+    SKIPPED_CHECK,
     Action,
     ActionOutcome,
     Answer,
@@ -314,14 +315,9 @@ class Coordinator:
         after its state-based action check's recorded skip (704.3: nothing a state-based action
         reads changed; for the first grant only if ``skip_first``: no check was made just
         before it). Untraced, they are only counted: the records are for the tracer alone."""
+        # Traced, the kernel recorded each as it made it, among the step changes around it
+        # (``run_automatic``): only counted here.
         self.result.auto_passes += len(passed)
-        if self.wire.trace is None:
-            return
-        names = self.game.state.players
-        for i, seat in enumerate(passed):
-            if i or skip_first:
-                self._check_skipped = True
-            self._grant_event("auto_pass", seat, f"{names[seat].name} can only pass")
 
     def _ordered(self, decision: Decision, answer: Answer) -> None:
         """603.3b: the order a player chose for simultaneous triggers (or anything else put in
@@ -339,7 +335,7 @@ class Coordinator:
         before it because nothing one reads had changed (704.3, ``SBASkipped``)."""
         skipped, self._check_skipped = self._check_skipped, False
         if skipped:
-            text += " (no state-based action check needed: nothing one reads changed)"
+            text += SKIPPED_CHECK
         self._note(kind, seat, text, amount=int(skipped))
 
     def _note(self, kind: str, seat: int, text: str, *, refs: tuple[int, ...] = (), amount: int = 0) -> None:

@@ -38,7 +38,6 @@ from .ending import (
 )
 from .game import (
     Game,
-    TracedEvent,
 )
 from .legality import (
     PERMISSION_KINDS,
@@ -102,6 +101,7 @@ from .triggers import (
 from .turn import (
     DEFAULT_TURN_LIMIT,
     OPENING_HAND,
+    SKIPPED_CHECK,
     ActionOutcome,
     Ask,
     AskPriority,
@@ -168,6 +168,7 @@ __all__ = [
     "RESTRICTION_KINDS",
     "RESTRICTION_OBJECTS",
     "RESTRICTION_PLAYERS",
+    "SKIPPED_CHECK",
     "STEPS",
     "TARGET_KINDS",
     "TRIGGER_EVENTS",
@@ -216,7 +217,6 @@ __all__ = [
     "TargetRequirement",
     "TargetSpec",
     "Task",
-    "TracedEvent",
     "TriggeredAbility",
     "VerbSpec",
     "ViewMemo",

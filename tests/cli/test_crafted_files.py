@@ -149,8 +149,11 @@ def test_an_expected_failures_file_nested_100k_deep_is_the_exit_2_error(
 
 def test_a_trace_field_nested_1000_deep_is_a_trace_error() -> None:
     deep = "[" * 1000 + "]" * 1000
-    header = ('{"decks":{"alice":"gruul","bob":"orzhov"},"engine":"0.1.0","event":"header",'
-              f'"format":{TRACE_FORMAT},"players":["alice","bob"],"seed":1}}\n')
+    seat = '{"auto_pass":true,"deadline":30.0,"stops":null}'
+    header = ('{"decks":{"alice":"gruul","bob":"orzhov"},"decklists":{"alice":["Forest"],'
+              '"bob":["Plains"]},"engine":"0.1.0","entrants":{"alice":"bot","bob":"bot"},'
+              f'"event":"header","format":{TRACE_FORMAT},"game":"g1","players":["alice","bob"],'
+              f'"seats":[{seat},{seat}],"seed":1,"turn_limit":300}}\n')
     for line in (header.replace('"seed":1', f'"seed":{deep}'),
                  header.replace('"event":"header"', f'"event":{deep}')):
         with pytest.raises(TraceError) as info:

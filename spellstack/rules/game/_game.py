@@ -197,6 +197,14 @@ class Game:
         """Whether an event logged now is kept: a caller may skip composing one if not."""
         return self.collecting or self.history is not None or self.trace_log is not None
 
+    def trace(self, kind: str, text: str, *, player: int = -1, amount: int = 0) -> None:
+        """Record an event for the trace only (``trace_log``; nothing if untraced): one that
+        only the engine's account of a game needs, such as a pass made for a player."""
+        if self.trace_log is not None:
+            st = self.state
+            self.trace_log.append(TracedEvent(st.turn, st.step, new_event(kind, player, 0, amount, text, ()),
+                                              (), ()))
+
     def take_traced(self) -> list[TracedEvent]:
         """The traced events since the last call (``trace_log``), oldest first, and forget them."""
         log = self.trace_log

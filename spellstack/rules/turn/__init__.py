@@ -6,6 +6,7 @@ taking actions and answers, and the steps.
 from ._combat import check_trample_division, combat_damage
 from ._driver import (
     SBA_SKIPPED,
+    SKIPPED_CHECK,
     ActionOutcome,
     Ask,
     AskPriority,
@@ -44,6 +45,7 @@ __all__ = [
     "MAX_HAND_SIZE",
     "OPENING_HAND",
     "SBA_SKIPPED",
+    "SKIPPED_CHECK",
     "ActionOutcome",
     "Ask",
     "AskPriority",

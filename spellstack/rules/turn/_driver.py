@@ -166,7 +166,13 @@ _new_auto_run: Callable[[tuple[int, ...], Task, bool, Proc[None] | None, Decisio
 """``AutoRun(passed, task, can_act, rest, decision)``, every field given (``builder``)."""
 
 
-def run_automatic(game: Game, auto: Sequence[bool], task: Task, *, once: bool = False) -> AutoRun:
+SKIPPED_CHECK = " (no state-based action check needed: nothing one reads changed)"
+"""Said in a trace of a grant of priority made without the state-based action check before it
+(704.3: nothing one reads had changed since the last)."""
+
+
+def run_automatic(game: Game, auto: Sequence[bool], task: Task, *, once: bool = False,
+                  first_skipped: bool = False) -> AutoRun:
     """Perform, from ``task`` (what ``next_task`` says now) on, every task that needs nobody:
     117.3d automatic passes for the seats whose ``auto`` is true while passing is all they can
     do (``automatic_pass``), and the step changes that follow all players passing with an empty
@@ -176,9 +182,14 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task, *, once: bool = 
     stack (603.3), a resolution, or a question a turn-based action asks. Each pass is a grant
     of priority its caller records, in order (``AutoRun.passed``); no check is needed between
     two of them, a pass changes nothing a state-based action or trigger reads. ``once``: stop
-    after one step change (a caller that looks at the game between tasks)."""
+    after one step change (a caller that looks at the game between tasks).
+
+    Traced (``Game.trace_log``), each pass is recorded as it is made, among the step changes
+    around it, as an ``auto_pass`` (amount 1: its grant had no state-based action check,
+    ``first_skipped`` for the first, always for the others)."""
     st = game.state
     passed: list[int] = []
+    traced = game.trace_log is not None
     while True:
         if task == "priority":
             seat = st.priority
@@ -190,6 +201,10 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task, *, once: bool = 
             looked = st.cycle == "check"
             st.cycle = "priority"
             _pass(st, seat)
+            if traced:
+                skipped = bool(passed) or first_skipped
+                game.trace("auto_pass", f"{st.players[seat].name} can only pass"
+                           + (SKIPPED_CHECK if skipped else ""), player=seat, amount=int(skipped))
             passed.append(seat)
             if looked and st.cycle == "check":
                 # ``next_task`` found no state-based action to check, no trigger waiting, no
@@ -386,7 +401,8 @@ class GameLoop:
                 # The grants of priority where passing is all the seat can do, and the step
                 # changes that ask nobody, at kernel speed in one call; each automatic pass is
                 # recorded, after its SBA check's recorded skip.
-                run = run_automatic(game, self._auto, task, once=stepwise)
+                run = run_automatic(game, self._auto, task, once=stepwise,
+                                    first_skipped=task != "priority" or not checked)
                 if run.passed:
                     yield _new_auto_passes(run.passed, task != "priority" or not checked)
                 if run.passed or task != "priority":

@@ -58,18 +58,29 @@ def _begin_quiet(game: Game, step: str) -> bool:
             # 103.8a: in a two-player game the starting player skips the draw step of their
             # first turn; 103.8c: in a game of three or more players they draw.
             return False
+        _log_step(game, step)  # before its turn-based action: the draw happens in the step
         if not st.players[st.active].lost:  # 800.4j: nobody draws for a player who left
             draw_cards(game, st.active, 1)
+        _begun(game, step, logged=True)
+        return True
     _begun(game, step)
     return True
 
 
-def _begun(game: Game, step: str) -> None:
-    """A step that gives priority has begun: logged, then its "at the beginning of" triggers
-    (603.3: they wait for the next time a player would receive priority)."""
-    st = game.state
+def _log_step(game: Game, step: str) -> None:
+    """500.1: a step that gives priority begins (logged before its turn-based actions, which
+    happen in it)."""
     if game.logging():  # most step lines fall between two batches: nobody reads them
+        st = game.state
         game.log("step", f"{st.players[st.active].name}'s {_STEP_TEXT[step]}", player=st.active)
+
+
+def _begun(game: Game, step: str, *, logged: bool = False) -> None:
+    """A step that gives priority has begun: logged (unless ``logged`` already, before its
+    turn-based actions), then its "at the beginning of" triggers (603.3: they wait for the
+    next time a player would receive priority)."""
+    if not logged:
+        _log_step(game, step)
     trigger_step(game, step)
 
 
@@ -80,10 +91,12 @@ def _begin(game: Game, step: str) -> Proc[bool]:
     st = game.state
     st.step = step
     if step == "declare_attackers":
+        _log_step(game, step)
         yield from declare_attackers(game)
     elif step in ("declare_blockers", "combat_damage"):
         if _no_attackers(game):
             return False  # 508.8
+        _log_step(game, step)
         if step == "declare_blockers":
             yield from declare_blockers(game)
         else:
@@ -91,11 +104,12 @@ def _begin(game: Game, step: str) -> Proc[bool]:
     elif step == "first_strike_damage":
         if _no_attackers(game) or not has_first_strike_step(game):
             return False
+        _log_step(game, step)
         yield from combat_damage(game, first=True)
     else:  # cleanup
         yield from _cleanup(game)
         return False
-    _begun(game, step)
+    _begun(game, step, logged=True)
     return True
 
 
