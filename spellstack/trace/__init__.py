@@ -3,9 +3,12 @@ replaying its recorded answers, and the tools that show what it holds.
 
 ``read_trace`` turns a file into a ``Trace`` of typed records, or raises a ``TraceError``
 naming the line and what is wrong with it. ``replay_trace`` plays the same game again from the
-header and each seat's recorded answers only, and checks that it reaches the recorded state.
+header and each seat's recorded answers only, and checks that it reaches the recorded state;
+``check_replay`` compares the replay with the trace line by line. ``explain`` says why an
+object resolved, didn't, or was countered, or why a step ended (``spellstack trace why``).
 """
 
+from ._check import Divergence, ReplayCheck, check_replay, record_json
 from ._read import (
     ReplayBot,
     ReplayError,
@@ -24,11 +27,26 @@ from ._read import (
     read_trace,
     replay_trace,
 )
+from ._why import (
+    Explanation,
+    Pass,
+    TargetLoss,
+    WhyError,
+    explain,
+    explain_object,
+    explain_seq,
+    priority_flow,
+)
 
 __all__ = [
+    "Divergence",
+    "Explanation",
+    "Pass",
     "ReplayBot",
+    "ReplayCheck",
     "ReplayError",
     "ReplayMismatchError",
+    "TargetLoss",
     "Trace",
     "TraceError",
     "TraceFormatError",
@@ -39,7 +57,14 @@ __all__ = [
     "TraceRecordError",
     "TraceResult",
     "TraceTruncatedError",
+    "WhyError",
+    "check_replay",
+    "explain",
+    "explain_object",
+    "explain_seq",
     "parse_trace",
+    "priority_flow",
     "read_trace",
+    "record_json",
     "replay_trace",
 ]

@@ -162,7 +162,7 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
         tgt = (" targeting " + ", ".join(visible_name(game, t) for t in action.targets)
                if action.targets else "")
         game.log("cast", f"{st.players[seat].name} casts {spell.name}{tgt}", player=seat,
-                 subject=spell.id)
+                 subject=spell.id, refs=tuple(action.targets))
     return spell
 
 
@@ -216,7 +216,7 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
     st.objects[oid] = stack_obj
     st.stack.append(oid)
     game.log("activate", f"{st.players[seat].name} activates {obj.name}", player=seat,
-             subject=oid)
+             subject=oid, refs=tuple(stack_obj.targets))
     return stack_obj
 
 

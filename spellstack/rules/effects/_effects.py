@@ -434,7 +434,7 @@ def _gain_protection(ctx: EffectContext, eff: Effect) -> Proc[None]:
                                       tuple(o.id for o in targets), ctx.source.id,
                                       ctx.source.name, ctx.controller))
     game.log("effect", ", ".join(o.name for o in targets) + f" gains {keyword} until end of turn",
-             subject=targets[0].id)
+             subject=targets[0].id, refs=tuple(o.id for o in targets))
 
 
 def _regenerate(ctx: EffectContext, eff: Effect) -> None:

@@ -253,8 +253,10 @@ def _log_move(game: Game, old: GameObject, new: GameObject, cause: str) -> None:
         text = (f"{owner} draws {new.name}" if cause == "draw" else
                 f"{old.name} moves from {_zone_words(game, old.zone, old.owner)} to "
                 f"{_zone_words(game, new.zone, new.owner)}")
+        # The object it was, by its old id, when everyone could see it (a target that left).
         game.log(cause or "zone", text, subject=new.id if public_new else 0, player=old.owner,
-                 zones=(old.zone, new.zone))
+                 zones=(old.zone, new.zone),
+                 refs=(old.id,) if visible_to(game, PUBLIC_SEAT, old) else ())
         return
     draw = cause == "draw"
     where = "" if draw else (f"from {_zone_words(game, old.zone, old.owner)} to "

@@ -1,0 +1,117 @@
+"""Checking a trace by playing it again (``spellstack replay FILE``): the kernel and the actors
+run from the header and the recorded answers only, and every line of the new trace is compared
+with the recorded one, message by message, until the first that differs."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from ..rules import SpellstackError
+from ._read import ReplayError, Trace, TraceMessage, replay_trace
+
+__all__ = ["Divergence", "ReplayCheck", "check_replay", "record_json"]
+
+_RESULT_FIELDS = ("winner", "reason", "turns", "final_hash")
+"""The result line's fields a replay must reproduce."""
+
+
+@dataclass(frozen=True, slots=True)
+class Divergence:
+    """The first line where the replay and the trace differ."""
+
+    seq: int | None
+    """The message number, or None for the result line."""
+    recorded: Mapping[str, Any] | None
+    """The trace's line (None: the trace has no such line)."""
+    replayed: Mapping[str, Any] | None
+    """The replay's line (None: the replay has no such line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayCheck:
+    """What ``check_replay`` found."""
+
+    compared: int
+    """Message lines found identical before the first divergence (all of them if none)."""
+    divergence: Divergence | None
+    """The first difference, or None: the replay reproduces every line."""
+    final_hash: str
+    """The replayed game's final state hash ("" if its trace has no result line)."""
+    recorded_hash: str
+    """The trace's final state hash."""
+    error: str = ""
+    """Why the replay stopped early or ended differently (its ``ReplayMismatchError``), or ""."""
+
+    @property
+    def identical(self) -> bool:
+        """Whether the replay reproduced the trace line for line."""
+        return self.divergence is None
+
+
+def record_json(m: TraceMessage) -> dict[str, Any]:
+    """A message line as the trace holds it (without its line number)."""
+    return {"event": "message", "game": m.game, "seq": m.seq, "sender": m.sender,
+            "receiver": m.receiver, "kind": m.kind, "payload": dict(m.payload)}
+
+
+def _replayed_lines(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """The replay's message lines and its result line (None if it has none), read leniently:
+    a replay stopped midway still has the lines it wrote."""
+    messages: list[dict[str, Any]] = []
+    result = None
+    for raw in path.read_bytes().splitlines()[1:]:
+        try:
+            record = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            break  # a line cut short: what came before is all there is
+        if record.get("event") == "message":
+            messages.append({k: record.get(k) for k in
+                             ("event", "game", "seq", "sender", "receiver", "kind", "payload")})
+        elif record.get("event") == "result":
+            result = record
+    return messages, result
+
+
+async def check_replay(trace: Trace) -> ReplayCheck:
+    """Play ``trace``'s game again from its header and recorded answers (``replay_trace``),
+    tracing the replay to a temporary file, and compare the two traces line by line: each
+    message line by number (sender, receiver, kind, payload), then the result line.
+    ``ReplayError`` if the game can't be set up again."""
+    error = ""
+    with tempfile.TemporaryDirectory(prefix="spellstack-replay-") as folder:
+        path = Path(folder) / "replay.jsonl"
+        try:
+            await replay_trace(trace, trace_path=path)
+        except ReplayError:
+            raise
+        except SpellstackError as err:  # ReplayMismatchError: the check below says where
+            error = str(err)
+        messages, result = _replayed_lines(path) if path.exists() else ([], None)
+    recorded = [record_json(m) for m in trace.messages]
+    final = str(result.get("final_hash", "")) if result is not None else ""
+    for i, (mine, theirs) in enumerate(zip(recorded, messages, strict=False)):
+        if mine != theirs:
+            return ReplayCheck(i, Divergence(int(mine["seq"]), mine, theirs), final,
+                               trace.result.final_hash, error)
+    if len(recorded) != len(messages):
+        n = min(len(recorded), len(messages))
+        longer = recorded if len(recorded) > n else messages
+        seq = int(longer[n]["seq"])
+        return ReplayCheck(n, Divergence(seq, recorded[n] if len(recorded) > n else None,
+                                         messages[n] if len(messages) > n else None),
+                           final, trace.result.final_hash, error)
+    r = trace.result
+    mine_result = {"event": "result", "winner": r.winner, "reason": r.reason, "turns": r.turns,
+                   "final_hash": r.final_hash}
+    theirs_result = None if result is None else {
+        "event": "result", **{k: result.get(k) for k in _RESULT_FIELDS}}
+    if mine_result != theirs_result:
+        return ReplayCheck(len(recorded), Divergence(None, mine_result, theirs_result), final,
+                           r.final_hash, error)
+    return ReplayCheck(len(recorded), None, final, r.final_hash, error)

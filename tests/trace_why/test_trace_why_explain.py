@@ -1,0 +1,136 @@
+"""``trace why`` explains a fizzle, a counterspell and the end of a step: the rule, the
+record that caused it and the passes, each checked against the raw lines of the trace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from _trace_why_games import events, raw_lines
+
+from spellstack.cli import main
+from spellstack.trace import WhyError, explain_object, explain_seq, read_trace
+
+
+def _last_passes_before(lines: list[dict], seq: int, n: int = 2) -> list[tuple[str, int]]:
+    """The last ``n`` pass records (own or automatic) before record ``seq``, as (player, seq)."""
+    players = lines[0]["players"]
+    passes = [(players[e["payload"]["player"]], e["seq"]) for e in events(lines)
+              if e["payload"]["kind"] in ("pass", "auto_pass") and e["seq"] < seq]
+    return passes[-n:]
+
+
+def test_a_fizzle_names_608_2b_and_the_event_that_made_the_target_illegal(war_trace: Path) -> None:
+    lines = raw_lines(war_trace)
+    evs = events(lines)
+    fizzle = next(e for e in evs if e["payload"]["kind"] == "resolve"
+                  and "doesn't resolve" in e["payload"]["text"])
+    spell = fizzle["payload"]["subject"]
+    cast = next(e for e in evs if e["payload"]["kind"] == "cast" and e["payload"]["subject"] == spell)
+    target_name = cast["payload"]["text"].split(" targeting ")[1]
+    left = next(e for e in evs if e["seq"] > cast["seq"] and e["payload"]["kind"] == "zone"
+                and e["payload"]["zones"][:1] == ["battlefield"]
+                and e["payload"]["text"].startswith(f"{target_name} moves from the battlefield"))
+    resolve = next(r for r in lines if r.get("kind") == "Resolve"
+                   and r["payload"]["object_id"] == spell)
+
+    why = explain_seq(read_trace(war_trace), fizzle["seq"])
+
+    assert why.outcome == "fizzled" and why.rule == "608.2b"
+    assert why.cause_seq == left["seq"]
+    assert [(t.target, t.seq) for t in why.targets] == [(target_name, left["seq"])]
+    assert [(p.player, p.seq) for p in why.passed] == _last_passes_before(lines, resolve["seq"])
+    assert "left the battlefield" in why.text
+
+
+def test_a_counterspell_war_names_701_5_the_counterspell_and_its_caster(war_trace: Path) -> None:
+    lines = raw_lines(war_trace)
+    evs = events(lines)
+    # A Counterspell countered by another Counterspell: the war.
+    counter = next(e for e in evs if e["payload"]["kind"] == "counter"
+                   and e["payload"]["text"] == "Counterspell is countered")
+    resolve = [r for r in lines if r.get("kind") == "Resolve" and r["seq"] < counter["seq"]][-1]
+    by = resolve["payload"]["object_id"]
+    resolution = next(e for e in evs if e["payload"]["kind"] == "resolve"
+                      and e["payload"]["subject"] == by and e["seq"] > resolve["seq"])
+    caster_cast = next(e for e in evs if e["payload"]["kind"] == "cast" and e["payload"]["subject"] == by)
+    caster = lines[0]["players"][caster_cast["payload"]["player"]]
+
+    why = explain_seq(read_trace(war_trace), counter["seq"])
+
+    assert why.outcome == "countered" and why.rule == "701.5"
+    assert why.cause_seq == resolution["seq"]
+    assert why.caster == caster
+    assert [(p.player, p.seq) for p in why.passed] == _last_passes_before(lines, resolve["seq"])
+    # Asked by name, the same Counterspell gets the same answer.
+    by_name = explain_object(read_trace(war_trace), "counterspell")
+    assert why in by_name
+
+
+def test_the_end_of_a_step_names_117_4_and_every_players_pass(asked_trace: Path) -> None:
+    # Every grant asked (no automatic pass): each pass is recorded in the step it ends.
+    lines = raw_lines(asked_trace)
+    evs = events(lines)
+    steps = [e for e in evs if e["payload"]["kind"] == "step"]
+    # The draw step's end: the step record after the first draw step's record.
+    draw = next(i for i, e in enumerate(steps) if e["payload"]["step"] == "draw")
+    after = steps[draw + 1]
+    expected = _last_passes_before(lines, after["seq"])
+    assert all(seq > steps[draw]["seq"] for _, seq in expected)
+
+    why = explain_seq(read_trace(asked_trace), after["seq"])
+
+    assert why.outcome == "step ended" and why.rule == "117.4, 500.2"
+    assert [(p.player, p.seq) for p in why.passed] == expected
+    assert why.cause_seq == expected[-1][1]
+    assert not any(p.automatic for p in why.passed)
+    assert {p.player for p in why.passed} == set(lines[0]["players"])
+
+
+def test_passes_the_engine_made_in_one_run_go_to_the_steps_they_ended(war_trace: Path) -> None:
+    # With automatic passes the records of a run of steps come before its passes: each step
+    # that ended still gets one pass per player, the active player's first, no pass twice.
+    trace = read_trace(war_trace)
+    lines = raw_lines(war_trace)
+    active = {}
+    for e in events(lines):
+        if e["payload"]["kind"] == "turn":
+            active[e["payload"]["turn"]] = lines[0]["players"][e["payload"]["player"]]
+    active[1] = lines[0]["players"][0]
+    used: set[int] = set()
+    ended = 0
+    for e in events(lines):
+        if e["payload"]["kind"] != "step":
+            continue
+        why = explain_seq(trace, e["seq"])
+        if why.rule != "117.4, 500.2":
+            continue
+        ended += 1
+        seqs = [p.seq for p in why.passed]
+        assert len(seqs) == 2 and seqs == sorted(seqs), why
+        assert not used & set(seqs), why
+        used |= set(seqs)
+        turn = int(why.subject.rsplit("turn ", 1)[1].rstrip(")"))
+        assert why.passed[0].player == active[turn], why
+    assert ended > 50
+
+
+def test_a_record_that_is_not_about_the_stack_or_a_step_is_refused(war_trace: Path) -> None:
+    trace = read_trace(war_trace)
+    check = next(m for m in trace.messages if m.kind == "CheckSBA")
+    with pytest.raises(WhyError, match=r"record \d+ \(CheckSBA\) is neither"):
+        explain_seq(trace, check.seq)
+    with pytest.raises(WhyError, match="no record numbered 999999"):
+        explain_seq(trace, 999999)
+    with pytest.raises(WhyError, match="no spell or ability named 'Fireball'"):
+        explain_object(trace, "Fireball")
+
+
+def test_the_command_prints_the_rule_and_the_cause(war_trace: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = raw_lines(war_trace)
+    fizzle = next(e for e in events(lines) if "doesn't resolve" in e["payload"]["text"])
+    assert main(["trace", "why", str(war_trace), "--seq", str(fizzle["seq"])]) == 0
+    out = capsys.readouterr().out
+    assert "fizzled" in out and "rule 608.2b" in out
+    assert main(["trace", "why", str(war_trace), "--seq", "2"]) == 2
+    assert main(["trace", "why", str(war_trace.parent / "missing.jsonl"), "--seq", "2"]) == 2
