@@ -8,7 +8,7 @@ import sys
 
 from .. import __version__
 from ..rules import SpellstackError
-from . import _bench, _cards, _fuzz, _play, _scenario, _tournament
+from . import _bench, _cards, _fuzz, _play, _scenario, _tournament, _trace
 from ._errors import CommandError
 
 __all__ = ["main"]
@@ -27,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     _bench.add_parser(sub)
     _fuzz.add_parser(sub)
     _cards.add_parser(sub)
+    _trace.add_parser(sub)
     return parser
 
 

@@ -24,11 +24,17 @@ from ._read import (
     read_trace,
     replay_trace,
 )
+from ._show import ShowLine, ShowOptions, TraceQueryError, format_show, format_view, show_trace, view_at
+from ._stats import PlayerDecisions, StepPasses, TraceStats, format_stats, trace_stats
 
 __all__ = [
+    "PlayerDecisions",
     "ReplayBot",
     "ReplayError",
     "ReplayMismatchError",
+    "ShowLine",
+    "ShowOptions",
+    "StepPasses",
     "Trace",
     "TraceError",
     "TraceFormatError",
@@ -36,10 +42,18 @@ __all__ = [
     "TraceHeaderError",
     "TraceMessage",
     "TraceNotJSONError",
+    "TraceQueryError",
     "TraceRecordError",
     "TraceResult",
+    "TraceStats",
     "TraceTruncatedError",
+    "format_show",
+    "format_stats",
+    "format_view",
     "parse_trace",
     "read_trace",
     "replay_trace",
+    "show_trace",
+    "trace_stats",
+    "view_at",
 ]
