@@ -1,16 +1,110 @@
-"""``spellstack trace ...``: tools that read a trace (``spellstack play --trace FILE``)."""
+"""``spellstack trace``: tools that read a game's trace (``play --trace FILE``): ``show`` tells
+it line by line, ``stats`` counts what it holds."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from ..trace import (
+    ShowOptions,
+    Trace,
+    TraceError,
+    TraceQueryError,
+    format_show,
+    format_stats,
+    format_view,
+    read_trace,
+    show_trace,
+    trace_stats,
+    view_at,
+)
 from . import _trace_why
+from ._errors import CommandError
 
-__all__ = ["add_parser"]
+__all__ = ["add_parser", "run_show", "run_stats"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("trace", help="read a game's trace",
-                       description="Tools that read a game's trace (JSON Lines).")
-    inner = p.add_subparsers(dest="trace_command", required=True)
-    _trace_why.add_parser(inner)
+    p = sub.add_parser("trace", help="read a game's trace: show it, count it, ask why",
+                       description="Read a trace written by `spellstack play --trace FILE`.")
+    tools = p.add_subparsers(dest="tool", required=True, metavar="TOOL")
+    _add_show(tools)
+    _add_stats(tools)
+    _trace_why.add_parser(tools)
+
+
+def _add_show(tools: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = tools.add_parser(
+        "show", help="tell the game line by line",
+        description="Tell the game one line per record worth reading (numbered by its place "
+                    "in the trace), with a heading at each turn and step; runs of automatic "
+                    "passes and skipped state-based-action checks fold into one line.")
+    p.add_argument("file", type=Path, metavar="FILE", help="the trace (JSON Lines)")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER", default=None,
+                   help="only what PLAYER could see at the time, lines numbered from 1")
+    p.add_argument("--priority", action="store_true",
+                   help="only the flow of priority: grants, passes, actions, resolutions")
+    p.add_argument("--player", metavar="PLAYER", default=None,
+                   help="only the records concerning PLAYER")
+    p.add_argument("--turn", type=int, metavar="N", default=None, help="only turn N")
+    p.add_argument("--kind", action="append", default=[], metavar="KIND",
+                   help="only records of this message kind or game event kind (repeatable)")
+    p.add_argument("--view", type=int, metavar="N", default=None,
+                   help="print instead the full view the request at line N carried (N: its seq; "
+                        "with --as, its line in the listing the other options give)")
+    p.set_defaults(run=run_show)
+
+
+def _add_stats(tools: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = tools.add_parser("stats", help="count what the trace holds",
+                         description="Count records per message kind and event kind, passes "
+                                     "per step, decisions per player; the deepest stack, the "
+                                     "turns, the result.")
+    p.add_argument("file", type=Path, metavar="FILE", help="the trace (JSON Lines)")
+    p.set_defaults(run=run_stats)
+
+
+def _read(path: Path) -> Trace:
+    if not path.is_file():
+        raise CommandError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
+    try:
+        return read_trace(path)
+    except OSError as err:
+        raise CommandError(f"{path}: {err.strerror or err}") from None
+    except TraceError as err:
+        raise CommandError(f"not a trace: {err}") from None
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Print the account (or, with ``--view``, one request's full view); exit 0."""
+    trace = _read(args.file)
+    try:
+        options = ShowOptions(as_player=args.as_player, priority=args.priority,
+                              player=args.player, turn=args.turn, kinds=tuple(args.kind))
+        if args.view is not None:
+            print("\n".join(format_view(view_at(trace, args.view, options))))
+            return 0
+        lines = show_trace(trace, options)
+    except TraceQueryError as err:
+        raise CommandError(str(err)) from None
+    except TraceError as err:  # a record that doesn't decode as its kind
+        raise CommandError(f"not a trace: {err}") from None
+    if lines:
+        print("\n".join(format_show(lines)))
+    else:
+        print("no record matches")
+    r = trace.result
+    print(f"result: {r.reason} (turn {r.turns})")
+    return 0
+
+
+def run_stats(args: argparse.Namespace) -> int:
+    """Print the figures; exit 0."""
+    trace = _read(args.file)
+    try:
+        stats = trace_stats(trace)
+    except TraceError as err:  # a record that doesn't decode as its kind
+        raise CommandError(f"not a trace: {err}") from None
+    print("\n".join(format_stats(trace, stats)))
+    return 0

@@ -1,0 +1,242 @@
+"""``spellstack trace show``: a real game told line by line, each record at its seq; automatic
+passes folded; each filter keeps exactly what it says; ``--view`` rebuilds a request's view;
+bad input is one clear line and exit 2. Expectations are worked out from the raw JSON lines."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from trace_helpers import Run, raw_records
+
+from spellstack.protocol import ViewDelta, ViewMirror, from_plain
+from spellstack.trace import format_view
+
+LINE = re.compile(r"^\s*(\d+)(?:-(\d+))?  (.*)$")
+
+
+def _lines(out: str) -> list[tuple[int, int, str]]:
+    """(first seq, last seq, text) of each numbered line (headings and the result left out)."""
+    found = []
+    for line in out.splitlines():
+        m = LINE.match(line)
+        if m:
+            first = int(m.group(1))
+            found.append((first, int(m.group(2) or first), m.group(3)))
+    return found
+
+
+def _messages(path: Path) -> list[dict[str, Any]]:
+    return [r for r in raw_records(path) if r["event"] == "message"]
+
+
+def _event_kind(m: dict[str, Any]) -> str:
+    return str(m["payload"]["kind"]) if m["kind"] == "GameEvent" else str(m["kind"])
+
+
+def _turns(path: Path) -> dict[int, int]:
+    """Each seq's turn: a GameEvent's own, a request's view's, else the last one seen."""
+    turn, out = 0, {}
+    for m in _messages(path):
+        p = m["payload"]
+        turn = p.get("turn", p.get("view", {}).get("turn", turn))
+        out[m["seq"]] = turn
+    return out
+
+
+def test_every_request_and_reply_is_a_line_at_its_seq(cli: Run, game: Path) -> None:
+    code, out, err = cli("trace", "show", str(game))
+    assert code == 0 and err == ""
+    shown = {first: text for first, _, text in _lines(out)}
+    requests = replies = 0
+    for m in _messages(game):
+        who = m["receiver"].removeprefix("player:")
+        if m["kind"] in ("PriorityRequest", "DecisionRequest"):
+            requests += 1
+            assert shown[m["seq"]].startswith(f"{who} ← {m['kind']} #{m['payload']['decision']['id']}")
+        elif m["kind"] == "SubmitAction":
+            replies += 1
+            action = m["payload"]["action"]
+            assert shown[m["seq"]].startswith(f"{m['sender'].removeprefix('player:')}: {action['kind']}")
+        elif m["kind"] == "SubmitAnswer":
+            replies += 1
+            assert shown[m["seq"]].startswith(f"{m['sender'].removeprefix('player:')} answers #")
+        elif m["kind"] == "GameEvent" and m["payload"]["kind"] in ("damage", "life", "resolve", "attack"):
+            assert shown[m["seq"]] == m["payload"]["text"]
+    assert requests > 20 and replies == requests
+    assert out.splitlines()[0] == "== turn 1: alice ==" and out.splitlines()[1] == "-- precombat main --"
+    assert out.splitlines()[-1].startswith("result: alice wins")
+
+
+def test_a_cast_reads_as_who_cast_what_at_what(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game), "--turn", "1")
+    assert "   18  alice: cast Shock → alice" in out.splitlines()
+    assert "   27  Shock resolves" in out.splitlines()
+
+
+def test_automatic_passes_and_skipped_checks_fold_into_one_line_each_run(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game))
+    lines = _lines(out)
+    folds = [(a, b, t) for a, b, t in lines if "passed automatically" in t or "SBA check" in t]
+    auto = [m for m in _messages(game) if _event_kind(m) == "auto_pass"]
+    skipped = [m for m in _messages(game) if _event_kind(m) == "sba_skipped"]
+    assert len(folds) < len(auto) / 3
+    # every automatic pass and skipped check lies in a folded line, and the counts add up
+    for m in auto + skipped:
+        assert any(a <= m["seq"] <= b for a, b, _ in folds), m["seq"]
+    assert not {m["seq"] for m in auto + skipped} & {a for a, b, _ in lines if a == b and (a, b, _) not in folds}
+    counted: Counter[str] = Counter()
+    for _, _, text in folds:
+        for who, times in re.findall(r"(alice|bob)(?: ×(\d+))?", text.split(";")[0]):
+            counted[who] += int(times or 1)
+    assert counted == Counter(m["receiver"] and ("alice", "bob")[m["payload"]["player"]] for m in auto)
+    assert sum(int(n) for n in re.findall(r"(\d+) SBA checks? skipped", out)) == len(skipped)
+    # the folded line says what passed, in which steps: the first of turn 1 is in its main phase
+    assert folds[0][2] == "passed automatically: alice, bob; 2 SBA checks skipped (precombat main)"
+
+
+def test_turn_keeps_only_that_turn(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game), "--turn", "5")
+    turns = _turns(game)
+    lines = _lines(out)
+    assert lines and all(turns[a] == 5 and turns[b] == 5 for a, b, _ in lines)
+    assert [h for h in out.splitlines() if h.startswith("==")] == ["== turn 5: alice =="]
+
+
+@pytest.mark.parametrize("kinds", [["damage"], ["PriorityRequest", "pass"], ["draw", "Accepted"]])
+def test_kind_keeps_exactly_the_records_of_those_kinds(cli: Run, game: Path, kinds: list[str]) -> None:
+    _, out, _ = cli("trace", "show", str(game), *(a for k in kinds for a in ("--kind", k)))
+    expected = {m["seq"] for m in _messages(game) if _event_kind(m) in kinds}
+    assert {a for a, _, _ in _lines(out)} == expected
+    assert all(a == b for a, b, _ in _lines(out))
+
+
+def test_player_keeps_the_records_concerning_that_player(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game), "--player", "bob")
+    shown = {a for a, _, _ in _lines(out)}
+    msgs = _messages(game)
+    assert {m["seq"] for m in msgs if m["receiver"] == "player:bob"
+            and m["kind"] in ("PriorityRequest", "DecisionRequest")} <= shown
+    alice_only = {m["seq"] for m in msgs if "player:alice" in (m["sender"], m["receiver"])}
+    assert not shown & alice_only
+    by_seq = {m["seq"]: m for m in msgs}
+    for a, _, text in _lines(out):
+        m = by_seq[a]
+        assert ("player:bob" in (m["sender"], m["receiver"]) or "bob" in text
+                or (m["kind"] == "GameEvent" and m["payload"]["player"] == 1)), text
+
+
+def test_priority_keeps_grants_passes_and_resolutions(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game), "--priority")
+    msgs = {m["seq"]: m for m in _messages(game)}
+    lines = _lines(out)
+    grants = {s for s, m in msgs.items() if _event_kind(m) == "priority"}
+    single = {a for a, b, _ in lines if a == b}
+    assert grants <= single
+    assert {s for s, m in msgs.items() if _event_kind(m) in ("pass", "resolve")} <= single
+    allowed = {"priority", "pass", "auto_pass", "sba_skipped", "resolve", "cast", "activate",
+               "play", "trigger"}
+    for a, _, _ in lines:
+        assert _event_kind(msgs[a]) in allowed
+    assert "PriorityRequest" not in out and "SubmitAction" not in out
+
+
+def test_as_a_player_numbers_lines_from_1_and_shows_only_its_own_messages(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game), "--as", "bob")
+    lines = _lines(out)
+    assert [a for a, _, _ in lines] == list(range(1, len(lines) + 1))
+    assert all(a == b for a, b, _ in lines)
+    to_bob = [m for m in _messages(game) if m["receiver"] == "player:bob"
+              and m["kind"] in ("PriorityRequest", "DecisionRequest")]
+    assert sum(t.startswith(("bob ← PriorityRequest", "bob ← DecisionRequest"))
+               for _, _, t in lines) == len(to_bob)
+    assert not any(t.startswith(("alice ←", "alice:", "alice answers")) for _, _, t in lines)
+    hidden = {m["payload"]["text"] for m in _messages(game)
+              if m["kind"] == "GameEvent" and m["payload"]["private_to"] == [0]}
+    assert hidden and not hidden & {t for _, _, t in lines}
+
+
+def _mirror_view(path: Path, seq: int) -> list[str]:
+    """The view at ``seq``, rebuilt here from the seat's deltas."""
+    target = next(m for m in _messages(path) if m["seq"] == seq)
+    mirror = ViewMirror()
+    for m in _messages(path):
+        if m["receiver"] == target["receiver"] and m["kind"] in ("PriorityRequest", "DecisionRequest"):
+            view = mirror.apply(from_plain(ViewDelta, m["payload"]["view"], "view"))
+            if m["seq"] == seq:
+                return format_view(view)
+    raise AssertionError(seq)
+
+
+def test_view_prints_the_full_view_a_request_carried(cli: Run, game: Path) -> None:
+    requests = [m for m in _messages(game) if m["receiver"] == "player:bob"
+                and m["kind"] in ("PriorityRequest", "DecisionRequest")]
+    late = requests[len(requests) // 2]
+    assert late["payload"]["view"]["base"] != 0  # a delta: the view is rebuilt from the ones before
+    code, out, _ = cli("trace", "show", str(game), "--view", str(late["seq"]))
+    assert code == 0 and out.splitlines() == _mirror_view(game, late["seq"])
+    assert out.startswith("view of bob: turn ")
+
+
+def test_view_as_a_player_counts_that_players_lines(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game), "--as", "bob")
+    numbers = [a for a, _, t in _lines(out)
+               if t.startswith(("bob ← PriorityRequest", "bob ← DecisionRequest"))]
+    seqs = [m["seq"] for m in _messages(game) if m["receiver"] == "player:bob"
+            and m["kind"] in ("PriorityRequest", "DecisionRequest")]
+    for k in (0, len(seqs) // 2, len(seqs) - 1):
+        _, as_bob, _ = cli("trace", "show", str(game), "--as", "bob", "--view", str(numbers[k]))
+        _, by_seq, _ = cli("trace", "show", str(game), "--view", str(seqs[k]))
+        assert as_bob == by_seq and as_bob.splitlines() == _mirror_view(game, seqs[k])
+
+
+def _fails(cli: Run, *argv: str) -> str:
+    code, out, err = cli(*argv)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1, err
+    return err
+
+
+def test_a_missing_file_is_one_line(cli: Run, tmp_path: Path) -> None:
+    err = _fails(cli, "trace", "show", str(tmp_path / "nope.jsonl"))
+    assert re.fullmatch(r"spellstack trace: .*nope\.jsonl: no such file\n", err)
+    assert "no such file" in _fails(cli, "trace", "stats", str(tmp_path / "nope.jsonl"))
+
+
+@pytest.mark.parametrize("text, problem", [
+    ('{"event": "message"}\n', "line 1: the first line must be a header"),
+    ("hello\n", "line 1: not JSON"),
+    ("", "the file is empty"),
+])
+def test_a_file_that_is_not_a_trace_is_one_line(cli: Run, tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "x.jsonl"
+    path.write_text(text)
+    for tool in ("show", "stats"):
+        err = _fails(cli, "trace", tool, str(path))
+        assert err.startswith("spellstack trace: not a trace: ") and problem in err
+
+
+@pytest.mark.parametrize("argv, match", [
+    (["--as", "carol"], r"--as carol: no such player in this trace \(players: alice, bob\)"),
+    (["--player", "carol"], r"--player carol: no such player"),
+    (["--view", "18"], r"--view 18: seq 18 is a SubmitAction, not a request"),
+    (["--view", "999999"], r"--view 999999: no record has seq 999999"),
+    (["--as", "bob", "--view", "1"], r"--view 1: bob's line 1 is a fold, not a request"),
+    (["--as", "bob", "--view", "999999"], r"--view 999999: bob's account has lines 1 to \d+"),
+    (["--kind", "Nonsense"], r"--kind Nonsense: no record of that kind in this trace"),
+])
+def test_bad_options_are_one_line(cli: Run, game: Path, argv: list[str], match: str) -> None:
+    err = _fails(cli, "trace", "show", str(game), *argv)
+    assert re.match(r"spellstack trace: " + match, err), err
+
+
+def test_view_as_a_player_counts_the_lines_of_the_listing_asked_for(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game), "--as", "bob", "--turn", "11")
+    number, _, _ = next(line for line in _lines(out) if line[2].startswith("bob ← "))
+    seq = next(m["seq"] for m in _messages(game) if m["receiver"] == "player:bob"
+               and m["kind"] == "DecisionRequest" and _turns(game)[m["seq"]] == 11)
+    _, view, _ = cli("trace", "show", str(game), "--as", "bob", "--turn", "11", "--view", str(number))
+    assert view.splitlines() == _mirror_view(game, seq)
