@@ -109,7 +109,7 @@ _HEADINGS = frozenset({"step", "turn"})
 _PLUMBING = frozenset({"Accepted", "CheckSBA", "SBABatch", "Resolve", "Resolved", "AskPlayer",
                        "PlayerReply", "StopsSet"})
 """Messages between the engine's actors (or acknowledgements) whose news the events tell."""
-_FOLDS = frozenset({"auto_pass", "sba_skipped"})
+_FOLDS = frozenset({"auto_pass"})
 _LISTED = 6
 """Most options or choices a request line names."""
 
@@ -144,6 +144,9 @@ class _Record:
     """For a GameEvent, its seat."""
     event: bool = False
     """A ``GameEvent`` (``kind`` is then the event's kind)."""
+    skipped: bool = False
+    """A grant of priority made without a state-based action check (704.3: nothing one reads
+    had changed)."""
 
 
 def _step_name(step: str) -> str:
@@ -225,9 +228,9 @@ class _Reader:
 
     def _make(self, seq: int, kind: str, text: str, concerns: Iterable[int], *, echo: bool = False,
               plumbing: bool = False, view: PlayerView | None = None, request: bool = False,
-              player: int = -1, event: bool = False) -> _Record:
+              player: int = -1, event: bool = False, skipped: bool = False) -> _Record:
         return _Record(seq, self.turn, self.step, self.active, kind, text, frozenset(concerns),
-                       echo, plumbing, view, request, player, event)
+                       echo, plumbing, view, request, player, event, skipped)
 
     def _record(self, seq: int, sender: str, receiver: str, msg: Message) -> _Record | None:
         if isinstance(msg, GameEvent):
@@ -251,9 +254,16 @@ class _Reader:
             return None
         concerns = {ev.player} if ev.player >= 0 else set()
         concerns |= {i for i, n in enumerate(self.names) if re.search(rf"\b{re.escape(n)}\b", ev.text)}
-        return self._make(seq, ev.kind, ev.text, concerns,
-                          echo=ev.kind in _ECHOES and ev.player >= 0 and self._echo(ev.player),
-                          plumbing=ev.kind in _HEADINGS, player=ev.player, event=True)
+        kind, text = ev.kind, ev.text
+        skipped = kind in ("priority", "auto_pass") and ev.amount == 1
+        if (self.viewer is not None and ev.player != self.viewer and ev.player >= 0
+                and kind in ("pass", "auto_pass")):
+            # Another seat's pass, as the viewer saw it: that it passed, not whether it could
+            # have done anything else (an automatic pass says it could not: 400.2).
+            kind, text = "auto_pass", f"{self.names[ev.player]} passes"
+        return self._make(seq, kind, text, concerns,
+                          echo=kind in _ECHOES and ev.player >= 0 and self._echo(ev.player),
+                          plumbing=kind in _HEADINGS, player=ev.player, event=True, skipped=skipped)
 
     def _request(self, seq: int, seat: int, msg: PriorityRequest | DecisionRequest) -> _Record | None:
         mirror = self.mirrors[seat]
@@ -424,7 +434,7 @@ def show_trace(trace: Trace, options: ShowOptions = ShowOptions()) -> list[ShowL
     run: list[_Record] = []
     for rec in kept:
         if run and (rec.kind not in _FOLDS or rec.turn != run[0].turn):
-            lines.append(_fold(run, trace))
+            lines.append(_fold(run, trace, options.as_player is not None))
             run = []
         if rec.kind in _FOLDS:
             run.append(rec)
@@ -432,33 +442,33 @@ def show_trace(trace: Trace, options: ShowOptions = ShowOptions()) -> list[ShowL
         lines.append(ShowLine(rec.seq, rec.seq, rec.turn, rec.step, trace.header.players[rec.active],
                               rec.kind, rec.text, rec.view))
     if run:
-        lines.append(_fold(run, trace))
+        lines.append(_fold(run, trace, options.as_player is not None))
     if options.as_player is not None:
         lines = [ShowLine(i, i, ln.turn, ln.step, ln.active, ln.kind, ln.text, ln.view)
                  for i, ln in enumerate(lines, start=1)]
     return lines
 
 
-def _fold(run: Sequence[_Record], trace: Trace) -> ShowLine:
-    """A run of automatic passes and skipped SBA checks as one line."""
+def _fold(run: Sequence[_Record], trace: Trace, viewer: bool = False) -> ShowLine:
+    """A run of automatic passes (with the state-based action checks skipped before them) as
+    one line. For a ``viewer`` (``--as``), the passes of others are only passes: whether the
+    engine made one does not show."""
     first = run[0]
     names = trace.header.players
-    if len(run) == 1 and first.kind == "auto_pass":
-        text = f"{first.text}: passed automatically"
-    else:
-        passes: dict[int, int] = {}
-        for r in run:
-            if r.kind == "auto_pass":
-                passes[r.player] = passes.get(r.player, 0) + 1
-        steps = ", ".join(dict.fromkeys(_step_name(r.step) for r in run))
-        skipped = sum(r.kind == "sba_skipped" for r in run)
-        parts = []
-        if passes:
-            who = ", ".join(f"{names[s]} ×{n}" if n > 1 else names[s] for s, n in passes.items())
-            parts.append(f"passed automatically: {who}")
-        if skipped:
-            parts.append(f"{skipped} SBA check{'s' * (skipped != 1)} skipped")
-        text = f"{'; '.join(parts)} ({steps})"
+    passed = "passed" if viewer else "passed automatically"
+    passes: dict[int, int] = {}
+    for r in run:
+        if r.kind == "auto_pass":
+            passes[r.player] = passes.get(r.player, 0) + 1
+    steps = ", ".join(dict.fromkeys(_step_name(r.step) for r in run))
+    skipped = sum(r.skipped for r in run)
+    parts = []
+    if passes:
+        who = ", ".join(f"{names[s]} ×{n}" if n > 1 else names[s] for s, n in passes.items())
+        parts.append(f"{passed}: {who}")
+    if skipped:
+        parts.append(f"{skipped} SBA check{'s' * (skipped != 1)} skipped")
+    text = f"{'; '.join(parts)} ({steps})"
     return ShowLine(first.seq, run[-1].seq, first.turn, first.step, names[first.active], "fold",
                     text)
 
