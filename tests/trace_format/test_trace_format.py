@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import ast
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -185,3 +188,25 @@ async def test_fifty_at_a_time_give_the_same_lines_and_each_replays(tmp_path: Pa
         trace = read_trace(path)
         _, result = await replay_trace(trace)
         assert result.final_hash == trace.result.final_hash
+
+
+DOC = ROOT / "docs" / "trace-format.md"
+
+
+def test_the_page_lists_every_event_kind_with_its_meaning() -> None:
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| (.+) \|$", DOC.read_text("utf-8"), re.M))
+    assert {k: rows.get(k) for k in GAME_EVENT_KINDS} == dict(GAME_EVENT_KINDS)
+
+
+def test_the_pages_excerpt_is_lines_of_the_game_it_names(tmp_path: Path) -> None:
+    """The page's JSON lines are, verbatim, lines of the counterspell war the page plays."""
+    text = DOC.read_text("utf-8")
+    excerpt = re.search(r"## An excerpt.*?```text\n(.*?)```", text, re.S)
+    assert excerpt is not None
+    shown = excerpt.group(1).splitlines()
+    trace = tmp_path / "war.jsonl"
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "counterspell_war.py"), "--seed", "1",
+                           "--trace", str(trace)], capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = trace.read_text("utf-8").splitlines()
+    assert len(shown) == 4 and all(line in lines for line in shown)

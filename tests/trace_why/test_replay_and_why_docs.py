@@ -1,6 +1,6 @@
-"""docs/replay-and-why.md shows what its commands print: every ```console block's commands are
-run in order, as a reader would run them from the repository's root, and the page must hold
-exactly their output (``regenerate`` writes it)."""
+"""docs/replay-and-why.md and docs/trace-format.md show what their commands print: every
+```console block's commands are run in order, as a reader would run them from the repository's
+root, and the page must hold exactly their output (``regenerate`` writes it)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = ROOT / "docs" / "replay-and-why.md"
+PAGES = {ROOT / "docs" / "replay-and-why.md": 5, ROOT / "docs" / "trace-format.md": 1}
+"""Each page, and how many console blocks it has at least."""
 _PRELUDE = 'spellstack() { "$PY" -m spellstack "$@"; }\npython() { "$PY" "$@"; }\n'
 """``spellstack`` and ``python`` as installed, for the commands run here."""
 _BLOCK = re.compile(r"^```console\n(.*?)^```$", re.S | re.M)
@@ -39,11 +42,13 @@ def regenerate(text: str) -> str:
         return _BLOCK.sub(block, text)
 
 
-def test_the_page_shows_what_its_commands_print() -> None:
-    text = PAGE.read_text("utf-8")
-    assert len(_BLOCK.findall(text)) >= 5
+@pytest.mark.parametrize("page", sorted(PAGES), ids=lambda p: p.name)
+def test_the_page_shows_what_its_commands_print(page: Path) -> None:
+    text = page.read_text("utf-8")
+    assert len(_BLOCK.findall(text)) >= PAGES[page]
     assert regenerate(text) == text
 
 
-if __name__ == "__main__":  # python tests/trace_why/test_replay_and_why_docs.py: rewrite the page
-    PAGE.write_text(regenerate(PAGE.read_text("utf-8")), "utf-8")
+if __name__ == "__main__":  # python tests/trace_why/test_replay_and_why_docs.py: rewrite the pages
+    for page in PAGES:
+        page.write_text(regenerate(page.read_text("utf-8")), "utf-8")
