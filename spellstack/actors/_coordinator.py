@@ -222,7 +222,7 @@ class Coordinator:
             kind = type(request)
             if kind is AutoPasses:
                 assert isinstance(request, AutoPasses)
-                self._passes_recorded(request.seats, request.skip_first)
+                self._passes_recorded(request.seats, request.skip_first, request.traced)
                 request = loop.next()
             elif kind is RunSBA:
                 batch = await self._call(self.sba, CheckSBA(), SBABatch)
@@ -310,14 +310,22 @@ class Coordinator:
         self.result.messages = self.wire.sent
         return self.result
 
-    def _passes_recorded(self, passed: tuple[int, ...], skip_first: bool) -> None:
+    def _passes_recorded(self, passed: tuple[int, ...], skip_first: bool, traced: bool) -> None:
         """Count and record automatic passes (``AutoPasses``) in order, each grant of priority
-        after its state-based action check's recorded skip (704.3: nothing a state-based action
-        reads changed; for the first grant only if ``skip_first``: no check was made just
-        before it). Untraced, they are only counted: the records are for the tracer alone."""
-        # Traced, the kernel recorded each as it made it, among the step changes around it
-        # (``run_automatic``): only counted here.
+        with its state-based action check's skip (704.3: nothing a state-based action reads
+        changed; for the first grant only if ``skip_first`` or a skip was recorded just before
+        it). ``traced``: the kernel recorded them already, each as it made it, among the step
+        changes around it (``run_automatic``): only counted. Untraced, they are only counted."""
         self.result.auto_passes += len(passed)
+        if self.wire.trace is None or traced:
+            # The kernel's first pass carried any skip recorded before it (``first_skipped``).
+            self._check_skipped = False
+            return
+        names = self.game.state.players
+        for i, seat in enumerate(passed):
+            if i or skip_first:
+                self._check_skipped = True
+            self._grant_event("auto_pass", seat, f"{names[seat].name} can only pass")
 
     def _ordered(self, decision: Decision, answer: Answer) -> None:
         """603.3b: the order a player chose for simultaneous triggers (or anything else put in

@@ -284,6 +284,9 @@ class AutoPasses:
     skip_first: bool
     """Whether the first grant also had its state-based action check skipped (704.3: nothing a
     state-based action reads changed); every later one had."""
+    traced: bool = False
+    """The passes are in the trace already (``run_automatic`` records each as it makes it);
+    the caller only counts them. False: the caller records them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,7 +322,7 @@ _new_ask: Callable[[Decision], Ask] = builder(Ask)
 _new_ask_priority: Callable[[Decision], AskPriority] = builder(AskPriority)
 _new_outcome: Callable[[Decision, IllegalActionError | InvalidMessageError | None], ActionOutcome] = (
     builder(ActionOutcome))
-_new_auto_passes: Callable[[tuple[int, ...], bool], AutoPasses] = builder(AutoPasses)
+_new_auto_passes: Callable[[tuple[int, ...], bool, bool], AutoPasses] = builder(AutoPasses)
 _new_resolve: Callable[[int], RunResolve] = builder(RunResolve)
 
 
@@ -404,7 +407,8 @@ class GameLoop:
                 run = run_automatic(game, self._auto, task, once=stepwise,
                                     first_skipped=task != "priority" or not checked)
                 if run.passed:
-                    yield _new_auto_passes(run.passed, task != "priority" or not checked)
+                    yield _new_auto_passes(run.passed, task != "priority" or not checked,
+                                           game.trace_log is not None)
                 if run.passed or task != "priority":
                     checked = False
                 if run.rest is not None:  # a turn-based action asks a player something
@@ -459,14 +463,14 @@ class GameLoop:
         auto_pass = self.auto_pass[seat] and not gone
         if not can_act and auto_pass and automatic_pass(game, seat):
             # The exact quick test settles the grant without building the list of actions.
-            yield _new_auto_passes((seat,), False)
+            yield _new_auto_passes((seat,), False, False)
             return
         if gone:
             pass_priority(game, seat)  # asked nothing: no decision, no id
             return
         actions = legal_actions(game, seat)
         if auto_pass and len(actions) == 1:
-            yield _new_auto_passes((seat,), False)  # passing is all they could do
+            yield _new_auto_passes((seat,), False, False)  # passing is all they could do
             pass_priority(game, seat)
             return
         # Numbered only now: a seat's decision ids count the decisions it is asked.
