@@ -1,5 +1,5 @@
 """``spellstack trace``: tools that read a game's trace (``play --trace FILE``): ``show`` tells
-it line by line, ``stats`` counts what it holds."""
+it line by line, ``stats`` counts what it holds, ``html`` writes a page to browse it."""
 
 from __future__ import annotations
 
@@ -16,13 +16,14 @@ from ..trace import (
     format_view,
     read_trace,
     show_trace,
+    trace_html,
     trace_stats,
     view_at,
 )
 from . import _trace_why
 from ._errors import CommandError
 
-__all__ = ["add_parser", "run_show", "run_stats"]
+__all__ = ["add_parser", "run_html", "run_show", "run_stats"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,6 +32,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     tools = p.add_subparsers(dest="tool", required=True, metavar="TOOL")
     _add_show(tools)
     _add_stats(tools)
+    _add_html(tools)
     _trace_why.add_parser(tools)
 
 
@@ -63,6 +65,21 @@ def _add_stats(tools: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                                      "turns, the result.")
     p.add_argument("file", type=Path, metavar="FILE", help="the trace (JSON Lines)")
     p.set_defaults(run=run_stats)
+
+
+def _add_html(tools: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = tools.add_parser(
+        "html", help="write one self-contained HTML page to browse the game",
+        description="Write the game as one HTML page that opens by itself in a browser (no "
+                    "network, no other file): a timeline by turn and step with a lane per "
+                    "player, each line's payload and the board at that point, a chart of the "
+                    "life totals; j/k or the arrow keys step through the lines.")
+    p.add_argument("file", type=Path, metavar="FILE", help="the trace (JSON Lines)")
+    p.add_argument("-o", "--output", type=Path, metavar="PAGE", required=True,
+                   help="the page to write (HTML)")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER", default=None,
+                   help="only what PLAYER could see at the time: nothing else is in the page")
+    p.set_defaults(run=run_html)
 
 
 def _read(path: Path) -> Trace:
@@ -107,4 +124,26 @@ def run_stats(args: argparse.Namespace) -> int:
     except TraceError as err:  # a record that doesn't decode as its kind
         raise CommandError(f"not a trace: {err}") from None
     print("\n".join(format_stats(trace, stats)))
+    return 0
+
+
+def run_html(args: argparse.Namespace) -> int:
+    """Write the page; exit 0."""
+    trace = _read(args.file)
+    out: Path = args.output
+    if out.is_dir():
+        raise CommandError(f"{out}: is a folder")
+    if not out.parent.is_dir():
+        raise CommandError(f"{out}: no such folder {out.parent}")
+    try:
+        page = trace_html(trace, args.as_player)
+    except TraceQueryError as err:
+        raise CommandError(str(err)) from None
+    except TraceError as err:  # a record that doesn't decode as its kind
+        raise CommandError(f"not a trace: {err}") from None
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as err:
+        raise CommandError(f"{out}: {err.strerror or err}") from None
+    print(f"wrote {out} ({len(page.encode()) // 1024} KiB)")
     return 0

@@ -4,11 +4,14 @@ replaying its recorded answers, and the tools that show what it holds.
 ``read_trace`` turns a file into a ``Trace`` of typed records, or raises a ``TraceError``
 naming the line and what is wrong with it. ``replay_trace`` plays the same game again from the
 header and each seat's recorded answers only, and checks that it reaches the recorded state;
-``check_replay`` compares the replay with the trace line by line. ``explain`` says why an
+``check_replay`` compares the replay with the trace line by line. ``trace_html`` makes one
+self-contained HTML page of a game (``spellstack trace html``). ``explain`` says why an
 object resolved, didn't, or was countered, or why a step ended (``spellstack trace why``).
 """
 
 from ._check import Divergence, ReplayCheck, check_replay, record_json
+from ._html import trace_html
+from ._page import PageData, page_data
 from ._read import (
     ReplayBot,
     ReplayError,
@@ -43,6 +46,7 @@ from ._why import (
 __all__ = [
     "Divergence",
     "Explanation",
+    "PageData",
     "Pass",
     "PlayerDecisions",
     "ReplayBot",
@@ -73,12 +77,14 @@ __all__ = [
     "format_show",
     "format_stats",
     "format_view",
+    "page_data",
     "parse_trace",
     "priority_flow",
     "read_trace",
     "record_json",
     "replay_trace",
     "show_trace",
+    "trace_html",
     "trace_stats",
     "view_at",
 ]

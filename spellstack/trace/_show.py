@@ -94,6 +94,11 @@ class ShowLine:
     view: PlayerView | None = None
     """For a request: the full view it carried, as its seat rebuilt it (None otherwise, or if
     the seat could not rebuild it)."""
+    seq: int = 0
+    """The ``seq`` of its record in the trace (a folded run's first), kept when the lines are
+    renumbered for a player: for tools that build on the account, never to be shown to one."""
+    seq_last: int = 0
+    """The ``seq`` of the last record it folds (``seq`` for a single record)."""
 
 
 # --------------------------------------------------------------------------- records
@@ -440,12 +445,11 @@ def show_trace(trace: Trace, options: ShowOptions = ShowOptions()) -> list[ShowL
             run.append(rec)
             continue
         lines.append(ShowLine(rec.seq, rec.seq, rec.turn, rec.step, trace.header.players[rec.active],
-                              rec.kind, rec.text, rec.view))
+                              rec.kind, rec.text, rec.view, rec.seq, rec.seq))
     if run:
         lines.append(_fold(run, trace, options.as_player is not None))
     if options.as_player is not None:
-        lines = [ShowLine(i, i, ln.turn, ln.step, ln.active, ln.kind, ln.text, ln.view)
-                 for i, ln in enumerate(lines, start=1)]
+        lines = [replace(ln, number=i, last=i) for i, ln in enumerate(lines, start=1)]
     return lines
 
 
@@ -470,7 +474,7 @@ def _fold(run: Sequence[_Record], trace: Trace, viewer: bool = False) -> ShowLin
         parts.append(f"{skipped} SBA check{'s' * (skipped != 1)} skipped")
     text = f"{'; '.join(parts)} ({steps})"
     return ShowLine(first.seq, run[-1].seq, first.turn, first.step, names[first.active], "fold",
-                    text)
+                    text, None, first.seq, run[-1].seq)
 
 
 def format_show(lines: Sequence[ShowLine]) -> list[str]:

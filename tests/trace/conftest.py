@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from functools import partial
 from pathlib import Path
 
 import pytest
-import trio
-from trace_helpers import GAMES, NAMES, Run, run_cli
-
-from spellstack import RandomBot, play_one_game
+from trace_helpers import Run, make_traces, run_cli
 
 
 @pytest.fixture(scope="session")
@@ -20,18 +16,7 @@ def cli() -> Run:
 @pytest.fixture(scope="session")
 def traces(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """One trace per game of ``GAMES``."""
-    folder = tmp_path_factory.mktemp("traces")
-    paths = []
-    for seed, decks in GAMES:
-        path = folder / f"seed{seed}.jsonl"
-        if seed == 1:
-            code, _, _ = run_cli("play", "--seed", "1", "--trace", str(path))
-            assert code == 0
-        else:
-            bots = [RandomBot(2 * seed + 1), RandomBot(2 * seed + 2)]
-            trio.run(partial(play_one_game, list(decks), bots, seed, names=NAMES, trace_path=path))
-        paths.append(path)
-    return paths
+    return make_traces(tmp_path_factory.mktemp("traces"))
 
 
 @pytest.fixture(scope="session")

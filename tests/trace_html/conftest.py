@@ -1,0 +1,71 @@
+"""Traces of real games and their pages for the tests of ``spellstack trace html``, and a
+headless Chromium to open the pages in (Debian's ``chromium`` and ``chromium-driver``)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+_HELPERS = Path(__file__).resolve().parents[1] / "trace" / "trace_helpers.py"
+
+
+def _trace_helpers() -> ModuleType:
+    """The trace tools' test helpers (tests/trace/trace_helpers.py), one module whichever
+    folder imports it first."""
+    if "trace_helpers" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("trace_helpers", _HELPERS)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["trace_helpers"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["trace_helpers"]
+
+
+helpers = _trace_helpers()
+
+
+@pytest.fixture(scope="session")
+def html_traces(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """One trace per game of ``trace_helpers.GAMES`` (the first: ``play --seed 1``'s)."""
+    paths: list[Path] = helpers.make_traces(tmp_path_factory.mktemp("html-traces"))
+    return paths
+
+
+def _missing(reason: str) -> None:
+    """Fail under CI (``CI=true``), where the browser must be there; skip elsewhere."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"CI=true, but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """A headless Chromium driven by Selenium through Debian's chromedriver."""
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    if chromium is None or driver_path is None:
+        _missing("no chromium or chromedriver on PATH (apt-get install chromium chromium-driver)")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _missing("selenium is not installed (pip install -e '.[test]')")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(chromium)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1400,900", "--disable-extensions"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(driver_path)))
+    driver.set_page_load_timeout(120)
+    try:
+        yield driver
+    finally:
+        driver.quit()

@@ -1,0 +1,90 @@
+"""``spellstack trace html``: one self-contained page (nothing fetched), its data the account's
+lines with their payloads and views, the command's errors."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import orjson
+import pytest
+import trace_helpers as helpers
+
+from spellstack.trace import ShowOptions, TraceQueryError, page_data, read_trace, show_trace, trace_html
+
+
+def _data(page: str) -> dict[str, object]:
+    found = re.search(r'<script type="application/json" id="trace-data">(.*?)</script>', page, re.S)
+    assert found is not None
+    data: dict[str, object] = orjson.loads(found.group(1))
+    return data
+
+
+def test_the_page_is_self_contained(html_traces: list[Path]) -> None:
+    page = trace_html(read_trace(html_traces[0]))
+    assert not re.search(r"<(link|img|iframe)\b|\bsrc=|@import|url\(", page)
+    assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", page)
+    assert page.count("<script") == 2 and page.count("<style>") == 1
+
+
+def test_the_data_holds_the_account(html_traces: list[Path]) -> None:
+    trace = read_trace(html_traces[1])
+    data = _data(trace_html(trace))
+    lines = show_trace(trace)
+    rows = data["lines"]
+    assert isinstance(rows, list) and len(rows) == len(lines)
+    assert [r[7] for r in rows] == [ln.text for ln in lines]
+    assert data["players"] == ["alice", "bob"]
+    views = data["views"]
+    assert isinstance(views, list) and len(views) == sum(ln.view is not None for ln in lines)
+    payloads = data["payloads"]
+    assert isinstance(payloads, list)
+    for row, payload in zip(rows, payloads, strict=True):
+        assert (payload is None) == (row[6] == "fold")
+
+
+def test_as_a_player_the_lines_are_numbered_from_1(html_traces: list[Path]) -> None:
+    trace = read_trace(html_traces[0])
+    data = page_data(trace, "bob").data
+    assert [r[0] for r in data["lines"]] == [str(i) for i in range(1, len(data["lines"]) + 1)]
+    assert len(data["lines"]) == len(show_trace(trace, ShowOptions(as_player="bob")))
+    assert {v["seat"] for v in data["views"]} == {1}
+    # no record's seq is in a payload: the payloads of the lines are bob's or public
+    for p in data["payloads"]:
+        if p is not None:
+            assert "seq" not in p
+            assert p["receiver"] in ("player:bob", "tracer", "coordinator") or p["sender"] == "player:bob"
+
+
+def test_the_life_chart_follows_the_life_events(html_traces: list[Path]) -> None:
+    trace = read_trace(html_traces[0])
+    life = page_data(trace).data["life"]
+    # seed 1: alice wins on poison; bob's poison climbs to 10 or more
+    assert life[-1][2][1] >= 10
+    assert all(0 <= p[0] for p in life) and [p[0] for p in life] == sorted({p[0] for p in life})
+
+
+def test_script_data_cannot_close_its_element() -> None:
+    from spellstack.trace._html import _script_json
+
+    text = _script_json({"x": "</script><!-- \u2028"})
+    assert "<" not in text and "\u2028" not in text
+    assert orjson.loads(text) == {"x": "</script><!-- \u2028"}
+
+
+def test_an_unknown_player_is_refused(html_traces: list[Path], tmp_path: Path) -> None:
+    with pytest.raises(TraceQueryError, match="--as carol: no such player"):
+        trace_html(read_trace(html_traces[0]), "carol")
+    code, _, err = helpers.run_cli("trace", "html", str(html_traces[0]), "-o", str(tmp_path / "p.html"),
+                                   "--as", "carol")
+    assert code == 2 and "no such player" in err
+    assert not (tmp_path / "p.html").exists()
+
+
+def test_bad_output_paths_are_one_line_errors(html_traces: list[Path], tmp_path: Path) -> None:
+    code, _, err = helpers.run_cli("trace", "html", str(html_traces[0]), "-o", str(tmp_path))
+    assert code == 2 and "is a folder" in err
+    code, _, err = helpers.run_cli("trace", "html", str(html_traces[0]), "-o", str(tmp_path / "no" / "p.html"))
+    assert code == 2 and "no such folder" in err
+    code, out, _ = helpers.run_cli("trace", "html", str(html_traces[0]), "-o", str(tmp_path / "p.html"))
+    assert code == 0 and "wrote" in out and (tmp_path / "p.html").stat().st_size > 10_000
