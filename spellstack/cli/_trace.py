@@ -8,13 +8,11 @@ from pathlib import Path
 
 from ..trace import (
     ShowOptions,
-    Trace,
     TraceError,
     TraceQueryError,
     format_show,
     format_stats,
     format_view,
-    read_trace,
     show_trace,
     trace_html,
     trace_stats,
@@ -22,6 +20,7 @@ from ..trace import (
 )
 from . import _trace_why
 from ._errors import CommandError
+from ._trace_file import load_trace
 
 __all__ = ["add_parser", "run_html", "run_show", "run_stats"]
 
@@ -82,20 +81,9 @@ def _add_html(tools: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(run=run_html)
 
 
-def _read(path: Path) -> Trace:
-    if not path.is_file():
-        raise CommandError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
-    try:
-        return read_trace(path)
-    except OSError as err:
-        raise CommandError(f"{path}: {err.strerror or err}") from None
-    except TraceError as err:
-        raise CommandError(f"not a trace: {err}") from None
-
-
 def run_show(args: argparse.Namespace) -> int:
     """Print the account (or, with ``--view``, one request's full view); exit 0."""
-    trace = _read(args.file)
+    trace = load_trace(args.file)
     try:
         options = ShowOptions(as_player=args.as_player, priority=args.priority,
                               player=args.player, turn=args.turn, kinds=tuple(args.kind))
@@ -118,7 +106,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 def run_stats(args: argparse.Namespace) -> int:
     """Print the figures; exit 0."""
-    trace = _read(args.file)
+    trace = load_trace(args.file)
     try:
         stats = trace_stats(trace)
     except TraceError as err:  # a record that doesn't decode as its kind
@@ -129,7 +117,7 @@ def run_stats(args: argparse.Namespace) -> int:
 
 def run_html(args: argparse.Namespace) -> int:
     """Write the page; exit 0."""
-    trace = _read(args.file)
+    trace = load_trace(args.file)
     out: Path = args.output
     if out.is_dir():
         raise CommandError(f"{out}: is a folder")

@@ -13,11 +13,11 @@ __all__ = ["load_trace"]
 def load_trace(path: Path) -> Trace:
     """The trace at ``path``; ``CommandError`` for a missing file, a folder, or a file that is
     not a whole trace."""
+    if not path.is_file():
+        raise CommandError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     try:
         return read_trace(path)
-    except FileNotFoundError:
-        raise CommandError(f"{str(path)!r}: no such file") from None
-    except IsADirectoryError:
-        raise CommandError(f"{str(path)!r} is a folder, not a trace") from None
+    except OSError as err:
+        raise CommandError(f"{path}: {err.strerror or err}") from None
     except TraceError as err:
-        raise CommandError(str(err)) from None
+        raise CommandError(f"not a trace: {err}") from None

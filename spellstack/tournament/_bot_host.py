@@ -21,7 +21,8 @@ import trio
 
 from ..actors import Link, Wire, player_actor
 from ._entrants import BotFactory, EntrantError, load_bot
-from ._stdio import HELLO_VERSION, ProcessBot, frame
+from ._frames import FrameError, FrameReader, frame
+from ._stdio import HELLO_VERSION, ProcessBot
 
 __all__ = ["main"]
 
@@ -56,33 +57,14 @@ def main(argv: list[str] | None = None) -> None:
     sys.exit(trio.run(_serve, factory, frames_in, frames_out))
 
 
-class _Frames:
-    """Reads the engine's frames from a stream."""
-
-    def __init__(self, stream: trio.lowlevel.FdStream) -> None:
-        self.stream = stream
-        """The stream."""
-        self.buffer = bytearray()
-        """Bytes read and not yet returned."""
-
-    async def next(self) -> bytes | None:
-        """The next frame's payload; None once the stream ends (or sends a frame over
-        ``_MAX_FRAME``, which the engine never does)."""
-        while True:
-            if len(self.buffer) >= 4:
-                size = int.from_bytes(self.buffer[:4], "big")
-                if size > _MAX_FRAME:
-                    print(f"spellstack bot host: a frame of {size} bytes from the engine",
-                          file=sys.stderr)
-                    return None
-                if len(self.buffer) >= 4 + size:
-                    data = bytes(self.buffer[4:4 + size])
-                    del self.buffer[:4 + size]
-                    return data
-            chunk = await self.stream.receive_some(65536)
-            if not chunk:
-                return None
-            self.buffer += chunk
+async def _next(frames: FrameReader) -> bytes | None:
+    """The next frame from the engine; None once the stream ends (or is cut, or sends a frame
+    over ``_MAX_FRAME``, which the engine never does: said on stderr)."""
+    try:
+        return await frames.receive_payload()
+    except FrameError as err:
+        print(f"spellstack bot host: {err}", file=sys.stderr)
+        return None
 
 
 def _hello(data: bytes | None) -> dict[str, object] | None:
@@ -100,9 +82,9 @@ def _hello(data: bytes | None) -> dict[str, object] | None:
 
 async def _serve(factory: BotFactory, frames_in: int, frames_out: int) -> int:
     """Read the hello, then play the seat until its game is over; the exit code."""
-    frames = _Frames(trio.lowlevel.FdStream(frames_in))
+    frames = FrameReader(trio.lowlevel.FdStream(frames_in), _MAX_FRAME)
     stdout = trio.lowlevel.FdStream(frames_out)
-    hello = _hello(await frames.next())
+    hello = _hello(await _next(frames))
     if hello is None:
         print(f"spellstack bot host: the first frame is not a hello of version {HELLO_VERSION}",
               file=sys.stderr)
@@ -120,7 +102,7 @@ async def _serve(factory: BotFactory, frames_in: int, frames_out: int) -> int:
 
     async def read_in() -> None:
         async with to_actor:
-            while (data := await frames.next()) is not None:
+            while (data := await _next(frames)) is not None:
                 await to_actor.send(data)
 
     async def play() -> None:

@@ -35,6 +35,7 @@ import trio
 from ..actors import Link, Seat
 from ..protocol import MAX_PLAYER_MESSAGE_BYTES, PROTOCOL_VERSION, Forfeit, decode_from_player
 from ..rules import InvalidMessageError
+from ._frames import FrameError, FrameReader, frame
 
 __all__ = ["EXIT_GRACE", "HELLO_VERSION", "STDERR_KEPT", "BotHello", "ProcessBot", "hello_message"]
 
@@ -73,11 +74,6 @@ def hello_message(hello: BotHello) -> dict[str, object]:
     return {"t": "hello", "v": HELLO_VERSION, "protocol": PROTOCOL_VERSION, "game": hello.game,
             "seat": hello.seat, "players": list(hello.players), "deadline": float(hello.deadline),
             "seed": hello.seed}
-
-
-def frame(payload: bytes) -> bytes:
-    """``payload`` as one frame: its length, then its bytes."""
-    return len(payload).to_bytes(4, "big") + payload
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,22 +168,17 @@ class ProcessSeat:
         stream can't go on (None: the game was over for it)."""
         stdout = process.stdout
         assert stdout is not None
-        buffer = bytearray()
-        limit = MAX_PLAYER_MESSAGE_BYTES
+        frames = FrameReader(stdout, MAX_PLAYER_MESSAGE_BYTES)
         while True:
-            while len(buffer) >= 4:
-                size = int.from_bytes(buffer[:4], "big")
-                if size > limit:
-                    return _noise(bytes(buffer[:4]), size, limit)
-                if len(buffer) < 4 + size:
-                    break
-                payload = bytes(buffer[4:4 + size])
-                del buffer[:4 + size]
-                await self._pass_on(payload, link)
-            chunk = await stdout.receive_some(65536)
-            if not chunk:
-                return await self._ended(process, buffer)
-            buffer += chunk
+            try:
+                payload = await frames.receive_payload()
+            except FrameError as err:
+                if err.size is not None:
+                    return _noise(err.head, err.size, frames.limit)
+                return await self._ended(process, err.partial)
+            if payload is None:
+                return await self._ended(process, b"")
+            await self._pass_on(payload, link)
 
     async def _pass_on(self, payload: bytes, link: Link) -> None:
         """One message of the bot's to the coordinator: decoded and sent again (so that it is
@@ -200,7 +191,7 @@ class ProcessSeat:
             return
         await link.send(msg)
 
-    async def _ended(self, process: trio.Process, rest: bytearray) -> str:
+    async def _ended(self, process: trio.Process, rest: bytes) -> str:
         """Why a bot whose stdout ended loses: how it exited (given ``EXIT_GRACE`` to), and a
         frame it left unfinished."""
         with trio.move_on_after(EXIT_GRACE):

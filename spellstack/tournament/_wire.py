@@ -22,6 +22,8 @@ import trio
 
 from ..cards import Deck
 from ._entrants import load_bot
+from ._frames import FrameError, frame
+from ._frames import FrameReader as _Frames
 from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat
 
 __all__ = [
@@ -51,10 +53,6 @@ MAX_FRAME = 16 * 1024 * 1024
 
 Message = dict[str, object]
 """One decoded frame: a map with at least ``t``, the message's type."""
-
-
-class FrameError(ValueError):
-    """A frame that is not what the other side may send, or a stream cut inside a frame."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,37 +92,23 @@ class Setup:
 
 def encode_frame(message: Mapping[str, object]) -> bytes:
     """``message`` as one frame: its length, then its msgpack."""
-    payload: bytes = msgpack.packb(message, use_bin_type=True)
-    return len(payload).to_bytes(4, "big") + payload
+    return frame(msgpack.packb(message, use_bin_type=True))
 
 
 class FrameReader:
-    """Reads frames from a byte stream. Cancelling ``receive`` loses nothing: bytes read but
-    not yet a whole frame wait in the reader for the next call."""
+    """Reads the messages of a tournament's frames from a byte stream (``_frames``: at most
+    ``MAX_FRAME`` bytes each). Cancelling ``receive`` loses nothing."""
 
     def __init__(self, stream: trio.abc.ReceiveStream) -> None:
         self.stream = stream
         """The stream it reads."""
-        self.buffer = bytearray()
-        """Bytes read and not yet returned as a frame."""
+        self.frames = _Frames(stream, MAX_FRAME)
+        """The frames on it."""
 
     async def receive(self) -> Message | None:
-        """The next frame, or None if the stream ended between frames."""
-        while True:
-            if len(self.buffer) >= 4:
-                size = int.from_bytes(self.buffer[:4], "big")
-                if size > MAX_FRAME:
-                    raise FrameError(f"a frame of {size} bytes (at most {MAX_FRAME})")
-                if len(self.buffer) >= 4 + size:
-                    payload = bytes(self.buffer[4:4 + size])
-                    del self.buffer[:4 + size]
-                    return _decode(payload)
-            chunk = await self.stream.receive_some(65536)
-            if not chunk:
-                if self.buffer:
-                    raise FrameError(f"the stream ended inside a frame ({len(self.buffer)} bytes of it)")
-                return None
-            self.buffer += chunk
+        """The next frame's message, or None if the stream ended between frames."""
+        payload = await self.frames.receive_payload()
+        return None if payload is None else _decode(payload)
 
 
 def _decode(payload: bytes) -> Message:
