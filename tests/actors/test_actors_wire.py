@@ -14,7 +14,7 @@ import pytest
 import trio
 
 from spellstack.actors import Link, Wire
-from spellstack.protocol import Accepted
+from spellstack.protocol import PROTOCOL_VERSION, Accepted
 from spellstack.rules import InvalidMessageError
 
 
@@ -100,6 +100,7 @@ def test_only_the_end_that_receives_from_a_player_validates() -> None:
 
 async def test_the_coordinators_end_still_refuses_a_malformed_message_from_a_player() -> None:
     coordinator, player = Link.pair(Wire("g1", None), "coordinator", "player:alice")
-    await player.send_bytes(b"\x83\xa1k\xa8Accepted\xa1v\x04\xa1b\x81\xabdecision_id\xa1x")
+    await player.send_bytes(b"\x83\xa1k\xa8Accepted\xa1v" + bytes([PROTOCOL_VERSION])
+                            + b"\xa1b\x81\xabdecision_id\xa1x")
     with pytest.raises(InvalidMessageError, match="decision_id: expected int, got str 'x'"):
         await coordinator.receive()

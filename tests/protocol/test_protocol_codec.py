@@ -32,6 +32,9 @@ from spellstack.protocol import (
 )
 from spellstack.rules.base import InvalidMessageError
 
+V = PROTOCOL_VERSION
+"""The version this side speaks."""
+
 
 def envelope(body: Any, kind: Any = "PriorityRequest", version: Any = PROTOCOL_VERSION) -> bytes:
     """Pack an envelope by hand, bypassing ``encode``'s checks."""
@@ -79,7 +82,7 @@ def test_every_kind_is_sampled(messages: list[Message]) -> None:
 
 def test_wire_format() -> None:
     raw = msgpack.unpackb(encode(Rejected(decision_id=3, reason="no")))
-    assert raw == {"k": "Rejected", "v": 4, "b": {"decision_id": 3, "reason": "no"}}
+    assert raw == {"k": "Rejected", "v": PROTOCOL_VERSION, "b": {"decision_id": 3, "reason": "no"}}
     assert list(raw) == ["k", "v", "b"]
 
 
@@ -217,10 +220,11 @@ def test_deep_nesting_as_envelope() -> None:
         ({"k": "Accepted", "v": 4, "b": {}, "x": 0}, "unexpected 'x'"),
         ({"kind": "Accepted", "v": 4, "b": {}}, "missing 'k'; unexpected 'kind'"),
         ({"k": 5, "v": 4, "b": {}}, "kind must be a str, got int 5"),
-        ({"k": "Nope", "v": 4, "b": {}}, "unknown kind 'Nope'"),
-        ({"k": "Accepted", "v": 3, "b": {}},
-         r"Accepted message: unsupported protocol version 3 \(this side speaks 4\)"),
-        ({"k": "Accepted", "v": 5, "b": {}}, "Accepted message: unsupported protocol version 5"),
+        ({"k": "Nope", "v": V, "b": {}}, "unknown kind 'Nope'"),
+        ({"k": "Accepted", "v": V - 1, "b": {}},
+         rf"Accepted message: unsupported protocol version {V - 1} \(this side speaks {V}\)"),
+        ({"k": "Accepted", "v": V + 1, "b": {}},
+         f"Accepted message: unsupported protocol version {V + 1}"),
         ({"k": "Accepted", "v": True, "b": {}}, "unsupported protocol version bool True"),
         ({"k": "Accepted", "v": "1", "b": {}}, "unsupported protocol version str '1'"),
         ({"k": "Nope", "v": 0, "b": {}}, "invalid 'Nope' message: unsupported protocol version 0"),

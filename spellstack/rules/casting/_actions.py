@@ -143,6 +143,11 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
     if not _instant_speed(game, seat, obj, defn) and not sorcery_timing(game, seat):
         raise refusal(game, "307.1", f"{obj.name} can be cast only in your main phase with an "
                     "empty stack")
+    if action.divide:
+        raise refusal(game, "601.2d", f"{obj.name} divides nothing among its targets")
+    if action.face or action.modes or action.costs:
+        raise refusal(game, "601.2b", f"{obj.name} has no faces, modes or optional costs to "
+                      "choose")
     cost = game.characteristics(obj).mana_cost or ManaCost(())
     if action.x < 0 or (action.x and not cost.has_x):
         raise refusal(game, "601.2b", f"X={action.x} is not allowed for {obj.name}")
@@ -227,6 +232,8 @@ def play_land(game: Game, seat: int, action: Action) -> GameObject:
     if obj is None or obj.zone != "hand" or obj.owner != seat:
         raise refusal(game, "305.1", f"object #{action.object_id} is not a card in "
                     f"{st.players[seat].name}'s hand")
+    if action.face:
+        raise refusal(game, "305.1", f"{obj.name} has no face called {action.face!r}")
     if not game.is_type(obj, "Land"):
         raise refusal(game, "305.1", f"{obj.name} is not a land")
     if not sorcery_timing(game, seat):

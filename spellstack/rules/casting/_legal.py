@@ -274,7 +274,8 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         c = layers[oid]
         if "Land" in c.card_types:
             if lands_ok and obj.zone == "hand":
-                options.append(new_action_option("play", oid, obj.name, 0, (), False, 0, False))
+                options.append(new_action_option("play", oid, obj.name, 0, (), False, 0, False,
+                                                    "", (), 0, (), ""))
             continue
         # ``_instant_speed``, with the characteristics at hand.
         if not (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
@@ -291,7 +292,8 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         # 601.2e/101.2: listed if X=0 or X=1 makes it castable (the filters test parity).
         if all(cast_refusal(game, seat, obj, x) is not None for x in range(min(mx, 1) + 1)):
             continue
-        options.append(new_action_option("cast", oid, obj.name, 0, reqs, cost.has_x, mx, False))
+        options.append(new_action_option("cast", oid, obj.name, 0, reqs, cost.has_x, mx, False,
+                                         "", (), 0, (), ""))
     for oid in st.battlefield if seat_board(game, seat).activator else ():
         c = layers[oid]
         if c.controller != seat or not c.activated:
@@ -313,5 +315,5 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
             if reqs is None:
                 continue
             options.append(new_action_option("activate", oid, obj.name, n, reqs, ab.mana_cost.has_x,
-                                             mx, False))
+                                             mx, False, "", (), 0, (), ""))
     return tuple(options)

@@ -73,6 +73,19 @@ class ActionOption:
     """The largest X the player can pay for now."""
     divide: bool = False
     """Whether an amount is divided among the targets (601.2d)."""
+    face: str = ""
+    """601.3e: the face, half or Adventure this option casts (or, for ``play``, the land face
+    played), by name; empty for a card with one face."""
+    modes: tuple[str, ...] = ()
+    """700.2: the modes to choose from, in printed order (an action names them from 1)."""
+    mode_count: int = 0
+    """How many modes to choose (0: the spell is not modal)."""
+    costs: tuple[str, ...] = ()
+    """601.2b: the optional additional and alternative costs that may be named (``kicker``,
+    ``evoke``, ``flash`` ...); at most one alternative cost is named (118.9a)."""
+    required_cost: str = ""
+    """The alternative cost this option must name: the one that lets the card be cast from
+    where it is (``flashback`` from a graveyard); empty if none is needed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,9 +124,9 @@ new_choice: Callable[[int, int, str, int], Choice] = builder(Choice)
 new_target_requirement: Callable[[str, int, int, tuple[int, ...]], TargetRequirement] = builder(
     TargetRequirement)
 """``TargetRequirement(prompt, min, max, candidates)``."""
-new_action_option: Callable[[str, int, str, int, tuple[TargetRequirement, ...], bool, int, bool],
-                            ActionOption] = builder(ActionOption)
-"""``ActionOption(kind, object_id, name, ability, targets, has_x, max_x, divide)``."""
+new_action_option: Callable[..., ActionOption] = builder(ActionOption)
+"""``ActionOption(kind, object_id, name, ability, targets, has_x, max_x, divide, face, modes,
+mode_count, costs, required_cost)``, every field given."""
 new_decision: Callable[[int, int, DecisionKind, str, tuple[Choice, ...], tuple[ActionOption, ...], int, int,
                         tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], Decision] = builder(
     Decision)
@@ -140,6 +153,14 @@ class Action:
     """Permanents whose mana abilities to activate to pay (601.2g); empty for automatic payment."""
     pay_as: tuple[str, ...] = ()
     """How to pay each hybrid or Phyrexian symbol: a colour letter or ``life``."""
+    face: str = ""
+    """601.3e: which face, half or Adventure to cast (or, for ``play``, which land face to
+    play), by name; empty for the card's only or front face."""
+    modes: tuple[int, ...] = ()
+    """601.2b/700.2: the chosen modes, numbered from 1 in printed order."""
+    costs: tuple[str, ...] = ()
+    """601.2b: the optional additional and alternative costs to pay, by name (``kicker``,
+    ``flashback``, ``evoke``, ``bestow``, ``dash``, a card's own such as Rout's ``flash``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,8 +73,8 @@ def priority_decision(game: Game, actions: tuple[ActionOption, ...] | None = Non
 _FIELDS_USED: dict[str, tuple[str, ...]] = {
     "pass": (),
     "concede": (),
-    "play": ("object_id",),
-    "cast": ("object_id", "targets", "x", "pay", "pay_as"),
+    "play": ("object_id", "face"),
+    "cast": ("object_id", "targets", "x", "divide", "pay", "pay_as", "face", "modes", "costs"),
     "activate": ("object_id", "ability", "targets", "x", "pay", "pay_as"),
 }
 """The fields of an ``Action`` each kind reads; every other field must keep its default."""
@@ -99,7 +99,10 @@ def _action_shape(action: object) -> Action:
             raise InvalidMessageError(f"action.{name}: expected int, got "
                                       f"{type(getattr(action, name)).__name__} "
                                       f"{quote(getattr(action, name))}")
-    for name, item in (("targets", int), ("pay", int), ("pay_as", str)):
+    if type(action.face) is not str:
+        raise InvalidMessageError(f"action.face: expected str, got {quote(action.face)}")
+    for name, item in (("targets", int), ("pay", int), ("pay_as", str), ("modes", int),
+                       ("costs", str)):
         value = getattr(action, name)
         if type(value) is not tuple or any(type(v) is not item for v in value):
             raise InvalidMessageError(f"action.{name}: expected a tuple of {item.__name__}, "
@@ -132,7 +135,8 @@ def _check_references(game: Game, seat: int, action: Action) -> None:
         return IllegalActionError(f"{rule}: {text} ({where(game)})")
 
     used = _FIELDS_USED[kind]
-    for name in ("object_id", "ability", "targets", "x", "divide", "pay", "pay_as"):
+    for name in ("object_id", "ability", "targets", "x", "divide", "pay", "pay_as", "face",
+                 "modes", "costs"):
         value = getattr(action, name)
         if name not in used and value != getattr(_ACTION_DEFAULTS, name):
             why = "601.2d" if name == "divide" else rule
@@ -141,6 +145,8 @@ def _check_references(game: Game, seat: int, action: Action) -> None:
             ("601.2b", "X", action.x)]
     ints += [("115.1", "target", t) for t in action.targets]
     ints += [("601.2g", "pay entry", p) for p in action.pay]
+    ints += [("601.2b", "mode", m) for m in action.modes]
+    ints += [("601.2d", "divide entry", v) for pair in action.divide for v in pair]
     for why, name, value in ints:
         if not in_int64(value):
             raise refuse(why, f"{name} {quote(value)} is out of range")
