@@ -25,7 +25,7 @@ from ..rules import (
     TargetSpec,
     parse_mana_cost,
 )
-from ..rules.definitions import ArgValue, ReplacementAbility, StaticAbility
+from ..rules.definitions import ANY_NUMBER, ArgValue, ReplacementAbility, StaticAbility
 from ..rules.layers import AFFECTED, COLOR_WORDS, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
 from ..rules.replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
 from ._fields import (
@@ -68,8 +68,8 @@ def read_effect(raw: Any, where: Where, field: str, n_targets: int = 0) -> Effec
             if not isinstance(value, list):
                 raise where.error(f"{field}.{key}", f"expected a list of effects, got {value!r}")
             # A delayed trigger has no targets of its own (603.7c: it refers to its creator's);
-            # the effects of a "you may" are its ability's (608.2d).
-            inner = n_targets if verb == "may" else 0
+            # the effects of a "you may" or an "if it was kicked" are its ability's (608.2d).
+            inner = n_targets if verb in ("may", "if_paid") else 0
             value = tuple(read_effect(v, where, f"{field}.{key}[{i}]", inner)
                           for i, v in enumerate(value))
         if not ARG_KINDS[kind](value):
@@ -106,10 +106,16 @@ def read_targets(raw: Any, where: Where, field: str) -> tuple[TargetSpec, ...]:
             raise where.error(f, f"unknown target kind in {t!r} (known: "
                               f"{', '.join(sorted(TARGET_KINDS))})")
         extra = set(t) - {"kind", "min", "max", "not_colors", "controller", "another",
-                          "per_opponent"}
+                          "per_opponent", "min_power"}
         if extra:
             raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
         lo, hi = t.get("min", 1), t.get("max", 1)
+        if hi == "any":  # 115.1d: "any number of targets"
+            hi = ANY_NUMBER
+        min_power = t.get("min_power", 0)
+        if not isinstance(min_power, int) or isinstance(min_power, bool) or min_power < 0:
+            raise where.error(f"{f}.min_power", f"expected a power of 0 or more, got "
+                              f"{min_power!r}")
         if not (isinstance(lo, int) and isinstance(hi, int) and not isinstance(lo, bool)
                 and not isinstance(hi, bool) and 0 <= lo <= hi and hi >= 1):
             raise where.error(f, f"bad min/max {lo!r}/{hi!r}")
@@ -123,7 +129,7 @@ def read_targets(raw: Any, where: Where, field: str) -> tuple[TargetSpec, ...]:
         per_opponent = read_boolean(t.get("per_opponent", False), where, f"{f}.per_opponent")
         out.append(TargetSpec(t["kind"], lo, hi, not_colors,
                               "opponent" if per_opponent else t.get("controller", ""), another,
-                              per_opponent))
+                              per_opponent, min_power))
     return tuple(out)
 
 

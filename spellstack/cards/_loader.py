@@ -4,19 +4,23 @@ registries (effect verbs, argument kinds, target kinds, trigger events, conditio
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from ..rules import (
+    COST_OPTIONS,
     STEPS,
     TRIGGER_EVENTS,
     ActivatedAbility,
     CardDefinition,
     CardDefinitionError,
+    CostOption,
     ManaCost,
     ManaCostSyntaxError,
     SpellAbility,
+    SpellMode,
     TriggeredAbility,
     parse_mana_cost,
 )
@@ -55,7 +59,11 @@ CARD_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instan
 
 _CARD_KEYS = frozenset({"name", "cost", "type", "pt", "loyalty", "text", "color", "keywords",
                         "spell", "activated", "triggered", "replacement", "counter_limits",
-                        "enchant", "restriction", "permission", "static", "enters_as_copy"})
+                        "enchant", "restriction", "permission", "static", "enters_as_copy",
+                        "cost_options"})
+_LAYOUTS = frozenset({"split", "adventure", "mdfc"})
+"""Layouts of cards with more than one face (709 split, 715 Adventure, 712 modal double-faced)."""
+_SPELL_KEYS = frozenset({"targets", "effects", "modes", "choose", "divide", "divide_doubled_from"})
 
 
 KEYWORD_TRIGGERS: dict[str, dict[str, Any]] = {
@@ -129,10 +137,7 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
     loyalty = read_integer(raw["loyalty"], where, "loyalty") if "loyalty" in raw else None
     spell = None
     if "spell" in raw:
-        s = read_table(raw["spell"], where, "spell")
-        targets = read_targets(s.get("targets"), where, "spell.targets")
-        spell = SpellAbility(targets, read_effects(s.get("effects"), where, "spell.effects",
-                                               len(targets)))
+        spell = _spell(read_table(raw["spell"], where, "spell"), text, where)
     elif "Instant" in types or "Sorcery" in types:
         raise where.error("spell", "an instant or sorcery needs a spell ability")
     activated = []
@@ -174,6 +179,7 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
             read_position(trig, text, where, f, len(keywords) + len(activated) + i + 1)))
     triggered.sort(key=lambda t: t.position)
     enchant = read_enchant(raw, subtypes, where)
+    cost_options = _cost_options(raw.get("cost_options"), text, where)
     if "*" in str(raw.get("pt", "")) and not any(
             a.is_cda for a in read_statics(raw.get("static"), text, where, len(keywords))):
         raise where.error("pt", "a '*' needs a characteristic-defining static ability (604.3)")
@@ -190,8 +196,116 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
         name=name, mana_cost=cost, supertypes=supertypes, card_types=types, subtypes=subtypes,
         colors=colors, power=power, toughness=toughness, loyalty=loyalty, text=text,
         keywords=keywords, spell=spell, activated=tuple(activated), triggered=tuple(triggered),
-        is_token=token or is_token, source=source,
+        is_token=token or is_token, source=source, cost_options=cost_options,
     )
+
+
+def _spell(s: Mapping[str, Any], text: str, where: Where) -> SpellAbility:
+    """A spell ability: targets and effects, or modes (700.2), and what it divides (601.2d)."""
+    unknown = set(s) - _SPELL_KEYS
+    if unknown:
+        raise where.error(f"spell.{sorted(unknown)[0]}", "unknown field")
+    divide = s.get("divide", "")
+    if divide != "" and not (divide == "X" or (isinstance(divide, int)
+                                               and not isinstance(divide, bool) and divide > 0)):
+        raise where.error("spell.divide", f"expected a positive number or 'X', got {divide!r}")
+    doubled = read_integer(s.get("divide_doubled_from", 0), where, "spell.divide_doubled_from")
+    if "modes" not in s:
+        targets = read_targets(s.get("targets"), where, "spell.targets")
+        return SpellAbility(targets, read_effects(s.get("effects"), where, "spell.effects",
+                                                  len(targets)), divide=str(divide),
+                            divide_doubled_from=doubled)
+    if "targets" in s or "effects" in s:
+        raise where.error("spell.modes", "a modal spell's targets and effects are its modes'")
+    modes = []
+    for i, m in enumerate(read_tables(s["modes"], where, "spell.modes")):
+        f = f"spell.modes[{i}]"
+        mode_text = read_string(m.get("text", ""), where, f"{f}.text")
+        if not mode_text or f"• {mode_text}" not in text:
+            raise where.error(f"{f}.text", f"{mode_text!r} is not a mode of the Oracle text")
+        extra = set(m) - {"text", "targets", "effects"}
+        if extra:
+            raise where.error(f"{f}.{sorted(extra)[0]}", "unknown field")
+        targets = read_targets(m.get("targets"), where, f"{f}.targets")
+        modes.append(SpellMode(mode_text, targets, read_effects(m.get("effects"), where,
+                                                                f"{f}.effects", len(targets))))
+    choose = read_integer(s.get("choose", 1), where, "spell.choose")
+    if len(modes) < 2 or not 1 <= choose <= len(modes):
+        raise where.error("spell.modes", f"a modal spell has two or more modes and chooses 1 to "
+                          f"{len(modes)} of them, got {len(modes)} modes, choose {choose}")
+    return SpellAbility(modes=tuple(modes), mode_count=choose, divide=str(divide),
+                        divide_doubled_from=doubled)
+
+
+def _cost_options(raw: Any, text: str, where: Where) -> tuple[CostOption, ...]:
+    """Optional additional and alternative costs (601.2b), each from ``COST_OPTIONS`` with its
+    mana and the Oracle words it implements."""
+    out = []
+    for i, c in enumerate(read_tables(raw, where, "cost_options")):
+        f = f"cost_options[{i}]"
+        extra = set(c) - {"name", "cost", "text"}
+        if extra:
+            raise where.error(f"{f}.{sorted(extra)[0]}", "unknown field")
+        name = read_string(c.get("name", ""), where, f"{f}.name")
+        if name not in COST_OPTIONS:
+            raise where.error(f"{f}.name", f"unknown cost option {name!r} (known: "
+                              f"{', '.join(sorted(COST_OPTIONS))})")
+        words = read_string(c.get("text", ""), where, f"{f}.text")
+        if not words or words not in text:
+            raise where.error(f"{f}.text", f"{words!r} is not in the Oracle text")
+        try:
+            mana = parse_mana_cost(read_string(c.get("cost", ""), where, f"{f}.cost"))
+        except ManaCostSyntaxError as err:
+            raise where.error(f"{f}.cost", str(err)) from None
+        kind, zone, _ = COST_OPTIONS[name]
+        out.append(CostOption(name, kind, mana, zone, words))
+    if sum(1 for o in out if o.name == "flash") > 1 or len({o.name for o in out}) != len(out):
+        raise where.error("cost_options", "a cost option is named twice")
+    return tuple(out)
+
+
+def _multi_face(raw: Mapping[str, Any], source: str, token: bool) -> list[CardDefinition]:
+    """A card of another layout: a definition for each face, half or Adventure (named by it,
+    with ``card_name``), and one for the whole card as it is outside the stack and the
+    battlefield: a split card with both halves' characteristics combined (709.4), an adventurer
+    or a modal double-faced card with those of its first face (715.3, 712.8a)."""
+    name = raw.get("name")
+    if not isinstance(name, str) or not name:
+        raise CardDefinitionError(f"{source}: a card has no name: {dict(raw)!r}")
+    where = Where(source, name)
+    layout = raw["layout"]
+    if layout not in _LAYOUTS:
+        raise where.error("layout", f"unknown layout {layout!r} (known: {', '.join(sorted(_LAYOUTS))})")
+    extra = set(raw) - {"name", "layout", "face"}
+    if extra:
+        raise where.error(sorted(extra)[0], f"a {layout} card's fields belong to its faces")
+    raw_faces = read_tables(raw.get("face"), where, "face")
+    if len(raw_faces) != 2:
+        raise where.error("face", f"a {layout} card has two faces, got {len(raw_faces)}")
+    faces = [_card(f, source, token) for f in raw_faces]
+    names = tuple(f.name for f in faces)
+    if layout == "split":
+        if name != " // ".join(names):
+            raise where.error("name", f"a split card is named by its halves: {' // '.join(names)!r}")
+    elif name != names[0]:
+        raise where.error("name", f"a {layout} card is named by its first face {names[0]!r}")
+    if layout == "adventure" and "Adventure" not in faces[1].subtypes:
+        raise where.error("face", "an adventurer card's second face is an Adventure (715.2)")
+    out = [replace(f, layout=layout, card_name=name, faces=names if f.name == name else ())
+           for f in faces]
+    if layout == "split":
+        a, b = faces
+        symbols = (a.mana_cost.symbols if a.mana_cost else ()) + (
+            b.mana_cost.symbols if b.mana_cost else ())
+        out.append(replace(
+            a, name=name, mana_cost=ManaCost(symbols) if symbols else None,
+            supertypes=tuple(dict.fromkeys(a.supertypes + b.supertypes)),
+            card_types=tuple(dict.fromkeys(a.card_types + b.card_types)),
+            subtypes=tuple(dict.fromkeys(a.subtypes + b.subtypes)),
+            colors=tuple(c for c in "WUBRG" if c in a.colors + b.colors),
+            text=f"{a.text}\n//\n{b.text}", spell=None, layout=layout, faces=names,
+            card_name=name))
+    return out
 
 
 def load_card_file(path: Path | str, text: str | None = None) -> dict[str, CardDefinition]:
@@ -226,10 +340,11 @@ def _cards(data: dict[str, Any], source: str) -> dict[str, CardDefinition]:
             if not isinstance(raw, dict):
                 raise CardDefinitionError(f"{source}: {table}[{i}] must be a table, got "
                                           f"{short_value(raw)}")
-            defn = _card(raw, source, token)
-            if defn.name in out:
-                raise CardDefinitionError(f"{source}: card {defn.name!r} is defined twice")
-            out[defn.name] = defn
+            for defn in (_multi_face(raw, source, token) if "layout" in raw
+                         else [_card(raw, source, token)]):
+                if defn.name in out:
+                    raise CardDefinitionError(f"{source}: card {defn.name!r} is defined twice")
+                out[defn.name] = defn
     return out
 
 

@@ -39,17 +39,23 @@ def describe(defn: CardDefinition) -> list[str]:
 
 
 def _matches(defn: CardDefinition, needle: str) -> bool:
-    return any(needle in part.casefold() for part in (defn.name, type_line(defn), defn.text))
+    return any(needle in part.casefold() for part in (defn.name, type_line(defn), defn.text,
+                                                       *defn.faces))
 
 
 def run(args: argparse.Namespace) -> int:
     """Print the cards (``--search``: those matching), tokens after cards; exit 0."""
     cards = load_cards()
     needle = None if args.search is None else args.search.casefold()
-    shown = sorted((d for d in cards.values() if needle is None or _matches(d, needle)),
+    # Whole cards: a face, half or Adventure is shown within its card's text.
+    shown = sorted((d for d in cards.values() if d.card_name in ("", d.name)
+                    and (needle is None or _matches(d, needle))),
                    key=lambda d: (d.is_token, d.name))
     for defn in shown:
-        print("\n".join(describe(defn)) + "\n")
+        lines = describe(defn) if not defn.faces else [
+            f"{defn.name}  ({defn.layout})",
+            *(f"  {line}" for face in defn.faces for line in describe(cards[face]))]
+        print("\n".join(lines) + "\n")
     n_cards = sum(not d.is_token for d in shown)
     counts = f"{n_cards} card{'s' * (n_cards != 1)}, {len(shown) - n_cards} " \
              f"token{'s' * (len(shown) - n_cards != 1)}"

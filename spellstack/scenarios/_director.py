@@ -25,7 +25,7 @@ from ..rules import (
     default_answer,
     player_ref,
 )
-from ._errors import ScenarioError, ScenarioFailure, ScenarioUnsupported
+from ._errors import ScenarioError, ScenarioFailure
 from ._expect import check_expect, find_card, stack_name
 
 __all__ = ["ACTION_KEYS", "STEP_KINDS", "Director", "ScriptedPolicy"]
@@ -35,7 +35,7 @@ ACTION_KEYS: tuple[str, ...] = ACTION_KINDS
 STEP_KINDS: tuple[str, ...] = (*ACTION_KEYS, "resolve", "advance", "attack", "block", "choose")
 """The keys that say what a step is; a step without one of them is an ``expect`` step."""
 MAX_PRIORITY_DECISIONS = 5000
-_UNSUPPORTED = ("costs", "modes", "divide", "face")
+_ZONES = ("hand", "graveyard", "exile", "library", "battlefield")
 
 
 class Director:
@@ -237,10 +237,6 @@ class Director:
                                       "state")
 
     def _action(self, step: Mapping[str, Any], seat: int) -> Action:
-        for key in _UNSUPPORTED:
-            if key in step:
-                raise ScenarioUnsupported(f"step {self.index + 1}",
-                                          f"not supported yet: the {key!r} key")
         st = self.game.state
         if "pass" in step:
             return Action("pass")
@@ -249,28 +245,44 @@ class Director:
         kind = "cast" if "cast" in step else "activate" if "activate" in step else "play"
         token = step[kind]
         zone = step.get("from", "hand" if kind != "activate" else "battlefield")
-        if zone != ("battlefield" if kind == "activate" else "hand"):
-            raise ScenarioUnsupported(f"step {self.index + 1}",
-                                      f"not supported yet: {kind} from {zone!r}")
+        if zone not in _ZONES:
+            raise ScenarioError(f"{self.where}: step {self.index + 1}: from = {zone!r} is not a "
+                                f"zone ({', '.join(_ZONES)})")
+        face = step.get("face", "")
         if token in self.labels:
             obj = find_card(self.game, self.labels[token])
             if obj is None:
                 raise ScenarioFailure(f"step {self.index + 1}: {token!r} is in no zone")
             oid = obj.id
         else:
-            ids = st.zone_list(zone, seat) if zone != "battlefield" else [
-                o.id for o in self.game.controlled(seat)]
+            if zone == "battlefield":
+                ids = [o.id for o in self.game.controlled(seat)]
+            elif zone == "exile":
+                ids = [i for i in st.exile if st.objects[i].owner == seat]
+            elif zone == "library":
+                ids = st.players[seat].library[:1]
+            else:
+                ids = st.zone_list(zone, seat)
             found = [i for i in ids if st.objects[i].name == token]
+            if not found and kind == "play":
+                # a modal double-faced card's land face, by its name (its card is named by its
+                # front face in the hand)
+                found = [i for i in ids if token in self.game.cards[st.objects[i].name].faces]
+                if found:
+                    face = token
             if not found:
                 raise ScenarioFailure(f"step {self.index + 1}: no {token!r} in "
                                       f"{st.players[seat].name}'s {zone}")
             oid = found[0]
         targets = tuple(self._ref(t) for t in step.get("targets", []))
         pay = tuple(self._ref(t) for t in step.get("pay", []))
+        divide = tuple((self._ref(t), int(n)) for t, n in step.get("divide", {}).items())
+        if kind == "play":
+            return Action("play", oid, face=face)
         return Action(
-            "activate" if kind == "activate" else kind, oid, int(step.get("ability", 1))
-            if kind == "activate" else 0, targets, int(step.get("x", 0)), (), pay,
-            tuple(step.get("pay_as", [])))
+            kind, oid, int(step.get("ability", 1)) if kind == "activate" else 0, targets,
+            int(step.get("x", 0)), divide, pay, tuple(step.get("pay_as", [])), face,
+            tuple(int(m) for m in step.get("modes", [])), tuple(step.get("costs", [])))
 
     # ------------------------------------------------------------------ other questions
 

@@ -78,11 +78,27 @@ def check_against_pool(defn: CardDefinition, entry: dict[str, Any]) -> None:
     assert pt == entry.get("pt"), "power/toughness differs from the pool"
 
 
+def _entry(defn: CardDefinition, pool: dict[str, dict[str, dict[str, Any]]]) -> dict[str, Any]:
+    """The pool entry a definition must match: a face's own (an adventurer's or a modal
+    double-faced card's first face shares the card's name) or the card's."""
+    entry = pool["token" if defn.is_token else "card"][defn.name]
+    if "face" in entry and defn.layout != "split":
+        entry = next(f for f in entry["face"] if f["name"] == defn.name)
+    return entry
+
+
 @pytest.mark.parametrize("name", CARD_NAMES)
 def test_card_matches_pool(name: str, pool: dict[str, dict[str, dict[str, Any]]]) -> None:
     defn = CARDS[name]
     assert name in pool["card"], f"{name!r} ({defn.source}) is not a [[card]] in pool.toml"
-    check_against_pool(defn, pool["card"][name])
+    if defn.layout == "split" and defn.faces:
+        # 709.4: the whole split card combines its halves, each checked on its own.
+        halves = [CARDS[n] for n in defn.faces]
+        assert defn.faces == tuple(f["name"] for f in pool["card"][name]["face"])
+        assert defn.mana_cost is not None and defn.mana_cost.symbols == tuple(
+            s for h in halves for s in (h.mana_cost.symbols if h.mana_cost else ()))
+        return
+    check_against_pool(defn, _entry(defn, pool))
 
 
 @pytest.mark.parametrize("name", TOKEN_NAMES)
@@ -95,8 +111,10 @@ def test_token_matches_pool(name: str, pool: dict[str, dict[str, dict[str, Any]]
 @pytest.mark.parametrize("name", CARD_NAMES + TOKEN_NAMES)
 def test_colors_match_pool(name: str, pool: dict[str, dict[str, dict[str, Any]]]) -> None:
     defn = CARDS[name]
-    entry = pool["token" if defn.is_token else "card"].get(name)
-    assert entry is not None, f"{name!r} is not in pool.toml"
+    assert name in pool["token" if defn.is_token else "card"], f"{name!r} is not in pool.toml"
+    entry = _entry(defn, pool)
+    if defn.layout == "split" and defn.faces:  # 709.4: both halves' colours
+        entry = {"cost": "".join(f.get("cost", "") for f in entry["face"])}
     assert tuple(c for c in WUBRG if c in defn.colors) == expected_colors(entry)
     assert len(set(defn.colors)) == len(defn.colors), "a colour is listed twice"
 

@@ -20,6 +20,8 @@ CARDS: Mapping[str, CardDefinition] = load_cards()
 SINGLE_USE_ALLOWED: dict[str, str] = {
     "win_game": "104.2b: an effect that says a player wins the game is a general game action",
     "counter": "701.5: counter is a keyword action",
+    "if_paid": "702.33d: whether an optional or alternative cost was paid is a question any "
+               "spell with such a cost may ask (kicked, evoked, dashed)",
     "shuffle": "701.20: shuffle is a keyword action",
     "discard": "701.8: discard is a keyword action",
     "destroy": "701.7: destroy is a keyword action",
@@ -394,7 +396,7 @@ def test_a_deck_file_loads(tmp_path: Path) -> None:
     [
         ('"Black Lotus" = 4', r"unknown card 'Black Lotus'$"),  # nothing close to it
         ('"Grizly Bears" = 4', r"unknown card 'Grizly Bears' \(did you mean 'Grizzly Bears'\?\)$"),
-        ('"Mulldrifter" = 4', r"'Mulldrifter' is a pool card not implemented yet$"),
+        ('"Innocent Blood" = 4', r"'Innocent Blood' is a pool card not implemented yet$"),
         ('"Soldier" = 4', r"'Soldier' is a token, not a card$"),
         ('"Giant Growth" = 0', r"'Giant Growth': count must be a positive integer, got 0"),
         ('"Giant Growth" = -1', r"'Giant Growth': count must be a positive integer, got -1"),

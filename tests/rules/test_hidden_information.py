@@ -249,7 +249,9 @@ def test_a_face_down_card_shows_its_name_only_to_its_controller_on_the_battlefie
 
 
 def _distinct_deck() -> list[str]:
-    return [n for n in sorted(CARDS) if n != "Soldier"][:24]
+    # Whole cards only: a face, half or Adventure is not a card a deck can hold.
+    return [n for n in sorted(CARDS) if n != "Soldier"
+            and CARDS[n].card_name in ("", n)][:24]
 
 
 def _id_names(seed: int) -> dict[int, str]:

@@ -14,9 +14,6 @@ from ..effects import EffectContext, run_effects
 from ..game import Game
 from ..layers import add_counters
 from ..legality import (
-    cast_permitted_from,
-    cast_refusal,
-    flash_permitted,
     for_caster,
     group_ok,
     is_legal_target,
@@ -29,7 +26,6 @@ from ..state import (
     Action,
     GameObject,
 )
-from ..views import visible_name
 from ..zones import lose_life, move_object
 from ._boards import can_tap, mana_sources
 from ._checks import named_for, refusal, sorcery_timing
@@ -120,55 +116,6 @@ def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int
 def spell_targets(defn: CardDefinition) -> tuple[TargetSpec, ...]:
     """The target requirements of a spell with this definition (an Aura's included, 303.4a)."""
     return spell_target_specs(defn)
-
-
-def _instant_speed(game: Game, seat: int, obj: GameObject, defn: CardDefinition) -> bool:
-    """307.1/702.8a: an instant, a spell with flash, or one an effect lets ``seat`` cast as
-    though it had flash (Sigarda's Aid)."""
-    c = game.caches.layers[obj.id]
-    return ("Instant" in c.card_types or "flash" in c.keywords
-            or flash_permitted(game, seat, obj))
-
-
-def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
-    """601.2: cast a spell from hand: announce, choose X and targets, pay; returns the spell."""
-    st = game.state
-    obj = st.objects.get(action.object_id)
-    if obj is None or obj.zone == "stack" or not cast_permitted_from(game, seat, obj):
-        raise refusal(game, "601.2a", f"object #{action.object_id} is not a card in "
-                    f"{st.players[seat].name}'s hand")
-    defn = game.cards[obj.name]
-    if game.is_type(obj, "Land"):
-        raise refusal(game, "305.9", f"{obj.name} is a land: it is played, not cast")
-    if not _instant_speed(game, seat, obj, defn) and not sorcery_timing(game, seat):
-        raise refusal(game, "307.1", f"{obj.name} can be cast only in your main phase with an "
-                    "empty stack")
-    if action.divide:
-        raise refusal(game, "601.2d", f"{obj.name} divides nothing among its targets")
-    if action.face or action.modes or action.costs:
-        raise refusal(game, "601.2b", f"{obj.name} has no faces, modes or optional costs to "
-                      "choose")
-    cost = game.characteristics(obj).mana_cost or ManaCost(())
-    if action.x < 0 or (action.x and not cost.has_x):
-        raise refusal(game, "601.2b", f"X={action.x} is not allowed for {obj.name}")
-    groups = _split_targets(game, spell_targets(defn), action.targets, seat, obj.id, obj.name,
-                            obj)
-    why = cast_refusal(game, seat, obj, action.x)
-    if why is not None:  # 601.2e: the proposed spell is illegal; 101.2: "can't" wins
-        raise refusal(game, "101.2", f"{why}; {obj.name} can't be cast")
-    plan = _plan(game, seat, cost, action.x, action)
-    # Everything is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).
-    spell = move_object(game, obj.id, "stack", controller=seat)
-    spell.targets = action.targets
-    spell.target_groups = groups
-    spell.x = action.x
-    _pay(game, seat, plan)
-    if game.logging():
-        tgt = (" targeting " + ", ".join(visible_name(game, t) for t in action.targets)
-               if action.targets else "")
-        game.log("cast", f"{st.players[seat].name} casts {spell.name}{tgt}", player=seat,
-                 subject=spell.id, refs=tuple(action.targets))
-    return spell
 
 
 def _activated(game: Game, seat: int, action: Action) -> tuple[GameObject, ActivatedAbility, str, int]:

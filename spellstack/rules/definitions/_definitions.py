@@ -42,6 +42,10 @@ class Effect:
         return f"Effect({self.verb!r}, {inner})" if inner else f"Effect({self.verb!r})"
 
 
+ANY_NUMBER = 1 << 10
+"""``TargetSpec.max`` for "any number of targets" (115.1d): more than any game has objects."""
+
+
 @dataclass(frozen=True, slots=True)
 class TargetSpec:
     """One target requirement of an ability (115, 601.2c)."""
@@ -61,6 +65,20 @@ class TargetSpec:
     per_opponent: bool = False
     """601.2c: "for each opponent, ... target [object] that player controls": one target per
     opponent (each controlled by a different opponent); ``min``/``max`` are set as it is cast."""
+    min_power: int = 0
+    """"with power N or greater": the least power a target may have (0: any)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SpellMode:
+    """One mode of a modal spell (700.2): its own targets and instructions."""
+
+    text: str
+    """The mode's Oracle text, after its bullet."""
+    targets: tuple[TargetSpec, ...] = ()
+    """Its target requirements, in the order it names them."""
+    effects: tuple[Effect, ...] = ()
+    """What it does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +89,53 @@ class SpellAbility:
     """Target requirements in the order the text names them."""
     effects: tuple[Effect, ...] = ()
     """What the spell does, in printed order."""
+    modes: tuple[SpellMode, ...] = ()
+    """700.2: the modes of a modal spell ("Choose one —"), in printed order; empty otherwise.
+    A modal spell's targets and effects are those of the modes chosen, in printed order."""
+    mode_count: int = 0
+    """How many modes are chosen (700.2a); 0 for a spell that is not modal."""
+    divide: str = ""
+    """601.2d: the amount divided among the targets as it is cast (a number, or ``X``); empty
+    if it divides nothing."""
+    divide_doubled_from: int = 0
+    """"If X is N or more, ... deals twice X damage divided ... instead": the N (0: never)."""
+
+
+COST_OPTIONS: dict[str, tuple[str, str, str]] = {
+    # name: (kind, the zone it casts from, what paying it means)
+    "kicker": ("additional", "hand", "702.33a: an optional additional cost; the spell is "
+               "\"kicked\" (702.33d), which its effects may ask"),
+    "flashback": ("alternative", "graveyard", "702.34a: cast from a graveyard for this cost; "
+                  "if it would then leave the stack, it is exiled instead"),
+    "evoke": ("alternative", "hand", "702.74a: when the permanent enters, if its evoke cost "
+              "was paid, its controller sacrifices it"),
+    "bestow": ("alternative", "hand", "702.103b: the spell is an Aura spell with enchant "
+               "creature, and the permanent an Aura while attached (702.103e-f)"),
+    "dash": ("alternative", "hand", "702.109a: the permanent has haste and returns to its "
+             "owner's hand at the beginning of the next end step"),
+    "flash": ("additional", "hand", "601.3c: a card's own \"you may cast this spell as though "
+              "it had flash if you pay [cost] more\""),
+}
+"""The closed registry of optional and alternative costs a card may name (601.2b)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CostOption:
+    """An optional additional cost or an alternative cost a spell may be cast with (601.2b,
+    118.8, 118.9), as its keyword or the card's own words name it."""
+
+    name: str
+    """Its name, from ``COST_OPTIONS`` (``kicker``, ``flashback``, ``evoke``, ``bestow``,
+    ``dash``, ``flash``)."""
+    kind: str
+    """``additional`` (paid on top of the mana cost, 118.8) or ``alternative`` (paid instead of
+    it, 118.9)."""
+    mana_cost: ManaCost
+    """The mana it adds, or the mana paid instead of the mana cost."""
+    zone: str = "hand"
+    """The zone it lets the card be cast from (flashback: the graveyard, 702.34a)."""
+    text: str = ""
+    """The Oracle words it implements."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,6 +322,16 @@ class CardDefinition:
     counter_limits: tuple[tuple[str, int, int], ...] = ()
     """704.5r: "can't have more than N counters of a kind on it" (kind, N, the static ability's
     position)."""
+    layout: str = "normal"
+    """``normal``, ``split`` (709), ``adventure`` (715) or ``mdfc`` (modal double-faced, 712)."""
+    faces: tuple[str, ...] = ()
+    """For the whole card of another layout: the names of its faces, halves or Adventure, in
+    printed order (each is a definition of its own)."""
+    card_name: str = ""
+    """For a face, half or Adventure: the name of the whole card, which it has in every zone
+    but the stack and the battlefield (709.4, 712.8a, 715.4); empty for a one-face card."""
+    cost_options: tuple[CostOption, ...] = ()
+    """Optional additional and alternative costs it may be cast with (601.2b), printed order."""
     source: str = field(default="", compare=False)
     """The data file it came from."""
 
@@ -264,6 +339,13 @@ class CardDefinition:
     def is_permanent_card(self) -> bool:
         """110.4a: artifact, battle, creature, enchantment, land, planeswalker cards become permanents."""
         return not ({"Instant", "Sorcery"} & set(self.card_types))
+
+    def cost_option(self, name: str) -> CostOption | None:
+        """The cost option called ``name``, or None."""
+        for option in self.cost_options:
+            if option.name == name:
+                return option
+        return None
 
     def has_type(self, card_type: str) -> bool:
         """Whether ``card_type`` is among the printed card types."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
-from ..definitions import Effect
+from ..definitions import COST_OPTIONS, Effect
 from ..ending import lose_game
 from ..game import Game
 from ..layers import (
@@ -24,7 +24,7 @@ from ..layers import (
     new_effect,
 )
 from ..legality import COLOR_WORDS, attach, protection_keyword
-from ..mana import MANA_TYPES
+from ..mana import MANA_TYPES, ManaCostSyntaxError, parse_mana_cost
 from ..replacement import add_shield, redirect
 from ..state import (
     STEPS,
@@ -65,6 +65,10 @@ MOVE_ZONES = frozenset({"hand", "graveyard", "battlefield", "exile"})
 # Argument kinds: how a value is checked when a card file is loaded.
 ARG_KINDS: dict[str, Callable[[object], bool]] = {
     "amount": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or v == "X",
+    # 601.2d: each recipient's share of what the spell divided as it was cast.
+    "share": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or v in ("X", "divided"),
+    "cost_name": lambda v: isinstance(v, str) and v in COST_OPTIONS,
+    "mana_cost": lambda v: isinstance(v, str) and _is_mana_cost(v),
     "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "players": lambda v: isinstance(v, str) and _word(v) in PLAYER_WORDS,
     "objects": lambda v: isinstance(v, str) and _word(v) in OBJECT_WORDS,
@@ -84,6 +88,14 @@ ARG_KINDS: dict[str, Callable[[object], bool]] = {
     "value": lambda v: is_value(v) or v == "X",
     "duration": lambda v: isinstance(v, str) and v in DURATIONS,
 }
+
+
+def _is_mana_cost(text: str) -> bool:
+    try:
+        parse_mana_cost(text)
+    except ManaCostSyntaxError:
+        return False
+    return True
 
 
 def _word(value: str) -> str:
@@ -196,6 +208,14 @@ def _add_mana(ctx: EffectContext, eff: Effect) -> None:
 
 
 def _deal_damage(ctx: EffectContext, eff: Effect) -> None:
+    if eff.get("amount") == "divided":
+        # 601.2d/608.2b: each target still legal gets the share it was given as the spell was
+        # cast; the shares of illegal ones are not dealt.
+        shares = dict(ctx.obj.divide)
+        for ref in ctx.recipients(eff.get("to")):
+            if shares.get(ref, 0) > 0:
+                deal_damage(ctx.game, ctx.source, ref, shares[ref])
+        return
     amount = ctx.amount(eff)
     for ref in ctx.recipients(eff.get("to")):
         deal_damage(ctx.game, ctx.source, ref, amount)
@@ -298,15 +318,27 @@ def _put_counters(ctx: EffectContext, eff: Effect) -> None:
             add_counters(ctx.game, obj, kind, n)
 
 
-def _counter(ctx: EffectContext, eff: Effect) -> None:
+def _counter(ctx: EffectContext, eff: Effect) -> Proc[None]:
     """701.5: counter a spell: it goes from the stack to its owner's graveyard. ``instead``:
     "if that spell is countered this way, put it [there] instead of into that player's
     graveyard", a self-replacement effect of the spell (614.15; on top of a library)."""
     zone = eff.get("instead")
     instead = (redirect(f"{ctx.source.name}: put it into its owner's {zone} instead",
                         ctx.source.id, zone, from_zone="stack"),) if isinstance(zone, str) else ()
+    unless = eff.get("unless_pays")
     for obj in ctx.objects(eff.get("what")):
         if obj.zone == "stack":
+            if isinstance(unless, str):
+                # 608.2d/118.12: "unless its controller pays": they choose as it resolves, and
+                # may only if they can pay; the payment is automatic (601.2g-h's rule).
+                game, payer, cost = ctx.game, ctx.game.controller(obj), parse_mana_cost(unless)
+                if game.pay_mana(payer, cost, True) and (yield from ask_yes_no(
+                        game, payer, f"118.12: pay {unless}, or {obj.name} is countered by "
+                        f"{ctx.source.name}?")):
+                    game.pay_mana(payer, cost, False)
+                    game.log("pay", f"{game.state.players[payer].name} pays {unless}",
+                             player=payer, subject=obj.id)
+                    continue
             ctx.game.log("counter", f"{obj.name} is countered", subject=obj.id)
             if obj.ability_kind:
                 ctx.game.state.stack.remove(obj.id)
@@ -396,6 +428,14 @@ def _exile(ctx: EffectContext, eff: Effect) -> None:
         if until or eff.get("linked"):
             new.exiled_by = ctx.source.id
             new.exiled_until = until
+
+
+def _if_paid(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """702.33d and the like: "if this spell was kicked" (or its [cost] was paid): the effects,
+    else the ``otherwise`` ones. A permanent's ability asks about the spell it was (702.74a)."""
+    paid = eff.get("cost") in (ctx.obj.cast_costs if not ctx.obj.ability_kind
+                               else ctx.source.cast_costs)
+    yield from run_effects(ctx, eff.effects() if paid else eff.effects("otherwise"))
 
 
 def _return_exiled(ctx: EffectContext, eff: Effect) -> None:
@@ -532,7 +572,7 @@ def _any_player_may(ctx: EffectContext, eff: Effect) -> Proc[None]:
 
 EFFECT_VERBS: dict[str, VerbSpec] = {
     "add_mana": VerbSpec("106.3", {"mana": "mana"}, {"amount": "amount"}, _add_mana),
-    "deal_damage": VerbSpec("120.3", {"amount": "amount", "to": "recipients"}, {}, _deal_damage),
+    "deal_damage": VerbSpec("120.3", {"amount": "share", "to": "recipients"}, {}, _deal_damage),
     "gain_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _gain_life),
     "lose_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _lose_life),
     "draw": VerbSpec("121.1", {}, {"amount": "amount", "who": "players"}, _draw),
@@ -543,7 +583,10 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
     "put_into_zone": VerbSpec("400.3", {"what": "objects", "zone": "zone"}, {}, _put_into_zone),
     "put_counters": VerbSpec("122.1", {"what": "objects", "counter": "counter",
                                        "amount": "amount"}, {}, _put_counters),
-    "counter": VerbSpec("701.5", {"what": "objects"}, {"instead": "zone"}, _counter),
+    "counter": VerbSpec("701.5", {"what": "objects"}, {"instead": "zone", "unless_pays": "mana_cost"},
+                        _counter),
+    "if_paid": VerbSpec("702.33d", {"cost": "cost_name", "effects": "effects"},
+                        {"otherwise": "effects"}, _if_paid),
     "shuffle": VerbSpec("701.20", {}, {"who": "players"}, _shuffle),
     "win_game": VerbSpec("104.2b", {}, {"who": "players"}, _win_game),
     "delayed_trigger": VerbSpec("603.7", {"at": "step", "effects": "effects"}, {},

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Caches", "HandFacts", "PermanentFacts", "SeatBoard"]
 
-_Templates = dict[tuple[str, int, int, int], Characteristics]
+_Templates = dict[tuple[str, int, int, int, bool], Characteristics]
 _SHARED: list[tuple[Mapping[str, CardDefinition], _Templates, dict[str, bool]]] = []
 """Caches of facts about card definitions, one per definitions mapping, shared by every game
 that uses that mapping (the same mapping object: ``load_cards`` gives every game the same)."""

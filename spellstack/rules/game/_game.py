@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..definitions import ActivatedAbility, CardDefinition, TriggeredAbility
 from ..layers import characteristics
+from ..mana import ManaCost
 from ..state import (
     AbilityRef,
     Characteristics,
@@ -61,6 +63,15 @@ class Game:
     caches: Caches = field(init=False, repr=False)
     """Every cache the kernel keeps for this game (``Caches``: what each holds, what makes it
     stale)."""
+    mana_payer: ClassVar[list[Callable[[Game, int, ManaCost, bool], bool]]] = []
+    """The one ``pay_mana`` implementation: the casting package, which owns payment and sits
+    above the effects that need it, registers it when it is imported."""
+
+    def pay_mana(self, seat: int, cost: ManaCost, check_only: bool) -> bool:
+        """Whether ``seat`` can pay ``cost`` now by the automatic payment rule (601.2g-h), and
+        unless ``check_only`` pay it: for an effect that asks a player to pay ("unless its
+        controller pays {2}", 118.12)."""
+        return self.mana_payer[0](self, seat, cost, check_only)
 
     # ------------------------------------------------------------------ definitions
 

@@ -187,7 +187,8 @@ def _printed_values(game: LayerHost, obj: GameObject) -> Characteristics:
     """A face-up permanent no effect touches: its printed values, its controller and counters
     (shared between objects and epochs: they depend on nothing else)."""
     plus, minus = obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0)
-    key = (obj.name, obj.controller, plus - minus, obj.x if obj.zone == "stack" else 0)
+    key = (obj.name, obj.controller, plus - minus, obj.x if obj.zone == "stack" else 0,
+           obj.bestowed)
     found = game.caches.templates.get(key)
     if found is None:
         w = Working(obj, obj.controller)
@@ -238,7 +239,7 @@ def _evaluate_battlefield(game: LayerHost) -> None:
                 continue
             counters = obj.counters
             found = templates.get((name, obj.controller, counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
-                                   if counters else 0, 0))
+                                   if counters else 0, 0, obj.bestowed))
             cache[oid] = found if found is not None else _printed_values(game, obj)
     if complex_board:
         evaluate = list(ids)

@@ -83,6 +83,10 @@ def definition_abilities(defn: CardDefinition) -> list[AbilityRef]:
     return out
 
 
+_NON_CREATURE_SUBTYPES = frozenset({"Aura", "Equipment", "Saga", "Role", "Treasure", "Food"})
+"""Subtypes of other card types that a bestowed creature card may print beside its creature types."""
+
+
 def set_printed(w: Working, defn: CardDefinition) -> None:
     """Layer 1's starting point: the copiable values a definition prints (707.2)."""
     w.name = defn.name
@@ -97,6 +101,13 @@ def set_printed(w: Working, defn: CardDefinition) -> None:
     w.power = defn.power
     w.toughness = defn.toughness
     w.loyalty = defn.loyalty
+    if w.obj.bestowed:
+        # 702.103b/e: a bestowed spell, and the Aura it becomes while attached, is an Aura
+        # enchantment with enchant creature: it loses the creature card type and its creature
+        # subtypes (205.3m) and gains the Aura subtype.
+        subtypes = [t for t in w.subtypes if "Creature" not in w.card_types or t in _NON_CREATURE_SUBTYPES]
+        w.card_types = [t for t in w.card_types if t != "Creature"]
+        w.subtypes = [*subtypes, "Aura"]
 
 
 def set_face_down(w: Working) -> None:

@@ -5,6 +5,7 @@ Equipment and Roles (301.5, 303.4, 701.3, with the state-based actions that chec
 """
 
 from ._attachments import (
+    BESTOW_TARGETS,
     attach,
     attachment_problems,
     can_attach,
@@ -35,6 +36,7 @@ from ._restrictions import (
 from ._targets import TARGET_KINDS, for_caster, group_ok, is_legal_target, target_candidates, target_prompt
 
 __all__ = [
+    "BESTOW_TARGETS",
     "COLOR_WORDS",
     "PERMISSION_KINDS",
     "PROTECTION_QUALITIES",

@@ -36,6 +36,15 @@ def is_role(game: Game, obj: GameObject) -> bool:
     return is_aura(game, obj) and "Role" in _subtypes(game, obj)
 
 
+BESTOW_TARGETS = (TargetSpec("creature"),)
+"""702.103b: a bestowed Aura spell's target requirement, from its enchant creature."""
+
+
+def enchant_kind(game: Game, obj: GameObject) -> str:
+    """702.5: what an Aura can enchant (a target kind); 702.103b: a bestowed one, creatures."""
+    return "creature" if obj.bestowed else game.cards[obj.name].enchant
+
+
 def aura_target_spec(defn: CardDefinition) -> TargetSpec | None:
     """303.4a: the target an Aura spell requires: what its enchant ability allows."""
     if not defn.enchant or "Aura" not in defn.subtypes:
@@ -63,13 +72,13 @@ def can_attach(game: Game, obj: GameObject, ref: int) -> bool:
         seat = seat_of_ref(ref)
         if not is_aura(game, obj) or seat >= len(game.state.players) or game.state.players[seat].lost:
             return False
-        kind = game.cards[obj.name].enchant
+        kind = enchant_kind(game, obj)
         return bool(kind) and TARGET_KINDS[kind][1]
     target = game.state.objects.get(ref)
     if target is None or target.zone != "battlefield" or target.id == obj.id:
         return False
     if is_aura(game, obj):
-        kind = game.cards[obj.name].enchant
+        kind = enchant_kind(game, obj)
         test = TARGET_KINDS[kind][0] if kind else None
         if test is None or not test(game, target):
             return False
@@ -97,10 +106,15 @@ def attach(game: Game, obj: GameObject, ref: int) -> bool:
 
 
 def unattach(game: Game, obj: GameObject, why: str) -> None:
-    """701.3d: unattach ``obj`` (it stays on the battlefield)."""
+    """701.3d: unattach ``obj`` (it stays on the battlefield); 702.103f: a bestowed Aura
+    ceases to be bestowed."""
     obj.attached_to = 0
+    obj.bestowed = False
     game.changed()
     game.log("sba", f"{obj.name} becomes unattached: {why}", subject=obj.id)
+
+
+_UNBESTOWED = "a bestowed Aura that is unattached is a creature again (702.103f)"
 
 
 def attachment_problems(game: Game) -> tuple[dict[int, str], dict[int, str]]:
@@ -124,14 +138,20 @@ def attachment_problems(game: Game) -> tuple[dict[int, str], dict[int, str]]:
             # The usual case, checked on every SBA pass: one cached lookup, no helper calls.
             c = layers[oid]
             if "Aura" in c.subtypes and "Enchantment" in c.card_types:
-                to_graveyard[oid] = "an Aura attached to nothing (704.5m)"
+                if obj.bestowed:
+                    to_unattach[oid] = _UNBESTOWED
+                else:
+                    to_graveyard[oid] = "an Aura attached to nothing (704.5m)"
             continue
         aura = is_aura(game, obj)
         if game.is_creature(obj) or game.is_type(obj, "Battle"):
             to_unattach[oid] = "a creature or battle can't be attached (704.5p)"
         elif aura:
             if not can_attach(game, obj, obj.attached_to):
-                to_graveyard[oid] = "an Aura attached illegally (704.5m)"
+                if obj.bestowed:
+                    to_unattach[oid] = _UNBESTOWED
+                else:
+                    to_graveyard[oid] = "an Aura attached illegally (704.5m)"
             elif is_role(game, obj):
                 roles.setdefault((obj.attached_to, game.controller(obj)), []).append(obj)
         elif is_equipment(game, obj):

@@ -203,11 +203,19 @@ def _names(source: GameObject, r: Restriction, obj: GameObject) -> bool:
     return True
 
 
-def cast_refusal(game: Game, seat: int, obj: GameObject, x: int = 0) -> str | None:
-    """601.2e/101.2: why ``seat`` can't cast ``obj`` (with X = ``x``) now, or None."""
+def cast_refusal(game: Game, seat: int, obj: GameObject, x: int = 0,
+                 face: CardDefinition | None = None) -> str | None:
+    """601.2e/101.2: why ``seat`` can't cast ``obj`` (with X = ``x``) now, or None. ``face``:
+    the face, half or Adventure proposed (601.3e), whose mana value the spell would have
+    (709.3, 715.3b); None for the card as it is."""
     for source, r in _sources(game):
-        if (r.kind == "cant_cast" and _applies_to_player(game, r.players, source, seat)
-                and RESTRICTION_FILTERS[r.filter](game, obj, source, x)):
+        if r.kind != "cant_cast" or not _applies_to_player(game, r.players, source, seat):
+            continue
+        if face is not None and r.filter == "even_mana_value":
+            hit = (face.mana_cost.mana_value(x) if face.mana_cost else 0) % 2 == 0
+        else:
+            hit = RESTRICTION_FILTERS[r.filter](game, obj, source, x)
+        if hit:
             return _refusal(source, r)
     return None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..definitions import TargetSpec
+from ..definitions import ANY_NUMBER, TargetSpec
 from ..game import Game
 from ..state import GameObject, is_player_ref, player_ref, seat_of_ref
 from ._protection import protected_from
@@ -29,6 +29,10 @@ def _land(game: Game, obj: GameObject) -> bool:
 
 def _spell(game: Game, obj: GameObject) -> bool:
     return obj.zone == "stack" and not obj.ability_kind
+
+
+def _noncreature_spell(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "stack" and not obj.ability_kind and not game.is_type(obj, "Creature")
 
 
 def _artifact_or_enchantment(game: Game, obj: GameObject) -> bool:
@@ -57,6 +61,7 @@ TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, s
     "permanent": (_permanent, False, "target permanent"),
     "land": (_land, False, "target land"),
     "spell": (_spell, False, "target spell"),
+    "noncreature_spell": (_noncreature_spell, False, "target noncreature spell"),
     "artifact_or_enchantment": (_artifact_or_enchantment, False, "target artifact or enchantment"),
     "creature_or_planeswalker": (_creature_or_planeswalker, False,
                                  "target creature or planeswalker"),
@@ -71,6 +76,13 @@ def target_prompt(spec: TargetSpec) -> str:
     words = TARGET_KINDS[spec.kind][2]
     if spec.not_colors:
         words = words.replace("target ", "target non" + "".join(spec.not_colors).lower() + " ")
+    if spec.min_power:
+        words += f" with power {spec.min_power} or greater"
+    if spec.max >= ANY_NUMBER:
+        return f"any number of {words.removeprefix('target ')} targets".replace(
+            "any target targets", "targets")
+    if spec.min == 1 and spec.max == 2:
+        return f"one or two {words}"
     if spec.max > 1 or spec.min != spec.max:
         words = f"{'up to ' if spec.min == 0 else ''}{spec.max} {words}"
     return words
@@ -98,6 +110,8 @@ def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
     if obj is None or test is None or not test(game, obj):
         return False
     if spec.not_colors and set(spec.not_colors) & set(game.colors(obj)):
+        return False
+    if spec.min_power and game.power(obj) < spec.min_power:
         return False
     if spec.controller == "opponent" and game.controller(obj) == controller:
         return False
@@ -142,7 +156,7 @@ def target_candidates(game: Game, spec: TargetSpec, controller: int, source_id: 
         for oid in st.battlefield:
             if is_legal_target(game, spec, oid, controller, source):
                 out.append(oid)
-        if spec.kind == "spell":
+        if spec.kind in ("spell", "noncreature_spell"):
             for oid in reversed(st.stack):
                 # 115.5: a spell can't target itself.
                 if oid != source_id and is_legal_target(game, spec, oid, controller, source):

@@ -5,12 +5,21 @@ from __future__ import annotations
 from ..definitions import Effect, TargetSpec
 from ..effects import EffectContext, run_effects
 from ..game import Game
-from ..legality import enter_refusal, is_aura, is_legal_target, spell_target_specs
-from ..state import Event, GameObject, Proc
+from ..layers import add_effect, new_effect
+from ..legality import BESTOW_TARGETS, enter_refusal, is_aura, is_legal_target, spell_target_specs
+from ..state import DelayedTrigger, Event, GameObject, Proc
 from ..triggers import condition_holds
 from ..views import visible_name
 from ..zones import move_object
 from ._copies import choose_copy
+
+DASH_RETURN = 1
+"""The key of dash's delayed trigger in ``KEYWORD_DELAYED_EFFECTS``."""
+KEYWORD_DELAYED_EFFECTS: dict[int, tuple[Effect, ...]] = {
+    # 702.109a: "it's returned from the battlefield to its owner's hand".
+    DASH_RETURN: (Effect("put_into_zone", (("what", "subject"), ("zone", "hand"))),),
+}
+"""Delayed triggered abilities a keyword creates, by key: what each does."""
 
 
 def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
@@ -25,6 +34,8 @@ def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
             for d in game.state.delayed_triggers:
                 if d.id == obj.delayed_effects:
                     name, position, index = d.effects_key
+                    if not name:  # a keyword's own delayed trigger (702.109a)
+                        return (), KEYWORD_DELAYED_EFFECTS[position], None
                     for trig in game.cards[name].triggered:
                         if trig.position == position:
                             return (), trig.effects[index].effects(), None
@@ -33,6 +44,13 @@ def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
             if trig.position == obj.ability_index:
                 return trig.targets, trig.effects, trig.condition
         return (), (), None
+    if obj.bestowed:
+        return BESTOW_TARGETS, (), None  # 702.103b: enchant creature
+    if defn.spell is not None and defn.spell.modes:
+        # 700.2: the chosen modes' targets and instructions, in printed order.
+        chosen = [defn.spell.modes[m - 1] for m in sorted(obj.modes)]
+        return (tuple(t for m in chosen for t in m.targets),
+                tuple(e for m in chosen for e in m.effects), None)
     if defn.spell is not None:
         return defn.spell.targets, defn.spell.effects, None
     return spell_target_specs(defn), (), None  # 303.4a: an Aura spell's target
@@ -65,6 +83,15 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         any_legal = any_legal or bool(still)
         legal_groups.append(still)
     fizzle = bool(top.targets) and not any_legal
+    if fizzle and top.bestowed:
+        # 608.3b/702.103e: a bestowed Aura spell whose target is illegal is not countered: it
+        # becomes a creature spell again and resolves as one.
+        top.bestowed = False
+        top.targets, top.target_groups = (), ()
+        game.changed()
+        fizzle = False
+        game.log("resolve", f"{name}'s target is illegal: it resolves as a creature spell "
+                 "(608.3b, 702.103e)", subject=top.id)
     if top.ability_kind == "triggered" and not condition_holds(
             game, top.controller, condition,
             st.objects.get(top.source_id) or st.lki.get(top.source_id)):
@@ -125,12 +152,25 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
     target = spell.targets[0] if spell.targets and is_aura(game, spell) else 0
     new = move_object(game, spell.id, "battlefield", controller=spell.controller,
                       copy_of=original)
+    if "dash" in new.cast_costs:
+        _dashed(game, new)
     if target:
         new.attached_to = target
         new.timestamp = game.state.new_timestamp()  # 613.7e
         game.changed()
         game.log("attach", f"{new.name} enters attached to {visible_name(game, target)} (608.3c)",
                  subject=new.id)
+
+
+def _dashed(game: Game, permanent: GameObject) -> None:
+    """702.109a: a permanent whose dash cost was paid has haste, and a delayed trigger returns it
+    to its owner's hand at the beginning of the next end step (603.7)."""
+    st = game.state
+    add_effect(game, new_effect(game, "add_abilities", (("keywords", ("haste",)),),
+                                (permanent.id,), permanent, "indefinite"))
+    st.delayed_triggers.append(DelayedTrigger(
+        st.new_id(), permanent.controller, permanent.id, permanent.name, 0, "end",
+        ("", DASH_RETURN, 0), permanent.id))
 
 
 def _leave_stack(game: Game, obj: GameObject) -> None:
@@ -143,5 +183,10 @@ def _leave_stack(game: Game, obj: GameObject) -> None:
         st.lki[obj.id] = st.objects.pop(obj.id)
         if obj.delayed_effects:
             st.delayed_triggers = [d for d in st.delayed_triggers if d.id != obj.delayed_effects]
+    elif "Adventure" in game.subtypes(obj) and obj.id in st.objects:
+        # 715.4: as an Adventure spell resolves, its controller exiles it instead; its owner
+        # may later cast the creature from exile.
+        exiled = move_object(game, obj.id, "exile")
+        exiled.on_adventure = exiled.zone == "exile"
     else:
         move_object(game, obj.id, "graveyard")

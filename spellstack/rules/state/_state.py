@@ -143,18 +143,35 @@ class GameObject:
     """In exile: the id of the permanent whose ability exiled it, for "the exiled card" (607.2a)."""
     exiled_until: bool = False
     """In exile: it returns when ``exiled_by`` leaves the battlefield (610.3c)."""
+    modes: tuple[int, ...] = ()
+    """On the stack: the modes chosen for a modal spell, from 1 (700.2)."""
+    divide: tuple[tuple[int, int], ...] = ()
+    """On the stack: (target ref, amount) as the amount was divided when it was cast (601.2d)."""
+    cast_costs: tuple[str, ...] = ()
+    """The optional and alternative costs paid to cast it (601.2b), kept by the permanent it
+    becomes (702.74a "if its evoke cost was paid", 702.109a dash)."""
+    on_adventure: bool = False
+    """In exile: it went there as its Adventure resolved; its owner may cast the creature (715.4)."""
+    bestowed: bool = False
+    """702.103b/e: cast bestowed; an Aura spell, then an Aura while attached to a creature."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
         values = _OBJECT_FIELDS(self)
         # The field names are read once (``_OBJECT_FIELDS``): the state hash reads every object.
-        return (*values[:_COUNTERS_AT], tuple(sorted(self.counters.items())),
-                *values[_COUNTERS_AT + 1:])
+        # How a spell was cast (``modes`` on) is left out while it has its defaults, so that a
+        # game that never uses it hashes as it did before those fields existed.
+        head = (*values[:_COUNTERS_AT], tuple(sorted(self.counters.items())),
+                *values[_COUNTERS_AT + 1:_CAST_AT])
+        tail = values[_CAST_AT:]
+        return head if tail == _CAST_DEFAULTS else (*head, *tail)
 
 
 _OBJECT_FIELDS = attrgetter(*[f.name for f in fields(GameObject)])
 """Every field of a ``GameObject``, in order, as one tuple."""
 _COUNTERS_AT = [f.name for f in fields(GameObject)].index("counters")
+_CAST_AT = [f.name for f in fields(GameObject)].index("modes")
+_CAST_DEFAULTS = tuple(f.default for f in fields(GameObject)[_CAST_AT:])
 
 
 @dataclass(slots=True)

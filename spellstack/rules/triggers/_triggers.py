@@ -38,7 +38,13 @@ def _source_started_untapped(game: Game, controller: int, effect: Effect,
     return source is not None and source.started_untapped
 
 
+def _cost_paid(game: Game, controller: int, effect: Effect, source: GameObject | None) -> bool:
+    """702.74a: "if its evoke cost was paid": the source was cast with that cost (601.2b)."""
+    return source is not None and effect.get("cost") in source.cast_costs
+
+
 CONDITIONS: dict[str, Callable[[Game, int, Effect, GameObject | None], bool]] = {
+    "cost_paid": _cost_paid,
     "life_at_least": _life_at_least,
     "source_had_no_counters": _source_had_no_counters,
     "source_started_untapped": _source_started_untapped,
@@ -47,6 +53,7 @@ CONDITIONS: dict[str, Callable[[Game, int, Effect, GameObject | None], bool]] = 
 source (as it is now, or as it last existed)."""
 
 CONDITION_ARGS: dict[str, dict[str, str]] = {
+    "cost_paid": {"cost": "cost_name"},
     "life_at_least": {"amount": "int"},
     "source_had_no_counters": {"counter": "counter"},
     "source_started_untapped": {},

@@ -86,6 +86,7 @@ def move_object(
     instead: tuple[Replacement[MoveEvent], ...] = (),
     event: MoveEvent | None = None,
     copy_of: int = 0,
+    name: str = "",
 ) -> GameObject:
     """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
     as last known information. Library moves go on top unless ``top`` is false. Returns the
@@ -98,7 +99,10 @@ def move_object(
     timestamp order here; ``move_object_proc`` asks 616.1's question): ``counters``, it enters
     the battlefield with them (614.1c); ``instead``, the moving effect's self-replacements
     (614.15); ``event``, a move already replaced (by ``move_object_proc``). ``copy_of``: it
-    enters the battlefield as a copy of that object (614.1c, 707.2; ``choose_copy``).
+    enters the battlefield as a copy of that object (614.1c, 707.2; ``choose_copy``). ``name``:
+    the face, half or Adventure it becomes on the stack (601.3e); elsewhere a card of several
+    faces has its whole card's name (709.4, 712.8a, 715.4), except a face put onto the
+    battlefield, which keeps its own.
     """
     st = game.state
     if event is None:
@@ -106,7 +110,10 @@ def move_object(
         if instead or _may_be_replaced(game, oid, to_zone):
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
-    snapshot_leaving(game, st.objects[oid])  # 603.10: as it last existed on the battlefield
+    moving = st.objects[oid]
+    if moving.zone == "stack" and moving.cast_costs and "flashback" in moving.cast_costs:
+        to_zone = "exile"  # 702.34a: a spell cast with flashback is exiled whenever it would leave
+    snapshot_leaving(game, moving)  # 603.10: as it last existed on the battlefield
     old = st.objects.pop(oid)
     st.zone_list(old.zone, old.owner).remove(oid)
     if old.zone != "library":
@@ -120,9 +127,13 @@ def move_object(
         st.effects = [e for e in st.effects if oid not in e.affected or len(e.affected) > 1]
     if st.combat is not None and old.zone == "battlefield":
         _remove_from_combat(game, oid)
+    if not name:
+        name = old.name
+        if to_zone != "battlefield" and to_zone != "stack":
+            name = game.cards[name].card_name or name
     new = create_object(
         game,
-        old.name,
+        name,
         old.owner,
         to_zone,
         controller=(old.owner if controller is None else controller),
@@ -132,6 +143,12 @@ def move_object(
         moved_from=old.zone,
     )
     if to_zone == "battlefield":
+        if old.zone == "stack" and (old.cast_costs or old.bestowed):
+            # 702.74a, 702.109a: the permanent remembers how its spell was cast; 702.103e: a
+            # bestowed spell enters as a bestowed Aura (``_enter_battlefield`` attaches it).
+            new.cast_costs = old.cast_costs
+            new.bestowed = old.bestowed
+            game.changed()
         # 302.6: a permanent that just came under its controller's control is "sick".
         new.sick = True
         new.tapped = event.tapped  # 614.1c: it enters tapped, or with counters

@@ -1,0 +1,313 @@
+"""Casting a spell (601.2a-i), with alternative characteristics (601.3e) and optional and
+alternative costs (601.2b, 601.2f, 118.8, 118.9).
+
+The cast is one fully specified ``Action``. Its choices are checked in the rules' order (which
+card and face, modes, costs, X, targets, division, the legality of the proposed spell, the total
+cost and its payment) before anything changes, so a refusal at any step leaves the state, and
+its hash, as they were (601.2: an illegal attempt is rewound) and names the rule it broke.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..base import IllegalActionError
+from ..definitions import CardDefinition, CostOption, SpellAbility, TargetSpec
+from ..game import Game
+from ..legality import (
+    BESTOW_TARGETS,
+    cast_permitted_from,
+    cast_refusal,
+    flash_permitted,
+    spell_target_specs,
+)
+from ..mana import ManaCost
+from ..state import Action, GameObject
+from ..views import visible_name
+from ..zones import move_object
+from ._actions import _pay, _plan, _split_targets
+from ._checks import refusal, sorcery_timing
+
+__all__ = ["CastForm", "cast_forms", "cast_spell", "castable_faces", "division_total",
+           "spell_specs", "total_cost"]
+
+
+@dataclass(frozen=True, slots=True)
+class CastForm:
+    """One way a card may be cast from where it is now: a face and what that needs."""
+
+    face: CardDefinition
+    """The face, half or Adventure cast (the card itself for a card of one face)."""
+    required_cost: str
+    """The alternative cost that lets it be cast from its zone (``flashback``); empty if none."""
+    costs: tuple[CostOption, ...]
+    """The optional additional and alternative costs that may be chosen with it."""
+
+
+def castable_faces(game: Game, obj: GameObject) -> tuple[CardDefinition, ...]:
+    """601.3e: the faces of ``obj``'s card that can be cast from where it is: both halves of a
+    split card (709.3), the creature or its Adventure from a hand but only the creature from an
+    Adventure's exile (715.3, 715.4), the front face of a modal double-faced card (712.11; its
+    land face is played, not cast); a card's one face otherwise. Land faces are never cast."""
+    card = game.cards[obj.name]
+    if not card.faces:
+        return () if "Land" in card.card_types else (card,)
+    faces = tuple(game.cards[n] for n in card.faces)
+    if card.layout == "adventure" and obj.zone == "exile" and obj.on_adventure:
+        faces = faces[:1]
+    return tuple(f for f in faces if "Land" not in f.card_types)
+
+
+def cast_forms(game: Game, seat: int, obj: GameObject) -> tuple[CastForm, ...]:
+    """Every way ``seat`` may cast ``obj`` from its zone now, but for timing, targets and costs
+    (601.2a): from a hand; from a graveyard with flashback (702.34a); the creature of an
+    Adventure from exile (715.4); or as a permission allows (``cast_permitted_from``)."""
+    zone = obj.zone
+    if zone == "hand":
+        permitted = obj.owner == seat
+    elif zone == "exile" and obj.on_adventure and obj.owner == seat:
+        permitted = True
+    else:
+        permitted = cast_permitted_from(game, seat, obj)
+    own = obj.owner == seat
+    out = []
+    for face in castable_faces(game, obj):
+        options = _options(game, obj, face)
+        from_zone = tuple(o for o in options if o.zone == zone and o.zone != "hand")
+        if permitted:
+            out.append(CastForm(face, "", tuple(o for o in options if o.zone == "hand")))
+        elif from_zone and own:
+            for o in from_zone:  # 118.9a: that alternative cost is the only one
+                out.append(CastForm(face, o.name, tuple(x for x in options
+                                                        if x.kind == "additional")))
+    return tuple(out)
+
+
+def _options(game: Game, obj: GameObject, face: CardDefinition) -> tuple[CostOption, ...]:
+    """The cost options printed on the face (and, for a card of one face, the card)."""
+    return face.cost_options
+
+
+def spell_specs(face: CardDefinition, modes: tuple[int, ...], bestowed: bool) -> tuple[TargetSpec, ...]:
+    """601.2c: the target requirements of the spell as announced: its chosen modes' in printed
+    order (700.2), an Aura's (303.4a), or a bestowed spell's enchant creature (702.103b)."""
+    if bestowed:
+        return BESTOW_TARGETS
+    spell = face.spell
+    if spell is not None and spell.modes:
+        return tuple(t for m in sorted(modes) for t in spell.modes[m - 1].targets)
+    return spell_target_specs(face)
+
+
+def division_total(spell: SpellAbility | None, x: int) -> int:
+    """601.2d: the amount the spell divides among its targets with X = ``x`` (0 if none)."""
+    if spell is None or not spell.divide:
+        return 0
+    total = x if spell.divide == "X" else int(spell.divide)
+    if spell.divide_doubled_from and x >= spell.divide_doubled_from:
+        total *= 2  # Shatterskull Smashing: "twice X damage divided ... instead"
+    return total
+
+
+def total_cost(face: CardDefinition, chosen: tuple[CostOption, ...]) -> ManaCost:
+    """601.2f: the total cost: the mana cost or the alternative cost chosen, plus the
+    additional costs chosen (kicker, Rout's {2} more). 118.9c: an alternative cost changes
+    what is paid, never the spell's mana value."""
+    alternative = next((o for o in chosen if o.kind == "alternative"), None)
+    base = alternative.mana_cost if alternative is not None else (face.mana_cost or ManaCost(()))
+    extra = tuple(s for o in chosen if o.kind == "additional" for s in o.mana_cost.symbols)
+    return ManaCost(base.symbols + extra) if extra else base
+
+
+def _instant_speed(game: Game, seat: int, obj: GameObject, face: CardDefinition,
+                   chosen: tuple[CostOption, ...]) -> bool:
+    """307.1/702.8a: an instant, a spell with flash, one cast with a cost that lets it be cast as
+    though it had flash (Rout, 601.3c), or one an effect lets ``seat`` cast so (Sigarda's Aid)."""
+    if "Instant" in face.card_types or "flash" in face.keywords:
+        return True
+    if face.name == obj.name:
+        c = game.caches.layers[obj.id]
+        if "Instant" in c.card_types or "flash" in c.keywords:
+            return True
+    return any(o.name == "flash" for o in chosen) or flash_permitted(game, seat, obj)
+
+
+def _face(game: Game, seat: int, obj: GameObject, action: Action) -> CastForm:
+    """601.2a-b, 601.3e: the card may be cast from its zone, as the face the action names."""
+    st = game.state
+    forms = cast_forms(game, seat, obj)
+    if not forms:
+        if obj.zone == "hand" and obj.owner == seat and game.is_type(obj, "Land"):
+            raise refusal(game, "305.9", f"{obj.name} is a land: it is played, not cast")
+        if obj.zone == "graveyard" and obj.owner == seat:
+            raise refusal(game, "601.2a", f"{obj.name} can't be cast from a graveyard (only a "
+                          "card with flashback, 702.34a, or a permission can)")
+        if obj.zone == "exile" and obj.owner == seat:
+            raise refusal(game, "601.2a", f"{obj.name} can't be cast from exile (only the "
+                          "creature of an Adventure that resolved, 715.4, or a permission can)")
+        raise refusal(game, "601.2a", f"object #{action.object_id} is not a card in "
+                      f"{st.players[seat].name}'s hand")
+    card = game.cards[obj.name]
+    if action.face:
+        named = [f for f in forms if f.face.name == action.face]
+        if not named:
+            faces = [f for f in card.faces if f != action.face] or [card.name]
+            if action.face in card.faces:
+                why = ("it is a land: it is played, not cast (305.9)"
+                       if "Land" in game.cards[action.face].card_types else
+                       "only the creature can be cast from exile (715.4)")
+                raise refusal(game, "601.3e", f"{action.face} can't be cast: {why}")
+            raise refusal(game, "601.3e", f"{obj.name} has no face called {action.face!r} "
+                          f"(its faces: {', '.join(faces)})")
+        forms = tuple(named)
+    elif card.layout == "split":
+        raise refusal(game, "709.3", f"choose which half of {obj.name} to cast: "
+                      f"{' or '.join(card.faces)}")
+    else:
+        forms = tuple(f for f in forms if f.face.name == forms[0].face.name)
+    wanted = {n for n in action.costs}
+    for form in forms:  # the form whose required cost the action names, if it needs one
+        if not form.required_cost or form.required_cost in wanted:
+            return form
+    need = forms[0].required_cost
+    raise refusal(game, "601.2a", f"{forms[0].face.name} can be cast from the {obj.zone} only for "
+                  f"its {need} cost: name {need!r} in costs")
+
+
+def _chosen_costs(game: Game, form: CastForm, action: Action) -> tuple[CostOption, ...]:
+    """601.2b: the optional and alternative costs the action names: each one the form offers,
+    none twice, at most one alternative cost (118.9a)."""
+    offered = {o.name: o for o in form.costs}
+    chosen: list[CostOption] = []
+    for name in action.costs:
+        if name == form.required_cost:
+            option = form.face.cost_option(name)
+            assert option is not None
+        elif name in offered:
+            option = offered[name]
+        else:
+            known = sorted({*offered, *([form.required_cost] if form.required_cost else [])})
+            raise refusal(game, "601.2b", f"{form.face.name} can't be cast with a {name!r} cost "
+                          f"here (it offers: {', '.join(known) or 'none'})")
+        if option in chosen:
+            raise refusal(game, "601.2b", f"the {name} cost is named twice")
+        chosen.append(option)
+    alternatives = [o.name for o in chosen if o.kind == "alternative"]
+    if len(alternatives) > 1:
+        raise refusal(game, "118.9a", f"only one alternative cost can be paid, got "
+                      f"{' and '.join(alternatives)}")
+    return tuple(chosen)
+
+
+def _modes(game: Game, face: CardDefinition, action: Action) -> None:
+    """601.2b/700.2: a modal spell's modes, exactly as many as it says, none twice (700.2d)."""
+    spell = face.spell
+    if spell is None or not spell.modes:
+        if action.modes:
+            raise refusal(game, "601.2b", f"{face.name} is not modal: it takes no modes")
+        return
+    n = len(spell.modes)
+    if (len(action.modes) != spell.mode_count or len(set(action.modes)) != len(action.modes)
+            or any(not 1 <= m <= n for m in action.modes)):
+        raise refusal(game, "700.2", f"{face.name}: choose {spell.mode_count} of its modes "
+                      f"1 to {n}, each once; got {list(action.modes)}")
+
+
+def _division(game: Game, face: CardDefinition, action: Action,
+              seat: int) -> tuple[tuple[int, int], ...]:
+    """601.2d: how the amount is divided among the targets: each gets at least 1, and the
+    shares add up to the whole; with one target it may be left out (it gets everything)."""
+    total = division_total(face.spell, action.x)
+    if face.spell is None or not face.spell.divide:
+        if action.divide:
+            raise refusal(game, "601.2d", f"{face.name} divides nothing among its targets")
+        return ()
+    targets = action.targets
+    if not targets:
+        if action.divide:
+            raise refusal(game, "601.2d", f"{face.name} has no targets to divide among")
+        return ()
+    if len(set(targets)) != len(targets):
+        raise refusal(game, "601.2d", "a target named twice can't be given two shares")
+    if len(targets) > total:
+        raise refusal(game, "601.2d", f"{len(targets)} targets can't each get at least 1 of "
+                      f"{total}")
+    if len(targets) == 1 and not action.divide:
+        return ((targets[0], total),)
+    shares = dict(action.divide)
+    if len(shares) != len(action.divide) or set(shares) != set(targets):
+        raise refusal(game, "601.2d", f"the division must give a share to each target and to "
+                      f"nothing else, got {list(action.divide)}")
+    if any(v < 1 for v in shares.values()):
+        raise refusal(game, "601.2d", "each target must get at least 1")
+    if sum(shares.values()) != total:
+        raise refusal(game, "601.2d", f"the shares add up to {sum(shares.values())}, not "
+                      f"{total}")
+    return tuple((t, shares[t]) for t in targets)
+
+
+def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
+    """601.2: cast a spell: every choice checked in the rules' order, then the card moves to the
+    stack, the total cost is paid and the spell becomes cast (601.2i); returns the spell."""
+    st = game.state
+    obj = st.objects.get(action.object_id)
+    if obj is None or obj.zone in ("stack", "battlefield"):
+        raise refusal(game, "601.2a", f"object #{action.object_id} is not a card in "
+                      f"{st.players[seat].name}'s hand")
+    # 601.2a-b: which card, from where, as which face, with which costs.
+    form = _face(game, seat, obj, action)
+    face = form.face
+    chosen = _chosen_costs(game, form, action)
+    if not _instant_speed(game, seat, obj, face, chosen) and not sorcery_timing(game, seat):
+        raise refusal(game, "307.1", f"{face.name} can be cast only in your main phase with an "
+                      "empty stack")
+    _modes(game, face, action)
+    cost = total_cost(face, chosen)
+    printed = face.mana_cost or ManaCost(())
+    if action.x and not (printed.has_x or cost.has_x):
+        raise refusal(game, "601.2b", f"X={action.x} is not allowed for {face.name}")
+    bestowed = any(o.name == "bestow" for o in chosen)
+    # 601.2c: targets; 601.2d: the division.
+    specs = spell_specs(face, action.modes, bestowed)
+    groups = _split_targets(game, specs, action.targets, seat, obj.id, face.name, obj)
+    divide = _division(game, face, action, seat)
+    # 601.2e: the proposed spell (its face's mana value with X) must be legal; 101.2.
+    why = cast_refusal(game, seat, obj, action.x, face if face.name != obj.name else None)
+    if why is not None:
+        raise refusal(game, "101.2", f"{why}; {face.name} can't be cast (601.2e)")
+    # 601.2f: the total cost is locked in; 601.2g-h: the payment is worked out.
+    plan = _plan(game, seat, cost, action.x, action)
+    # Every choice is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).
+    spell = move_object(game, obj.id, "stack", controller=seat, name=face.name)
+    spell.targets = action.targets
+    spell.target_groups = groups
+    spell.x = action.x
+    spell.modes = tuple(sorted(action.modes))
+    spell.divide = divide
+    spell.cast_costs = tuple(o.name for o in chosen)
+    if bestowed or face.name != obj.name:
+        spell.bestowed = bestowed
+        game.changed()  # its characteristics are the face's, or a bestowed Aura's (702.103b)
+    _pay(game, seat, plan)
+    if game.logging():
+        tgt = (" targeting " + ", ".join(visible_name(game, t) for t in action.targets)
+               if action.targets else "")
+        how = f" ({', '.join(spell.cast_costs)})" if spell.cast_costs else ""
+        game.log("cast", f"{st.players[seat].name} casts {spell.name}{how}{tgt}", player=seat,
+                 subject=spell.id, refs=tuple(action.targets))
+    return spell
+
+
+def pay_mana(game: Game, seat: int, cost: ManaCost, check_only: bool) -> bool:
+    """``Game.pay_mana``: whether ``seat`` can pay ``cost`` now by the automatic payment rule,
+    and unless ``check_only`` pay it (118.12: "unless [a player] pays")."""
+    try:
+        plan = _plan(game, seat, cost, 0, Action("pass"))
+    except IllegalActionError:  # they can't pay
+        return False
+    if not check_only:
+        _pay(game, seat, plan)
+    return True
+
+
+Game.mana_payer[:] = [pay_mana]
