@@ -195,6 +195,13 @@ def _add_mana(ctx: EffectContext, eff: Effect) -> None:
     pool[mana] = pool.get(mana, 0) + ctx.amount(eff)
 
 
+def _add_mana_of_any_color(ctx: EffectContext, eff: Effect) -> None:
+    """106.3/605.3a: the colour is chosen as the mana ability is activated, which then adds it
+    as ``add_mana`` (``activate_ability``, or spent at once while paying, 601.2g)."""
+    raise AssertionError("add_mana_of_any_color runs as add_mana of the colour chosen when the "
+                         "mana ability is activated")
+
+
 def _deal_damage(ctx: EffectContext, eff: Effect) -> None:
     amount = ctx.amount(eff)
     for ref in ctx.recipients(eff.get("to")):
@@ -532,6 +539,7 @@ def _any_player_may(ctx: EffectContext, eff: Effect) -> Proc[None]:
 
 EFFECT_VERBS: dict[str, VerbSpec] = {
     "add_mana": VerbSpec("106.3", {"mana": "mana"}, {"amount": "amount"}, _add_mana),
+    "add_mana_of_any_color": VerbSpec("106.3", {}, {"amount": "amount"}, _add_mana_of_any_color),
     "deal_damage": VerbSpec("120.3", {"amount": "amount", "to": "recipients"}, {}, _deal_damage),
     "gain_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _gain_life),
     "lose_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _lose_life),
