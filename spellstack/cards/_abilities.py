@@ -153,12 +153,34 @@ def read_counter_costs(parts: list[str], name: str, where: Where,
     return tuple(out)
 
 
+SACRIFICE_SELF_WORDS = frozenset({"this artifact", "this creature", "this enchantment",
+                                  "this land", "this permanent"})
+"""The closed registry of words a "Sacrifice ..." cost part may name its own source by (besides
+the card's name): "Sacrifice this artifact" (Treasure, 111.10a)."""
+
+
+def read_sacrifice_cost(parts: list[str], name: str, where: Where, field: str) -> bool:
+    """701.17a/602.2b: whether the cost parts sacrifice the ability's own source ("Sacrifice
+    this artifact", "Sacrifice NAME"); any other sacrifice is refused on load."""
+    found = False
+    for part in parts:
+        what = part[len("Sacrifice "):]
+        if what not in SACRIFICE_SELF_WORDS and what != name:
+            raise where.error(field, f"unsupported cost {part!r} (expected 'Sacrifice' and one "
+                              f"of {', '.join(sorted(SACRIFICE_SELF_WORDS))} or {name!r})")
+        if found:
+            raise where.error(field, f"the cost sacrifices its source twice: {part!r}")
+        found = True
+    return found
+
+
 def read_cost(text: str, where: Where, field: str) -> tuple[ManaCost, bool]:
     """An activated ability's cost (602.1): its mana part and whether it includes {T} (the parts
-    that remove counters are read by ``read_counter_costs``)."""
+    that remove counters are read by ``read_counter_costs``, those that sacrifice the source by
+    ``read_sacrifice_cost``)."""
     parts = [p.strip() for p in text.split(",")]
     tap = "{T}" in parts
-    mana = [p for p in parts if p != "{T}" and not p.startswith("Remove ")]
+    mana = [p for p in parts if p != "{T}" and not p.startswith(("Remove ", "Sacrifice "))]
     if len(mana) > 1:
         raise where.error(field, f"unsupported cost {text!r}")
     try:

@@ -35,6 +35,7 @@ from ._abilities import (
     read_permission,
     read_replacements,
     read_restriction,
+    read_sacrifice_cost,
     read_statics,
     read_targets,
 )
@@ -64,6 +65,10 @@ _CARD_KEYS = frozenset({"name", "cost", "type", "pt", "loyalty", "text", "color"
 _LAYOUTS = frozenset({"split", "adventure", "mdfc"})
 """Layouts of cards with more than one face (709 split, 715 Adventure, 712 modal double-faced)."""
 _SPELL_KEYS = frozenset({"targets", "effects", "modes", "choose", "divide", "divide_doubled_from"})
+
+
+_MANA_VERBS = frozenset({"add_mana", "add_mana_of_any_color"})
+"""The verbs of a mana ability's effects (605.1a: it could add mana)."""
 
 
 KEYWORD_TRIGGERS: dict[str, dict[str, Any]] = {
@@ -146,13 +151,16 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
         mana_cost, tap = read_cost(read_string(a.get("cost", ""), where, f"{f}.cost"), where, f"{f}.cost")
         targets = read_targets(a.get("targets"), where, f"{f}.targets")
         effects = read_effects(a.get("effects"), where, f"{f}.effects", len(targets))
-        is_mana = not targets and all(e.verb == "add_mana" for e in effects)
+        is_mana = not targets and all(e.verb in _MANA_VERBS for e in effects)
         sorcery = read_boolean(a.get("sorcery_speed", False), where, f"{f}.sorcery_speed")
-        removed = read_counter_costs([p.strip() for p in str(a.get("cost", "")).split(",")
-                                  if p.strip().startswith("Remove ")], name, where, f"{f}.cost")
+        parts = [p.strip() for p in str(a.get("cost", "")).split(",")]
+        removed = read_counter_costs([p for p in parts if p.startswith("Remove ")], name, where,
+                                     f"{f}.cost")
+        sacrifice = read_sacrifice_cost([p for p in parts if p.startswith("Sacrifice ")], name,
+                                        where, f"{f}.cost")
         activated.append(ActivatedAbility(mana_cost, tap, targets, effects, is_mana, sorcery,
                                           read_position(a, text, where, f, len(keywords) + i + 1),
-                                          remove_counters=removed))
+                                          remove_counters=removed, sacrifice=sacrifice))
     triggered = []
     raw_triggers = read_tables(raw.get("triggered"), where, "triggered")
     for kw in keywords:

@@ -22,6 +22,7 @@ from ..rules import (
     Game,
     PlayerView,
     Reply,
+    declaration_refusal,
     default_answer,
     player_ref,
 )
@@ -191,11 +192,17 @@ class Director:
             return True
         if kind == "attack":
             if st.step == "declare_attackers" and not self.declared and self.started:
+                if step.get("rejected", False):
+                    self._submit_unasked(step, "attack")
+                    return True
                 raise ScenarioFailure(f"step {self.index + 1}: no attackers could be declared")
             return False
         if kind == "block":
             if st.step in ("combat_damage", "end_of_combat", "first_strike_damage") or (
                     st.step == "declare_blockers" and not self.declared):
+                if step.get("rejected", False):
+                    self._submit_unasked(step, "block")
+                    return True
                 raise ScenarioFailure(f"step {self.index + 1}: no blockers could be declared")
             return False
         raise AssertionError(kind)
@@ -226,6 +233,28 @@ class Director:
         if left and not step.get("rejected", False):
             raise ScenarioFailure(f"step {self.index + 1}: {left[0]} -> {step[kind][left[0]]} "
                                   "can't be declared: its controller was not asked to declare")
+
+    def _submit_unasked(self, step: Mapping[str, Any], kind: str) -> None:
+        """A rejected ``attack`` or ``block`` where the engine asked no one to declare (no
+        creature could attack or block): the scripted declaration is still submitted, to the
+        kernel's own check of a declaration (``declaration_refusal``, 508.1/509.1), and must be
+        refused without changing the state; then no attackers or blockers are declared."""
+        st = self.game.state
+        table: Mapping[str, str] = step[kind]
+        pairs = [(self._ref(creature), self._ref(other)) for creature, other in table.items()]
+        if kind == "attack":
+            seat = st.active
+        else:  # 509.1: the defending player who controls the first blocker named, or the first
+            defenders = [s for s in st.apnap() if s != st.active]
+            owners = [self.game.controller(st.objects[a]) for a, _ in pairs if a in st.objects]
+            seat = next((s for s in owners if s in defenders), defenders[0])
+        before = st.state_hash()
+        outcome = declaration_refusal(self.game, "attackers" if kind == "attack" else "blockers",
+                                      seat, pairs)
+        if st.state_hash() != before:
+            raise ScenarioFailure(f"step {self.index + 1}: a refused declaration changed the "
+                                  "state")
+        self._check_refusal(outcome or "accepted", step, "declaration")
 
     def _check_action_outcome(self, seat: int, step: Mapping[str, Any]) -> None:
         """An action was accepted, or refused without changing the state (601.2: rewound)."""

@@ -18,6 +18,8 @@ CARDS: Mapping[str, CardDefinition] = load_cards()
 # Verbs used by a single card today. Each must be a keyword action or a general game action
 # that other cards will share, never one card's special case.
 SINGLE_USE_ALLOWED: dict[str, str] = {
+    "add_mana_of_any_color": "106.3: \"add one mana of any color\" is the general wording of mana "
+                             "abilities (Treasure's, 111.10a), not one card's",
     "win_game": "104.2b: an effect that says a player wins the game is a general game action",
     "counter": "701.5: counter is a keyword action",
     "if_paid": "702.33d: whether an optional or alternative cost was paid is a question any "

@@ -273,3 +273,42 @@ def test_a_format_error_keeps_the_title_and_names_the_file_once(
     result = run_scenario_file(path)
     assert result.line() == line.format(path=path)
     assert result.line().count(str(path)) == 1
+
+
+# ------------------------------------------------ declarations nobody is asked for (508.1, 509.1)
+
+NO_CREATURES = '''title = "No creatures"
+[setup]
+players = ["alice", "bob"]
+[setup.alice]
+battlefield = [{ card = "Forest", label = "forest" }]
+[setup.bob]
+battlefield = [{ card = "Plains", label = "plains" }]
+'''
+
+
+def test_an_attack_nobody_is_asked_for_fails_unless_it_is_rejected(tmp_path: Path) -> None:
+    step = '[[step]]\nattack = { forest = "bob" }\n'
+    result = run_scenario_file(_write(tmp_path, NO_CREATURES + step))
+    assert result.status == "FAIL"
+    assert result.message.endswith("step 1: no attackers could be declared")
+    result = run_scenario_file(_write(tmp_path, NO_CREATURES + step + "rejected = true\n"
+                                      'reason = "508.1a"\n'))
+    assert result.status == "PASS", result.line()
+    result = run_scenario_file(_write(tmp_path, NO_CREATURES + step + "rejected = true\n"
+                                      'reason = "509.1"\n'))
+    assert result.status == "FAIL"
+    assert result.message.endswith("""refusal "508.1a: Forest can't attack bob" does not """
+                                   "mention '509.1'")
+
+
+def test_a_block_nobody_is_asked_for_fails_unless_it_is_rejected(tmp_path: Path) -> None:
+    setup = BEARS + '[setup.bob]\nbattlefield = [{ card = "Plains", label = "plains" }]\n'
+    steps = '[[step]]\nattack = { bears = "bob" }\n[[step]]\nblock = { plains = "bears" }\n'
+    result = run_scenario_file(_write(tmp_path, setup + steps))
+    assert result.status == "FAIL"
+    assert result.message.endswith("step 2: no blockers could be declared")
+    result = run_scenario_file(_write(tmp_path, setup + steps + 'rejected = true\n'
+                                      'reason = "509.1a: Plains can\'t block Grizzly Bears"\n'
+                                      '[[step]]\nexpect.step = "declare_blockers"\n'))
+    assert result.status == "PASS", result.line()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..definitions import ActivatedAbility, CardDefinition, TargetSpec
+from ..definitions import ActivatedAbility, CardDefinition, Effect, TargetSpec
 from ..effects import EffectContext, run_effects
 from ..game import Game
 from ..layers import add_counters
@@ -21,24 +21,30 @@ from ..legality import (
     spell_target_specs,
     target_prompt,
 )
-from ..mana import ManaCost, Payment, plan_payment, spend
+from ..mana import COLORS, ManaCost, Payment, plan_payment, spend
 from ..state import (
     Action,
     GameObject,
 )
 from ..zones import lose_life, move_object
-from ._boards import can_tap, mana_sources
+from ._boards import can_tap, mana_sources, named_mana_sources, pay_mana_abilities, sacrifice_permanent
 from ._checks import named_for, refusal, sorcery_timing
 
 
 def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
-          exclude: int = 0) -> Payment:
+          exclude: int = 0, pay_as: tuple[str, ...] | None = None) -> Payment:
     """601.2g/h: find how to pay; raise if the player can't. ``exclude``: a permanent whose {T}
-    is already part of the cost."""
+    is already part of the cost. Without ``action.pay``, only mana abilities whose only cost is
+    {T} pay (automatic payment); with it, any mana ability of the permanents it names, once per
+    naming (``named_mana_sources``). ``pay_as``: instead of ``action.pay_as``."""
     p = game.state.players[seat]
-    sources = [s for s in mana_sources(game, seat, action.pay) if s.source_id != exclude]
+    if action.pay:
+        sources = named_mana_sources(game, seat, action.pay, tapped=exclude)
+    else:
+        sources = [s for s in mana_sources(game, seat) if s.source_id != exclude]
+    as_given = action.pay_as if pay_as is None else pay_as
     try:
-        plan = plan_payment(cost, x, p.mana, sources, pay_as=action.pay_as or None,
+        plan = plan_payment(cost, x, p.mana, sources, pay_as=as_given or None,
                             life_available=p.life)
     except ValueError as err:
         raise refusal(game, "601.2h", str(err)) from None
@@ -48,13 +54,14 @@ def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
 
 
 def _pay(game: Game, seat: int, plan: Payment) -> None:
-    """601.2g/h: activate the mana abilities, then pay from the pool and with life. The mana
-    the abilities add is spent at once on the cost, so the pool keeps only what was in it
-    before, less ``plan.from_pool``."""
+    """601.2g/h: activate the mana abilities, paying their costs (``pay_mana_abilities``: {T},
+    counters, sacrifice), then pay from the pool and with life. The mana the abilities add is
+    spent at once on the cost, so the pool keeps only what was in it before, less
+    ``plan.from_pool``."""
     st = game.state
     p = st.players[seat]
-    for oid, _mana in plan.activations:
-        st.objects[oid].tapped = True
+    if plan.activations:
+        pay_mana_abilities(game, seat, plan)
     if plan.from_pool or p.mana:  # an empty pool, nothing spent from it: it stays empty
         p.mana = {k: v for k, v in spend(p.mana, plan).items() if v}
     if plan.life:
@@ -133,6 +140,25 @@ def _activated(game: Game, seat: int, action: Action) -> tuple[GameObject, Activ
     return obj, ab, name, index
 
 
+def _mana_color_chosen(game: Game, obj: GameObject, ab: ActivatedAbility,
+                       action: Action) -> tuple[tuple[Effect, ...], tuple[str, ...] | None]:
+    """605.3a/106.3: a mana ability that adds "one mana of any color" has its colour chosen as it
+    is activated: the one colour letter of ``action.pay_as`` (its cost having no hybrid or
+    Phyrexian symbol to take it). Returns the ability's effects with that colour's ``add_mana``
+    in their place, and the ``pay_as`` left for its cost (None: ``action.pay_as`` as given)."""
+    if not ab.is_mana_ability or all(e.verb != "add_mana_of_any_color" for e in ab.effects):
+        return ab.effects, None
+    color = action.pay_as[0] if len(action.pay_as) == 1 else ""
+    if color not in COLORS or any(s.is_hybrid or s.phyrexian for s in ab.mana_cost.symbols):
+        raise refusal(game, "605.3a", f"{obj.name}'s ability adds one mana of any color: name "
+                      f"the colour (one of {' '.join(COLORS)}) as it is activated, got "
+                      f"{list(action.pay_as)!r}")
+    effects = tuple(
+        Effect("add_mana", tuple(sorted((*e.args, ("mana", color)))))
+        if e.verb == "add_mana_of_any_color" else e for e in ab.effects)
+    return effects, ()
+
+
 def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None:
     """602.2: activate an ability; a mana ability resolves at once (605.3a) and returns None."""
     st = game.state
@@ -146,17 +172,23 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
     for kind, n in ab.remove_counters:
         if obj.counters.get(kind, 0) < n:
             raise refusal(game, "118.3", f"{obj.name} has fewer than {n} {kind} counter(s) to remove")
+    effects, pay_as = _mana_color_chosen(game, obj, ab, action)
     # 115.5: an ability can't target itself, but it may target its own source (no exclusion).
     groups = _split_targets(game, ab.targets, action.targets, seat, 0, obj.name, obj)
-    plan = _plan(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0)
+    plan = _plan(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0, pay_as)
+    if ab.sacrifice and any(oid == obj.id for oid, _ in plan.activations):
+        raise refusal(game, "602.2b", f"{obj.name} is sacrificed to pay this cost: its mana "
+                      "abilities can't pay it too")
     _pay(game, seat, plan)
     if ab.tap:
         obj.tapped = True
     for kind, n in ab.remove_counters:  # 602.2b: a cost paid along with the mana
         add_counters(game, obj, kind, -n)
+    if ab.sacrifice:  # 602.2b, 701.17a: the last cost paid; the ability's source is now LKI
+        sacrifice_permanent(game, seat, obj.id)
     if ab.is_mana_ability:
         ctx = EffectContext(game, obj, seat, obj, (), action.x, 0, ab.position)
-        for _ in run_effects(ctx, ab.effects):  # mana abilities never ask anything
+        for _ in run_effects(ctx, effects):  # mana abilities never ask anything
             raise AssertionError("a mana ability asked a question")
         return None
     oid = st.new_id()

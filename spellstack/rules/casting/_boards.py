@@ -7,15 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..base import builder
+from ..definitions import ActivatedAbility
 from ..game import Game, PermanentFacts, SeatBoard
+from ..layers import add_counters
 from ..legality import (
     has_permissions,
 )
-from ..mana import ManaSource
+from ..mana import ManaSource, Payment
 from ..state import (
     Characteristics,
     GameObject,
 )
+from ..zones import move_object, simultaneous_moves
 from ._checks import named_for, refusal
 
 
@@ -132,30 +135,102 @@ def _board_entered(game: Game, seat: int, oid: int, c: Characteristics) -> SeatB
     return boards[seat]
 
 
-def mana_sources(game: Game, seat: int, only: tuple[int, ...] = ()) -> list[ManaSource]:
+def mana_sources(game: Game, seat: int, only: tuple[int, ...] = (), *,
+                 tapped: int = 0) -> list[ManaSource]:
     """The {T} mana abilities ``seat`` could activate now: lands first, then other permanents,
     each in the order they entered (the scenario format's automatic payment rule). With
-    ``only``: exactly those permanents, in that order."""
-    st = game.state
+    ``only``: ``named_mana_sources`` (any mana ability of those permanents, whatever its cost);
+    ``tapped``, with ``only``: a permanent whose {T} the cost being paid already includes."""
     if only:
-        if len(set(only)) != len(only):
-            raise refusal(game, "601.2g", f"a permanent is named twice in {list(only)!r}: each "
-                        "mana ability is activated once")
-        out = []
-        for oid in only:
-            obj = st.objects.get(oid)
-            if obj is None or obj.zone != "battlefield" or game.controller(obj) != seat:
-                raise refusal(game, "601.2g", f"#{oid} is not a permanent you control")
-            produces = _tap_mana(game, obj)
-            if produces is None or not can_tap(game, obj):
-                raise refusal(game, "601.2g", f"{named_for(game, oid, seat)} has no mana ability you can "
-                            "activate now")
-            out.append(ManaSource(oid, produces))
-        return out
-    objects = st.objects
+        return named_mana_sources(game, seat, only, tapped=tapped)
+    objects = game.state.objects
     out = []
     for oid, source, sickness in seat_board(game, seat).mana:
         obj = objects[oid]
         if not obj.tapped and not (sickness and obj.sick):  # 302.6
             out.append(source)
     return out
+
+
+def named_mana_sources(game: Game, seat: int, only: tuple[int, ...], *,
+                       tapped: int = 0) -> list[ManaSource]:
+    """601.2g/605.3a: one activation of a mana ability for each permanent named in ``only``, in
+    that order, whatever the ability's cost (602.2b: {T}, removing counters, sacrificing the
+    permanent; no mana). A permanent named several times is activated several times: each time
+    its first mana ability whose cost is still payable after the activations before it (a {T}
+    once, a counter for each counter on it, a sacrifice once, and nothing after it). Refused
+    (601.2g) naming the permanent when there is none. Nothing is changed: the costs are paid
+    by ``pay_mana_abilities``. ``tapped``: a permanent whose {T} is already part of the cost."""
+    st = game.state
+    used_tap: set[int] = {tapped} if tapped else set()
+    removed: dict[tuple[int, str], int] = {}
+    gone: set[int] = set()
+    out: list[ManaSource] = []
+    for oid in only:
+        obj = st.objects.get(oid)
+        if obj is None or obj.zone != "battlefield" or game.controller(obj) != seat:
+            raise refusal(game, "601.2g", f"#{oid} is not a permanent you control")
+        found: tuple[int, tuple[str, ...], ActivatedAbility] | None = None
+        if oid not in gone:
+            for n, (_, _, ab) in enumerate(game.activated(obj), start=1):
+                if not ab.mana_produces or ab.mana_cost.symbols:
+                    continue
+                if ab.tap and (oid in used_tap or not can_tap(game, obj)):
+                    continue
+                if any(obj.counters.get(kind, 0) - removed.get((oid, kind), 0) < k
+                       for kind, k in ab.remove_counters):
+                    continue
+                found = n, ab.mana_produces, ab
+                break
+        if found is None:
+            again = " again" if any(source.source_id == oid for source in out) else ""
+            raise refusal(game, "601.2g", f"{named_for(game, oid, seat)} has no mana ability you "
+                          f"can activate{again} now")
+        n, produces, ab = found
+        if ab.tap:
+            used_tap.add(oid)
+        for kind, k in ab.remove_counters:
+            removed[(oid, kind)] = removed.get((oid, kind), 0) + k
+        if ab.sacrifice:
+            gone.add(oid)
+        out.append(ManaSource(oid, produces, n))
+    return out
+
+
+def pay_mana_abilities(game: Game, seat: int, plan: Payment) -> None:
+    """601.2g/605.3a: activate the mana abilities of the plan, paying their costs (602.2b): tap
+    the permanent, remove its counters (118.3), sacrifice it (701.17a: it goes to its owner's
+    graveyard; a token then ceases to exist, 704.5d). The mana they add is spent at once on the
+    cost being paid (``_pay``). Sacrifices come last, together (603.10a), once every other cost
+    is paid."""
+    st = game.state
+    if not plan.abilities:
+        for oid, _mana in plan.activations:
+            st.objects[oid].tapped = True
+        return
+    sacrificed: list[int] = []
+    for (oid, _mana), n in zip(plan.activations, plan.abilities, strict=True):
+        obj = st.objects[oid]
+        if not n:
+            obj.tapped = True
+            continue
+        ab = game.activated(obj)[n - 1][2]
+        if ab.tap:
+            obj.tapped = True
+        for kind, k in ab.remove_counters:
+            add_counters(game, obj, kind, -k)
+        if ab.sacrifice:
+            sacrificed.append(oid)
+    if sacrificed:
+        with simultaneous_moves(game):
+            for oid in sacrificed:
+                sacrifice_permanent(game, seat, oid)
+
+
+def sacrifice_permanent(game: Game, seat: int, oid: int) -> None:
+    """701.17a: ``seat`` sacrifices a permanent they control as a cost: it is put into its
+    owner's graveyard (it is not destroyed)."""
+    obj = game.state.objects[oid]
+    game.log("sacrifice", f"{game.player_name(seat)} sacrifices {obj.name}", player=seat,
+             subject=oid)
+    move_object(game, oid, "graveyard")

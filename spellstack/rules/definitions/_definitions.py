@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
-from ..mana import ManaCost
+from ..mana import COLORS, ManaCost
 
 # Union, not |: "Effect" is a forward reference.
 ArgValue = Union[int, str, bool, tuple["Effect", ...], tuple[str, ...], tuple[int, ...]]  # noqa: UP007
@@ -158,15 +158,30 @@ class ActivatedAbility:
     """The ability's place among the card's printed abilities, from 1."""
     remove_counters: tuple[tuple[str, int], ...] = ()
     """118.3/602.2b: counters removed from the source as part of the cost (kind, how many)."""
+    sacrifice: bool = False
+    """701.17a/602.2b: sacrificing the source ("Sacrifice this artifact") is part of the cost."""
+    mana_produces: tuple[str, ...] | None = field(init=False, default=None, compare=False,
+                                                  repr=False)
+    """For a mana ability (605.1a), whatever its cost: the mana types it can add, one of them
+    per activation ("one mana of any color": W U B R G, chosen as it is activated, 605.3a)
+    (derived, for paying with it, 601.2g); None otherwise."""
     tap_mana: tuple[str, ...] | None = field(init=False, default=None, compare=False,
                                              repr=False)
     """For a mana ability whose whole cost is {T}: the mana types it adds (derived, for the
     payment search); None otherwise."""
 
     def __post_init__(self) -> None:
-        if self.is_mana_ability and self.tap and not self.mana_cost.symbols:
-            object.__setattr__(self, "tap_mana", tuple(str(e.get("mana")) for e in self.effects
-                                                        if e.verb == "add_mana"))
+        if not self.is_mana_ability:
+            return
+        produces: list[str] = []
+        for e in self.effects:
+            if e.verb == "add_mana":
+                produces.append(str(e.get("mana")))
+            elif e.verb == "add_mana_of_any_color":
+                produces.extend(c for c in COLORS if c not in produces)
+        object.__setattr__(self, "mana_produces", tuple(produces))
+        if self.tap and not self.mana_cost.symbols and not self.remove_counters and not self.sacrifice:
+            object.__setattr__(self, "tap_mana", tuple(produces))
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,7 +24,7 @@ from ..layers import (
     new_effect,
 )
 from ..legality import COLOR_WORDS, attach, protection_keyword
-from ..mana import MANA_TYPES, ManaCostSyntaxError, parse_mana_cost
+from ..mana import COLORS, MANA_TYPES, ManaCostSyntaxError, parse_mana_cost
 from ..replacement import add_shield, redirect
 from ..state import (
     STEPS,
@@ -205,6 +205,22 @@ def _add_mana(ctx: EffectContext, eff: Effect) -> None:
     assert isinstance(mana, str)
     pool = ctx.game.state.players[ctx.controller].mana
     pool[mana] = pool.get(mana, 0) + ctx.amount(eff)
+
+
+def _add_mana_of_any_color(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """106.3: "add one mana of any color": the controller chooses the colour as it resolves
+    (608.2d), asked as one question (W U B R G). A mana ability's colour is instead chosen as
+    it is activated (605.3a): ``activate_ability`` runs it as ``add_mana`` of that colour, and
+    a payment spends the colour the cost needs (601.2g)."""
+    game = ctx.game
+    choices = tuple(Choice(i, 0, c) for i, c in enumerate(COLORS))
+    reply = yield game.decision(ctx.controller, "choose", f"106.3: {ctx.source.name}: add one "
+                                "mana of the colour of your choice", choices=choices, min=1,
+                                max=1)
+    assert isinstance(reply, Answer)
+    pool = game.state.players[ctx.controller].mana
+    color = COLORS[reply.keys[0]]
+    pool[color] = pool.get(color, 0) + ctx.amount(eff)
 
 
 def _deal_damage(ctx: EffectContext, eff: Effect) -> None:
@@ -572,6 +588,7 @@ def _any_player_may(ctx: EffectContext, eff: Effect) -> Proc[None]:
 
 EFFECT_VERBS: dict[str, VerbSpec] = {
     "add_mana": VerbSpec("106.3", {"mana": "mana"}, {"amount": "amount"}, _add_mana),
+    "add_mana_of_any_color": VerbSpec("106.3", {}, {"amount": "amount"}, _add_mana_of_any_color),
     "deal_damage": VerbSpec("120.3", {"amount": "share", "to": "recipients"}, {}, _deal_damage),
     "gain_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _gain_life),
     "lose_life": VerbSpec("119.3", {"amount": "amount"}, {"who": "players"}, _lose_life),

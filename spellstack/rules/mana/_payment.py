@@ -21,21 +21,30 @@ class ManaSource:
     source_id: int
     """The permanent's object id."""
     produces: tuple[str, ...]
-    """The mana types it can add, one mana per activation (e.g. ``("G",)``)."""
+    """The mana types it can add, one mana per activation (e.g. ``("G",)``; one mana of any
+    color: ``("W", "U", "B", "R", "G")``, the colour chosen as it is activated, 605.3a)."""
+    ability: int = 0
+    """Which of the permanent's activated abilities it is, from 1 as ``Action.ability`` counts
+    (601.2g: one named in ``Action.pay``, whatever its cost); 0 for its first mana ability
+    whose only cost is {T} (automatic payment)."""
 
 
-def _source_init(self: ManaSource, source_id: int, produces: tuple[str, ...]) -> None:
+def _source_init(self: ManaSource, source_id: int, produces: tuple[str, ...],
+                 ability: int = 0) -> None:
     """``ManaSource.__init__`` writing the slots through their descriptors: the seat's mana is
     listed again whenever what is tapped changes (``_casting.mana_sources``), and the frozen
     dataclass's ``__init__`` (``object.__setattr__`` for each field) takes twice as long."""
     _set_source_id(self, source_id)
     _set_produces(self, produces)
+    _set_ability(self, ability)
 
 
-if tuple(f.name for f in fields(ManaSource)) != ("source_id", "produces"):
-    raise AssertionError("_source_init sets source_id and produces, ManaSource has other fields")
+if tuple(f.name for f in fields(ManaSource)) != ("source_id", "produces", "ability"):
+    raise AssertionError("_source_init sets source_id, produces and ability, ManaSource has "
+                         "other fields")
 _set_source_id = ManaSource.__dict__["source_id"].__set__
 _set_produces = ManaSource.__dict__["produces"].__set__
+_set_ability = ManaSource.__dict__["ability"].__set__
 setattr(ManaSource, "__init__", _source_init)  # noqa: B010 (mypy refuses assigning to a method)
 
 
@@ -49,6 +58,9 @@ class Payment:
     """(source_id, mana type) for each source activated, in activation order."""
     life: int = 0
     """Life paid for Phyrexian symbols."""
+    abilities: tuple[int, ...] = ()
+    """For each of ``activations``, the ``ManaSource.ability`` it activates; empty when every
+    one is 0 (each source's first mana ability whose only cost is {T})."""
 
 
 # A choice symbol is settled into one of these options. Option values:
@@ -274,10 +286,15 @@ class _Planner:
         if chosen is None:
             return None
         from_pool = tuple((MANA_TYPES[t], n) for t, n in enumerate(use) if n)
-        return Payment(from_pool=from_pool, activations=chosen, life=life)
+        sources = self._sources
+        activations = tuple((sources[i].source_id, mana) for i, mana in chosen)
+        abilities = tuple(sources[i].ability for i, _ in chosen)
+        return Payment(from_pool=from_pool, activations=activations, life=life,
+                       abilities=abilities if any(abilities) else ())
 
     def _choose_sources(self, rest: list[int], generic: int) -> tuple[tuple[int, str], ...] | None:
-        """Activations paying ``rest`` coloured and ``generic`` generic mana, or None.
+        """Activations paying ``rest`` coloured and ``generic`` generic mana, or None: (index in
+        the sources, mana type) for each.
 
         Every plan activates exactly ``sum(rest) + generic`` sources; this picks
         the one whose sources come earliest (lexicographically smallest list of
@@ -333,7 +350,6 @@ class _Planner:
         source of its type for the colour, or any later source for generic, can use it instead;
         one that pays neither would need more generic payers than there is generic mana.)"""
         owed = list(rest)
-        sources = self._sources
         chosen: list[tuple[int, str]] = []
         for i, mask in enumerate(self._source_masks):
             if not mask:
@@ -345,21 +361,21 @@ class _Planner:
                 generic -= 1
             else:
                 continue
-            chosen.append((sources[i].source_id, MANA_TYPES[t]))
+            chosen.append((i, MANA_TYPES[t]))
             if len(chosen) == needed:
                 return tuple(chosen)
         return None
 
     def _assign(self, demands: list[int], chosen: list[int]) -> tuple[tuple[int, str], ...]:
-        """Which type each chosen source adds: its matched colour, else its first type."""
+        """Which type each chosen source (by index) adds: its matched colour, else its first
+        type."""
         owners = _matching(demands, [self._source_masks[j] for j in chosen])
         made: dict[int, str] = {}
         for d, k in enumerate(owners):
             made[k] = MANA_TYPES[demands[d].bit_length() - 1]
         result: list[tuple[int, str]] = []
         for k, j in enumerate(chosen):
-            source = self._sources[j]
-            result.append((source.source_id, made.get(k, source.produces[0])))
+            result.append((j, made.get(k, self._sources[j].produces[0])))
         return tuple(result)
 
 

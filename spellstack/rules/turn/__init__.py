@@ -4,6 +4,7 @@ taking actions and answers, and the steps.
 """
 
 from ._combat import check_trample_division, combat_damage
+from ._declarations import declaration_refusal
 from ._driver import (
     SBA_SKIPPED,
     SKIPPED_CHECK,
@@ -68,6 +69,7 @@ __all__ = [
     "check_answer",
     "check_trample_division",
     "combat_damage",
+    "declaration_refusal",
     "default_answer",
     "end_turn",
     "new_game",

@@ -33,14 +33,18 @@ def _can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
                 and not (game.has_keyword(blocker, "flying") or game.has_keyword(blocker, "reach")))
 
 
-def declare_attackers(game: Game) -> Proc[None]:
-    """508.1: the active player declares attackers; attackers without vigilance tap (508.1f);
-    508.3a: attack triggers."""
+ATTACK_PROMPT = "508.1: declare attackers"
+"""The attackers decision's prompt (its rule heads a refusal, ``check_answer``)."""
+BLOCK_PROMPT = "509.1: declare blockers"
+"""The blockers decision's prompt, before the notes of 509.1b restrictions."""
+
+
+def attack_options(game: Game) -> tuple[tuple[Choice, ...], int, tuple[tuple[int, int], ...]]:
+    """508.1a: what the active player may declare: the choices (the creatures that can attack,
+    then the players and planeswalkers they can attack), how many of them are creatures, and
+    the legal (creature key, defender key) pairs; no pairs if no creature could attack."""
     st = game.state
-    st.combat = CombatState()
     seat = st.active
-    if st.players[seat].lost:
-        return  # 800.4j: a turn without an active player has no attackers
     layers = game.caches.layers
     attackers = [st.objects[i] for i in st.battlefield
                  if layers[i].controller == seat and _can_attack(game, st.objects[i])]
@@ -49,13 +53,49 @@ def declare_attackers(game: Game) -> Proc[None]:
         c = layers[oid]
         if c.controller != seat and "Planeswalker" in c.card_types:
             defenders.append(oid)
-    if not attackers or not defenders:
-        return
     n = len(attackers)
     choices = tuple(Choice(i, a.id, a.name, 0) for i, a in enumerate(attackers)) + tuple(
         Choice(n + j, d, visible_name(game, d), 1) for j, d in enumerate(defenders))
     pairs = tuple((i, n + j) for i in range(n) for j in range(len(defenders)))
-    reply = yield game.decision(seat, "attackers", "508.1: declare attackers", choices=choices,
+    return choices, n, pairs
+
+
+def block_options(game: Game, seat: int) -> tuple[tuple[Choice, ...], int,
+                                                  tuple[tuple[int, int], ...], str]:
+    """509.1a: what defending player ``seat`` may declare: the choices (their untapped
+    creatures, then the attackers attacking them or their planeswalkers), how many of them are
+    creatures, the legal (blocker key, attacker key) pairs (none if no creature could block) and
+    the prompt, naming the restrictions that forbid a block (509.1b, read by ``check_answer``)."""
+    st = game.state
+    combat = st.combat
+    attacking = combat.attackers if combat is not None else {}
+    mine = [a for a in st.battlefield
+            if a in attacking and _defends(game, seat, attacking[a])]
+    blockers = [st.objects[i] for i in st.battlefield
+                if game.controller(st.objects[i]) == seat and game.is_creature(st.objects[i])
+                and not st.objects[i].tapped]
+    nb = len(blockers)
+    legal = tuple((bi, nb + ai) for bi, b in enumerate(blockers) for ai, a in enumerate(mine)
+                  if _can_block(game, b, st.objects[a]))
+    choices = tuple(Choice(i, b.id, b.name, 0) for i, b in enumerate(blockers)) + tuple(
+        Choice(nb + j, a, st.objects[a].name, 1) for j, a in enumerate(mine))
+    notes = "".join(f"; {b.name} can't block: 101.2: {why}" for b in blockers
+                    if (why := block_refusal(game, b)) is not None)
+    return choices, nb, legal, BLOCK_PROMPT + notes
+
+
+def declare_attackers(game: Game) -> Proc[None]:
+    """508.1: the active player declares attackers; attackers without vigilance tap (508.1f);
+    508.3a: attack triggers."""
+    st = game.state
+    st.combat = CombatState()
+    seat = st.active
+    if st.players[seat].lost:
+        return  # 800.4j: a turn without an active player has no attackers
+    choices, n, pairs = attack_options(game)
+    if not pairs:
+        return
+    reply = yield game.decision(seat, "attackers", ATTACK_PROMPT, choices=choices,
                                 min=0, max=n, legal_pairs=pairs)
     assert isinstance(reply, Answer)
     if st.players[seat].lost:
@@ -91,23 +131,12 @@ def declare_blockers(game: Game) -> Proc[None]:
     for seat in st.apnap():
         if seat == st.active:
             continue
-        mine = [a for a in st.battlefield
-                if a in combat.attackers and _defends(game, seat, combat.attackers[a])]
-        blockers = [st.objects[i] for i in st.battlefield
-                    if game.controller(st.objects[i]) == seat and game.is_creature(st.objects[i])
-                    and not st.objects[i].tapped]
-        nb = len(blockers)
-        legal = tuple((bi, nb + ai) for bi, b in enumerate(blockers) for ai, a in enumerate(mine)
-                      if _can_block(game, b, st.objects[a]))
+        choices, nb, legal, prompt = block_options(game, seat)
         if not legal:
             continue
-        choices = tuple(Choice(i, b.id, b.name, 0) for i, b in enumerate(blockers)) + tuple(
-            Choice(nb + j, a, st.objects[a].name, 1) for j, a in enumerate(mine))
         # 509.1b: a refusal can name the effect that forbids a block (check_answer reads this).
-        notes = "".join(f"; {b.name} can't block: 101.2: {why}" for b in blockers
-                        if (why := block_refusal(game, b)) is not None)
-        reply = yield game.decision(seat, "blockers", "509.1: declare blockers" + notes,
-                                    choices=choices, min=0, max=nb, legal_pairs=legal)
+        reply = yield game.decision(seat, "blockers", prompt, choices=choices, min=0, max=nb,
+                                    legal_pairs=legal)
         assert isinstance(reply, Answer)
         declared.extend((choices[b].ref, choices[a].ref) for b, a in reply.pairs)
     # 800.4a: a player who left while declaring took their creatures with them.
