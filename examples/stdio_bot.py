@@ -37,11 +37,11 @@ def write_frame(message):
     stdout.flush()
 
 
-def action(decision_id, kind, object_id=0, ability=0, targets=(), face="", costs=()):
+def action(decision_id, kind, object_id=0, ability=0, targets=(), face="", modes=(), costs=()):
     """A SubmitAction: every field of the action is given."""
     return {"k": "SubmitAction", "v": VERSION, "b": {"decision_id": decision_id, "action": {
         "kind": kind, "object_id": object_id, "ability": ability, "targets": list(targets),
-        "x": 0, "divide": [], "pay": [], "pay_as": [], "face": face, "modes": [],
+        "x": 0, "divide": [], "pay": [], "pay_as": [], "face": face, "modes": list(modes),
         "costs": list(costs)}}}
 
 
@@ -52,23 +52,23 @@ def answer(decision_id, keys=(), pairs=()):
 
 
 def choose_action(decision):
-    """A land, else the first spell with no X, no division and no modes whose targets exist,
+    """A land, else the first spell with no X and no division whose targets exist,
     else pass. Each action option is [kind, object_id, name, ability, targets, has_x, max_x,
-    divide, face, modes, mode_count, costs, required_cost] and each target requirement
+    divide, face, modes, mode_texts, costs, required_cost] and each target requirement
     [prompt, min, max, candidates]."""
     options = decision["actions"]
     for kind, object_id, _name, _ability, _targets, _x, _max_x, _divide, face, *_ in options:
         if kind == "play":
             return action(decision["id"], kind, object_id, face=face)
     for option in options:
-        kind, object_id, _name, ability, targets, has_x, _max_x, divide, face = option[:9]
-        mode_count, required_cost = option[10], option[12]
-        if kind != "cast" or has_x or divide or mode_count:
+        kind, object_id, _name, ability, targets, has_x, _max_x, divide, face, modes = option[:10]
+        required_cost = option[12]
+        if kind != "cast" or has_x or divide:
             continue
         if all(len(candidates) >= low for _prompt, low, _high, candidates in targets):
             chosen = [ref for _prompt, low, _high, candidates in targets for ref in candidates[:low]]
             return action(decision["id"], kind, object_id, ability, chosen, face=face,
-                          costs=[required_cost] if required_cost else [])
+                          modes=modes, costs=required_cost.split("+") if required_cost else [])
     return action(decision["id"], "pass")
 
 

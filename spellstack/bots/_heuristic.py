@@ -106,7 +106,7 @@ class HeuristicBot:
         options = [o for o in decision.actions if o.kind in ("play", "cast")]
         lands = [o for o in options if o.kind == "play"]
         if lands:
-            return Action("play", lands[0].object_id)
+            return Action("play", lands[0].object_id, face=lands[0].face)
         me = view.seat
         opponents = [p for p in view.players if p.seat != me and not p.lost]
         if not opponents:
@@ -150,14 +150,19 @@ class HeuristicBot:
             else:
                 picks = self._help_targets(pool, board, view.seat)
             need = req.min
-            chosen = picks[:max(need, min(req.max, len(picks)))]
+            # 601.2d: a divided amount goes whole to one target (no division to name).
+            most = min(req.max, 1) if option.divide else req.max
+            chosen = picks[:max(need, min(most, len(picks)))]
             if len(chosen) < need:
                 return None  # only its own things (or nothing sensible) to point it at
             targets.extend(chosen)
         x = option.max_x if option.has_x else 0
         if option.has_x and x == 0:
             return None
-        return Action(option.kind, option.object_id, option.ability, tuple(targets), x)
+        # 601.2b: the option's face, modes and the cost it is cast with, as offered.
+        costs = tuple(option.required_cost.split("+")) if option.required_cost else ()
+        return Action(option.kind, option.object_id, option.ability, tuple(targets), x,
+                      face=option.face, modes=option.modes, costs=costs)
 
     @staticmethod
     def _harm_targets(pool: list[int], board: Mapping[int, ObjectView], me: int, foe: int,

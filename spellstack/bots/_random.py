@@ -102,19 +102,34 @@ class RandomBot:
         options = [o for o in decision.actions if o.kind != "pass"]
         lands = [o for o in options if o.kind == "play"]
         if lands:
-            return Action("play", lands[0].object_id)
+            return Action("play", lands[0].object_id, face=lands[0].face)
         if not options or rng.below(4) == 0:
             return Action("pass")
         return self._fill(rng.choice(options))
 
     def _fill(self, option: ActionOption) -> Action:
         rng = self.rng
+        x = rng.below(option.max_x + 1) if option.has_x else 0
         targets: list[int] = []
         for req in option.targets:
             # 115.3: one object may be chosen once for each word "target".
             pool = list(req.candidates)
-            n = min(len(pool), req.min + rng.below(req.max - req.min + 1))
+            high = req.max
+            if option.divide:
+                # 601.2d: a division gives each target at least 1; one target takes the whole
+                # amount without naming it, and with X = 0 there is nothing to give.
+                high = min(high, 1 if not option.has_x or x > 0 else 0)
+                if high < req.min:
+                    x = max(x, 1)
+                    high = req.min
+            n = min(len(pool), req.min + rng.below(max(0, high - req.min) + 1))
             rng.shuffle(pool)
             targets.extend(pool[:n])
-        x = rng.below(option.max_x + 1) if option.has_x else 0
-        return Action(option.kind, option.object_id, option.ability, tuple(targets), x)
+        # 601.2b: the option's own face, modes and alternative cost; each optional cost it
+        # offers, half the time.
+        costs = ((option.required_cost.split("+") if option.required_cost else [])
+                 + [c for c in option.costs if rng.below(2) == 0])
+        if option.kind == "play":
+            return Action("play", option.object_id, face=option.face)
+        return Action(option.kind, option.object_id, option.ability, tuple(targets), x,
+                      face=option.face, modes=option.modes, costs=tuple(costs))

@@ -25,7 +25,7 @@ CASES: list[tuple[type[Any], Callable[..., Any], tuple[Any, ...]]] = [
     (Choice, new_choice, (1, 0, "yes", 0)),
     (TargetRequirement, new_target_requirement, ("target creature", 1, 1, (7, 9))),
     (ActionOption, new_action_option, ("cast", 5, "Lightning Bolt", 0, (_REQ,), True, 3, False,
-                                       "", ("one", "two"), 1, ("kicker",), "")),
+                                       "", (2,), ("two",), ("kicker",), "")),
     (Decision, new_decision, (4, 1, "priority", "117.1: Ben, you have priority", (), (_OPTION,), 0, 0,
                               ((1, 2),), ((3, 4),))),
     (MoveEvent, _new_move, (12, "hand", "battlefield", True, False, (("+1/+1", 2),), True)),

@@ -212,6 +212,11 @@ def play_land(game: Game, seat: int, action: Action) -> GameObject:
         raise refusal(game, "305.1", f"object #{action.object_id} is not a card in "
                     f"{st.players[seat].name}'s hand")
     if action.face:
+        if action.face in game.cards[obj.name].faces and "Land" in game.cards[action.face].card_types:
+            # 712.12: a modal double-faced card's land face. Shatterskull's "As it enters, you
+            # may pay 3 life" asks a question as it enters, which a land play can't ask yet.
+            raise refusal(game, "305.1", f"playing {action.face} is not supported yet (its "
+                          "\"as it enters\" choice)")
         raise refusal(game, "305.1", f"{obj.name} has no face called {action.face!r}")
     if not game.is_type(obj, "Land"):
         raise refusal(game, "305.1", f"{obj.name} is not a land")

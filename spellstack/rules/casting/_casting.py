@@ -29,7 +29,7 @@ from ._actions import _pay, _plan, _split_targets
 from ._checks import refusal, sorcery_timing
 
 __all__ = ["CastForm", "cast_forms", "cast_spell", "castable_faces", "division_total",
-           "spell_specs", "total_cost"]
+           "instant_speed", "spell_specs", "total_cost"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +119,7 @@ def total_cost(face: CardDefinition, chosen: tuple[CostOption, ...]) -> ManaCost
     return ManaCost(base.symbols + extra) if extra else base
 
 
-def _instant_speed(game: Game, seat: int, obj: GameObject, face: CardDefinition,
+def instant_speed(game: Game, seat: int, obj: GameObject, face: CardDefinition,
                    chosen: tuple[CostOption, ...]) -> bool:
     """307.1/702.8a: an instant, a spell with flash, one cast with a cost that lets it be cast as
     though it had flash (Rout, 601.3c), or one an effect lets ``seat`` cast so (Sigarda's Aid)."""
@@ -258,7 +258,7 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
     form = _face(game, seat, obj, action)
     face = form.face
     chosen = _chosen_costs(game, form, action)
-    if not _instant_speed(game, seat, obj, face, chosen) and not sorcery_timing(game, seat):
+    if not instant_speed(game, seat, obj, face, chosen) and not sorcery_timing(game, seat):
         raise refusal(game, "307.1", f"{face.name} can be cast only in your main phase with an "
                       "empty stack")
     _modes(game, face, action)

@@ -8,9 +8,10 @@ is all a seat can do (then the engine passes for it). Both read only what their 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import combinations
 
 from ..base import builder
-from ..definitions import TargetSpec
+from ..definitions import CostOption, TargetSpec
 from ..game import Game, HandFacts, SeatBoard
 from ..legality import (
     cast_permitted_from,
@@ -32,6 +33,7 @@ from ..state import (
 )
 from ._actions import spell_targets
 from ._boards import can_tap, mana_sources, seat_board
+from ._casting import cast_forms, instant_speed, spell_specs, total_cost
 from ._checks import MAIN_STEPS, sorcery_timing
 
 # ---------------------------------------------------------------------- legal actions
@@ -55,14 +57,74 @@ def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
 
 def _castable_cards(game: Game, seat: int, permissions: bool | None = None) -> list[int]:
     """The cards ``seat`` might cast or play: their hand, then cards in other zones an effect
-    lets them cast (601.2a; ``cast_permitted_from``). ``permissions``: ``has_permissions``, if
-    the caller knows it."""
+    lets them cast (601.2a; ``cast_permitted_from``) or their own rules do (``_own_zone_cards``).
+    ``permissions``: ``has_permissions``, if the caller knows it."""
     st = game.state
     out = list(st.players[seat].hand)
     if has_permissions(game) if permissions is None else permissions:
         for zone in ("graveyard", "exile", "library"):
             ids = st.exile if zone == "exile" else st.zone_list(zone, seat)
             out.extend(i for i in ids if cast_permitted_from(game, seat, st.objects[i]))
+    out.extend(i for i in _own_zone_cards(game, seat) if i not in out)
+    return out
+
+
+def _own_zone_cards(game: Game, seat: int) -> list[int]:
+    """601.2a: ``seat``'s cards outside their hand that they may cast by the cards' own rules: a
+    graveyard card with flashback (702.34a), an Adventure's creature in exile (715.4)."""
+    st = game.state
+    objects, cards = st.objects, game.cards
+    out = [i for i in st.players[seat].graveyard
+           if any(o.zone == "graveyard" for o in cards[objects[i].name].cost_options)]
+    if st.exile:
+        out += [i for i in st.exile if objects[i].on_adventure and objects[i].owner == seat]
+    return out
+
+
+def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
+                  sorcery_ok: bool) -> list[ActionOption]:
+    """The cast options of a card with faces or cost options (601.3e, 601.2b): one per face,
+    alternative cost (or none) and choice of modes that could be cast now, each with the
+    additional costs that could be paid on top of it."""
+    out: list[ActionOption] = []
+    for form in cast_forms(game, seat, obj):
+        face = form.face
+        if form.required_cost:
+            alternatives: list[CostOption | None] = [face.cost_option(form.required_cost)]
+        else:
+            alternatives = [None, *(o for o in form.costs if o.kind == "alternative")]
+        additional = [o for o in form.costs if o.kind == "additional"]
+        for alt in alternatives:
+            base: tuple[CostOption, ...] = (alt,) if alt is not None else ()
+            if not instant_speed(game, seat, obj, face, base) and not sorcery_ok:
+                flash = next((o for o in additional if o.name == "flash"), None)
+                if flash is None:
+                    continue
+                base += (flash,)  # 601.3c: Rout, "as though it had flash if you pay {2} more"
+            cost = total_cost(face, base)
+            mx = supply.max_x(cost)
+            if mx is None:
+                continue
+            if all(cast_refusal(game, seat, obj, x, face) is not None
+                   for x in range(min(mx, 1) + 1)):
+                continue  # 601.2e/101.2, as for a card of one face
+            extra = tuple(o.name for o in additional if o not in base
+                          and supply.can_pay(total_cost(face, (*base, o)), 0))
+            named = "+".join(o.name for o in base)
+            spell = face.spell
+            mode_sets: list[tuple[int, ...]] = [()]
+            if spell is not None and spell.modes:
+                mode_sets = list(combinations(range(1, len(spell.modes) + 1), spell.mode_count))
+            for modes in mode_sets:
+                bestowed = alt is not None and alt.name == "bestow"
+                reqs = _requirements(game, spell_specs(face, modes, bestowed), seat, obj.id, obj)
+                if reqs is None:
+                    continue
+                texts = tuple(spell.modes[m - 1].text for m in modes) if spell else ()
+                out.append(new_action_option(
+                    "cast", obj.id, face.name, 0, reqs, cost.has_x, mx,
+                    bool(spell is not None and spell.divide), face.name if obj.name != face.name
+                    or game.cards[obj.name].faces else "", modes, texts, extra, named))
     return out
 
 
@@ -125,6 +187,8 @@ def only_pass_possible(game: Game, seat: int) -> bool:
         board = seat_board(game, seat)
     if board.permissions:
         return _only_pass_permitted(game, seat)
+    if (p.graveyard or st.exile) and _own_zone_cards(game, seat):
+        return len(legal_actions(game, seat)) == 1  # 601.2a: flashback, an Adventure's creature
     hand = tuple(p.hand)
     facts = game.caches.hand_facts.get(seat)
     if facts is None or facts.hand != hand or (facts.epoch != game.caches.epoch and facts.epoch >= 0):
@@ -170,6 +234,7 @@ def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
     land = False
     instant: dict[int, ManaCost] = {}
     sorcery: dict[int, ManaCost] = {}
+    cards, objects = game.cards, game.state.objects
     for oid in hand:
         c = layers[oid]
         if "Land" in c.card_types:
@@ -179,6 +244,22 @@ def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
         sorcery[id(cost)] = cost
         if "Instant" in c.card_types or "flash" in c.keywords:
             instant[id(cost)] = cost
+        defn = cards[objects[oid].name]
+        if defn.faces or defn.cost_options:
+            # 601.3e, 601.2b: every face and every cost it may be cast for, and when.
+            for face in (cards[n] for n in defn.faces) if defn.faces else (defn,):
+                if "Land" in face.card_types:
+                    land = True  # 712.12: a modal double-faced card's land face
+                    continue
+                fast = "Instant" in face.card_types or "flash" in face.keywords
+                for option in (None, *face.cost_options):
+                    if option is not None and option.zone != "hand":
+                        continue
+                    total = total_cost(face, (option,) if option is not None else ())
+                    if option is None or option.kind == "alternative":
+                        sorcery[id(total)] = total
+                    if fast or (option is not None and option.name == "flash"):
+                        instant[id(total)] = total
     stable = game.caches.stable
     epoch = -1 if all(oid in stable for oid in hand) else game.caches.epoch
     facts = game.caches.hand_facts[seat] = _new_hand_facts(hand, epoch, land, tuple(instant.values()),
@@ -275,7 +356,13 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         if "Land" in c.card_types:
             if lands_ok and obj.zone == "hand":
                 options.append(new_action_option("play", oid, obj.name, 0, (), False, 0, False,
-                                                    "", (), 0, (), ""))
+                                                    "", (), (), (), ""))
+            continue
+        defn = game.cards[obj.name]
+        spell = defn.spell
+        if (defn.faces or defn.cost_options or obj.zone != "hand"
+                or (spell is not None and (spell.modes or spell.divide))):
+            options.extend(_form_options(game, seat, obj, supply, sorcery_ok))
             continue
         # ``_instant_speed``, with the characteristics at hand.
         if not (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
@@ -293,7 +380,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         if all(cast_refusal(game, seat, obj, x) is not None for x in range(min(mx, 1) + 1)):
             continue
         options.append(new_action_option("cast", oid, obj.name, 0, reqs, cost.has_x, mx, False,
-                                         "", (), 0, (), ""))
+                                         "", (), (), (), ""))
     for oid in st.battlefield if seat_board(game, seat).activator else ():
         c = layers[oid]
         if c.controller != seat or not c.activated:
@@ -315,5 +402,5 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
             if reqs is None:
                 continue
             options.append(new_action_option("activate", oid, obj.name, n, reqs, ab.mana_cost.has_x,
-                                             mx, False, "", (), 0, (), ""))
+                                             mx, False, "", (), (), (), ""))
     return tuple(options)

@@ -76,16 +76,17 @@ class ActionOption:
     face: str = ""
     """601.3e: the face, half or Adventure this option casts (or, for ``play``, the land face
     played), by name; empty for a card with one face."""
-    modes: tuple[str, ...] = ()
-    """700.2: the modes to choose from, in printed order (an action names them from 1)."""
-    mode_count: int = 0
-    """How many modes to choose (0: the spell is not modal)."""
+    modes: tuple[int, ...] = ()
+    """700.2: the modes this option casts, numbered from 1 in printed order, as the action
+    names them (a modal spell is offered once per choice of modes); empty if not modal."""
+    mode_texts: tuple[str, ...] = ()
+    """The text of each of those modes."""
     costs: tuple[str, ...] = ()
-    """601.2b: the optional additional and alternative costs that may be named (``kicker``,
-    ``evoke``, ``flash`` ...); at most one alternative cost is named (118.9a)."""
+    """601.2b: the optional additional costs the player could also pay now (``kicker``)."""
     required_cost: str = ""
-    """The alternative cost this option must name: the one that lets the card be cast from
-    where it is (``flashback`` from a graveyard); empty if none is needed."""
+    """The alternative cost this option casts with, which the action must name (``flashback``
+    from a graveyard, ``evoke``, ``bestow``, ``dash``; 118.9a: only one), or the additional cost
+    its timing needs (Rout's ``flash``); empty for the mana cost alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +127,7 @@ new_target_requirement: Callable[[str, int, int, tuple[int, ...]], TargetRequire
 """``TargetRequirement(prompt, min, max, candidates)``."""
 new_action_option: Callable[..., ActionOption] = builder(ActionOption)
 """``ActionOption(kind, object_id, name, ability, targets, has_x, max_x, divide, face, modes,
-mode_count, costs, required_cost)``, every field given."""
+mode_texts, costs, required_cost)``, every field given."""
 new_decision: Callable[[int, int, DecisionKind, str, tuple[Choice, ...], tuple[ActionOption, ...], int, int,
                         tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]], Decision] = builder(
     Decision)
