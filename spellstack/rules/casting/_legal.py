@@ -74,6 +74,13 @@ def _own_zone_cards(game: Game, seat: int) -> list[int]:
     graveyard card with flashback (702.34a), an Adventure's creature in exile (715.4)."""
     st = game.state
     objects, cards = st.objects, game.cards
+    known = game.caches.own_zone_casting
+    if known is None:
+        known = game.caches.own_zone_casting = any(
+            cards[o.name].layout == "adventure" or any(c.zone != "hand" for c in cards[o.name].cost_options)
+            for o in (*objects.values(), *st.lki.values()) if not o.ability_kind)
+    if not known:
+        return []
     out = [i for i in st.players[seat].graveyard
            if any(o.zone == "graveyard" for o in cards[objects[i].name].cost_options)]
     if st.exile:
@@ -187,7 +194,8 @@ def only_pass_possible(game: Game, seat: int) -> bool:
         board = seat_board(game, seat)
     if board.permissions:
         return _only_pass_permitted(game, seat)
-    if (p.graveyard or st.exile) and _own_zone_cards(game, seat):
+    if (game.caches.own_zone_casting is not False and (p.graveyard or st.exile)
+            and _own_zone_cards(game, seat)):
         return len(legal_actions(game, seat)) == 1  # 601.2a: flashback, an Adventure's creature
     hand = tuple(p.hand)
     facts = game.caches.hand_facts.get(seat)

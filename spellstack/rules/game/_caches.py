@@ -52,11 +52,16 @@ class Caches:
     none of it is in the state hash)."""
 
     __slots__ = ("actions", "board_basis", "epoch", "graveyard_watchers", "hand_facts",
-                 "kinds_scan_id", "kinds_seen", "layers", "mana", "payable", "permanent_facts",
+                 "kinds_scan_id", "kinds_seen", "layers", "mana", "own_zone_casting", "payable",
+                 "permanent_facts",
                  "reads_zones", "seat_boards", "stable", "static_rules", "step_triggers",
                  "templates", "value_readers", "zone_scan_id")
 
     def __init__(self, game: LayerHost) -> None:
+        self.own_zone_casting: bool | None = None
+        """Whether a card of this game may be cast from outside its hand by its own rules
+        (flashback, an Adventure; ``casting._own_zone_cards``): None until first asked. A game's
+        cards are those it was set up with; what is made later are tokens. Never stale."""
         self.epoch = 0
         """Moved by ``new_epoch`` at every change that can affect characteristics; the caches
         below that describe one epoch say which."""
