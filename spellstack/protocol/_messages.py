@@ -285,6 +285,7 @@ GAME_EVENT_KINDS: Mapping[str, str] = MappingProxyType({
     "trigger_removed": "603.8 and 603.4: a trigger that won't go on the stack is removed",
     "resolve": "608.2: a spell or ability resolves",
     "counter": "701.5 or 608.2b: a spell or ability is countered (or doesn't resolve)",
+    "pay": "118.12: a player pays a cost a resolving spell or ability asks for (\"unless ... pays\")",
     "effect": "an effect of a resolving spell or ability that changes no zone, life or damage",
     "damage": "120: damage is dealt; refs gives (source, recipient)",
     "prevent": "615: damage is prevented",
