@@ -72,7 +72,7 @@ def cast_forms(game: Game, seat: int, obj: GameObject) -> tuple[CastForm, ...]:
     own = obj.owner == seat
     out = []
     for face in castable_faces(game, obj):
-        options = _options(game, obj, face)
+        options = face.cost_options
         from_zone = tuple(o for o in options if o.zone == zone and o.zone != "hand")
         if permitted:
             out.append(CastForm(face, "", tuple(o for o in options if o.zone == "hand")))
@@ -81,11 +81,6 @@ def cast_forms(game: Game, seat: int, obj: GameObject) -> tuple[CastForm, ...]:
                 out.append(CastForm(face, o.name, tuple(x for x in options
                                                         if x.kind == "additional")))
     return tuple(out)
-
-
-def _options(game: Game, obj: GameObject, face: CardDefinition) -> tuple[CostOption, ...]:
-    """The cost options printed on the face (and, for a card of one face, the card)."""
-    return face.cost_options
 
 
 def spell_specs(face: CardDefinition, modes: tuple[int, ...], bestowed: bool) -> tuple[TargetSpec, ...]:
