@@ -195,7 +195,8 @@ def read_replacements(raw: Any, text: str, where: Where) -> tuple[ReplacementAbi
     out = []
     for i, r in enumerate(read_tables(raw, where, "replacement")):
         f = f"replacement[{i}]"
-        extra = set(r) - {"event", "applies_to", "counters", "tapped", "zone", "effects", "text"}
+        extra = set(r) - {"event", "applies_to", "counters", "tapped", "unless_pay_life", "zone",
+                          "effects", "text"}
         if extra:
             raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
         event = r.get("event")
@@ -205,9 +206,9 @@ def read_replacements(raw: Any, text: str, where: Where) -> tuple[ReplacementAbi
         quote = read_string(r.get("text", ""), where, f"{f}.text")
         if not quote:
             raise where.error(f"{f}.text", "a replacement ability quotes its Oracle text")
-        wanted = {"enters": {"counters", "tapped"}, "to_graveyard": {"applies_to", "zone"},
-                  "lose_game": {"effects"}}[event]
-        given = set(r) - {"event", "text"}
+        wanted = {"enters": {"counters", "tapped", "unless_pay_life"},
+                  "to_graveyard": {"applies_to", "zone"}, "lose_game": {"effects"}}[event]
+        given = set(r) - {"event", "text", "unless_pay_life"}
         if not given or given - wanted:
             raise where.error(f, f"a {event!r} replacement takes {sorted(wanted)}, got "
                               f"{sorted(given)}")
@@ -224,9 +225,15 @@ def read_replacements(raw: Any, text: str, where: Where) -> tuple[ReplacementAbi
         if event == "to_graveyard" and zone not in REDIRECT_ZONES:
             raise where.error(f"{f}.zone", f"expected one of {sorted(REDIRECT_ZONES)}, got {zone!r}")
         effects = read_effects(r["effects"], where, f"{f}.effects", 0) if "effects" in r else ()
+        life = r.get("unless_pay_life", 0)
+        if event != "enters" and "unless_pay_life" in r:
+            raise where.error(f"{f}.unless_pay_life", "only an 'enters' replacement may offer a "
+                              "payment instead")
+        if not (isinstance(life, int) and not isinstance(life, bool) and life >= 0):
+            raise where.error(f"{f}.unless_pay_life", f"expected an amount of life, got {life!r}")
         out.append(ReplacementAbility(
             event, applies_to, tuple(sorted(counters.items())),
-            read_boolean(r.get("tapped", False), where, f"{f}.tapped"), zone, effects,
+            read_boolean(r.get("tapped", False), where, f"{f}.tapped"), life, zone, effects,
             read_position(r, text, where, f, i + 1), quote))
     return tuple(out)
 

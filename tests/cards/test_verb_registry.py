@@ -44,6 +44,8 @@ SINGLE_USE_ALLOWED: dict[str, str] = {
     "sacrifice": "701.21: sacrifice is a keyword action",
     "discard_hand": "701.8: discarding a whole hand is the discard keyword action",
     "gain_control": "613.1b: a control-changing effect is a layer primitive (613)",
+    "cant_block": "613.11: with 509.1b, \"can't block this turn\" is a general rule-changing effect "
+                  "of resolved spells and abilities",
 }
 
 

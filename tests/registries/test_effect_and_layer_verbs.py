@@ -43,7 +43,7 @@ SAMPLE_ARGS: dict[str, Any] = {
     "token": TOKEN, "exile_until": "source_leaves", "protection_choice": "artifacts_or_color",
     "name": "Grizzly Bears", "text_word": "white", "types": ["Creature"], "words": ["Bear"],
     "colors": "W", "keywords": ["flying"], "positions": [1], "value": 1, "duration": "end_of_turn",
-    "share": 1, "cost_name": "kicker", "mana_cost": "{2}",
+    "share": 1, "cost_name": "kicker", "mana_cost": "{2}", "under": "you",
 }
 """A valid value of each argument kind, as a card file writes it."""
 

@@ -105,7 +105,7 @@ def refused(game: Game, seat: int, action: Action, rule: str) -> None:
 def accepted(game: Game, seat: int, action: Action) -> None:
     """The action is taken and changes the state (the control for ``refused``)."""
     before = game.state.state_hash()
-    assert take_action(game, seat, action) == action.kind
+    assert take_action(game, seat, action) is None  # taken, with nothing left to ask
     assert game.state.state_hash() != before
 
 

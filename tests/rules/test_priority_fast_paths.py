@@ -222,6 +222,8 @@ def test_a_land_entering_is_listed_among_the_lands_before_other_mana_sources() -
     game = game_with({"hand": ["Forest"], "battlefield": ["Forest", "Test Mana Elf"]})
     forest, elf = game.state.battlefield
     assert [s.source_id for s in mana_sources(game, 0)] == [forest, elf]
-    played = play_land(game, 0, Action("play", object_id=game.state.players[0].hand[0]))
-    assert [s.source_id for s in mana_sources(game, 0)] == [forest, played.id, elf]
+    assert play_land(game, 0, Action("play", object_id=game.state.players[0].hand[0])) is None
+    played = game.state.battlefield[-1]
+    assert game.state.objects[played].name == "Forest"
+    assert [s.source_id for s in mana_sources(game, 0)] == [forest, played, elf]
     assert [(s.source_id, s.produces) for s in mana_sources(game, 0)] == reference_mana_sources(game, 0)

@@ -11,6 +11,7 @@ import pytest
 from spellstack.cards import load_card_file, load_cards
 from spellstack.rules import (
     Action,
+    Answer,
     CardDefinitionError,
     Game,
     IllegalActionError,
@@ -22,6 +23,8 @@ from spellstack.rules import (
     priority_decision,
     take_action,
 )
+from spellstack.rules.layers import add_effect, end_durations, new_effect
+from spellstack.rules.legality import block_refusal
 from spellstack.scenarios import build_game
 
 CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_cards.toml"))}
@@ -132,3 +135,54 @@ def test_a_creature_that_lost_its_abilities_restricts_nothing() -> None:
                      {"battlefield": ["Void Winnower", "Dress Down"]})
     take_action(game, 0, Action("cast", card(game, "Grizzly Bears")))
     assert [game.state.objects[i].name for i in game.state.stack] == ["Grizzly Bears"]
+
+
+def test_a_resolved_cant_block_effect_restricts_only_its_creature_and_ends_at_cleanup() -> None:
+    # 613.11: Goblin Heelcutter's "target creature can't block this turn", made as its attack
+    # trigger resolves, is a rule-changing effect on the one creature, ended by 514.2.
+    game = game_with({"battlefield": ["Goblin Heelcutter"]},
+                     {"battlefield": ["Hill Giant", "Grizzly Bears"]})
+    heelcutter = game.state.objects[card(game, "Goblin Heelcutter")]
+    giant = game.state.objects[card(game, "Hill Giant")]
+    bears = game.state.objects[card(game, "Grizzly Bears")]
+    assert block_refusal(game, giant) is None
+    add_effect(game, new_effect(game, "cant_block", (), (giant.id,), heelcutter, "end_of_turn"))
+    assert block_refusal(game, giant) == (
+        "Goblin Heelcutter: Hill Giant can't block this turn (509.1b)")
+    assert block_refusal(game, bears) is None
+    assert game.characteristics(giant).keywords == ()  # in no layer: nothing is granted
+    end_durations(game, "cleanup")
+    assert block_refusal(game, giant) is None
+
+
+def test_a_modal_double_faced_card_offers_its_land_face_as_a_land_play() -> None:
+    # 712.12: the land face is played, named by the option's face; the spell face is cast.
+    game = game_with({"hand": ["Shatterskull Smashing"], "battlefield": ["Mountain", "Mountain"]},
+                     {"battlefield": ["Grizzly Bears"]})
+    options = [(o.kind, o.face) for o in legal_actions(game, 0)]
+    assert ("play", "Shatterskull, the Hammer Pass") in options
+    assert ("cast", "Shatterskull Smashing") in options
+    assert not only_pass_possible(game, 0)
+    # With no land play left, only the spell face is offered.
+    game.state.players[0].lands_played = 1
+    game.caches.actions.clear()
+    assert [o.kind for o in legal_actions(game, 0)].count("play") == 0
+
+
+def test_a_land_face_whose_entering_asks_is_taken_then_asks_before_it_enters() -> None:
+    # 614.12: the play is taken (one land this turn), the card is still in hand while its
+    # controller is asked, and the answer decides how it enters.
+    game = game_with({"hand": ["Shatterskull Smashing"]})
+    oid = card(game, "Shatterskull Smashing")
+    rest = take_action(game, 0, Action("play", oid, face="Shatterskull, the Hammer Pass"))
+    assert rest is not None
+    assert game.state.players[0].lands_played == 1
+    assert game.state.objects[oid].zone == "hand"
+    question = next(rest)
+    assert question.kind == "yes_no" and question.player == 0
+    assert "pay 3 life" in question.prompt
+    with pytest.raises(StopIteration):
+        rest.send(Answer((0,)))  # "no": it enters tapped
+    land = game.state.objects[game.state.battlefield[-1]]
+    assert (land.name, land.tapped, game.state.players[0].life) == (
+        "Shatterskull, the Hammer Pass", True, 20)

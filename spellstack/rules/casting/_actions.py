@@ -25,8 +25,9 @@ from ..mana import COLORS, ManaCost, Payment, plan_payment, spend
 from ..state import (
     Action,
     GameObject,
+    Proc,
 )
-from ..zones import lose_life, move_object
+from ..zones import lose_life, move_object, move_object_proc
 from ._boards import can_tap, mana_sources, named_mana_sources, pay_mana_abilities, sacrifice_permanent
 from ._checks import named_for, refusal, sorcery_timing
 
@@ -204,22 +205,34 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
     return stack_obj
 
 
-def play_land(game: Game, seat: int, action: Action) -> GameObject:
-    """305.1: play a land: main phase, your turn, empty stack, one land per turn (305.2)."""
+def play_land(game: Game, seat: int, action: Action) -> Proc[GameObject] | None:
+    """305.1: play a land: main phase, your turn, empty stack, one land per turn (305.2); a
+    modal double-faced card is played as its land face, named by ``action.face`` (712.12).
+
+    Every check comes first and refuses with nothing changed. Then the land is put onto the
+    battlefield at once (None is returned), or, when an "as it enters" choice must be asked
+    (614.12: Shatterskull, the Hammer Pass's "you may pay 3 life"), the procedure that asks it
+    and puts the land there is returned for the caller to drive: the land play is taken, and
+    nothing else happens until it ends (116.2a: a special action; no player gets priority)."""
     st = game.state
     obj = st.objects.get(action.object_id)
     if obj is None or obj.zone != "hand" or obj.owner != seat:
         raise refusal(game, "305.1", f"object #{action.object_id} is not a card in "
                     f"{st.players[seat].name}'s hand")
+    face = ""
     if action.face:
-        if action.face in game.cards[obj.name].faces and "Land" in game.cards[action.face].card_types:
-            # 712.12: a modal double-faced card's land face. Shatterskull's "As it enters, you
-            # may pay 3 life" asks a question as it enters, which a land play can't ask yet.
-            raise refusal(game, "305.1", f"playing {action.face} is not supported yet (its "
-                          "\"as it enters\" choice)")
-        raise refusal(game, "305.1", f"{obj.name} has no face called {action.face!r}")
-    if not game.is_type(obj, "Land"):
-        raise refusal(game, "305.1", f"{obj.name} is not a land")
+        defn = game.cards[obj.name]
+        if action.face not in defn.faces:
+            raise refusal(game, "305.1", f"{obj.name} has no face called {action.face!r}")
+        if "Land" not in game.cards[action.face].card_types:
+            raise refusal(game, "305.1", f"{action.face} is not a land face (712.12: only a "
+                          "land face is played)")
+        face = action.face
+    elif not game.is_type(obj, "Land"):
+        land = next((n for n in game.cards[obj.name].faces
+                     if "Land" in game.cards[n].card_types), "")
+        raise refusal(game, "305.1", f"{obj.name} is not a land" + (
+            f" (712.12: name its land face, {land})" if land else ""))
     if not sorcery_timing(game, seat):
         raise refusal(game, "305.1", "a land can be played only in your main phase with an empty "
                     "stack")
@@ -229,6 +242,18 @@ def play_land(game: Game, seat: int, action: Action) -> GameObject:
     if why is not None:
         raise refusal(game, "101.2", f"{why}; {obj.name} can't be played")
     st.players[seat].lands_played += 1
-    new = move_object(game, obj.id, "battlefield", controller=seat)
+    if face and any(r.event == "enters" and r.unless_pay_life
+                    for r in game.cards[face].replacements):
+        return _enter_played(game, seat, obj.id, face)
+    new = move_object(game, obj.id, "battlefield", controller=seat, name=face)
     game.log("play", f"{st.players[seat].name} plays {new.name}", player=seat, subject=new.id)
+    return None
+
+
+def _enter_played(game: Game, seat: int, oid: int, face: str) -> Proc[GameObject]:
+    """The rest of a land play whose entering asks (614.12): the replacement's question, then
+    the land on the battlefield."""
+    new = yield from move_object_proc(game, oid, "battlefield", controller=seat, name=face)
+    game.log("play", f"{game.state.players[seat].name} plays {new.name}", player=seat,
+             subject=new.id)
     return new

@@ -236,6 +236,13 @@ def only_pass_possible(game: Game, seat: int) -> bool:
 _new_hand_facts: Callable[..., HandFacts] = builder(HandFacts)
 
 
+def _land_face(game: Game, obj: GameObject) -> str:
+    """712.12: the name of the land face of a modal double-faced card, or ""."""
+    defn = game.cards[obj.name]
+    return next((n for n in defn.faces if "Land" in game.cards[n].card_types), "") if (
+        defn.faces) else ""
+
+
 def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
     """``HandFacts`` for ``seat``'s ``hand`` now (kept in ``Game.hand_facts``)."""
     layers = game.caches.layers  # characteristics by id (613)
@@ -306,11 +313,11 @@ def _only_pass_permitted(game: Game, seat: int) -> bool:
     costs: list[tuple[ManaCost, int]] = []  # what might be done: its cost, the permanent tapped
     for oid in _castable_cards(game, seat, True) if permissions else p.hand:
         c = layers[oid]
-        if "Land" in c.card_types:
-            if (sorcery_ok and p.lands_played < 1 and st.objects[oid].zone == "hand"
-                    and play_land_refusal(game, seat) is None):
-                return False  # 305.1: playing a land needs nothing more
-        elif (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
+        land = "Land" in c.card_types
+        if ((land or _land_face(game, st.objects[oid])) and sorcery_ok and p.lands_played < 1
+                and st.objects[oid].zone == "hand" and play_land_refusal(game, seat) is None):
+            return False  # 305.1: playing a land (or a land face, 712.12) needs nothing more
+        if not land and (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
               or (permissions and flash_permitted(game, seat, st.objects[oid]))):
             costs.append((c.mana_cost or _NO_COST, 0))
     if seat_board(game, seat).activator:
@@ -367,6 +374,11 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
                                                     "", (), (), (), ""))
             continue
         defn = game.cards[obj.name]
+        if defn.faces and lands_ok and obj.zone == "hand":
+            for name in defn.faces:
+                if "Land" in game.cards[name].card_types:  # 712.12: a land face is played
+                    options.append(new_action_option("play", oid, name, 0, (), False, 0, False,
+                                                     name, (), (), (), ""))
         spell = defn.spell
         if (defn.faces or defn.cost_options or obj.zone != "hand"
                 or (spell is not None and (spell.modes or spell.divide))):

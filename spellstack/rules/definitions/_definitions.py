@@ -277,6 +277,9 @@ class ReplacementAbility:
     """For ``enters``: it enters with these counters (614.1c)."""
     tapped: bool = False
     """For ``enters``: it enters tapped (614.1c)."""
+    unless_pay_life: int = 0
+    """For ``enters``: "you may pay N life. If you don't, [it enters tapped]": the choice is
+    made as it enters (614.12), and the replacement applies unless N life is paid (119.4)."""
     zone: str = ""
     """For ``to_graveyard``: the zone it goes to instead (``library``: shuffled in; ``exile``)."""
     effects: tuple[Effect, ...] = ()

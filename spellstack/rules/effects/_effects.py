@@ -18,6 +18,7 @@ from ..layers import (
     LAYER_ARG_KINDS,
     LAYER_VERBS,
     REQUIRED_ARGS,
+    RULE_EFFECT_VERBS,
     add_counters,
     add_effect,
     is_value,
@@ -54,9 +55,10 @@ from ..zones import (
 PLAYER_WORDS: frozenset[str] = frozenset({"you", "target", "each_player", "each_opponent"})
 """Words an effect may use for players: the controller, the targeted player(s), everyone."""
 OBJECT_WORDS: frozenset[str] = frozenset({"self", "target", "subject", "each_creature",
-                                         "self_in_graveyard"})
+                                         "each_permanent", "self_in_graveyard"})
 """Words an effect may use for objects: the source, the target(s), the object the trigger event
-was about, every creature, the card the source became in its owner's graveyard (603.6e)."""
+was about, every creature, every permanent (``destroy`` narrows it with ``types`` and
+``mana_value``), the card the source became in its owner's graveyard (603.6e)."""
 ZONES = frozenset({"hand", "library", "graveyard", "exile"})
 COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty", "dream"})
 MOVE_ZONES = frozenset({"hand", "graveyard", "battlefield", "exile"})
@@ -87,6 +89,7 @@ ARG_KINDS: dict[str, Callable[[object], bool]] = {
     **LAYER_ARG_KINDS,
     "value": lambda v: is_value(v) or v == "X",
     "duration": lambda v: isinstance(v, str) and v in DURATIONS,
+    "under": lambda v: v == "you",
 }
 
 
@@ -170,7 +173,22 @@ class EffectContext:
                     if self.source.card and st.objects[i].card == self.source.card]
         if w == "each_creature":
             return [st.objects[i] for i in st.battlefield if self.game.is_creature(st.objects[i])]
+        if w == "each_permanent":
+            return [st.objects[i] for i in st.battlefield]
         raise AssertionError(word)
+
+    def narrowed(self, eff: Effect, objs: list[GameObject]) -> list[GameObject]:
+        """The objects among ``objs`` that an "each" effect's ``types`` (any of these card
+        types) and ``mana_value`` (202.3; an int or X) arguments admit, as they are now: "each
+        artifact, creature, and enchantment with mana value X"."""
+        game = self.game
+        types = eff.get("types")
+        if isinstance(types, tuple):
+            objs = [o for o in objs if any(game.is_type(o, t) for t in types if isinstance(t, str))]
+        if eff.get("mana_value") is not None:
+            wanted = self.amount(eff, "mana_value")
+            objs = [o for o in objs if game.mana_value(o) == wanted]
+        return objs
 
     def recipients(self, word: object) -> list[int]:
         """Refs (players or objects) a word stands for, for damage."""
@@ -293,7 +311,7 @@ def _destroy(ctx: EffectContext, eff: Effect) -> Proc[None]:
     that (regeneration, 701.15a); ``cant_be_regenerated``: "it can't be regenerated"."""
     regenerate = not eff.get("cant_be_regenerated", False)
     with simultaneous_moves(ctx.game):  # 603.10a: "destroy all" is one event
-        for obj in ctx.objects(eff.get("what")):
+        for obj in ctx.narrowed(eff, ctx.objects(eff.get("what"))):
             yield from destroy_permanent(ctx.game, obj.id, "", regenerate=regenerate)
 
 
@@ -320,6 +338,19 @@ def _continuous(ctx: EffectContext, eff: Effect) -> None:
     args = tuple((k, ctx.x if v == "X" else v) for k, v in eff.args if k not in ("what", "until"))
     add_effect(game, new_effect(game, eff.verb, args, tuple(o.id for o in objs), ctx.source, until,
                                 controller=ctx.controller))
+
+
+def _rule_effect(ctx: EffectContext, eff: Effect) -> None:
+    """613.11/611.2c: a resolving spell or ability's effect that changes a rule for the
+    permanents ``what`` names now ("target creature can't block this turn"), lasting ``until``
+    (default: until end of turn)."""
+    objs = [o for o in ctx.objects(eff.get("what")) if o.zone == "battlefield"]
+    if not objs:
+        return
+    until = eff.get("until", "end_of_turn")
+    assert isinstance(until, str)
+    add_effect(ctx.game, new_effect(ctx.game, eff.verb, (), tuple(o.id for o in objs), ctx.source,
+                                    until, controller=ctx.controller))
 
 
 def _put_counters(ctx: EffectContext, eff: Effect) -> None:
@@ -540,13 +571,16 @@ def _shuffle_into_library(ctx: EffectContext, eff: Effect) -> None:
 
 
 def _put_onto_battlefield(ctx: EffectContext, eff: Effect) -> None:
-    """400.3: put cards onto the battlefield under their owner's control; ``counter``: "with a
-    [kind] counter on it" (614.1c: it enters with them; ``amount``, default 1)."""
+    """400.3: put cards onto the battlefield under their owner's control, or (``under =
+    "you"``) "under your control" (110.2a); ``counter``: "with a [kind] counter on it" (614.1c:
+    it enters with them; ``amount``, default 1)."""
     kind = eff.get("counter")
     counters = ((kind, ctx.amount(eff)),) if isinstance(kind, str) else ()
+    yours = eff.get("under") == "you"
     for obj in ctx.objects(eff.get("what")):
         if obj.zone in ("graveyard", "hand", "exile", "library"):
-            move_object(ctx.game, obj.id, "battlefield", controller=obj.owner, counters=counters)
+            move_object(ctx.game, obj.id, "battlefield",
+                        controller=ctx.controller if yours else obj.owner, counters=counters)
 
 
 def _any_player_may(ctx: EffectContext, eff: Effect) -> Proc[None]:
@@ -596,7 +630,9 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
     "discard": VerbSpec("701.8", {"amount": "amount"}, {"who": "players"}, _discard),
     "discard_hand": VerbSpec("701.8", {}, {"who": "players"}, _discard_hand),
     "sacrifice": VerbSpec("701.21a", {"what": "objects"}, {}, _sacrifice),
-    "destroy": VerbSpec("701.7", {"what": "objects"}, {"cant_be_regenerated": "flag"}, _destroy),
+    "destroy": VerbSpec("701.7", {"what": "objects"}, {"cant_be_regenerated": "flag",
+                                                       "types": "types", "mana_value": "amount"},
+                        _destroy),
     "put_into_zone": VerbSpec("400.3", {"what": "objects", "zone": "zone"}, {}, _put_into_zone),
     "put_counters": VerbSpec("122.1", {"what": "objects", "counter": "counter",
                                        "amount": "amount"}, {}, _put_counters),
@@ -615,6 +651,9 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
                       {"until": "duration", **{k: v for k, v in spec.args.items()
                                                if k not in REQUIRED_ARGS}}, _continuous)
        for verb, spec in LAYER_VERBS.items() if verb not in ("copy_of", "set_base_pt_cda")},
+    # 613.11: "target creature can't block this turn".
+    **{verb: VerbSpec(rule, {"what": "objects"}, {"until": "duration"}, _rule_effect)
+       for verb, rule in RULE_EFFECT_VERBS.items()},
     "attach": VerbSpec("701.3", {"what": "objects", "to": "recipients"}, {}, _attach),
     "create_token": VerbSpec("111.2", {"token": "token"}, {"amount": "amount",
                                                            "attached_to": "objects"}, _create_token),
@@ -626,7 +665,8 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
     "shuffle_into_library": VerbSpec("701.20", {"zones": "zones"}, {"who": "players"},
                                      _shuffle_into_library),
     "put_onto_battlefield": VerbSpec("400.3", {"what": "objects"},
-                                     {"counter": "counter", "amount": "amount"},
+                                     {"counter": "counter", "amount": "amount",
+                                      "under": "under"},
                                      _put_onto_battlefield),
     "exile": VerbSpec("406.3", {"what": "objects"}, {"linked": "flag", "until": "exile_until"},
                       _exile),

@@ -58,6 +58,10 @@ object and is no longer affected) and ``duration``:
   (611.2b: also ends if the source leaves before it resolves);
 - ``indefinite``: until its affected objects leave (e.g. "gain control of target creature").
 
+A record's verb may instead be a rule-changing one (``RULE_EFFECT_VERBS``, 613.11: "target
+creature can't block this turn"): it changes no characteristic, is applied in no layer, and is
+asked where the rule it changes is checked (the legality package's restrictions).
+
 Static abilities (604, 611.3) create no record: their effects exist while their source is on the
 battlefield with the ability (after layer 6) and their ``affected`` filter is evaluated
 continuously (611.3a), at the layer where each effect first applies.
@@ -113,7 +117,16 @@ from ._changes import (
 )
 from ._engine import as_it_would_enter, characteristics, reads_zone_sizes
 from ._host import LayerHost
-from ._vocabulary import AFFECTED, DURATIONS, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS, is_value
+from ._vocabulary import (
+    AFFECTED,
+    DURATIONS,
+    LAYER_ARG_KINDS,
+    LAYER_VERBS,
+    LIST_KINDS,
+    REQUIRED_ARGS,
+    RULE_EFFECT_VERBS,
+    is_value,
+)
 from ._working import COLOR_WORDS, Working
 
 __all__ = [
@@ -124,6 +137,7 @@ __all__ = [
     "LAYER_VERBS",
     "LIST_KINDS",
     "REQUIRED_ARGS",
+    "RULE_EFFECT_VERBS",
     "LayerCache",
     "LayerHost",
     "Working",

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from ..state import GameObject
     from ._host import LayerHost
 from ._engine import characteristics
-from ._vocabulary import DURATIONS, LAYER_VERBS
+from ._vocabulary import DURATIONS, LAYER_VERBS, RULE_EFFECT_VERBS
 
 
 def snapshot_leaving(game: LayerHost, obj: GameObject) -> None:
@@ -27,7 +27,8 @@ def snapshot_leaving(game: LayerHost, obj: GameObject) -> None:
 
 def add_effect(game: LayerHost, effect: ContinuousEffect) -> None:
     """611.2: a resolved spell or ability's continuous effect starts (bumps the epoch)."""
-    if effect.verb not in LAYER_VERBS or effect.duration not in DURATIONS:
+    if ((effect.verb not in LAYER_VERBS and effect.verb not in RULE_EFFECT_VERBS)
+            or effect.duration not in DURATIONS):
         raise ValueError(f"unknown layer verb or duration in {effect!r}")
     game.state.effects.append(effect)
     game.changed()

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from ..state import GameObject
     from ._host import LayerHost
 from ..state import AbilityRef, Characteristics
-from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, VALUES, ActiveEffect
+from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, RULE_EFFECT_VERBS, VALUES, ActiveEffect
 from ._working import COLOR_WORDS, Working, copy_working, freeze, set_face_down, set_printed, substitute
 
 
@@ -25,7 +25,9 @@ def _static_ability(game: LayerHost, ref: AbilityRef) -> StaticAbility | None:
 class _Board:
     """One evaluation of every permanent's characteristics (613.1)."""
 
-    def __init__(self, game: LayerHost, ids: list[int]) -> None:
+    def __init__(self, game: LayerHost, ids: list[int], face: tuple[int, str] = (0, "")) -> None:
+        """``face``: (an object id, the face it is evaluated with), for a card about to enter
+        with another face up than the one it has now (712.12: a land face played)."""
         self.game = game
         st = game.state
         self.works: dict[int, Working] = {}
@@ -35,12 +37,14 @@ class _Board:
             if obj.face_down:
                 set_face_down(w)
             else:
-                set_printed(w, game.cards[obj.name])
+                set_printed(w, game.cards[face[1] if oid == face[0] else obj.name])
             self.works[oid] = w
         self.sets: dict[tuple[int, int], list[int]] = {}  # started groups -> objects (613.6)
         self.carried: dict[str, list[ActiveEffect]] = {}  # later-layer effects of started groups
         self.records: dict[str, list[ActiveEffect]] = {}
         for rec in st.effects:
+            if rec.verb in RULE_EFFECT_VERBS:
+                continue  # 613.11: a rule-changing effect, in no layer
             src = st.objects.get(rec.source) or st.lki.get(rec.source)
             self.records.setdefault(LAYER_VERBS[rec.verb].layer, []).append(ActiveEffect(
                 rec.verb, rec.args, (rec.timestamp, 0, rec.id), src, rec.source, rec.controller,
@@ -315,12 +319,13 @@ def _reads_values(game: LayerHost, name: str) -> bool:
     return found
 
 
-def as_it_would_enter(game: LayerHost, obj: GameObject) -> Characteristics:
+def as_it_would_enter(game: LayerHost, obj: GameObject, face: str = "") -> Characteristics:
     """614.12: the characteristics of ``obj`` (a card or spell about to enter the battlefield) as
     it would exist there: the continuous effects that already exist and would apply to it
     (Dress Down's "Creatures lose all abilities") and those of its own static abilities, with
-    the permanents there now (not cached: nothing has entered yet)."""
+    the permanents there now (not cached: nothing has entered yet). ``face``: the face it
+    enters with, when not the one it has now (712.12: a modal double-faced card's land face)."""
     if obj.zone == "battlefield":
         return characteristics(game, obj)
     ids = [*game.state.battlefield, obj.id]
-    return freeze(_Board(game, ids).run()[obj.id], game.cards)
+    return freeze(_Board(game, ids, (obj.id, face) if face else (0, "")).run()[obj.id], game.cards)

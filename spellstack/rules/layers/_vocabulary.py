@@ -57,6 +57,15 @@ DURATIONS: frozenset[str] = frozenset({"end_of_turn", "your_next_turn", "source_
                                        "indefinite"})
 """611.2a/611.2b: how long a resolved spell or ability's continuous effect lasts."""
 
+RULE_EFFECT_VERBS: dict[str, str] = {
+    "cant_block": "509.1b",
+    "cant_attack": "508.1c",
+}
+"""613.11: continuous effects of resolved spells and abilities that change the game's rules for
+the objects they lock onto ("target creature can't block this turn") rather than their
+characteristics: kept with the layer effects (``GameState.effects``, ending as those do), never
+applied in a layer; each with the rule where it is checked (legality's restrictions ask them)."""
+
 
 
 

@@ -228,8 +228,18 @@ def play_land_refusal(game: Game, seat: int) -> str | None:
     return None
 
 
+_WORDS: dict[str, str] = {"cant_block": "can't block", "cant_attack": "can't attack"}
+
+
 def _combat_refusal(game: Game, obj: GameObject, kinds: tuple[str, ...],
                     rule: str) -> str | None:
+    effects = game.state.effects
+    if effects:
+        # 613.11: a resolved spell or ability's "target creature can't block this turn".
+        for rec in effects:
+            if rec.verb in kinds and obj.id in rec.affected:
+                when = " this turn" if rec.duration == "end_of_turn" else ""
+                return f"{rec.source_name}: {obj.name} {_WORDS[rec.verb]}{when} ({rule})"
     for source, r in _sources(game):
         if (r.kind in kinds and _applies_to_player(game, r.players, source, game.controller(obj))
                 and _names(source, r, obj) and RESTRICTION_FILTERS[r.filter](game, obj, source, 0)):

@@ -53,6 +53,15 @@ def _artifact_or_creature(game: Game, obj: GameObject) -> bool:
     return obj.zone == "battlefield" and (game.is_type(obj, "Artifact") or game.is_creature(obj))
 
 
+def _creature_or_enchantment_card_in_graveyard(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "graveyard" and (game.is_type(obj, "Creature")
+                                        or game.is_type(obj, "Enchantment"))
+
+
+GRAVEYARD_KINDS: frozenset[str] = frozenset({"creature_or_enchantment_card_in_graveyard"})
+"""Target kinds that name cards in graveyards (115.1: a spell may target a card in a zone other
+than the battlefield when it says so); their ``controller`` word names the graveyard's owner."""
+
 # kind -> (object test or None, whether players qualify, prompt)
 TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, str]] = {
     "any": (_creature_or_planeswalker, True, "any target"),  # 115.4
@@ -67,6 +76,9 @@ TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, s
                                  "target creature or planeswalker"),
     "artifact_or_creature": (_artifact_or_creature, False, "target artifact or creature"),
     "nonland_permanent": (_nonland_permanent, False, "target nonland permanent"),
+    "creature_or_enchantment_card_in_graveyard": (
+        _creature_or_enchantment_card_in_graveyard, False,
+        "target creature or enchantment card in a graveyard"),
 }
 """The closed registry of target kinds a card's data may name."""
 
@@ -74,6 +86,9 @@ TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, s
 def target_prompt(spec: TargetSpec) -> str:
     """The words for a target requirement."""
     words = TARGET_KINDS[spec.kind][2]
+    if spec.kind in GRAVEYARD_KINDS and spec.controller:
+        words = words.replace("a graveyard", "an opponent's graveyard" if spec.controller
+                              == "opponent" else "your graveyard")
     if spec.not_colors:
         words = words.replace("target ", "target non" + "".join(spec.not_colors).lower() + " ")
     if spec.min_power:
@@ -113,10 +128,12 @@ def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
         return False
     if spec.min_power and game.power(obj) < spec.min_power:
         return False
-    if spec.controller == "opponent" and game.controller(obj) == controller:
-        return False
-    if spec.controller == "you" and game.controller(obj) != controller:
-        return False
+    if spec.controller:
+        # 108.4a: a card in a graveyard has no controller; "an opponent's graveyard" names its
+        # owner.
+        who = obj.owner if spec.kind in GRAVEYARD_KINDS else game.controller(obj)
+        if (who == controller) != (spec.controller == "you"):
+            return False
     if source is not None:
         if spec.another and obj.id == source.id:
             return False
@@ -156,6 +173,10 @@ def target_candidates(game: Game, spec: TargetSpec, controller: int, source_id: 
         for oid in st.battlefield:
             if is_legal_target(game, spec, oid, controller, source):
                 out.append(oid)
+        if spec.kind in GRAVEYARD_KINDS:
+            for p in st.players:
+                out.extend(oid for oid in p.graveyard
+                           if is_legal_target(game, spec, oid, controller, source))
         if spec.kind in ("spell", "noncreature_spell"):
             for oid in reversed(st.stack):
                 # 115.5: a spell can't target itself.

@@ -44,7 +44,7 @@ from ..definitions import Effect, ReplacementAbility
 from ..game import Game
 from ..layers import as_it_would_enter
 from ..state import AbilityRef, Answer, Choice, GameObject, Proc, Shield, is_player_ref
-from ..views import visible_name
+from ..views import ask_yes_no, visible_name
 
 REPLACEMENT_EVENTS: frozenset[str] = frozenset({"enters", "to_graveyard", "lose_game"})
 """The events a card's static replacement ability may watch (its ``event``)."""
@@ -73,6 +73,9 @@ class MoveEvent:
     """For the battlefield: it enters with these counters (122.6, 614.1c)."""
     tapped: bool = False
     """For the battlefield: it enters tapped (614.1c)."""
+    face: str = ""
+    """For the battlefield: the face it enters with when not the one it has now (712.12: a
+    modal double-faced card's land face played); its abilities are that face's (614.12)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +127,10 @@ class Replacement(Generic[E]):
     """The modified event (and whatever the replacement itself does at once)."""
     self_replacement: bool = False
     """614.15: part of the spell or ability that causes the event; applied first (616.1a)."""
+    ask: Callable[[Game, E], Proc[E]] | None = None
+    """For a replacement whose application asks its controller a question (614.12: "As it
+    enters, you may pay 3 life. If you don't, it enters tapped"): the procedure that asks and
+    returns the modified event. Where nobody can be asked, ``apply`` is its default answer."""
 
 
 def run_sync(proc: Proc[E]) -> E:
@@ -164,6 +171,9 @@ def apply_replacements(game: Game, event: E, found: Callable[[Game, E], list[Rep
             assert isinstance(reply, Answer)
             chosen = pool[reply.keys[0]]
         used.add(chosen.key)
+        if ask and chosen.ask is not None:
+            event = yield from chosen.ask(game, event)
+            continue
         game.log("replace", f"replacement effect (614.6): {chosen.text}", subject=chosen.source)
         event = chosen.apply(game, event)
 
@@ -186,18 +196,19 @@ def redirect(text: str, source: int, to_zone: str, *, from_zone: str = "",
     return Replacement(f"self:{source}:{to_zone}", source, text, 0, apply, self_replacement=True)
 
 
-def _static(game: Game, obj: GameObject, event: str) -> list[ReplacementAbility]:
+def _static(game: Game, obj: GameObject, event: str, face: str = "") -> list[ReplacementAbility]:
     """The static replacement abilities ``obj`` has now for ``event``: after layer 6 (one removed
     there makes no replacement effect) and, for a card about to enter, as it would exist on the
     battlefield (614.12, ``as_it_would_enter``: with the copy effect it enters with,
-    ``_characteristics.choose_copy``, and the effects that would apply to it there)."""
+    ``_characteristics.choose_copy``, the face it enters with, ``face``, and the effects that
+    would apply to it there)."""
     c = game.characteristics(obj)
-    defn = game.cards[c.definition]
+    defn = game.cards[face or c.definition]
     found = [r for r in defn.replacements if r.event == event]
     if not found:
         return found
     if event == "enters" and obj.zone != "battlefield":
-        c = as_it_would_enter(game, obj)
+        c = as_it_would_enter(game, obj, face)
         defn = game.cards[c.definition]
         return [r for r in defn.replacements
                 if r.event == event and AbilityRef(defn.name, "static", r.position) in c.abilities]
@@ -212,7 +223,9 @@ def _redirect_static(obj: GameObject, rep: ReplacementAbility) -> Replacement[Mo
                        obj.timestamp, apply)
 
 
-def _enters_static(obj: GameObject, rep: ReplacementAbility) -> Replacement[MoveEvent]:
+def _enters_static(obj: GameObject, rep: ReplacementAbility, face: str = "") -> Replacement[MoveEvent]:
+    text = f"{face or obj.name}: {rep.text}"
+
     def apply(game: Game, ev: MoveEvent) -> MoveEvent:
         counters = dict(ev.counters)
         for kind, n in rep.counters:
@@ -220,8 +233,25 @@ def _enters_static(obj: GameObject, rep: ReplacementAbility) -> Replacement[Move
         return replace(ev, counters=tuple(sorted(counters.items())),
                        tapped=ev.tapped or rep.tapped)
 
-    return Replacement(f"enters:{obj.id}:{rep.position}", obj.id, f"{obj.name}: {rep.text}",
-                       obj.timestamp, apply)
+    def ask(game: Game, ev: MoveEvent) -> Proc[MoveEvent]:
+        # 614.12: the choice is made as it enters, by the player who controls the card (616.1;
+        # the one who plays it). 119.4: life can be paid only by a player whose life total is at
+        # least the payment; paying it is losing it (119.3).
+        seat = game.controller(obj)
+        player = game.state.players[seat]
+        life = rep.unless_pay_life
+        if player.life >= life and (yield from ask_yes_no(
+                game, seat, f"614.12: {rep.text} Pay {life} life?")):
+            player.life -= life
+            game.state.sba.players.add(seat)  # 704.5a
+            game.log("life", f"{player.name} pays {life} life ({player.life}): {text}",
+                     player=seat, amount=-life)
+            return ev
+        game.log("replace", f"replacement effect (614.6): {text}", subject=obj.id)
+        return apply(game, ev)
+
+    return Replacement(f"enters:{obj.id}:{rep.position}", obj.id, text, obj.timestamp, apply,
+                       ask=ask if rep.unless_pay_life else None)
 
 
 def move_replacements(local: tuple[Replacement[MoveEvent], ...] = ()) -> Callable[
@@ -248,8 +278,8 @@ def move_replacements(local: tuple[Replacement[MoveEvent], ...] = ()) -> Callabl
                     if r.applies_to == "any":
                         out.append(_redirect_static(perm, r))
         if ev.to_zone == "battlefield":
-            for r in _static(game, obj, "enters"):
-                out.append(_enters_static(obj, r))
+            for r in _static(game, obj, "enters", ev.face):
+                out.append(_enters_static(obj, r, ev.face))
         return out
 
     return found

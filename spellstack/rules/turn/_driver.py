@@ -479,11 +479,13 @@ class GameLoop:
         if reply is None:
             return
         try:
-            take_action(game, seat, reply)  # type: ignore[arg-type]  # it refuses a non-Action
+            rest = take_action(game, seat, reply)  # type: ignore[arg-type]  # it refuses a non-Action
         except (IllegalActionError, InvalidMessageError) as err:
             yield _new_outcome(decision, err)
             return
         yield _new_outcome(decision, None)
+        if rest is not None:  # the action taken asks as it ends (614.12): nothing comes between
+            yield from self._procedure(rest)
 
 
 def play_sync(game: Game, answer: Callable[[Decision], Reply],

@@ -27,6 +27,7 @@ from ..state import (
     Decision,
     GameState,
     PlayerState,
+    Proc,
     Reply,
     is_player_ref,
     new_decision,
@@ -173,10 +174,12 @@ def _check_references(game: Game, seat: int, action: Action) -> None:
                          "generic number or 'life'")
 
 
-def take_action(game: Game, seat: int, action: Action) -> str:
-    """Perform a priority action; returns what it was. Illegal actions raise
-    IllegalActionError (malformed ones InvalidMessageError) and change nothing: every field
-    is checked against this game before any rule runs (``_check_references``)."""
+def take_action(game: Game, seat: int, action: Action) -> Proc[object] | None:
+    """Perform a priority action. Illegal actions raise IllegalActionError (malformed ones
+    InvalidMessageError) and change nothing: every field is checked against this game before
+    any rule runs (``_check_references``). Returns None, or, for an action taken whose end asks
+    a question (614.12: a land played whose "as it enters" choice is asked), the procedure that
+    finishes it, which the caller drives before anything else happens."""
     st = game.state
     _action_shape(action)
     if not 0 <= seat < len(st.players):
@@ -187,7 +190,7 @@ def take_action(game: Game, seat: int, action: Action) -> str:
     if action.kind == "concede":
         lose_game(game, seat, "conceded (104.3a)")
         st.cycle = "check"
-        return "concede"
+        return None
     if st.cycle != "priority":
         # 117.5: state-based actions and triggers are dealt with before anyone gets priority.
         raise IllegalActionError(f"117.5: nobody holds priority yet; the game is at {st.cycle!r} "
@@ -197,20 +200,21 @@ def take_action(game: Game, seat: int, action: Action) -> str:
                                  f"({where(game)})")
     if action.kind == "pass":
         _pass(st, seat)
-        return "pass"
+        return None
+    rest: Proc[object] | None = None
     if action.kind == "cast":
         cast_spell(game, seat, action)
     elif action.kind == "activate":
         activate_ability(game, seat, action)
     else:
-        play_land(game, seat, action)
+        rest = play_land(game, seat, action)
     # 117.3c: after taking an action a player receives priority again.
     st.passes = 0
     st.priority = seat
     st.cycle = "check"
     # What the action changed marks itself (``SBAChanges``): a land entering the battlefield
     # or a life payment does; a spell moved to the stack or mana spent does not.
-    return action.kind
+    return rest
 
 
 def _pass(st: GameState, seat: int) -> None:

@@ -68,10 +68,10 @@ def create_object(
     return obj
 
 
-_new_move: Callable[[int, str, str, bool, bool, tuple[tuple[str, int], ...], bool], MoveEvent] = builder(
-    MoveEvent)
-"""``MoveEvent(object_id, from_zone, to_zone, top, shuffle, counters, tapped)``, every field given
-(``builder``): one for every zone change."""
+_new_move: Callable[[int, str, str, bool, bool, tuple[tuple[str, int], ...], bool, str],
+                    MoveEvent] = builder(MoveEvent)
+"""``MoveEvent(object_id, from_zone, to_zone, top, shuffle, counters, tapped, face)``, every field
+given (``builder``): one for every zone change."""
 
 
 def move_object(
@@ -106,8 +106,9 @@ def move_object(
     """
     st = game.state
     if event is None:
-        event = _new_move(oid, st.objects[oid].zone, to_zone, top, False, counters, False)
-        if instead or _may_be_replaced(game, oid, to_zone):
+        event = _new_move(oid, st.objects[oid].zone, to_zone, top, False, counters, False,
+                          name if to_zone == "battlefield" else "")
+        if instead or _may_be_replaced(game, oid, to_zone, event.face):
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
     moving = st.objects[oid]
@@ -176,23 +177,29 @@ def move_object(
 
 def move_object_proc(game: Game, oid: int, to_zone: str, *, controller: int | None = None,
                      top: bool = True, cause: str = "", counters: tuple[tuple[str, int], ...] = (),
-                     instead: tuple[Replacement[MoveEvent], ...] = ()) -> Proc[GameObject]:
+                     instead: tuple[Replacement[MoveEvent], ...] = (),
+                     name: str = "") -> Proc[GameObject]:
     """``move_object`` where a player can be asked: 616.1, the moving object's controller
-    chooses the order of the replacement effects that apply."""
-    ev = _new_move(oid, game.state.objects[oid].zone, to_zone, top, False, counters, False)
-    if instead or _may_be_replaced(game, oid, to_zone):
+    chooses the order of the replacement effects that apply, and a replacement that asks
+    (614.12, "as it enters, you may pay 3 life") asks. ``name``: as for ``move_object``; the
+    face it enters the battlefield with, whose replacement abilities apply."""
+    ev = _new_move(oid, game.state.objects[oid].zone, to_zone, top, False, counters, False,
+                   name if to_zone == "battlefield" else "")
+    if instead or _may_be_replaced(game, oid, to_zone, ev.face):
         ev = yield from replace_move(game, ev, instead)
-    return move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev)
+    return move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev,
+                       name=name)
 
 
-def _may_be_replaced(game: Game, oid: int, to_zone: str) -> bool:
+def _may_be_replaced(game: Game, oid: int, to_zone: str, face: str = "") -> bool:
     """Whether a static replacement effect might apply to ``oid`` moving to ``to_zone`` (614.6,
     614.12): the object's own (``enters``, ``to_graveyard``: its definition now, layer 1, has
-    one) or, for a graveyard, a permanent's for any card (``_graveyard_watched``). When none
-    might, ``_replacement.move_replacements`` would find none: the move is not offered to them."""
+    one; entering with another face, ``face``'s) or, for a graveyard, a permanent's for any card
+    (``_graveyard_watched``). When none might, ``_replacement.move_replacements`` would find
+    none: the move is not offered to them."""
     if to_zone != "graveyard" and to_zone != "battlefield":
         return False  # no replacement ability watches another zone (``REPLACEMENT_EVENTS``)
-    replacements = game.cards[game.caches.layers[oid].definition].replacements
+    replacements = game.cards[face or game.caches.layers[oid].definition].replacements
     if to_zone == "battlefield":
         return any(r.event == "enters" for r in replacements)
     return any(r.event == "to_graveyard" for r in replacements) or _graveyard_watched(game)
