@@ -23,6 +23,7 @@ from ..legality import (
 )
 from ..mana import ManaCost
 from ..state import Action, GameObject
+from ..triggers import trigger_cast
 from ..views import visible_name
 from ..zones import move_object
 from ._actions import _pay, _plan, _split_targets
@@ -284,6 +285,8 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
         spell.bestowed = bestowed
         game.changed()  # its characteristics are the face's, or a bestowed Aura's (702.103b)
     _pay(game, seat, plan)
+    # 601.2i: the spell becomes cast, and "whenever you cast" abilities trigger.
+    trigger_cast(game, spell)
     if game.logging():
         tgt = (" targeting " + ", ".join(visible_name(game, t) for t in action.targets)
                if action.targets else "")

@@ -1,6 +1,6 @@
 """Triggered abilities (603): trigger events and conditions, zone-change triggers that look back
 (603.6, 603.10), delayed triggers (603.7), and putting waiting triggers on the stack in APNAP
-order (603.3b) with their targets.
+order (603.3b) with their targets; "whenever you cast a spell" (601.2i).
 """
 
 from ._triggers import (
@@ -11,6 +11,7 @@ from ._triggers import (
     place_triggers,
     trigger_attacks,
     trigger_blocks,
+    trigger_cast,
     trigger_enters,
     trigger_leaves,
     trigger_name,
@@ -25,6 +26,7 @@ __all__ = [
     "place_triggers",
     "trigger_attacks",
     "trigger_blocks",
+    "trigger_cast",
     "trigger_enters",
     "trigger_leaves",
     "trigger_name",

@@ -14,7 +14,7 @@ from ..views import ask_choose
 TRIGGER_EVENTS: frozenset[str] = frozenset(
     {"enters", "dies", "blocks", "attacks", "beginning_of_step",
      "leaves", "enchanted_dies", "another_creature_enters", "creature_dies",
-     "equipment_enters"}
+     "equipment_enters", "you_cast_spell"}
 )
 """The closed registry of trigger events a card's data may name."""
 
@@ -189,6 +189,23 @@ def trigger_blocks(game: Game, blocker: GameObject, attacker: int) -> None:
     for name, ability in game.triggered(blocker):
         if ability.event == "blocks":
             _fire(game, blocker, ability, subject=attacker, name=name)
+
+
+def trigger_cast(game: Game, spell: GameObject) -> None:
+    """601.2i, 603.2: "whenever you cast a spell" triggers when a spell becomes cast, once its
+    total cost is paid, on the permanents its caster controls (the spell is its ``subject``).
+    A copy put on the stack is not cast (707.10), so copying never comes here."""
+    if "you_cast_spell" not in kinds_seen(game) and abilities_as_printed(game):
+        return  # no card of the game prints one (the usual case)
+    st = game.state
+    caster = spell.controller
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        if game.controller(obj) != caster:
+            continue
+        for name, ability in game.triggered(obj):
+            if ability.event == "you_cast_spell":
+                _fire(game, obj, ability, subject=spell.id, name=name)
 
 
 def trigger_attacks(game: Game, attacker: GameObject) -> None:
