@@ -25,7 +25,7 @@ from ..rules import (
     TargetSpec,
     parse_mana_cost,
 )
-from ..rules.definitions import ANY_NUMBER, ArgValue, ReplacementAbility, StaticAbility
+from ..rules.definitions import ANY_NUMBER, COST_OPTIONS, ArgValue, ReplacementAbility, StaticAbility
 from ..rules.layers import AFFECTED, COLOR_WORDS, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
 from ..rules.replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
 from ._fields import (
@@ -380,15 +380,21 @@ def read_restriction(raw: dict[str, Any], text: str, where: Where, field: str) -
 
 def read_permission(raw: dict[str, Any], text: str, where: Where, field: str) -> Permission:
     """A static "may" ability (101.2), checked against the registries in ``_restrictions``."""
-    extra = set(raw) - {"kind", "players", "filter", "zone", "text"}
+    extra = set(raw) - {"kind", "players", "filter", "zone", "text", "cost"}
     if extra:
         raise where.error(field, f"unknown key {sorted(extra)[0]!r}")
     kind = read_choice(raw, "kind", PERMISSION_KINDS, "", where, field)
     zone = read_choice(raw, "zone", {"graveyard", "exile", "library", ""}, "", where, field)
-    if (kind == "cast_from") != bool(zone):
-        raise where.error(f"{field}.zone", "cast_from needs a zone (graveyard, exile, library); "
-                          "other kinds take none")
+    zoned = ("cast_from", "play_lands_from", "grant_cost")
+    if (kind in zoned) != bool(zone):
+        raise where.error(f"{field}.zone", f"{', '.join(zoned)} need a zone (graveyard, exile, "
+                          "library); other kinds take none")
+    cost = read_choice(raw, "cost", {*COST_OPTIONS, ""}, "", where, field)
+    if (kind == "grant_cost") != bool(cost):
+        raise where.error(f"{field}.cost", "grant_cost needs a cost (a COST_OPTIONS name); other "
+                          "kinds take none")
     return Permission(kind, read_choice(raw, "players", RESTRICTION_PLAYERS, "you", where, field),
                       read_choice(raw, "filter", RESTRICTION_FILTERS, "any", where, field), zone,
-                      read_quote(raw, text, where, field), read_position(raw, text, where, field, 1))
+                      read_quote(raw, text, where, field), read_position(raw, text, where, field, 1),
+                      cost)
 

@@ -7,6 +7,7 @@ from typing import Any
 from ..rules import (
     CardDefinitionError,
 )
+from ..rules.legality import PROTECTION_QUALITIES
 from ._toml import short_value
 
 KEYWORDS: frozenset[str] = frozenset({
@@ -14,6 +15,13 @@ KEYWORDS: frozenset[str] = frozenset({
     "infect", "first strike", "double strike", "flash", "undying", "persist",
 })
 """Keyword abilities (702) the kernel implements."""
+
+
+def is_keyword(word: str) -> bool:
+    """Whether ``word`` is a keyword ability the kernel implements: one of ``KEYWORDS``, or
+    protection from a quality it knows (702.16a, ``protection from monocolored``)."""
+    return word in KEYWORDS or (word.startswith("protection from ") and word.removeprefix(
+        "protection from ") in PROTECTION_QUALITIES)
 
 
 class Where:
@@ -78,7 +86,7 @@ def _positions(text: str) -> list[tuple[str, int]]:
     for line in text.split("\n"):
         out.append((line, pos))
         parts = [p.strip().lower() for p in line.split(",")]
-        pos += len(parts) if all(p in KEYWORDS for p in parts) else 1
+        pos += len(parts) if all(is_keyword(p) for p in parts) else 1
     return out
 
 

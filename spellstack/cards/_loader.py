@@ -40,11 +40,12 @@ from ._abilities import (
     read_targets,
 )
 from ._fields import (
-    KEYWORDS,
     Where,
+    is_keyword,
     read_boolean,
     read_integer,
     read_position,
+    read_quote,
     read_string,
     read_strings,
     read_table,
@@ -61,7 +62,7 @@ CARD_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instan
 _CARD_KEYS = frozenset({"name", "cost", "type", "pt", "loyalty", "text", "color", "keywords",
                         "spell", "activated", "triggered", "replacement", "counter_limits",
                         "enchant", "restriction", "permission", "static", "enters_as_copy",
-                        "cost_options"})
+                        "cost_options", "cast_from"})
 _LAYOUTS = frozenset({"split", "adventure", "mdfc"})
 """Layouts of cards with more than one face (709 split, 715 Adventure, 712 modal double-faced)."""
 _SPELL_KEYS = frozenset({"targets", "effects", "modes", "choose", "divide", "divide_doubled_from"})
@@ -135,7 +136,7 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
         colors = tuple(c for c in "WUBRG" if c in cost.colors()) if cost else ()
     keywords = read_strings(raw.get("keywords", []), where, "keywords")
     for k in keywords:
-        if k not in KEYWORDS:
+        if not is_keyword(k):
             raise where.error("keywords", f"unknown keyword {k!r}")
         if k not in text.lower():
             raise where.error("keywords", f"keyword {k!r} is not in the Oracle text")
@@ -205,7 +206,26 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
         colors=colors, power=power, toughness=toughness, loyalty=loyalty, text=text,
         keywords=keywords, spell=spell, activated=tuple(activated), triggered=tuple(triggered),
         is_token=token or is_token, source=source, cost_options=cost_options,
+        cast_zones=_cast_zones(raw.get("cast_from"), text, where),
     )
+
+
+def _cast_zones(raw: Any, text: str, where: Where) -> tuple[str, ...]:
+    """``cast_from = { zones = [...], text = "..." }``: 601.3, the zones a card's own ability
+    lets its owner cast it from, quoting that ability."""
+    if raw is None:
+        return ()
+    table = read_table(raw, where, "cast_from")
+    extra = set(table) - {"zones", "text"}
+    if extra:
+        raise where.error(f"cast_from.{sorted(extra)[0]}", "unknown field")
+    read_quote(table, text, where, "cast_from")
+    zones = table.get("zones")
+    if (not isinstance(zones, list) or not zones
+            or any(z not in ("graveyard", "exile", "library") for z in zones)):
+        raise where.error("cast_from.zones", f"expected a list of graveyard, exile, library, got "
+                          f"{zones!r}")
+    return tuple(zones)
 
 
 def _spell(s: Mapping[str, Any], text: str, where: Where) -> SpellAbility:

@@ -182,7 +182,20 @@ def test_a_land_face_whose_entering_asks_is_taken_then_asks_before_it_enters() -
     assert question.kind == "yes_no" and question.player == 0
     assert "pay 3 life" in question.prompt
     with pytest.raises(StopIteration):
-        rest.send(Answer((0,)))  # "no": it enters tapped
+        rest.send(Answer(question.id, (0,)))  # "no": it enters tapped
     land = game.state.objects[game.state.battlefield[-1]]
     assert (land.name, land.tapped, game.state.players[0].life) == (
         "Shatterskull, the Hammer Pass", True, 20)
+
+
+def test_a_land_face_whose_controller_pays_the_life_enters_untapped() -> None:
+    game = game_with({"hand": ["Shatterskull Smashing"]})
+    oid = card(game, "Shatterskull Smashing")
+    rest = take_action(game, 0, Action("play", oid, face="Shatterskull, the Hammer Pass"))
+    assert rest is not None
+    question = next(rest)
+    with pytest.raises(StopIteration):
+        rest.send(Answer(question.id, (1,)))  # "yes": 3 life paid (119.4)
+    land = game.state.objects[game.state.battlefield[-1]]
+    assert (land.name, land.tapped, game.state.players[0].life) == (
+        "Shatterskull, the Hammer Pass", False, 17)

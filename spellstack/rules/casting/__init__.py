@@ -13,13 +13,14 @@ legal now (117.1).
 
 from ._actions import activate_ability, play_land
 from ._boards import mana_sources
-from ._casting import CastForm, cast_forms, cast_spell, castable_faces, division_total, total_cost
+from ._casting import CastForm, begin_cast, cast_forms, cast_spell, castable_faces, division_total, total_cost
 from ._checks import where
 from ._legal import legal_actions, only_pass_possible
 
 __all__ = [
     "CastForm",
     "activate_ability",
+    "begin_cast",
     "cast_forms",
     "cast_spell",
     "castable_faces",

@@ -17,6 +17,7 @@ from ..legality import (
     for_caster,
     group_ok,
     is_legal_target,
+    land_play_permitted_from,
     play_land_refusal,
     spell_target_specs,
     target_prompt,
@@ -216,7 +217,8 @@ def play_land(game: Game, seat: int, action: Action) -> Proc[GameObject] | None:
     nothing else happens until it ends (116.2a: a special action; no player gets priority)."""
     st = game.state
     obj = st.objects.get(action.object_id)
-    if obj is None or obj.zone != "hand" or obj.owner != seat:
+    if obj is None or obj.owner != seat or not (
+            obj.zone == "hand" or land_play_permitted_from(game, seat, obj)):
         raise refusal(game, "305.1", f"object #{action.object_id} is not a card in "
                     f"{st.players[seat].name}'s hand")
     face = ""

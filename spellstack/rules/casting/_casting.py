@@ -19,17 +19,18 @@ from ..legality import (
     cast_permitted_from,
     cast_refusal,
     flash_permitted,
+    granted_costs,
     spell_target_specs,
 )
 from ..mana import ManaCost
-from ..state import Action, GameObject
+from ..state import Action, Answer, GameObject, Proc
 from ..triggers import trigger_cast
-from ..views import visible_name
+from ..views import ask_choose, visible_name
 from ..zones import move_object
 from ._actions import _pay, _plan, _split_targets
 from ._checks import refusal, sorcery_timing
 
-__all__ = ["CastForm", "cast_forms", "cast_spell", "castable_faces", "division_total",
+__all__ = ["CastForm", "begin_cast", "cast_forms", "cast_spell", "castable_faces", "division_total",
            "instant_speed", "spell_specs", "total_cost"]
 
 
@@ -43,6 +44,8 @@ class CastForm:
     """The alternative cost that lets it be cast from its zone (``flashback``); empty if none."""
     costs: tuple[CostOption, ...]
     """The optional additional and alternative costs that may be chosen with it."""
+    required: CostOption | None = None
+    """The cost option ``required_cost`` names (its own or one an effect gives it, 601.3e)."""
 
 
 def castable_faces(game: Game, obj: GameObject) -> tuple[CardDefinition, ...]:
@@ -61,26 +64,33 @@ def castable_faces(game: Game, obj: GameObject) -> tuple[CardDefinition, ...]:
 
 def cast_forms(game: Game, seat: int, obj: GameObject) -> tuple[CastForm, ...]:
     """Every way ``seat`` may cast ``obj`` from its zone now, but for timing, targets and costs
-    (601.2a): from a hand; from a graveyard with flashback (702.34a); the creature of an
-    Adventure from exile (715.4); or as a permission allows (``cast_permitted_from``)."""
+    (601.2a, 601.3): from a hand; from a graveyard with flashback or jump-start, its own or one
+    an effect gives it (702.34a, 702.133a; Lier); the creature of an Adventure from exile
+    (715.4); from a zone its own text names (Squee); or as a permission allows
+    (``cast_permitted_from``). 601.3e: a permission or a given cost is checked for each face
+    with the characteristics that face would have (Melek: Chop Down, not Giant Killer)."""
     zone = obj.zone
-    if zone == "hand":
-        permitted = obj.owner == seat
-    elif zone == "exile" and obj.on_adventure and obj.owner == seat:
-        permitted = True
-    else:
-        permitted = cast_permitted_from(game, seat, obj)
     own = obj.owner == seat
+    fixed: bool | None = None  # whether it may be cast whatever the face, if that is known
+    if zone == "hand":
+        fixed = own
+    elif zone == "exile" and obj.on_adventure and own:
+        fixed = True
+    elif own and zone in game.cards[obj.name].cast_zones:
+        fixed = True  # 113.6b: "you may cast [this] from your graveyard or from exile"
     out = []
     for face in castable_faces(game, obj):
         options = face.cost_options
+        if zone != "hand":
+            options += granted_costs(game, seat, obj, face)
+        permitted = fixed if fixed is not None else cast_permitted_from(game, seat, obj, face)
         from_zone = tuple(o for o in options if o.zone == zone and o.zone != "hand")
         if permitted:
             out.append(CastForm(face, "", tuple(o for o in options if o.zone == "hand")))
         elif from_zone and own:
             for o in from_zone:  # 118.9a: that alternative cost is the only one
                 out.append(CastForm(face, o.name, tuple(x for x in options
-                                                        if x.kind == "additional")))
+                                                        if x.kind == "additional" and x != o), o))
     return tuple(out)
 
 
@@ -149,9 +159,13 @@ def _face(game: Game, seat: int, obj: GameObject, action: Action) -> CastForm:
         if not named:
             faces = [f for f in card.faces if f != action.face] or [card.name]
             if action.face in card.faces:
-                why = ("it is a land: it is played, not cast (305.9)"
-                       if "Land" in game.cards[action.face].card_types else
-                       "only the creature can be cast from exile (715.4)")
+                if "Land" in game.cards[action.face].card_types:
+                    why = "it is a land: it is played, not cast (305.9)"
+                elif obj.zone == "exile" and obj.on_adventure:
+                    why = "only the creature can be cast from exile (715.4)"
+                else:
+                    why = (f"no rule or effect lets {st.players[seat].name} cast it from the "
+                           f"{obj.zone} (601.3)")
                 raise refusal(game, "601.3e", f"{action.face} can't be cast: {why}")
             raise refusal(game, "601.3e", f"{obj.name} has no face called {action.face!r} "
                           f"(its faces: {', '.join(faces)})")
@@ -177,7 +191,7 @@ def _chosen_costs(game: Game, form: CastForm, action: Action) -> tuple[CostOptio
     chosen: list[CostOption] = []
     for name in action.costs:
         if name == form.required_cost:
-            option = form.face.cost_option(name)
+            option = form.required
             assert option is not None
         elif name in offered:
             option = offered[name]
@@ -243,8 +257,25 @@ def _division(game: Game, face: CardDefinition, action: Action,
 
 
 def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
+    """601.2: cast a spell (``begin_cast``) and finish it at once: a cost that asks a choice
+    (jump-start's discard, 702.133a) takes the first of the options it offers. For callers that
+    can't ask; the game loop asks (``take_action``)."""
+    spell, rest = begin_cast(game, seat, action)
+    if rest is not None:
+        try:
+            question = next(rest)
+            while True:
+                question = rest.send(Answer(question.id, tuple(c.key for c in question.choices[:question.min])))
+        except StopIteration:
+            pass
+    return spell
+
+
+def begin_cast(game: Game, seat: int, action: Action) -> tuple[GameObject, Proc[None] | None]:
     """601.2: cast a spell: every choice checked in the rules' order, then the card moves to the
-    stack, the total cost is paid and the spell becomes cast (601.2i); returns the spell."""
+    stack, the total cost is paid and the spell becomes cast (601.2i). Returns the spell and,
+    when paying a cost asks its caster to choose (702.133a: which card jump-start discards, with
+    more than one in hand), the procedure that asks, pays it and makes the spell cast."""
     st = game.state
     obj = st.objects.get(action.object_id)
     if obj is None or obj.zone in ("stack", "battlefield"):
@@ -273,6 +304,10 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
         raise refusal(game, "101.2", f"{why}; {face.name} can't be cast (601.2e)")
     # 601.2f: the total cost is locked in; 601.2g-h: the payment is worked out.
     plan = _plan(game, seat, cost, action.x, action)
+    discard = any(o.name == "jump-start" for o in chosen)
+    if discard and not st.players[seat].hand:
+        raise refusal(game, "702.133a", f"jump-start needs a card to discard, and "
+                      f"{st.players[seat].name}'s hand is empty (118.3)")
     # Every choice is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).
     spell = move_object(game, obj.id, "stack", controller=seat, name=face.name)
     spell.targets = action.targets
@@ -285,15 +320,34 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
         spell.bestowed = bestowed
         game.changed()  # its characteristics are the face's, or a bestowed Aura's (702.103b)
     _pay(game, seat, plan)
-    # 601.2i: the spell becomes cast, and "whenever you cast" abilities trigger.
+    if discard:
+        return spell, _discard_then_cast(game, seat, spell)
+    _became_cast(game, seat, spell)
+    return spell, None
+
+
+def _discard_then_cast(game: Game, seat: int, spell: GameObject) -> Proc[None]:
+    """601.2h/702.133a: jump-start's "discard a card" is paid (its caster chooses which), then
+    the spell becomes cast."""
+    hand = list(game.state.players[seat].hand)
+    picked = hand if len(hand) == 1 else (yield from ask_choose(
+        game, seat, f"702.133a: {spell.name}: discard a card for jump-start", hand, 1, 1))
+    for oid in picked:
+        new = move_object(game, oid, "graveyard")
+        game.log("discard", f"{game.player_name(seat)} discards {new.name}", player=seat,
+                 subject=new.id)
+    _became_cast(game, seat, spell)
+
+
+def _became_cast(game: Game, seat: int, spell: GameObject) -> None:
+    """601.2i: the spell becomes cast, and "whenever you cast" abilities trigger."""
     trigger_cast(game, spell)
     if game.logging():
-        tgt = (" targeting " + ", ".join(visible_name(game, t) for t in action.targets)
-               if action.targets else "")
+        tgt = (" targeting " + ", ".join(visible_name(game, t) for t in spell.targets)
+               if spell.targets else "")
         how = f" ({', '.join(spell.cast_costs)})" if spell.cast_costs else ""
-        game.log("cast", f"{st.players[seat].name} casts {spell.name}{how}{tgt}", player=seat,
-                 subject=spell.id, refs=tuple(action.targets))
-    return spell
+        game.log("cast", f"{game.state.players[seat].name} casts {spell.name}{how}{tgt}",
+                 player=seat, subject=spell.id, refs=tuple(spell.targets))
 
 
 def pay_mana(game: Game, seat: int, cost: ManaCost, check_only: bool) -> bool:

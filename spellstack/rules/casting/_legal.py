@@ -14,11 +14,12 @@ from ..base import builder
 from ..definitions import CostOption, TargetSpec
 from ..game import Game, HandFacts, SeatBoard
 from ..legality import (
-    cast_permitted_from,
+    cast_permitted_somehow,
     cast_refusal,
     flash_permitted,
     for_caster,
     has_permissions,
+    land_play_permitted_from,
     play_land_refusal,
     target_candidates,
     target_prompt,
@@ -64,27 +65,32 @@ def _castable_cards(game: Game, seat: int, permissions: bool | None = None) -> l
     if has_permissions(game) if permissions is None else permissions:
         for zone in ("graveyard", "exile", "library"):
             ids = st.exile if zone == "exile" else st.zone_list(zone, seat)
-            out.extend(i for i in ids if cast_permitted_from(game, seat, st.objects[i]))
+            out.extend(i for i in ids if cast_permitted_somehow(game, seat, st.objects[i]))
     out.extend(i for i in _own_zone_cards(game, seat) if i not in out)
     return out
 
 
 def _own_zone_cards(game: Game, seat: int) -> list[int]:
     """601.2a: ``seat``'s cards outside their hand that they may cast by the cards' own rules: a
-    graveyard card with flashback (702.34a), an Adventure's creature in exile (715.4)."""
+    graveyard card with flashback (702.34a), an Adventure's creature in exile (715.4), a card
+    whose text lets it be cast from where it is (Squee, 113.6b)."""
     st = game.state
     objects, cards = st.objects, game.cards
     known = game.caches.own_zone_casting
     if known is None:
         known = game.caches.own_zone_casting = any(
-            cards[o.name].layout == "adventure" or any(c.zone != "hand" for c in cards[o.name].cost_options)
+            cards[o.name].layout == "adventure" or cards[o.name].cast_zones
+            or any(c.zone != "hand" for f in (cards[o.name], *(cards[n] for n in cards[o.name].faces))
+                   for c in f.cost_options)
             for o in (*objects.values(), *st.lki.values()) if not o.ability_kind)
     if not known:
         return []
     out = [i for i in st.players[seat].graveyard
-           if any(o.zone == "graveyard" for o in cards[objects[i].name].cost_options)]
+           if "graveyard" in cards[objects[i].name].cast_zones
+           or any(o.zone == "graveyard" for o in cards[objects[i].name].cost_options)]
     if st.exile:
-        out += [i for i in st.exile if objects[i].on_adventure and objects[i].owner == seat]
+        out += [i for i in st.exile if objects[i].owner == seat and (
+            objects[i].on_adventure or "exile" in cards[objects[i].name].cast_zones)]
     return out
 
 
@@ -97,7 +103,7 @@ def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
     for form in cast_forms(game, seat, obj):
         face = form.face
         if form.required_cost:
-            alternatives: list[CostOption | None] = [face.cost_option(form.required_cost)]
+            alternatives: list[CostOption | None] = [form.required]
         else:
             alternatives = [None, *(o for o in form.costs if o.kind == "alternative")]
         additional = [o for o in form.costs if o.kind == "additional"]
@@ -369,7 +375,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         obj = st.objects[oid]
         c = layers[oid]
         if "Land" in c.card_types:
-            if lands_ok and obj.zone == "hand":
+            if lands_ok and (obj.zone == "hand" or land_play_permitted_from(game, seat, obj)):
                 options.append(new_action_option("play", oid, obj.name, 0, (), False, 0, False,
                                                     "", (), (), (), ""))
             continue

@@ -115,6 +115,9 @@ COST_OPTIONS: dict[str, tuple[str, str, str]] = {
              "owner's hand at the beginning of the next end step"),
     "flash": ("additional", "hand", "601.3c: a card's own \"you may cast this spell as though "
               "it had flash if you pay [cost] more\""),
+    "jump-start": ("additional", "graveyard", "702.133a: cast from a graveyard by discarding a "
+                   "card in addition to paying its other costs; then exiled instead of leaving "
+                   "the stack elsewhere"),
 }
 """The closed registry of optional and alternative costs a card may name (601.2b)."""
 
@@ -236,11 +239,14 @@ class Permission:
     filter: str = "any"
     """Which spells, from the registry of filters."""
     zone: str = ""
-    """For ``cast_from``: the zone cards may be cast from."""
+    """For ``cast_from``, ``play_lands_from`` and ``grant_cost``: the zone it is about."""
     text: str = ""
     """The Oracle sentence it implements."""
     position: int = 1
     """The ability's place among the card's printed abilities, from 1."""
+    cost: str = ""
+    """For ``grant_cost``: the cost option the cards there have (``flashback``, ``jump-start``,
+    from ``COST_OPTIONS``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,6 +335,9 @@ class CardDefinition:
     ``_characteristics.AFFECTED`` word naming what it may copy; empty if it has no such ability."""
     is_token: bool = False
     """A token definition rather than a card."""
+    cast_zones: tuple[str, ...] = ()
+    """601.3, 113.6b: zones other than a hand its own text lets its owner cast it from ("You may
+    cast Squee, the Immortal from your graveyard or from exile"); that ability functions there."""
     enchant: str = ""
     """702.5: for an Aura, what it can enchant (a target kind); empty otherwise."""
     restrictions: tuple[Restriction, ...] = ()

@@ -24,7 +24,7 @@ from ..layers import (
     is_value,
     new_effect,
 )
-from ..legality import COLOR_WORDS, attach, protection_keyword
+from ..legality import COLOR_WORDS, attach, countering_refusal, protection_keyword
 from ..mana import COLORS, MANA_TYPES, ManaCostSyntaxError, parse_mana_cost
 from ..replacement import add_shield, redirect
 from ..state import (
@@ -375,6 +375,11 @@ def _counter(ctx: EffectContext, eff: Effect) -> Proc[None]:
     unless = eff.get("unless_pays")
     for obj in ctx.objects(eff.get("what")):
         if obj.zone == "stack":
+            if not obj.ability_kind and (why := countering_refusal(ctx.game, obj)) is not None:
+                # 101.2: "Spells can't be countered." (Lier): nothing happens to it, and no
+                # payment is asked, since paying or not changes nothing.
+                ctx.game.log("counter", f"{obj.name} can't be countered ({why})", subject=obj.id)
+                continue
             if isinstance(unless, str):
                 # 608.2d/118.12: "unless its controller pays": they choose as it resolves, and
                 # may only if they can pay; the payment is automatic (601.2g-h's rule).

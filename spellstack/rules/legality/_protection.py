@@ -2,7 +2,8 @@
 equipped, blocked or targeted by (DEBT).
 
 Protection is a keyword ability with a quality, written ``protection from QUALITY``: a colour
-word (``protection from white``) or a card type in the plural (``protection from artifacts``).
+word (``protection from white``), a card type in the plural (``protection from artifacts``) or
+``protection from monocolored``.
 The permanent's abilities come from ``Game.keywords``, so protection granted by a continuous
 effect (Apostle's Blessing, layer 6) counts like printed protection.
 """
@@ -20,8 +21,10 @@ _TYPE_WORDS: dict[str, str] = {"artifacts": "Artifact", "creatures": "Creature",
                                "sorceries": "Sorcery", "lands": "Land",
                                "planeswalkers": "Planeswalker"}
 
-PROTECTION_QUALITIES: frozenset[str] = frozenset({*COLOR_WORDS.values(), *_TYPE_WORDS})
-"""702.16a: the qualities the kernel knows: the colours and the card types (plural)."""
+PROTECTION_QUALITIES: frozenset[str] = frozenset({*COLOR_WORDS.values(), *_TYPE_WORDS,
+                                                  "monocolored"})
+"""702.16a: the qualities the kernel knows: the colours, the card types (plural) and
+``monocolored`` (105.2a: exactly one colour)."""
 
 _PREFIX = "protection from "
 
@@ -45,6 +48,8 @@ def has_quality(game: Game, source: GameObject, quality: str) -> bool:
     for letter, word in COLOR_WORDS.items():
         if quality == word:
             return letter in game.colors(source)
+    if quality == "monocolored":
+        return len(game.colors(source)) == 1  # 105.2a
     card_type = _TYPE_WORDS.get(quality)
     return card_type is not None and game.is_type(source, card_type)
 

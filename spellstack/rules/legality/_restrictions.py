@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from ..definitions import CardDefinition, Permission, Restriction
+from ..definitions import COST_OPTIONS, CardDefinition, CostOption, Permission, Restriction
 from ..game import Game
+from ..mana import ManaCost
 from ..state import GameObject
 
 RESTRICTION_KINDS: dict[str, str] = {
@@ -25,14 +26,23 @@ RESTRICTION_KINDS: dict[str, str] = {
     "cant_attack_or_block": "508.1c",
     "cant_play_lands": "305.1",
     "cant_enter": "608.3e",
+    "cant_be_countered": "701.5",
 }
 """The closed registry of restriction kinds, each with the rule where it is checked."""
 
 PERMISSION_KINDS: dict[str, str] = {
     "cast_as_though_flash": "702.8a",
     "cast_from": "601.2a",
+    "play_lands_from": "305.1",
+    "grant_cost": "601.3e",
+    "look_at_top": "400.2",
+    "top_revealed": "400.2",
 }
-"""The closed registry of permission kinds, each with the rule it modifies."""
+"""The closed registry of permission kinds, each with the rule it modifies: casting as though
+a spell had flash; casting from a zone (``zone``; a library: its top card only); playing lands
+from a zone; a cost option a card in a zone has (``grant_cost``: Lier's "each instant and
+sorcery card in your graveyard has flashback", the cost its mana cost); looking at the top card
+of one's library any time; the top card of one's library revealed to every player."""
 
 RESTRICTION_PLAYERS: frozenset[str] = frozenset({"you", "opponents", "each"})
 """Whose actions a restriction or permission is about, relative to its source's controller."""
@@ -68,8 +78,33 @@ RESTRICTION_FILTERS: dict[str, Filter] = {
     "creature": lambda game, obj, source, x: game.is_creature(obj),
     "equipment": lambda game, obj, source, x: (game.is_type(obj, "Artifact")
                                                and "Equipment" in game.subtypes(obj)),
+    "instant_or_sorcery": lambda game, obj, source, x: (game.is_type(obj, "Instant")
+                                                        or game.is_type(obj, "Sorcery")),
+    "instant_or_sorcery_two_colors": lambda game, obj, source, x: (
+        (game.is_type(obj, "Instant") or game.is_type(obj, "Sorcery"))
+        and len(game.colors(obj)) == 2),
 }
 """The closed registry of filters a restriction or permission may name."""
+
+_FACE_FILTERS: dict[str, Callable[[CardDefinition], bool]] = {
+    "any": lambda face: True,
+    "creature": lambda face: "Creature" in face.card_types,
+    "instant_or_sorcery": lambda face: bool({"Instant", "Sorcery"} & set(face.card_types)),
+    "instant_or_sorcery_two_colors": lambda face: (
+        bool({"Instant", "Sorcery"} & set(face.card_types)) and len(face.colors) == 2),
+}
+"""601.3e: the filters a permission may test against the face, half or Adventure a card would
+be cast as, with the characteristics that face would have (Melek lets Chop Down be cast from
+the top of a library, not Giant Killer; Niv-Mizzet gives jump-start to Crime, exactly two
+colours, not to Fire, one)."""
+
+
+def _admits(game: Game, p: Permission, obj: GameObject, source: GameObject,
+            face: CardDefinition | None) -> bool:
+    """Whether the permission's filter admits ``obj`` cast as ``face`` (601.3e), or as it is."""
+    if face is not None and p.filter in _FACE_FILTERS:
+        return _FACE_FILTERS[p.filter](face)
+    return RESTRICTION_FILTERS[p.filter](game, obj, source, 0)
 
 
 def _applies_to_player(game: Game, word: str, source: GameObject, seat: int) -> bool:
@@ -286,16 +321,70 @@ def flash_permitted(game: Game, seat: int, obj: GameObject) -> bool:
                and RESTRICTION_FILTERS[p.filter](game, obj, source, 0) for source, p in _permissions(game))
 
 
-def cast_permitted_from(game: Game, seat: int, obj: GameObject) -> bool:
-    """601.2a: whether an effect lets ``seat`` cast ``obj`` from the zone it is in (its hand
-    needs no permission)."""
+def _on_top(game: Game, obj: GameObject) -> bool:
+    return game.state.players[obj.owner].library[:1] == [obj.id]
+
+
+def cast_permitted_from(game: Game, seat: int, obj: GameObject,
+                        face: CardDefinition | None = None) -> bool:
+    """601.2a/601.3: whether an effect lets ``seat`` cast ``obj`` (as ``face``, 601.3e, or as
+    it is) from the zone it is in (its hand needs no permission)."""
     if obj.zone == "hand":
         return obj.owner == seat
-    if obj.zone == "library" and game.state.players[obj.owner].library[:1] != [obj.id]:
+    if obj.zone == "library" and not _on_top(game, obj):
         return False  # only the top card of a library is ever castable
     return any(p.kind == "cast_from" and p.zone == obj.zone
                and _applies_to_player(game, p.players, source, seat) and obj.owner == seat
-               and RESTRICTION_FILTERS[p.filter](game, obj, source, 0) for source, p in _permissions(game))
+               and _admits(game, p, obj, source, face) for source, p in _permissions(game))
+
+
+def cast_permitted_somehow(game: Game, seat: int, obj: GameObject) -> bool:
+    """Whether ``seat`` may begin to cast ``obj`` from outside their hand as one of its faces
+    by an effect (601.3, 601.3e): a permission to cast it from its zone, or a cost option an
+    effect gives it there (``granted_costs``)."""
+    faces = [game.cards[n] for n in game.cards[obj.name].faces] or [game.cards[obj.name]]
+    return any(cast_permitted_from(game, seat, obj, f) or granted_costs(game, seat, obj, f)
+               for f in faces)
+
+
+def granted_costs(game: Game, seat: int, obj: GameObject,
+                  face: CardDefinition) -> tuple[CostOption, ...]:
+    """601.3e/702.34a: the cost options effects give ``obj`` where it is, for ``seat`` casting it
+    as ``face``: Lier's flashback (its cost ``face``'s mana cost) for an instant or sorcery card
+    in its controller's graveyard; Niv-Mizzet's jump-start for one of exactly two colours."""
+    if obj.owner != seat or not _static_refs(game):
+        return ()
+    out: list[CostOption] = []
+    for source, p in _permissions(game):
+        if (p.kind == "grant_cost" and p.zone == obj.zone
+                and _applies_to_player(game, p.players, source, seat)
+                and _admits(game, p, obj, source, face) and face.mana_cost is not None
+                and all(o.name != p.cost for o in (*face.cost_options, *out))):
+            kind = COST_OPTIONS[p.cost][0]
+            out.append(CostOption(p.cost, kind, face.mana_cost if kind == "alternative"
+                                  else ManaCost(()), p.zone, f"{source.name}: {p.text}"))
+    return tuple(out)
+
+
+def land_play_permitted_from(game: Game, seat: int, obj: GameObject) -> bool:
+    """305.1: whether an effect lets ``seat`` play the land ``obj`` from where it is (Future
+    Sight: the top of their library); their hand needs none."""
+    if obj.zone == "hand":
+        return obj.owner == seat
+    if obj.zone != "library" or not _on_top(game, obj) or obj.owner != seat:
+        return False
+    return any(p.kind == "play_lands_from" and p.zone == obj.zone
+               and _applies_to_player(game, p.players, source, seat)
+               for source, p in _permissions(game))
+
+
+def countering_refusal(game: Game, spell: GameObject) -> str | None:
+    """101.2/701.5: why ``spell`` can't be countered now ("Spells can't be countered."), or
+    None."""
+    for source, r in _sources(game):
+        if r.kind == "cant_be_countered" and RESTRICTION_FILTERS[r.filter](game, spell, source, 0):
+            return _refusal(source, r)
+    return None
 
 
 def has_permissions(game: Game) -> bool:

@@ -10,7 +10,7 @@ import re
 from ..base import IllegalActionError, InvalidMessageError, in_int64, quote
 from ..casting import (
     activate_ability,
-    cast_spell,
+    begin_cast,
     legal_actions,
     only_pass_possible,
     play_land,
@@ -203,7 +203,7 @@ def take_action(game: Game, seat: int, action: Action) -> Proc[object] | None:
         return None
     rest: Proc[object] | None = None
     if action.kind == "cast":
-        cast_spell(game, seat, action)
+        _, rest = begin_cast(game, seat, action)
     elif action.kind == "activate":
         activate_ability(game, seat, action)
     else:

@@ -112,8 +112,11 @@ def move_object(
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
     moving = st.objects[oid]
-    if moving.zone == "stack" and moving.cast_costs and "flashback" in moving.cast_costs:
-        to_zone = "exile"  # 702.34a: a spell cast with flashback is exiled whenever it would leave
+    if moving.zone == "stack" and moving.cast_costs and (
+            "flashback" in moving.cast_costs or "jump-start" in moving.cast_costs):
+        # 702.34a, 702.133a: a spell cast with flashback or jump-start is exiled whenever it
+        # would leave the stack.
+        to_zone = "exile"
     snapshot_leaving(game, moving)  # 603.10: as it last existed on the battlefield
     old = st.objects.pop(oid)
     st.zone_list(old.zone, old.owner).remove(oid)
