@@ -15,6 +15,7 @@ helpers that walk its messages; split in two, each half would play and trace it 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -186,6 +187,7 @@ def test_sequence_numbers_are_1_to_n_consecutive(trace: Trace) -> None:
 
 
 def test_every_payload_decodes_as_its_kind(trace: Trace) -> None:
+    assert len({m.kind for m in trace.messages}) > 10
     for m in trace.messages:
         cls = MESSAGE_TYPES[m.kind]
         assert from_plain(cls, m.payload).KIND == m.kind
@@ -278,12 +280,15 @@ def test_a_skipped_check_is_recorded_with_the_grant_it_is_for(trace: Trace) -> N
 
 def test_every_auto_pass_follows_a_clean_sba_check_or_a_recorded_skip(trace: Trace) -> None:
     msgs = trace.messages
+    auto_passes = 0
     for i, m in enumerate(msgs):
         if not _is_event(m, "auto_pass"):
             continue
+        auto_passes += 1
         before = [p for p in msgs[:i] if _is_sba_marker(p) or p.kind == "PriorityRequest"
                   or _is_event(p, "auto_pass")]
         assert before and _sba_marker_ok(before[-1]), f"seq {m.seq}"
+    assert auto_passes > 0
 
 
 def test_sba_checks_repeat_until_a_batch_is_empty(trace: Trace) -> None:
@@ -352,6 +357,7 @@ def check_passes_before_resolve(msgs: list[TraceMessage]) -> None:
 
 def test_every_resolve_is_answered_by_resolved_from_the_stack(trace: Trace) -> None:
     msgs = trace.messages
+    answered = 0
     for i, m in enumerate(msgs):
         if m.kind != "Resolve":
             continue
@@ -367,11 +373,16 @@ def test_every_resolve_is_answered_by_resolved_from_the_stack(trace: Trace) -> N
         for n in msgs[i + 1:msgs.index(reply)]:
             assert n.kind in ("AskPlayer", "PlayerReply", "DecisionRequest", "SubmitAnswer",
                                  "Accepted", "Rejected", "ErrorReply"), n
+        answered += 1
+    # The loop checked something: the game resolved spells and abilities.
+    assert answered == sum(m.kind == "Resolved" for m in msgs) > 0
 
 
 def test_each_request_is_answered_by_its_reply(trace: Trace) -> None:
     msgs = trace.messages
+    checked: Counter[str] = Counter()
     for i, m in enumerate(msgs):
+        checked[m.kind] += m.kind in ("PriorityRequest", "DecisionRequest", "CheckSBA")
         if m.kind == "PriorityRequest":
             player = m.receiver
             thread = [n for n in msgs[i + 1:] if player in (n.sender, n.receiver)]
@@ -397,6 +408,10 @@ def test_each_request_is_answered_by_its_reply(trace: Trace) -> None:
                 assert thread[k + 1].kind == "PlayerReply"
                 k += 2
             assert thread[k].kind == "SBABatch"
+    # The loop checked something of each kind of request.
+    assert checked["PriorityRequest"] > 0
+    assert checked["DecisionRequest"] > 0
+    assert checked["CheckSBA"] > 0
 
 
 def test_each_seat_numbers_only_its_own_decisions_from_one(trace: Trace) -> None:
@@ -547,19 +562,23 @@ def _two_requests(msgs: list[TraceMessage]) -> list[TraceMessage]:
     return [*msgs[:i + 1], check, *msgs[i + 1:]]
 
 
-@pytest.mark.parametrize(("check", "plant"), [
-    (check_sba_before_priority, _check_dropped),
-    (check_sba_before_priority, _dirty_batch),
-    (check_sba_before_priority, _skip_dropped),
-    (check_passes_before_resolve, _pass_dropped),
-    (check_alternation, _reply_before_request),
-    (check_alternation, _two_requests),
-    (check_one_in_flight, _reply_before_request),
-    (check_one_in_flight, _two_requests),
+@pytest.mark.parametrize(("check", "plant", "match"), [
+    (check_sba_before_priority, _check_dropped, r"^no SBA check or recorded skip before seq \d+\n"),
+    (check_sba_before_priority, _dirty_batch, r"^seq \d+: the last check before priority was "),
+    (check_sba_before_priority, _skip_dropped, r"^no SBA check or recorded skip before seq \d+\n"),
+    (check_passes_before_resolve, _pass_dropped, r"^Resolve at seq \d+: 1 passes"),
+    (check_alternation, _reply_before_request, r"^seq \d+: an unrequested SubmitAction"),
+    (check_alternation, _two_requests, r"^seq \d+: coordinator spoke out of turn"),
+    (check_one_in_flight, _reply_before_request,
+     r"^seq \d+: player:\w+ sent SubmitAction while coordinator had the turn"),
+    (check_one_in_flight, _two_requests,
+     r"^seq \d+: coordinator sent CheckSBA while player:\w+ had the turn"),
 ])
-def test_the_checks_notice_a_planted_bug(trace: Trace, check: Any, plant: Any) -> None:
+def test_the_checks_notice_a_planted_bug(trace: Trace, check: Any, plant: Any, match: str) -> None:
+    # Each check fails on the planted bug with the message that names that bug, not with some
+    # other assertion that the planting happened to trip.
     check(trace.messages)
-    with pytest.raises(AssertionError):
+    with pytest.raises(AssertionError, match=match):
         check(plant(trace.messages))
 
 

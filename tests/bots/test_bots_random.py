@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from spellstack.actors import play_one_game
 from spellstack.bots import Bot, RandomBot
 from spellstack.bots._random import keeps
 from spellstack.cards import load_cards, load_deck
@@ -191,8 +192,31 @@ def test_every_decision_kind_has_hand_built_examples() -> None:
     assert set(HAND_BUILT) == set(DECISION_KINDS)
 
 
-def test_random_bot_is_a_bot() -> None:
-    assert isinstance(RandomBot(1), Bot)
+class Watched:
+    """A Bot that hands every decision to the RandomBot it wraps and keeps the coordinator's
+    notifications (``Bot.notify``): whether each reply was accepted."""
+
+    def __init__(self, seed: int) -> None:
+        self.inner: Bot = RandomBot(seed)
+        self.notes: list[str] = []
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply | Awaitable[Reply]:
+        return self.inner.decide(view, decision)
+
+    def notify(self, msg: object) -> None:
+        self.notes.append(type(msg).__name__)
+
+
+async def test_random_bots_seated_as_bots_play_a_game_through_the_actors() -> None:
+    # Seated by the actors, through the player protocol: every reply it gives is accepted.
+    bots = [Watched(1), Watched(2)]
+    _, result = await play_one_game(["gruul", "orzhov"], bots, seed=4, names=["alice", "bob"])
+    assert result.winner in ("alice", "bob")
+    assert result.forfeits == []
+    assert result.decisions > 0
+    notes = Counter(n for bot in bots for n in bot.notes)
+    assert notes["Accepted"] == result.decisions
+    assert notes["Rejected"] == notes["ErrorReply"] == 0
 
 
 @pytest.mark.parametrize("kind", DECISION_KINDS)

@@ -217,8 +217,17 @@ def test_adding_costs_concatenates_symbols() -> None:
     assert parse_mana_cost("{G/W}") + parse_mana_cost("{U/P}") == parse_mana_cost("{G/W}{U/P}")
 
 
-def test_costs_and_symbols_are_hashable_values() -> None:
-    assert parse_mana_cost("{1}{W}") == parse_mana_cost("{1}{W}")
-    assert len({parse_mana_cost("{1}{W}"), parse_mana_cost("{1}{W}")}) == 1
+def test_costs_and_symbols_are_hashable_values_equal_by_their_symbols() -> None:
+    built = ManaCost((ManaSymbol(1), ManaSymbol(0, ("W",))))
+    parsed = parse_mana_cost("{1}{W}")
+    # A cost built from its symbols and the same cost parsed are one value, also as a key.
+    assert built == parsed
+    assert hash(built) == hash(parsed)
+    assert {built: "kept"}[parsed] == "kept"
+    # Any difference in the symbols, their order included, is another cost.
+    for other in ("{W}{1}", "{2}{W}", "{1}{U}", "{1}{W/P}", "{1}{2/W}", "{1}{W}{W}", "{W}", ""):
+        assert parse_mana_cost(other) != parsed, other
+    assert len({parse_mana_cost(t) for t in ("{1}{W}", "{W}{1}", "{1}{W}", "{2}{W}")}) == 3
+    assert ManaSymbol(0, ("G", "W")) != ManaSymbol(0, ("W", "G"))  # hybrid, as written
     with pytest.raises(AttributeError):
         parse_mana_cost("{W}").symbols = ()  # type: ignore[misc]

@@ -203,7 +203,15 @@ def test_lethal_damage_is_destruction_and_is_regenerated() -> None:
 
 def test_shields_end_in_the_cleanup_step() -> None:
     game = game_with({"battlefield": ["Grizzly Bears"]})
-    add_shield(game, "regenerate", card(game, "Grizzly Bears"), 1, "test")
+    bears = card(game, "Grizzly Bears")
+    add_shield(game, "regenerate", bears, 1, "test")
+    assert [(s.kind, s.affected) for s in game.state.shields] == [("regenerate", bears)]
+    # Still there in the end step, the last step before cleanup...
+    play_sync(game, default_answer, max_tasks=500,
+              until=lambda g, task: task == "priority" and g.state.step == "end")
+    assert (game.state.turn, game.state.step) == (1, "end")
+    assert [(s.kind, s.affected) for s in game.state.shields] == [("regenerate", bears)]
+    # ...and gone once the cleanup step has been (514.2).
     play_sync(game, default_answer, max_tasks=500, until=lambda g, task: g.state.turn == 2)
     assert not game.state.shields
 
