@@ -67,6 +67,16 @@ class Game:
     """The one ``pay_mana`` implementation: the casting package, which owns payment and sits
     above the effects that need it, registers it when it is imported."""
 
+    top_card_rule: ClassVar[list[Callable[[Game, int], tuple[bool, bool]]]] = []
+    """The one ``top_card_seen`` implementation (400.2 as effects change it): the legality
+    package, which owns permissions, registers it when it is imported."""
+
+    def top_card_seen(self, owner: int) -> tuple[bool, bool]:
+        """Whether ``owner`` may look at the top card of their library now ("You may look at
+        the top card of your library any time"), and whether it is revealed to every player
+        ("Play with the top card of your library revealed")."""
+        return self.top_card_rule[0](self, owner) if self.top_card_rule else (False, False)
+
     def pay_mana(self, seat: int, cost: ManaCost, check_only: bool) -> bool:
         """Whether ``seat`` can pay ``cost`` now by the automatic payment rule (601.2g-h), and
         unless ``check_only`` pay it: for an effect that asks a player to pay ("unless its

@@ -392,3 +392,22 @@ def has_permissions(game: Game) -> bool:
     if not _static_refs(game):
         return False  # the usual board: no restriction or permission at all
     return next(iter(_permissions(game)), None) is not None
+
+
+def top_card_seen(game: Game, owner: int) -> tuple[bool, bool]:
+    """``Game.top_card_seen``: whether ``owner`` may look at the top card of their library any
+    time (a ``look_at_top`` permission of a permanent they control: Garruk's Horde, Melek), and
+    whether it is revealed to everyone (``top_revealed``: Future Sight). 400.2 otherwise."""
+    if not _static_refs(game):
+        return False, False
+    look = revealed = False
+    for source, p in _permissions(game):
+        if p.kind in ("look_at_top", "top_revealed") and game.controller(source) == owner:
+            if p.kind == "look_at_top":
+                look = True
+            else:
+                revealed = True
+    return look or revealed, revealed
+
+
+Game.top_card_rule[:] = [top_card_seen]

@@ -30,7 +30,8 @@ PUBLIC_SEAT = -1
 def visible_to(game: Game, seat: int, obj: GameObject) -> bool:
     """Whether ``seat`` may see ``obj``'s identity (name and characteristics) where it is.
 
-    400.2: no one sees a library; a hand is seen only by its owner. 708.2/708.5: a face-down
+    400.2: no one sees a library (but its top card where an effect lets its owner look at it, or
+    reveals it to all, ``Game.top_card_seen``); a hand is seen only by its owner. 708.2/708.5: a face-down
     spell or permanent is seen only by its controller; 406.3: a card exiled face down by no
     one. Everything else (the battlefield face up, the stack, graveyards, face-up exile) is
     public. ``seat`` may be ``PUBLIC_SEAT``. ``obj`` may be last known information: then it
@@ -40,7 +41,13 @@ def visible_to(game: Game, seat: int, obj: GameObject) -> bool:
         return obj.zone in ("battlefield", "stack") and seat != PUBLIC_SEAT \
             and game.controller(obj) == seat
     if obj.zone == "library":
-        return False
+        # 400.2, unless an effect shows its top card: to its owner (Garruk's Horde) or to every
+        # player (Future Sight); a card below the top stays hidden.
+        library = game.state.players[obj.owner].library
+        if not library or library[0] != obj.id or not game.top_card_rule:
+            return False
+        look, revealed = game.top_card_seen(obj.owner)
+        return revealed or (look and seat == obj.owner)
     if obj.zone == "hand":
         return seat != PUBLIC_SEAT and obj.owner == seat
     return True
