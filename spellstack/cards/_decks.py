@@ -50,6 +50,9 @@ def _check(source: str, data: dict[str, Any], cards: Mapping[str, CardDefinition
     for card, count in table.items():
         if card not in cards or cards[card].is_token:
             raise CardDefinitionError(f"{source}: deck {name!r}: {card_name_problem(card, cards)[1]}")
+        if cards[card].test_only:
+            raise CardDefinitionError(f"{source}: deck {name!r}: {card!r} is a test-only card "
+                                      "(for the tests of a rule), never in a deck")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise CardDefinitionError(f"{source}: deck {name!r}: {card!r}: count must be a "
                                       f"positive integer, got {short_value(count)}")

@@ -17,6 +17,7 @@ from ..rules import (
     CardDefinition,
     CardDefinitionError,
     CostOption,
+    Effect,
     ManaCost,
     ManaCostSyntaxError,
     SpellAbility,
@@ -62,7 +63,7 @@ CARD_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instan
 _CARD_KEYS = frozenset({"name", "cost", "type", "pt", "loyalty", "text", "color", "keywords",
                         "spell", "activated", "triggered", "replacement", "counter_limits",
                         "enchant", "restriction", "permission", "static", "enters_as_copy",
-                        "cost_options", "cast_from"})
+                        "cost_options", "cast_from", "test_only", "flash_if"})
 _LAYOUTS = frozenset({"split", "adventure", "mdfc"})
 """Layouts of cards with more than one face (709 split, 715 Adventure, 712 modal double-faced)."""
 _SPELL_KEYS = frozenset({"targets", "effects", "modes", "choose", "divide", "divide_doubled_from"})
@@ -207,7 +208,20 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
         keywords=keywords, spell=spell, activated=tuple(activated), triggered=tuple(triggered),
         is_token=token or is_token, source=source, cost_options=cost_options,
         cast_zones=_cast_zones(raw.get("cast_from"), text, where),
+        test_only=read_boolean(raw.get("test_only", False), where, "test_only"),
+        flash_if=_flash_if(raw.get("flash_if"), text, where),
     )
+
+
+def _flash_if(raw: Any, text: str, where: Where) -> Effect | None:
+    """``flash_if = { text = "...", test = ..., ... }``: 601.3d, "this spell has flash as long
+    as [condition]", quoting that sentence; the condition from ``CONDITIONS``."""
+    if raw is None:
+        return None
+    table = dict(read_table(raw, where, "flash_if"))
+    read_quote(table, text, where, "flash_if")
+    del table["text"]
+    return read_condition(table, where, "flash_if")
 
 
 def _cast_zones(raw: Any, text: str, where: Where) -> tuple[str, ...]:

@@ -29,6 +29,8 @@ def type_line(defn: CardDefinition) -> str:
 def describe(defn: CardDefinition) -> list[str]:
     """A card's lines: name and mana cost, type line (with P/T or loyalty), its Oracle text."""
     head = defn.name if defn.mana_cost is None else f"{defn.name}  {defn.mana_cost}"
+    if defn.test_only:
+        head += "  (test only: for scenarios, never in a deck)"
     kind = type_line(defn)
     if defn.power is not None or defn.toughness is not None or "Creature" in defn.card_types:
         kind += (f"  {'*' if defn.power is None else defn.power}/"

@@ -23,7 +23,8 @@ SUPERTYPES = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World"})
 WUBRG = "WUBRG"
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
-CARD_NAMES = sorted(n for n, d in CARDS.items() if not d.is_token)
+CARD_NAMES = sorted(n for n, d in CARDS.items() if not d.is_token and not d.test_only)
+TEST_ONLY_NAMES = sorted(n for n, d in CARDS.items() if d.test_only)
 TOKEN_NAMES = sorted(n for n, d in CARDS.items() if d.is_token)
 
 
@@ -151,3 +152,11 @@ def test_a_difference_is_noticed(change: dict[str, Any], what: str,
     changed = dataclasses.replace(CARDS["Grizzly Bears"], **change)
     with pytest.raises(AssertionError, match=what):
         check_against_pool(changed, pool["card"]["Grizzly Bears"])
+
+
+def test_test_only_cards_are_named_apart_from_the_pool(
+        pool: dict[str, dict[str, dict[str, Any]]]) -> None:
+    # A test-only card (for the tests of a rule no pool card exercises) is never mistaken for a
+    # pool card: its name starts with "Test " and is no pool name.
+    assert TEST_ONLY_NAMES
+    assert all(n.startswith("Test ") and n not in pool["card"] for n in TEST_ONLY_NAMES)

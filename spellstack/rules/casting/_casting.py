@@ -9,7 +9,7 @@ its hash, as they were (601.2: an illegal attempt is rewound) and names the rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..base import IllegalActionError
 from ..definitions import CardDefinition, CostOption, SpellAbility, TargetSpec
@@ -24,7 +24,7 @@ from ..legality import (
 )
 from ..mana import ManaCost
 from ..state import Action, Answer, GameObject, Proc
-from ..triggers import trigger_cast
+from ..triggers import condition_holds, trigger_cast
 from ..views import ask_choose, visible_name
 from ..zones import move_object
 from ._actions import _pay, _plan, _split_targets
@@ -127,15 +127,32 @@ def total_cost(face: CardDefinition, chosen: tuple[CostOption, ...]) -> ManaCost
 
 def instant_speed(game: Game, seat: int, obj: GameObject, face: CardDefinition,
                    chosen: tuple[CostOption, ...]) -> bool:
-    """307.1/702.8a: an instant, a spell with flash, one cast with a cost that lets it be cast as
-    though it had flash (Rout, 601.3c), or one an effect lets ``seat`` cast so (Sigarda's Aid)."""
+    """307.1/702.8a: an instant, a spell with flash (601.3d: or with flash while a condition
+    holds, and it holds), one cast with a cost that lets it be cast as though it had flash
+    (Rout, 601.3c), or one an effect lets ``seat`` cast so (Sigarda's Aid), as the spell would
+    be announced (601.3b: bestowed, an Aura spell)."""
     if "Instant" in face.card_types or "flash" in face.keywords:
+        return True
+    if face.flash_if is not None and condition_holds(game, seat, face.flash_if, obj):
         return True
     if face.name == obj.name:
         c = game.caches.layers[obj.id]
         if "Instant" in c.card_types or "flash" in c.keywords:
             return True
-    return any(o.name == "flash" for o in chosen) or flash_permitted(game, seat, obj)
+    if any(o.name == "flash" for o in chosen):
+        return True
+    if any(o.name == "bestow" for o in chosen):
+        return flash_permitted(game, seat, obj, bestowed_face(face))
+    return flash_permitted(game, seat, obj)
+
+
+def bestowed_face(face: CardDefinition) -> CardDefinition:
+    """702.103b: the characteristics a card cast for its bestow cost has as a spell: an Aura
+    spell with enchant creature, no longer a creature, without creature types."""
+    creature_types = set(face.subtypes) if "Creature" in face.card_types else set()
+    return replace(face, card_types=tuple(t for t in face.card_types if t != "Creature"),
+                   subtypes=(*(t for t in face.subtypes if t not in creature_types), "Aura"),
+                   enchant="creature")
 
 
 def _face(game: Game, seat: int, obj: GameObject, action: Action) -> CastForm:

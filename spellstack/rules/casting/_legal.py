@@ -263,9 +263,10 @@ def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
             continue
         cost = c.mana_cost or _NO_COST
         sorcery[id(cost)] = cost
-        if "Instant" in c.card_types or "flash" in c.keywords:
-            instant[id(cost)] = cost
         defn = cards[objects[oid].name]
+        # 601.3d: a card with flash while a condition holds counts as one that might have it.
+        if "Instant" in c.card_types or "flash" in c.keywords or defn.flash_if is not None:
+            instant[id(cost)] = cost
         if defn.faces or defn.cost_options:
             # 601.3e, 601.2b: every face and every cost it may be cast for, and when.
             for face in (cards[n] for n in defn.faces) if defn.faces else (defn,):
@@ -323,7 +324,13 @@ def _only_pass_permitted(game: Game, seat: int) -> bool:
         if ((land or _land_face(game, st.objects[oid])) and sorcery_ok and p.lands_played < 1
                 and st.objects[oid].zone == "hand" and play_land_refusal(game, seat) is None):
             return False  # 305.1: playing a land (or a land face, 712.12) needs nothing more
+        defn = game.cards[st.objects[oid].name]
+        if not land and (defn.faces or defn.cost_options):
+            # 601.3b/601.3e: a face or a cost may change what a permission admits (a bestowed
+            # card is an Aura spell): the full list of actions settles it.
+            return False
         if not land and (sorcery_ok or "Instant" in c.card_types or "flash" in c.keywords
+              or defn.flash_if is not None
               or (permissions and flash_permitted(game, seat, st.objects[oid]))):
             costs.append((c.mana_cost or _NO_COST, 0))
     if seat_board(game, seat).activator:
@@ -386,7 +393,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
                     options.append(new_action_option("play", oid, name, 0, (), False, 0, False,
                                                      name, (), (), (), ""))
         spell = defn.spell
-        if (defn.faces or defn.cost_options or obj.zone != "hand"
+        if (defn.faces or defn.cost_options or obj.zone != "hand" or defn.flash_if is not None
                 or (spell is not None and (spell.modes or spell.divide))):
             options.extend(_form_options(game, seat, obj, supply, sorcery_ok))
             continue

@@ -335,6 +335,12 @@ class CardDefinition:
     ``_characteristics.AFFECTED`` word naming what it may copy; empty if it has no such ability."""
     is_token: bool = False
     """A token definition rather than a card."""
+    flash_if: Effect | None = None
+    """601.3d: "this spell has flash as long as [condition]": the condition (a ``CONDITIONS``
+    test) under which it has flash; None if it has no such ability."""
+    test_only: bool = False
+    """A card made for the tests of a rule no pool card exercises: scenarios and tests may use
+    it, a deck never holds it."""
     cast_zones: tuple[str, ...] = ()
     """601.3, 113.6b: zones other than a hand its own text lets its owner cast it from ("You may
     cast Squee, the Immortal from your graveyard or from exile"); that ability functions there."""

@@ -92,6 +92,9 @@ _FACE_FILTERS: dict[str, Callable[[CardDefinition], bool]] = {
     "instant_or_sorcery": lambda face: bool({"Instant", "Sorcery"} & set(face.card_types)),
     "instant_or_sorcery_two_colors": lambda face: (
         bool({"Instant", "Sorcery"} & set(face.card_types)) and len(face.colors) == 2),
+    "aura_or_equipment": lambda face: (
+        ("Enchantment" in face.card_types and "Aura" in face.subtypes)
+        or ("Artifact" in face.card_types and "Equipment" in face.subtypes)),
 }
 """601.3e: the filters a permission may test against the face, half or Adventure a card would
 be cast as, with the characteristics that face would have (Melek lets Chop Down be cast from
@@ -313,12 +316,15 @@ def enter_refusal(game: Game, obj: GameObject,
     return None
 
 
-def flash_permitted(game: Game, seat: int, obj: GameObject) -> bool:
-    """702.8a: whether an effect lets ``seat`` cast ``obj`` as though it had flash."""
+def flash_permitted(game: Game, seat: int, obj: GameObject,
+                    face: CardDefinition | None = None) -> bool:
+    """702.8a: whether an effect lets ``seat`` cast ``obj`` as though it had flash; 601.3b: as
+    ``face``, the characteristics the spell would have as announced (a bestowed creature card
+    is an Aura spell, 702.103b), when given."""
     if not _static_refs(game):
         return False
     return any(p.kind == "cast_as_though_flash" and _applies_to_player(game, p.players, source, seat)
-               and RESTRICTION_FILTERS[p.filter](game, obj, source, 0) for source, p in _permissions(game))
+               and _admits(game, p, obj, source, face) for source, p in _permissions(game))
 
 
 def _on_top(game: Game, obj: GameObject) -> bool:

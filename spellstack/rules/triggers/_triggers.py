@@ -43,7 +43,15 @@ def _cost_paid(game: Game, controller: int, effect: Effect, source: GameObject |
     return source is not None and effect.get("cost") in source.cast_costs
 
 
+def _you_control_subtype(game: Game, controller: int, effect: Effect,
+                         source: GameObject | None) -> bool:
+    """"as long as you control a Forest": a permanent with that subtype (205.3)."""
+    subtype = effect.get("subtype")
+    return any(subtype in game.subtypes(o) for o in game.controlled(controller))
+
+
 CONDITIONS: dict[str, Callable[[Game, int, Effect, GameObject | None], bool]] = {
+    "you_control_subtype": _you_control_subtype,
     "cost_paid": _cost_paid,
     "life_at_least": _life_at_least,
     "source_had_no_counters": _source_had_no_counters,
@@ -53,6 +61,7 @@ CONDITIONS: dict[str, Callable[[Game, int, Effect, GameObject | None], bool]] = 
 source (as it is now, or as it last existed)."""
 
 CONDITION_ARGS: dict[str, dict[str, str]] = {
+    "you_control_subtype": {"subtype": "name"},
     "cost_paid": {"cost": "cost_name"},
     "life_at_least": {"amount": "int"},
     "source_had_no_counters": {"counter": "counter"},
