@@ -8,10 +8,10 @@ from ._effects import ARG_KINDS, EFFECT_VERBS, OBJECT_WORDS, PLAYER_WORDS, Effec
 __all__ = [
     "ARG_KINDS",
     "EFFECT_VERBS",
+    "NEW_TARGET_TRIES",
     "OBJECT_WORDS",
     "PLAYER_WORDS",
     "EffectContext",
-    "NEW_TARGET_TRIES",
     "VerbSpec",
     "copy_spell",
     "run_effects",

@@ -40,7 +40,6 @@ from ..state import (
     seat_of_ref,
 )
 from ..views import ask_choose, ask_yes_no
-from ._copies import copy_spell
 from ..zones import (
     create_token,
     deal_damage,
@@ -52,6 +51,7 @@ from ..zones import (
     return_exiled,
     simultaneous_moves,
 )
+from ._copies import copy_spell
 
 PLAYER_WORDS: frozenset[str] = frozenset({"you", "target", "each_player", "each_opponent"})
 """Words an effect may use for players: the controller, the targeted player(s), everyone."""

@@ -352,8 +352,8 @@ class SBAChanges:
     drawing from an empty library (704.5b), damage to a creature (704.5g/h), a token going to
     a zone other than the battlefield (704.5d), a copy of a spell leaving the stack (704.5e),
     and ``Game.changed()`` (every battlefield entry or departure, continuous effect, attachment
-    or counter change: any permanent's characteristics, 704.5f-r, y). Gaining life, tapping, mana, priority passes, triggers and
-    moves of cards between the other zones make none.
+    or counter change: any permanent's characteristics, 704.5f-r, y). Gaining life, tapping,
+    mana, priority passes, triggers and moves of cards between the other zones make none.
     """
 
     everything: bool = True
