@@ -285,6 +285,8 @@ GAME_EVENT_KINDS: Mapping[str, str] = MappingProxyType({
     "trigger_removed": "603.8 and 603.4: a trigger that won't go on the stack is removed",
     "resolve": "608.2: a spell or ability resolves",
     "counter": "701.5 or 608.2b: a spell or ability is countered (or doesn't resolve)",
+    "copy": "707.10: a copy of a spell is put onto the stack (refs: the spell copied, then the copy's "
+            "targets), or gets new targets (707.10c)",
     "pay": "118.12: a player pays a cost a resolving spell or ability asks for (\"unless ... pays\")",
     "effect": "an effect of a resolving spell or ability that changes no zone, life or damage",
     "damage": "120: damage is dealt; refs gives (source, recipient)",

@@ -83,7 +83,8 @@ class Director:
         raise ScenarioError(f"{self.where}: step {self.index + 1}: {name!r} is not a player")
 
     def _ref(self, token: Any) -> int:
-        """A label, player name or card name -> the current object id or player ref."""
+        """A label, player name, card name or ``copy: NAME`` (a copy of a spell on the stack,
+        top first) -> the current object id or player ref."""
         st = self.game.state
         if isinstance(token, str):
             if token in self.labels:
@@ -98,6 +99,10 @@ class Director:
                 for oid in zone:
                     if st.objects[oid].name == token:
                         return oid
+            for oid in reversed(st.stack):
+                # A copy of a spell (no card, no label) by its stack name: "copy: NAME".
+                if st.objects[oid].is_copy and stack_name(self.game, st.objects[oid]) == token:
+                    return oid
         raise ScenarioFailure(f"step {self.index + 1}: can't find {token!r}")
 
     def fail(self, message: str) -> None:
@@ -437,5 +442,3 @@ class ScriptedPolicy:
     def notify(self, msg: object) -> None:
         self.director.notify(self.seat, msg)
 
-
-_ = stack_name

@@ -33,7 +33,7 @@ _TYPES: dict[str, tuple[Any, ...]] = {
     "mana": (_IS_TABLE, _IS_STR),
     "objects": (_IS_TABLE, _IS_TABLE),
     **dict.fromkeys(("stack_count", "turn"), (_IS_INT,)),
-    **dict.fromkeys(("stack", "lost"), (_IS_NAMES,)),
+    **dict.fromkeys(("stack", "stack_controllers", "lost"), (_IS_NAMES,)),
     **dict.fromkeys(("winner", "priority", "active", "step"), (_IS_STR,)),
     "game_over": (_IS_BOOL,),
 }
@@ -86,6 +86,8 @@ def stack_name(game: Game, obj: GameObject) -> str:
         return trigger_name(obj.name, obj.ability_index, game)
     if obj.ability_kind:
         return f"ability: {obj.name}"
+    if obj.is_copy:
+        return f"copy: {obj.name}"  # 707.10
     return obj.name
 
 
@@ -145,6 +147,10 @@ def check_expect(game: Game, expect: Mapping[str, Any], labels: Mapping[str, int
         if len(want) != len(got) or any(w not in (g, b) for w, g, b in zip(want, got, bare,
                                                                               strict=True)):
             raise _fail("stack", expect["stack"], got)
+    if "stack_controllers" in expect:
+        got = [st.players[st.objects[i].controller].name for i in reversed(st.stack)]
+        if got != list(expect["stack_controllers"]):
+            raise _fail("stack_controllers", expect["stack_controllers"], got)
     for label, want in expect.get("objects", {}).items():
         if label not in labels:
             raise ScenarioError(f"{where}: objects.{label}: no such label")

@@ -51,6 +51,7 @@ from ..zones import (
     return_exiled,
     simultaneous_moves,
 )
+from ._copies import copy_spell
 
 PLAYER_WORDS: frozenset[str] = frozenset({"you", "target", "each_player", "each_opponent"})
 """Words an effect may use for players: the controller, the targeted player(s), everyone."""
@@ -399,6 +400,20 @@ def _counter(ctx: EffectContext, eff: Effect) -> Proc[None]:
                 move_object(ctx.game, obj.id, "graveyard", instead=instead)
 
 
+def _copy_spell(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """707.10: "copy target spell": a copy of each spell ``what`` names goes onto the stack
+    under the controller's control (``copy_spell``); ``new_targets``: "you may choose new
+    targets for the copy" (707.10c); ``except_supertypes``: 707.9b, "except the copy isn't
+    legendary" (``["Legendary"]``)."""
+    lacks = eff.get("except_supertypes", ())
+    assert isinstance(lacks, tuple)
+    for obj in ctx.objects(eff.get("what")):
+        if obj.zone == "stack" and not obj.ability_kind:
+            yield from copy_spell(ctx.game, obj, ctx.controller,
+                                  new_targets=bool(eff.get("new_targets", False)),
+                                  except_supertypes=tuple(str(t) for t in lacks))
+
+
 def _shuffle(ctx: EffectContext, eff: Effect) -> None:
     """701.20: shuffle a library."""
     st = ctx.game.state
@@ -680,6 +695,9 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
     "any_player_may": VerbSpec("101.4", {"then": "effects"}, {"sacrifice_lands": "amount",
                                                                "damage": "amount"},
                                _any_player_may),
+    "copy_spell": VerbSpec("707.10", {"what": "objects"}, {"new_targets": "flag",
+                                                         "except_supertypes": "supertypes"},
+                           _copy_spell),
     "gain_protection": VerbSpec("702.16", {"what": "objects", "from": "protection_choice"}, {},
                                 _gain_protection),
 }

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Caches", "HandFacts", "PermanentFacts", "SeatBoard"]
 
-_Templates = dict[tuple[str, int, int, int, bool], Characteristics]
+_Templates = dict[tuple[str, int, int, int, bool, tuple[str, ...]], Characteristics]
 _SHARED: list[tuple[Mapping[str, CardDefinition], _Templates, dict[str, bool]]] = []
 """Caches of facts about card definitions, one per definitions mapping, shared by every game
 that uses that mapping (the same mapping object: ``load_cards`` gives every game the same)."""
@@ -74,7 +74,8 @@ class Caches:
         graveyard or exile, by object id: no epoch can change them, and a card that changes
         zones is a new object (400.7). Never stale; entries of objects that left stay (small)."""
         self.templates, self.value_readers = _shared(game.cards)
-        """``templates``: printed characteristics by (name, controller, counter P/T, X), shared
+        """``templates``: printed characteristics by (name, controller, counter P/T, X, bestowed,
+        a copy's missing supertypes: 707.9b), shared
         by every permanent no effect touches and by every game with the same card definitions.
         ``value_readers``: by card name, whether a static ability of it counts cards in a zone
         (``reads_zone_sizes``). Facts about the immutable definitions: never stale."""

@@ -192,7 +192,7 @@ def _printed_values(game: LayerHost, obj: GameObject) -> Characteristics:
     (shared between objects and epochs: they depend on nothing else)."""
     plus, minus = obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0)
     key = (obj.name, obj.controller, plus - minus, obj.x if obj.zone == "stack" else 0,
-           obj.bestowed)
+           obj.bestowed, obj.except_supertypes)
     found = game.caches.templates.get(key)
     if found is None:
         w = Working(obj, obj.controller)
@@ -243,7 +243,7 @@ def _evaluate_battlefield(game: LayerHost) -> None:
                 continue
             counters = obj.counters
             found = templates.get((name, obj.controller, counters.get("+1/+1", 0) - counters.get("-1/-1", 0)
-                                   if counters else 0, 0, obj.bestowed))
+                                   if counters else 0, 0, obj.bestowed, obj.except_supertypes))
             cache[oid] = found if found is not None else _printed_values(game, obj)
     if complex_board:
         evaluate = list(ids)

@@ -28,7 +28,7 @@ class LayerCaches(Protocol):
     def stable(self) -> dict[int, Characteristics]:
         """Characteristics of cards no epoch can change, by object id."""
     @property
-    def templates(self) -> dict[tuple[str, int, int, int, bool], Characteristics]:
+    def templates(self) -> dict[tuple[str, int, int, int, bool, tuple[str, ...]], Characteristics]:
         """Printed characteristics by (name, controller, counter P/T, X)."""
     @property
     def value_readers(self) -> dict[str, bool]:

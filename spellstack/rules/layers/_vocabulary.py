@@ -127,6 +127,8 @@ def is_value(v: object) -> bool:
 CARD_TYPES: frozenset[str] = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instant",
                                         "Kindred", "Land", "Planeswalker", "Sorcery"})
 """205.2a: the card types."""
+SUPERTYPES: frozenset[str] = frozenset({"Basic", "Legendary", "Snow", "World"})
+"""205.4a: the supertypes (a copy "except it isn't legendary" names one, 707.9b)."""
 
 
 def _tuple_of(test: Callable[[object], bool]) -> Callable[[object], bool]:
@@ -137,6 +139,7 @@ LAYER_ARG_KINDS: dict[str, Callable[[object], bool]] = {
     "name": lambda v: isinstance(v, str) and bool(v),
     "text_word": lambda v: isinstance(v, str) and v in TEXT_WORDS,
     "types": _tuple_of(lambda t: t in CARD_TYPES),
+    "supertypes": _tuple_of(lambda t: t in SUPERTYPES),
     "words": _tuple_of(lambda t: isinstance(t, str) and bool(t)),
     "colors": lambda v: isinstance(v, str) and all(c in "WUBRG" for c in v),
     "keywords": _tuple_of(lambda t: isinstance(t, str) and bool(t) and t == t.lower()),
@@ -144,7 +147,7 @@ LAYER_ARG_KINDS: dict[str, Callable[[object], bool]] = {
     "value": is_value,
 }
 """How each layer verb argument kind is checked when a card file is loaded."""
-LIST_KINDS: frozenset[str] = frozenset({"types", "words", "keywords", "positions"})
+LIST_KINDS: frozenset[str] = frozenset({"types", "supertypes", "words", "keywords", "positions"})
 """Argument kinds written as lists in card files (held as tuples)."""
 REQUIRED_ARGS: frozenset[str] = frozenset({"from", "to", "colors", "of"})
 """Arguments a layer verb that takes them can't do without."""

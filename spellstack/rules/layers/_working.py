@@ -108,6 +108,9 @@ def set_printed(w: Working, defn: CardDefinition) -> None:
         subtypes = [t for t in w.subtypes if "Creature" not in w.card_types or t in _NON_CREATURE_SUBTYPES]
         w.card_types = [t for t in w.card_types if t != "Creature"]
         w.subtypes = [*subtypes, "Aura"]
+    if w.obj.except_supertypes:
+        # 707.9b: a copy made "except the copy isn't legendary" lacks it in its copiable values.
+        w.supertypes = [t for t in w.supertypes if t not in w.obj.except_supertypes]
 
 
 def set_face_down(w: Working) -> None:

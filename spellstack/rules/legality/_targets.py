@@ -35,6 +35,15 @@ def _noncreature_spell(game: Game, obj: GameObject) -> bool:
     return obj.zone == "stack" and not obj.ability_kind and not game.is_type(obj, "Creature")
 
 
+def _instant_or_sorcery_spell(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "stack" and not obj.ability_kind and (
+        game.is_type(obj, "Instant") or game.is_type(obj, "Sorcery"))
+
+
+def _creature_spell(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "stack" and not obj.ability_kind and game.is_type(obj, "Creature")
+
+
 def _artifact_or_enchantment(game: Game, obj: GameObject) -> bool:
     return obj.zone == "battlefield" and (
         game.is_type(obj, "Artifact") or game.is_type(obj, "Enchantment")
@@ -58,6 +67,9 @@ def _creature_or_enchantment_card_in_graveyard(game: Game, obj: GameObject) -> b
                                         or game.is_type(obj, "Enchantment"))
 
 
+STACK_KINDS: frozenset[str] = frozenset({"spell", "noncreature_spell", "instant_or_sorcery_spell",
+                                        "creature_spell"})
+"""Target kinds that name spells on the stack (115.1)."""
 GRAVEYARD_KINDS: frozenset[str] = frozenset({"creature_or_enchantment_card_in_graveyard"})
 """Target kinds that name cards in graveyards (115.1: a spell may target a card in a zone other
 than the battlefield when it says so); their ``controller`` word names the graveyard's owner."""
@@ -71,6 +83,9 @@ TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, s
     "land": (_land, False, "target land"),
     "spell": (_spell, False, "target spell"),
     "noncreature_spell": (_noncreature_spell, False, "target noncreature spell"),
+    "instant_or_sorcery_spell": (_instant_or_sorcery_spell, False,
+                                 "target instant or sorcery spell"),
+    "creature_spell": (_creature_spell, False, "target creature spell"),
     "artifact_or_enchantment": (_artifact_or_enchantment, False, "target artifact or enchantment"),
     "creature_or_planeswalker": (_creature_or_planeswalker, False,
                                  "target creature or planeswalker"),
@@ -177,7 +192,7 @@ def target_candidates(game: Game, spec: TargetSpec, controller: int, source_id: 
             for p in st.players:
                 out.extend(oid for oid in p.graveyard
                            if is_legal_target(game, spec, oid, controller, source))
-        if spec.kind in ("spell", "noncreature_spell"):
+        if spec.kind in STACK_KINDS:
             for oid in reversed(st.stack):
                 # 115.5: a spell can't target itself.
                 if oid != source_id and is_legal_target(game, spec, oid, controller, source):

@@ -154,6 +154,13 @@ class GameObject:
     """In exile: it went there as its Adventure resolved; its owner may cast the creature (715.4)."""
     bestowed: bool = False
     """702.103b/e: cast bestowed; an Aura spell, then an Aura while attached to a creature."""
+    is_copy: bool = False
+    """707.10: a copy of a spell on the stack (not cast, owned and controlled by the player who
+    put it there); 704.5e: in any other zone it ceases to exist; 608.3f: a copy of a permanent
+    spell becomes a token as it enters the battlefield (``is_token`` then, not this)."""
+    except_supertypes: tuple[str, ...] = ()
+    """707.9b: supertypes the copy effect that made it says it lacks ("except the copy isn't
+    legendary"), part of its copiable values; kept by the token a copied spell becomes."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
@@ -343,10 +350,10 @@ class SBAChanges:
     After a check that performed nothing, no state-based action applies; each change that could
     make one apply is marked by the primitive making it: ``lose_life`` and poison (704.5a/c),
     drawing from an empty library (704.5b), damage to a creature (704.5g/h), a token going to
-    a zone other than the battlefield (704.5d), and ``Game.changed()`` (every battlefield entry
-    or departure, continuous effect, attachment or counter change: any permanent's
-    characteristics, 704.5f-r, y). Gaining life, tapping, mana, priority passes, triggers and
-    moves of cards between the other zones make none.
+    a zone other than the battlefield (704.5d), a copy of a spell leaving the stack (704.5e),
+    and ``Game.changed()`` (every battlefield entry or departure, continuous effect, attachment
+    or counter change: any permanent's characteristics, 704.5f-r, y). Gaining life, tapping,
+    mana, priority passes, triggers and moves of cards between the other zones make none.
     """
 
     everything: bool = True
@@ -360,7 +367,8 @@ class SBAChanges:
     objects: set[int] = field(default_factory=set)
     """Permanents dealt damage (704.5g, 704.5h)."""
     tokens: set[int] = field(default_factory=set)
-    """Tokens put into a zone other than the battlefield (704.5d)."""
+    """Tokens put into a zone other than the battlefield (704.5d), and copies of spells put
+    into a zone other than the stack (704.5e)."""
 
     def __bool__(self) -> bool:
         """Whether anything changed: a check is due."""

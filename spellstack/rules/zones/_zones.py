@@ -146,6 +146,14 @@ def move_object(
         top=top if to_zone == "library" else False,
         moved_from=old.zone,
     )
+    if old.is_copy:
+        new.except_supertypes = old.except_supertypes  # 707.9b: part of its copiable values
+        if to_zone == "battlefield":
+            # 608.3f: a copy of a permanent spell becomes a token as it enters.
+            new.is_token = True
+        else:
+            new.is_copy = True
+            st.sba.tokens.add(new.id)  # 704.5e: it will cease to exist
     if to_zone == "battlefield":
         if old.zone == "stack" and (old.cast_costs or old.bestowed):
             # 702.74a, 702.109a: the permanent remembers how its spell was cast; 702.103e: a
