@@ -9,7 +9,7 @@ its hash, as they were (601.2: an illegal attempt is rewound) and names the rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..base import IllegalActionError
 from ..definitions import CardDefinition, CostOption, SpellAbility, TargetSpec
@@ -20,17 +20,23 @@ from ..legality import (
     cast_refusal,
     flash_permitted,
     spell_target_specs,
+    timing_refusal,
 )
 from ..mana import ManaCost
-from ..state import Action, GameObject
+from ..state import Action, GameObject, ResolutionCast
 from ..triggers import trigger_cast
 from ..views import visible_name
 from ..zones import move_object
 from ._actions import _pay, _plan, _split_targets
 from ._checks import refusal, sorcery_timing
 
-__all__ = ["CastForm", "cast_forms", "cast_spell", "castable_faces", "division_total",
-           "instant_speed", "spell_specs", "total_cost"]
+__all__ = ["WITHOUT_PAYING", "CastForm", "cast_forms", "cast_spell", "castable_faces",
+           "division_total", "instant_speed", "spell_specs", "total_cost"]
+
+WITHOUT_PAYING = CostOption("free", "alternative", ManaCost(()), "",
+                            "without paying its mana cost")
+"""118.9: "without paying its mana cost", the alternative cost an effect may let a spell be cast
+for (608.2g), named ``free``; additional costs are still paid (601.2f)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +65,22 @@ def castable_faces(game: Game, obj: GameObject) -> tuple[CardDefinition, ...]:
     return tuple(f for f in faces if "Land" not in f.card_types)
 
 
-def cast_forms(game: Game, seat: int, obj: GameObject) -> tuple[CastForm, ...]:
+def cast_forms(game: Game, seat: int, obj: GameObject,
+               during: ResolutionCast | None = None) -> tuple[CastForm, ...]:
     """Every way ``seat`` may cast ``obj`` from its zone now, but for timing, targets and costs
     (601.2a): from a hand; from a graveyard with flashback (702.34a); the creature of an
-    Adventure from exile (715.4); or as a permission allows (``cast_permitted_from``)."""
+    Adventure from exile (715.4); or as a permission allows (``cast_permitted_from``).
+    ``during``: the resolving effect that lets ``seat`` cast it (608.2g; a copy of a card in
+    exile, 707.12), and, if it is cast without paying its mana cost, for ``free`` alone (118.9a:
+    one alternative cost) with the additional costs."""
     zone = obj.zone
+    if during is not None:
+        forms = [CastForm(f, "", f.cost_options) for f in castable_faces(game, obj)]
+        if not during.free:
+            return tuple(replace(f, costs=tuple(o for o in f.costs if o.zone == "hand"))
+                         for f in forms)
+        return tuple(replace(f, required_cost=WITHOUT_PAYING.name, costs=tuple(
+            o for o in f.costs if o.kind == "additional")) for f in forms)
     if zone == "hand":
         permitted = obj.owner == seat
     elif zone == "exile" and obj.on_adventure and obj.owner == seat:
@@ -128,10 +145,12 @@ def instant_speed(game: Game, seat: int, obj: GameObject, face: CardDefinition,
     return any(o.name == "flash" for o in chosen) or flash_permitted(game, seat, obj)
 
 
-def _face(game: Game, seat: int, obj: GameObject, action: Action) -> CastForm:
-    """601.2a-b, 601.3e: the card may be cast from its zone, as the face the action names."""
+def _face(game: Game, seat: int, obj: GameObject, action: Action,
+          during: ResolutionCast | None) -> CastForm:
+    """601.2a-b, 601.3e: the card may be cast from its zone (or as ``during`` lets it be,
+    608.2g), as the face the action names."""
     st = game.state
-    forms = cast_forms(game, seat, obj)
+    forms = cast_forms(game, seat, obj, during)
     if not forms:
         if obj.zone == "hand" and obj.owner == seat and game.is_type(obj, "Land"):
             raise refusal(game, "305.9", f"{obj.name} is a land: it is played, not cast")
@@ -166,6 +185,9 @@ def _face(game: Game, seat: int, obj: GameObject, action: Action) -> CastForm:
         if not form.required_cost or form.required_cost in wanted:
             return form
     need = forms[0].required_cost
+    if during is not None:
+        raise refusal(game, "608.2g", f"{during.source} lets {forms[0].face.name} be cast only "
+                      f"without paying its mana cost: name {need!r} in costs")
     raise refusal(game, "601.2a", f"{forms[0].face.name} can be cast from the {obj.zone} only for "
                   f"its {need} cost: name {need!r} in costs")
 
@@ -177,7 +199,8 @@ def _chosen_costs(game: Game, form: CastForm, action: Action) -> tuple[CostOptio
     chosen: list[CostOption] = []
     for name in action.costs:
         if name == form.required_cost:
-            option = form.face.cost_option(name)
+            option = (WITHOUT_PAYING if name == WITHOUT_PAYING.name
+                      else form.face.cost_option(name))
             assert option is not None
         elif name in offered:
             option = offered[name]
@@ -242,26 +265,40 @@ def _division(game: Game, face: CardDefinition, action: Action,
     return tuple((t, shares[t]) for t in targets)
 
 
-def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
+def cast_spell(game: Game, seat: int, action: Action,
+               during: ResolutionCast | None = None) -> GameObject:
     """601.2: cast a spell: every choice checked in the rules' order, then the card moves to the
-    stack, the total cost is paid and the spell becomes cast (601.2i); returns the spell."""
+    stack, the total cost is paid and the spell becomes cast (601.2i); returns the spell.
+
+    ``during``: 608.2g, it is cast while another spell or ability resolves, as that effect
+    allows: from where the card is (a copy of a card, 707.12), whatever the timing (a
+    restriction to a sorcery's timing still applies, and the stack is not empty), for
+    ``free`` if it is cast without paying its mana cost (118.9, with X = 0, 107.3b), and only
+    with a mana value the effect allows (601.2e). The caller gives nobody priority after it."""
     st = game.state
     obj = st.objects.get(action.object_id)
     if obj is None or obj.zone in ("stack", "battlefield"):
         raise refusal(game, "601.2a", f"object #{action.object_id} is not a card in "
                       f"{st.players[seat].name}'s hand")
     # 601.2a-b: which card, from where, as which face, with which costs.
-    form = _face(game, seat, obj, action)
+    form = _face(game, seat, obj, action, during)
     face = form.face
     chosen = _chosen_costs(game, form, action)
-    if not instant_speed(game, seat, obj, face, chosen) and not sorcery_timing(game, seat):
-        raise refusal(game, "307.1", f"{face.name} can be cast only in your main phase with an "
-                      "empty stack")
+    if not sorcery_timing(game, seat):
+        if during is None and not instant_speed(game, seat, obj, face, chosen):
+            raise refusal(game, "307.1", f"{face.name} can be cast only in your main phase with "
+                          "an empty stack")
+        why = timing_refusal(game, seat, obj)
+        if why is not None:
+            raise refusal(game, "101.2", f"{why}; {face.name} can't be cast now")
     _modes(game, face, action)
     cost = total_cost(face, chosen)
     printed = face.mana_cost or ManaCost(())
     if action.x and not (printed.has_x or cost.has_x):
         raise refusal(game, "601.2b", f"X={action.x} is not allowed for {face.name}")
+    if action.x and during is not None and during.free:
+        raise refusal(game, "107.3b", f"{face.name} is cast without paying its mana cost: X "
+                      f"must be 0, got {action.x}")
     bestowed = any(o.name == "bestow" for o in chosen)
     # 601.2c: targets; 601.2d: the division.
     specs = spell_specs(face, action.modes, bestowed)
@@ -271,6 +308,11 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
     why = cast_refusal(game, seat, obj, action.x, face if face.name != obj.name else None)
     if why is not None:
         raise refusal(game, "101.2", f"{why}; {face.name} can't be cast (601.2e)")
+    if during is not None and during.max_mana_value >= 0:
+        value = printed.mana_value(action.x)  # 202.3: as it would be on the stack (709.3)
+        if value > during.max_mana_value:
+            raise refusal(game, "601.2e", f"{during.source} lets a spell with mana value "
+                          f"{during.max_mana_value} or less be cast; {face.name}'s is {value}")
     # 601.2f: the total cost is locked in; 601.2g-h: the payment is worked out.
     plan = _plan(game, seat, cost, action.x, action)
     # Every choice is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).

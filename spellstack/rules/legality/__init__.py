@@ -32,6 +32,7 @@ from ._restrictions import (
     has_permissions,
     kinds_seen,
     play_land_refusal,
+    timing_refusal,
 )
 from ._targets import TARGET_KINDS, for_caster, group_ok, is_legal_target, target_candidates, target_prompt
 
@@ -70,5 +71,6 @@ __all__ = [
     "spell_target_specs",
     "target_candidates",
     "target_prompt",
+    "timing_refusal",
     "unattach",
 ]

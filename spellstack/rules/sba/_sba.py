@@ -25,7 +25,8 @@ class _Found:
     losers: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
     """704.7: each player who loses, with every reason at once (704.5a-c)."""
     vanish: list[int] = field(default_factory=list)
-    """704.5d: tokens in a zone other than the battlefield."""
+    """704.5d: tokens in a zone other than the battlefield; 704.5e: copies of cards in a zone
+    other than the stack and the battlefield."""
     to_graveyard: dict[int, str] = field(default_factory=dict)
     """Permanents put into their owners' graveyards, with the reason (704.5f, i)."""
     destroy: dict[int, str] = field(default_factory=dict)
@@ -48,6 +49,14 @@ class _Found:
 
 
 _IS_TOKEN = attrgetter("is_token")
+_IS_CARD_COPY = attrgetter("card_copy")
+
+
+def _vanishes(obj: GameObject) -> str:
+    """Why ``obj``, found in ``_Found.vanish``, ceases to exist."""
+    if obj.card_copy:
+        return f"the copy of {obj.name} ceases to exist (704.5e)"
+    return f"token {obj.name} ceases to exist (704.5d)"
 
 
 def _look(game: Game, changes: SBAChanges) -> _Found:
@@ -81,6 +90,9 @@ def _look(game: Game, changes: SBAChanges) -> _Found:
         # Only tokens need a look: picked out of every object without a Python step each.
         for obj in filter(_IS_TOKEN, st.objects.values()):
             if obj.zone != "battlefield" and (every or obj.id in tokens):
+                found.vanish.append(obj.id)
+        for obj in filter(_IS_CARD_COPY, st.objects.values()):  # 704.5e
+            if obj.zone != "battlefield" and obj.zone != "stack" and (every or obj.id in tokens):
                 found.vanish.append(obj.id)
     if board:
         looked = st.battlefield
@@ -160,7 +172,7 @@ def sba_would_apply(game: Game) -> tuple[str, ...]:
         return ()
     found = _look(game, SBAChanges())
     out = [f"{st.players[seat].name} {' and '.join(reasons)}" for seat, reasons in found.losers]
-    out += [f"token {st.objects[oid].name} ceases to exist (704.5d)" for oid in found.vanish]
+    out += [_vanishes(st.objects[oid]) for oid in found.vanish]
     out += [f"{st.objects[oid].name} to the graveyard: {why}" for oid, why in found.to_graveyard.items()]
     out += [f"{st.objects[oid].name} destroyed: {why}" for oid, why in found.destroy.items()]
     out += [f"{st.objects[oid].name} loses counter pairs (704.5q)" for oid in found.annihilate]
@@ -235,7 +247,7 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         obj = st.objects.pop(oid)
         st.zone_list(obj.zone, obj.owner).remove(oid)
         st.lki[oid] = obj
-        game.log("sba", f"token {obj.name} ceases to exist (704.5d)", subject=oid)
+        game.log("sba", _vanishes(obj), subject=oid)
     with simultaneous_moves(game):  # 603.10a: they all look back on each other
         for oid, why in to_graveyard.items():
             if oid in st.objects and st.objects[oid].zone == "battlefield":

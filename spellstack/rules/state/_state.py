@@ -154,6 +154,9 @@ class GameObject:
     """In exile: it went there as its Adventure resolved; its owner may cast the creature (715.4)."""
     bestowed: bool = False
     """702.103b/e: cast bestowed; an Aura spell, then an Aura while attached to a creature."""
+    card_copy: bool = False
+    """707.12: a copy of a card, made in the card's zone to be cast; it ceases to exist in any
+    zone but the stack and the battlefield (704.5e)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
