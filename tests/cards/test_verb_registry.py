@@ -46,6 +46,10 @@ SINGLE_USE_ALLOWED: dict[str, str] = {
     "gain_control": "613.1b: a control-changing effect is a layer primitive (613)",
     "cant_block": "613.11: with 509.1b, \"can't block this turn\" is a general rule-changing effect "
                   "of resolved spells and abilities",
+    "choose_card": "608.2d: choosing a card of some kind from a zone as an ability resolves "
+                   "(\"you may exile an instant card ... from your hand\") is a general "
+                   "primitive that later instructions act on",
+    "copy_card": "707.12: copying a card so as to cast the copy is a general game action",
 }
 
 

@@ -38,6 +38,10 @@ from spellstack.rules import (
 ROOT = Path(__file__).resolve().parents[2]
 CARDS: Mapping[str, CardDefinition] = load_cards()
 DECKLISTS = {name: load_deck(name, CARDS).cards for name in DECKS}
+RESOLUTION_DECK = "during_resolution"
+"""Electrodominance and Isochron Scepter, which cast spells as they resolve (608.2g, 707.12)."""
+DECKLISTS[RESOLUTION_DECK] = load_deck(
+    str(Path(__file__).with_name("during_resolution_deck.toml")), CARDS).cards
 MAX_TASKS = 50_000
 """Random games take about 600-3,000 tasks, 12,000 when they reach the turn limit (two players
 recasting Black Sun's Zenith); a game still going after this many never ends."""
@@ -51,7 +55,8 @@ copying after every action would triple its run time, so six further games
 
 _ZONE = attrgetter("zone")
 _OWNER = attrgetter("owner")
-_PHYSICAL = attrgetter("card", "owner", "is_token", "ability_kind", "zone", "source_id")
+_PHYSICAL = attrgetter("card", "owner", "is_token", "ability_kind", "zone", "source_id",
+                       "card_copy")
 
 
 def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
@@ -93,9 +98,11 @@ def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
             assert min(o.counters.values()) >= 0, f"{o.name} has counters {o.counters}"
     cards: list[int] = []
     owners = [0] * len(deck_sizes)
-    for card, owner, is_token, ability_kind, zone, source_id in map(_PHYSICAL, objs):
+    for card, owner, is_token, ability_kind, zone, source_id, card_copy in map(_PHYSICAL, objs):
         if ability_kind:
             assert zone == "stack" and card == 0 and source_id, "an ability that is a card"
+        elif card_copy:  # 707.12: a copy of a card is no physical card (704.5e: it goes)
+            assert card not in cards, "a copy of a card shares its physical card"
         elif not is_token:
             cards.append(card)
             owners[owner] += 1
@@ -209,6 +216,21 @@ def test_random_games_keep_invariants_and_end(seed: int, decks: tuple[str, str])
     check_finished(state)
     assert played.tasks < MAX_TASKS
     assert any(d.kind == "priority" for d, _ in played.trace)
+
+
+def test_random_games_casting_spells_during_resolution_keep_invariants_and_end() -> None:
+    # 608.2g: the bots answer every question of a spell cast as another resolves, and copies
+    # of cards (707.12) come and go (704.5e) without breaking an invariant.
+    asked = 0
+    for seed in range(6):
+        played = play(seed, (RESOLUTION_DECK, RESOLUTION_DECK))
+        check_finished(played.game.state)
+        assert played.tasks < MAX_TASKS
+        # Isochron Scepter's "you may"s (608.2d), and the casting choices of a spell cast during
+        # resolution, which only then are asked as questions.
+        asked += sum(1 for d, _ in played.trace
+                     if d.prompt.startswith(("608.2", "601.2", "601.3e", "700.2")))
+    assert asked > 0
 
 
 @pytest.mark.parametrize("seed", range(6))

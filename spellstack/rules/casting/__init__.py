@@ -7,6 +7,8 @@ legal now (117.1).
 - ``_actions``: activating an ability and playing a land, checked the same way, and the payment
   both share (601.2g-h);
 - ``_boards``: each seat's permanents and mana abilities per epoch, and the mana it could use;
+- ``_during``: casting a spell while another spell or ability resolves (608.2g), its choices
+  asked as questions and cast by the same procedure;
 - ``_legal``: the list of legal actions, the automatic-pass test (117.3d) and their caches;
 - ``_checks``: where the game stands for an action, timing (307.1) and refusal texts.
 """
@@ -15,6 +17,7 @@ from ._actions import activate_ability, play_land
 from ._boards import mana_sources
 from ._casting import CastForm, begin_cast, cast_forms, cast_spell, castable_faces, division_total, total_cost
 from ._checks import where
+from ._during import cast_while_resolving
 from ._legal import legal_actions, only_pass_possible
 
 __all__ = [
@@ -23,6 +26,7 @@ __all__ = [
     "begin_cast",
     "cast_forms",
     "cast_spell",
+    "cast_while_resolving",
     "castable_faces",
     "division_total",
     "legal_actions",

@@ -21,17 +21,23 @@ from ..legality import (
     flash_permitted,
     granted_costs,
     spell_target_specs,
+    timing_refusal,
 )
 from ..mana import ManaCost
-from ..state import Action, Answer, GameObject, Proc
+from ..state import Action, Answer, GameObject, Proc, ResolutionCast
 from ..triggers import condition_holds, trigger_cast
 from ..views import ask_choose, visible_name
 from ..zones import move_object
 from ._actions import _pay, _plan, _split_targets
 from ._checks import refusal, sorcery_timing
 
-__all__ = ["CastForm", "begin_cast", "cast_forms", "cast_spell", "castable_faces", "division_total",
-           "instant_speed", "spell_specs", "total_cost"]
+__all__ = ["WITHOUT_PAYING", "CastForm", "begin_cast", "cast_forms", "cast_spell",
+           "castable_faces", "division_total", "instant_speed", "spell_specs", "total_cost"]
+
+WITHOUT_PAYING = CostOption("free", "alternative", ManaCost(()), "",
+                            "without paying its mana cost")
+"""118.9: "without paying its mana cost", the alternative cost an effect may let a spell be cast
+for (608.2g), named ``free``; additional costs are still paid (601.2f)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,14 +68,26 @@ def castable_faces(game: Game, obj: GameObject) -> tuple[CardDefinition, ...]:
     return tuple(f for f in faces if "Land" not in f.card_types)
 
 
-def cast_forms(game: Game, seat: int, obj: GameObject) -> tuple[CastForm, ...]:
+def cast_forms(game: Game, seat: int, obj: GameObject,
+               during: ResolutionCast | None = None) -> tuple[CastForm, ...]:
     """Every way ``seat`` may cast ``obj`` from its zone now, but for timing, targets and costs
     (601.2a, 601.3): from a hand; from a graveyard with flashback or jump-start, its own or one
     an effect gives it (702.34a, 702.133a; Lier); the creature of an Adventure from exile
     (715.4); from a zone its own text names (Squee); or as a permission allows
     (``cast_permitted_from``). 601.3e: a permission or a given cost is checked for each face
-    with the characteristics that face would have (Melek: Chop Down, not Giant Killer)."""
+    with the characteristics that face would have (Melek: Chop Down, not Giant Killer).
+    ``during``: the resolving effect that lets ``seat`` cast it (608.2g; a copy of a card in
+    exile, 707.12), and, if it is cast without paying its mana cost, for ``free`` alone (118.9a:
+    one alternative cost) with the additional costs."""
     zone = obj.zone
+    if during is not None:
+        forms = [CastForm(f, "", f.cost_options) for f in castable_faces(game, obj)]
+        if not during.free:
+            return tuple(replace(f, costs=tuple(o for o in f.costs if o.zone == "hand"))
+                         for f in forms)
+        return tuple(replace(f, required_cost=WITHOUT_PAYING.name, required=WITHOUT_PAYING,
+                             costs=tuple(o for o in f.costs if o.kind == "additional"))
+                     for f in forms)
     own = obj.owner == seat
     fixed: bool | None = None  # whether it may be cast whatever the face, if that is known
     if zone == "hand":
@@ -155,10 +173,12 @@ def bestowed_face(face: CardDefinition) -> CardDefinition:
                    enchant="creature")
 
 
-def _face(game: Game, seat: int, obj: GameObject, action: Action) -> CastForm:
-    """601.2a-b, 601.3e: the card may be cast from its zone, as the face the action names."""
+def _face(game: Game, seat: int, obj: GameObject, action: Action,
+          during: ResolutionCast | None) -> CastForm:
+    """601.2a-b, 601.3e: the card may be cast from its zone (or as ``during`` lets it be,
+    608.2g), as the face the action names."""
     st = game.state
-    forms = cast_forms(game, seat, obj)
+    forms = cast_forms(game, seat, obj, during)
     if not forms:
         if obj.zone == "hand" and obj.owner == seat and game.is_type(obj, "Land"):
             raise refusal(game, "305.9", f"{obj.name} is a land: it is played, not cast")
@@ -197,6 +217,9 @@ def _face(game: Game, seat: int, obj: GameObject, action: Action) -> CastForm:
         if not form.required_cost or form.required_cost in wanted:
             return form
     need = forms[0].required_cost
+    if during is not None:
+        raise refusal(game, "608.2g", f"{during.source} lets {forms[0].face.name} be cast only "
+                      f"without paying its mana cost: name {need!r} in costs")
     raise refusal(game, "601.2a", f"{forms[0].face.name} can be cast from the {obj.zone} only for "
                   f"its {need} cost: name {need!r} in costs")
 
@@ -273,11 +296,12 @@ def _division(game: Game, face: CardDefinition, action: Action,
     return tuple((t, shares[t]) for t in targets)
 
 
-def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
+def cast_spell(game: Game, seat: int, action: Action,
+               during: ResolutionCast | None = None) -> GameObject:
     """601.2: cast a spell (``begin_cast``) and finish it at once: a cost that asks a choice
     (jump-start's discard, 702.133a) takes the first of the options it offers. For callers that
     can't ask; the game loop asks (``take_action``)."""
-    spell, rest = begin_cast(game, seat, action)
+    spell, rest = begin_cast(game, seat, action, during)
     if rest is not None:
         try:
             question = next(rest)
@@ -288,28 +312,42 @@ def cast_spell(game: Game, seat: int, action: Action) -> GameObject:
     return spell
 
 
-def begin_cast(game: Game, seat: int, action: Action) -> tuple[GameObject, Proc[None] | None]:
+def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | None = None
+               ) -> tuple[GameObject, Proc[None] | None]:
     """601.2: cast a spell: every choice checked in the rules' order, then the card moves to the
     stack, the total cost is paid and the spell becomes cast (601.2i). Returns the spell and,
     when paying a cost asks its caster to choose (702.133a: which card jump-start discards, with
-    more than one in hand), the procedure that asks, pays it and makes the spell cast."""
+    more than one in hand), the procedure that asks, pays it and makes the spell cast.
+
+    ``during``: 608.2g, it is cast while another spell or ability resolves, as that effect
+    allows: from where the card is (a copy of a card, 707.12), whatever the timing (a
+    restriction to a sorcery's timing still applies, and the stack is not empty), for
+    ``free`` if it is cast without paying its mana cost (118.9, with X = 0, 107.3b), and only
+    with a mana value the effect allows (601.2e). The caller gives nobody priority after it."""
     st = game.state
     obj = st.objects.get(action.object_id)
     if obj is None or obj.zone in ("stack", "battlefield"):
         raise refusal(game, "601.2a", f"object #{action.object_id} is not a card in "
                       f"{st.players[seat].name}'s hand")
     # 601.2a-b: which card, from where, as which face, with which costs.
-    form = _face(game, seat, obj, action)
+    form = _face(game, seat, obj, action, during)
     face = form.face
     chosen = _chosen_costs(game, form, action)
-    if not instant_speed(game, seat, obj, face, chosen) and not sorcery_timing(game, seat):
-        raise refusal(game, "307.1", f"{face.name} can be cast only in your main phase with an "
-                      "empty stack")
+    if not sorcery_timing(game, seat):
+        if during is None and not instant_speed(game, seat, obj, face, chosen):
+            raise refusal(game, "307.1", f"{face.name} can be cast only in your main phase with "
+                          "an empty stack")
+        why = timing_refusal(game, seat, obj)
+        if why is not None:
+            raise refusal(game, "101.2", f"{why}; {face.name} can't be cast now")
     _modes(game, face, action)
     cost = total_cost(face, chosen)
     printed = face.mana_cost or ManaCost(())
     if action.x and not (printed.has_x or cost.has_x):
         raise refusal(game, "601.2b", f"X={action.x} is not allowed for {face.name}")
+    if action.x and during is not None and during.free:
+        raise refusal(game, "107.3b", f"{face.name} is cast without paying its mana cost: X "
+                      f"must be 0, got {action.x}")
     bestowed = any(o.name == "bestow" for o in chosen)
     # 601.2c: targets; 601.2d: the division.
     specs = spell_specs(face, action.modes, bestowed)
@@ -319,6 +357,11 @@ def begin_cast(game: Game, seat: int, action: Action) -> tuple[GameObject, Proc[
     why = cast_refusal(game, seat, obj, action.x, face if face.name != obj.name else None)
     if why is not None:
         raise refusal(game, "101.2", f"{why}; {face.name} can't be cast (601.2e)")
+    if during is not None and during.max_mana_value >= 0:
+        value = printed.mana_value(action.x)  # 202.3: as it would be on the stack (709.3)
+        if value > during.max_mana_value:
+            raise refusal(game, "601.2e", f"{during.source} lets a spell with mana value "
+                          f"{during.max_mana_value} or less be cast; {face.name}'s is {value}")
     # 601.2f: the total cost is locked in; 601.2g-h: the payment is worked out.
     plan = _plan(game, seat, cost, action.x, action)
     discard = any(o.name == "jump-start" for o in chosen)

@@ -23,6 +23,7 @@ from ..legality import (
     play_land_refusal,
     target_candidates,
     target_prompt,
+    timing_refusal,
 )
 from ..mana import ManaCost, ManaSupply
 from ..state import (
@@ -392,6 +393,8 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
                 if "Land" in game.cards[name].card_types:  # 712.12: a land face is played
                     options.append(new_action_option("play", oid, name, 0, (), False, 0, False,
                                                      name, (), (), (), ""))
+        if not sorcery_ok and timing_refusal(game, seat, obj) is not None:
+            continue  # 307.1/101.2: a restriction allows spells only at a sorcery's timing
         spell = defn.spell
         if (defn.faces or defn.cost_options or obj.zone != "hand" or defn.flash_if is not None
                 or (spell is not None and (spell.modes or spell.divide))):

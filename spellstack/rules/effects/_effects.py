@@ -8,7 +8,7 @@ when it is loaded, not mid-game.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..definitions import COST_OPTIONS, Effect
 from ..ending import lose_game
@@ -35,12 +35,14 @@ from ..state import (
     DelayedTrigger,
     GameObject,
     Proc,
+    ResolutionCast,
     is_player_ref,
     player_ref,
     seat_of_ref,
 )
 from ..views import ask_choose, ask_yes_no
 from ..zones import (
+    copy_card,
     create_token,
     deal_damage,
     destroy_permanent,
@@ -56,10 +58,13 @@ from ._copies import copy_spell
 PLAYER_WORDS: frozenset[str] = frozenset({"you", "target", "each_player", "each_opponent"})
 """Words an effect may use for players: the controller, the targeted player(s), everyone."""
 OBJECT_WORDS: frozenset[str] = frozenset({"self", "target", "subject", "each_creature",
-                                         "each_permanent", "self_in_graveyard"})
+                                         "each_permanent", "self_in_graveyard", "exiled",
+                                         "chosen", "copy"})
 """Words an effect may use for objects: the source, the target(s), the object the trigger event
 was about, every creature, every permanent (``destroy`` narrows it with ``types`` and
-``mana_value``), the card the source became in its owner's graveyard (603.6e)."""
+``mana_value``), the card the source became in its owner's graveyard (603.6e), the cards exiled
+with the source ("the exiled card", 607.2a), the card an earlier instruction of the ability
+chose (``choose_card``) and the copy it made (``copy_card``)."""
 ZONES = frozenset({"hand", "library", "graveyard", "exile"})
 COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty", "dream"})
 MOVE_ZONES = frozenset({"hand", "graveyard", "battlefield", "exile"})
@@ -127,6 +132,9 @@ class EffectContext:
     """The object its trigger event was about."""
     position: int
     """The ability's position on its source (for delayed triggers it creates)."""
+    remembered: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """What earlier instructions chose or made, by object word (``chosen``, ``copy``), for the
+    later ones that refer to it ("the copy", 608.2c)."""
 
     def amount(self, eff: Effect, name: str = "amount", default: int = 1) -> int:
         """A numeric argument, X read as the chosen value."""
@@ -172,6 +180,11 @@ class EffectContext:
             # Aura became in its owner's graveyard (400.7).
             return [st.objects[i] for i in st.players[self.source.owner].graveyard
                     if self.source.card and st.objects[i].card == self.source.card]
+        if w == "exiled":
+            # 607.2a: the cards the source's linked ability exiled.
+            return [st.objects[i] for i in st.exile if st.objects[i].exiled_by == self.source.id]
+        if w == "chosen" or w == "copy":
+            return [st.objects[i] for i in self.remembered.get(w, ()) if i in st.objects]
         if w == "each_creature":
             return [st.objects[i] for i in st.battlefield if self.game.is_creature(st.objects[i])]
         if w == "each_permanent":
@@ -189,6 +202,9 @@ class EffectContext:
         if eff.get("mana_value") is not None:
             wanted = self.amount(eff, "mana_value")
             objs = [o for o in objs if game.mana_value(o) == wanted]
+        if eff.get("mana_value_at_most") is not None:
+            most = self.amount(eff, "mana_value_at_most")
+            objs = [o for o in objs if game.mana_value(o) <= most]
         return objs
 
     def recipients(self, word: object) -> list[int]:
@@ -514,10 +530,70 @@ def _return_exiled(ctx: EffectContext, eff: Effect) -> None:
 def _may(ctx: EffectContext, eff: Effect) -> Proc[None]:
     """608.2d: "you may": the controller chooses as the ability resolves."""
     inner = eff.effects()
-    words = ", ".join(e.verb.replace("_", " ") for e in inner)
+    words = ", ".join(e.verb.replace("_", " ") for e in inner if e.verb != "may")
     if (yield from ask_yes_no(ctx.game, ctx.controller, f"608.2d: {ctx.source.name}: you may "
                                        f"{words}")):
         yield from run_effects(ctx, inner)
+
+
+def _choose_card(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """608.2d: the controller chooses a card of theirs in ``zone`` that ``types`` (any of these
+    card types) and ``mana_value_at_most`` admit, as one question (``optional``: "you may", the
+    answer a card or none); the later instructions name it ``chosen`` ("you may exile an
+    instant card with mana value 2 or less from your hand")."""
+    game = ctx.game
+    st = game.state
+    zone = eff.get("zone")
+    assert isinstance(zone, str)
+    seat = ctx.controller
+    ids = st.exile if zone == "exile" else st.zone_list(zone, seat)
+    objs = ctx.narrowed(eff, [st.objects[i] for i in ids if st.objects[i].owner == seat])
+    optional = bool(eff.get("optional", False))
+    types = eff.get("types")
+    kind = " or ".join(t for t in types if isinstance(t, str)).lower() + " " if isinstance(
+        types, tuple) else ""
+    most = eff.get("mana_value_at_most")
+    limit = f" with mana value {ctx.amount(eff, 'mana_value_at_most')} or less" if (
+        most is not None) else ""
+    picked = yield from ask_choose(game, seat, f"608.2d: {ctx.source.name}: choose a {kind}card"
+                                   f"{limit} from your {zone}" + (", or none" if optional else ""),
+                                   [o.id for o in objs], 0 if optional else 1, 1)
+    ctx.remembered["chosen"] = tuple(picked)
+
+
+def _copy_card(ctx: EffectContext, eff: Effect) -> None:
+    """707.12: the controller makes a copy of each card ``what`` names, in the zone it is in, to
+    cast it; the later instructions name it ``copy`` (704.5e: a copy left outside the stack
+    and the battlefield ceases to exist)."""
+    made: list[int] = []
+    for obj in ctx.objects(eff.get("what")):
+        if not obj.ability_kind and obj.zone != "stack" and obj.zone != "battlefield":
+            made.append(copy_card(ctx.game, obj, ctx.controller).id)
+    ctx.remembered["copy"] = tuple(made)
+
+
+def _cast(ctx: EffectContext, eff: Effect) -> Proc[None]:
+    """608.2g: the controller casts a spell while this one resolves, following 601.2a-i, and
+    nobody receives priority after it. ``from`` (default ``hand``): "you may cast a spell ...
+    from your [zone]",
+    which card (or none) asked as one question; ``what``: the cards named ("the copy"; wrap it
+    in ``may`` for "you may"). ``without_paying_mana_cost`` (118.9), ``mana_value_at_most``
+    ("with mana value X or less", 601.2e)."""
+    game = ctx.game
+    most = ctx.amount(eff, "mana_value_at_most") if eff.get("mana_value_at_most") is not None else -1
+    permit = ResolutionCast(ctx.source.name, bool(eff.get("without_paying_mana_cost", False)),
+                            most)
+    zone = eff.get("from", "hand" if eff.get("what") is None else None)
+    if isinstance(zone, str):
+        st = game.state
+        ids = st.exile if zone == "exile" else st.zone_list(zone, ctx.controller)
+        mine = tuple(i for i in ids if st.objects[i].owner == ctx.controller or zone != "exile")
+        yield from game.cast_while_resolving(ctx.controller, mine, permit, True)
+        return
+    for obj in ctx.objects(eff.get("what")):
+        if game.state.players[ctx.controller].lost:
+            return
+        yield from game.cast_while_resolving(ctx.controller, (obj.id,), permit, False)
 
 
 def _gain_protection(ctx: EffectContext, eff: Effect) -> Proc[None]:
@@ -692,6 +768,13 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
                       _exile),
     "return_exiled": VerbSpec("607.2a", {}, {}, _return_exiled),
     "may": VerbSpec("608.2d", {"effects": "effects"}, {}, _may),
+    "choose_card": VerbSpec("608.2d", {"zone": "zone"}, {"types": "types",
+                                                         "mana_value_at_most": "amount",
+                                                         "optional": "flag"}, _choose_card),
+    "copy_card": VerbSpec("707.12", {"what": "objects"}, {}, _copy_card),
+    "cast": VerbSpec("608.2g", {}, {"from": "zone", "what": "objects",
+                                    "mana_value_at_most": "amount",
+                                    "without_paying_mana_cost": "flag"}, _cast),
     "any_player_may": VerbSpec("101.4", {"then": "effects"}, {"sacrifice_lands": "amount",
                                                                "damage": "amount"},
                                _any_player_may),

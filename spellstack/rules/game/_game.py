@@ -18,6 +18,8 @@ from ..state import (
     Event,
     GameObject,
     GameState,
+    Proc,
+    ResolutionCast,
     new_decision,
     new_event,
 )
@@ -82,6 +84,21 @@ class Game:
         unless ``check_only`` pay it: for an effect that asks a player to pay ("unless its
         controller pays {2}", 118.12)."""
         return self.mana_payer[0](self, seat, cost, check_only)
+
+    spell_caster: ClassVar[list[Callable[[Game, int, tuple[int, ...], ResolutionCast, bool],
+                                         Proc[GameObject | None]]]] = []
+    """The one ``cast_while_resolving`` implementation: the casting package, which owns casting
+    and sits above the effects that need it, registers it when it is imported."""
+
+    def cast_while_resolving(self, seat: int, candidates: tuple[int, ...],
+                             permit: ResolutionCast, choose: bool) -> Proc[GameObject | None]:
+        """608.2g: ``seat`` may cast one of the cards ``candidates`` as ``permit`` allows while a
+        spell or ability resolves, following 601.2a-i with its choices asked as questions; no
+        player receives priority. ``choose``: which card (or none) is asked as one question;
+        otherwise the one candidate is cast (its "you may" was asked already). Returns the
+        spell, or None: none was cast (declined, or the attempt was illegal and rewound, 601.2,
+        leaving the card where it was)."""
+        return self.spell_caster[0](self, seat, candidates, permit, choose)
 
     # ------------------------------------------------------------------ definitions
 

@@ -36,6 +36,7 @@ from ._restrictions import (
     kinds_seen,
     land_play_permitted_from,
     play_land_refusal,
+    timing_refusal,
 )
 from ._targets import TARGET_KINDS, for_caster, group_ok, is_legal_target, target_candidates, target_prompt
 
@@ -78,5 +79,6 @@ __all__ = [
     "spell_target_specs",
     "target_candidates",
     "target_prompt",
+    "timing_refusal",
     "unattach",
 ]

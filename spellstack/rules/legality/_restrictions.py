@@ -27,6 +27,9 @@ RESTRICTION_KINDS: dict[str, str] = {
     "cant_play_lands": "305.1",
     "cant_enter": "608.3e",
     "cant_be_countered": "701.5",
+    # "can cast spells only any time they could cast a sorcery" (Teferi, Time Raveler): also
+    # a spell cast while another resolves (608.2g), when the stack is never empty.
+    "cast_only_as_sorcery": "307.1",
 }
 """The closed registry of restriction kinds, each with the rule where it is checked."""
 
@@ -254,6 +257,17 @@ def cast_refusal(game: Game, seat: int, obj: GameObject, x: int = 0,
         else:
             hit = RESTRICTION_FILTERS[r.filter](game, obj, source, x)
         if hit:
+            return _refusal(source, r)
+    return None
+
+
+def timing_refusal(game: Game, seat: int, obj: GameObject) -> str | None:
+    """307.1/101.2: why ``seat`` can't cast ``obj`` now that they could not cast a sorcery
+    (a restriction lets them cast spells only then), or None. The caller asks only when the
+    timing is not a sorcery's."""
+    for source, r in _sources(game):
+        if (r.kind == "cast_only_as_sorcery" and _applies_to_player(game, r.players, source, seat)
+                and RESTRICTION_FILTERS[r.filter](game, obj, source, 0)):
             return _refusal(source, r)
     return None
 

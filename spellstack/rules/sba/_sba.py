@@ -26,7 +26,7 @@ class _Found:
     """704.7: each player who loses, with every reason at once (704.5a-c)."""
     vanish: list[int] = field(default_factory=list)
     """704.5d: tokens in a zone other than the battlefield; 704.5e: copies of spells in a zone
-    other than the stack."""
+    other than the stack, copies of cards in a zone other than the stack and the battlefield."""
     to_graveyard: dict[int, str] = field(default_factory=dict)
     """Permanents put into their owners' graveyards, with the reason (704.5f, i)."""
     destroy: dict[int, str] = field(default_factory=dict)
@@ -50,6 +50,7 @@ class _Found:
 
 _IS_TOKEN = attrgetter("is_token")
 _IS_COPY = attrgetter("is_copy")
+_IS_CARD_COPY = attrgetter("card_copy")
 
 
 def _look(game: Game, changes: SBAChanges) -> _Found:
@@ -87,6 +88,9 @@ def _look(game: Game, changes: SBAChanges) -> _Found:
         # 704.5e: copies of spells that left the stack (marked as tokens are, as they move).
         for obj in filter(_IS_COPY, st.objects.values()):
             if obj.zone != "stack" and (every or obj.id in tokens):
+                found.vanish.append(obj.id)
+        for obj in filter(_IS_CARD_COPY, st.objects.values()):  # 704.5e
+            if obj.zone != "battlefield" and obj.zone != "stack" and (every or obj.id in tokens):
                 found.vanish.append(obj.id)
     if board:
         looked = st.battlefield
@@ -136,7 +140,7 @@ def _look(game: Game, changes: SBAChanges) -> _Found:
 
 def _ceases(obj: GameObject) -> str:
     """The words for a token or copy that ceases to exist (704.5d, 704.5e)."""
-    if obj.is_copy:
+    if obj.is_copy or obj.card_copy:
         return f"the copy of {obj.name} ceases to exist (704.5e)"
     return f"token {obj.name} ceases to exist (704.5d)"
 

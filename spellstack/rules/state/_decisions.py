@@ -165,6 +165,21 @@ class Action:
 
 
 @dataclass(frozen=True, slots=True)
+class ResolutionCast:
+    """608.2g: what lets a spell be cast while another spell or ability resolves ("you may
+    cast ... without paying its mana cost"): the cast follows 601.2a-i, ignores timing
+    permissions, and no player receives priority after it."""
+
+    source: str
+    """The name of the resolving spell or ability's source, for prompts and refusals."""
+    free: bool = False
+    """118.9: it is cast without paying its mana cost (the alternative cost ``free``); X is 0
+    (107.3b)."""
+    max_mana_value: int = -1
+    """601.2e: only a spell with this mana value or less (as it would be cast); -1 for any."""
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     """The answer to a decision other than priority."""
 

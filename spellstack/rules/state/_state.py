@@ -161,6 +161,9 @@ class GameObject:
     except_supertypes: tuple[str, ...] = ()
     """707.9b: supertypes the copy effect that made it says it lacks ("except the copy isn't
     legendary"), part of its copiable values; kept by the token a copied spell becomes."""
+    card_copy: bool = False
+    """707.12: a copy of a card, made in the card's zone to be cast; it ceases to exist in any
+    zone but the stack and the battlefield (704.5e)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""

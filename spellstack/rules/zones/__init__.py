@@ -4,6 +4,7 @@ information, drawing (121), life (119), damage (120), tokens (111), and destruct
 
 from ._destroy import destroy_permanent
 from ._zones import (
+    copy_card,
     create_object,
     create_token,
     deal_damage,
@@ -17,6 +18,7 @@ from ._zones import (
 )
 
 __all__ = [
+    "copy_card",
     "create_object",
     "create_token",
     "deal_damage",

@@ -68,6 +68,20 @@ def create_object(
     return obj
 
 
+def copy_card(game: Game, obj: GameObject, seat: int) -> GameObject:
+    """707.12: ``seat`` makes a copy of the card ``obj`` in the zone it is in, to cast it: the
+    copy has the card's copiable values (707.2: its name, and so its definition) and is owned
+    and controlled by ``seat``; outside the stack and the battlefield it ceases to exist at the
+    next check of state-based actions (704.5e)."""
+    copy = create_object(game, obj.name, seat, obj.zone)
+    copy.card_copy = True
+    if copy.zone != "stack" and copy.zone != "battlefield":
+        game.state.sba.tokens.add(copy.id)
+    game.log("effect", f"{game.player_name(seat)} copies {obj.name} (707.12)", player=seat,
+             subject=copy.id, refs=(obj.id,))
+    return copy
+
+
 _new_move: Callable[[int, str, str, bool, bool, tuple[tuple[str, int], ...], bool, str],
                     MoveEvent] = builder(MoveEvent)
 """``MoveEvent(object_id, from_zone, to_zone, top, shuffle, counters, tapped, face)``, every field
@@ -154,6 +168,10 @@ def move_object(
         else:
             new.is_copy = True
             st.sba.tokens.add(new.id)  # 704.5e: it will cease to exist
+    if old.card_copy:
+        new.card_copy = True  # 707.12: still a copy of a card
+        if to_zone != "stack" and to_zone != "battlefield":
+            st.sba.tokens.add(new.id)  # 704.5e: will cease to exist
     if to_zone == "battlefield":
         if old.zone == "stack" and (old.cast_costs or old.bestowed):
             # 702.74a, 702.109a: the permanent remembers how its spell was cast; 702.103e: a
