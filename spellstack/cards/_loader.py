@@ -183,10 +183,20 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
             raise where.error(f"{f}.whose", f"expected 'you' or 'each', got {whose!r}")
         condition = read_condition(trig["condition"], where, f"{f}.condition") if "condition" in trig else None
         targets = read_targets(trig.get("targets"), where, f"{f}.targets")
+        spell_types = read_strings(trig.get("spell_types", []), where, f"{f}.spell_types")
+        from_zone = trig.get("from_zone", "")
+        if (spell_types or from_zone) and event != "you_cast_spell":
+            raise where.error(f, "spell_types and from_zone describe the spell of a "
+                              "'you_cast_spell' trigger only")
+        if any(t not in CARD_TYPES for t in spell_types):
+            raise where.error(f"{f}.spell_types", f"expected card types, got {spell_types!r}")
+        if from_zone not in ("", "hand", "graveyard", "exile", "library"):
+            raise where.error(f"{f}.from_zone", f"expected a zone, got {from_zone!r}")
         triggered.append(TriggeredAbility(
             event, step, whose, condition, targets,
             read_effects(trig.get("effects"), where, f"{f}.effects", len(targets)),
-            read_position(trig, text, where, f, len(keywords) + len(activated) + i + 1)))
+            read_position(trig, text, where, f, len(keywords) + len(activated) + i + 1),
+            tuple(spell_types), from_zone))
     triggered.sort(key=lambda t: t.position)
     enchant = read_enchant(raw, subtypes, where)
     cost_options = _cost_options(raw.get("cost_options"), text, where)

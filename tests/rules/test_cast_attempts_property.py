@@ -26,6 +26,7 @@ from spellstack.cards import load_cards
 from spellstack.rules import (
     Action,
     ActionOption,
+    Answer,
     CardDefinition,
     CostOption,
     Decision,
@@ -39,10 +40,12 @@ from spellstack.rules import (
     new_game,
     play_sync,
     priority_decision,
+    run_proc,
     take_action,
     view_for,
 )
 from spellstack.rules.casting import division_total, total_cost
+from spellstack.rules.legality import granted_costs
 from spellstack.rules.mana import ManaCost
 from spellstack.scenarios import build_game
 
@@ -61,7 +64,8 @@ DECKS = (
      *["Forest"] * 7, *["Plains"] * 5, *["Island"] * 3, *["Mountain"] * 4, "Swamp"],
 )
 """Ann's deck leans red, blue and white, Ben's green, white and red."""
-COST_WORDS = ("kicker", "flashback", "evoke", "bestow", "dash", "flash", "nonsense")
+COST_WORDS = ("kicker", "flashback", "evoke", "bestow", "dash", "flash", "jump-start", "free",
+              "nonsense")
 """Names an attempt may give as costs: the kernel's, one no card here has, and one it lacks."""
 REFUSED = (IllegalActionError, InvalidMessageError)
 SPOILS = ("nothing", "nothing", "X beyond", "a target", "a mode", "the required cost",
@@ -228,6 +232,7 @@ def from_fields(draw: st.DrawFn, game: Game, seat: int) -> Action:
     st_ = game.state
     me, other = st_.players[seat], st_.players[1 - seat]
     zones = {"hand": me.hand, "graveyard": me.graveyard, "exile": st_.exile,
+             "library": me.library[:3], "their library": other.library[:1],
              "their hand": other.hand, "their graveyard": other.graveyard,
              "battlefield": st_.battlefield, "stack": st_.stack}
     zone = draw(st.sampled_from([*(z for z, ids in zones.items() if ids), "nowhere"]))
@@ -289,29 +294,41 @@ def check_attempt(game: Game, seat: int, action: Action) -> str:
     other = st_.players[1 - seat].canonical()
     obj = st_.objects.get(action.object_id)
     card, name = (obj.card, obj.name) if obj is not None else (0, "")
+    zone = obj.zone if obj is not None else "nowhere"
     before = purse(game, seat)
+    face_name = action.face or name
+    # The costs the card may be cast with where it is: its own and those an effect gives it
+    # there (601.3e: Lier's flashback, Niv-Mizzet's jump-start), looked up before it moves.
+    known = CARDS.get(face_name)
+    offered = {o.name: o for o in (*(known.cost_options if known else ()),
+                                   *(granted_costs(game, seat, obj, known)
+                                     if obj is not None and known else ()))}
+    hand = len(st_.players[seat].hand)
     try:
-        take_action(game, seat, action)
+        rest = take_action(game, seat, action)
     except REFUSED as err:
         assert st_.state_hash() == before_hash, f"{action} was refused ({err}) but changed the state"
         assert (st_.priority, st_.cycle) == (priority, cycle)
         return f"refused: {str(err).split(':', 1)[0]}"
     assert obj is not None, f"{action} cast no object"
-    spell = st_.objects[st_.stack[-1]]
-    face_name = action.face or name
+    if rest is not None:  # 702.133a: jump-start's discard is asked: the first card is discarded
+        assert "jump-start" in action.costs
+        run_proc(rest, lambda d: Answer(d.id, (d.choices[0].key,)))
+        assert len(st_.players[seat].hand) == hand - 1 - (obj.zone == "hand")
+    spell = next(st_.objects[i] for i in st_.stack if st_.objects[i].card == card)
     assert (spell.card, spell.name, spell.zone) == (card, face_name, "stack")
     assert spell.controller == seat
     assert (spell.x, spell.modes) == (action.x, tuple(sorted(action.modes)))
     assert spell.cast_costs == action.costs
     face = CARDS[face_name]
-    chosen = tuple(o for c in action.costs if (o := face.cost_option(c)) is not None)
+    chosen = tuple(o for c in action.costs if (o := offered.get(c)) is not None)
     assert len(chosen) == len(action.costs)
     cost = total_cost(face, chosen)
     assert cost.mana_value(action.x) == expected_total(face, chosen, action.x)
     assert_paid(before, game, seat, cost, action.x)
     assert (st_.priority, st_.cycle) == (seat, "check")  # 117.3c
     assert st_.players[1 - seat].canonical() == other
-    return f"cast: {' '.join((face_name, *action.costs))}"
+    return f"cast: {' '.join((face_name, *action.costs))} from the {zone}"
 
 
 def attempts_at(game: Game, decision: Decision, data: st.DataObject) -> Game:
@@ -419,5 +436,76 @@ def test_each_cost_option_pays_its_total(zone: str, card: str, costs: tuple[str,
     before = purse(game, 0)
     outcome = check_attempt(game, 0, Action("cast", oid, targets=targets, modes=modes,
                                             costs=costs))
-    assert outcome == f"cast: {' '.join((card, *costs))}"
+    assert outcome == f"cast: {' '.join((card, *costs))} from the {zone}"
     assert symbols_paid(before, game, 0) == paid
+
+
+# ------------------------------------------------------------------ casting from every zone
+
+PERMITTERS = ("Lier, Disciple of the Drowned", "Niv-Mizzet, Supreme", "Garruk's Horde",
+              "Melek, Izzet Paragon", "Future Sight")
+"""Permanents that let cards be cast from a graveyard or the top of a library (601.3)."""
+ELSEWHERE = ("Squee, the Immortal", "Crime // Punishment", "Fire // Ice", "Giant Killer",
+             "Travel Preparations", "Lightning Bolt", "Grizzly Bears", "Izzet Charm",
+             "Burst Lightning", "Rolling Thunder", "Mulldrifter", "Forest")
+"""Cards to put in graveyards, exile and libraries: ones a permission or their own text lets
+be cast there, and ones nothing does."""
+
+
+@st.composite
+def zones_state(draw: st.DrawFn) -> dict[str, object]:
+    """A scenario setup for alice, in her main phase: lands of every colour, some of
+    ``PERMITTERS`` on the battlefield, and random cards in her graveyard, exile, library and
+    hand; bob has creatures and a library."""
+    cards = st.lists(st.sampled_from(ELSEWHERE), max_size=4)
+    return {
+        "players": ["alice", "bob"],
+        "alice": {"battlefield": [*draw(st.lists(st.sampled_from(PERMITTERS), unique=True,
+                                                  max_size=3)),
+                                  *["Plains", "Island", "Swamp", "Mountain", "Forest"] * 2],
+                  "graveyard": draw(cards), "exile": draw(cards),
+                  "library": [*draw(cards), "Island"], "hand": draw(cards)},
+        "bob": {"battlefield": ["Grizzly Bears", "Hill Giant"], "library": ["Forest"],
+                "graveyard": draw(st.lists(st.sampled_from(ELSEWHERE), max_size=2))},
+    }
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(setup=zones_state(), data=st.data())
+def test_cast_attempts_from_every_zone_are_rewound_or_pay_exactly_their_total_cost(
+        setup: dict[str, object], data: st.DataObject) -> None:
+    """The property above where cards lie in graveyards, exile and libraries with permissions
+    in play (601.3, 601.3e): from the hand, a graveyard (flashback of its own or Lier's,
+    jump-start, Squee), exile (Squee, an Adventure's creature) and the top of a library
+    (Garruk's Horde, Melek, Future Sight), legal and illegal attempts alike."""
+    game, _ = build_game(setup, 0, CARDS, "property")
+    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "priority")
+    decision = priority_decision(game)
+    zones = sorted({game.state.objects[o.object_id].zone for o in cast_options(decision)})
+    event(f"castable from: {', '.join(zones) or 'nowhere'}")
+    attempts_at(game, decision, data)
+
+
+def test_the_zones_property_reaches_every_zone() -> None:
+    """The states of the property above offer casts from each zone, with the permissions and
+    costs it means to test (so that it can't check less than it names)."""
+    game, _ = build_game({
+        "players": ["alice", "bob"],
+        "alice": {"battlefield": ["Lier, Disciple of the Drowned", "Niv-Mizzet, Supreme",
+                                  "Melek, Izzet Paragon",
+                                  *["Plains", "Island", "Swamp", "Mountain", "Forest"] * 2],
+                  "graveyard": ["Travel Preparations", "Crime // Punishment", "Squee, the Immortal"],
+                  "exile": ["Squee, the Immortal"], "library": ["Lightning Bolt", "Island"],
+                  "hand": ["Forest"]},
+        "bob": {"battlefield": ["Grizzly Bears"], "library": ["Forest"],
+                "graveyard": ["Hill Giant"]}}, 0, CARDS, "property")
+    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "priority")
+    options = cast_options(priority_decision(game))
+    st_ = game.state
+    seen = {(st_.objects[o.object_id].zone, o.face or o.name, o.required_cost) for o in options}
+    assert ("graveyard", "Travel Preparations", "flashback") in seen
+    assert ("graveyard", "Punishment", "jump-start") in seen
+    assert ("graveyard", "Crime", "flashback") in seen  # Lier's, for the split card's half
+    assert ("graveyard", "Squee, the Immortal", "") in seen
+    assert ("exile", "Squee, the Immortal", "") in seen
+    assert ("library", "Lightning Bolt", "") in seen

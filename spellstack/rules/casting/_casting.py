@@ -369,7 +369,10 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
         raise refusal(game, "702.133a", f"jump-start needs a card to discard, and "
                       f"{st.players[seat].name}'s hand is empty (118.3)")
     # Every choice is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).
+    origin = obj.zone
     spell = move_object(game, obj.id, "stack", controller=seat, name=face.name)
+    if origin != "hand":
+        spell.cast_from = origin
     spell.targets = action.targets
     spell.target_groups = groups
     spell.x = action.x

@@ -205,6 +205,12 @@ class TriggeredAbility:
     """What the ability does."""
     position: int = 1
     """The ability's place among the card's printed abilities, from 1."""
+    spell_types: tuple[str, ...] = ()
+    """For ``you_cast_spell``: the spell must have one of these card types ("an instant or
+    sorcery spell"); empty: any spell."""
+    from_zone: str = ""
+    """For ``you_cast_spell``: the zone the spell must have been cast from ("from your
+    library"); empty: any."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -164,6 +164,9 @@ class GameObject:
     card_copy: bool = False
     """707.12: a copy of a card, made in the card's zone to be cast; it ceases to exist in any
     zone but the stack and the battlefield (704.5e)."""
+    cast_from: str = ""
+    """On the stack: the zone the spell was cast from, when not a hand (601.2a; "whenever you
+    cast a spell from your library"); empty for a hand or an object not cast."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""

@@ -202,7 +202,9 @@ def trigger_blocks(game: Game, blocker: GameObject, attacker: int) -> None:
 
 def trigger_cast(game: Game, spell: GameObject) -> None:
     """601.2i, 603.2: "whenever you cast a spell" triggers when a spell becomes cast, once its
-    total cost is paid, on the permanents its caster controls (the spell is its ``subject``).
+    total cost is paid, on the permanents its caster controls (the spell is its ``subject``);
+    "an instant or sorcery spell" (``spell_types``), "from your library" (``from_zone``: where
+    the card was as its casting began, 601.2a).
     A copy put on the stack is not cast (707.10), so copying never comes here."""
     if "you_cast_spell" not in kinds_seen(game) and abilities_as_printed(game):
         return  # no card of the game prints one (the usual case)
@@ -213,7 +215,11 @@ def trigger_cast(game: Game, spell: GameObject) -> None:
         if game.controller(obj) != caster:
             continue
         for name, ability in game.triggered(obj):
-            if ability.event == "you_cast_spell":
+            if (ability.event == "you_cast_spell"
+                    and (not ability.spell_types
+                         or any(game.is_type(spell, t) for t in ability.spell_types))
+                    and (not ability.from_zone
+                         or (spell.cast_from or "hand") == ability.from_zone)):
                 _fire(game, obj, ability, subject=spell.id, name=name)
 
 
