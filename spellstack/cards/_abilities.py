@@ -380,7 +380,7 @@ def read_restriction(raw: dict[str, Any], text: str, where: Where, field: str) -
 
 def read_permission(raw: dict[str, Any], text: str, where: Where, field: str) -> Permission:
     """A static "may" ability (101.2), checked against the registries in ``_restrictions``."""
-    extra = set(raw) - {"kind", "players", "filter", "zone", "text", "cost"}
+    extra = set(raw) - {"kind", "players", "filter", "zone", "text", "cost", "face_down"}
     if extra:
         raise where.error(field, f"unknown key {sorted(extra)[0]!r}")
     kind = read_choice(raw, "kind", PERMISSION_KINDS, "", where, field)
@@ -393,8 +393,12 @@ def read_permission(raw: dict[str, Any], text: str, where: Where, field: str) ->
     if (kind == "grant_cost") != bool(cost):
         raise where.error(f"{field}.cost", "grant_cost needs a cost (a COST_OPTIONS name); other "
                           "kinds take none")
+    face_down = read_boolean(raw.get("face_down", False), where, f"{field}.face_down")
+    if face_down and (kind, zone) != ("cast_from", "exile"):
+        raise where.error(f"{field}.face_down", "only casting from exile can be from among "
+                          "cards face down")
     return Permission(kind, read_choice(raw, "players", RESTRICTION_PLAYERS, "you", where, field),
                       read_choice(raw, "filter", RESTRICTION_FILTERS, "any", where, field), zone,
                       read_quote(raw, text, where, field), read_position(raw, text, where, field, 1),
-                      cost)
+                      cost, face_down)
 

@@ -73,3 +73,21 @@ def test_a_card_cast_from_the_top_becomes_public_as_it_moves_to_the_stack() -> N
     assert game.state.objects[new_top].name == "Lightning Bolt"
     assert seers(game, new_top) == [ALICE]
     assert visible_name(game, player_ref(BOB), ALICE) == "bob"
+
+
+def test_a_card_exiled_face_down_is_seen_only_by_its_owner_under_a_look_effect() -> None:
+    # 406.3: nobody may look at a card exiled face down, unless an effect lets its owner.
+    def exiled(battlefield: list[str]) -> tuple[Game, int, int]:
+        game, _ = build_game({"players": ["alice", "bob"],
+                              "alice": {"battlefield": battlefield, "exile": [
+                                  {"card": "Grizzly Bears", "face_down": True}]},
+                              "bob": {"exile": [{"card": "Hill Giant", "face_down": True}]}},
+                             0, CARDS, "test")
+        mine, theirs = game.state.exile
+        return game, mine, theirs
+
+    game, mine, theirs = exiled(["Test Hidden Cache"])
+    assert seers(game, mine) == [ALICE] and seers(game, theirs) == []
+    assert visible_name(game, mine, BOB) == f"#{mine}"
+    game, mine, theirs = exiled([])
+    assert seers(game, mine) == [] and seers(game, theirs) == []

@@ -26,7 +26,7 @@ from ..legality import (
 from ..mana import ManaCost
 from ..state import Action, Answer, GameObject, Proc, ResolutionCast
 from ..triggers import condition_holds, trigger_cast
-from ..views import ask_choose, visible_name
+from ..views import ask_choose, visible_name, visible_to
 from ..zones import move_object
 from ._actions import _pay, _plan, _split_targets
 from ._checks import refusal, sorcery_timing
@@ -180,6 +180,11 @@ def _face(game: Game, seat: int, obj: GameObject, action: Action,
     st = game.state
     forms = cast_forms(game, seat, obj, during)
     if not forms:
+        if not visible_to(game, seat, obj):
+            # 400.2, 406.3: a card the seat may not see (a library's, one exiled face down) is
+            # refused in the words an id that never existed gets.
+            raise refusal(game, "601.2a", f"object #{action.object_id} is not a card in "
+                          f"{st.players[seat].name}'s hand")
         if obj.zone == "hand" and obj.owner == seat and game.is_type(obj, "Land"):
             raise refusal(game, "305.9", f"{obj.name} is a land: it is played, not cast")
         if obj.zone == "graveyard" and obj.owner == seat:

@@ -253,6 +253,9 @@ class Permission:
     cost: str = ""
     """For ``grant_cost``: the cost option the cards there have (``flashback``, ``jump-start``,
     from ``COST_OPTIONS``)."""
+    face_down: bool = False
+    """For ``cast_from`` exile: "from among cards in exile face down", whoever owns them; 601.3f:
+    only one the player may look at can be cast."""
 
 
 @dataclass(frozen=True, slots=True)

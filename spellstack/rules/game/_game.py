@@ -73,6 +73,13 @@ class Game:
     """The one ``top_card_seen`` implementation (400.2 as effects change it): the legality
     package, which owns permissions, registers it when it is imported."""
 
+    exile_look_rule: ClassVar[list[Callable[[Game, int, GameObject], bool]]] = []
+    """The one ``face_down_exile_seen`` implementation (the legality package's)."""
+
+    def face_down_exile_seen(self, seat: int, obj: GameObject) -> bool:
+        """Whether an effect lets ``seat`` look at ``obj``, a card in exile face down (406.3)."""
+        return bool(self.exile_look_rule) and self.exile_look_rule[0](self, seat, obj)
+
     def top_card_seen(self, owner: int) -> tuple[bool, bool]:
         """Whether ``owner`` may look at the top card of their library now ("You may look at
         the top card of your library any time"), and whether it is revealed to every player

@@ -40,6 +40,7 @@ PERMISSION_KINDS: dict[str, str] = {
     "grant_cost": "601.3e",
     "look_at_top": "400.2",
     "top_revealed": "400.2",
+    "look_at_face_down_exile": "406.3",
 }
 """The closed registry of permission kinds, each with the rule it modifies: casting as though
 a spell had flash; casting from a zone (``zone``; a library: its top card only); playing lands
@@ -353,7 +354,12 @@ def cast_permitted_from(game: Game, seat: int, obj: GameObject,
         return obj.owner == seat
     if obj.zone == "library" and not _on_top(game, obj):
         return False  # only the top card of a library is ever castable
-    return any(p.kind == "cast_from" and p.zone == obj.zone
+    if obj.face_down:
+        # 601.3f: from among cards exiled face down, only one the player may look at.
+        return obj.zone == "exile" and face_down_exile_seen(game, seat, obj) and any(
+            p.kind == "cast_from" and p.face_down and _applies_to_player(game, p.players, source, seat)
+            and _admits(game, p, obj, source, face) for source, p in _permissions(game))
+    return any(p.kind == "cast_from" and p.zone == obj.zone and not p.face_down
                and _applies_to_player(game, p.players, source, seat) and obj.owner == seat
                and _admits(game, p, obj, source, face) for source, p in _permissions(game))
 
@@ -430,4 +436,14 @@ def top_card_seen(game: Game, owner: int) -> tuple[bool, bool]:
     return look or revealed, revealed
 
 
+def face_down_exile_seen(game: Game, seat: int, obj: GameObject) -> bool:
+    """``Game.face_down_exile_seen``: whether ``seat`` may look at ``obj``, a card exiled face
+    down (406.3: nobody may, unless an effect lets its owner: ``look_at_face_down_exile``)."""
+    if not _static_refs(game) or obj.owner != seat:
+        return False
+    return any(p.kind == "look_at_face_down_exile" and game.controller(source) == seat
+               for source, p in _permissions(game))
+
+
 Game.top_card_rule[:] = [top_card_seen]
+Game.exile_look_rule[:] = [face_down_exile_seen]

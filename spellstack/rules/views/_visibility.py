@@ -38,6 +38,8 @@ def visible_to(game: Game, seat: int, obj: GameObject) -> bool:
     answers for the object as it last existed.
     """
     if obj.face_down:
+        if obj.zone == "exile":  # 406.3: nobody, unless an effect lets its owner look
+            return seat != PUBLIC_SEAT and game.face_down_exile_seen(seat, obj)
         return obj.zone in ("battlefield", "stack") and seat != PUBLIC_SEAT \
             and game.controller(obj) == seat
     if obj.zone == "library":
