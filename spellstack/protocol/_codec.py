@@ -60,7 +60,7 @@ __all__ = [
 
 M = TypeVar("M")
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 """Version of the wire format; a decoder accepts only its own."""
 MAX_MESSAGE_BYTES = 1 << 20
 """Largest encoded message accepted, in bytes."""

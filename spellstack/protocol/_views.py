@@ -35,7 +35,8 @@ __all__ = ["PlayerChange", "ViewDelta", "ViewMirror", "ViewTracker"]
 
 @dataclass(frozen=True, slots=True)
 class PlayerChange:
-    """A player's public information as a delta carries it: the graveyard by object ids."""
+    """A player's public information as a delta carries it: the graveyard and the library's top
+    card (when the seat may see it) by object ids."""
 
     seat: int
     """Seat."""
@@ -56,6 +57,9 @@ class PlayerChange:
     """Mana pool."""
     lost: bool
     """Lost or left the game."""
+    library_top: tuple[int, ...] = ()
+    """The id of the library's top card if the seat may see it (``PlayerPublic.library_top``;
+    its view is in the delta's ``objects`` or unchanged since the base), else empty."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +116,8 @@ def _ids(objs: tuple[ObjectView, ...]) -> tuple[int, ...]:
 
 def _change(p: PlayerPublic) -> PlayerChange:
     change: PlayerChange = _new_change(p.seat, p.name, p.life, p.poison, p.hand_count,
-                                       p.library_count, _ids(p.graveyard), p.mana, p.lost)
+                                       p.library_count, _ids(p.graveyard), p.mana, p.lost,
+                                       _ids(p.library_top) if p.library_top else ())
     return change
 
 
@@ -259,7 +264,8 @@ class ViewMirror:
 
         Raises:
             InvalidMessageError: The delta is not against the view held, or does not fit it
-                (an id shown but never given, a player of no seat); ask for a full view.
+                (an id shown, in a zone, a graveyard or a library's top, but never given, a
+                player of no seat); ask for a full view.
         """
         if not self.fits(delta):
             raise InvalidMessageError(
@@ -290,7 +296,8 @@ class ViewMirror:
             publics = tuple([
                 new_player_public(c.seat, c.name, c.life, c.poison, c.hand_count,
                                   c.library_count, tuple([index[i] for i in c.graveyard]), c.mana,
-                                  c.lost)
+                                  c.lost, tuple([index[i] for i in c.library_top])
+                                  if c.library_top else ())
                 for c in players])
             view: PlayerView = new_player_view(
                 delta.seat, delta.turn, delta.step, delta.active, delta.priority, publics,

@@ -543,6 +543,8 @@ def format_view(view: PlayerView) -> list[str]:
                    f"{p.library_count}{', mana ' + mana if mana else ''}{', lost' if p.lost else ''}")
         if p.graveyard:
             out.append(f"    graveyard: {', '.join(f'#{o.id} {o.name}' for o in p.graveyard)}")
+        if p.library_top:
+            out.append(f"    library top: {', '.join(f'#{o.id} {o.name}' for o in p.library_top)}")
     out.append(f"  hand: {', '.join(f'#{o.id} {o.name}' for o in view.hand) or 'empty'}")
     out.append("  battlefield:" if view.battlefield else "  battlefield: empty")
     for o in view.battlefield:

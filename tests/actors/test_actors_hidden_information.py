@@ -57,6 +57,7 @@ from spellstack.rules import (
     player_ref,
     visible_to,
 )
+from spellstack.scenarios import build_game
 
 CARDS = load_cards()
 DECK_NAMES = ("gruul", "orzhov", "dimir")
@@ -69,8 +70,8 @@ SHAPES = ("target", "pay", "cast", "play", "activate")
 # Keys whose int values (or list items) are object or player refs in a player's messages.
 _REF_KEYS = frozenset({"object_id", "ref", "attached_to", "subject", "source_id"})
 _REF_LIST_KEYS = frozenset({"targets", "candidates", "removed", "battlefield", "hand", "exile",
-                            "graveyard"})
-"""Also a view delta's zone orders and removed objects: lists of ids."""
+                            "graveyard", "library_top"})
+"""Also a view delta's zone orders, a player's library top and removed objects: lists of ids."""
 _OBJECT_LISTS = frozenset({"battlefield", "hand", "exile", "graveyard", "stack", "objects"})
 
 
@@ -359,3 +360,102 @@ async def test_no_message_to_a_player_names_or_identifies_a_hidden_card(
     rejected = {m["payload"]["decision_id"]: m["payload"]["reason"] for m in to_players
                 if m["kind"] == "Rejected" and m["receiver"] == prober}
     assert all(rejected[p.decision_id] == p.refusal for p in probes)
+
+
+# --------------------------------------------------------------------------- a library's top card
+
+TOP_LIBRARY = ["Elvish Visionary", "Giant Spider", "Hill Giant", "Raging Goblin", "Glistener Elf",
+               "Grizzly Bears"] * 3 + ["Forest"] * 6
+"""Alice's library: creatures she may cast from the top under Garruk's Horde (and the Elvish
+Visionary draws), no card of Bob's."""
+
+
+class TopTap(Tap):
+    """A ``Tap`` that also records Alice's top card (id, name) as each message is recorded."""
+
+    def __init__(self, game: Game, out: trio.MemorySendChannel[TraceRecord]) -> None:
+        super().__init__(game, out)
+        self.tops: dict[int, tuple[int, str]] = {}
+
+    def send_nowait(self, rec: TraceRecord) -> None:
+        library = self.game.state.players[0].library
+        if library:
+            self.tops[rec.seq] = (library[0], self.game.state.objects[library[0]].name)
+        super().send_nowait(rec)
+
+
+async def _play_top(effect: str, seed: int, path: Path) -> tuple[TopTap, list[dict[str, Any]]]:
+    rng = GameRandom.from_seed(seed)
+    library = list(TOP_LIBRARY)
+    rng.shuffle(library)
+    game, _ = build_game({"players": ["alice", "bob"],
+                          "alice": {"battlefield": [effect, "Forest", "Forest", "Forest", "Island"],
+                                    "library": library},
+                          "bob": {"battlefield": ["Island", "Island", "Swamp"],
+                                  "library": ["Island", "Swamp", "Typhoid Rats", "Unsummon"] * 5}},
+                         seed, CARDS, "test")
+    game.state.turn_limit = 8
+    with open(path, "w", encoding="utf-8") as stream:
+        writer = TraceWriter(stream)
+        writer.header(seed, {"alice": "test", "bob": "test"}, players=["alice", "bob"])
+        send, recv = trio.open_memory_channel[TraceRecord](math.inf)
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(tracer_actor, recv, writer)
+            async with send:
+                tap = TopTap(game, send)
+                result = await play_game(game, [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)],
+                                         trace=cast(Any, tap))
+        writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
+                      final_hash=result.final_hash)
+    assert result.forfeits == [] and "engine error" not in result.reason, result
+    return tap, [json.loads(line) for line in path.read_text("utf-8").splitlines()[1:-1]]
+
+
+def _tops_shown(payload: Any) -> list[int]:
+    """The library top ids the players' records of a request's view delta show."""
+    view = payload.get("view") if isinstance(payload, dict) else None
+    return [i for p in (view or {}).get("players", []) for i in p["library_top"]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("effect", ["Garruk's Horde", "Future Sight"])
+async def test_the_top_card_reaches_only_those_an_effect_shows_it_to(
+        effect: str, seed: int, tmp_path: Path) -> None:
+    # 400.2 as effects change it: under Garruk's Horde ("You may look at the top card of your
+    # library any time") Alice's view shows her top card and no message to Bob names it or its
+    # id; under Future Sight ("Play with the top card of your library revealed") both views do.
+    tap, messages = await _play_top(effect, seed, tmp_path / "trace.jsonl")
+    shown: dict[str, int] = {"player:alice": 0, "player:bob": 0}
+    ever: dict[str, set[int]] = {"player:alice": set(), "player:bob": set()}
+    named = [0]
+    for msg in messages:
+        receiver = msg["receiver"]
+        if receiver not in shown:
+            continue
+        seat = 0 if receiver == "player:alice" else 1
+        snap = tap.snapshots[msg["seq"]][seat]
+        payload = msg["payload"]
+        view = payload.get("view")
+        if view is not None:
+            # A delta drops ids its base showed: Alice's top card once the Horde has left the
+            # battlefield (she saw that id; it names nothing new). Any other id it names is one
+            # she may see now.
+            assert set(view["removed"]) <= ever[receiver]
+            payload = {**payload, "view": {**view, "removed": []}}
+            ever[receiver] |= {o["id"] for o in view["objects"]}
+        _check_message(msg, payload, snap)  # no hidden id or name, the top card's included
+        tops = _tops_shown(payload)
+        assert not set(tops) & snap.hidden_ids
+        shown[receiver] += len(tops)
+        if receiver == "player:bob" and msg["seq"] in tap.tops:
+            top, name = tap.tops[msg["seq"]]
+            # Bob may see Alice's top card under Future Sight, never under the Horde; then its
+            # name, unless he sees a card of that name elsewhere, was checked absent above.
+            assert (top in snap.hidden_ids) == (effect == "Garruk's Horde")
+            named[0] += name in snap.hidden_names
+    assert shown["player:alice"] > 0  # the view delta carried Alice's top card to her
+    if effect == "Future Sight":
+        assert shown["player:bob"] > 0
+    else:
+        assert shown["player:bob"] == 0
+        assert named[0] > 0  # messages to Bob were checked for a top card's name hidden from him

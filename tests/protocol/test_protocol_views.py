@@ -38,15 +38,18 @@ def object_views(draw: st.DrawFn, oid: int) -> ObjectView:
 
 @st.composite
 def views(draw: st.DrawFn, seat: int = 0) -> PlayerView:
-    """A view over ids 100..129, each shown in at most one zone."""
+    """A view over ids 100..129, each shown in at most one zone (a library's top card: one)."""
     ids = draw(st.lists(st.integers(100, 129), unique=True, max_size=14))
-    zones: list[list[ObjectView]] = [[], [], [], [], []]  # two graveyards, hand, battlefield, exile
+    # Two graveyards, hand, battlefield, exile, two library tops.
+    zones: list[list[ObjectView]] = [[], [], [], [], [], [], []]
     for oid in ids:
-        zones[draw(st.integers(0, 4))].append(draw(object_views(oid)))
+        zone = draw(st.integers(0, 6))
+        zones[zone if zone < 5 or not zones[zone] else 4].append(draw(object_views(oid)))
     players = tuple(
         PlayerPublic(s, f"p{s}", draw(st.integers(0, 20)), 0, draw(st.integers(0, 7)),
                      draw(st.integers(0, 40)), tuple(zones[s]),
-                     draw(st.sampled_from(((), (("G", 1),)))), draw(st.booleans()))
+                     draw(st.sampled_from(((), (("G", 1),)))), draw(st.booleans()),
+                     tuple(zones[5 + s]))
         for s in range(2))
     stack = tuple(StackItemView(i, "Shock", 0, False, (101,))
                   for i in draw(st.lists(st.integers(200, 203), unique=True, max_size=2)))
@@ -56,8 +59,7 @@ def views(draw: st.DrawFn, seat: int = 0) -> PlayerView:
 
 
 def _ids(view: PlayerView) -> set[int]:
-    return {o.id for zone in (*(p.graveyard for p in view.players), view.hand, view.battlefield,
-                              view.exile) for o in zone}
+    return {o.id for o in _objects(view)}
 
 
 def _wire(delta: ViewDelta) -> ViewDelta:
@@ -91,8 +93,8 @@ def test_the_client_rebuilds_every_view_exactly(sequence: list[PlayerView]) -> N
 
 
 def _objects(view: PlayerView) -> list[ObjectView]:
-    return [o for zone in (*(p.graveyard for p in view.players), view.hand, view.battlefield,
-                           view.exile) for o in zone]
+    return [o for zone in (*(p.graveyard for p in view.players), *(p.library_top for p in view.players),
+                           view.hand, view.battlefield, view.exile) for o in zone]
 
 
 @settings(max_examples=60, deadline=None)
@@ -140,7 +142,10 @@ def test_a_delta_naming_an_unknown_id_is_refused_and_changes_nothing() -> None:
     for bad, match in ((replace(delta, battlefield=(102, 101, 555)), "shows #555"),
                        (replace(delta, removed=(555,)), "removes #555"),
                        (replace(delta, players=(PlayerChange(5, "x", 1, 0, 0, 0, (), (), False),)),
-                        "no player in seat 5")):
+                        "no player in seat 5"),
+                       # A library's top card the seat was never given a view of.
+                       (replace(delta, players=(PlayerChange(0, "p0", 20, 0, 7, 40, (), (), False,
+                                                             (556,)),)), "shows #556")):
         with pytest.raises(InvalidMessageError, match=match):
             mirror.apply(bad)
         assert mirror.view == first and mirror.number == 1

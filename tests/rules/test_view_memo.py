@@ -250,7 +250,7 @@ def test_the_fast_constructors_build_what_the_dataclass_builds() -> None:
     assert dataclasses.astuple(made) == fields
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.tapped = False  # type: ignore[misc]
-    public = builder(PlayerPublic)(0, "Ann", 20, 0, 7, 33, (made,), (), False)
+    public = builder(PlayerPublic)(0, "Ann", 20, 0, 7, 33, (made,), (), False, ())
     assert public == PlayerPublic(0, "Ann", 20, 0, 7, 33, (made,), (), False)
 
     @dataclasses.dataclass(frozen=True, slots=True)

@@ -31,7 +31,8 @@ class ViewMemo:
         # view is built anew exactly when it is new or differs from the one before.
         self.changed: tuple[ObjectView, ...] = ()
         """The object views of ``view`` new or changed since the view before, in zone order
-        (graveyards, hand, battlefield, exile): ``view_changes``'s first part."""
+        (each player's graveyard and library top, hand, battlefield, exile): ``view_changes``'s
+        first part."""
         self.removed: tuple[int, ...] = ()
         """The ids the view before ``view`` showed and ``view`` does not, in that view's order:
         ``view_changes``'s second part."""
@@ -88,20 +89,23 @@ class _Build:
     def zone(self, ids: list[int], zone: str, owner: int | None = None) -> list[ObjectView]:
         """The views of the objects ``ids`` that the seat may see, in order. ``zone``: where
         they are (``owner``: whose hand, for a hand); a permanent the seat may not see is shown
-        as a face-down 2/2 (708.2), in another zone it is left out."""
+        as a face-down 2/2 (708.2), in another zone it is left out. A library card is always
+        asked (400.2: only an effect shows one, its top card)."""
         game, objects, fresh = self.game, self.game.state.objects, self.fresh
         pop = self.pending.pop
         attackers, blockers = self.attackers, self.blockers
         combat = attackers is not _NO_COMBATANTS
         layers = game.caches.layers
         permanents = zone == "battlefield"
+        hidden_zone = zone == "library"
         out: list[ObjectView] = []
         for i in ids:
             obj = objects[i]
             # The fast way is for an object face up in the zone it is listed in, a public one
             # (400.2: a graveyard, the battlefield, exile) or the seat's own hand: ``visible_to``
             # answers yes for it. Any other is asked, and built the general way.
-            if obj.face_down or obj.zone != zone or (owner is not None and obj.owner != owner):
+            if (hidden_zone or obj.face_down or obj.zone != zone
+                    or (owner is not None and obj.owner != owner)):
                 if visible_to(game, self.seat, obj):
                     view = _object_view(game, obj, attackers, blockers)
                 elif permanents:
@@ -160,7 +164,9 @@ class _Build:
 
 def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
     """Everything ``seat`` may see (``visible_to``): public zones, their own hand, counts of
-    hidden zones. A face-down permanent shows no name; face-down exiled cards are left out.
+    hidden zones, and the top card of a library where an effect lets ``seat`` see it (400.2:
+    its owner's Garruk's Horde, anyone's Future Sight). A face-down permanent shows no name;
+    face-down exiled cards are left out.
 
     ``memo``: that seat's memo from its previous views (the result is the same with or without
     one; with one, unchanged objects are not built again, and the memo tells what changed)."""
@@ -169,19 +175,28 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
     build = _Build(game, seat, last)
     before = last.players if last is not None else ()
     players = []
+    # 400.2: a library shows nothing unless an effect shows its top card (asked once per player
+    # only when some rule could: ``top_card_seen`` answers at once for the usual board).
+    tops = bool(game.top_card_rule)
     for n, p in enumerate(st.players):
         graveyard = tuple(build.zone(p.graveyard, "graveyard")) if p.graveyard else ()
+        library_top: tuple[ObjectView, ...] = ()
+        if tops and p.library:
+            look, revealed = game.top_card_seen(p.seat)
+            if revealed or (look and seat == p.seat):
+                library_top = tuple(build.zone(p.library[:1], "library"))
         mana = tuple(sorted(p.mana.items())) if p.mana else ()
         known = before[n] if n < len(before) else None
         # An unchanged player is the previous view's (the same object, so deltas see it at once).
         if (known is not None and known.life == p.life and known.hand_count == len(p.hand)
                 and known.library_count == len(p.library) and known.mana == mana
                 and known.graveyard == graveyard and known.lost == p.lost
-                and known.poison == p.poison and known.seat == p.seat and known.name == p.name):
+                and known.poison == p.poison and known.seat == p.seat and known.name == p.name
+                and known.library_top == library_top):
             players.append(known)
         else:
             players.append(new_player_public(p.seat, p.name, p.life, p.poison, len(p.hand),
-                                             len(p.library), graveyard, mana, p.lost))
+                                             len(p.library), graveyard, mana, p.lost, library_top))
     own = st.players[seat].hand
     hand = tuple(build.zone(own, "hand", seat)) if own else ()
     # Every permanent is shown; one that is face down without its name (708.2).

@@ -79,6 +79,10 @@ class PlayerPublic:
     """Mana pool."""
     lost: bool
     """Lost or left the game."""
+    library_top: tuple[ObjectView, ...] = ()
+    """The top card of the library, if the viewer may see it (400.2 as an effect changes it:
+    its owner under "You may look at the top card of your library any time", everyone under
+    "Play with the top card of your library revealed"); empty otherwise."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +111,13 @@ class PlayerView:
     """Face-up exiled cards."""
 
     def objects_by_id(self) -> dict[int, ObjectView]:
-        """Every object view it shows, by id, in a fixed order (graveyards, hand, battlefield,
-        exile), so what is built from it is deterministic."""
+        """Every object view it shows, by id, in a fixed order (each player's graveyard and
+        library top, then hand, battlefield, exile), so what is built from it is deterministic."""
         found: dict[int, ObjectView] = {}
         for p in self.players:
             for o in p.graveyard:
+                found[o.id] = o
+            for o in p.library_top:
                 found[o.id] = o
         for zone in (self.hand, self.battlefield, self.exile):
             for o in zone:
