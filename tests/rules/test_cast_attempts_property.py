@@ -314,7 +314,8 @@ def check_attempt(game: Game, seat: int, action: Action) -> str:
     if rest is not None:  # 702.133a: jump-start's discard is asked: the first card is discarded
         assert "jump-start" in action.costs
         run_proc(rest, lambda d: Answer(d.id, (d.choices[0].key,)))
-        assert len(st_.players[seat].hand) == hand - 1 - (obj.zone == "hand")
+    if "jump-start" in action.costs:  # one card discarded, asked or not (601.2h)
+        assert len(st_.players[seat].hand) == hand - 1
     spell = next(st_.objects[i] for i in st_.stack if st_.objects[i].card == card)
     assert (spell.card, spell.name, spell.zone) == (card, face_name, "stack")
     assert spell.controller == seat
@@ -509,3 +510,17 @@ def test_the_zones_property_reaches_every_zone() -> None:
     assert ("graveyard", "Squee, the Immortal", "") in seen
     assert ("exile", "Squee, the Immortal", "") in seen
     assert ("library", "Lightning Bolt", "") in seen
+
+
+@pytest.mark.parametrize("hand", [["Forest"], ["Forest", "Island"]])
+def test_a_jump_start_cast_pays_its_discard_asked_or_not(hand: list[str]) -> None:
+    # 702.133a: with one card in hand it is discarded without a question; with two the caster
+    # is asked (``check_attempt`` answers with the first) — one card goes either way.
+    game = game_with({"battlefield": ["Niv-Mizzet, Supreme", "Swamp", "Forest", "Mountain"],
+                      "graveyard": ["Crime // Punishment"], "hand": hand})
+    oid = game.state.players[0].graveyard[0]
+    outcome = check_attempt(game, 0, Action("cast", oid, face="Punishment", x=1,
+                                            costs=("jump-start",)))
+    assert outcome == "cast: Punishment jump-start from the graveyard"
+    assert len(game.state.players[0].hand) == len(hand) - 1
+    assert len(game.state.players[0].graveyard) == 1  # the card discarded

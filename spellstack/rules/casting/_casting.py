@@ -24,7 +24,7 @@ from ..legality import (
     timing_refusal,
 )
 from ..mana import ManaCost
-from ..state import Action, Answer, GameObject, Proc, ResolutionCast
+from ..state import Action, GameObject, Proc, ResolutionCast
 from ..triggers import condition_holds, trigger_cast
 from ..views import ask_choose, visible_name, visible_to
 from ..zones import move_object
@@ -303,17 +303,14 @@ def _division(game: Game, face: CardDefinition, action: Action,
 
 def cast_spell(game: Game, seat: int, action: Action,
                during: ResolutionCast | None = None) -> GameObject:
-    """601.2: cast a spell (``begin_cast``) and finish it at once: a cost that asks a choice
-    (jump-start's discard, 702.133a) takes the first of the options it offers. For callers that
-    can't ask; the game loop asks (``take_action``)."""
+    """601.2: cast a spell that asks nothing as its costs are paid (``begin_cast`` otherwise);
+    returns the spell. For callers that can't ask: a jump-start cast with a choice of cards to
+    discard (702.133a) is a ``ValueError``, raised before anything changes (the game loop
+    casts with ``begin_cast`` and asks)."""
+    if "jump-start" in action.costs and len(game.state.players[seat].hand) > 1:
+        raise ValueError("cast_spell can't ask which card jump-start discards: use begin_cast")
     spell, rest = begin_cast(game, seat, action, during)
-    if rest is not None:
-        try:
-            question = next(rest)
-            while True:
-                question = rest.send(Answer(question.id, tuple(c.key for c in question.choices[:question.min])))
-        except StopIteration:
-            pass
+    assert rest is None
     return spell
 
 
@@ -389,7 +386,10 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
         game.changed()  # its characteristics are the face's, or a bestowed Aura's (702.103b)
     _pay(game, seat, plan)
     if discard:
-        return spell, _discard_then_cast(game, seat, spell)
+        hand = list(st.players[seat].hand)
+        if len(hand) > 1:
+            return spell, _discard_then_cast(game, seat, spell)
+        _discard(game, seat, hand[0])  # the one card there is: nothing to ask
     _became_cast(game, seat, spell)
     return spell, None
 
@@ -398,13 +398,17 @@ def _discard_then_cast(game: Game, seat: int, spell: GameObject) -> Proc[None]:
     """601.2h/702.133a: jump-start's "discard a card" is paid (its caster chooses which), then
     the spell becomes cast."""
     hand = list(game.state.players[seat].hand)
-    picked = hand if len(hand) == 1 else (yield from ask_choose(
-        game, seat, f"702.133a: {spell.name}: discard a card for jump-start", hand, 1, 1))
-    for oid in picked:
-        new = move_object(game, oid, "graveyard")
-        game.log("discard", f"{game.player_name(seat)} discards {new.name}", player=seat,
-                 subject=new.id)
+    for oid in (yield from ask_choose(game, seat, f"702.133a: {spell.name}: discard a card for "
+                                      "jump-start", hand, 1, 1)):
+        _discard(game, seat, oid)
     _became_cast(game, seat, spell)
+
+
+def _discard(game: Game, seat: int, oid: int) -> None:
+    """701.8: ``seat`` discards the card ``oid`` (a cost's discard, 601.2h)."""
+    new = move_object(game, oid, "graveyard")
+    game.log("discard", f"{game.player_name(seat)} discards {new.name}", player=seat,
+             subject=new.id)
 
 
 def _became_cast(game: Game, seat: int, spell: GameObject) -> None:
