@@ -166,7 +166,9 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
     st = game.state
     obj, ab, ab_name, ab_index = _activated(game, seat, action)
     if ab.tap and not can_tap(game, obj):
-        raise refusal(game, "602.5a", f"{obj.name} can't be tapped to pay {{T}} now")
+        why = ("it is tapped" if obj.tapped else f"302.6: {st.players[seat].name} has not "
+               "controlled it continuously since their most recent turn began")
+        raise refusal(game, "602.5a", f"{obj.name} can't be tapped to pay {{T}} now ({why})")
     if ab.sorcery_speed and not sorcery_timing(game, seat):
         raise refusal(game, "602.5d", f"{obj.name}'s ability can be activated only as a sorcery")
     if action.x and not ab.mana_cost.has_x:

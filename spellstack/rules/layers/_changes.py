@@ -30,8 +30,11 @@ def add_effect(game: LayerHost, effect: ContinuousEffect) -> None:
     if ((effect.verb not in LAYER_VERBS and effect.verb not in RULE_EFFECT_VERBS)
             or effect.duration not in DURATIONS):
         raise ValueError(f"unknown layer verb or duration in {effect!r}")
+    before = _controllers(game, effect.affected) if effect.verb == "gain_control" else None
     game.state.effects.append(effect)
     game.changed()
+    if before is not None:
+        _new_control(game, before)
 
 
 def end_effects(game: LayerHost, test: Callable[[ContinuousEffect], bool]) -> None:
@@ -39,8 +42,31 @@ def end_effects(game: LayerHost, test: Callable[[ContinuousEffect], bool]) -> No
     st = game.state
     kept = [e for e in st.effects if not test(e)]
     if len(kept) != len(st.effects):
+        ended = [e for e in st.effects if test(e) and e.verb == "gain_control"]
+        before = _controllers(game, tuple(i for e in ended for i in e.affected)) if ended else None
         st.effects = kept
         game.changed()
+        if before is not None:
+            _new_control(game, before)
+
+
+def _controllers(game: LayerHost, ids: tuple[int, ...]) -> dict[int, int]:
+    """The controllers (layer 2) of the permanents among ``ids`` now."""
+    objects = game.state.objects
+    return {i: characteristics(game, objects[i]).controller for i in ids
+            if i in objects and objects[i].zone == "battlefield"}
+
+
+def _new_control(game: LayerHost, before: dict[int, int]) -> None:
+    """302.6: a permanent that changed controller has not been under its new controller's
+    control continuously since their most recent turn began: it is "sick" (no attacking, no
+    {T} abilities, unless it has haste) until that player's next turn."""
+    objects = game.state.objects
+    for i, seat in before.items():
+        obj = objects[i]
+        if characteristics(game, obj).controller != seat and not obj.sick:
+            obj.sick = True
+            game.changed()
 
 
 def add_counters(game: LayerHost, obj: GameObject, kind: str, n: int) -> None:
