@@ -350,7 +350,8 @@ def enter_refusal(game: Game, obj: GameObject,
 
 def flash_permitted(game: Game, seat: int, obj: GameObject,
                     face: CardDefinition | None = None) -> bool:
-    """702.8a: whether an effect lets ``seat`` cast ``obj`` as though it had flash; 601.3b: as
+    """702.8a: whether an effect lets ``seat`` cast ``obj`` as though it had flash (a static
+    ability's, or a resolved spell or ability's: Teferi, Time Raveler's +1, 613.11); 601.3b: as
     ``face``, the characteristics the spell would have as announced (a bestowed creature card
     is an Aura spell, 702.103b), when given."""
     for rec in _flash_effects(game, seat):  # 613.11: a resolved spell or ability's permission
