@@ -1,7 +1,7 @@
-"""A heuristic bot: plays a land each turn, casts what it can by a simple value rule, points
-harm at the opponent and help at itself, burns the opponent's face when that is lethal, and
-attacks and blocks without throwing creatures away. What it has no rule for it answers as the
-random bot does, from its own seed."""
+"""A heuristic bot: plays a land each turn, casts what it can by a simple value rule (else
+raises a planeswalker's loyalty), points harm at the opponent and help at itself, burns the
+opponent's face when that is lethal, and attacks and blocks without throwing creatures away.
+What it has no rule for it answers as the random bot does, from its own seed."""
 
 from __future__ import annotations
 
@@ -121,7 +121,29 @@ class HeuristicBot:
             value = self._value(view, option, defn, action, foe.life)
             if best is None or value > best[0]:
                 best = (value, action)
-        return best[1] if best is not None else Action("pass")
+        if best is None:
+            return self._loyalty(decision) or Action("pass")
+        return best[1]
+
+    def _loyalty(self, decision: Decision) -> Action | None:
+        """606.3: with nothing to cast, a loyalty ability of one of its planeswalkers (offered
+        only when legal: once each turn, as a sorcery): the untargeted one adding the most
+        loyalty, which keeps the planeswalker alive; never a minus."""
+        best: tuple[int, ActionOption] | None = None
+        for option in decision.actions:
+            if option.kind != "activate" or option.targets:
+                continue
+            defn = self.cards.get(option.name)
+            if defn is None or not 1 <= option.ability <= len(defn.activated):
+                continue
+            cost = defn.activated[option.ability - 1].loyalty
+            if cost is None or cost < 0:
+                continue
+            if best is None or cost > best[0]:
+                best = (cost, option)
+        if best is None:
+            return None
+        return Action("activate", best[1].object_id, best[1].ability)
 
     def _value(self, view: PlayerView, option: ActionOption, defn: CardDefinition | None,
                action: Action, foe_life: int) -> int:

@@ -174,6 +174,17 @@ def read_sacrifice_cost(parts: list[str], name: str, where: Where, field: str) -
     return found
 
 
+def read_loyalty_cost(text: str) -> int | None:
+    """606.4, 606.5: a loyalty ability's cost as the Oracle text prints it, a loyalty symbol
+    alone: ``+N`` (put N loyalty counters), ``−N`` (remove N) or ``0``; None for any other cost."""
+    sign, digits = text[:1], text[1:]
+    if text == "0":
+        return 0
+    if sign in ("+", "−") and digits.isdigit() and digits == str(int(digits)):
+        return int(digits) if sign == "+" else -int(digits)
+    return None
+
+
 def read_cost(text: str, where: Where, field: str) -> tuple[ManaCost, bool]:
     """An activated ability's cost (602.1): its mana part and whether it includes {T} (the parts
     that remove counters are read by ``read_counter_costs``, those that sacrifice the source by

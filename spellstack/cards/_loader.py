@@ -33,6 +33,7 @@ from ._abilities import (
     read_effects,
     read_enchant,
     read_enters_as_copy,
+    read_loyalty_cost,
     read_permission,
     read_replacements,
     read_restriction,
@@ -150,11 +151,21 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
     activated = []
     for i, a in enumerate(read_tables(raw.get("activated"), where, "activated")):
         f = f"activated[{i}]"
-        mana_cost, tap = read_cost(read_string(a.get("cost", ""), where, f"{f}.cost"), where, f"{f}.cost")
+        cost_text = read_string(a.get("cost", ""), where, f"{f}.cost")
+        loyalty_cost = read_loyalty_cost(cost_text)
+        mana_cost, tap = (ManaCost(()), False) if loyalty_cost is not None else read_cost(
+            cost_text, where, f"{f}.cost")
         targets = read_targets(a.get("targets"), where, f"{f}.targets")
         effects = read_effects(a.get("effects"), where, f"{f}.effects", len(targets))
-        is_mana = not targets and all(e.verb in _MANA_VERBS for e in effects)
+        # 605.1a: a loyalty ability is never a mana ability.
+        is_mana = (loyalty_cost is None and not targets
+                   and all(e.verb in _MANA_VERBS for e in effects))
         sorcery = read_boolean(a.get("sorcery_speed", False), where, f"{f}.sorcery_speed")
+        if loyalty_cost is not None:
+            if not a.get("text") or not str(a["text"]).startswith(f"{cost_text}: "):
+                raise where.error(f"{f}.text", f"a loyalty ability quotes its Oracle line, "
+                                  f"which begins with its cost {cost_text + ': '!r}")
+            sorcery = True  # 606.3: only any time its controller could cast a sorcery
         parts = [p.strip() for p in str(a.get("cost", "")).split(",")]
         removed = read_counter_costs([p for p in parts if p.startswith("Remove ")], name, where,
                                      f"{f}.cost")
@@ -162,7 +173,8 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
                                         where, f"{f}.cost")
         activated.append(ActivatedAbility(mana_cost, tap, targets, effects, is_mana, sorcery,
                                           read_position(a, text, where, f, len(keywords) + i + 1),
-                                          remove_counters=removed, sacrifice=sacrifice))
+                                          remove_counters=removed, sacrifice=sacrifice,
+                                          loyalty=loyalty_cost))
     triggered = []
     raw_triggers = read_tables(raw.get("triggered"), where, "triggered")
     for kw in keywords:

@@ -182,3 +182,16 @@ def test_the_page_s_tournament_of_the_two_bots_in_small_with_other_seeds(tmp_pat
     shown = re.search(r"heuristic-gruul vs random-gruul: (\d+) - (\d+) - (\d+) ", text)
     assert shown is not None
     assert f"won {shown[1]} of the {sum(map(int, shown.groups()))} games" in " ".join(text.split())
+
+
+def test_with_nothing_to_cast_it_raises_a_planeswalker_s_loyalty() -> None:
+    # 606.3: the loyalty abilities offered are legal now; it takes the untargeted one adding the
+    # most loyalty (Jace Beleren's +2), never a minus, and casts a spell before any of them.
+    plus = ActionOption("activate", 80, "Jace Beleren", 1)
+    minus = ActionOption("activate", 80, "Jace Beleren", 2, targets=(
+        TargetRequirement("target player", 1, 1, (player_ref(ME), player_ref(FOE))),))
+    bot = HeuristicBot(1)
+    assert bot.decide(_view(), _priority(minus, plus)) == Action("activate", 80, 1)
+    assert bot.decide(_view(), _priority(minus)) == Action("pass")
+    spell = ActionOption("cast", 71, "Hill Giant")
+    assert bot.decide(_view(), _priority(plus, spell)) == Action("cast", 71)

@@ -50,6 +50,10 @@ SINGLE_USE_ALLOWED: dict[str, str] = {
                    "(\"you may exile an instant card ... from your hand\") is a general "
                    "primitive that later instructions act on",
     "copy_card": "707.12: copying a card so as to cast the copy is a general game action",
+    "mill": "701.13: mill is a keyword action",
+    "cast_as_though_flash": "702.8a: with 613.11, a resolved effect letting players cast spells of a "
+                            "kind as though they had flash for a while is a general "
+                            "rule-changing effect (the permission static abilities also give)",
 }
 
 

@@ -44,7 +44,7 @@ SAMPLE_ARGS: dict[str, Any] = {
     "name": "Grizzly Bears", "text_word": "white", "types": ["Creature"], "words": ["Bear"],
     "colors": "W", "keywords": ["flying"], "positions": [1], "value": 1, "duration": "end_of_turn",
     "share": 1, "cost_name": "kicker", "mana_cost": "{2}", "under": "you",
-    "supertypes": ["Legendary"],
+    "supertypes": ["Legendary"], "filter": "any",
 }
 """A valid value of each argument kind, as a card file writes it."""
 

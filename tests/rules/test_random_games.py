@@ -23,6 +23,7 @@ from spellstack.bots import RandomBot
 from spellstack.cards import DECKS, load_cards, load_deck
 from spellstack.rules import (
     Action,
+    Answer,
     CardDefinition,
     Decision,
     Game,
@@ -42,6 +43,10 @@ RESOLUTION_DECK = "during_resolution"
 """Electrodominance and Isochron Scepter, which cast spells as they resolve (608.2g, 707.12)."""
 DECKLISTS[RESOLUTION_DECK] = load_deck(
     str(Path(__file__).with_name("during_resolution_deck.toml")), CARDS).cards
+PLANESWALKER_DECK = "planeswalkers"
+"""Jace Beleren and Teferi, Time Raveler (306, 606), with creatures that attack them."""
+DECKLISTS[PLANESWALKER_DECK] = load_deck(
+    str(Path(__file__).with_name("planeswalker_deck.toml")), CARDS).cards
 MAX_TASKS = 50_000
 """Random games take about 600-3,000 tasks, 12,000 when they reach the turn limit (two players
 recasting Black Sun's Zenith); a game still going after this many never ends."""
@@ -231,6 +236,27 @@ def test_random_games_casting_spells_during_resolution_keep_invariants_and_end()
         asked += sum(1 for d, _ in played.trace
                      if d.prompt.startswith(("608.2", "601.2", "601.3e", "700.2")))
     assert asked > 0
+
+
+def test_random_games_with_planeswalkers_keep_invariants_and_end() -> None:
+    # 606: the bots activate loyalty abilities (offered only when legal: once each turn, as a
+    # sorcery, a minus only with the loyalty for it) and 508.1b: attack planeswalkers.
+    activated = attacked = 0
+    for seed in range(6):
+        played = play(seed, (PLANESWALKER_DECK, PLANESWALKER_DECK if seed % 2 else "gruul"))
+        check_finished(played.game.state)
+        assert played.tasks < MAX_TASKS
+        for decision, reply in played.trace:
+            if isinstance(reply, Action) and reply.kind == "activate":
+                option = next(o for o in decision.actions if o.object_id == reply.object_id
+                              and o.ability == reply.ability)
+                activated += option.name in ("Jace Beleren", "Teferi, Time Raveler")
+            if decision.kind == "attackers" and isinstance(reply, Answer):
+                walkers = {c.key for c in decision.choices if c.ref >= 100 and c.name in (
+                    "Jace Beleren", "Teferi, Time Raveler")}
+                attacked += sum(1 for _, d in reply.pairs if d in walkers)
+    assert activated > 0
+    assert attacked > 0
 
 
 @pytest.mark.parametrize("seed", range(6))

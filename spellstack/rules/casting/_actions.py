@@ -30,7 +30,7 @@ from ..state import (
 )
 from ..zones import lose_life, move_object, move_object_proc
 from ._boards import can_tap, mana_sources, named_mana_sources, pay_mana_abilities, sacrifice_permanent
-from ._checks import named_for, refusal, sorcery_timing
+from ._checks import loyalty_refusal, named_for, refusal, sorcery_timing
 
 
 def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
@@ -170,7 +170,11 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
                "controlled it continuously since their most recent turn began")
         raise refusal(game, "602.5a", f"{obj.name} can't be tapped to pay {{T}} now ({why})")
     if ab.sorcery_speed and not sorcery_timing(game, seat):
-        raise refusal(game, "602.5d", f"{obj.name}'s ability can be activated only as a sorcery")
+        raise refusal(game, "606.3" if ab.loyalty is not None else "602.5d",
+                      f"{obj.name}'s ability can be activated only as a sorcery")
+    loyalty = loyalty_refusal(game, obj, ab)
+    if loyalty is not None:
+        raise refusal(game, *loyalty)
     if action.x and not ab.mana_cost.has_x:
         raise refusal(game, "601.2b", f"X={action.x} is not allowed for {obj.name}'s ability")
     for kind, n in ab.remove_counters:
@@ -188,6 +192,13 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
         obj.tapped = True
     for kind, n in ab.remove_counters:  # 602.2b: a cost paid along with the mana
         add_counters(game, obj, kind, -n)
+    if ab.loyalty is not None:
+        # 606.4-606.5, 602.2b: the loyalty cost is paid as it is activated (704.5i may then put
+        # a planeswalker left with none into its graveyard; the ability resolves all the same,
+        # 113.7a); 606.3: it was this permanent's loyalty ability of the turn.
+        obj.loyalty_turn = st.turn
+        add_counters(game, obj, "loyalty", ab.loyalty)
+        game.changed()  # what it may activate changed, even with a cost of 0
     if ab.sacrifice:  # 602.2b, 701.17a: the last cost paid; the ability's source is now LKI
         sacrifice_permanent(game, seat, obj.id)
     if ab.is_mana_ability:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from ..base import IllegalActionError
+from ..definitions import ActivatedAbility
 from ..game import Game
+from ..state import GameObject
 from ..views import ref_visible_to, visible_name
 
 MAIN_STEPS = ("precombat_main", "postcombat_main")
@@ -36,3 +38,19 @@ def named_for(game: Game, ref: int, seat: int) -> str:
         return f"#{ref}"
     return f"{visible_name(game, ref, seat)} (#{ref})"
 
+
+
+def loyalty_refusal(game: Game, obj: GameObject, ab: ActivatedAbility) -> tuple[str, str] | None:
+    """Why ``ab``, a loyalty ability of the permanent ``obj``, can't be activated now, as (rule,
+    words), or None (also for an ability that is not a loyalty ability). Its timing, a sorcery's
+    (606.3), is ``ab.sorcery_speed``'s. 606.3: only if none of the permanent's loyalty abilities
+    has been activated this turn; 606.6: a negative loyalty cost only if the permanent has at
+    least that many loyalty counters (118.3)."""
+    if ab.loyalty is None:
+        return None
+    if obj.loyalty_turn == game.state.turn:
+        return "606.3", f"a loyalty ability of {obj.name} has already been activated this turn"
+    if ab.loyalty < 0 and obj.counters.get("loyalty", 0) < -ab.loyalty:
+        return "606.6", (f"{obj.name} has {obj.counters.get('loyalty', 0)} loyalty, fewer than "
+                         f"the {-ab.loyalty} its ability removes")
+    return None

@@ -36,7 +36,7 @@ from ..state import (
 from ._actions import spell_targets
 from ._boards import can_tap, mana_sources, seat_board
 from ._casting import cast_forms, instant_speed, spell_specs, total_cost
-from ._checks import MAIN_STEPS, sorcery_timing
+from ._checks import MAIN_STEPS, loyalty_refusal, sorcery_timing
 
 # ---------------------------------------------------------------------- legal actions
 
@@ -160,14 +160,16 @@ def _actions_key(game: Game, seat: int, mana_key: tuple[object, ...] | None = No
     every object's characteristics (613; ``Game.changed``: permanents entering and leaving,
     effects, counters, attachments), so for which permanents there are, who controls them, what
     they can tap for and what protects them; the rest changes without moving it: the step only
-    as sorcery timing (307.1), the stack, the seat's hand, pool, life and land drop, the zones a
+    as sorcery timing (307.1), the turn (606.3: a loyalty ability once each turn, its record
+    ``GameObject.loyalty_turn``), the stack, the seat's hand, pool, life and land drop, the zones a
     permission may cast from, which players are still in, and which of the seat's permanents
     are tapped or summoning sick (no target, restriction or permission reads another's). In two
     parts: ``_mana_key`` (``mana_key``, if the caller has it), then the rest."""
     st = game.state
     p = st.players[seat]
     return (_mana_key(game, seat) if mana_key is None else mana_key,
-            (seat, sorcery_timing(game, seat), p.lands_played, tuple(p.hand), tuple(st.stack),
+            (seat, st.turn, sorcery_timing(game, seat), p.lands_played, tuple(p.hand),
+             tuple(st.stack),
              tuple(p.graveyard), tuple(st.exile), tuple(p.library[:1]),
              tuple([q.lost for q in st.players])))
 
@@ -304,7 +306,8 @@ def _ability_costs(game: Game, seat: int, sorcery_ok: bool) -> list[tuple[ManaCo
         for _, _, ab in c.activated:
             if (ab.is_mana_ability or (ab.tap and not can_tap(game, obj))
                     or (ab.sorcery_speed and not sorcery_ok)
-                    or any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters)):
+                    or any(obj.counters.get(kind, 0) < n for kind, n in ab.remove_counters)
+                    or (ab.loyalty is not None and loyalty_refusal(game, obj, ab) is not None)):
                 continue
             costs.append((ab.mana_cost, oid if ab.tap else 0))
     return costs
@@ -431,6 +434,8 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
                 continue
             if any(obj.counters.get(kind, 0) < k for kind, k in ab.remove_counters):
                 continue  # 118.3: a cost that can't be paid
+            if ab.loyalty is not None and loyalty_refusal(game, obj, ab) is not None:
+                continue  # 606.3: once each turn; 606.6: enough loyalty for a minus
             mx = supply.without(oid if ab.tap else 0).max_x(ab.mana_cost)
             if mx is None:
                 continue

@@ -163,6 +163,9 @@ class ActivatedAbility:
     """118.3/602.2b: counters removed from the source as part of the cost (kind, how many)."""
     sacrifice: bool = False
     """701.17a/602.2b: sacrificing the source ("Sacrifice this artifact") is part of the cost."""
+    loyalty: int | None = None
+    """606.4: for a loyalty ability, its loyalty cost (+N: put N loyalty counters on the source,
+    -N: remove N, 0: none); None for any other ability."""
     mana_produces: tuple[str, ...] | None = field(init=False, default=None, compare=False,
                                                   repr=False)
     """For a mana ability (605.1a), whatever its cost: the mana types it can add, one of them

@@ -17,6 +17,7 @@ from ..layers import (
     DURATIONS,
     LAYER_ARG_KINDS,
     LAYER_VERBS,
+    PLAYER_RULE_EFFECT_VERBS,
     REQUIRED_ARGS,
     RULE_EFFECT_VERBS,
     add_counters,
@@ -24,7 +25,7 @@ from ..layers import (
     is_value,
     new_effect,
 )
-from ..legality import COLOR_WORDS, attach, countering_refusal, protection_keyword
+from ..legality import COLOR_WORDS, RESTRICTION_FILTERS, attach, countering_refusal, protection_keyword
 from ..mana import COLORS, MANA_TYPES, ManaCostSyntaxError, parse_mana_cost
 from ..replacement import add_shield, redirect
 from ..state import (
@@ -96,6 +97,8 @@ ARG_KINDS: dict[str, Callable[[object], bool]] = {
     "value": lambda v: is_value(v) or v == "X",
     "duration": lambda v: isinstance(v, str) and v in DURATIONS,
     "under": lambda v: v == "you",
+    # 101.2: which spells or cards a permission or restriction is about (``RESTRICTION_FILTERS``).
+    "filter": lambda v: isinstance(v, str) and v in RESTRICTION_FILTERS,
 }
 
 
@@ -285,6 +288,31 @@ def _lose_life(ctx: EffectContext, eff: Effect) -> None:
 def _draw(ctx: EffectContext, eff: Effect) -> None:
     for seat in ctx.players(eff.get("who", "you")):
         draw_cards(ctx.game, seat, ctx.amount(eff))
+
+
+def _mill(ctx: EffectContext, eff: Effect) -> None:
+    """701.13a: a player mills N cards: they put the top N cards of their library into their
+    graveyard (all there are, if fewer), one at a time, in order."""
+    st = ctx.game.state
+    for seat in ctx.players(eff.get("who", "you")):
+        library = st.players[seat].library
+        for _ in range(min(ctx.amount(eff), len(library))):
+            move_object(ctx.game, library[0], "graveyard")
+
+
+def _player_rule_effect(ctx: EffectContext, eff: Effect) -> None:
+    """613.11/611.2c: a resolving spell or ability's effect that changes a rule for the players
+    ``who`` names now ("until your next turn, you may cast sorcery spells as though they had
+    flash": 702.8a, the spells ``filter`` admits), lasting ``until`` (default: until end of
+    turn; ``your_next_turn`` ends as its controller's next turn begins, 611.2b)."""
+    seats = [s for s in ctx.players(eff.get("who", "you")) if not ctx.game.state.players[s].lost]
+    if not seats:
+        return
+    until = eff.get("until", "end_of_turn")
+    assert isinstance(until, str)
+    args = tuple((k, v) for k, v in eff.args if k in ("filter",))
+    add_effect(ctx.game, new_effect(ctx.game, eff.verb, args, tuple(player_ref(s) for s in seats),
+                                    ctx.source, until, controller=ctx.controller))
 
 
 def _discard(ctx: EffectContext, eff: Effect) -> Proc[None]:
@@ -749,7 +777,12 @@ EFFECT_VERBS: dict[str, VerbSpec] = {
        for verb, spec in LAYER_VERBS.items() if verb not in ("copy_of", "set_base_pt_cda")},
     # 613.11: "target creature can't block this turn".
     **{verb: VerbSpec(rule, {"what": "objects"}, {"until": "duration"}, _rule_effect)
-       for verb, rule in RULE_EFFECT_VERBS.items()},
+       for verb, rule in RULE_EFFECT_VERBS.items() if verb not in PLAYER_RULE_EFFECT_VERBS},
+    # 702.8a, 611.2b: "until your next turn, you may cast sorcery spells as though they had flash".
+    "cast_as_though_flash": VerbSpec(RULE_EFFECT_VERBS["cast_as_though_flash"],
+                                     {"filter": "filter"}, {"who": "players", "until": "duration"},
+                                     _player_rule_effect),
+    "mill": VerbSpec("701.13", {"amount": "amount"}, {"who": "players"}, _mill),
     "attach": VerbSpec("701.3", {"what": "objects", "to": "recipients"}, {}, _attach),
     "create_token": VerbSpec("111.2", {"token": "token"}, {"amount": "amount",
                                                            "attached_to": "objects"}, _create_token),

@@ -60,7 +60,9 @@ object and is no longer affected) and ``duration``:
 
 A record's verb may instead be a rule-changing one (``RULE_EFFECT_VERBS``, 613.11: "target
 creature can't block this turn"): it changes no characteristic, is applied in no layer, and is
-asked where the rule it changes is checked (the legality package's restrictions).
+asked where the rule it changes is checked (the legality package's restrictions). Those of
+``PLAYER_RULE_EFFECT_VERBS`` lock onto players ("until your next turn, you may cast sorcery
+spells as though they had flash": their refs are its ``affected``) and are permissions.
 
 Static abilities (604, 611.3) create no record: their effects exist while their source is on the
 battlefield with the ability (after layer 6) and their ``affected`` filter is evaluated
@@ -123,6 +125,7 @@ from ._vocabulary import (
     LAYER_ARG_KINDS,
     LAYER_VERBS,
     LIST_KINDS,
+    PLAYER_RULE_EFFECT_VERBS,
     REQUIRED_ARGS,
     RULE_EFFECT_VERBS,
     is_value,
@@ -136,6 +139,7 @@ __all__ = [
     "LAYER_ARG_KINDS",
     "LAYER_VERBS",
     "LIST_KINDS",
+    "PLAYER_RULE_EFFECT_VERBS",
     "REQUIRED_ARGS",
     "RULE_EFFECT_VERBS",
     "LayerCache",

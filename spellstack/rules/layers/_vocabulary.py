@@ -60,11 +60,18 @@ DURATIONS: frozenset[str] = frozenset({"end_of_turn", "your_next_turn", "source_
 RULE_EFFECT_VERBS: dict[str, str] = {
     "cant_block": "509.1b",
     "cant_attack": "508.1c",
+    "cast_as_though_flash": "702.8a",
 }
 """613.11: continuous effects of resolved spells and abilities that change the game's rules for
-the objects they lock onto ("target creature can't block this turn") rather than their
-characteristics: kept with the layer effects (``GameState.effects``, ending as those do), never
-applied in a layer; each with the rule where it is checked (legality's restrictions ask them)."""
+the objects or players they lock onto ("target creature can't block this turn", "until your next
+turn, you may cast sorcery spells as though they had flash") rather than characteristics: kept
+with the layer effects (``GameState.effects``, ending as those do), never applied in a layer;
+each with the rule where it is checked (legality's restrictions and permissions ask them)."""
+
+PLAYER_RULE_EFFECT_VERBS: frozenset[str] = frozenset({"cast_as_though_flash"})
+"""The rule-changing verbs whose effects lock onto players (611.2c: the players ``who`` names as
+it resolves; their refs are the record's ``affected``) rather than objects; a permission (101.2):
+``filter`` (a restriction filter word) says which spells they may cast as though they had flash."""
 
 
 

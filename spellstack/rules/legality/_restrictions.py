@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from ..definitions import COST_OPTIONS, CardDefinition, CostOption, Permission, Restriction
 from ..game import Game
 from ..mana import ManaCost
-from ..state import GameObject
+from ..state import ContinuousEffect, GameObject, player_ref
 
 RESTRICTION_KINDS: dict[str, str] = {
     "cant_cast": "601.2e",
@@ -84,6 +84,7 @@ RESTRICTION_FILTERS: dict[str, Filter] = {
                                                and "Equipment" in game.subtypes(obj)),
     "instant_or_sorcery": lambda game, obj, source, x: (game.is_type(obj, "Instant")
                                                         or game.is_type(obj, "Sorcery")),
+    "sorcery": lambda game, obj, source, x: game.is_type(obj, "Sorcery"),
     "instant_or_sorcery_two_colors": lambda game, obj, source, x: (
         (game.is_type(obj, "Instant") or game.is_type(obj, "Sorcery"))
         and len(game.colors(obj)) == 2),
@@ -94,6 +95,7 @@ _FACE_FILTERS: dict[str, Callable[[CardDefinition], bool]] = {
     "any": lambda face: True,
     "creature": lambda face: "Creature" in face.card_types,
     "instant_or_sorcery": lambda face: bool({"Instant", "Sorcery"} & set(face.card_types)),
+    "sorcery": lambda face: "Sorcery" in face.card_types,
     "instant_or_sorcery_two_colors": lambda face: (
         bool({"Instant", "Sorcery"} & set(face.card_types)) and len(face.colors) == 2),
     "aura_or_equipment": lambda face: (
@@ -109,9 +111,24 @@ colours, not to Fire, one)."""
 def _admits(game: Game, p: Permission, obj: GameObject, source: GameObject,
             face: CardDefinition | None) -> bool:
     """Whether the permission's filter admits ``obj`` cast as ``face`` (601.3e), or as it is."""
-    if face is not None and p.filter in _FACE_FILTERS:
-        return _FACE_FILTERS[p.filter](face)
-    return RESTRICTION_FILTERS[p.filter](game, obj, source, 0)
+    return _filter_admits(game, p.filter, obj, source, face)
+
+
+def _filter_admits(game: Game, word: str, obj: GameObject, source: GameObject,
+                   face: CardDefinition | None) -> bool:
+    if face is not None and word in _FACE_FILTERS:
+        return _FACE_FILTERS[word](face)
+    return RESTRICTION_FILTERS[word](game, obj, source, 0)
+
+
+def _flash_effects(game: Game, seat: int) -> list[ContinuousEffect]:
+    """613.11/702.8a: the resolved effects now letting ``seat`` cast spells as though they had
+    flash ("until your next turn, you may cast sorcery spells as though they had flash")."""
+    effects = game.state.effects
+    if not effects:
+        return []
+    ref = player_ref(seat)
+    return [rec for rec in effects if rec.verb == "cast_as_though_flash" and ref in rec.affected]
 
 
 def _applies_to_player(game: Game, word: str, source: GameObject, seat: int) -> bool:
@@ -333,9 +350,14 @@ def enter_refusal(game: Game, obj: GameObject,
 
 def flash_permitted(game: Game, seat: int, obj: GameObject,
                     face: CardDefinition | None = None) -> bool:
-    """702.8a: whether an effect lets ``seat`` cast ``obj`` as though it had flash; 601.3b: as
+    """702.8a: whether an effect lets ``seat`` cast ``obj`` as though it had flash (a static
+    ability's, or a resolved spell or ability's: Teferi, Time Raveler's +1, 613.11); 601.3b: as
     ``face``, the characteristics the spell would have as announced (a bestowed creature card
     is an Aura spell, 702.103b), when given."""
+    for rec in _flash_effects(game, seat):  # 613.11: a resolved spell or ability's permission
+        source = game.state.objects.get(rec.source) or game.state.lki.get(rec.source) or obj
+        if _filter_admits(game, str(rec.get("filter", "any")), obj, source, face):
+            return True
     if not _static_refs(game):
         return False
     return any(p.kind == "cast_as_though_flash" and _applies_to_player(game, p.players, source, seat)
@@ -414,7 +436,11 @@ def countering_refusal(game: Game, spell: GameObject) -> str | None:
 
 
 def has_permissions(game: Game) -> bool:
-    """Whether any permission applies at all now (a cheap test for the fast paths)."""
+    """Whether any permission applies at all now (a cheap test for the fast paths): a static
+    one, or a resolved spell or ability's (613.11, ``_flash_effects``)."""
+    effects = game.state.effects
+    if effects and any(rec.verb == "cast_as_though_flash" for rec in effects):
+        return True
     if not _static_refs(game):
         return False  # the usual board: no restriction or permission at all
     return next(iter(_permissions(game)), None) is not None

@@ -62,6 +62,11 @@ def _artifact_or_creature(game: Game, obj: GameObject) -> bool:
     return obj.zone == "battlefield" and (game.is_type(obj, "Artifact") or game.is_creature(obj))
 
 
+def _artifact_creature_or_enchantment(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and (game.is_type(obj, "Artifact") or game.is_creature(obj)
+                                          or game.is_type(obj, "Enchantment"))
+
+
 def _creature_or_enchantment_card_in_graveyard(game: Game, obj: GameObject) -> bool:
     return obj.zone == "graveyard" and (game.is_type(obj, "Creature")
                                         or game.is_type(obj, "Enchantment"))
@@ -90,6 +95,8 @@ TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, s
     "creature_or_planeswalker": (_creature_or_planeswalker, False,
                                  "target creature or planeswalker"),
     "artifact_or_creature": (_artifact_or_creature, False, "target artifact or creature"),
+    "artifact_creature_or_enchantment": (_artifact_creature_or_enchantment, False,
+                                         "target artifact, creature, or enchantment"),
     "nonland_permanent": (_nonland_permanent, False, "target nonland permanent"),
     "creature_or_enchantment_card_in_graveyard": (
         _creature_or_enchantment_card_in_graveyard, False,

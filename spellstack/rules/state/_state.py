@@ -167,6 +167,9 @@ class GameObject:
     cast_from: str = ""
     """On the stack: the zone the spell was cast from, when not a hand (601.2a; "whenever you
     cast a spell from your library"); empty for a hand or an object not cast."""
+    loyalty_turn: int = 0
+    """606.3: on the battlefield, the turn in which a loyalty ability of this permanent was last
+    activated (one each turn); 0: none has been."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""

@@ -187,6 +187,8 @@ def move_object(
         original = st.objects.get(copy_of) or st.lki.get(copy_of)
         if original is not None:
             become_copy(game, new, original, new)  # before its enters triggers (603.6d)
+        if original is not None or game.cards[new.name].loyalty is not None:
+            _enters_with_loyalty(game, new)
     if event.shuffle:
         st.rng.shuffle(st.players[new.owner].library)
     if old.zone == "battlefield":
@@ -267,6 +269,15 @@ def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> No
         move_object(game, oid, "battlefield", controller=obj.owner)
 
 
+def _enters_with_loyalty(game: Game, new: GameObject) -> None:
+    """306.5b: a planeswalker has the intrinsic ability "This permanent enters with a number of
+    loyalty counters on it equal to its printed loyalty number" (a copy's: the copied one's,
+    707.2; a face-down permanent has none, 708.2)."""
+    c = game.characteristics(new)
+    if "Planeswalker" in c.card_types and c.loyalty:
+        add_counters(game, new, "loyalty", c.loyalty)
+
+
 def create_token(game: Game, name: str, controller: int, *, attached_to: int = 0) -> GameObject:
     """111.2: a token enters the battlefield under ``controller``'s control (603.6a: its
     enters triggers trigger); ``attached_to``: it is created attached to that object (303.7)."""
@@ -274,6 +285,8 @@ def create_token(game: Game, name: str, controller: int, *, attached_to: int = 0
     new.sick = True
     new.attached_to = attached_to
     game.changed()
+    if game.cards[name].loyalty is not None:
+        _enters_with_loyalty(game, new)  # 306.5b
     game.log("token", f"{game.player_name(controller)} creates a {name} token"
              + (f" attached to {visible_name(game, attached_to)}" if attached_to else ""),
              player=controller, subject=new.id)
