@@ -167,6 +167,10 @@ class GameObject:
     cast_from: str = ""
     """On the stack: the zone the spell was cast from, when not a hand (601.2a; "whenever you
     cast a spell from your library"); empty for a hand or an object not cast."""
+    revealed: bool = False
+    """708.9: as last known information, a face-down permanent or spell that left the
+    battlefield or the stack (but for a spell entering the battlefield): its owner revealed it
+    as it moved, so every player knows what it was."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
