@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..base import IllegalActionError
-from ..definitions import CardDefinition, CostOption, SpellAbility, TargetSpec
+from ..definitions import FACE_DOWN, CardDefinition, CostOption, SpellAbility, TargetSpec
 from ..game import Game
 from ..legality import (
     BESTOW_TARGETS,
@@ -174,10 +174,9 @@ def is_face_down_cast(chosen: tuple[CostOption, ...]) -> bool:
 
 
 def face_down_face(face: CardDefinition) -> CardDefinition:
-    """708.2a/702.37c: the characteristics a card cast face down has as a spell: a 2/2 creature
-    with no name, text, subtypes, mana cost or abilities (its definition keeps the card's name
-    as its ``card_name``: nothing is read from that)."""
-    return CardDefinition("", None, (), ("Creature",), (), (), 2, 2, card_name=face.name)
+    """708.2a/702.37c: the characteristics ``face`` has as a spell cast face down: a 2/2
+    creature with no name, text, subtypes, mana cost or abilities, whatever the card."""
+    return FACE_DOWN
 
 
 def bestowed_face(face: CardDefinition) -> CardDefinition:
