@@ -11,6 +11,7 @@ from typing import Any
 
 from ..rules import (
     COST_OPTIONS,
+    MORPH_CAST_COST,
     STEPS,
     TRIGGER_EVENTS,
     ActivatedAbility,
@@ -322,6 +323,10 @@ def _cost_options(raw: Any, text: str, where: Where) -> tuple[CostOption, ...]:
         except ManaCostSyntaxError as err:
             raise where.error(f"{f}.cost", str(err)) from None
         kind, zone, _ = COST_OPTIONS[name]
+        if name == "morph":
+            # 702.37b/c: cast face down for {3}; the cost the keyword names turns it face up.
+            out.append(CostOption(name, kind, MORPH_CAST_COST, zone, words, mana))
+            continue
         out.append(CostOption(name, kind, mana, zone, words))
     if sum(1 for o in out if o.name == "flash") > 1 or len({o.name for o in out}) != len(out):
         raise where.error("cost_options", "a cost option is named twice")

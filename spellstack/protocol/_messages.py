@@ -281,6 +281,10 @@ GAME_EVENT_KINDS: Mapping[str, str] = MappingProxyType({
     "play": "305.1: a land is played",
     "cast": "601.2i: a spell becomes cast",
     "activate": "602.2: an ability is activated",
+    "face_up": "702.37e/116.2b: a face-down permanent is turned face up for its morph cost (a "
+               "special action); subject: the permanent, the same object (708.8)",
+    "reveal": "708.9: a face-down permanent or spell that leaves the battlefield or the stack is "
+              "revealed to all; subject: its id there",
     "trigger": "603.3: a triggered ability is put on the stack",
     "trigger_removed": "603.8 and 603.4: a trigger that won't go on the stack is removed",
     "resolve": "608.2: a spell or ability resolves",

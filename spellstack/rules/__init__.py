@@ -20,6 +20,7 @@ from .casting import (
 )
 from .definitions import (
     COST_OPTIONS,
+    MORPH_CAST_COST,
     ActivatedAbility,
     CardDefinition,
     CostOption,
@@ -165,6 +166,7 @@ __all__ = [
     "EFFECT_VERBS",
     "FIRST_OBJECT_ID",
     "MAX_PLAYERS",
+    "MORPH_CAST_COST",
     "NO_COUNTERS",
     "OPENING_HAND",
     "PERMISSION_KINDS",

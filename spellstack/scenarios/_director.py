@@ -276,6 +276,12 @@ class Director:
             return Action("pass")
         if "concede" in step:
             return Action("concede")
+        if "turn_face_up" in step:
+            # 702.37e/116.2b: the face-down permanent, by its label; paid as a cast is.
+            token = step["turn_face_up"]
+            return Action("turn_face_up", self._ref(token),
+                          pay=tuple(self._ref(t) for t in step.get("pay", [])),
+                          pay_as=tuple(step.get("pay_as", [])))
         kind = "cast" if "cast" in step else "activate" if "activate" in step else "play"
         token = step[kind]
         zone = step.get("from", "hand" if kind != "activate" else "battlefield")

@@ -41,7 +41,8 @@ _KNOWN = set(_TYPES)
 _OBJECT_TYPES = {
     **dict.fromkeys(("zone", "controller", "attached_to"), _IS_STR),
     **dict.fromkeys(("damage", "power", "toughness", "loyalty"), _IS_INT),
-    "tapped": _IS_BOOL, "counters": _IS_TABLE, "types": _IS_NAMES, "abilities_include": _IS_NAMES,
+    "tapped": _IS_BOOL, "face_down": _IS_BOOL, "counters": _IS_TABLE, "types": _IS_NAMES,
+    "abilities_include": _IS_NAMES,
 }
 
 
@@ -204,6 +205,7 @@ def _check_object(game: Game, label: str, labels: Mapping[str, int],
     checks: dict[str, Any] = {
         "controller": lambda: st.players[game.controller(obj)].name,
         "tapped": lambda: obj.tapped,
+        "face_down": lambda: obj.face_down,
         "damage": lambda: obj.damage,
         "power": lambda: game.power(obj),
         "toughness": lambda: game.toughness(obj),

@@ -38,6 +38,7 @@ _STEP_KEYS: dict[str, set[str]] = {
     "play": {"by", "rejected", "reason"},
     "pass": {"by", "rejected", "reason"},
     "concede": {"by", "rejected", "reason"},
+    "turn_face_up": {"by", "rejected", "reason", "pay", "pay_as"},
     "resolve": set(),
     "advance": {"turn"},
     "attack": {"rejected", "reason"},
@@ -159,7 +160,7 @@ def _check_step(step: Mapping[str, Any], where: str) -> None:
         v = step.get(key)
         return isinstance(v, int) and not isinstance(v, bool) and v >= least
 
-    for key in ("cast", "activate", "play", "by", "from", "face", "reason"):
+    for key in ("cast", "activate", "play", "turn_face_up", "by", "from", "face", "reason"):
         need(key, isinstance(step.get(key), str), "a string")
     for key in ("pass", "concede"):
         need(key, step.get(key) is True, "true")

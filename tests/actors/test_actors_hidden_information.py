@@ -50,6 +50,7 @@ from spellstack.rules import (
     Answer,
     Decision,
     Game,
+    GameObject,
     GameRandom,
     PlayerView,
     Reply,
@@ -64,8 +65,14 @@ DECK_NAMES = ("gruul", "orzhov", "dimir")
 GAMES = 24
 NEVER = 10**9
 """Ids from here up never exist in these games."""
-SHAPES = ("target", "pay", "cast", "play", "activate")
+SHAPES = ("target", "pay", "cast", "play", "activate", "turn_face_up")
 """Where a probe puts the id it names: a target, a mana source, the card or permanent."""
+MORPH_DECK = [name for name, n in (("Plains", 14), ("Swamp", 10), ("Exalted Angel", 12),
+                                   ("Savannah Lions", 4), ("Typhoid Rats", 4), ("Last Gasp", 4),
+                                   ("Doom Blade", 4), ("Sorin's Thirst", 4), ("Mind Rot", 4))
+              for _ in range(n)]
+"""A deck of face-down spells and permanents (702.37, 708), and removal to make them leave."""
+MORPH_GAMES = 6
 
 # Keys whose int values (or list items) are object or player refs in a player's messages.
 _REF_KEYS = frozenset({"object_id", "ref", "attached_to", "subject", "source_id"})
@@ -83,6 +90,17 @@ class Snapshot:
     """Ids of objects hidden from the seat, and ids hidden from it when they last existed."""
     hidden_names: frozenset[str]
     """Names of hidden cards that are not also visible to the seat."""
+    faceless: dict[int, str] = field(default_factory=dict)
+    """The face-down spells and permanents hidden from the seat (708.5), by id: their names,
+    which no text about them may show (even where a card of that name is visible)."""
+    shown: dict[int, str] = field(default_factory=dict)
+    """The objects the seat may see, by id: their names."""
+
+
+def id_shown(obj: GameObject) -> bool:
+    """708.2a/708.5: a face-down permanent or spell (or its last known information) is shown to
+    every player by its id, as a nameless 2/2 or a nameless spell: only its identity is hidden."""
+    return obj.face_down and obj.zone in ("battlefield", "stack")
 
 
 def snapshot(game: Game, seat: int) -> Snapshot:
@@ -90,27 +108,38 @@ def snapshot(game: Game, seat: int) -> Snapshot:
     hidden: set[int] = set()
     hidden_names: set[str] = set()
     shown_names: set[str] = set()
+    faceless: dict[int, str] = {}
+    shown: dict[int, str] = {}
     for table in (st.objects, st.lki):
         for oid, obj in table.items():
             if visible_to(game, seat, obj):
                 shown_names.add(obj.name)
+                shown[oid] = obj.name
             else:
-                hidden.add(oid)
+                if id_shown(obj):
+                    faceless[oid] = obj.name
+                else:
+                    hidden.add(oid)
                 hidden_names.add(obj.name)
-    return Snapshot(frozenset(hidden), frozenset(hidden_names - shown_names))
+    return Snapshot(frozenset(hidden), frozenset(hidden_names - shown_names), faceless, shown)
 
 
 class Tap:
     """The trace channel's sending end, snapshotting what every seat may not see whenever a
     message to a player, or one carrying events, is recorded."""
 
-    def __init__(self, game: Game, out: trio.MemorySendChannel[TraceRecord]) -> None:
+    def __init__(self, game: Game, out: trio.MemorySendChannel[TraceRecord],
+                 game_events: bool = False) -> None:
         self.game = game
         self.out = out
         self.snapshots: dict[int, list[Snapshot]] = {}
+        self.game_events = game_events
+        """Whether every ``GameEvent`` (the tracer's copy of each kernel event) is snapshotted
+        too, for a check of every event text against the seats it may reach."""
 
     def send_nowait(self, rec: TraceRecord) -> None:
-        if rec.receiver.startswith("player:") or rec.kind in ("SBABatch", "Resolved"):
+        if rec.receiver.startswith("player:") or rec.kind in ("SBABatch", "Resolved") or (
+                self.game_events and rec.kind == "GameEvent"):
             seats = range(len(self.game.state.players))
             self.snapshots[rec.seq] = [snapshot(self.game, seat) for seat in seats]
         self.out.send_nowait(rec)
@@ -168,10 +197,11 @@ class Prober:
         a hidden zone when it last existed (a drawn card's library id, a cast card's hand id)."""
         st = self.game.state
         table = st.lki if self.pairs % 4 in (0, 1) else st.objects  # each shape gets both
-        ids = sorted(i for i, o in table.items() if not visible_to(self.game, self.seat, o))
+        ids = sorted(i for i, o in table.items()
+                     if not visible_to(self.game, self.seat, o) and not id_shown(o))
         if not ids:
             ids = sorted(i for t in (st.objects, st.lki) for i, o in t.items()
-                         if not visible_to(self.game, self.seat, o))
+                         if not visible_to(self.game, self.seat, o) and not id_shown(o))
         return self.rng.choice(ids)
 
     def _shapes(self, decision: Decision) -> dict[str, Callable[[int], Action]]:
@@ -180,6 +210,7 @@ class Prober:
             "cast": lambda r: Action("cast", r),
             "play": lambda r: Action("play", r),
             "activate": lambda r: Action("activate", r, ability=1),
+            "turn_face_up": lambda r: Action("turn_face_up", r),
         }
         for opt in decision.actions:
             if opt.kind not in ("cast", "activate"):
@@ -236,14 +267,16 @@ class Played:
     lines: list[dict[str, Any]]
 
 
-async def _play(seed: int, path: Path) -> Played:
+async def _play(seed: int, path: Path, morph: bool = False) -> Played:
+    """One game; ``morph``: every seat plays ``MORPH_DECK``."""
     rng = GameRandom.from_seed(seed)
     n = 3 if seed % 5 == 4 else 2
     names = ["alice", "bob", "carol"][:n]
     decks = [DECK_NAMES[rng.below(len(DECK_NAMES))] for _ in range(n)]
-    game = new_game(CARDS, [(nm, load_deck(d, CARDS).cards) for nm, d in zip(names, decks,
-                                                                                 strict=True)],
-                    seed)
+    lists = [MORPH_DECK if morph else load_deck(d, CARDS).cards for d in decks]
+    if morph:
+        decks = ["morph"] * n
+    game = new_game(CARDS, list(zip(names, lists, strict=True)), seed)
     st = game.state
     for p in st.players:
         # 400.2/103.3: numbered after the shuffle, top first; the opening hand came off the top.
@@ -263,7 +296,7 @@ async def _play(seed: int, path: Path) -> Played:
         async with trio.open_nursery() as nursery:
             nursery.start_soon(tracer_actor, recv, writer)
             async with send:
-                tap = Tap(game, send)
+                tap = Tap(game, send, game_events=morph)
                 result = await play_game(game, policies, trace=cast(Any, tap))
         writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
                       final_hash=result.final_hash)
@@ -304,8 +337,26 @@ def _texts(node: Any) -> list[str]:
     return []
 
 
+def _faceless_named(node: Any, faceless: dict[int, str]) -> list[Any]:
+    """The objects of a payload (views, stack items, choices) that show a name for an id of a
+    face-down object hidden from the receiver (708.5: it is shown nameless, or as ``#N``)."""
+    out: list[Any] = []
+    if isinstance(node, dict):
+        oid = node.get("id", node.get("ref", node.get("object_id")))
+        if isinstance(oid, int) and oid in faceless and node.get("name", "") not in ("", f"#{oid}"):
+            out.append(node)
+        for v in node.values():
+            out.extend(_faceless_named(v, faceless))
+    elif isinstance(node, list):
+        for v in node:
+            out.extend(_faceless_named(v, faceless))
+    return out
+
+
 def _check_message(msg: dict[str, Any], payload: Any, snap: Snapshot) -> None:
     where = f"seq {msg['seq']} {msg['kind']} to {msg['receiver']}: {payload}"[:300]
+    named = _faceless_named(payload, snap.faceless)
+    assert not named, f"{where}: face-down objects named {named}"
     leaked = set(_refs(payload)) & snap.hidden_ids
     assert not leaked, f"{where}: hidden ids {sorted(leaked)}"
     for text in _texts(payload):
@@ -325,7 +376,41 @@ def _mask(text: str, *numbers: int) -> str:
 @pytest.mark.parametrize("seed", range(GAMES))
 async def test_no_message_to_a_player_names_or_identifies_a_hidden_card(
         seed: int, tmp_path: Path) -> None:
-    played = await _play(seed, tmp_path / "trace.jsonl")
+    _check_played(await _play(seed, tmp_path / "trace.jsonl"))
+
+
+async def test_no_message_names_a_face_down_spell_or_permanent(tmp_path: Path) -> None:
+    """708.5, 708.9: over random games of face-down Exalted Angels (cast face down, turned face
+    up, dying, countered), nothing addressed to a player names a face-down spell or permanent
+    it doesn't control, or identifies it with the card it was, until it is turned face up or
+    leaves; the prober's turn_face_up probes are refused alike for hidden and unknown ids."""
+    kinds: dict[str, int] = {}
+    for seed in range(MORPH_GAMES):
+        played = await _play(seed, tmp_path / f"trace{seed}.jsonl", morph=True)
+        _check_played(played)
+        for msg in played.lines[1:-1]:
+            if msg["kind"] != "GameEvent" or msg["payload"]["kind"] in ("refused", "malformed"):
+                continue  # a refusal reaches only the seat refused (checked as a Rejected)
+            # Every kernel event (the tracer's copy) as it would reach each seat it may.
+            ev = msg["payload"]
+            snaps = played.tap.snapshots[msg["seq"]]
+            for seat in ev["private_to"] or range(len(played.names)):
+                _check_message(msg, {k: v for k, v in ev.items() if k != "refs"}, snaps[seat])
+                # An event about a face-down object never names it (708.5), whatever else of
+                # that name is in sight, but for another object of the event the seat sees.
+                faceless, shown = snaps[seat].faceless, snaps[seat].shown
+                refs = (ev["subject"], *ev["refs"])
+                named = {shown[r] for r in refs if r in shown}
+                for ref in refs:
+                    assert ref not in faceless or faceless[ref] in named \
+                        or faceless[ref] not in ev["text"], (seat, ev)
+            kind = "morph_cast" if ev["kind"] == "cast" and "face-down" in ev["text"] else ev["kind"]
+            kinds[kind] = kinds.get(kind, 0) + 1
+    # The games did what they are for: spells cast face down, turned face up, revealed.
+    assert kinds.get("morph_cast", 0) and kinds.get("face_up", 0) and kinds.get("reveal", 0), kinds
+
+
+def _check_played(played: Played) -> None:
     messages = played.lines[1:-1]
     to_players = [m for m in messages if m["receiver"].startswith("player:")]
     assert to_players

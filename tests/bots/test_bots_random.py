@@ -508,3 +508,15 @@ def test_it_bottoms_what_the_hand_has_too_much_of(lands: int, spells: int, botto
         assert isinstance(reply, Answer)
         left = [hand[k] for k in range(len(hand)) if k not in reply.keys]
         assert sum("Land" in o.types for o in left) == lands_left
+
+
+def test_random_bot_turns_a_face_down_permanent_face_up_and_casts_face_down() -> None:
+    """116.2b/702.37e: the special action is an option like any other; the Action built from it
+    names only the permanent (what ``take_action`` accepts of a ``turn_face_up``); 702.37c: a
+    morph option's required cost is named."""
+    face_up = ActionOption("turn_face_up", 250, "Exalted Angel")
+    morph = ActionOption("cast", 251, "Exalted Angel", required_cost="morph")
+    decision = Decision(7, 0, "priority", "117.1", actions=(ActionOption("pass"), face_up, morph))
+    actions = Counter(RandomBot(seed).decide(VIEW, decision) for seed in range(200))
+    assert set(actions) == {Action("pass"), Action("turn_face_up", 250),
+                            Action("cast", 251, costs=("morph",))}

@@ -51,14 +51,17 @@ SETUP: dict[str, Any] = {
     "alice": {
         "hand": ["Lightning Bolt", "Forest", "Grizzly Bears"],
         "battlefield": [{"card": "Grizzly Bears", "label": "bears"}, "Mountain", "Forest", "Forest",
-                        "Drudge Skeletons", "Swamp"],
+                        "Drudge Skeletons", "Swamp",
+                        {"card": "Exalted Angel", "label": "morph", "face_down": True},
+                        "Plains", "Plains"],
     },
     "bob": {
         "hand": ["Forest", "Forest", "Forest"],
         "battlefield": [{"card": "Grizzly Bears", "label": "bobs_bears"}],
     },
 }
-"""Alice in her first main phase, able to play a land, cast spells and activate an ability."""
+"""Alice in her first main phase, able to play a land, cast spells, activate an ability and turn
+a face-down permanent face up (702.37e)."""
 
 
 def table(setup: Mapping[str, Any] = SETUP,

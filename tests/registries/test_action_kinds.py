@@ -93,7 +93,7 @@ def test_the_table_offers_every_action_kind_that_needs_an_object() -> None:
     # Otherwise the checks below would take bare actions of those kinds, which can't be legal.
     game, _ = table()
     offered = {o.kind for o in priority_decision(game).actions}
-    assert offered >= {"pass", "cast", "activate", "play"}
+    assert offered >= {"pass", "cast", "activate", "play", "turn_face_up"}
 
 
 def test_take_action_performs_every_action_kind() -> None:

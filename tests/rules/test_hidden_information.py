@@ -34,6 +34,7 @@ from spellstack.rules import (
     player_ref,
     priority_decision,
     ref_visible_to,
+    resolve_top,
     run_proc,
     state_based_actions,
     take_action,
@@ -364,3 +365,176 @@ def test_moves_into_public_zones_name_the_card_for_everyone() -> None:
     assert [(e.text, e.subject, e.private_to) for e in events] == [
         ("Grizzly Bears moves from the battlefield to Ben's library", 0, ())]
     assert not visible_to(game, BEN, back)
+
+
+# --------------------------------------------------------------------------- morph (702.37, 708)
+
+
+class MorphTable:
+    """Ben (seat 1) in his main phase, holding priority, with Exalted Angel in his hand and
+    seven Plains; Ann has Shock and a Mountain. Ben's Angel is cast face down (702.37c)."""
+
+    def __init__(self) -> None:
+        state = GameState(players=[PlayerState(ANN, "Ann"), PlayerState(BEN, "Ben")],
+                          rng=GameRandom.from_seed(5), turn=4, step="precombat_main", active=BEN,
+                          priority=BEN)
+        self.game = game = Game(state, CARDS)
+        self.shock = create_object(game, "Shock", ANN, "hand").id
+        self.mountain = create_object(game, "Mountain", ANN, "battlefield").id
+        self.angel_in_hand = create_object(game, "Exalted Angel", BEN, "hand").id
+        self.plains = [create_object(game, "Plains", BEN, "battlefield").id for _ in range(7)]
+        self.never = state.next_id + 17
+        game.take_events()
+        _to_priority(game)
+        self.events: list[Event] = []
+
+    def act(self, seat: int, action: Action) -> None:
+        st = self.game.state
+        st.priority = seat
+        self.game.take_events()  # collect from here (a batch that ended stopped collecting)
+        take_action(self.game, seat, action)
+        self.events.extend(self.game.take_events())
+        _to_priority(self.game)
+        self.events.extend(self.game.take_events())
+
+    def cast_face_down(self) -> int:
+        """702.37c: Ben casts the Angel face down for {3}; returns the spell's id."""
+        self.act(BEN, Action("cast", self.angel_in_hand, costs=("morph",)))
+        return self.game.state.stack[-1]
+
+    def resolve(self) -> None:
+        events = run_proc(resolve_top(self.game), _no_decision)
+        assert isinstance(events, tuple)
+        self.events.extend(events)
+        _to_priority(self.game)
+        self.events.extend(self.game.take_events())
+
+    def seen_by(self, seat: int) -> list[Event]:
+        """The events so far that ``seat`` may see; forget them."""
+        seen = _public(self.events, seat)
+        self.events = []
+        return seen
+
+
+def _refusal(game: Game, seat: int, action: Action) -> str:
+    """The refusal of ``action``, which changes nothing."""
+    before = game.state.state_hash()
+    with pytest.raises(IllegalActionError) as info:
+        take_action(game, seat, action)
+    assert game.state.state_hash() == before
+    return str(info.value)
+
+
+def _no_angel(texts: Sequence[str]) -> None:
+    assert not [t for t in texts if "Exalted Angel" in t], texts
+
+
+def test_a_face_down_spell_is_nameless_to_the_opponent_and_known_to_its_controller() -> None:
+    """708.5: the spell cast face down is a nameless spell to Ann (view, events, names), and
+    Ben's own; 708.2a/702.37c: a 2/2 creature spell with mana value 0."""
+    t = MorphTable()
+    game = t.game
+    spell = t.cast_face_down()
+    obj = game.state.objects[spell]
+    assert obj.face_down and game.mana_value(obj) == 0
+    assert (game.power(obj), game.toughness(obj), game.card_types(obj)) == (2, 2, ("Creature",))
+    assert sum(game.state.objects[p].tapped for p in t.plains) == 3  # {3}, not {4}{W}{W}
+    seen = t.seen_by(ANN)
+    _no_angel([e.text for e in seen])
+    assert "Ben casts a face-down spell" in " ".join(e.text for e in seen)
+    ann = view_for(game, ANN)
+    assert [(s.id, s.name) for s in ann.stack] == [(spell, "")]
+    _no_angel([repr(ann)])
+    assert [s.name for s in view_for(game, BEN).stack] == ["Exalted Angel"]
+    assert visible_name(game, spell, ANN) == f"#{spell}"
+    assert visible_name(game, spell, BEN) == "Exalted Angel"
+    # Ann's priority: nothing she is offered names it.
+    game.state.priority = ANN
+    _no_angel([repr(priority_decision(game))])
+
+
+def test_a_face_down_permanent_is_nameless_to_the_opponent_until_it_is_turned_face_up() -> None:
+    """708.5/708.2a: the permanent the spell becomes is a nameless 2/2 to Ann, in views,
+    events, refusals and her questions; 702.37e: turned face up, it is Exalted Angel to all,
+    the same object (708.8)."""
+    t = MorphTable()
+    game, st = t.game, t.game.state
+    stack_id = t.cast_face_down()
+    t.resolve()
+    (angel,) = [i for i in st.battlefield if st.objects[i].face_down]
+    seen = t.seen_by(ANN)
+    _no_angel([e.text for e in seen])
+    assert visible_name(game, stack_id, ANN) == f"#{stack_id}"  # not revealed entering (708.9)
+    ann = next(o for o in view_for(game, ANN).battlefield if o.id == angel)
+    assert (ann.name, ann.types, ann.power, ann.toughness) == ("", ("Creature",), 2, 2)
+    ben = next(o for o in view_for(game, BEN).battlefield if o.id == angel)
+    assert (ben.name, ben.power, ben.toughness) == ("Exalted Angel", 2, 2)
+    # Ann shocks it: her cast names it only by its id; her refusals name it as any id.
+    st.priority = ANN
+    options = [o for o in priority_decision(game).actions if o.kind == "turn_face_up"]
+    assert options == []
+    texts = [_refusal(game, ANN, Action("turn_face_up", ref)) for ref in (angel, t.never)]
+    assert _mask(texts[0]) == _mask(texts[1])
+    _no_angel(texts)
+    t.act(ANN, Action("cast", t.shock, targets=(angel,)))
+    _no_angel([e.text for e in t.seen_by(ANN)])
+    # Ben holds priority: he may turn it face up, and does (116.2b: no stack).
+    st.priority = BEN
+    offered = [o for o in priority_decision(game).actions if o.kind == "turn_face_up"]
+    assert [(o.object_id, o.name) for o in offered] == [(angel, "Exalted Angel")]
+    t.act(BEN, Action("turn_face_up", angel))
+    obj = st.objects[angel]
+    assert not obj.face_down and [st.objects[i].name for i in st.stack] == ["Shock"]
+    assert (game.power(obj), game.toughness(obj)) == (4, 5)
+    assert game.has_keyword(obj, "flying") and game.has_keyword(obj, "lifelink")
+    assert sum(st.objects[p].tapped for p in t.plains) == 7
+    texts = [e.text for e in t.seen_by(ANN) if e.kind == "face_up"]
+    assert texts == [f"Ben turns #{angel} face up for its morph cost {{2}}{{W}}{{W}}: it is "
+                     "Exalted Angel (702.37e)"]
+    assert next(o for o in view_for(game, ANN).battlefield if o.id == angel).name == "Exalted Angel"
+    assert visible_name(game, angel, ANN) == "Exalted Angel"
+
+
+def test_turning_face_up_is_refused_without_the_morph_cost_and_changes_nothing() -> None:
+    t = MorphTable()
+    game, st = t.game, t.game.state
+    t.cast_face_down()
+    t.resolve()
+    (angel,) = [i for i in st.battlefield if st.objects[i].face_down]
+    for p in t.plains:
+        st.objects[p].tapped = True
+    st.priority = BEN
+    assert [o for o in priority_decision(game).actions if o.kind == "turn_face_up"] == []
+    with pytest.raises(IllegalActionError, match=r"601\.2h"):
+        take_action(game, BEN, Action("turn_face_up", angel))
+    assert st.objects[angel].face_down
+    with pytest.raises(IllegalActionError, match=r"702\.37e"):
+        take_action(game, BEN, Action("turn_face_up", t.plains[0]))
+    with pytest.raises(IllegalActionError, match=r"702\.37e: a turn_face_up action takes no x"):
+        take_action(game, BEN, Action("turn_face_up", angel, x=1))
+
+
+@pytest.mark.parametrize("where", ["battlefield", "stack"])
+def test_a_face_down_object_that_leaves_is_revealed_to_all(where: str) -> None:
+    """708.9: a face-down permanent that leaves the battlefield, or a face-down spell that
+    leaves the stack other than by resolving into a permanent, is revealed to every player:
+    a public event names it by its id, and its old id reads as its name to all."""
+    t = MorphTable()
+    game, st = t.game, t.game.state
+    oid = t.cast_face_down()
+    if where == "battlefield":
+        t.resolve()
+        (oid,) = [i for i in st.battlefield if st.objects[i].face_down]
+    t.seen_by(ANN)
+    game.take_events()
+    new = move_object(game, oid, "graveyard")
+    events = list(game.take_events())
+    public = [(e.kind, e.text, e.private_to) for e in events if not e.private_to]
+    what = "permanent" if where == "battlefield" else "spell"
+    assert public[0] == ("reveal", f"Ben reveals the face-down {what} #{oid}: it is Exalted "
+                         "Angel (708.9)", ())
+    assert public[1][1] == f"Exalted Angel moves from the {where} to Ben's graveyard"
+    for seat in (ANN, BEN, PUBLIC_SEAT):
+        assert visible_name(game, oid, seat) == "Exalted Angel"
+        assert visible_to(game, seat, new)
+    assert [o.name for o in view_for(game, ANN).players[BEN].graveyard] == ["Exalted Angel"]

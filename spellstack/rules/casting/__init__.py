@@ -10,6 +10,8 @@ legal now (117.1).
 - ``_during``: casting a spell while another spell or ability resolves (608.2g), its choices
   asked as questions and cast by the same procedure;
 - ``_legal``: the list of legal actions, the automatic-pass test (117.3d) and their caches;
+- ``_morph``: turning a face-down permanent face up for its morph cost (702.37e, 116.2b), a
+  special action;
 - ``_checks``: where the game stands for an action, timing (307.1) and refusal texts.
 """
 
@@ -19,6 +21,7 @@ from ._casting import CastForm, begin_cast, cast_forms, cast_spell, castable_fac
 from ._checks import where
 from ._during import cast_while_resolving
 from ._legal import legal_actions, only_pass_possible
+from ._morph import face_up_cost, turn_face_up
 
 __all__ = [
     "CastForm",
@@ -29,10 +32,12 @@ __all__ = [
     "cast_while_resolving",
     "castable_faces",
     "division_total",
+    "face_up_cost",
     "legal_actions",
     "mana_sources",
     "only_pass_possible",
     "play_land",
     "total_cost",
+    "turn_face_up",
     "where",
 ]

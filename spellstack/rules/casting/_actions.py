@@ -28,6 +28,7 @@ from ..state import (
     GameObject,
     Proc,
 )
+from ..views import visible_name
 from ..zones import lose_life, move_object, move_object_proc
 from ._boards import can_tap, mana_sources, named_mana_sources, pay_mana_abilities, sacrifice_permanent
 from ._checks import loyalty_refusal, named_for, refusal, sorcery_timing
@@ -214,8 +215,8 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
     )
     st.objects[oid] = stack_obj
     st.stack.append(oid)
-    game.log("activate", f"{st.players[seat].name} activates {obj.name}", player=seat,
-             subject=oid, refs=tuple(stack_obj.targets))
+    game.log("activate", f"{st.players[seat].name} activates {visible_name(game, obj.id)}",
+             player=seat, subject=oid, refs=tuple(stack_obj.targets))
     return stack_obj
 
 

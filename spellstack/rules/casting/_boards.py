@@ -18,6 +18,7 @@ from ..state import (
     Characteristics,
     GameObject,
 )
+from ..views import visible_name
 from ..zones import move_object, simultaneous_moves
 from ._checks import named_for, refusal
 
@@ -230,7 +231,6 @@ def pay_mana_abilities(game: Game, seat: int, plan: Payment) -> None:
 def sacrifice_permanent(game: Game, seat: int, oid: int) -> None:
     """701.17a: ``seat`` sacrifices a permanent they control as a cost: it is put into its
     owner's graveyard (it is not destroyed)."""
-    obj = game.state.objects[oid]
-    game.log("sacrifice", f"{game.player_name(seat)} sacrifices {obj.name}", player=seat,
-             subject=oid)
+    game.log("sacrifice", f"{game.player_name(seat)} sacrifices {visible_name(game, oid)}",
+             player=seat, subject=oid)
     move_object(game, oid, "graveyard")

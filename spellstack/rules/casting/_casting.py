@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..base import IllegalActionError
-from ..definitions import CardDefinition, CostOption, SpellAbility, TargetSpec
+from ..definitions import FACE_DOWN, CardDefinition, CostOption, SpellAbility, TargetSpec
 from ..game import Game
 from ..legality import (
     BESTOW_TARGETS,
@@ -32,7 +32,8 @@ from ._actions import _pay, _plan, _split_targets
 from ._checks import refusal, sorcery_timing
 
 __all__ = ["WITHOUT_PAYING", "CastForm", "begin_cast", "cast_forms", "cast_spell",
-           "castable_faces", "division_total", "instant_speed", "spell_specs", "total_cost"]
+           "castable_faces", "division_total", "face_down_face", "instant_speed",
+           "is_face_down_cast", "spell_specs", "total_cost"]
 
 WITHOUT_PAYING = CostOption("free", "alternative", ManaCost(()), "",
                             "without paying its mana cost")
@@ -148,7 +149,10 @@ def instant_speed(game: Game, seat: int, obj: GameObject, face: CardDefinition,
     """307.1/702.8a: an instant, a spell with flash (601.3d: or with flash while a condition
     holds, and it holds), one cast with a cost that lets it be cast as though it had flash
     (Rout, 601.3c), or one an effect lets ``seat`` cast so (Sigarda's Aid), as the spell would
-    be announced (601.3b: bestowed, an Aura spell)."""
+    be announced (601.3b: bestowed, an Aura spell; 601.3e/708.4: cast face down, a 2/2
+    creature spell with no abilities)."""
+    if is_face_down_cast(chosen):
+        return flash_permitted(game, seat, obj, face_down_face(face))
     if "Instant" in face.card_types or "flash" in face.keywords:
         return True
     if face.flash_if is not None and condition_holds(game, seat, face.flash_if, obj):
@@ -162,6 +166,17 @@ def instant_speed(game: Game, seat: int, obj: GameObject, face: CardDefinition,
     if any(o.name == "bestow" for o in chosen):
         return flash_permitted(game, seat, obj, bestowed_face(face))
     return flash_permitted(game, seat, obj)
+
+
+def is_face_down_cast(chosen: tuple[CostOption, ...]) -> bool:
+    """702.37c: whether the costs chosen cast the card face down (its ``morph`` cost)."""
+    return any(o.name == "morph" for o in chosen)
+
+
+def face_down_face(face: CardDefinition) -> CardDefinition:
+    """708.2a/702.37c: the characteristics ``face`` has as a spell cast face down: a 2/2
+    creature with no name, text, subtypes, mana cost or abilities, whatever the card."""
+    return FACE_DOWN
 
 
 def bestowed_face(face: CardDefinition) -> CardDefinition:
@@ -335,6 +350,12 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
     form = _face(game, seat, obj, action, during)
     face = form.face
     chosen = _chosen_costs(game, form, action)
+    face_down = is_face_down_cast(chosen)
+    card_face = face
+    if face_down:
+        # 708.3/708.4, 601.3e: it is turned face down before it is put on the stack, and every
+        # check below sees the face-down spell (a 2/2 creature spell, mana value 0).
+        face = face_down_face(face)
     if not sorcery_timing(game, seat):
         if during is None and not instant_speed(game, seat, obj, face, chosen):
             raise refusal(game, "307.1", f"{face.name} can be cast only in your main phase with "
@@ -372,7 +393,8 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
                       f"{st.players[seat].name}'s hand is empty (118.3)")
     # Every choice is legal: now it happens (601.2a-h), then the spell becomes cast (601.2i).
     origin = obj.zone
-    spell = move_object(game, obj.id, "stack", controller=seat, name=face.name)
+    spell = move_object(game, obj.id, "stack", controller=seat, name=card_face.name,
+                        face_down=face_down)
     if origin != "hand":
         spell.cast_from = origin
     spell.targets = action.targets
@@ -381,7 +403,7 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
     spell.modes = tuple(sorted(action.modes))
     spell.divide = divide
     spell.cast_costs = tuple(o.name for o in chosen)
-    if bestowed or face.name != obj.name:
+    if bestowed or (face.name != obj.name and not face_down):
         spell.bestowed = bestowed
         game.changed()  # its characteristics are the face's, or a bestowed Aura's (702.103b)
     _pay(game, seat, plan)
@@ -418,7 +440,9 @@ def _became_cast(game: Game, seat: int, spell: GameObject) -> None:
         tgt = (" targeting " + ", ".join(visible_name(game, t) for t in spell.targets)
                if spell.targets else "")
         how = f" ({', '.join(spell.cast_costs)})" if spell.cast_costs else ""
-        game.log("cast", f"{game.state.players[seat].name} casts {spell.name}{how}{tgt}",
+        # 708.5: a face-down spell is named to nobody but its controller, who knows it.
+        what = f"a face-down spell #{spell.id}" if spell.face_down else spell.name
+        game.log("cast", f"{game.state.players[seat].name} casts {what}{how}{tgt}",
                  player=seat, subject=spell.id, refs=tuple(spell.targets))
 
 

@@ -35,8 +35,16 @@ from ..state import (
 )
 from ._actions import spell_targets
 from ._boards import can_tap, mana_sources, seat_board
-from ._casting import cast_forms, instant_speed, spell_specs, total_cost
+from ._casting import (
+    cast_forms,
+    face_down_face,
+    instant_speed,
+    is_face_down_cast,
+    spell_specs,
+    total_cost,
+)
 from ._checks import MAIN_STEPS, loyalty_refusal, sorcery_timing
+from ._morph import face_up_cost
 
 # ---------------------------------------------------------------------- legal actions
 
@@ -119,19 +127,22 @@ def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
             mx = supply.max_x(cost)
             if mx is None:
                 continue
-            if all(cast_refusal(game, seat, obj, x, face) is not None
+            # 708.4/601.3e: a card cast face down is checked as the face-down spell it would be.
+            proposed = face_down_face(face) if is_face_down_cast(base) else face
+            if all(cast_refusal(game, seat, obj, x, proposed) is not None
                    for x in range(min(mx, 1) + 1)):
                 continue  # 601.2e/101.2, as for a card of one face
             extra = tuple(o.name for o in additional if o not in base
                           and supply.can_pay(total_cost(face, (*base, o)), 0))
             named = "+".join(o.name for o in base)
-            spell = face.spell
+            spell = proposed.spell
             mode_sets: list[tuple[int, ...]] = [()]
             if spell is not None and spell.modes:
                 mode_sets = list(combinations(range(1, len(spell.modes) + 1), spell.mode_count))
             for modes in mode_sets:
                 bestowed = alt is not None and alt.name == "bestow"
-                reqs = _requirements(game, spell_specs(face, modes, bestowed), seat, obj.id, obj)
+                reqs = _requirements(game, spell_specs(proposed, modes, bestowed), seat, obj.id,
+                                     obj)
                 if reqs is None:
                     continue
                 texts = tuple(spell.modes[m - 1].text for m in modes) if spell else ()
@@ -203,6 +214,8 @@ def only_pass_possible(game: Game, seat: int) -> bool:
         board = seat_board(game, seat)
     if board.permissions:
         return _only_pass_permitted(game, seat)
+    if any(game.state.objects[i].face_down for i in board.permanents):
+        return len(legal_actions(game, seat)) == 1  # 702.37e: a morph cost may be payable
     if (game.caches.own_zone_casting is not False and (p.graveyard or st.exile)
             and _own_zone_cards(game, seat)):
         return len(legal_actions(game, seat)) == 1  # 601.2a: flashback, an Adventure's creature
@@ -339,6 +352,8 @@ def _only_pass_permitted(game: Game, seat: int) -> bool:
             costs.append((c.mana_cost or _NO_COST, 0))
     if seat_board(game, seat).activator:
         costs += _ability_costs(game, seat, sorcery_ok)
+    if _face_down_permanents(game, seat):
+        return len(legal_actions(game, seat)) == 1  # 702.37e: a morph cost may be payable
     if not costs:
         return True
     key = _actions_key(game, seat)
@@ -444,4 +459,23 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
                 continue
             options.append(new_action_option("activate", oid, obj.name, n, reqs, ab.mana_cost.has_x,
                                              mx, False, "", (), (), (), ""))
+    options.extend(_face_up_options(game, seat, supply))
     return tuple(options)
+
+
+def _face_down_permanents(game: Game, seat: int) -> list[GameObject]:
+    """The face-down permanents ``seat`` controls (708.5: they may look at them)."""
+    objects = game.state.objects
+    return [o for o in map(objects.__getitem__, seat_board(game, seat).permanents) if o.face_down]
+
+
+def _face_up_options(game: Game, seat: int, supply: ManaSupply) -> list[ActionOption]:
+    """116.2b/702.37e: the face-down permanents ``seat`` controls that they could turn face up
+    now: any time they have priority, if they can pay its morph cost."""
+    out: list[ActionOption] = []
+    for obj in _face_down_permanents(game, seat):
+        cost = face_up_cost(game, obj)
+        if cost is not None and supply.can_pay(cost, 0):
+            out.append(new_action_option("turn_face_up", obj.id, obj.name, 0, (), False, 0, False,
+                                         "", (), (), (), ""))
+    return out

@@ -5,6 +5,8 @@ the form the card loader produces and the kernel reads.
 from ._definitions import (
     ANY_NUMBER,
     COST_OPTIONS,
+    FACE_DOWN,
+    MORPH_CAST_COST,
     ActivatedAbility,
     ArgValue,
     CardDefinition,
@@ -18,11 +20,14 @@ from ._definitions import (
     StaticAbility,
     TargetSpec,
     TriggeredAbility,
+    definition_named,
 )
 
 __all__ = [
     "ANY_NUMBER",
     "COST_OPTIONS",
+    "FACE_DOWN",
+    "MORPH_CAST_COST",
     "ActivatedAbility",
     "ArgValue",
     "CardDefinition",
@@ -36,4 +41,5 @@ __all__ = [
     "StaticAbility",
     "TargetSpec",
     "TriggeredAbility",
+    "definition_named",
 ]

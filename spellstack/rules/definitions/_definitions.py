@@ -7,10 +7,11 @@ registry in ``_effects`` with its arguments.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Union
 
-from ..mana import COLORS, ManaCost
+from ..mana import COLORS, ManaCost, parse_mana_cost
 
 # Union, not |: "Effect" is a forward reference.
 ArgValue = Union[int, str, bool, tuple["Effect", ...], tuple[str, ...], tuple[int, ...]]  # noqa: UP007
@@ -118,6 +119,9 @@ COST_OPTIONS: dict[str, tuple[str, str, str]] = {
     "jump-start": ("additional", "graveyard", "702.133a: cast from a graveyard by discarding a "
                    "card in addition to paying its other costs; then exiled instead of leaving "
                    "the stack elsewhere"),
+    "morph": ("alternative", "hand", "702.37c: cast face down as a 2/2 creature with no text, "
+              "name, subtypes or mana cost for {3} (708.2); turned face up any time its "
+              "controller has priority by paying its morph cost (702.37e, a special action)"),
 }
 """The closed registry of optional and alternative costs a card may name (601.2b)."""
 
@@ -139,6 +143,13 @@ class CostOption:
     """The zone it lets the card be cast from (flashback: the graveyard, 702.34a)."""
     text: str = ""
     """The Oracle words it implements."""
+    face_up_cost: ManaCost | None = None
+    """702.37e: for ``morph``, the morph cost paid to turn the face-down permanent face up
+    (``mana_cost`` is then the {3} paid to cast it face down, 702.37c); None otherwise."""
+
+
+MORPH_CAST_COST = parse_mana_cost("{3}")
+"""702.37b/c: what casting a card face down with morph costs, rather than its mana cost."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,3 +409,15 @@ class CardDefinition:
 
     def __repr__(self) -> str:
         return f"CardDefinition({self.name!r})"
+
+
+FACE_DOWN = CardDefinition("", None, (), ("Creature",), (), (), 2, 2)
+"""708.2a: what a face-down permanent or spell is, as a definition: a 2/2 creature with no name,
+text, subtypes, mana cost or abilities. Its characteristics name no definition (``""``): a
+lookup of their definition finds this one (``definition_named``)."""
+
+
+def definition_named(cards: Mapping[str, CardDefinition], name: str) -> CardDefinition:
+    """The definition called ``name``, or ``FACE_DOWN`` for the face-down characteristics'
+    empty name (708.2a)."""
+    return cards[name] if name else FACE_DOWN

@@ -41,7 +41,7 @@ from ..state import (
     player_ref,
     seat_of_ref,
 )
-from ..views import ask_choose, ask_yes_no
+from ..views import ask_choose, ask_yes_no, visible_name
 from ..zones import (
     copy_card,
     create_token,
@@ -347,7 +347,8 @@ def _sacrifice(ctx: EffectContext, eff: Effect) -> None:
         for obj in ctx.objects(eff.get("what")):
             if obj.zone == "battlefield" and ctx.game.controller(obj) == ctx.controller:
                 ctx.game.log("sacrifice", f"{ctx.game.player_name(ctx.controller)} sacrifices "
-                             f"{obj.name}", player=ctx.controller, subject=obj.id)
+                             f"{visible_name(ctx.game, obj.id)}", player=ctx.controller,
+                             subject=obj.id)
                 move_object(ctx.game, obj.id, "graveyard")
 
 
@@ -423,7 +424,7 @@ def _counter(ctx: EffectContext, eff: Effect) -> Proc[None]:
             if not obj.ability_kind and (why := countering_refusal(ctx.game, obj)) is not None:
                 # 101.2: "Spells can't be countered." (Lier): nothing happens to it, and no
                 # payment is asked, since paying or not changes nothing.
-                ctx.game.log("counter", f"{obj.name} can't be countered ({why})", subject=obj.id)
+                ctx.game.log("counter", f"{visible_name(ctx.game, obj.id)} can't be countered ({why})", subject=obj.id)
                 continue
             if isinstance(unless, str):
                 # 608.2d/118.12: "unless its controller pays": they choose as it resolves, and
@@ -436,7 +437,7 @@ def _counter(ctx: EffectContext, eff: Effect) -> Proc[None]:
                     game.log("pay", f"{game.state.players[payer].name} pays {unless}",
                              player=payer, subject=obj.id)
                     continue
-            ctx.game.log("counter", f"{obj.name} is countered", subject=obj.id)
+            ctx.game.log("counter", f"{visible_name(ctx.game, obj.id)} is countered", subject=obj.id)
             if obj.ability_kind:
                 ctx.game.state.stack.remove(obj.id)
                 del ctx.game.state.objects[obj.id]
@@ -520,7 +521,7 @@ def _tap(ctx: EffectContext, eff: Effect) -> None:
     for obj in ctx.objects(eff.get("what")):
         if obj.zone == "battlefield" and not obj.tapped:
             obj.tapped = True
-            ctx.game.log("tap", f"{obj.name} becomes tapped", subject=obj.id)
+            ctx.game.log("tap", f"{visible_name(ctx.game, obj.id)} becomes tapped", subject=obj.id)
 
 
 def _exile(ctx: EffectContext, eff: Effect) -> None:
@@ -644,7 +645,7 @@ def _gain_protection(ctx: EffectContext, eff: Effect) -> Proc[None]:
     add_effect(game, ContinuousEffect(ts, ts, "add_abilities", (("keywords", (keyword,)),),
                                       tuple(o.id for o in targets), ctx.source.id,
                                       ctx.source.name, ctx.controller))
-    game.log("effect", ", ".join(o.name for o in targets) + f" gains {keyword} until end of turn",
+    game.log("effect", ", ".join(visible_name(game, o.id) for o in targets) + f" gains {keyword} until end of turn",
              subject=targets[0].id, refs=tuple(o.id for o in targets))
 
 
@@ -653,7 +654,8 @@ def _regenerate(ctx: EffectContext, eff: Effect) -> None:
     for obj in ctx.objects(eff.get("what")):
         if obj.zone == "battlefield":
             add_shield(ctx.game, "regenerate", obj.id, 1, ctx.source.name)
-            ctx.game.log("shield", f"{obj.name} gets a regeneration shield (701.15a)",
+            ctx.game.log("shield", f"{visible_name(ctx.game, obj.id)} gets a regeneration shield "
+                         "(701.15a)",
                          subject=obj.id)
 
 

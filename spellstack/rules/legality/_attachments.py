@@ -101,7 +101,7 @@ def attach(game: Game, obj: GameObject, ref: int) -> bool:
     obj.attached_to = ref
     obj.timestamp = game.state.new_timestamp()
     game.changed()  # and 704.5m-p, y look again
-    game.log("attach", f"{obj.name} is attached to {visible_name(game, ref)}", subject=obj.id)
+    game.log("attach", f"{visible_name(game, obj.id)} is attached to {visible_name(game, ref)}", subject=obj.id)
     return True
 
 
@@ -111,7 +111,7 @@ def unattach(game: Game, obj: GameObject, why: str) -> None:
     obj.attached_to = 0
     obj.bestowed = False
     game.changed()
-    game.log("sba", f"{obj.name} becomes unattached: {why}", subject=obj.id)
+    game.log("sba", f"{visible_name(game, obj.id)} becomes unattached: {why}", subject=obj.id)
 
 
 _UNBESTOWED = "a bestowed Aura that is unattached is a creature again (702.103f)"

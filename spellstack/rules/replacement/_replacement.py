@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
-from ..definitions import Effect, ReplacementAbility
+from ..definitions import Effect, ReplacementAbility, definition_named
 from ..game import Game
 from ..layers import as_it_would_enter
 from ..state import AbilityRef, Answer, Choice, GameObject, Proc, Shield, is_player_ref
@@ -203,13 +203,13 @@ def _static(game: Game, obj: GameObject, event: str, face: str = "") -> list[Rep
     ``_characteristics.choose_copy``, the face it enters with, ``face``, and the effects that
     would apply to it there)."""
     c = game.characteristics(obj)
-    defn = game.cards[face or c.definition]
+    defn = definition_named(game.cards, face or c.definition)
     found = [r for r in defn.replacements if r.event == event]
     if not found:
         return found
     if event == "enters" and obj.zone != "battlefield":
         c = as_it_would_enter(game, obj, face)
-        defn = game.cards[c.definition]
+        defn = definition_named(game.cards, c.definition)
         return [r for r in defn.replacements
                 if r.event == event and AbilityRef(defn.name, "static", r.position) in c.abilities]
     return [r for r in found if game.has_ability(obj, "static", r.position, defn.name)]
@@ -316,7 +316,7 @@ def _regenerate(obj_id: int, shield: Shield) -> Replacement[DestroyEvent]:
         if st.combat is not None:
             st.combat.attackers.pop(obj_id, None)
             st.combat.blockers.pop(obj_id, None)
-        game.log("regenerate", f"{obj.name} regenerates (701.15a)", subject=obj_id)
+        game.log("regenerate", f"{visible_name(game, obj_id)} regenerates (701.15a)", subject=obj_id)
         return replace(ev, regenerated=True)
 
     # Every shield reads the same (they do the same), so none is asked about (616.1).
@@ -350,7 +350,8 @@ def prevent_damage(game: Game, source: GameObject, target: int, amount: int) -> 
             left -= used
             name = (st.players[target - 1].name if is_player_ref(target)
                     else visible_name(game, target))
-            game.log("prevent", f"{used} damage {source.name} would deal to {name} is prevented "
+            game.log("prevent", f"{used} damage {visible_name(game, source.id)} would deal to {name} "
+                     "is prevented "
                      f"(615.7, {shield.source_name})", subject=source.id, amount=used)
             if shield.amount > used:
                 kept.append(replace(shield, amount=shield.amount - used))

@@ -70,7 +70,7 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
     top = st.objects[st.stack[-1]]
     st.passes = 0
     specs, effects, condition = _ability_parts(game, top)
-    name = top.name if not top.ability_kind else f"ability of {top.name}"
+    name = visible_name(game, top.id) if not top.ability_kind else f"ability of {top.name}"
     # 608.2b: which targets are still legal, requirement by requirement.
     legal_groups: list[tuple[int, ...]] = []
     i = 0
@@ -145,7 +145,7 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
     original = yield from choose_copy(game, spell)
     why = enter_refusal(game, spell)
     if why is not None:
-        game.log("resolve", f"{spell.name} can't enter the battlefield: {why}; it is put into its "
+        game.log("resolve", f"{visible_name(game, spell.id)} can't enter the battlefield: {why}; it is put into its "
                  "owner's graveyard (608.3e)", subject=spell.id)
         move_object(game, spell.id, "graveyard")
         return
@@ -158,7 +158,7 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
         new.attached_to = target
         new.timestamp = game.state.new_timestamp()  # 613.7e
         game.changed()
-        game.log("attach", f"{new.name} enters attached to {visible_name(game, target)} (608.3c)",
+        game.log("attach", f"{visible_name(game, new.id)} enters attached to {visible_name(game, target)} (608.3c)",
                  subject=new.id)
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from operator import attrgetter
 
+from ..definitions import definition_named
 from ..effects import EffectContext, run_effects
 from ..ending import check_game_over, lose_game
 from ..game import Game
@@ -14,7 +15,7 @@ from ..layers import add_counters
 from ..legality import attachment_problems, unattach
 from ..replacement import replace_loss
 from ..state import AbilityRef, Event, GameObject, PlayerState, Proc, SBAChanges
-from ..views import ask_choose
+from ..views import ask_choose, visible_name
 from ..zones import destroy_permanent, move_object_proc, simultaneous_moves
 
 
@@ -132,7 +133,7 @@ def _look(game: Game, changes: SBAChanges) -> _Found:
         if counters.get("+1/+1", 0) and counters.get("-1/-1", 0):
             found.annihilate.append(oid)
         # 704.5r: a cap is a static ability it has now (a copy's, 707.2; none lost in 613.1f).
-        for kind, most, pos in game.cards[c.definition].counter_limits:
+        for kind, most, pos in definition_named(game.cards, c.definition).counter_limits:
             if counters.get(kind, 0) > most and AbilityRef(c.definition, "static", pos) in c.abilities:
                 found.capped.append((oid, kind, most))
     return found
@@ -271,13 +272,14 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         n = min(obj.counters["+1/+1"], obj.counters["-1/-1"])
         add_counters(game, obj, "+1/+1", -n)
         add_counters(game, obj, "-1/-1", -n)
-        game.log("sba", f"{n} +1/+1 and -1/-1 counter pairs on {obj.name} are removed (704.5q)",
+        game.log("sba", f"{n} +1/+1 and -1/-1 counter pairs on {visible_name(game, oid)} are removed "
+                 "(704.5q)",
                  subject=oid)
     for oid, kind, most in capped:
         if oid in st.objects and st.objects[oid].zone == "battlefield":
             obj = st.objects[oid]
             game.log("sba", f"{obj.counters[kind] - most} {kind} counter(s) are removed from "
-                     f"{obj.name}: it can't have more than {most} (704.5r)", subject=oid)
+                     f"{visible_name(game, oid)}: it can't have more than {most} (704.5r)", subject=oid)
             add_counters(game, obj, kind, most - obj.counters[kind])
     for seat, reasons in losers:
         # 704.7/614.1a: one loss event per player, replaced once if anything replaces it.

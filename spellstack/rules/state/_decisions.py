@@ -19,8 +19,9 @@ DecisionKind = Literal["priority", "choose", "order", "yes_no", "attackers", "bl
 """The closed set of decision kinds: the one place they are registered (``Decision.kind``)."""
 DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
 """``DecisionKind`` as a tuple, in order."""
-ActionKind = Literal["pass", "cast", "activate", "play", "concede"]
-"""The closed set of priority action kinds (117.1, 104.3a): the one place they are registered."""
+ActionKind = Literal["pass", "cast", "activate", "play", "concede", "turn_face_up"]
+"""The closed set of priority action kinds (117.1, 104.3a; 116.2b/702.37e: the special action
+of turning a face-down permanent face up): the one place they are registered."""
 ACTION_KINDS: tuple[ActionKind, ...] = get_args(ActionKind)
 """``ActionKind`` as a tuple, in order."""
 
@@ -58,7 +59,8 @@ class ActionOption:
     """An action legal now for the player holding priority (117.1)."""
 
     kind: str
-    """``pass``, ``cast``, ``activate``, ``play`` or ``concede``."""
+    """``pass``, ``cast``, ``activate``, ``play``, ``concede`` or ``turn_face_up`` (702.37e:
+    the face-down permanent ``object_id`` may be turned face up for its morph cost now)."""
     object_id: int = 0
     """The card or permanent acted with."""
     name: str = ""
@@ -141,7 +143,8 @@ class Action:
     kind: str
     """One of ``ACTION_KINDS``."""
     object_id: int = 0
-    """The card to cast or play, or the permanent whose ability to activate."""
+    """The card to cast or play, the permanent whose ability to activate, or the face-down
+    permanent to turn face up (702.37e)."""
     ability: int = 0
     """For ``activate``: which activated ability, from 1 in printed order."""
     targets: tuple[int, ...] = ()
@@ -151,7 +154,8 @@ class Action:
     divide: tuple[tuple[int, int], ...] = ()
     """(target ref, amount) for damage divided among targets (601.2d)."""
     pay: tuple[int, ...] = ()
-    """Permanents whose mana abilities to activate to pay (601.2g); empty for automatic payment."""
+    """Permanents whose mana abilities to activate to pay (601.2g; a morph cost too, 702.37e);
+    empty for automatic payment."""
     pay_as: tuple[str, ...] = ()
     """How to pay each hybrid or Phyrexian symbol: a colour letter or ``life``."""
     face: str = ""

@@ -170,6 +170,10 @@ class GameObject:
     loyalty_turn: int = 0
     """606.3: on the battlefield, the turn in which a loyalty ability of this permanent was last
     activated (one each turn); 0: none has been."""
+    revealed: bool = False
+    """708.9: as last known information, a face-down permanent or spell that left the
+    battlefield or the stack (but for a spell entering the battlefield): its owner revealed it
+    as it moved, so every player knows what it was."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""

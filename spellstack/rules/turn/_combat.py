@@ -78,7 +78,7 @@ def block_options(game: Game, seat: int) -> tuple[tuple[Choice, ...], int,
     legal = tuple((bi, nb + ai) for bi, b in enumerate(blockers) for ai, a in enumerate(mine)
                   if _can_block(game, b, st.objects[a]))
     choices = tuple(Choice(i, b.id, b.name, 0) for i, b in enumerate(blockers)) + tuple(
-        Choice(nb + j, a, st.objects[a].name, 1) for j, a in enumerate(mine))
+        Choice(nb + j, a, visible_name(game, a, seat), 1) for j, a in enumerate(mine))
     notes = "".join(f"; {b.name} can't block: 101.2: {why}" for b in blockers
                     if (why := block_refusal(game, b)) is not None)
     return choices, nb, legal, BLOCK_PROMPT + notes
@@ -107,7 +107,7 @@ def declare_attackers(game: Game) -> Proc[None]:
         st.combat.attackers[aid] = target
         if not game.has_keyword(obj, "vigilance"):
             obj.tapped = True
-        game.log("attack", f"{obj.name} attacks {visible_name(game, target)}", player=seat,
+        game.log("attack", f"{visible_name(game, aid)} attacks {visible_name(game, target)}", player=seat,
                  subject=aid, refs=(aid, target))
     for aid, _target in chosen:
         trigger_attacks(game, st.objects[aid])
@@ -144,7 +144,7 @@ def declare_blockers(game: Game) -> Proc[None]:
     for bid, aid in declared:
         combat.blockers.setdefault(bid, []).append(aid)
         combat.blocked.setdefault(aid, []).append(bid)
-        game.log("block", f"{st.objects[bid].name} blocks {st.objects[aid].name}",
+        game.log("block", f"{visible_name(game, bid)} blocks {visible_name(game, aid)}",
                  player=game.controller(st.objects[bid]), subject=bid, refs=(bid, aid))
     for bid, aid in declared:
         trigger_blocks(game, st.objects[bid], aid)

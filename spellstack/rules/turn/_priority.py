@@ -14,6 +14,7 @@ from ..casting import (
     legal_actions,
     only_pass_possible,
     play_land,
+    turn_face_up,
     where,
 )
 from ..ending import lose_game
@@ -77,10 +78,11 @@ _FIELDS_USED: dict[str, tuple[str, ...]] = {
     "play": ("object_id", "face"),
     "cast": ("object_id", "targets", "x", "divide", "pay", "pay_as", "face", "modes", "costs"),
     "activate": ("object_id", "ability", "targets", "x", "pay", "pay_as"),
+    "turn_face_up": ("object_id", "pay", "pay_as"),
 }
 """The fields of an ``Action`` each kind reads; every other field must keep its default."""
 _KIND_RULE = {"pass": "117.3d", "concede": "104.3a", "play": "305.1", "cast": "601.2",
-              "activate": "602.2"}
+              "activate": "602.2", "turn_face_up": "702.37e"}
 _ACTION_DEFAULTS = Action("pass")
 _RULE = re.compile(r"[1-9][0-9]{2}(\.[0-9]+[a-z]?)?")
 _PAY_AS_WORDS = frozenset({"W", "U", "B", "R", "G", "C", "life"})
@@ -151,7 +153,7 @@ def _check_references(game: Game, seat: int, action: Action) -> None:
     for why, name, value in ints:
         if not in_int64(value):
             raise refuse(why, f"{name} {quote(value)} is out of range")
-    if kind in ("play", "cast", "activate") and action.object_id < FIRST_OBJECT_ID:
+    if kind in ("play", "cast", "activate", "turn_face_up") and action.object_id < FIRST_OBJECT_ID:
         raise refuse(rule, f"{action.object_id} is not an object id (objects are numbered "
                      f"from {FIRST_OBJECT_ID})")
     n = len(st.players)
@@ -206,6 +208,8 @@ def take_action(game: Game, seat: int, action: Action) -> Proc[object] | None:
         _, rest = begin_cast(game, seat, action)
     elif action.kind == "activate":
         activate_ability(game, seat, action)
+    elif action.kind == "turn_face_up":
+        turn_face_up(game, seat, action)  # 116.2b: a special action; it uses no stack
     else:
         rest = play_land(game, seat, action)
     # 117.3c: after taking an action a player receives priority again.

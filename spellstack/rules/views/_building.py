@@ -202,7 +202,9 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
     # Every permanent is shown; one that is face down without its name (708.2).
     battlefield = tuple(build.zone(st.battlefield, "battlefield"))
     objects = st.objects
-    stack = tuple([new_stack_item_view(o.id, o.name, o.controller, bool(o.ability_kind), o.targets)
+    # 708.5: a face-down spell is named to its controller only (others see a nameless spell).
+    stack = tuple([new_stack_item_view(o.id, "" if o.face_down and not visible_to(game, seat, o)
+                                       else o.name, o.controller, bool(o.ability_kind), o.targets)
                    for o in (objects[i] for i in reversed(st.stack))]) if st.stack else ()
     exile = tuple(build.zone(st.exile, "exile")) if st.exile else ()  # an empty zone shows nothing
     view: PlayerView = new_player_view(seat, st.turn, st.step, st.active, st.priority, tuple(players),

@@ -48,7 +48,8 @@ class StackItemView:
     id: int
     """Object id."""
     name: str
-    """Name of the spell, or of the ability's source."""
+    """Name of the spell, or of the ability's source; empty for a face-down spell its viewer
+    may not look at (708.5)."""
     controller: int
     """Controller's seat."""
     is_ability: bool

@@ -32,12 +32,15 @@ def visible_to(game: Game, seat: int, obj: GameObject) -> bool:
 
     400.2: no one sees a library (but its top card where an effect lets its owner look at it, or
     reveals it to all, ``Game.top_card_seen``); a hand is seen only by its owner. 708.2/708.5: a face-down
-    spell or permanent is seen only by its controller; 406.3: a card exiled face down by no
-    one. Everything else (the battlefield face up, the stack, graveyards, face-up exile) is
+    spell or permanent is seen only by its controller (708.5), until it leaves the
+    battlefield or the stack (708.9: its last known information is revealed to all); 406.3: a
+    card exiled face down by no one. Everything else (the battlefield face up, the stack, graveyards, face-up exile) is
     public. ``seat`` may be ``PUBLIC_SEAT``. ``obj`` may be last known information: then it
     answers for the object as it last existed.
     """
     if obj.face_down:
+        if obj.revealed:  # 708.9: it left the battlefield or the stack, and was revealed
+            return True
         if obj.zone == "exile":  # 406.3: nobody, unless an effect lets its owner look
             return seat != PUBLIC_SEAT and game.face_down_exile_seen(seat, obj)
         return obj.zone in ("battlefield", "stack") and seat != PUBLIC_SEAT \

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..game import Game
 from ..replacement import DestroyEvent, apply_replacements, destroy_replacements
 from ..state import Proc
+from ..views import visible_name
 from ._zones import move_object_proc
 
 __all__ = ["destroy_permanent"]
@@ -25,6 +26,6 @@ def destroy_permanent(game: Game, oid: int, why: str, *, regenerate: bool = True
                                            game.controller(obj))
         if ev.regenerated:
             return False
-    game.log("destroy", f"{obj.name} is destroyed{': ' + why if why else ''}", subject=oid)
+    game.log("destroy", f"{visible_name(game, oid)} is destroyed{': ' + why if why else ''}", subject=oid)
     yield from move_object_proc(game, oid, "graveyard")
     return True

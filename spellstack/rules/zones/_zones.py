@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from ..base import builder
+from ..definitions import definition_named
 from ..game import Game
 from ..layers import add_counters, become_copy, end_with_source, reads_zone_sizes, snapshot_leaving
 from ..legality import enter_refusal, protected_from
@@ -101,6 +102,7 @@ def move_object(
     event: MoveEvent | None = None,
     copy_of: int = 0,
     name: str = "",
+    face_down: bool = False,
 ) -> GameObject:
     """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
     as last known information. Library moves go on top unless ``top`` is false. Returns the
@@ -116,7 +118,10 @@ def move_object(
     enters the battlefield as a copy of that object (614.1c, 707.2; ``choose_copy``). ``name``:
     the face, half or Adventure it becomes on the stack (601.3e); elsewhere a card of several
     faces has its whole card's name (709.4, 712.8a, 715.4), except a face put onto the
-    battlefield, which keeps its own.
+    battlefield, which keeps its own. ``face_down``: it is turned face down as it moves to the
+    stack (708.3, 702.37c: cast face down); a face-down spell that resolves enters the
+    battlefield face down (708.4, 702.37c). 708.9: a face-down permanent or spell that moves
+    anywhere else is revealed to every player as it moves (``GameObject.revealed``).
     """
     st = game.state
     if event is None:
@@ -133,6 +138,9 @@ def move_object(
         to_zone = "exile"
     snapshot_leaving(game, moving)  # 603.10: as it last existed on the battlefield
     old = st.objects.pop(oid)
+    stays_face_down = old.face_down and old.zone == "stack" and to_zone == "battlefield"
+    if old.face_down and old.zone in ("battlefield", "stack") and not stays_face_down:
+        old.revealed = True  # 708.9: revealed to all as it moves (its last known information)
     st.zone_list(old.zone, old.owner).remove(oid)
     if old.zone != "library":
         # No longer in a zone: nothing changes it, so no copy is needed. A card that leaves a
@@ -172,6 +180,9 @@ def move_object(
         new.card_copy = True  # 707.12: still a copy of a card
         if to_zone != "stack" and to_zone != "battlefield":
             st.sba.tokens.add(new.id)  # 704.5e: will cease to exist
+    if face_down or stays_face_down:
+        new.face_down = True  # 708.3/708.4: it is face down there (2/2, no name: 708.2a)
+        game.changed()
     if to_zone == "battlefield":
         if old.zone == "stack" and (old.cast_costs or old.bestowed):
             # 702.74a, 702.109a: the permanent remembers how its spell was cast; 702.103e: a
@@ -193,6 +204,10 @@ def move_object(
         st.rng.shuffle(st.players[new.owner].library)
     if old.zone == "battlefield":
         end_with_source(game, oid)  # 611.2b: "for as long as" it remains on the battlefield
+    if old.revealed:
+        game.log("reveal", f"{game.player_name(old.owner)} reveals the face-down "
+                 f"{'permanent' if old.zone == 'battlefield' else 'spell'} #{old.id}: it is "
+                 f"{old.name} (708.9)", player=old.owner, subject=old.id, refs=(old.id,))
     _log_move(game, old, new, cause)
     if old.zone == "battlefield":
         trigger_leaves(game, old, to_zone, new.id)
@@ -230,7 +245,8 @@ def _may_be_replaced(game: Game, oid: int, to_zone: str, face: str = "") -> bool
     none: the move is not offered to them."""
     if to_zone != "graveyard" and to_zone != "battlefield":
         return False  # no replacement ability watches another zone (``REPLACEMENT_EVENTS``)
-    replacements = game.cards[face or game.caches.layers[oid].definition].replacements
+    replacements = definition_named(game.cards, face or game.caches.layers[oid].definition
+                                    ).replacements
     if to_zone == "battlefield":
         return any(r.event == "enters" for r in replacements)
     return any(r.event == "to_graveyard" for r in replacements) or _graveyard_watched(game)
@@ -244,7 +260,8 @@ def _graveyard_watched(game: Game) -> bool:
     if found is None:
         layers, cards = game.caches.layers, game.cards
         found = any(r.event == "to_graveyard" and r.applies_to == "any"
-                    for oid in game.state.battlefield for r in cards[layers[oid].definition].replacements)
+                    for oid in game.state.battlefield
+                    for r in definition_named(cards, layers[oid].definition).replacements)
         game.caches.graveyard_watchers.clear()
         game.caches.graveyard_watchers[game.caches.epoch] = found
     return found
@@ -402,11 +419,11 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
         if infect:
             p.poison += amount
             st.sba.players.add(seat)  # 704.5c
-            game.log("poison", f"{source.name} gives {p.name} {amount} poison ({p.poison})",
+            game.log("poison", f"{visible_name(game, source.id)} gives {p.name} {amount} poison ({p.poison})",
                      player=seat, amount=amount)
         else:
             if game.logging():
-                game.log("damage", f"{source.name} deals {amount} damage to {p.name}", player=seat,
+                game.log("damage", f"{visible_name(game, source.id)} deals {amount} damage to {p.name}", player=seat,
                          subject=source.id, amount=amount, refs=(source.id, target))
             lose_life(game, seat, amount)
     else:
@@ -415,11 +432,13 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
             return 0
         if protected_from(game, victim, source):
             # 702.16e: damage from a source with the quality is prevented.
-            game.log("prevent", f"damage from {source.name} to {victim.name} is prevented "
+            game.log("prevent", f"damage from {visible_name(game, source.id)} to "
+                     f"{visible_name(game, victim.id)} is prevented "
                      "(702.16e: protection)", subject=victim.id, amount=amount)
             return 0
         if game.logging():
-            game.log("damage", f"{source.name} deals {amount} damage to {victim.name}",
+            game.log("damage", f"{visible_name(game, source.id)} deals {amount} damage to "
+                     f"{visible_name(game, victim.id)}",
                      subject=victim.id, amount=amount, refs=(source.id, victim.id))
         if game.is_type(victim, "Planeswalker"):
             # 120.3c: damage to a planeswalker removes that many loyalty counters.
