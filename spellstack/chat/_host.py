@@ -171,22 +171,22 @@ class GameHost:
         info = hosted.info
         game = hosted.game
         assert game is not None
+        ending = ""
         try:
             result = await play_game(game, policies, configs=configs, game_id=info.game_id)
             info.result = result
             info.reason = result.reason
             ending = (f"Game over: {result.winner} wins. {result.reason}" if result.winner
                       else f"Game over: a draw. {result.reason}")
-        except trio.Cancelled:
-            info.reason = "stopped: the host is shutting down"
-            ending = "Game over: the host stopped, so the game ended with no winner."
-            self._end(hosted, ending)
-            raise
         except Exception as err:  # a game that fails ends alone, with a reason
             hosted.error = err
             info.reason = f"host error: {type(err).__name__}: {err}"[:300]
             ending = "Game over: the game failed (engine error), with no winner."
-        self._end(hosted, ending)
+        finally:  # cancelled (``stop``): trio.Cancelled, maybe inside a group, passes on
+            if not ending:
+                info.reason = "stopped: the host is shutting down"
+                ending = "Game over: the host stopped, so the game ended with no winner."
+            self._end(hosted, ending)
 
     def _end(self, hosted: _Hosted, ending: str) -> None:
         info = hosted.info

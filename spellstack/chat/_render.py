@@ -351,8 +351,9 @@ def render_view(view: PlayerView, decision: Decision | None, numbering: Numberin
         if left_out:
             parts.append("(left out to fit: " + ", ".join(left_out) + "; type the command in "
                          "brackets to see it)")
-        text = fence("\n".join(parts), limit)
-        if len(text) <= limit:
+        body = "\n".join(parts)
+        text = fence(body, limit)
+        if len(body) + 2 * len(_FENCE) + 2 <= limit:
             return text, numbering
     return text, numbering
 
