@@ -355,7 +355,8 @@ def _why_not(ctx: _Context, kind: str, name: str) -> str:
     if not hits:
         where = "in your hand" if kind in ("cast", "play") else "among your permanents"
         return f"; you have no {name[:40]!r} {where}"
-    return f"; {hits[0].name} can't be {'activated' if kind == 'activate' else kind + 'ed' if kind == 'play' else 'cast'} now (mana, timing or targets)"
+    done = {"activate": "activated", "play": "played"}.get(kind, "cast")
+    return f"; {hits[0].name} can't be {done} now (mana, timing or targets)"
 
 
 def _finish(ctx: _Context, option: ActionOption, want: _Wanted, costs: tuple[str, ...], verb: str) -> Parsed:
@@ -374,8 +375,8 @@ def _finish(ctx: _Context, option: ActionOption, want: _Wanted, costs: tuple[str
     for req in option.targets:
         picked: list[int] = []
         while given and len(picked) < req.max:
-            ref, problem = _match(ctx, given[0], [c for c in req.candidates if c not in picked],
-                                  "legal target")
+            ref, _ = _match(ctx, given[0], [c for c in req.candidates if c not in picked],
+                            "legal target")
             if not ref:
                 if len(picked) >= req.min:
                     break  # maybe the next requirement's
@@ -450,10 +451,11 @@ def _question(ctx: _Context, line: str, low: str) -> Parsed:
                 return _fail(f"No option {n}: answer with numbers 1 to {len(d.choices)}.")
             key = d.choices[n - 1].key
         else:
-            key = _choice_by_name(ctx, token)
-            if key is None:
+            found = _choice_by_name(ctx, token)
+            if found is None:
                 names = ", ".join(f"{i}. {c.name}" for i, c in enumerate(d.choices[:_SUGGESTIONS], 1))
                 return _fail(f"No option {token[:40]!r}; answer by number ({names}).")
+            key = found
         if key in picks:
             return _fail("Each option may be picked once.")
         picks.append(key)

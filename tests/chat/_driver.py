@@ -76,7 +76,8 @@ class User:
                 for b in blockers:
                     if (b.key, a.key) in d.legal_pairs:
                         self.features.add("block")
-                        return f"block #{self.host.numbering(self.game, self.name).number(a.ref)} with #{self.host.numbering(self.game, self.name).number(b.ref)}"
+                        numbers = self.host.numbering(self.game, self.name)
+                        return f"block #{numbers.number(a.ref)} with #{numbers.number(b.ref)}"
             return "no blocks"
         if d.kind == "yes_no":
             return "yes"
