@@ -4,9 +4,10 @@ The front door for a program that embeds it: play a game between bots (``play_on
 its ``GameResult``, ``SeatConfig``), write a bot (``Bot``, ``RandomBot``), load cards and
 decks (``load_cards``, ``load_deck``, ``Deck``, ``DECKS``), read and replay traces
 (``read_trace``, ``replay_trace``, ``Trace`` and its records and errors), run a tournament
-(``play_tournament``, ``TournamentSettings``, ``parse_entrant``). The packages below
+(``play_tournament``, ``TournamentSettings``, ``parse_entrant``), host games inside an asyncio
+program played by text, for a chat bot (``GameHost``, ``HumanSeat``, ``BotSeat``). The packages below
 (``spellstack.rules``, ``protocol``, ``actors``, ``bots``, ``cards``, ``trace``,
-``tournament``) hold the rest.
+``tournament``, ``chat``) hold the rest.
 
 The names are loaded when first used, so that importing one layer (``spellstack.rules``,
 which is sans-IO) does not import the others with this package.
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from .actors import GameResult, SeatConfig, play_one_game
     from .bots import Bot, RandomBot
     from .cards import DECKS, Deck, load_cards, load_deck
+    from .chat import BotSeat, GameHost, HumanSeat
     from .tournament import TournamentSettings, parse_entrant, play_tournament
     from .trace import (
         ReplayError,
@@ -40,6 +42,7 @@ _HOMES = {
     "spellstack.actors": ("GameResult", "SeatConfig", "play_one_game"),
     "spellstack.bots": ("Bot", "RandomBot"),
     "spellstack.cards": ("DECKS", "Deck", "load_cards", "load_deck"),
+    "spellstack.chat": ("BotSeat", "GameHost", "HumanSeat"),
     "spellstack.trace": ("ReplayError", "ReplayMismatchError", "Trace", "TraceError",
                          "TraceHeader", "TraceMessage", "TraceResult", "read_trace",
                          "replay_trace"),
@@ -51,8 +54,11 @@ _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 __all__ = [
     "DECKS",
     "Bot",
+    "BotSeat",
     "Deck",
+    "GameHost",
     "GameResult",
+    "HumanSeat",
     "RandomBot",
     "ReplayError",
     "ReplayMismatchError",

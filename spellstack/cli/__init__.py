@@ -8,7 +8,7 @@ import sys
 
 from .. import __version__
 from ..rules import SpellstackError
-from . import _bench, _cards, _fuzz, _play, _replay, _scenario, _tournament, _trace
+from . import _bench, _cards, _chat, _fuzz, _play, _replay, _scenario, _tournament, _trace
 from ._errors import CommandError
 
 __all__ = ["main"]
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
     _cards.add_parser(sub)
     _replay.add_parser(sub)
     _trace.add_parser(sub)
+    _chat.add_parser(sub)
     return parser
 
 

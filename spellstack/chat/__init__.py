@@ -1,0 +1,45 @@
+"""Chat: spellstack games hosted inside an asyncio program (a chat bot), played by text.
+
+``GameHost`` runs the trio engine as a guest of the asyncio loop; ``HumanSeat`` and
+``BotSeat`` say who plays each seat; the text command language is ``parse_command``
+(``help_text``); views and the pending question render to chat-sized text with
+``render_view``. See ``docs/chat.md``.
+"""
+
+from ._commands import LOCAL_COMMANDS, PRIORITY_VERBS, Parsed, help_text, parse_command
+from ._feed import FEED_KINDS, feed_lines
+from ._host import ChatError, GameHost, GameInfo
+from ._render import (
+    MESSAGE_LIMIT,
+    Numbering,
+    render_board,
+    render_hand,
+    render_question,
+    render_stack,
+    render_view,
+)
+from ._seats import HUMAN_STOPS, BotSeat, HumanSeat, SeatTimeout
+
+__all__ = [
+    "FEED_KINDS",
+    "HUMAN_STOPS",
+    "LOCAL_COMMANDS",
+    "MESSAGE_LIMIT",
+    "PRIORITY_VERBS",
+    "BotSeat",
+    "ChatError",
+    "GameHost",
+    "GameInfo",
+    "HumanSeat",
+    "Numbering",
+    "Parsed",
+    "SeatTimeout",
+    "feed_lines",
+    "help_text",
+    "parse_command",
+    "render_board",
+    "render_hand",
+    "render_question",
+    "render_stack",
+    "render_view",
+]

@@ -1,0 +1,359 @@
+"""``GameHost``: spellstack's games hosted inside an asyncio program (a chat bot).
+
+The engine runs on trio; the host runs it as a *guest* of the program's asyncio event loop
+(``trio.lowlevel.start_guest_run``): one thread, both loops taking turns, so the host's
+methods are plain asyncio coroutines and nothing is shared across threads. Every game is a
+task of one trio nursery, contained: an error in one game (or in setting it up) ends that game
+with a reason and nothing else; ``stop`` ends every game cleanly (each player is told) and the
+trio run with it. Games live in memory only: they don't survive a restart of the host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+
+from ..actors import GameResult, SeatConfig, play_game
+from ..bots import Bot, HeuristicBot, RandomBot
+from ..cards import Deck, load_cards, load_deck
+from ..rules import DEFAULT_TURN_LIMIT, Decision, Game, PlayerView, new_game
+from ._commands import help_text, parse_command
+from ._feed import feed_lines
+from ._render import Numbering, fence, render_board, render_hand, render_stack, render_view
+from ._seats import CONCEDE, BotSeat, HumanPolicy, HumanSeat, Session, fit_message, human_config
+
+__all__ = ["ChatError", "GameHost", "GameInfo"]
+
+TextHook = Callable[[str, str, str], None]
+"""``(game_id, player, text)``: called with every text the host gives a player, as it is made."""
+
+
+class ChatError(Exception):
+    """A host call that can't be done: the host is not running, an unknown game or player."""
+
+
+@dataclass(slots=True)
+class GameInfo:
+    """A hosted game, as ``games()`` lists it."""
+
+    game_id: str
+    """Its name in the host."""
+    players: tuple[str, ...]
+    """The players' names, by seat."""
+    humans: tuple[str, ...]
+    """Those playing by text."""
+    running: bool = True
+    """Not over yet."""
+    result: GameResult | None = None
+    """How it ended (None while it runs)."""
+    reason: str = ""
+    """Why it ended (the result's reason, or what stopped it)."""
+    timeouts: dict[str, list[str]] = field(default_factory=dict)
+    """Each human's time-outs and what was done for them."""
+
+
+@dataclass(slots=True)
+class _Hosted:
+    info: GameInfo
+    game: Game | None
+    sessions: dict[str, Session]
+    done: asyncio.Event
+    error: Exception | None = None
+
+
+class GameHost:
+    """Hosts many games inside the running asyncio loop; see the module docstring.
+
+    ``on_text``: called with every text the host gives a player (to log it, or to check it).
+    """
+
+    def __init__(self, *, on_text: TextHook | None = None) -> None:
+        self._on_text = on_text
+        self._games: dict[str, _Hosted] = {}
+        self._ids = itertools.count(1)
+        self._token: trio.lowlevel.TrioToken | None = None
+        self._nursery: trio.Nursery | None = None
+        self._finished: asyncio.Future[Any] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # ------------------------------------------------------------ lifetime
+
+    async def start(self) -> None:
+        """Start the trio engine as a guest of the running asyncio loop."""
+        if self._token is not None:
+            raise ChatError("the host is running already")
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        started: asyncio.Future[None] = loop.create_future()
+        finished: asyncio.Future[Any] = loop.create_future()
+        self._finished = finished
+
+        def done(outcome: Any) -> None:
+            if not finished.done():
+                finished.set_result(outcome)
+
+        trio.lowlevel.start_guest_run(
+            self._trio_main, started,
+            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
+            run_sync_soon_not_threadsafe=loop.call_soon,
+            done_callback=done, host_uses_signal_set_wakeup_fd=True)
+        await asyncio.wait([started, finished], return_when=asyncio.FIRST_COMPLETED)
+        if not started.done():
+            finished.result().unwrap()  # the trio run failed to start: raise its error
+
+    async def _trio_main(self, started: asyncio.Future[None]) -> None:
+        self._token = trio.lowlevel.current_trio_token()
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            started.set_result(None)
+            await trio.sleep_forever()
+
+    async def stop(self) -> None:
+        """End every game (its players are told) and the engine."""
+        token, nursery, finished = self._token, self._nursery, self._finished
+        if token is None or nursery is None or finished is None:
+            return
+        token.run_sync_soon(nursery.cancel_scope.cancel)
+        await finished
+        self._token = self._nursery = None
+
+    async def __aenter__(self) -> GameHost:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------ games
+
+    async def create_game(self, seats: Sequence[HumanSeat | BotSeat], decks: Sequence[str | Deck],
+                          *, seed: int = 0, game_id: str | None = None,
+                          turn_limit: int = DEFAULT_TURN_LIMIT) -> str:
+        """Start a game: one seat per player (``HumanSeat`` or ``BotSeat``), each with its deck
+        (a built-in deck's name, a deck file, or a ``Deck``), from ``seed``. Returns its id."""
+        token, nursery = self._require()
+        if len(seats) != len(decks):
+            raise ChatError(f"{len(seats)} seats but {len(decks)} decks")
+        names = [s.name for s in seats]
+        if len(set(names)) != len(names):
+            raise ChatError("two seats have the same name")
+        gid = game_id or f"game{next(self._ids)}"
+        if gid in self._games:
+            raise ChatError(f"a game {gid!r} exists already")
+        cards = load_cards()
+        loaded = [d if isinstance(d, Deck) else load_deck(d, cards) for d in decks]
+        game = new_game(cards, [(s.name, d.cards) for s, d in zip(seats, loaded, strict=True)], seed,
+                        turn_limit=turn_limit)
+        game.history = []
+        humans = tuple(s.name for s in seats if isinstance(s, HumanSeat))
+        hosted = _Hosted(GameInfo(gid, tuple(names), humans), game, {}, asyncio.Event())
+        policies: list[Bot] = []
+        configs: list[SeatConfig] = []
+        for seat, spec in enumerate(seats):
+            if isinstance(spec, HumanSeat):
+                session = Session(gid, seat, spec, asyncio.Queue(), self._tell)
+                hosted.sessions[spec.name] = session
+                policies.append(HumanPolicy(session, self._flush))
+                configs.append(human_config(spec))
+            else:
+                policies.append(_bot(spec.bot, seed * 7 + seat))
+                configs.append(spec.config)
+        self._games[gid] = hosted
+        token.run_sync_soon(nursery.start_soon, self._run_game, hosted, policies, configs)
+        return gid
+
+    async def _run_game(self, hosted: _Hosted, policies: list[Bot], configs: list[SeatConfig]) -> None:
+        info = hosted.info
+        game = hosted.game
+        assert game is not None
+        ending = ""
+        try:
+            result = await play_game(game, policies, configs=configs, game_id=info.game_id)
+            info.result = result
+            info.reason = result.reason
+            ending = (f"Game over: {result.winner} wins. {result.reason}" if result.winner
+                      else f"Game over: a draw. {result.reason}")
+        except Exception as err:  # a game that fails ends alone, with a reason
+            hosted.error = err
+            info.reason = f"host error: {type(err).__name__}: {err}"[:300]
+            ending = "Game over: the game failed (engine error), with no winner."
+        finally:  # cancelled (``stop``): trio.Cancelled, maybe inside a group, passes on
+            if not ending:
+                info.reason = "stopped: the host is shutting down"
+                ending = "Game over: the host stopped, so the game ended with no winner."
+            self._end(hosted, ending)
+
+    def _end(self, hosted: _Hosted, ending: str) -> None:
+        info = hosted.info
+        info.running = False
+        for session in hosted.sessions.values():
+            if session.over:
+                continue
+            self._flush(session)
+            session.over = True
+            session.decision = None
+            info.timeouts[session.spec.name] = list(session.timeouts)
+            self._tell(session, ending)
+            session.settle(ending)
+            session.outbox.put_nowait(None)
+        hosted.done.set()
+
+    def _require(self) -> tuple[trio.lowlevel.TrioToken, trio.Nursery]:
+        if self._token is None or self._nursery is None:
+            raise ChatError("the host is not running: `await host.start()` first")
+        return self._token, self._nursery
+
+    def _hosted(self, game_id: str) -> _Hosted:
+        hosted = self._games.get(game_id)
+        if hosted is None:
+            raise ChatError(f"no game {game_id[:40]!r}")
+        return hosted
+
+    def _session(self, game_id: str, player: str) -> Session:
+        session = self._hosted(game_id).sessions.get(player)
+        if session is None:
+            raise ChatError(f"no human player {player[:40]!r} in game {game_id[:40]!r}")
+        return session
+
+    # ------------------------------------------------------------ text in, text out
+
+    def _tell(self, session: Session, text: str) -> None:
+        if self._on_text is not None:
+            self._on_text(session.game_id, session.spec.name, text)
+        session.outbox.put_nowait(text)
+
+    def _flush(self, session: Session) -> None:
+        """Tell the player the feed lines of what happened since they were last told."""
+        hosted = self._games.get(session.game_id)
+        if hosted is None or hosted.game is None or hosted.game.history is None:
+            return
+        history = hosted.game.history
+        lines = feed_lines(history[session.feed_index:], session.seat)
+        session.feed_index = len(history)
+        if lines:
+            self._tell(session, fit_message(lines))
+
+    async def submit(self, game_id: str, player: str, text: str) -> str:
+        """Carry out a player's text command; returns the answer for them (one line, or the
+        view they asked for). A command that changes the game is sent to the engine as one
+        reply, and the answer says whether the engine took it."""
+        token, _ = self._require()
+        session = self._session(game_id, player)
+        if session.over:
+            return self._reply(session, "The game is over.")
+        decision = session.decision
+        parsed = parse_command(text, session.view if decision else None, decision, session.numbering)
+        if parsed.error:
+            return self._reply(session, parsed.error)
+        if parsed.local:
+            return self._reply(session, self._local(session, parsed.local))
+        assert decision is not None and self._loop is not None
+        waiting: asyncio.Future[str] = self._loop.create_future()
+        session.waiting = waiting
+        session.summary = parsed.summary
+        session.decision = None  # one reply per question
+        token.run_sync_soon(session.deliver, decision.id, parsed.reply)
+        return self._reply(session, await waiting)
+
+    def _reply(self, session: Session, text: str) -> str:
+        if self._on_text is not None:
+            self._on_text(session.game_id, session.spec.name, text)
+        return text
+
+    def _local(self, session: Session, command: str) -> str:
+        view = session.view
+        if command == "help":
+            return help_text()
+        if command == "concede":
+            return self._concede_now(session)
+        if view is None:
+            return "The game has not asked you anything yet: no view to show."
+        numbering = session.numbering
+        if command == "hand":
+            return fence(render_hand(view, numbering))
+        if command == "board":
+            return fence(render_board(view, numbering))
+        if command == "stack":
+            return fence(render_stack(view, numbering))
+        text, _ = render_view(view, session.decision, numbering)
+        return text
+
+    def _concede_now(self, session: Session) -> str:
+        token, _ = self._require()
+        decision = session.decision
+        if decision is not None:
+            session.decision = None
+            token.run_sync_soon(session.deliver, decision.id, CONCEDE)
+            return "You concede (104.3a)."
+        session.conceding = True
+        return "You concede (104.3a): it takes effect when the game next asks you something."
+
+    async def concede(self, game_id: str, player: str) -> str:
+        """The player concedes (104.3a); returns the answer for them."""
+        return await self.submit(game_id, player, "concede")
+
+    def view(self, game_id: str, player: str) -> str:
+        """The player's current view as text (what ``view`` shows them)."""
+        session = self._session(game_id, player)
+        if session.view is None:
+            return "No view yet."
+        return render_view(session.view, session.decision, session.numbering)[0]
+
+    def player_view(self, game_id: str, player: str) -> PlayerView | None:
+        """The player's last view (None before their first question)."""
+        return self._session(game_id, player).view
+
+    def pending(self, game_id: str, player: str) -> Decision | None:
+        """The question waiting for the player's command, or None."""
+        return self._session(game_id, player).decision
+
+    def numbering(self, game_id: str, player: str) -> Numbering:
+        """The ``[n]`` numbers of the player's last view."""
+        return self._session(game_id, player).numbering
+
+    async def messages(self, game_id: str, player: str) -> AsyncIterator[str]:
+        """What the player should be told, as it comes (questions with their view, the event
+        feed, time-outs, the end of the game); ends after the game's last message."""
+        session = self._session(game_id, player)
+        while True:
+            text = await session.outbox.get()
+            if text is None:
+                session.outbox.put_nowait(None)  # a second reader ends too
+                return
+            yield text
+
+    def games(self) -> list[GameInfo]:
+        """Every game of this host, running or over."""
+        return [h.info for h in self._games.values()]
+
+    def info(self, game_id: str) -> GameInfo:
+        """One game's entry."""
+        return self._hosted(game_id).info
+
+    async def wait(self, game_id: str) -> GameInfo:
+        """Wait for the game to end; returns its entry."""
+        hosted = self._hosted(game_id)
+        await hosted.done.wait()
+        return hosted.info
+
+    def engine_game(self, game_id: str) -> Game:
+        """The kernel's ``Game`` of a hosted game (for tools and tests: its state is the whole
+        truth, hidden cards included; never show it to a player)."""
+        game = self._hosted(game_id).game
+        assert game is not None
+        return game
+
+
+def _bot(bot: str | Bot, seed: int) -> Bot:
+    if bot == "random":
+        return RandomBot(seed)
+    if bot == "heuristic":
+        return HeuristicBot(seed)
+    if isinstance(bot, str):
+        raise ChatError(f"unknown bot {bot[:40]!r}: random or heuristic, or a Bot")
+    return bot
