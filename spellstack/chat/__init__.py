@@ -19,6 +19,7 @@ from ._render import (
     render_view,
 )
 from ._seats import HUMAN_STOPS, BotSeat, HumanSeat, SeatTimeout
+from ._telegram import TelegramChat, build_application, to_telegram_html
 
 __all__ = [
     "FEED_KINDS",
@@ -34,6 +35,8 @@ __all__ = [
     "Numbering",
     "Parsed",
     "SeatTimeout",
+    "TelegramChat",
+    "build_application",
     "feed_lines",
     "help_text",
     "parse_command",
@@ -42,4 +45,5 @@ __all__ = [
     "render_question",
     "render_stack",
     "render_view",
+    "to_telegram_html",
 ]
