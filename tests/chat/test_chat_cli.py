@@ -77,3 +77,27 @@ def test_a_terminal_session_against_the_random_bot() -> None:
     finally:
         if term.proc.poll() is None:
             term.proc.kill()
+
+
+def test_a_hotseat_session_clears_the_screen_and_hides_the_hand_between_players() -> None:
+    term = Terminal("chat", "--hotseat", "--seed", "3", "--turn-limit", "4")
+    try:
+        first = term.expect("> Your priority. You can:")
+        assert "p1 (you)" in first and "Your hand: [1] Giant Spider" in first
+        term.send("pass")
+        term.expect("Turn 1, p1's main 2")
+        term.send("pass")
+        # p2 is asked next: the screen is cleared (p1's hand with it) before anything of p2's.
+        handover = term.expect("Pass the terminal to p2, then press Enter.")
+        assert handover.endswith("\x1b[2J\x1b[HPass the terminal to p2, then press Enter.")
+        assert "Typhoid Rats" not in handover  # p2's hand waits for Enter
+        term.send("")
+        second = term.expect("> Your priority")
+        assert "\x1b[2J\x1b[H" in second  # cleared again once p2 pressed Enter
+        assert "p2 (you)" in second and "[8] Typhoid Rats" in second
+        assert "Giant Spider" not in second  # p1's hand is not shown to p2
+        term.send("concede")
+        term.expect("Game over")
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
