@@ -51,7 +51,8 @@ class Caches:
     """Every cache the kernel keeps for one game (``Game.caches``; none of it is game state, and
     none of it is in the state hash)."""
 
-    __slots__ = ("actions", "board_basis", "epoch", "graveyard_watchers", "hand_facts",
+    __slots__ = ("actions", "board_basis", "epoch", "face_down_boards", "graveyard_watchers",
+                 "hand_facts",
                  "kinds_scan_id", "kinds_seen", "layers", "mana", "own_zone_casting", "payable",
                  "permanent_facts",
                  "reads_zones", "seat_boards", "stable", "static_rules", "step_triggers",
@@ -113,6 +114,9 @@ class Caches:
         """By seat: their permanents and mana abilities in one epoch (``SeatBoard.epoch``).
         Stale when the epoch moves; brought up to date rather than rebuilt when only a
         permanent entered (``board_basis``)."""
+        self.face_down_boards: dict[int, tuple[int, bool]] = {}
+        """By seat: (epoch, whether one of their permanents is face down then): a face-down
+        permanent entering, or turned face up, moves the epoch (``only_pass_possible``)."""
         self.board_basis: tuple[list[int], list[Characteristics]] | None = None
         """The battlefield and its characteristics when ``seat_boards`` were last brought up to
         date."""
