@@ -80,19 +80,23 @@ def _look(game: Game, changes: SBAChanges) -> _Found:
                 (p.poison >= 10, "has ten or more poison counters (704.5c)")) if test)
             if reasons:
                 found.losers.append((p.seat, reasons))
-    if every or changes.tokens:
-        tokens = changes.tokens
-        # Only tokens need a look: picked out of every object without a Python step each.
-        for obj in filter(_IS_TOKEN, st.objects.values()):
-            if obj.zone != "battlefield" and (every or obj.id in tokens):
-                found.vanish.append(obj.id)
-        # 704.5e: copies of spells that left the stack (marked as tokens are, as they move).
-        for obj in filter(_IS_COPY, st.objects.values()):
-            if obj.zone != "stack" and (every or obj.id in tokens):
-                found.vanish.append(obj.id)
-        for obj in filter(_IS_CARD_COPY, st.objects.values()):  # 704.5e
-            if obj.zone != "battlefield" and obj.zone != "stack" and (every or obj.id in tokens):
-                found.vanish.append(obj.id)
+    if every:
+        # Only tokens and copies need a look: picked out of every object without a Python step
+        # each. 704.5d: tokens off the battlefield; 704.5e: copies of spells off the stack,
+        # copies of cards off the stack and the battlefield.
+        every_object = st.objects.values()
+        found.vanish += [o.id for o in filter(_IS_TOKEN, every_object) if o.zone != "battlefield"]
+        found.vanish += [o.id for o in filter(_IS_COPY, every_object) if o.zone != "stack"]
+        found.vanish += [o.id for o in filter(_IS_CARD_COPY, every_object)
+                         if o.zone != "battlefield" and o.zone != "stack"]
+    elif changes.tokens:
+        # The objects marked as they moved (a token, or a copy, that changed zones) are the
+        # only ones that may have to cease to exist.
+        objects_by_id = st.objects
+        for oid in sorted(changes.tokens):
+            obj = objects_by_id.get(oid)
+            if obj is not None and _ceases_to_exist(obj):
+                found.vanish.append(oid)
     if board:
         looked = st.battlefield
     elif changes.objects:
@@ -137,6 +141,14 @@ def _look(game: Game, changes: SBAChanges) -> _Found:
             if counters.get(kind, 0) > most and AbilityRef(c.definition, "static", pos) in c.abilities:
                 found.capped.append((oid, kind, most))
     return found
+
+
+def _ceases_to_exist(obj: GameObject) -> bool:
+    """704.5d/704.5e: a token off the battlefield, a copy of a spell off the stack, a copy of a
+    card off the stack and the battlefield."""
+    zone = obj.zone
+    return ((obj.is_token and zone != "battlefield") or (obj.is_copy and zone != "stack")
+            or (obj.card_copy and zone != "battlefield" and zone != "stack"))
 
 
 def _ceases(obj: GameObject) -> str:
