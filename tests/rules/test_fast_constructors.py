@@ -31,7 +31,7 @@ CASES: list[tuple[type[Any], Callable[..., Any], tuple[Any, ...]]] = [
     (MoveEvent, _new_move, (12, "hand", "battlefield", True, False, (("+1/+1", 2),), True,
                             "Shatterskull, the Hammer Pass")),
     (AutoRun, _new_auto_run, ((0, 1), "priority", True, None, None)),
-    (SeatBoard, _new_seat_board, (3, (5, 8), (), 0, True, False)),
+    (SeatBoard, _new_seat_board, (3, (5, 8), (), 0, True, False, True)),
     (HandFacts, _new_hand_facts, ((9, 10), -1, True, (), ())),
 ]
 

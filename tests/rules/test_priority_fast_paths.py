@@ -227,3 +227,19 @@ def test_a_land_entering_is_listed_among_the_lands_before_other_mana_sources() -
     assert game.state.objects[played].name == "Forest"
     assert [s.source_id for s in mana_sources(game, 0)] == [forest, played, elf]
     assert [(s.source_id, s.produces) for s in mana_sources(game, 0)] == reference_mana_sources(game, 0)
+
+
+def test_a_face_down_permanent_whose_morph_cost_is_payable_is_no_pass_only_grant() -> None:
+    # 702.37e: turning it face up is a special action at any priority: with {2}{W}{W} untapped
+    # the seat can act; with its lands tapped it can only pass. The seat board keeps which seats
+    # have a face-down permanent per epoch.
+    game = game_with({"battlefield": [{"card": "Exalted Angel", "face_down": True},
+                                      "Plains", "Plains", "Plains", "Plains"]})
+    assert not only_pass_possible(game, 0)
+    assert "turn_face_up" in [o.kind for o in legal_actions(game, 0)]
+    for oid in game.state.battlefield:
+        if game.state.objects[oid].name == "Plains":
+            game.state.objects[oid].tapped = True
+    game.caches.actions.clear()
+    assert only_pass_possible(game, 0)
+    assert [o.kind for o in legal_actions(game, 0)] == ["pass"]

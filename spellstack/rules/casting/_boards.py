@@ -57,7 +57,7 @@ def _permanent_facts(oid: int, c: Characteristics) -> PermanentFacts:
             produces = ab.tap_mana
     sickness = "Creature" in c.card_types and "haste" not in c.keywords  # 302.6
     mana = None if produces is None else (oid, ManaSource(oid, produces), sickness)
-    return _new_permanent_facts(c, mana, "Land" in c.card_types, activator)
+    return _new_permanent_facts(c, mana, "Land" in c.card_types, activator, not c.name)
 
 
 def seat_board(game: Game, seat: int) -> SeatBoard:
@@ -85,13 +85,14 @@ def seat_board(game: Game, seat: int) -> SeatBoard:
             for s in range(n):
                 b = boards[s]
                 boards[s] = _new_seat_board(game.caches.epoch, b.permanents, b.mana, b.lands, b.activator,
-                                      permissions)
+                                      permissions, b.face_down)
             return boards[seat]
     game.caches.board_basis = (list(battlefield), characteristics)
     permanents: list[list[int]] = [[] for _ in range(n)]
     lands: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
     others: list[list[tuple[int, ManaSource, bool]]] = [[] for _ in range(n)]
     activator = [False] * n
+    face_down = [False] * n
     known = game.caches.permanent_facts
     facts: dict[int, PermanentFacts] = {}
     for oid, c in zip(battlefield, characteristics, strict=True):
@@ -103,13 +104,15 @@ def seat_board(game: Game, seat: int) -> SeatBoard:
         permanents[controller].append(oid)
         if f.activator:
             activator[controller] = True
+        if f.face_down:
+            face_down[controller] = True
         if f.mana is not None:
             (lands if f.land else others)[controller].append(f.mana)
     game.caches.permanent_facts = facts
     permissions = has_permissions(game)
     for s in range(n):
         boards[s] = _new_seat_board(game.caches.epoch, tuple(permanents[s]), tuple(lands[s] + others[s]),
-                              len(lands[s]), activator[s], permissions)
+                              len(lands[s]), activator[s], permissions, face_down[s])
     return boards[seat]
 
 
@@ -123,7 +126,7 @@ def _board_entered(game: Game, seat: int, oid: int, c: Characteristics) -> SeatB
         b = boards[s]
         if s != c.controller:
             boards[s] = _new_seat_board(game.caches.epoch, b.permanents, b.mana, b.lands, b.activator,
-                                  permissions)
+                                  permissions, b.face_down)
             continue
         mana, lands = b.mana, b.lands
         if f.mana is not None:  # lands first, then other permanents, each in entering order
@@ -132,7 +135,7 @@ def _board_entered(game: Game, seat: int, oid: int, c: Characteristics) -> SeatB
             else:
                 mana = (*mana, f.mana)
         boards[s] = _new_seat_board(game.caches.epoch, (*b.permanents, oid), mana, lands,
-                              b.activator or f.activator, permissions)
+                              b.activator or f.activator, permissions, b.face_down or f.face_down)
     return boards[seat]
 
 

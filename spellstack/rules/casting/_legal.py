@@ -214,12 +214,7 @@ def only_pass_possible(game: Game, seat: int) -> bool:
         board = seat_board(game, seat)
     if board.permissions:
         return _only_pass_permitted(game, seat)
-    face_down = game.caches.face_down_boards.get(seat)
-    if face_down is None or face_down[0] != board.epoch:
-        objects = st.objects
-        face_down = game.caches.face_down_boards[seat] = (
-            board.epoch, any(objects[i].face_down for i in board.permanents))
-    if face_down[1]:
+    if board.face_down:
         return len(legal_actions(game, seat)) == 1  # 702.37e: a morph cost may be payable
     if (game.caches.own_zone_casting is not False and (p.graveyard or st.exile)
             and _own_zone_cards(game, seat)):

@@ -51,8 +51,7 @@ class Caches:
     """Every cache the kernel keeps for one game (``Game.caches``; none of it is game state, and
     none of it is in the state hash)."""
 
-    __slots__ = ("actions", "board_basis", "epoch", "face_down_boards", "graveyard_watchers",
-                 "hand_facts",
+    __slots__ = ("actions", "board_basis", "epoch", "graveyard_watchers", "hand_facts",
                  "kinds_scan_id", "kinds_seen", "layers", "mana", "own_zone_casting", "payable",
                  "permanent_facts",
                  "reads_zones", "seat_boards", "stable", "static_rules", "step_triggers",
@@ -114,9 +113,6 @@ class Caches:
         """By seat: their permanents and mana abilities in one epoch (``SeatBoard.epoch``).
         Stale when the epoch moves; brought up to date rather than rebuilt when only a
         permanent entered (``board_basis``)."""
-        self.face_down_boards: dict[int, tuple[int, bool]] = {}
-        """By seat: (epoch, whether one of their permanents is face down then): a face-down
-        permanent entering, or turned face up, moves the epoch (``only_pass_possible``)."""
         self.board_basis: tuple[list[int], list[Characteristics]] | None = None
         """The battlefield and its characteristics when ``seat_boards`` were last brought up to
         date."""
@@ -157,6 +153,8 @@ class SeatBoard:
     """Whether one of them has an activated ability other than a mana ability (602.1, 605.1a)."""
     permissions: bool
     """Whether any permission applies in the game (``has_permissions``)."""
+    face_down: bool
+    """Whether one of them is face down (702.37e: turning it face up may be possible)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +170,8 @@ class PermanentFacts:
     """Whether it is a land."""
     activator: bool
     """Whether it has an activated ability other than a mana ability (602.1, 605.1a)."""
+    face_down: bool
+    """Whether it is face down (708.2: its characteristics have no name)."""
 
 
 @dataclass(frozen=True, slots=True)
