@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scenario_games import at_first_priority
 
 from spellstack.cards import load_card_file, load_cards
 from spellstack.rules import (
@@ -15,20 +16,15 @@ from spellstack.rules import (
     default_answer,
     play_sync,
     player_ref,
-    priority_decision,
     take_action,
 )
-from spellstack.scenarios import build_game
 
 CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_cards.toml"))}
 
 
 def game_with(alice: dict[str, list[str]], bob: dict[str, list[str]] | None = None) -> Game:
-    game, _ = build_game({"players": ["alice", "bob"], "alice": alice, "bob": bob or {}}, 0,
-                         CARDS, "test")
-    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "priority")
-    priority_decision(game)
-    return game
+    return at_first_priority({"players": ["alice", "bob"], "alice": alice, "bob": bob or {}},
+                             CARDS)
 
 
 def card(game: Game, name: str) -> int:

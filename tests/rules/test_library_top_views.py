@@ -6,6 +6,8 @@ view (601.2a) while the card now on top shows as the first did."""
 
 from __future__ import annotations
 
+from scenario_games import at_first_priority
+
 from spellstack.cards import load_cards
 from spellstack.protocol import ViewMirror, ViewTracker
 from spellstack.rules import (
@@ -13,25 +15,18 @@ from spellstack.rules import (
     Game,
     PlayerView,
     ViewMemo,
-    default_answer,
-    play_sync,
-    priority_decision,
     take_action,
     view_changes,
     view_for,
 )
-from spellstack.scenarios import build_game
 
 CARDS = load_cards()
 ALICE, BOB = 0, 1
 
 
 def game_with(alice: dict[str, list[str]]) -> Game:
-    game, _ = build_game({"players": ["alice", "bob"], "alice": alice,
-                          "bob": {"library": ["Forest", "Forest"]}}, 0, CARDS, "test")
-    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "priority")
-    priority_decision(game)
-    return game
+    return at_first_priority({"players": ["alice", "bob"], "alice": alice,
+                              "bob": {"library": ["Forest", "Forest"]}}, CARDS)
 
 
 def tops(view: PlayerView) -> list[list[str]]:

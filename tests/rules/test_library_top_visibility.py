@@ -5,14 +5,13 @@ card cast from the top becomes public as it moves to the stack, not before (601.
 
 from __future__ import annotations
 
+from scenario_games import at_first_priority
+
 from spellstack.cards import load_cards
 from spellstack.rules import (
     Action,
     Game,
-    default_answer,
-    play_sync,
     player_ref,
-    priority_decision,
     take_action,
 )
 from spellstack.rules.views import PUBLIC_SEAT, visible_name, visible_to
@@ -23,11 +22,8 @@ ALICE, BOB = 0, 1
 
 
 def game_with(alice: dict[str, list[str]]) -> Game:
-    game, _ = build_game({"players": ["alice", "bob"], "alice": alice,
-                          "bob": {"library": ["Forest", "Forest"]}}, 0, CARDS, "test")
-    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "priority")
-    priority_decision(game)
-    return game
+    return at_first_priority({"players": ["alice", "bob"], "alice": alice,
+                              "bob": {"library": ["Forest", "Forest"]}}, CARDS)
 
 
 def seers(game: Game, oid: int) -> list[int]:
