@@ -6,9 +6,10 @@ to a seat and what the seat answered, runs of automatic passes and skipped state
 checks folded into one line, filtered by ``ShowOptions``. ``format_show`` lays them out with a
 heading at each new turn and step. Shown ``as`` a player, only what that player could see at
 the time is kept (its own requests and replies, public events and its own private ones, the
-engine's messages with what was private to others taken out), and the lines are numbered from
-1, so no number tells how many hidden records came between. ``view_at`` rebuilds the full view
-a request carried from the seat's view deltas, as the client rebuilt it (``ViewMirror``).
+engine's messages with what was private to others taken out, each object named as that player
+knew it), and the lines are numbered from 1, so no number tells how many hidden records came
+between. ``view_at`` rebuilds the full view a request carried from the seat's view deltas, as
+the client rebuilt it (``ViewMirror``).
 """
 
 from __future__ import annotations
@@ -114,6 +115,9 @@ _HEADINGS = frozenset({"step", "turn"})
 _PLUMBING = frozenset({"Accepted", "CheckSBA", "SBABatch", "Resolve", "Resolved", "AskPlayer",
                        "PlayerReply", "StopsSet"})
 """Messages between the engine's actors (or acknowledgements) whose news the events tell."""
+_TOLD_ALONE = frozenset({"refused", "malformed"})
+"""Events the engine notes when it refuses a seat's message: that seat alone was told (the
+reason, written for it, may name its hidden cards), so no other viewer sees them."""
 _FOLDS = frozenset({"auto_pass"})
 _LISTED = 6
 """Most options or choices a request line names."""
@@ -253,9 +257,10 @@ class _Reader:
         self.turn, self.step = ev.turn, ev.step
         if ev.kind in _HEADINGS and ev.player >= 0:
             self.active = ev.player
-        seats = ev.private_to or range(len(self.names))
+        private = (ev.player,) if ev.kind in _TOLD_ALONE and ev.player >= 0 else ev.private_to
+        seats = private or range(len(self.names))
         self._learn(seats, (ev.subject, *ev.refs))
-        if not self._sees(ev.private_to):
+        if not self._sees(private):
             return None
         concerns = {ev.player} if ev.player >= 0 else set()
         concerns |= {i for i, n in enumerate(self.names) if re.search(rf"\b{re.escape(n)}\b", ev.text)}
@@ -359,12 +364,19 @@ class _Reader:
         said = [e.text for e in events if self._sees(e.private_to)]
         return "; ".join(said) if said else "nothing"
 
+    def _top(self, object_id: int) -> str:
+        """The object being resolved as the viewer knew it: its id if the viewer had been shown
+        it, else only where it was."""
+        return f"#{object_id}" if self._knows(object_id) else "the top of the stack"
+
     def _kernel(self, seq: int, msg: Message) -> _Record | None:
         if isinstance(msg, Resolve):
-            what = f"#{msg.object_id}" if self._knows(msg.object_id) else "the top of the stack"
-            return self._make(seq, msg.KIND, f"stack: resolve {what}", (), plumbing=True)
+            return self._make(seq, msg.KIND, f"stack: resolve {self._top(msg.object_id)}", (), plumbing=True)
         if isinstance(msg, Resolved):
-            return self._make(seq, msg.KIND, f"{msg.name} resolved: {self._events(msg.events)}", (),
+            # The name the stack actor records is the object's real one, a face-down spell's card
+            # included (708.5): nobody but the engine was told it, so a viewer gets the id only.
+            what = msg.name if self.viewer is None else self._top(msg.object_id)
+            return self._make(seq, msg.KIND, f"{what} resolved: {self._events(msg.events)}", (),
                               plumbing=True)
         if isinstance(msg, SBABatch):
             return self._make(seq, msg.KIND, f"state-based actions: {self._events(msg.events)}", (),
@@ -373,7 +385,9 @@ class _Reader:
             self.asked = msg.decision.player
             if not self._sees((self.asked,)):
                 return None
-            return self._make(seq, msg.KIND, f"ask {self.names[self.asked]}: {msg.decision.prompt}",
+            # A viewer is sent the question with the request that follows, not yet here.
+            asked = msg.decision.prompt if self.viewer is None else f"#{msg.decision.id}"
+            return self._make(seq, msg.KIND, f"ask {self.names[self.asked]}: {asked}",
                               {self.asked}, plumbing=True)
         if isinstance(msg, PlayerReply):
             if self.asked < 0 or not self._sees((self.asked,)):
