@@ -43,8 +43,9 @@ def trace_html(trace: Trace, as_player: str | None = None) -> str:
     data = page_data(trace, as_player)
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     template = env.from_string(_asset("page.html.j2"))
-    who = f" as {as_player}" if as_player else ""
-    title = f"{trace.header.game}: {' vs '.join(trace.header.players)}, seed {trace.header.seed}{who}"
+    # As a player, no seed: with the decklists it would rebuild every hand (``page_data``).
+    about = f" as {as_player}" if as_player is not None else f", seed {trace.header.seed}"
+    title = f"{trace.header.game}: {' vs '.join(trace.header.players)}{about}"
     # The style sheet, script and data go in as they are (the template marks them safe).
     return template.render(title=title, css=_asset("page.css"), js=_asset("page.js"),
                            data=_script_json(data.data))

@@ -5,7 +5,7 @@ and the life totals along the game.
 ``page_data`` builds it on ``show_trace``: the lines, what a viewer may see (``as_player``) and
 the views rebuilt from each seat's deltas are the account's. Shown as a player, the data holds
 only what that player was shown: its own requests and replies, the events public or private to
-it, its views; no record's number in the trace.
+it, its views; no record's number in the trace, no seed, and no deck name but its own.
 """
 
 from __future__ import annotations
@@ -160,11 +160,14 @@ def page_data(trace: Trace, as_player: str | None = None) -> PageData:
                      _mark(line, m), line.kind, line.text, view])
         payloads.append(_payload(line, m, viewer))
     r = trace.result
-    data = {
-        "game": trace.header.game,
-        "seed": trace.header.seed,
+    data: dict[str, Any] = {"game": trace.header.game}
+    if not viewer:
+        data["seed"] = trace.header.seed
+    data |= {
         "players": names,
-        "decks": [trace.header.decks.get(n, "") for n in names],
+        # A viewer knows its own deck. The seed and the others' deck names it was never told:
+        # with the built-in decklists, they would rebuild every hand and draw (new_game).
+        "decks": [trace.header.decks.get(n, "") if not viewer or n == as_player else "" for n in names],
         "viewer": as_player,
         "result": {"winner": r.winner, "reason": r.reason, "turns": r.turns},
         "lines": rows,
