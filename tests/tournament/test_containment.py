@@ -136,6 +136,35 @@ def test_a_killed_tournament_leaves_no_bot_process(jobs: int, pids: Path, tmp_pa
     assert len(_noted(pids)) == 12
 
 
+def _parent(pid: int) -> int:
+    with open(f"/proc/{pid}/stat", "rb") as stat:
+        return int(stat.read().rpartition(b")")[2].split()[1])
+
+
+@pytest.mark.slow
+def test_a_killed_worker_leaves_no_bot_process(pids: Path, tmp_path: Path) -> None:
+    proc = _start_killable(tmp_path / "r.db", 2)
+    try:
+        end = time.monotonic() + START_LIMIT
+        while len(_noted(pids)) < 3:
+            assert proc.poll() is None and time.monotonic() < end
+            time.sleep(0.05)
+        first = _noted(pids)
+        bot = min(first)  # the bot noted itself before starting the others
+        worker = bot
+        while _parent(worker) != proc.pid:  # the tournament's child the bot runs under
+            worker = _parent(worker)
+        assert worker != bot
+        os.kill(worker, signal.SIGKILL)
+        end = time.monotonic() + 2.0  # real time: the promise is 2 s
+        while any(_alive(pid) for pid in first) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert [pid for pid in first if _alive(pid)] == []
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 async def test_a_bot_plays_on_after_the_thread_that_started_it_ends(pids: Path, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     # trio starts a process from a worker thread, which ends once idle: at once, here. A bot
