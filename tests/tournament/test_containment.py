@@ -79,7 +79,7 @@ def _entrants(*texts: str) -> tuple[Entrant, ...]:
     return tuple(parse_entrant(text, CARDS) for text in texts)
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("jobs", [1, pytest.param(2, marks=pytest.mark.slow)])
 async def test_children_of_bots_that_exit_mid_game_are_gone_within_1_s(jobs: int, pids: Path,
                                                                         tmp_path: Path) -> None:
     entrants = _entrants(f"stdio={BOT} child-exits@gruul", f"cls={CLASSES}:ForksThenExits@gruul",
@@ -173,20 +173,30 @@ async def test_a_bot_plays_on_after_the_thread_that_started_it_ends(pids: Path, 
     from trio._core import _thread_cache
 
     monkeypatch.setattr(_thread_cache, "IDLE_TIMEOUT", 0)
+    starters: list[threading.Thread] = []
+
+    class Recorded(subprocess.Popen):  # type: ignore[type-arg]
+        """Popen, noting the thread each process is started from."""
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            starters.append(threading.current_thread())
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(subprocess, "Popen", Recorded)
     entrants = _entrants(f"example=stdio:{sys.executable} {ROOT / 'examples' / 'stdio_bot.py'}@gruul",
                          "honest=random@dimir")
     played = await play_tournament(TournamentSettings(entrants, "round-robin", 2, 5), db=tmp_path / "r.db")
     assert played.rows and all("forfeit" not in row.reason for row in played.rows), played.rows
     assert all(row.decisions > 20 for row in played.rows)  # whole games, long after the start
-    workers = [t for t in threading.enumerate() if "trio" in t.name.lower()]
-    assert workers == [], workers  # the starting threads did end
+    assert len(starters) == len(played.rows)  # a bot process per game, each from a worker thread
+    assert all(t is not threading.main_thread() and not t.is_alive() for t in starters)
 
 
 @pytest.mark.parametrize(("bot", "memory", "limit"), [
-    (f"{CLASSES}:Holds1000MiB", None, 1024),
+    pytest.param(f"{CLASSES}:Holds1000MiB", None, 1024, marks=pytest.mark.slow),
     # A bare Python interpreter with msgpack has about 8 MiB of data: holding 1,000 MiB more
     # is under 1 GiB in all, and allowed. Holding the whole limit is over it.
-    (f"{BOT} hold {1024 << 20}", None, 1024),
+    pytest.param(f"{BOT} hold {1024 << 20}", None, 1024, marks=pytest.mark.slow),
     (f"{CLASSES}:Holds400MB", 256 << 20, 256),
     (f"{BOT} hold 400000000", 256 << 20, 256),
 ])
@@ -200,6 +210,7 @@ async def test_a_bot_over_its_memory_limit_forfeits_naming_it(bot: str, memory: 
     assert f"holder forfeited: bot process went over its memory limit of {limit} MiB" in row.reason, row.reason
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bot", [f"{CLASSES}:Holds1000MiB", f"{BOT} hold {1000 << 20}"])
 async def test_a_bot_under_a_larger_limit_plays_on(bot: str, tmp_path: Path) -> None:
     settings = TournamentSettings(_entrants(f"holder={bot}@gruul", "honest=random@dimir"), "round-robin", 1, 2,
@@ -252,6 +263,7 @@ def test_bot_memory_is_read_as_a_size(tmp_path: Path) -> None:
     assert bot_memory("65536k") == 64 << 20
 
 
+@pytest.mark.slow
 def test_bot_memory_reaches_the_bots_of_a_tournament_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["tournament", "--entrant", f"holder={CLASSES}:Holds400MB@gruul", "--entrant", "random@dimir",
                  "--best-of", "1", "--bot-memory", "256M", "--db", str(tmp_path / "r.db"), "--quiet", "--jobs", "2"])
