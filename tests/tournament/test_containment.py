@@ -165,6 +165,27 @@ def test_a_killed_worker_leaves_no_bot_process(pids: Path, tmp_path: Path) -> No
         proc.wait()
 
 
+@pytest.mark.slow
+def test_a_worker_stuck_in_a_trusted_bot_dies_with_its_tournament(pids: Path, tmp_path: Path) -> None:
+    # A --trust bot spinning on a worker's event loop keeps the worker from reading its stdin;
+    # the worker must go all the same, with the bot processes of its other games.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "spellstack", "tournament", "--entrant", f"spin={CLASSES}:Spins@gruul",
+         "--entrant", "honest=random@dimir", "--best-of", "1", "--db", str(tmp_path / "r.db"), "--jobs", "2",
+         "--trust", "--quiet"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        end = time.monotonic() + START_LIMIT
+        while not _noted(pids):
+            assert proc.poll() is None and time.monotonic() < end
+            time.sleep(0.05)
+        [worker] = _noted(pids)  # the bot noted the process it spins in: a worker
+        assert _parent(worker) == proc.pid
+    finally:
+        proc.kill()
+        proc.wait()
+    assert _left_after(pids, 2.0) == []
+
+
 async def test_a_bot_plays_on_after_the_thread_that_started_it_ends(pids: Path, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     # trio starts a process from a worker thread, which ends once idle: at once, here. A bot
