@@ -292,3 +292,11 @@ def test_bot_memory_reaches_the_bots_of_a_tournament_run(tmp_path: Path, capsys:
     assert code == 0, err
     assert ("spellstack tournament: holder forfeited 1 game; the first: bot process went over its memory limit "
             "of 256 MiB and exited with code 1") in err, err
+
+
+def test_the_memory_limit_is_in_the_tournaments_key_only_when_not_the_default() -> None:
+    # A database written before there was a limit holds tournaments played at the default:
+    # they resume as before; another limit is another tournament (a bot may forfeit by it).
+    settings = TournamentSettings(_entrants("a=random@gruul", "b=random@dimir"), "round-robin", 1, 1)
+    assert "bot_memory" not in settings.as_dict()
+    assert replace(settings, bot_memory=512 << 20).as_dict() == settings.as_dict() | {"bot_memory": 512 << 20}
