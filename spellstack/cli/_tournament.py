@@ -4,6 +4,7 @@ game written to a results database as it ends; the standings at the end."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -12,7 +13,15 @@ from typing import TYPE_CHECKING
 import trio
 
 from ..cards import DECKS, load_cards
-from ..tournament import BACKENDS, BUILT_IN_BOTS, DEFAULT_DB, DEFAULT_DEADLINE, FORMATS
+from ..tournament import (
+    BACKENDS,
+    BUILT_IN_BOTS,
+    DEFAULT_BOT_MEMORY,
+    DEFAULT_DB,
+    DEFAULT_DEADLINE,
+    FORMATS,
+    MIN_BOT_MEMORY,
+)
 from ._errors import CommandError
 
 if TYPE_CHECKING:
@@ -56,6 +65,34 @@ def _seconds(text: str) -> float:
     if not 0 < value <= 86_400:
         raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds, got {text}")
     return value
+
+
+MAX_BOT_MEMORY = 1 << 40
+"""The largest memory limit ``--bot-memory`` may give (1 TiB)."""
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+"""``--bot-memory``'s units: powers of 1024."""
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([KMGT]?)(?:I?B)?\s*", re.IGNORECASE)
+"""A size: a number and a unit (``512M``, ``2G``, ``1.5GiB``; no unit: bytes)."""
+
+
+def bot_memory(text: str) -> int:
+    """``--bot-memory``'s value in bytes; CommandError naming what is wrong with it."""
+    shown = text if len(text) <= 60 else text[:57] + "..."
+    found = _SIZE.fullmatch(text)
+    if found is None:
+        if text.strip().startswith("-"):
+            raise CommandError(f"--bot-memory {shown!r}: a size can't be negative (such as 512M or 2G)")
+        raise CommandError(f"--bot-memory {shown!r}: not a size (such as 512M or 2G: a number and "
+                           "K, M, G or T)")
+    size = int(float(found.group(1)) * _UNITS[found.group(2).upper()])
+    if size == 0:
+        raise CommandError(f"--bot-memory {shown!r}: a bot needs some memory (at least 64M)")
+    if size < MIN_BOT_MEMORY:
+        raise CommandError(f"--bot-memory {shown!r}: under the least a bot process may have, "
+                           f"{MIN_BOT_MEMORY >> 20}M")
+    if size > MAX_BOT_MEMORY:
+        raise CommandError(f"--bot-memory {shown!r}: over the most it may be, 1T")
+    return size
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -105,6 +142,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "own processes, which is faster; without it each runs in a bot process "
                         "of its own, so that one that crashes, hangs or spins loses only its own "
                         "game (built-in bots always run in process)")
+    p.add_argument("--bot-memory", default=None, metavar="SIZE",
+                   help=f"the memory each bot process may use, such as 512M or 2G (default "
+                        f"{DEFAULT_BOT_MEMORY >> 30}G); a bot over it forfeits the game; class bots "
+                        "with --trust and built-in bots run in the tournament's process and have "
+                        "no limit (see docs/stdio-bots.md)")
     p.add_argument("--concurrency", type=_positive(MAX_CONCURRENCY), default=8, metavar="N",
                    help="games at once in each process (default 8)")
     p.add_argument("--jobs", type=_positive(MAX_JOBS), default=None, metavar="J",
@@ -129,6 +171,7 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     """The tournament the arguments describe; CommandError for bad ones."""
     from ..tournament import EntrantError, TournamentSettings, built_in_entrants, parse_entrant
 
+    memory = DEFAULT_BOT_MEMORY if args.bot_memory is None else bot_memory(args.bot_memory)
     cards = load_cards()
     if args.entrant is None:
         entrants = built_in_entrants(cards)
@@ -152,7 +195,7 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
         raise CommandError(f"--repeat is for --format round-robin (a {args.format} tournament "
                            "has --rounds)")
     return TournamentSettings(entrants, args.format, args.best_of, args.seed, args.rounds or 0,
-                              args.repeat, deadline=args.deadline, trust=args.trust)
+                              args.repeat, deadline=args.deadline, trust=args.trust, bot_memory=memory)
 
 
 def _jobs(args: argparse.Namespace) -> int:

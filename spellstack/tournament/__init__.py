@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from ._report import Report, report, results_json, standings_table
     from ._run import Played, TournamentSettings, run_tournament
     from ._standings import FLOOR, MatchResult, Standing, match_points, standings
+    from ._stdio import DEFAULT_BOT_MEMORY, MIN_BOT_MEMORY
     from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
     from ._wire import WorkerEntrant
     from ._workers import MAX_DEATHS, Processes, WorkerSetupError
@@ -66,6 +67,7 @@ _HOMES = {
     "_report": ("Report", "report", "results_json", "standings_table"),
     "_run": ("Played", "TournamentSettings", "run_tournament"),
     "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
+    "_stdio": ("DEFAULT_BOT_MEMORY", "MIN_BOT_MEMORY"),
     "_store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
     "_wire": ("WorkerEntrant",),
     "_workers": ("MAX_DEATHS", "Processes", "WorkerSetupError"),
@@ -76,11 +78,13 @@ _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 __all__ = [
     "BACKENDS",
     "BUILT_IN_BOTS",
+    "DEFAULT_BOT_MEMORY",
     "DEFAULT_DB",
     "DEFAULT_DEADLINE",
     "FLOOR",
     "FORMATS",
     "MAX_DEATHS",
+    "MIN_BOT_MEMORY",
     "Batch",
     "BotFactory",
     "ClusterError",

@@ -9,17 +9,26 @@ actor for it, over stdin and stdout instead of channels: the bot sees exactly wh
 in process (the rebuilt full view, its ``notify``, its ``stops``), and a bot that raises
 forfeits with the same reason. Its stdout carries frames only: anything else printing there
 (the bot's ``print``) goes to stderr instead.
+
+The process runs under the bot's memory limit (set by its supervisor, ``_supervisor``). A bot
+that runs out of memory (a ``MemoryError`` from building it, ``decide`` or ``notify``) ends
+the process at once, saying ``MemoryError`` on stderr, which the relay reads as the limit
+reached: the forfeit's reason names the limit, not the bot's exception.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
+from collections.abc import Awaitable
+from typing import Any, NoReturn
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
 from ..actors import Link, Wire, player_actor
+from ..bots import Bot
 from ._entrants import BotFactory, EntrantError, load_bot
 from ._frames import FrameError, FrameReader, frame
 from ._stdio import HELLO_VERSION, ProcessBot
@@ -28,6 +37,8 @@ __all__ = ["main"]
 
 BAD_SETUP = 2
 """The exit code when the bot can't be loaded or the hello can't be read."""
+OUT_OF_MEMORY = 1
+"""The exit code when the bot ran out of memory (as Python's own for an uncaught error)."""
 _MAX_FRAME = 16 * 1024 * 1024
 """The largest frame read from the engine (a full view of a big game is far smaller)."""
 
@@ -91,7 +102,10 @@ async def _serve(factory: BotFactory, frames_in: int, frames_out: int) -> int:
         return BAD_SETUP
     seed = hello["seed"]
     assert isinstance(seed, int)
-    bot = factory(seed)
+    try:
+        bot: Bot = _Guarded(factory(seed))
+    except MemoryError:
+        _out_of_memory()
     players, seat = hello.get("players"), hello.get("seat")
     name = (players[seat] if isinstance(players, list) and type(seat) is int and 0 <= seat < len(players)
             else "bot")
@@ -121,6 +135,56 @@ async def _serve(factory: BotFactory, frames_in: int, frames_out: int) -> int:
         # Everything the actor sent is written and it has stopped: the game is over.
         nursery.cancel_scope.cancel()
     return 0
+
+
+def _out_of_memory() -> NoReturn:
+    """End the process for want of memory, saying so on stderr (without allocating)."""
+    os.write(2, b"spellstack bot host: MemoryError: the bot ran out of memory\n")
+    os._exit(OUT_OF_MEMORY)
+
+
+class _Guarded:
+    """The bot, each of its calls ending the process if it runs out of memory (a
+    ``MemoryError`` is the memory limit reached, not a bug of the bot's to report). Its
+    attributes read through: the player actor sees the bot's own ``stops`` and ``notify``."""
+
+    def __init__(self, bot: Bot) -> None:
+        self._bot = bot
+
+    @property
+    def stops(self) -> Any:
+        return getattr(self._bot, "stops", None)
+
+    @property
+    def notify(self) -> Any:
+        notify = self._bot.notify  # type: ignore[attr-defined]  # AttributeError: none, as for the bot
+        if notify is None:
+            return None
+
+        def guarded(msg: Any) -> Any:
+            try:
+                return notify(msg)
+            except MemoryError:
+                _out_of_memory()
+
+        return guarded
+
+    def decide(self, view: Any, decision: Any) -> Any:
+        try:
+            reply = self._bot.decide(view, decision)
+        except MemoryError:
+            _out_of_memory()
+        if inspect.isawaitable(reply):
+            return _guarded(reply)
+        return reply
+
+
+async def _guarded(reply: Awaitable[Any]) -> Any:
+    """An async ``decide``'s answer, ending the process if it runs out of memory."""
+    try:
+        return await reply
+    except MemoryError:
+        _out_of_memory()
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
@@ -32,7 +32,7 @@ from ..rules import CardDefinition, CardDefinitionError
 from ._stdio import ProcessBot
 
 __all__ = ["BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
-           "load_bot", "parse_entrant"]
+           "load_bot", "parse_entrant", "with_memory"]
 
 BotFactory = Callable[[int], Bot]
 """Given a seed, a fresh bot for one game."""
@@ -187,6 +187,12 @@ def load_bot(spec: str, *, trust: bool = False) -> AnyBot:
     if not trust:
         return _hosted_bot(spec)
     return _class_factory(spec)
+
+
+def with_memory(bot: AnyBot, memory: int) -> AnyBot:
+    """``bot`` under a memory limit of ``memory`` bytes if it is a bot process (a bot played
+    in process is left as it is: nothing limits it)."""
+    return replace(bot, memory=memory) if isinstance(bot, ProcessBot) else bot
 
 
 def _command_bot(spec: str) -> ProcessBot:

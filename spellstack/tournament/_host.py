@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ._dask import ClusterError, Dask
+from ._entrants import with_memory
 from ._executors import Executor, InProcess
 from ._games import GameRow, Seat, untimed
 from ._run import Played, TournamentSettings, run_tournament
@@ -71,7 +72,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                                         concurrency=concurrency, trace_dir=trace_dir,
                                         deadline=settings.deadline)
         elif jobs == 1:
-            executor = InProcess([Seat(e.name, e.deck, e.factory) for e in settings.entrants],
+            executor = InProcess([Seat(e.name, e.deck, with_memory(e.factory, settings.bot_memory))
+                                  for e in settings.entrants],
                                  concurrency, trace_dir, settings.deadline)
         else:
             executor = Processes(_shipped(settings), jobs, concurrency, trace_dir,
@@ -102,7 +104,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
 
 def _shipped(settings: TournamentSettings) -> list[WorkerEntrant]:
     """The entrants as another process rebuilds them."""
-    return [WorkerEntrant(e.name, e.bot, e.deck, settings.trust) for e in settings.entrants]
+    return [WorkerEntrant(e.name, e.bot, e.deck, settings.trust, settings.bot_memory)
+            for e in settings.entrants]
 
 
 def _first(group: BaseExceptionGroup[RuntimeError]) -> RuntimeError:

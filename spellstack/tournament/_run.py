@@ -28,6 +28,7 @@ from ._games import DEFAULT_DEADLINE, GameRow
 from ._match import MatchSpec, Score, match_score, next_game, seat_order
 from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult
+from ._stdio import DEFAULT_BOT_MEMORY
 
 __all__ = ["FORMATS", "Played", "TournamentSettings", "run_tournament"]
 
@@ -55,6 +56,10 @@ class TournamentSettings:
     trust: bool = False
     """Python class bots run in the tournament's own processes (``--trust``) instead of a
     bot process each (``load_bot``); it changes where they run, not how games come out."""
+    bot_memory: int = DEFAULT_BOT_MEMORY
+    """Each bot process's memory limit in bytes (``--bot-memory``); a bot over it forfeits.
+    Part of the tournament's key only when it is not the default (databases written before
+    there was a limit hold tournaments played at the default)."""
 
     def round_count(self) -> int:
         """The number of rounds it has."""
@@ -74,7 +79,7 @@ class TournamentSettings:
             "seed": self.seed,
             "repeat": self.repeat,
             "deadline": self.deadline,
-        }
+        } | ({} if self.bot_memory == DEFAULT_BOT_MEMORY else {"bot_memory": self.bot_memory})
 
 
 @dataclass(slots=True)

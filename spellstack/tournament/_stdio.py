@@ -17,6 +17,14 @@ that large is how noise on stdout shows), a stream that ends inside a frame, a p
 can't start, exits or is killed. Each of those forfeits the bot's game with a reason naming it.
 Whatever happens, the process is killed when the game is over for it, and at once when it
 is cancelled (a bot over its deadline is forfeited by the coordinator and then killed).
+
+Containment: the bot is started by a supervisor of its own (``_supervisor``), which holds the
+read end of a pipe (the lifeline) whose write end only the relay holds. When the bot exits, or
+the relay closes the lifeline (the game is over for it), or the process playing the game dies
+(by any signal: the pipe ends with it), the supervisor kills the bot and, on Linux, every
+process it started, wherever it went (the supervisor is their subreaper); elsewhere the bot's
+process group. Each bot process runs under a memory limit (``RLIMIT_DATA``, inherited by what
+it starts); a bot that fails for want of memory forfeits with a reason naming the limit.
 """
 
 from __future__ import annotations
@@ -25,9 +33,11 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
@@ -36,8 +46,10 @@ from ..actors import Link, Seat
 from ..protocol import MAX_PLAYER_MESSAGE_BYTES, PROTOCOL_VERSION, Forfeit, decode_from_player
 from ..rules import InvalidMessageError
 from ._frames import FrameError, FrameReader, frame
+from ._supervisor import CANT_START, CANT_START_SAYS
 
-__all__ = ["EXIT_GRACE", "HELLO_VERSION", "STDERR_KEPT", "BotHello", "ProcessBot", "hello_message"]
+__all__ = ["DEFAULT_BOT_MEMORY", "EXIT_GRACE", "HELLO_VERSION", "MIN_BOT_MEMORY", "STDERR_KEPT", "BotHello",
+           "ProcessBot", "hello_message", "supervised"]
 
 HELLO_VERSION = 1
 """The hello frame's ``v``: what a bot process can expect of the frames it is sent."""
@@ -48,6 +60,20 @@ STDERR_KEPT = 2048
 """Bytes of a bot process's stderr kept (the last ones), to quote in a forfeit's reason."""
 _REASON_STDERR = 120
 """Characters of the bot's last stderr line quoted in a reason."""
+DEFAULT_BOT_MEMORY = 1 << 30
+"""A bot process's memory limit in bytes unless the tournament says otherwise (``--bot-memory``)."""
+MIN_BOT_MEMORY = 64 << 20
+"""The smallest memory limit a bot process may be given (an interpreter needs some to start)."""
+STOP_GRACE = 2.0
+"""Seconds the supervisor has to kill the bot and all it started, once told, before it is
+killed itself (with the bot's process group)."""
+SUPERVISOR = Path(__file__).with_name("_supervisor.py")
+"""The supervisor's script, run by path (it needs nothing but the standard library)."""
+_OUT_OF_MEMORY = (b"memoryerror", b"out of memory", b"cannot allocate memory", b"bad_alloc",
+                  b"outofmemory", b"memory allocation of", b"failed to allocate")
+"""What a process that failed for want of memory writes on stderr (Python, C, C++, Rust, Go,
+Java...), lower-cased: how a bot that went over its limit is told from one that failed
+otherwise (a limit per process is not reported by the kernel)."""
 
 _GAME_OVER = b"\x83" + msgpack.packb("k") + msgpack.packb("GameOver")
 """How the engine's encoding of a ``GameOver`` begins (a map of three, its kind first)."""
@@ -83,10 +109,12 @@ class ProcessBot:
 
     command: tuple[str, ...]
     """The process's command line."""
+    memory: int = DEFAULT_BOT_MEMORY
+    """Its memory limit in bytes (``RLIMIT_DATA`` of each process it runs as; 0: none)."""
 
     def seat(self, hello: BotHello) -> Seat:
         """The game's seat for it: a relay between the game and a process started for it."""
-        return Seat(ProcessSeat(self.command, hello).play)
+        return Seat(ProcessSeat(self.command, hello, self.memory).play)
 
 
 class _Gone(Exception):
@@ -100,11 +128,15 @@ class _Gone(Exception):
 class ProcessSeat:
     """One game's relay between the coordinator and a bot process."""
 
-    def __init__(self, command: Sequence[str], hello: BotHello) -> None:
+    def __init__(self, command: Sequence[str], hello: BotHello, memory: int = DEFAULT_BOT_MEMORY) -> None:
         self.command = tuple(command)
         """The process's command line."""
         self.hello = hello
         """What it is told first."""
+        self.memory = memory
+        """Its memory limit in bytes (0: none)."""
+        self.lifeline: int | None = None
+        """The write end of the supervisor's lifeline, until closed (which stops the bot)."""
         self.stderr: deque[bytes | bytearray] = deque()
         """The end of what it wrote on stderr (at most ``STDERR_KEPT`` bytes)."""
         self._stderr_size = 0
@@ -117,14 +149,23 @@ class ProcessSeat:
     async def play(self, link: Link) -> None:
         """Start the process, relay both ways until the game is over for the bot, and see the
         process gone however this ends."""
+        # Both ends are close-on-exec: only the supervisor gets the read end (``pass_fds``).
+        lifeline, self.lifeline = os.pipe()
         try:
             process = await trio.lowlevel.open_process(
-                list(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True)
+                supervised(self.command, lifeline, self.memory), stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+                pass_fds=(lifeline,))
         except OSError as err:
+            self._cut_lifeline()
             await link.send(Forfeit(_fit(f"bot process can't start: {err.strerror or err} "
                                          f"({self.command[0]!r})")))
             return
+        except BaseException:
+            self._cut_lifeline()
+            raise
+        finally:
+            os.close(lifeline)
         self.process = process
         try:
             async with trio.open_nursery() as nursery:
@@ -197,6 +238,9 @@ class ProcessSeat:
         with trio.move_on_after(EXIT_GRACE):
             await process.wait()
         code = process.returncode
+        failed = self._cant_start() if code == CANT_START else None
+        if failed is not None:
+            return f"bot process can't start: {failed}"
         if code is None:
             how = "closed its stdout"
         elif code < 0:
@@ -207,6 +251,8 @@ class ProcessSeat:
             how = f"was killed by {name}"
         else:
             how = f"exited with code {code}"
+        if code != 0 and self.memory and self._out_of_memory():
+            how = f"went over its memory limit of {self.memory / (1 << 20):g} MiB and {how}"
         cut = ""
         if len(rest) >= 4:
             cut = (f" inside a frame (its length says {int.from_bytes(rest[:4], 'big')} bytes, "
@@ -237,12 +283,40 @@ class ProcessSeat:
         last = " ".join(lines[-1].split())
         return last if len(last) <= _REASON_STDERR else last[:_REASON_STDERR - 3] + "..."
 
+    def _cant_start(self) -> str | None:
+        """Why the supervisor could not start the bot's command, if its stderr says so."""
+        text = b"".join(self.stderr).decode("utf-8", "replace")
+        at = text.rfind(CANT_START_SAYS)
+        if at == -1:
+            return None
+        said = "".join(c if c.isprintable() else "?" for c in text[at + len(CANT_START_SAYS):].split("\n")[0])
+        return said[:_REASON_STDERR] or None
+
+    def _out_of_memory(self) -> bool:
+        """Whether the end of the bot's stderr says it ran out of memory."""
+        kept = b"".join(self.stderr).lower()
+        return any(mark in kept for mark in _OUT_OF_MEMORY)
+
+    def _cut_lifeline(self) -> None:
+        """Close the lifeline's write end: the supervisor stops the bot and all it started."""
+        if self.lifeline is not None:
+            os.close(self.lifeline)
+            self.lifeline = None
+
     async def _stop(self, process: trio.Process) -> None:
-        """See the process gone: killed with its whole session (a shell's children too) if
-        it is still there, and reaped."""
+        """See the bot gone, with everything it started, and its supervisor reaped: the
+        lifeline is cut (the supervisor kills them all and exits, on Linux); then the
+        supervisor's process group, which the bot started in, is killed (what is left of it:
+        on macOS the bot's children; anywhere the bot, if it killed its supervisor), and the
+        supervisor if it has not exited within ``STOP_GRACE``."""
+        self._cut_lifeline()
+        with trio.move_on_after(STOP_GRACE):
+            await process.wait()
+        # The group outlives its leader while any member is left: killed even after the
+        # supervisor exited (which is how a bot that exits leaves its game).
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
         if process.returncode is None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
         with trio.move_on_after(10):
@@ -251,6 +325,12 @@ class ProcessSeat:
             if stream is not None:
                 with contextlib.suppress(Exception):
                     await stream.aclose()
+
+
+def supervised(command: Sequence[str], lifeline: int, memory: int) -> list[str]:
+    """The command line that runs ``command`` under a supervisor watching the file descriptor
+    ``lifeline``, with a memory limit of ``memory`` bytes (0: none)."""
+    return [sys.executable, "-I", "-S", str(SUPERVISOR), str(lifeline), str(memory), *command]
 
 
 def _noise(head: bytes, size: int, limit: int) -> str:

@@ -21,10 +21,11 @@ import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
 from ..cards import Deck
-from ._entrants import load_bot
+from ._entrants import load_bot, with_memory
 from ._frames import FrameError, frame
 from ._frames import FrameReader as _Frames
 from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat
+from ._stdio import DEFAULT_BOT_MEMORY
 
 __all__ = [
     "MAX_FRAME",
@@ -45,7 +46,7 @@ __all__ = [
     "setup_message",
 ]
 
-WIRE_VERSION = 2
+WIRE_VERSION = 3
 """The setup frame's ``v``: a worker refuses a setup of another version."""
 
 MAX_FRAME = 16 * 1024 * 1024
@@ -68,12 +69,15 @@ class WorkerEntrant:
     trusted: bool = False
     """Whether a Python class bot runs in the worker's own process (``--trust``) rather than
     in a bot process of its own (``load_bot``)."""
+    memory: int = DEFAULT_BOT_MEMORY
+    """A bot process's memory limit in bytes."""
 
 
 def seats_of(entrants: Sequence[WorkerEntrant]) -> tuple[Seat, ...]:
     """The entrants as games need them, each bot loaded again from its spec (``load_bot``:
     ``EntrantError`` if one can't be)."""
-    return tuple(Seat(e.name, e.deck, load_bot(e.bot, trust=e.trusted)) for e in entrants)
+    return tuple(Seat(e.name, e.deck, with_memory(load_bot(e.bot, trust=e.trusted), e.memory))
+                 for e in entrants)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +132,7 @@ def setup_message(entrants: Sequence[WorkerEntrant], concurrency: int, trace_dir
     return {"t": "setup", "v": WIRE_VERSION, "concurrency": concurrency,
             "trace_dir": None if trace_dir is None else str(trace_dir), "deadline": float(deadline),
             "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name, "cards": list(e.deck.cards),
-                          "trusted": e.trusted} for e in entrants]}
+                          "trusted": e.trusted, "memory": e.memory} for e in entrants]}
 
 
 def game_message(ticket: int, spec: GameSpec) -> Message:
@@ -166,8 +170,11 @@ def decode_setup(message: Message) -> Setup:
         trusted = entrant.get("trusted")
         if type(trusted) is not bool:
             raise FrameError(f"setup: an entrant's trusted {trusted!r:.200}")
+        memory = entrant.get("memory")
+        if type(memory) is not int or memory < 0:
+            raise FrameError(f"setup: an entrant's memory {memory!r:.200}")
         entrants.append(WorkerEntrant(_str(entrant, "name"), _str(entrant, "bot"),
-                                      Deck(_str(entrant, "deck"), cards), trusted))
+                                      Deck(_str(entrant, "deck"), cards), trusted, memory))
     trace_dir = message.get("trace_dir")
     if trace_dir is not None and not isinstance(trace_dir, str):
         raise FrameError(f"setup: trace_dir {trace_dir!r}")

@@ -7,6 +7,9 @@ worker never outlives its tournament; games still in flight then are abandoned.
 Its stdout carries frames only: anything else printing there (a bot's ``print``) goes to
 stderr instead. Ctrl-C is the tournament's to handle: a worker ignores SIGINT and stops when
 the tournament closes its stdin.
+
+It also exits at once, from a thread of its own, when its lifeline ends (the tournament
+died), even while a game holds its event loop; the bot processes it started then end with it.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import contextlib
 import os
 import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 import trio
@@ -32,22 +36,43 @@ from ._wire import (
     row_message,
     seats_of,
 )
+from ._workers import LIFELINE_ENV
 
 __all__ = ["main"]
 
 SETUP_FAILED = 2
 """The exit code of a worker whose setup frame it could not use."""
+TOURNAMENT_GONE = 3
+"""The exit code of a worker whose tournament died (its lifeline ended)."""
 
 
 def main() -> None:
     """Serve one tournament on stdin and stdout; exit when stdin ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    lifeline = os.environ.pop(LIFELINE_ENV, None)  # popped: its bots don't inherit it
+    if lifeline is not None and lifeline.isdigit():
+        threading.Thread(target=_watch_lifeline, args=(int(lifeline),), daemon=True,
+                         name="spellstack lifeline").start()
     frames_in, frames_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
     os.dup2(2, 1)
     sys.exit(trio.run(_serve, frames_in, frames_out))
+
+
+def _watch_lifeline(fd: int) -> None:
+    """Exit the process when the tournament's end of the pipe ``fd`` closes."""
+    os.set_inheritable(fd, False)
+    while True:
+        try:
+            if not os.read(fd, 4096):
+                break
+        except InterruptedError:
+            continue
+        except OSError:
+            break
+    os._exit(TOURNAMENT_GONE)
 
 
 async def _serve(frames_in: int, frames_out: int) -> int:

@@ -9,6 +9,11 @@ times: if its worker died each time, its row says so. A game played again is a s
 may be what killed the worker), and no worker plays two suspects at once, so a game that
 kills every worker it meets costs each game beside it one life, not all three.
 
+A worker also watches a pipe from the tournament (its lifeline, named by ``LIFELINE_ENV``)
+in a thread of its own, and exits at once when it ends: a tournament killed by any signal
+takes its workers with it even while one is stuck (a ``--trust`` bot spinning on its event
+loop keeps it from reading its stdin), and with them every bot process they started.
+
 No task runs in the background: a game's own ``play`` call reads its worker's stdout, or
 waits while another game's call does. One call at a time reads from a worker; when it has its
 row it hands the reading to another game in flight on that worker.
@@ -30,10 +35,14 @@ import trio
 from ._games import DEFAULT_DEADLINE, GameRow, GameSpec
 from ._wire import FrameError, FrameReader, WorkerEntrant, decode_row, encode_frame, game_message, setup_message
 
-__all__ = ["EXIT_GRACE", "MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant", "WorkerSetupError", "died_row"]
+__all__ = ["EXIT_GRACE", "LIFELINE_ENV", "MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant",
+           "WorkerSetupError", "died_row"]
 
 WORKER_MODULE = "spellstack.tournament._worker_main"
 """The module a worker process runs (``python -m``)."""
+
+LIFELINE_ENV = "SPELLSTACK_WORKER_LIFELINE"
+"""The environment variable that gives a worker the file descriptor of its lifeline's read end."""
 
 MAX_DEATHS = 3
 """How many times a game's worker may die while playing it before the game is given up."""
@@ -118,6 +127,14 @@ class _Worker:
         """No more games go to it (it died, or is being killed)."""
         self.buried = False
         """It has been reaped and its games in flight told."""
+        self.lifeline: int | None = None
+        """The write end of its lifeline, until it is reaped."""
+
+    def cut_lifeline(self) -> None:
+        """Close the lifeline's write end (the worker is gone: nothing to tell it)."""
+        if self.lifeline is not None:
+            os.close(self.lifeline)
+            self.lifeline = None
 
     async def send(self, frame: bytes, slot: _Slot) -> bool:
         """Write ``frame``, the game of ``slot`` (in ``pending`` already); False, and the
@@ -222,6 +239,7 @@ class Processes:
                     if w.process.returncode is None:
                         w.process.kill()
                     await w.process.wait()
+                    w.cut_lifeline()
                     await w.stdin.aclose()
                     await w.frames.stream.aclose()
 
@@ -264,9 +282,19 @@ class Processes:
 
     async def _start(self) -> _Worker:
         """A new worker process, its setup sent."""
-        process = await trio.lowlevel.open_process(list(self.command), stdin=subprocess.PIPE,
-                                                   stdout=subprocess.PIPE)
+        # Both ends are close-on-exec: only this worker gets the read end (``pass_fds``).
+        lifeline, keep = os.pipe()
+        try:
+            process = await trio.lowlevel.open_process(
+                list(self.command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                pass_fds=(lifeline,), env={**os.environ, LIFELINE_ENV: str(lifeline)})
+        except BaseException:
+            os.close(keep)
+            raise
+        finally:
+            os.close(lifeline)
         worker = _Worker(process)
+        worker.lifeline = keep
         self._everyone.append(worker)
         self.started += 1
         async with worker.sending:
@@ -355,6 +383,7 @@ class Processes:
             if worker.process.returncode is None:
                 worker.process.kill()
             returncode = await worker.process.wait()
+            worker.cut_lifeline()
             await worker.stdin.aclose()
             await worker.frames.stream.aclose()
         worker.buried = True

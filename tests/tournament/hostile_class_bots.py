@@ -50,3 +50,45 @@ class Noted(RandomBot):
             _note_pid()
             self.noted = True
         return super().decide(view, decision)
+
+
+class ForksThenExits(RandomBot):
+    """At its first priority decision, starts a child in its process group that sleeps, and
+    exits (code 3)."""
+
+    def decide(self, view, decision):
+        if decision.kind == "priority":
+            import subprocess
+            import sys
+
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3600)"])
+            folder = os.environ.get("SPELLSTACK_TEST_PIDS")
+            if folder:
+                with open(os.path.join(folder, f"{child.pid}.pid"), "w", encoding="utf-8") as out:
+                    out.write(str(child.pid))
+            os._exit(3)
+        return super().decide(view, decision)
+
+
+class _Holds(RandomBot):
+    """Holds ``SIZE`` bytes (written, so resident) from its first decision on, playing as the
+    random bot does."""
+
+    SIZE = 0
+
+    def decide(self, view, decision):
+        if not hasattr(self, "held"):
+            self.held = b"\x01" * self.SIZE
+        return super().decide(view, decision)
+
+
+class Holds1000MiB(_Holds):
+    """Holds 1,000 MiB."""
+
+    SIZE = 1000 << 20
+
+
+class Holds400MB(_Holds):
+    """Holds 400 MB."""
+
+    SIZE = 400_000_000
