@@ -43,15 +43,30 @@ def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def test_the_example_command_prints_what_the_page_shows(checkout: Path) -> None:
-    [line] = [line for block in _blocks("sh") for line in block.splitlines() if line.strip()]
+def _command(block: str) -> list[str]:
+    [line] = [line for line in block.splitlines() if line.strip()]
     args = shlex.split(line)
     assert args[:2] == ["spellstack", "tournament"]
+    return args[1:]
+
+
+def test_the_example_command_prints_what_the_page_shows(checkout: Path) -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = main([*args[1:], "--quiet"])
+        code = main([*_command(_blocks("sh")[0]), "--quiet"])
     assert code == 0
     assert out.getvalue() == _blocks("text")[0]
+
+
+def test_the_memory_limit_example_plays_its_tournament(checkout: Path) -> None:
+    """The page's second command, with --bot-memory, plays to its standings."""
+    [_, second] = _blocks("sh")
+    assert "--bot-memory" in second
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([*_command(second), "--quiet"])
+    assert code == 0
+    assert "stdio_bot-gruul" in out.getvalue()
 
 
 def test_a_missing_program_is_refused_as_the_page_shows(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
