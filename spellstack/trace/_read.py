@@ -419,6 +419,7 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
     """Play the trace's game again (same seed, decks and players), each seat giving the replies
     it gave in the trace; returns the game and its result, after checking that the final state
     hash is the recorded one and every recorded reply was used (``ReplayMismatchError``).
+    ``TraceRecordError``, before the game starts, for a recorded answer that doesn't decode.
 
     Everything else comes from the trace's header: the decklists (so a game played from deck
     files replays without them), each seat's settings, the turn limit, how the game started.
