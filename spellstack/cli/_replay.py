@@ -8,7 +8,7 @@ from pathlib import Path
 import orjson
 import trio
 
-from ..trace import ReplayCheck, ReplayError, check_replay
+from ..trace import ReplayCheck, ReplayError, TraceError, check_replay
 from ._errors import CommandError
 from ._trace_file import load_trace
 
@@ -52,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
         check = trio.run(check_replay, trace)
     except ReplayError as err:
         raise CommandError(str(err)) from None
+    except TraceError as err:  # a recorded answer that doesn't decode as its kind
+        raise CommandError(f"not a trace: {err}") from None
     for line in render_check(check):
         print(line)
     return 0 if check.identical else 1

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..trace import Explanation, WhyError, explain
+from ..trace import Explanation, TraceError, WhyError, explain
 from ._errors import CommandError
 from ._trace_file import load_trace
 
@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
         found = explain(trace, seq=args.seq, name=args.object)
     except WhyError as err:
         raise CommandError(str(err)) from None
+    except TraceError as err:  # a record that doesn't decode as its kind
+        raise CommandError(f"not a trace: {err}") from None
     for i, e in enumerate(found):
         if i:
             print()

@@ -13,6 +13,7 @@ from ._check import Divergence, ReplayCheck, check_replay, record_json
 from ._html import trace_html
 from ._page import PageData, page_data
 from ._read import (
+    MAX_DEPTH,
     ReplayBot,
     ReplayError,
     ReplayMismatchError,
@@ -44,6 +45,7 @@ from ._why import (
 )
 
 __all__ = [
+    "MAX_DEPTH",
     "Divergence",
     "Explanation",
     "PageData",

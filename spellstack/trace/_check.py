@@ -82,7 +82,8 @@ async def check_replay(trace: Trace) -> ReplayCheck:
     """Play ``trace``'s game again from its header and recorded answers (``replay_trace``),
     tracing the replay to a temporary file, and compare the two traces line by line: each
     message line by number (sender, receiver, kind, payload), then the result line.
-    ``ReplayError`` if the game can't be set up again."""
+    ``ReplayError`` if the game can't be set up again; ``TraceRecordError`` (before anything is
+    played) if a recorded answer or stops doesn't decode as its kind."""
     error = ""
     with tempfile.TemporaryDirectory(prefix="spellstack-replay-") as folder:
         path = Path(folder) / "replay.jsonl"

@@ -24,6 +24,7 @@ from ..protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, Su
 from ..rules import Decision, Game, GameStart, PlayerView, Reply, SpellstackError
 
 __all__ = [
+    "MAX_DEPTH",
     "ReplayBot",
     "ReplayError",
     "ReplayMismatchError",
@@ -41,6 +42,12 @@ __all__ = [
     "read_trace",
     "replay_trace",
 ]
+
+
+MAX_DEPTH = 64
+"""How deep lists and objects may nest in one line. A trace as written nests 8 deep at most;
+the JSON printer (orjson) can't print a value much past 255 levels, so a deeper record read
+here could not be shown again (``replay`` prints the lines that differ)."""
 
 
 # --------------------------------------------------------------------------- errors
@@ -234,6 +241,10 @@ def parse_trace(lines: Iterable[str], source: str = "<trace>") -> Trace:
                 raise TraceTruncatedError(source, number, f"the file ends in the middle of this "
                                           f"line ({err})") from None
             raise TraceNotJSONError(source, number, f"not JSON ({err})") from None
+        # Each opening bracket may nest one level deeper: fewer than the limit need no walk.
+        if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(record):
+            raise TraceRecordError(source, number, f"lists and objects nested more than "
+                                   f"{MAX_DEPTH} levels deep")
         if not isinstance(record, dict):
             raise TraceRecordError(source, number, f"expected a JSON object, got {_kind(record)}")
         if header is None:
@@ -252,6 +263,21 @@ def parse_trace(lines: Iterable[str], source: str = "<trace>") -> Trace:
     if result is None:
         raise TraceTruncatedError(source, number, "the file ends here without a result line")
     return Trace(header, tuple(messages), result, source)
+
+
+def _too_deep(record: Any) -> bool:
+    """Whether lists and objects nest more than ``MAX_DEPTH`` deep in ``record`` (walked
+    without recursion: the record may nest as deep as the JSON parser allows)."""
+    stack: list[tuple[Any, int]] = [(record, 1)]
+    while stack:
+        value, depth = stack.pop()
+        inner = value.values() if type(value) is dict else value if type(value) is list else ()
+        for item in inner:
+            if type(item) is dict or type(item) is list:
+                if depth >= MAX_DEPTH:
+                    return True
+                stack.append((item, depth + 1))
+    return False
 
 
 def _kind(value: Any) -> str:
@@ -393,6 +419,7 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
     """Play the trace's game again (same seed, decks and players), each seat giving the replies
     it gave in the trace; returns the game and its result, after checking that the final state
     hash is the recorded one and every recorded reply was used (``ReplayMismatchError``).
+    ``TraceRecordError``, before the game starts, for a recorded answer that doesn't decode.
 
     Everything else comes from the trace's header: the decklists (so a game played from deck
     files replays without them), each seat's settings, the turn limit, how the game started.

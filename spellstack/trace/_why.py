@@ -9,14 +9,18 @@ The passes of a step that nobody could act in are made by the engine at kernel s
 recorded together once the run stops, after the records of the steps they ended: the n-th
 step change that still lacks its passes takes the next passes recorded (each step that
 ended needs one pass from every player still in the game, in turn order).
+
+The records read (``GameEvent``, ``Resolve``, ``Resolved``) are decoded as their protocol types
+first, as the other readers do: a payload that doesn't fit its kind is a ``TraceRecordError``
+naming its line, never a wrong answer or a crash.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from ..cards import short_value
+from ..protocol import GameEvent, Resolve, Resolved
 from ..rules import SpellstackError
 from ._read import Trace, TraceMessage
 
@@ -35,6 +39,10 @@ _NO_PRIORITY = frozenset({"untap", "cleanup"})
 """Steps in which no player receives priority (502.4; 514.3, unless something happens)."""
 _ACTIONS = frozenset({"cast", "activate", "play"})
 """Event kinds of an action taken with priority (117.3c: the succession of passes starts over)."""
+_READ = frozenset({"GameEvent", "Resolve", "Resolved"})
+"""The message kinds whose payloads ``explain`` and ``priority_flow`` read."""
+_LISTED = 20
+"""How many names an error lists at most."""
 
 
 class WhyError(SpellstackError):
@@ -103,8 +111,16 @@ class _Object:
     targets: tuple[int, ...]
 
 
-def _ev(m: TraceMessage) -> Mapping[str, Any] | None:
-    return m.payload if m.kind == "GameEvent" else None
+def _decoded(trace: Trace) -> dict[int, GameEvent | Resolve | Resolved]:
+    """The records ``explain`` reads, decoded, by line; ``TraceRecordError`` for a payload that
+    doesn't fit its kind."""
+    out: dict[int, GameEvent | Resolve | Resolved] = {}
+    for m in trace.messages:
+        if m.kind in _READ:
+            msg = m.decode(trace.source)
+            assert isinstance(msg, GameEvent | Resolve | Resolved)
+            out[m.line] = msg
+    return out
 
 
 class _Index:
@@ -112,6 +128,7 @@ class _Index:
 
     def __init__(self, trace: Trace) -> None:
         self.trace = trace
+        self.decoded = _decoded(trace)
         players = trace.header.players
         self.by_seq = {m.seq: m for m in trace.messages}
         self.objects: dict[int, _Object] = {}
@@ -125,21 +142,22 @@ class _Index:
         waiting: list[tuple[int, list[Pass], int]] = []  # (record, passes so far, needed)
         step: tuple[str, int, str] | None = None
         for m in trace.messages:
-            if m.kind == "Resolve":
+            msg = self.decoded.get(m.line)
+            if isinstance(msg, Resolve):
                 self.successions[m.seq] = tuple(current[-self._n(players, gone):])
                 current = []
                 continue
-            if m.kind == "Resolved":
-                self.names[int(m.payload.get("object_id", 0))] = str(m.payload.get("name", ""))
+            if isinstance(msg, Resolved):
+                self.names[msg.object_id] = msg.name
                 continue
-            ev = _ev(m)
-            if ev is None:
+            if msg is None:
                 continue
-            kind = ev["kind"]
-            seat = ev["player"]
-            who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else ""
+            ev = msg
+            kind = ev.kind
+            seat = ev.player
+            who = players[seat] if 0 <= seat < len(players) else ""
             if kind in ("pass", "auto_pass"):
-                p = Pass(who, m.seq, kind == "auto_pass", str(ev["text"]))
+                p = Pass(who, m.seq, kind == "auto_pass", ev.text)
                 if waiting:
                     waiting[0][1].append(p)
                     if len(waiting[0][1]) >= waiting[0][2]:
@@ -164,9 +182,9 @@ class _Index:
                     else:
                         waiting.append((m.seq, got, need))
                 if kind == "step":
-                    step = (str(ev["step"]), int(ev["turn"]), who)
+                    step = (ev.step, ev.turn, who)
                 else:  # "turn 7: alice": the untap step of alice's turn 7 has no record
-                    step = ("untap", int(ev["turn"]), who)
+                    step = ("untap", ev.turn, who)
         for seq, got, _ in waiting:  # the trace ended first
             self.successions[seq] = tuple(got)
 
@@ -174,21 +192,31 @@ class _Index:
     def _n(players: tuple[str, ...], gone: set[str]) -> int:
         return len([p for p in players if p not in gone])
 
-    def _put(self, m: TraceMessage, ev: Mapping[str, Any], who: str) -> None:
+    def _put(self, m: TraceMessage, ev: GameEvent, who: str) -> None:
         """A spell or ability put on the stack (its cast, activate or trigger record)."""
-        oid = int(ev["subject"])
+        oid = ev.subject
         if not oid:
             return
-        text = str(ev["text"])
-        if ev["kind"] == "cast":
+        text = ev.text
+        if ev.kind == "cast":
             name = text.removeprefix(f"{who} casts ").split(" targeting ")[0]
-        elif ev["kind"] == "activate":
+        elif ev.kind == "activate":
             name = "ability of " + text.removeprefix(f"{who} activates ")
-        elif ev["kind"] == "trigger":
+        elif ev.kind == "trigger":
             name = text.removesuffix(" goes on the stack")
         else:
             return
-        self.objects[oid] = _Object(oid, name, who, m.seq, tuple(int(r) for r in ev["refs"]))
+        self.objects[oid] = _Object(oid, name, who, m.seq, ev.refs)
+
+    def event(self, m: TraceMessage) -> GameEvent | None:
+        """``m`` decoded, if it is a ``GameEvent``."""
+        msg = self.decoded.get(m.line)
+        return msg if isinstance(msg, GameEvent) else None
+
+    def object_id(self, m: TraceMessage) -> int:
+        """The object a ``Resolve`` or ``Resolved`` record names; 0 for another record."""
+        msg = self.decoded.get(m.line)
+        return msg.object_id if isinstance(msg, Resolve | Resolved) else 0
 
     def name(self, oid: int) -> str:
         obj = self.objects.get(oid)
@@ -204,16 +232,14 @@ def explain_seq(trace: Trace, seq: int) -> Explanation:
     if m is None:
         last = trace.messages[-1].seq if trace.messages else 0
         raise WhyError(f"no record numbered {seq} (the trace's records go from 1 to {last})")
-    ev = _ev(m)
-    if ev is not None and ev["kind"] in ("step", "turn"):
+    ev = index.event(m)
+    if ev is not None and ev.kind in ("step", "turn"):
         return _step(index, seq)
-    oid = 0
-    if m.kind in ("Resolve", "Resolved"):
-        oid = int(m.payload.get("object_id", 0))
-    elif ev is not None and ev["kind"] in ("cast", "activate", "trigger", "resolve", "counter"):
-        oid = int(ev["subject"])
+    oid = index.object_id(m)
+    if ev is not None and ev.kind in ("cast", "activate", "trigger", "resolve", "counter"):
+        oid = ev.subject
     if not oid:
-        what = ev["kind"] if ev is not None else m.kind
+        what = _words(ev.kind) if ev is not None else m.kind
         raise WhyError(f"record {seq} ({what}) is neither a step change nor about a spell or "
                        "ability on the stack; give the number of a cast, a resolution, a "
                        "counter or a step record")
@@ -227,18 +253,26 @@ def explain_object(trace: Trace, name: str) -> tuple[Explanation, ...]:
     wanted = name.casefold()
     found = [oid for oid, obj in index.objects.items() if obj.name.casefold() == wanted]
     if not found:
-        known = sorted({o.name for o in index.objects.values()})
-        raise WhyError(f"no spell or ability named {name!r} was on the stack; the trace's are: "
-                       + (", ".join(known) or "none"))
+        known = sorted({_words(o.name) for o in index.objects.values()})
+        more = f" and {len(known) - _LISTED} more" if len(known) > _LISTED else ""
+        raise WhyError(f"no spell or ability named {short_value(name)} was on the stack; the "
+                       f"trace's are: " + (", ".join(known[:_LISTED]) or "none") + more)
     return tuple(_object(index, oid) for oid in found)
 
 
 def explain(trace: Trace, *, seq: int | None = None, name: str | None = None
             ) -> tuple[Explanation, ...]:
-    """``explain_seq`` or ``explain_object``, whichever is given (exactly one)."""
+    """``explain_seq`` or ``explain_object``, whichever is given (exactly one). Each raises
+    ``TraceRecordError`` for a record it reads whose payload doesn't fit its kind."""
     if (seq is None) == (name is None):
         raise WhyError("give a record number or an object's name, not both or neither")
     return (explain_seq(trace, seq),) if seq is not None else explain_object(trace, name or "")
+
+
+def _words(text: str) -> str:
+    """Text from the trace, to quote in an error: as it is if it is short and printable, else
+    escaped and cut (an error stays one short line)."""
+    return text if len(text) <= 60 and text.isprintable() else short_value(text)
 
 
 def _passes_words(passed: tuple[Pass, ...]) -> str:
@@ -273,10 +307,10 @@ def _object(index: _Index, oid: int) -> Explanation:
     obj = index.objects.get(oid)
     subject = f"{name} (object {oid}" + (f", {obj.controller}'s" if obj else "") + ")"
     for m in trace.messages:
-        ev = _ev(m)
-        if ev is not None and ev["kind"] == "counter" and int(ev["subject"]) == oid:
-            return _countered(index, oid, subject, m)
-        if m.kind == "Resolve" and int(m.payload.get("object_id", 0)) == oid:
+        ev = index.event(m)
+        if ev is not None and ev.kind == "counter" and ev.subject == oid:
+            return _countered(index, oid, subject, m, ev)
+        if m.kind == "Resolve" and index.object_id(m) == oid:
             return _resolved(index, oid, subject, m)
     return Explanation(subject, "unresolved", "", f"{name} neither resolved nor was countered "
                        "before the trace ends", None, (), obj.put_seq if obj else 0)
@@ -285,8 +319,8 @@ def _object(index: _Index, oid: int) -> Explanation:
 def _resolved(index: _Index, oid: int, subject: str, resolve: TraceMessage) -> Explanation:
     passed = index.successions.get(resolve.seq, ())
     first = _resolution_event(index, oid, resolve.seq)
-    text = str(first["text"]) if first is not None else ""
-    seq = int(first["_seq"]) if first is not None else resolve.seq
+    text = first[0].text if first is not None else ""
+    seq = first[1] if first is not None else resolve.seq
     why = f"all players passed in succession: {_passes_words(passed)}"
     if "(608.2b)" in text:
         losses = _target_losses(index, oid, resolve.seq)
@@ -303,19 +337,20 @@ def _resolved(index: _Index, oid: int, subject: str, resolve: TraceMessage) -> E
                        passed, seq)
 
 
-def _resolution_event(index: _Index, oid: int, after: int) -> dict[str, Any] | None:
-    """The kernel's ``resolve`` record for ``oid`` after the ``Resolve`` numbered ``after``."""
+def _resolution_event(index: _Index, oid: int, after: int) -> tuple[GameEvent, int] | None:
+    """The kernel's ``resolve`` record for ``oid`` after the ``Resolve`` numbered ``after``,
+    with its number."""
     for m in index.trace.messages:
-        ev = _ev(m)
-        if m.seq > after and ev is not None and ev["kind"] == "resolve" and int(ev["subject"]) == oid:
-            return {**ev, "_seq": m.seq}
+        ev = index.event(m)
+        if m.seq > after and ev is not None and ev.kind == "resolve" and ev.subject == oid:
+            return ev, m.seq
         if m.seq > after and m.kind == "Resolved":
             break
     return None
 
 
-def _names_target(ev: Mapping[str, Any], target: int) -> bool:
-    return int(ev["subject"]) == target or target in ev["refs"]
+def _names_target(ev: GameEvent, target: int) -> bool:
+    return ev.subject == target or target in ev.refs
 
 
 def _target_losses(index: _Index, oid: int, until: int) -> tuple[TargetLoss, ...]:
@@ -331,21 +366,21 @@ def _target_losses(index: _Index, oid: int, until: int) -> tuple[TargetLoss, ...
         found: TargetLoss | None = None
         last: TargetLoss | None = None
         for m in index.trace.messages:
-            ev = _ev(m)
+            ev = index.event(m)
             if m.seq <= obj.put_seq or ev is None:
                 continue
             if m.seq >= until:
                 break
-            if ev["kind"] in ("pass", "auto_pass", "priority", "sba_skipped"):
+            if ev.kind in ("pass", "auto_pass", "priority", "sba_skipped"):
                 continue
-            if ev["kind"] == "counter" and int(ev["subject"]) == target:
-                found = TargetLoss(label, m.seq, str(ev["text"]))
+            if ev.kind == "counter" and ev.subject == target:
+                found = TargetLoss(label, m.seq, ev.text)
                 break
-            if ev["zones"] and target in ev["refs"]:
-                found = TargetLoss(label, m.seq, f"it left the {ev['zones'][0]}: {ev['text']}")
+            if ev.zones and target in ev.refs:
+                found = TargetLoss(label, m.seq, f"it left the {ev.zones[0]}: {ev.text}")
                 break
-            if _names_target(ev, target) and ev["kind"] not in _ACTIONS:
-                last = TargetLoss(label, m.seq, str(ev["text"]))
+            if _names_target(ev, target) and ev.kind not in _ACTIONS:
+                last = TargetLoss(label, m.seq, ev.text)
         out.append(found or last or TargetLoss(label, None, "no record says what made it illegal"))
     return tuple(out)
 
@@ -357,23 +392,23 @@ def _target_name(index: _Index, target: int) -> str:
     if 1 <= target <= len(players):
         return players[target - 1]
     for m in index.trace.messages:
-        ev = _ev(m)
-        if ev is not None and ev["zones"] and ev["zones"][-1] == "battlefield" and int(ev["subject"]) == target:
-            return str(ev["text"]).split(" moves from ")[0]
+        ev = index.event(m)
+        if ev is not None and ev.zones and ev.zones[-1] == "battlefield" and ev.subject == target:
+            return ev.text.split(" moves from ")[0]
     return f"object {target}"
 
 
-def _countered(index: _Index, oid: int, subject: str, counter: TraceMessage) -> Explanation:
+def _countered(index: _Index, oid: int, subject: str, counter: TraceMessage,
+               event: GameEvent) -> Explanation:
     resolve = next((m for m in reversed(index.trace.messages)
                     if m.seq < counter.seq and m.kind == "Resolve"), None)
     if resolve is None:
-        return Explanation(subject, "countered", "701.5", f"{counter.payload['text']}",
-                           counter.seq, (), counter.seq)
-    by = int(resolve.payload.get("object_id", 0))
+        return Explanation(subject, "countered", "701.5", event.text, counter.seq, (), counter.seq)
+    by = index.object_id(resolve)
     spell = index.objects.get(by)
     caster = spell.controller if spell is not None else ""
     first = _resolution_event(index, by, resolve.seq)
-    cause = int(first["_seq"]) if first is not None else resolve.seq
+    cause = first[1] if first is not None else resolve.seq
     passed = index.successions.get(resolve.seq, ())
     who = f", cast by {caster}" + (f" ({spell.put_seq})" if spell else "") if caster else ""
     text = (f"{index.name(by)} (object {by}{who}) resolved ({cause}) after all players passed "
@@ -390,10 +425,11 @@ def priority_flow(trace: Trace, *, turn: int | None = None) -> tuple[str, ...]:
     stopped, which may be later than the step it ended (``explain`` puts it in its place)."""
     kinds = {"turn", "step", "priority", "pass", "auto_pass", "cast", "activate", "trigger", "resolve",
              "counter"}
+    decoded = _decoded(trace)
     out = []
     for m in trace.messages:
-        ev = _ev(m)
-        if ev is None or ev["kind"] not in kinds or (turn is not None and ev["turn"] != turn):
+        ev = decoded.get(m.line)
+        if not isinstance(ev, GameEvent) or ev.kind not in kinds or (turn is not None and ev.turn != turn):
             continue
-        out.append(f"{m.seq:>6}  turn {ev['turn']} {str(ev['step']).replace('_', ' ')}: {ev['text']}")
+        out.append(f"{m.seq:>6}  turn {ev.turn} {ev.step.replace('_', ' ')}: {ev.text}")
     return tuple(out)
