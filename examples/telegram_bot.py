@@ -3,13 +3,17 @@ the chat, every other message is a command of the text language, /concede ends i
 
     pip install 'spellstack[telegram]'
     TELEGRAM_TOKEN=123456:ABC... python examples/telegram_bot.py
+    TELEGRAM_TOKEN=123456:ABC... SPELLSTACK_DECK_DIR=my-decks python examples/telegram_bot.py
 
-The token comes from Telegram's @BotFather. Games live in memory: they end when this program
+The token comes from Telegram's @BotFather. Players name their decks: a built-in deck, or (with
+SPELLSTACK_DECK_DIR) a deck file of that folder, ``burn.toml`` or ``burn.txt`` for ``burn``;
+a player's words are never read as paths. Games live in memory: they end when this program
 stops.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 
@@ -22,7 +26,14 @@ def main() -> int:
     if not token:
         print("set TELEGRAM_TOKEN to your bot's token (from @BotFather)", file=sys.stderr)
         return 2
-    build_application(token, GameHost()).run_polling()
+    deck_dir = os.environ.get("SPELLSTACK_DECK_DIR") or None
+    if deck_dir is not None and not os.path.isdir(deck_dir):
+        print(f"SPELLSTACK_DECK_DIR {deck_dir!r}: not a folder", file=sys.stderr)
+        return 2
+    # Why a deck file of the folder failed to load goes to this log, never to the player.
+    # (Not INFO: the HTTP library logs each request's address there, and it holds the token.)
+    logging.basicConfig(level=logging.WARNING)
+    build_application(token, GameHost(), deck_dir=deck_dir).run_polling()
     return 0
 
 

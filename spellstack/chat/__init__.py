@@ -7,6 +7,7 @@
 """
 
 from ._commands import LOCAL_COMMANDS, PRIORITY_VERBS, Parsed, help_text, parse_command
+from ._decks import DeckRefused, DeckShelf
 from ._feed import FEED_KINDS, feed_lines
 from ._host import ChatError, GameHost, GameInfo
 from ._render import (
@@ -29,6 +30,8 @@ __all__ = [
     "PRIORITY_VERBS",
     "BotSeat",
     "ChatError",
+    "DeckRefused",
+    "DeckShelf",
     "GameHost",
     "GameInfo",
     "HumanSeat",

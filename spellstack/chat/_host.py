@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import secrets
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +56,9 @@ class GameInfo:
     """Why it ended (the result's reason, or what stopped it)."""
     timeouts: dict[str, list[str]] = field(default_factory=dict)
     """Each human's time-outs and what was done for them."""
+    seed: int = 0
+    """The seed the game started from: the operator's, to replay the game with ``new_game``;
+    never send it to a player (with the decks, it tells every hidden card and draw)."""
 
 
 @dataclass(slots=True)
@@ -132,10 +136,16 @@ class GameHost:
     # ------------------------------------------------------------ games
 
     async def create_game(self, seats: Sequence[HumanSeat | BotSeat], decks: Sequence[str | Deck],
-                          *, seed: int = 0, game_id: str | None = None,
+                          *, seed: int | None = None, game_id: str | None = None,
                           turn_limit: int = DEFAULT_TURN_LIMIT) -> str:
-        """Start a game: one seat per player (``HumanSeat`` or ``BotSeat``), each with its deck
-        (a built-in deck's name, a deck file, or a ``Deck``), from ``seed``. Returns its id."""
+        """Start a game: one seat per player (``HumanSeat`` or ``BotSeat``), each with its deck,
+        from ``seed``. Returns its id.
+
+        A deck is a ``Deck``, or a string: a built-in deck's name or **a deck file's path,
+        which is opened and read**, so never pass a chat user's words here (resolve them to a
+        ``Deck`` first). ``seed`` None (the default): a secret one is drawn from the operating
+        system; either way it is recorded in the game's ``GameInfo.seed`` and never sent to a
+        player. Give a seed only to reproduce a game."""
         token, nursery = self._require()
         if len(seats) != len(decks):
             raise ChatError(f"{len(seats)} seats but {len(decks)} decks")
@@ -145,13 +155,15 @@ class GameHost:
         gid = game_id or f"game{next(self._ids)}"
         if gid in self._games:
             raise ChatError(f"a game {gid!r} exists already")
+        if seed is None:
+            seed = secrets.randbits(63)
         cards = load_cards()
         loaded = [d if isinstance(d, Deck) else load_deck(d, cards) for d in decks]
         game = new_game(cards, [(s.name, d.cards) for s, d in zip(seats, loaded, strict=True)], seed,
                         turn_limit=turn_limit)
         game.history = []
         humans = tuple(s.name for s in seats if isinstance(s, HumanSeat))
-        hosted = _Hosted(GameInfo(gid, tuple(names), humans), game, {}, asyncio.Event())
+        hosted = _Hosted(GameInfo(gid, tuple(names), humans, seed=seed), game, {}, asyncio.Event())
         policies: list[Bot] = []
         configs: list[SeatConfig] = []
         for seat, spec in enumerate(seats):

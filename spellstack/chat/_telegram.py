@@ -5,7 +5,9 @@ Telegram chat to one game seat and forwards text both ways; every rule, check an
 the host's. Commands:
 
 - ``/play [random|heuristic] [DECK] [BOT_DECK]``: a new game in this chat against a built-in bot
-  (default: heuristic, gruul against dimir);
+  (default: heuristic, gruul against dimir). A deck is named, never a path: a built-in deck, or
+  a deck file of the operator's ``deck_dir`` (``DeckShelf``); any other word gets one fixed
+  reply listing the names, and nothing is opened;
 - ``/concede``: concede the game of this chat;
 - any other text: a command of the text language (``cast bolt targeting bob``, ``2``, ``hand``).
 
@@ -18,10 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import html
+import os
+import secrets
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ..cards import Deck, load_cards
+from ._decks import DeckRefused, DeckShelf, log
 from ._host import GameHost
 from ._seats import BotSeat, HumanSeat
 
@@ -62,42 +68,76 @@ class _Seat:
 
 class TelegramChat:
     """One Telegram bot's games on one ``GameHost``: each chat plays at most one game at a time,
-    as the Telegram user who started it, against a built-in bot."""
+    as the Telegram user who started it, against a built-in bot.
+
+    ``deck_dir``: a folder of the operator's deck files a player may name (``DeckShelf``);
+    ``decks``: the default decks' names (the player's, then the bot's). Each game's seed is
+    drawn by the host from the operating system (``GameInfo.seed``, never told to a player);
+    a game id is ``tg-`` and 12 random hex digits."""
 
     def __init__(self, host: GameHost, *, decks: Sequence[str] = ("gruul", "dimir"),
-                 seat_time: float = 300.0) -> None:
+                 seat_time: float = 300.0,
+                 deck_dir: str | os.PathLike[str] | None = None) -> None:
         self.host = host
         """The host the games run on (started and stopped by the caller)."""
+        self.shelf = DeckShelf(deck_dir)
+        """The decks a player may name."""
+        if len(decks) != 2:
+            raise ValueError(f"decks: give two deck names, got {len(decks)}")
+        for name in decks:
+            if not self.shelf.known(name):
+                raise ValueError(f"decks: {name!r} is not a deck name (one of: "
+                                 f"{', '.join(self.shelf.names())})")
         self.decks = tuple(decks)
         """The default decks: the player's, then the bot's."""
         self.seat_time = seat_time
         """Seconds a player has for each decision."""
         self.seats: dict[int, _Seat] = {}
         """Telegram chat id -> its game."""
-        self._count = 0
 
     async def on_play(self, update: Any, context: Any) -> None:
         """``/play [random|heuristic] [DECK] [BOT_DECK]``."""
         chat, message = update.effective_chat.id, update.effective_message
-        args = list(getattr(context, "args", None) or [])
+        args = [str(a) for a in (getattr(context, "args", None) or [])]
         if chat in self.seats and self.host.info(self.seats[chat].game_id).running:
             await message.reply_text("A game is already running in this chat: /concede it first.")
             return
         bot = args.pop(0) if args and args[0] in _BOTS else "heuristic"
-        decks = [*args[:2], *self.decks[len(args[:2]):]]
+        if len(args) > 2:
+            await message.reply_text(self.shelf.refusal())
+            return
+        # Every word is checked before any deck is read: a refused word opens nothing.
+        if not all(self.shelf.known(word) for word in args):
+            await message.reply_text(self.shelf.refusal())
+            return
+        words = [*args, *self.decks[len(args):]]
+        cards = load_cards()
+        try:
+            decks: list[Deck] = [self.shelf.resolve(word, cards) for word in words]
+        except DeckRefused as refused:
+            await message.reply_text(str(refused))
+            return
         player = _player_name(update)
-        self._count += 1
         try:
             game_id = await self.host.create_game(
                 [HumanSeat(player, time_limit=self.seat_time), BotSeat(f"{bot}-bot", bot)],
-                decks, seed=self._count, game_id=f"tg-{chat}-{self._count}")
-        except Exception as err:  # a bad deck name: the host says which
-            await message.reply_text(f"Can't start a game: {err}")
+                decks, game_id=self._new_id())
+        except Exception:  # the host's own trouble: the log has it, the player a plain reply
+            log.exception("a Telegram game could not start")
+            await message.reply_text("Can't start a game just now: try again later.")
             return
         seat = self.seats[chat] = _Seat(game_id, player)
         seat.forward = asyncio.create_task(self._forward(context.bot, chat, seat))
         await message.reply_text(f"Game {game_id}: {player} against {bot}-bot. Type help for "
                                  "the commands.")
+
+    def _new_id(self) -> str:
+        """A game id that says nothing of the game: ``tg-`` and 12 random hex digits."""
+        taken = {info.game_id for info in self.host.games()}
+        while True:
+            gid = f"tg-{secrets.token_hex(6)}"
+            if gid not in taken:
+                return gid
 
     async def on_concede(self, update: Any, context: Any) -> None:
         """``/concede``."""
@@ -139,7 +179,8 @@ def _player_name(update: Any) -> str:
 def build_application(token: str, host: GameHost, **options: Any) -> Any:
     """A python-telegram-bot ``Application`` for ``token`` whose handlers play on ``host``,
     starting and stopping the host with the application (``post_init``/``post_shutdown``).
-    ``options``: for ``TelegramChat``. Run it with ``application.run_polling()``."""
+    ``options``: for ``TelegramChat`` (``decks``, ``seat_time``, ``deck_dir``). Run it with
+    ``application.run_polling()``."""
     from telegram.ext import ApplicationBuilder
 
     chat = TelegramChat(host, **options)

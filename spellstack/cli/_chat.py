@@ -31,7 +31,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--deck", action="append", default=None, metavar="DECK",
                    help=f"a built-in deck ({', '.join(DECKS)}) or a deck file; give it twice "
                         "(default: gruul, dimir)")
-    p.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the game's seed, to reproduce a game: whoever knows it can work out "
+                        "every hidden card and draw (default: a secret seed from the operating "
+                        "system)")
     p.add_argument("--name", action="append", default=None, metavar="NAME",
                    help="a player's name (give it twice with --hotseat; default you/bot, p1/p2)")
     p.add_argument("--time-limit", type=float, default=600.0,

@@ -97,7 +97,8 @@ def test_a_game_by_telegram_messages() -> None:
 
     bot, updates, reason = asyncio.run(main())
     play, again, hand, nonsense, help_, quit_, other = updates
-    assert play.effective_message.replies[0][0].startswith("Game tg-42-1: alice against random-bot")
+    assert play.effective_message.replies[0][0].startswith("Game tg-")
+    assert ": alice against random-bot" in play.effective_message.replies[0][0]
     assert all(chat == 42 for chat, _ in bot.sent)
     assert again.effective_message.replies[0][0].startswith("A game is already running")
     hand_reply, options = hand.effective_message.replies[0]
