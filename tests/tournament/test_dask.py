@@ -31,7 +31,7 @@ from spellstack.tournament import (
     GameSpec,
     WorkerEntrant,
     _dask,
-    derive_seed,
+    keyed_seed,
     play_batch,
     play_spec,
 )
@@ -47,12 +47,15 @@ TOURNAMENT = ["tournament", "--entrant", "random@gruul", "--entrant", "random@di
               "--entrant", "random@orzhov", "--best-of", "3", "--seed", "4", "--quiet"]
 """A small tournament, as the command line takes it."""
 
+KEY = b"3" * 16
+"""The tests' key."""
+
 
 def spec(k: int, entrants: tuple[int, int]) -> GameSpec:
-    """Match ``k``'s first game of round 2 of a tournament of seed 3, as the runner makes it."""
+    """Match ``k``'s first game of round 2 of a tournament of key KEY, as the runner makes it."""
     game_id = f"r2-m{k}-g1"
-    return GameSpec(game_id, 2, k, 1, derive_seed(3, game_id), entrants,
-                    tuple(derive_seed(3, game_id, seat) for seat in range(2)), None)
+    return GameSpec(game_id, 2, k, 1, keyed_seed(KEY, game_id), entrants,
+                    tuple(keyed_seed(KEY, game_id, seat) for seat in range(2)), None)
 
 
 SPECS = [spec(k, pair) for k, pair in enumerate([(0, 1), (1, 2), (2, 0), (1, 0), (0, 2), (2, 1), (0, 1)], 1)]
