@@ -137,6 +137,9 @@ class ResultsStore:
         try:
             self.version = self._version()
             """Its schema version (0 for a new, empty file)."""
+            if not self.read_only and self.version != 1:
+                # A version 1 file is left as it is until a new tournament is recorded in it.
+                self._db.execute("PRAGMA journal_mode=WAL")
             if self.version == 0:
                 if self.read_only:
                     raise StoreError(f"{path}: {_cause(sqlite3.OperationalError('readonly'))}, "
@@ -168,8 +171,8 @@ class ResultsStore:
         if writable:
             try:
                 db = sqlite3.connect(path, isolation_level=None)
-                db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=NORMAL")
+                db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
                 return db
             except sqlite3.OperationalError as err:
                 if not path.exists() or ("readonly" not in str(err) and "unable to open" not in str(err)):
@@ -276,10 +279,13 @@ class ResultsStore:
                 raise StoreError(f"{self.path}: read-only (the file or its filesystem can't be "
                                  "written): a new tournament can't be recorded in it")
             with self._db:
-                self._db.execute("BEGIN IMMEDIATE")
                 if self.version < SCHEMA_VERSION:
+                    self._db.execute("PRAGMA journal_mode=WAL")
+                    self._db.execute("BEGIN IMMEDIATE")
                     self._db.execute("ALTER TABLE tournaments ADD COLUMN secret TEXT")
                     self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                else:
+                    self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute("INSERT OR IGNORE INTO tournaments (key, settings, secret) "
                                  "VALUES (?, ?, ?)",
                                  (skey, json.dumps(settings, sort_keys=True), key.hex()))
