@@ -24,6 +24,7 @@ from distributed import LocalCluster
 
 from spellstack.cards import load_cards, load_deck
 from spellstack.cli import main
+from spellstack.cli._tournament import SEED_WARNING
 from spellstack.tournament import (
     Batch,
     Dask,
@@ -246,6 +247,8 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
     assert main([*TOURNAMENT, "--db", str(tmp_path / "t.db"), *args]) == 2
     out, err = capsys.readouterr()
     assert out == ""
+    # A run from --seed starts with its warning, once the command line has been checked.
+    err = err.removeprefix(SEED_WARNING.format(seed=4) + "\n")
     assert err.startswith(f"spellstack tournament: {error}") and err.count("\n") == 1
 
 
@@ -256,7 +259,7 @@ def test_an_unreachable_scheduler_is_given_up_in_time(
     began = time.monotonic()
     assert main([*TOURNAMENT, "--db", str(tmp_path / "t.db"), "--backend", "dask", "--scheduler", address]) == 2
     assert time.monotonic() - began < 20
-    err = capsys.readouterr().err
+    err = capsys.readouterr().err.removeprefix(SEED_WARNING.format(seed=4) + "\n")
     assert err == (f"spellstack tournament: cannot reach the Dask scheduler at {address!r}: "
                    f"Timed out trying to connect to {address} after 1 s\n")
 
@@ -265,6 +268,6 @@ def test_without_dask_the_backend_says_how_to_install_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)
     assert main([*TOURNAMENT, "--db", str(tmp_path / "t.db"), "--backend", "dask"]) == 2
-    err = capsys.readouterr().err
+    err = capsys.readouterr().err.removeprefix(SEED_WARNING.format(seed=4) + "\n")
     assert err.startswith("spellstack tournament: --backend dask needs Dask (")
     assert err.endswith("): pip install 'spellstack[dask]'\n")
