@@ -299,3 +299,27 @@ def test_an_older_database_s_tournament_is_refused_for_resume_and_recheck(tmp_pa
         assert lines[0].startswith("spellstack tournament: warning: --seed 1")
         assert len(lines) == 2 and "recorded before tournaments had keys" in lines[1]
         assert db.read_bytes() == before
+
+
+def test_a_results_file_of_a_seeded_run_plays_again_from_its_key(tmp_path: Path) -> None:
+    seeded = _run(*SMALL, "--seed", "3", "--db", str(tmp_path / "1.db"), "--results",
+                  str(tmp_path / "1.json"), "--quiet")
+    assert seeded.returncode == 0
+    again = _run(*SMALL, "--key-from", str(tmp_path / "1.json"), "--db", str(tmp_path / "2.db"),
+                 "--results", str(tmp_path / "2.json"), "--quiet")
+    assert again.returncode == 0, again.stderr
+    assert again.stderr == ""  # the key is the file's: no --seed given, no warning
+    assert (tmp_path / "2.json").read_bytes() == (tmp_path / "1.json").read_bytes()
+
+
+def test_a_new_tournament_in_an_older_database_brings_it_to_version_2(tmp_path: Path) -> None:
+    db = tmp_path / "v1.db"
+    with sqlite3.connect(db) as conn:
+        conn.executescript((Path(__file__).parent / "v1_results.sql").read_text())
+        old = [line for line in conn.iterdump() if 'INSERT INTO "games"' in line]
+    done = _run(*SMALL, "--db", str(db), "--quiet")
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (2,)
+        assert [line for line in conn.iterdump() if 'INSERT INTO "games" VALUES(1,' in line] == old
+        assert conn.execute("SELECT secret FROM tournaments WHERE id = 1").fetchone() == (None,)
