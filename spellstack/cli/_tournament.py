@@ -4,9 +4,13 @@ game written to a results database as it ends; the standings at the end."""
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import sqlite3
 import sys
+import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +29,9 @@ from ..tournament import (
 from ._errors import CommandError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
     from ..tournament import GameRow, TournamentSettings
 
 __all__ = ["add_parser"]
@@ -118,8 +125,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "times, taking turns in seat 0 (default 1; Swiss has --rounds)")
     p.add_argument("--best-of", type=_positive(MAX_BEST_OF), default=3, metavar="N",
                    help="games a match is the best of (default 3)")
-    p.add_argument("--seed", type=int, default=1,
-                   help="the tournament's seed: pairings, games and bots (default 1)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="play from this seed, for runs anyone can reproduce: whoever knows or "
+                        "guesses it can work out every hand and draw (default: a secret key "
+                        "from the operating system, recorded in --db and --results)")
+    p.add_argument("--key-from", type=Path, default=None, metavar="FILE",
+                   help="play with the key in FILE, a --results file, and its settings: the "
+                        "same tournament again, game for game")
     p.add_argument("--db", type=Path, default=DEFAULT_DB,
                    help=f"the results database, SQLite (default {DEFAULT_DB} in the working "
                         "folder)")
@@ -237,6 +249,101 @@ def forfeits(rows: list[GameRow], names: list[str]) -> list[str]:
     return [f"{name} forfeited {len(reasons)} game{'s' if len(reasons) != 1 else ''}; the first: "
             f"{reasons[0]}" for name, reasons in lost.items()]
 
+SEED_WARNING = ("spellstack tournament: warning: --seed {seed}: anyone who knows or guesses the "
+                "seed can work out every hand and draw of every game; leave out --seed for a "
+                "secret key")
+"""Printed on stderr at the start of a tournament played from ``--seed``, even with --quiet."""
+
+
+def _differs(settings: TournamentSettings, doc: Mapping[str, Any]) -> str | None:
+    """The first setting in which ``settings`` differ from a results file's, or None."""
+    mine = {"format": settings.format, "best_of": settings.best_of,
+            "rounds": settings.round_count(), "repeat": settings.repeat,
+            "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name}
+                         for e in settings.entrants]}
+    for name, value in mine.items():
+        if doc.get(name) != value:
+            shown = repr(doc.get(name))
+            cut = shown if len(shown) <= 60 else shown[:57] + "..."
+            return f"{name.replace('_', '-')} (the file has {cut})"
+    return None
+
+
+def with_key_from(settings: TournamentSettings, args: argparse.Namespace) -> TournamentSettings:
+    """``settings`` with ``--key-from``'s key (and the file's seed, if it was played from
+    one); CommandError for a file that can't give one or settings that differ from its."""
+    from ..tournament import KeyFileError, read_key_file
+
+    if args.key_from is None:
+        return settings
+    if args.seed is not None:
+        raise CommandError("--key-from and --seed: give one (the key in the file, or a key "
+                           "from the seed)")
+    try:
+        key, doc = read_key_file(args.key_from)
+    except KeyFileError as err:
+        raise CommandError(str(err)) from None
+    differ = _differs(settings, doc)
+    if differ is not None:
+        raise CommandError(f"--key-from {str(args.key_from)!r}: the command line's settings "
+                           f"differ from the file's in {differ}; give the settings it was played "
+                           "with")
+    seed = doc.get("seed")
+    if seed is not None and type(seed) is not int:
+        raise CommandError(f"--key-from {str(args.key_from)!r}: its seed is not a whole number")
+    return replace(settings, seed=seed, key=key)
+
+
+def _check_writable(flag: str, path: Path) -> None:
+    """CommandError unless ``path`` (a file to write at the end) can be written now: checked
+    before the first game, so that no tournament is played for a file that can't be kept."""
+    try:
+        if path.exists():
+            with path.open("r+b"):
+                pass
+        else:
+            fd, probe = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as err:
+        raise CommandError(f"{flag} {str(path)!r}: can't be written ({_reason(err)})") from None
+
+
+def _reason(err: BaseException) -> str:
+    """An error's cause in a few words (read-only called that)."""
+    if isinstance(err, OSError):
+        if err.errno == 30:  # EROFS
+            return "read-only: its filesystem can't be written"
+        return err.strerror or str(err)
+    text = str(err)
+    if "readonly" in text:
+        return "read-only: the file or its filesystem can't be written"
+    return text or type(err).__name__
+
+
+def _only(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    """The first of a group's exceptions if all are failures of a file (the database, a
+    trace), else None."""
+    kinds = (sqlite3.Error, OSError)
+    from ..tournament import ClusterError, StoreError, WorkerSetupError
+
+    matched, rest = group.split((*kinds, StoreError, WorkerSetupError, ClusterError))
+    if matched is None or rest is not None:
+        return None
+    first: BaseException = matched
+    while isinstance(first, BaseExceptionGroup):
+        first = first.exceptions[0]
+    return first
+
+
+def _failed(err: BaseException, args: argparse.Namespace) -> str:
+    """A file's failure during a tournament, in a line naming the file (a trace, or the
+    database), its cause, and that the recorded games are kept."""
+    name = getattr(err, "filename", None)
+    what = f"{str(name)!r}" if name else f"--db {str(args.db)!r}"
+    return (f"{what}: {_reason(err)}; the games recorded in {args.db} are kept, and --resume "
+            "goes on from there")
+
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: the other commands need none of it.
@@ -250,16 +357,25 @@ def run(args: argparse.Namespace) -> int:
         standings_table,
     )
 
-    settings = settings_from(args)
+    settings = with_key_from(settings_from(args), args)
     jobs = _jobs(args)
     for flag, path in (("--results", args.results), ("--db", args.db)):
         if path is not None and (path.is_dir() or not path.parent.is_dir()):
             raise CommandError(f"{flag} {str(path)!r}: " + ("is a folder" if path.is_dir() else
                                f"no folder {str(path.parent)!r}"))
+    if args.results is not None:
+        _check_writable("--results", args.results)
     if args.trace_dir is not None:
         if args.trace_dir.exists() and not args.trace_dir.is_dir():
             raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: not a folder")
-        args.trace_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            args.trace_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: can't be made "
+                               f"({_reason(err)})") from None
+        _check_writable("--trace-dir", args.trace_dir / ".spellstack-probe")
+    if args.seed is not None:
+        print(SEED_WARNING.format(seed=args.seed), file=sys.stderr, flush=True)
     from tqdm import tqdm  # here: no other command needs it
 
     # On a terminal, a progress bar; otherwise (a log file, a pipe) a line per game.
@@ -291,6 +407,15 @@ def run(args: argparse.Namespace) -> int:
             backend=args.backend, scheduler=args.scheduler))
     except (StoreError, WorkerSetupError, ClusterError) as err:
         raise CommandError(str(err)) from None
+    except (sqlite3.Error, OSError) as err:
+        raise CommandError(_failed(err, args)) from None
+    except BaseExceptionGroup as group:
+        first = _only(group)
+        if first is None:
+            raise
+        if isinstance(first, (StoreError, WorkerSetupError, ClusterError)):
+            raise CommandError(str(first)) from None
+        raise CommandError(_failed(first, args)) from None
     finally:
         bar.close()
     if played.checked:
@@ -309,13 +434,19 @@ def run(args: argparse.Namespace) -> int:
               f"{played.replayed} game{'s' if played.replayed != 1 else ''} in flight on "
               f"{'them' if died != 1 else 'it'} played again from their seeds", file=sys.stderr)
     rep = report(played)
+    told = "a secret key" if played.settings.seed is None else f"seed {played.settings.seed}"
     each = f" (each pair meets {settings.repeat} times)" if settings.repeat > 1 else ""
     print(f"spellstack tournament: {settings.format}, {len(settings.entrants)} entrants, "
-          f"{settings.round_count()} rounds{each}, best of {settings.best_of}, seed {settings.seed}: "
+          f"{settings.round_count()} rounds{each}, best of {settings.best_of}, {told}: "
           f"{len(played.rows)} games (results in {args.db})")
     print(standings_table(rep), end="")
     if args.results is not None:
-        args.results.write_text(results_json(rep, timings=args.timings), encoding="utf-8")
+        try:
+            args.results.write_text(results_json(rep, timings=args.timings), encoding="utf-8")
+        except OSError as err:
+            raise CommandError(f"--results {str(args.results)!r}: can't be written "
+                               f"({_reason(err)}); the {len(played.rows)} games are kept in "
+                               f"{args.db}, and --resume writes it again") from None
         print(f"results written to {args.results}")
     for line in forfeits(played.rows, names):
         print(f"spellstack tournament: {line}", file=sys.stderr)

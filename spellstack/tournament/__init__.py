@@ -34,8 +34,9 @@ if TYPE_CHECKING:
     from ._dask import ClusterError, Dask
     from ._entrants import BUILT_IN_BOTS, BotFactory, Entrant, EntrantError, built_in_entrants, load_bot, parse_entrant
     from ._executors import Executor, InProcess
-    from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, derive_seed, play_spec, untimed
+    from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, play_spec, untimed
     from ._host import BACKENDS, play_tournament
+    from ._keys import KeyFileError, key_from_seed, keyed_seed, new_key, read_key_file
     from ._match import MatchSpec, Score, games_to_win, match_score, next_game, seat_order
     from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
@@ -58,7 +59,8 @@ _HOMES = {
     "_entrants": ("BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
                   "load_bot", "parse_entrant"),
     "_executors": ("Executor", "InProcess"),
-    "_games": ("DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"),
+    "_games": ("DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "untimed"),
+    "_keys": ("KeyFileError", "key_from_seed", "keyed_seed", "new_key", "read_key_file"),
     "_host": ("BACKENDS", "play_tournament"),
     "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"),
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
@@ -96,6 +98,7 @@ __all__ = [
     "GameRow",
     "GameSpec",
     "InProcess",
+    "KeyFileError",
     "MatchResult",
     "MatchSpec",
     "Pace",
@@ -119,14 +122,16 @@ __all__ = [
     "bench_memory",
     "bench_tournament",
     "built_in_entrants",
-    "derive_seed",
     "elo_difference",
     "format_pair_line",
     "games_to_win",
+    "key_from_seed",
+    "keyed_seed",
     "load_bot",
     "los",
     "match_points",
     "match_score",
+    "new_key",
     "next_game",
     "pair_line",
     "pair_lines",
@@ -135,6 +140,7 @@ __all__ = [
     "play_spec",
     "play_tournament",
     "ratings",
+    "read_key_file",
     "report",
     "results_json",
     "round_robin",

@@ -120,7 +120,8 @@ def bench_memory(games: int, seed: int, concurrency: int, decks: tuple[str, str]
     async def run(db: Path) -> Played:
         store = ResultsStore(db)
         try:
-            store.open_tournament(settings.as_dict(), tuple(e.name for e in entrants), resume=False)
+            store.open_tournament(settings.as_dict(), tuple(e.name for e in entrants), resume=False,
+                                  key=settings.secret(), explicit=True)
             async with trio.open_nursery() as nursery:
                 async def every_50_ms() -> None:
                     while True:

@@ -1,15 +1,14 @@
 """One game of a tournament: what to play (``GameSpec``), what came of it (``GameRow``), and
 playing it (``play_spec``), the same in the tournament's own process and in a worker process.
 
-Every number a game depends on comes from the tournament's seed, the two entrants' names,
-which meeting of the two its match is and its number in the match (``derive_seed``), so a
+Every number a game depends on comes from the tournament's key, the two entrants' names,
+which meeting of the two its match is and its number in the match (``keyed_seed``), so a
 game played again, by any process, in any order, beside any others, in a tournament with
 other entrants besides, is the same game.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -21,20 +20,11 @@ from ..rules import GameStart
 from ._entrants import AnyBot
 from ._stdio import BotHello, ProcessBot
 
-__all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "derive_seed", "play_spec", "untimed"]
+__all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "untimed"]
 
 DEFAULT_DEADLINE = 30.0
 """Seconds a seat has for each decision unless the tournament says otherwise (``--deadline``):
 the engine's own default (``SeatConfig.timeout``)."""
-
-def derive_seed(seed: int, *parts: object) -> int:
-    """A seed for one part of a tournament (a game, a seat's bot, a round's pairings): the
-    tournament's ``seed`` and the part's names, hashed (BLAKE2b, not Python's ``hash``, which
-    changes from run to run), as an integer below 2**63."""
-    text = "/".join([str(seed), *(str(p) for p in parts)])
-    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big") >> 1
-
 
 @dataclass(frozen=True, slots=True)
 class Seat:
@@ -61,7 +51,7 @@ class GameSpec:
     number: int
     """The game's number in its match, from 1."""
     seed: int
-    """The game's seed (from the tournament's seed, the players' names, the meeting and the
+    """The game's seed (from the tournament's key, the players' names, the meeting and the
     game's number: ``next_game``)."""
     entrants: tuple[int, ...]
     """Entrant indexes in seat order (the match's first entrant in seat 0)."""

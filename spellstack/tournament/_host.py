@@ -3,15 +3,18 @@ in this process, in worker processes or on a Dask cluster, each recorded as it e
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from ._dask import ClusterError, Dask
 from ._entrants import with_memory
 from ._executors import Executor, InProcess
 from ._games import GameRow, Seat, untimed
+from ._keys import new_key
 from ._run import Played, TournamentSettings, run_tournament
-from ._store import DEFAULT_DB, ResultsStore
+from ._store import DEFAULT_DB, ResultsStore, StoreError
 from ._wire import WorkerEntrant
 from ._workers import Processes, WorkerSetupError
 
@@ -40,8 +43,11 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
     ``backend="dask"``: the games are played on the Dask cluster whose scheduler is at
     ``scheduler`` (such as ``tcp://10.0.0.5:8786``) or, without one, on a local cluster of
     ``jobs`` worker processes that it starts and stops (``Dask``); the results are the same.
-    Raises ``StoreError`` for a database that can't be used as asked, ``ClusterError`` for a
-    Dask cluster that can't be.
+    The tournament's key: the one the database holds for it; for a new one, ``settings.key``,
+    else the seed's, else a fresh secret key (``new_key``). ``Played.settings`` carries it.
+    Raises ``StoreError`` for a database that can't be used as asked (or a write to it that
+    failed), ``ClusterError`` for a Dask cluster that can't be, ``OSError`` for a trace that
+    can't be written.
     """
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r} (backends: {', '.join(BACKENDS)})")
@@ -50,8 +56,12 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
     names = tuple(e.name for e in settings.entrants)
     store = ResultsStore(Path(db))
     try:
-        recorded = {row.game_id: row for row in
-                    store.open_tournament(settings.as_dict(), names, resume=resume)}
+        explicit = bool(settings.key) or settings.seed is not None
+        proposed = settings.secret() if explicit else new_key()
+        held, key = store.open_tournament(settings.as_dict(), names, resume=resume,
+                                          key=proposed, explicit=explicit)
+        settings = replace(settings, key=key)
+        recorded = {row.game_id: row for row in held}
         mismatched: list[tuple[GameRow, GameRow]] = []
         if resume:
             done, record = recorded, store.record
@@ -83,7 +93,9 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
         except BaseExceptionGroup as group:
             # Every match's game failed the same way when the workers refused their setup (or
             # the cluster went): the caller is told that once, not in a group of as many matches.
-            refused, others = group.split((WorkerSetupError, ClusterError))
+            # A write that failed (the database, a trace) ends every match the same way too.
+            refused, others = group.split((WorkerSetupError, ClusterError, StoreError, OSError,
+                                           sqlite3.Error))
             if refused is not None and others is None:
                 raise _first(refused) from None
             raise
@@ -108,10 +120,10 @@ def _shipped(settings: TournamentSettings) -> list[WorkerEntrant]:
             for e in settings.entrants]
 
 
-def _first(group: BaseExceptionGroup[RuntimeError]) -> RuntimeError:
+def _first(group: BaseExceptionGroup[Exception]) -> Exception:
     """The first exception of a group of them (nested groups opened)."""
     first: BaseException = group
     while isinstance(first, BaseExceptionGroup):
         first = first.exceptions[0]
-    assert isinstance(first, RuntimeError)
+    assert isinstance(first, Exception)
     return first

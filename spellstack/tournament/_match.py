@@ -11,7 +11,7 @@ wins are a drawn match.
 is the previous game's loser, or after a drawn game the previous game's chooser.
 
 The games between two entrants don't depend on who else entered: who sits in seat 0
-(``seat_order``), each game's seed and each bot's seed come from the tournament's seed, the
+(``seat_order``), each game's seed and each bot's seed come from the tournament's key, the
 two entrants' names, which meeting of the two the match is and the game's number in it, never
 from the round, the match's number in it or the entrants' indexes. A tournament with more
 entrants plays, between two of them, the same games (apart from their ids) as one without.
@@ -23,7 +23,8 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ._games import GameRow, GameSpec, derive_seed
+from ._games import GameRow, GameSpec
+from ._keys import keyed_seed
 
 __all__ = ["MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"]
 
@@ -78,16 +79,16 @@ def match_score(rows: Sequence[GameRow], best_of: int) -> Score:
 
 def _pair_part(names: Sequence[str]) -> str:
     """Names as one part of a seed's text, unambiguously (a name may hold the ``/`` that
-    ``derive_seed`` joins parts with)."""
+    ``keyed_seed`` joins parts with)."""
     return json.dumps(list(names), ensure_ascii=False)
 
 
-def seat_order(seed: int, a: int, b: int, names: Sequence[str], meeting: int) -> tuple[int, int]:
+def seat_order(key: bytes, a: int, b: int, names: Sequence[str], meeting: int) -> tuple[int, int]:
     """Entrants ``a`` and ``b`` (indexes into ``names``) in seat order for their ``meeting``-th
-    match (from 1): a coin from the tournament's seed and the two names (in sorted order)
+    match (from 1): a coin from the tournament's key and the two names (in sorted order)
     picks who has seat 0 in the first meeting, and the seats swap at every meeting after.
 
-    Only the names, the seed and the meeting count, so the order is the same in any
+    Only the names, the key and the meeting count, so the order is the same in any
     tournament that holds the two, whatever the format, the round or the others entered.
     Raises ValueError if the two share a name or ``meeting`` < 1.
     """
@@ -96,17 +97,18 @@ def seat_order(seed: int, a: int, b: int, names: Sequence[str], meeting: int) ->
     if meeting < 1:
         raise ValueError(f"meetings count from 1, not {meeting}")
     low, high = sorted((a, b), key=lambda e: names[e])
-    coin = derive_seed(seed, "seats", _pair_part((names[low], names[high]))) % 2
+    coin = keyed_seed(key, "seats", _pair_part((names[low], names[high]))) % 2
     return (low, high) if (coin + meeting - 1) % 2 == 0 else (high, low)
 
 
-def next_game(seed: int, match: MatchSpec, rows: Sequence[GameRow], best_of: int) -> GameSpec | None:
+def next_game(key: bytes, match: MatchSpec, rows: Sequence[GameRow], best_of: int) -> GameSpec | None:
     """The match's next game after ``rows`` (its games so far, in order), or None: it is over.
 
-    The game's seed is ``derive_seed(seed, "game", names, meeting, number)`` and seat k's bot
-    seed ``derive_seed(seed, "bot", names, meeting, number, k)``, with ``names`` the two
+    The game's seed is ``keyed_seed(key, "game", names, meeting, number)`` and seat k's bot
+    seed ``keyed_seed(key, "bot", names, meeting, number, k)``, with ``names`` the two
     entrants' names in seat order as a JSON list: the same game in every tournament that
-    holds the two entrants with this seed.
+    holds the two entrants with this key. A bot told its own seed learns nothing of the key,
+    so nothing of the game's seed.
     """
     if match_score(rows, best_of).over:
         return None
@@ -123,7 +125,7 @@ def next_game(seed: int, match: MatchSpec, rows: Sequence[GameRow], best_of: int
     # Not the game id: the round and match numbers change with the other entrants.
     pair = _pair_part(match.names)
     return GameSpec(game_id, match.round, match.match, number,
-                    derive_seed(seed, "game", pair, match.meeting, number), match.entrants,
-                    tuple(derive_seed(seed, "bot", pair, match.meeting, number, seat)
+                    keyed_seed(key, "game", pair, match.meeting, number), match.entrants,
+                    tuple(keyed_seed(key, "bot", pair, match.meeting, number, seat)
                           for seat in range(2)),
                     chooser)

@@ -60,8 +60,8 @@ def _pct(value: Fraction) -> float:
 
 
 def results_json(rep: Report, *, timings: bool = False) -> str:
-    """The results file: settings, every game, every match, standings, pairs and ratings, in a
-    fixed order; timings (each game's seconds) only if ``timings``."""
+    """The results file: settings (the key among them), every game, every match, standings,
+    pairs and ratings, in a fixed order; timings (each game's seconds) only if ``timings``."""
     played = rep.played
     settings = played.settings
     names = rep.names
@@ -96,6 +96,8 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
         "engine": __version__,
         "format": settings.format,
         "seed": settings.seed,
+        # The organizer's: every seed comes from it (``--key-from`` plays the tournament again).
+        "key": settings.secret().hex() if settings.key or settings.seed is not None else None,
         "best_of": settings.best_of,
         "rounds": settings.round_count(),
         "repeat": settings.repeat,

@@ -8,8 +8,8 @@ the order games finish in, so the results are the same whatever runs them, in ho
 processes, how many at a time, and whether the tournament was stopped and resumed.
 
 The games between two entrants don't depend on who else entered: a match's seats
-(``seat_order``) and its games' seeds come from the two entrants' names and which meeting of
-the two it is, so adding entrants (or changing the format) changes when two entrants meet
+(``seat_order``) and its games' seeds come from the tournament's key, the two entrants' names
+and which meeting of the two it is, so adding entrants (or changing the format) changes when two entrants meet
 and their games' ids, never the games their matches play.
 """
 
@@ -25,6 +25,7 @@ import trio
 from ._entrants import Entrant
 from ._executors import Executor
 from ._games import DEFAULT_DEADLINE, GameRow
+from ._keys import key_from_seed, keyed_seed
 from ._match import MatchSpec, Score, match_score, next_game, seat_order
 from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult
@@ -35,7 +36,8 @@ __all__ = ["FORMATS", "Played", "TournamentSettings", "run_tournament"]
 
 @dataclass(frozen=True, slots=True)
 class TournamentSettings:
-    """Everything a tournament's results depend on (its key in the results database)."""
+    """Everything a tournament's results depend on: the settings that identify it in the results
+    database (``as_dict``), and its secret key."""
 
     entrants: tuple[Entrant, ...]
     """The entrants, by index."""
@@ -43,8 +45,9 @@ class TournamentSettings:
     """``round-robin`` or ``swiss``."""
     best_of: int
     """Games a match is the best of."""
-    seed: int
-    """The tournament's seed: every game's and bot's seed, and the pairings, come from it."""
+    seed: int | None = None
+    """``--seed``: the key comes from it (``key_from_seed``), so anyone who knows it can work
+    out every game; None: the key is secret (``key``, else drawn when the tournament starts)."""
     rounds: int = 0
     """Swiss rounds (0: ``swiss_rounds`` of the entrants); a round robin has as many as its
     schedule needs."""
@@ -58,8 +61,20 @@ class TournamentSettings:
     bot process each (``load_bot``); it changes where they run, not how games come out."""
     bot_memory: int = DEFAULT_BOT_MEMORY
     """Each bot process's memory limit in bytes (``--bot-memory``); a bot over it forfeits.
-    Part of the tournament's key only when it is not the default (databases written before
+    Part of the settings that identify the tournament only when it is not the default (databases written before
     there was a limit hold tournaments played at the default)."""
+    key: bytes = field(default=b"", repr=False)
+    """The secret every seed comes from (``keyed_seed``); empty: from ``seed``, or (with no
+    seed) drawn when the tournament starts (``play_tournament``). Not part of the settings
+    that identify the tournament (``as_dict``): the results database records it beside them."""
+
+    def secret(self) -> bytes:
+        """The key every seed comes from: ``key``, else the seed's; ValueError with neither."""
+        if self.key:
+            return self.key
+        if self.seed is None:
+            raise ValueError("a tournament without a seed needs a key (play_tournament draws one)")
+        return key_from_seed(self.seed)
 
     def round_count(self) -> int:
         """The number of rounds it has."""
@@ -69,7 +84,8 @@ class TournamentSettings:
         return self.rounds or swiss_rounds(n)
 
     def as_dict(self) -> dict[str, Any]:
-        """The settings as plain data: what the results database keys the tournament by."""
+        """The settings as plain data: what the results database keys the tournament by (the
+        key is not in them)."""
         return {
             "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name,
                           "cards": list(e.deck.cards)} for e in self.entrants],
@@ -129,6 +145,7 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     if settings.repeat != 1 and settings.format != "round-robin":
         raise ValueError(f"repeat is for a round robin, not {settings.format!r} (which has rounds)")
     names = [e.name for e in settings.entrants]
+    key = settings.secret()
     limiter = trio.CapacityLimiter(executor.capacity)
     played = Played(settings)
     by_match: dict[tuple[int, int], list[GameRow]] = {}
@@ -143,7 +160,7 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     async def play_match(match: MatchSpec) -> None:
         rows = by_match.setdefault((match.round, match.match), [])
         while True:
-            spec = next_game(settings.seed, match, rows, settings.best_of)
+            spec = next_game(key, match, rows, settings.best_of)
             if spec is None:
                 break
             row = done.get(spec.game_id)
@@ -183,7 +200,7 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
             number += 1
             met[frozenset((a, b))] += 1
             meeting = met[frozenset((a, b))]
-            first, second = seat_order(settings.seed, a, b, names, meeting)
+            first, second = seat_order(key, a, b, names, meeting)
             out.append((MatchSpec(round_no, number, (first, second),
                                   (names[first], names[second]), meeting), a))
         return out
@@ -212,7 +229,7 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                 played.matches.append((spec, result))
     elif settings.format == "swiss":
         for r in range(1, settings.round_count() + 1):
-            pairs = swiss_pairings(n, results, r, settings.seed, settings.best_of // 2 + 1)
+            pairs = swiss_pairings(n, results, r, keyed_seed(key, "swiss"), settings.best_of // 2 + 1)
             listed_now = listed(r, pairs)  # a rematch: the pair's next meeting
             async with trio.open_nursery() as nursery:
                 for spec, _ in listed_now:
@@ -224,6 +241,6 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                 played.matches.append((spec, result))
     else:
         raise ValueError(f"unknown format {settings.format!r} (formats: {', '.join(FORMATS)})")
-    played.rows = [row for key in sorted(by_match) for row in by_match[key]]
+    played.rows = [row for at in sorted(by_match) for row in by_match[at]]
     return played
 

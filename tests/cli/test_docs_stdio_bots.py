@@ -80,3 +80,13 @@ def test_the_messages_shown_are_messages_a_player_may_send() -> None:
     shown = [ast.literal_eval(part) for part in re.split(r"\n(?=\{)", block.strip())]
     decoded = [decode_from_player(msgpack.packb(message)) for message in shown]
     assert [type(m) for m in decoded] == [SubmitAction, SubmitAnswer]
+
+
+def test_the_hello_table_says_the_protocol_version_and_what_the_seed_is() -> None:
+    from spellstack.protocol._codec import PROTOCOL_VERSION
+
+    text = DOC.read_text("utf-8")
+    [row] = [line for line in text.splitlines() if line.startswith("| `protocol` |")]
+    assert row.endswith(f"the `v` of every message ({PROTOCOL_VERSION}) |")
+    [seed] = [line for line in text.splitlines() if line.startswith("| `seed` |")]
+    assert "secret key" in seed and "tells nothing of the game's seed" in seed

@@ -64,6 +64,26 @@ def test_the_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         exec(compile(code, str(DOC), "exec"), {})
     assert out.getvalue().startswith("rank  entrant")
     assert (tmp_path / "python.db").is_file()
+    assert "seed=" not in code  # the example draws a secret key
+
+
+def test_what_the_page_says_of_keys_and_failures_holds() -> None:
+    from spellstack.cli._tournament import SEED_WARNING
+
+    text = " ".join(DOC.read_text("utf-8").split())
+    assert "## Keys and seeds" in DOC.read_text("utf-8")
+    # The warning a --seed run prints says what the page says of it.
+    assert "anyone who knows or guesses the seed can work out every hand and draw" in SEED_WARNING
+    assert "anyone who knows or guesses S can work out every hand and draw" in text
+    assert "leave out --seed for a secret key" in SEED_WARNING
+    assert "not the bots'" in text
+    # The failure table quotes the lines the command prints (tests/tournament/test_store_failures.py).
+    for words in ("N games of this tournament are recorded, and --resume goes on from there",
+                  "this tournament is being played by another run (process PID)",
+                  "column COLUMN can't be read (VALUE); nothing in the file was changed",
+                  "recorded before tournaments had keys",
+                  "read-only (the file or its filesystem can't be written)"):
+        assert words in text, words
 
 
 def test_what_the_page_says_of_rounds_and_defaults_holds() -> None:

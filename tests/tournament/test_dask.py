@@ -24,6 +24,7 @@ from distributed import LocalCluster
 
 from spellstack.cards import load_cards, load_deck
 from spellstack.cli import main
+from spellstack.cli._tournament import SEED_WARNING
 from spellstack.tournament import (
     Batch,
     Dask,
@@ -31,7 +32,7 @@ from spellstack.tournament import (
     GameSpec,
     WorkerEntrant,
     _dask,
-    derive_seed,
+    keyed_seed,
     play_batch,
     play_spec,
 )
@@ -47,12 +48,15 @@ TOURNAMENT = ["tournament", "--entrant", "random@gruul", "--entrant", "random@di
               "--entrant", "random@orzhov", "--best-of", "3", "--seed", "4", "--quiet"]
 """A small tournament, as the command line takes it."""
 
+KEY = b"3" * 16
+"""The tests' key."""
+
 
 def spec(k: int, entrants: tuple[int, int]) -> GameSpec:
-    """Match ``k``'s first game of round 2 of a tournament of seed 3, as the runner makes it."""
+    """Match ``k``'s first game of round 2 of a tournament of key KEY, as the runner makes it."""
     game_id = f"r2-m{k}-g1"
-    return GameSpec(game_id, 2, k, 1, derive_seed(3, game_id), entrants,
-                    tuple(derive_seed(3, game_id, seat) for seat in range(2)), None)
+    return GameSpec(game_id, 2, k, 1, keyed_seed(KEY, game_id), entrants,
+                    tuple(keyed_seed(KEY, game_id, seat) for seat in range(2)), None)
 
 
 SPECS = [spec(k, pair) for k, pair in enumerate([(0, 1), (1, 2), (2, 0), (1, 0), (0, 2), (2, 1), (0, 1)], 1)]
@@ -243,6 +247,8 @@ def test_a_scheduler_that_cannot_be_used_is_one_line(
     assert main([*TOURNAMENT, "--db", str(tmp_path / "t.db"), *args]) == 2
     out, err = capsys.readouterr()
     assert out == ""
+    # A run from --seed starts with its warning, once the command line has been checked.
+    err = err.removeprefix(SEED_WARNING.format(seed=4) + "\n")
     assert err.startswith(f"spellstack tournament: {error}") and err.count("\n") == 1
 
 
@@ -253,7 +259,7 @@ def test_an_unreachable_scheduler_is_given_up_in_time(
     began = time.monotonic()
     assert main([*TOURNAMENT, "--db", str(tmp_path / "t.db"), "--backend", "dask", "--scheduler", address]) == 2
     assert time.monotonic() - began < 20
-    err = capsys.readouterr().err
+    err = capsys.readouterr().err.removeprefix(SEED_WARNING.format(seed=4) + "\n")
     assert err == (f"spellstack tournament: cannot reach the Dask scheduler at {address!r}: "
                    f"Timed out trying to connect to {address} after 1 s\n")
 
@@ -262,6 +268,6 @@ def test_without_dask_the_backend_says_how_to_install_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)
     assert main([*TOURNAMENT, "--db", str(tmp_path / "t.db"), "--backend", "dask"]) == 2
-    err = capsys.readouterr().err
+    err = capsys.readouterr().err.removeprefix(SEED_WARNING.format(seed=4) + "\n")
     assert err.startswith("spellstack tournament: --backend dask needs Dask (")
     assert err.endswith("): pip install 'spellstack[dask]'\n")

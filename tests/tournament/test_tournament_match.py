@@ -8,14 +8,16 @@ import pytest
 from spellstack.tournament import (
     GameRow,
     MatchSpec,
-    derive_seed,
     games_to_win,
+    key_from_seed,
+    keyed_seed,
     match_score,
     next_game,
     seat_order,
 )
 
 MATCH = MatchSpec(2, 3, (4, 1), ("d", "a"), 1)
+KEY = key_from_seed(7)
 
 
 def _row(number: int, winner: int, chooser: int) -> GameRow:
@@ -29,75 +31,75 @@ def test_games_to_win_is_more_than_half() -> None:
 
 
 def test_the_first_game_is_chosen_by_the_generator_and_named_by_round_match_and_number() -> None:
-    spec = next_game(7, MATCH, [], 3)
+    spec = next_game(KEY, MATCH, [], 3)
     assert spec is not None
     assert (spec.game_id, spec.round, spec.match, spec.number) == ("r2-m3-g1", 2, 3, 1)
     assert spec.entrants == (4, 1)
     assert spec.chooser is None
-    assert spec.seed == derive_seed(7, "game", '["d", "a"]', 1, 1)
-    assert spec.bot_seeds == (derive_seed(7, "bot", '["d", "a"]', 1, 1, 0),
-                              derive_seed(7, "bot", '["d", "a"]', 1, 1, 1))
+    assert spec.seed == keyed_seed(KEY, "game", '["d", "a"]', 1, 1)
+    assert spec.bot_seeds == (keyed_seed(KEY, "bot", '["d", "a"]', 1, 1, 0),
+                              keyed_seed(KEY, "bot", '["d", "a"]', 1, 1, 1))
     assert len({spec.seed, *spec.bot_seeds}) == 3
-    assert next_game(8, MATCH, [], 3).seed != spec.seed  # type: ignore[union-attr]
+    assert next_game(key_from_seed(8), MATCH, [], 3).seed != spec.seed  # type: ignore[union-attr]
 
 
 def test_the_seeds_come_from_the_names_meeting_and_game_not_the_round_match_or_indexes() -> None:
-    spec = next_game(7, MATCH, [], 3)
-    elsewhere = next_game(7, MatchSpec(9, 1, (0, 6), ("d", "a"), 1), [], 3)
+    spec = next_game(KEY, MATCH, [], 3)
+    elsewhere = next_game(KEY, MatchSpec(9, 1, (0, 6), ("d", "a"), 1), [], 3)
     assert spec is not None and elsewhere is not None
     assert elsewhere.game_id == "r9-m1-g1"
     assert (elsewhere.seed, elsewhere.bot_seeds) == (spec.seed, spec.bot_seeds)
     # Another meeting of the pair, other seats, other names, the next game: other seeds.
-    others = [next_game(7, MatchSpec(2, 3, (4, 1), ("d", "a"), 2), [], 3),
-              next_game(7, MatchSpec(2, 3, (1, 4), ("a", "d"), 1), [], 3),
-              next_game(7, MatchSpec(2, 3, (4, 1), ("d", "b"), 1), [], 3),
-              next_game(7, MATCH, [_row(1, -1, 0)], 3)]
+    others = [next_game(KEY, MatchSpec(2, 3, (4, 1), ("d", "a"), 2), [], 3),
+              next_game(KEY, MatchSpec(2, 3, (1, 4), ("a", "d"), 1), [], 3),
+              next_game(KEY, MatchSpec(2, 3, (4, 1), ("d", "b"), 1), [], 3),
+              next_game(KEY, MATCH, [_row(1, -1, 0)], 3)]
     seeds = {(o.seed, o.bot_seeds) for o in others if o is not None}
     assert len(seeds) == 4 and (spec.seed, spec.bot_seeds) not in seeds
     # A name holding the "/" seed parts are joined with can't pass for two parts.
-    split = next_game(7, MatchSpec(1, 1, (0, 1), ("d/a", "x"), 1), [], 3)
-    joined = next_game(7, MatchSpec(1, 1, (0, 1), ("d", "a/x"), 1), [], 3)
+    split = next_game(KEY, MatchSpec(1, 1, (0, 1), ("d/a", "x"), 1), [], 3)
+    joined = next_game(KEY, MatchSpec(1, 1, (0, 1), ("d", "a/x"), 1), [], 3)
     assert split is not None and joined is not None and split.seed != joined.seed
 
 
 def test_seats_are_a_coin_from_the_names_then_alternate_meeting_by_meeting() -> None:
     names = ["a", "b", "c", "d", "e"]
-    first = seat_order(7, 0, 3, names, 1)
+    first = seat_order(KEY, 0, 3, names, 1)
     assert first in ((0, 3), (3, 0))
-    assert seat_order(7, 3, 0, names, 1) == first  # whichever way the pairing lists them
-    assert [seat_order(7, 0, 3, names, m) for m in (2, 3, 4)] == [first[::-1], first, first[::-1]]
+    assert seat_order(KEY, 3, 0, names, 1) == first  # whichever way the pairing lists them
+    assert [seat_order(KEY, 0, 3, names, m) for m in (2, 3, 4)] == [first[::-1], first, first[::-1]]
     # The same two names at other indexes, among other entrants: the same seats by name.
     moved = ["x", "d", "y", "a"]
-    again = seat_order(7, 3, 1, moved, 1)
+    again = seat_order(KEY, 3, 1, moved, 1)
     assert [moved[i] for i in again] == [names[i] for i in first]
     # The coin falls both ways over the pairs (and seeds).
-    coins = {seat_order(seed, 0, 1, names, 1) for seed in range(20)}
+    coins = {seat_order(key_from_seed(seed), 0, 1, names, 1) for seed in range(20)}
     assert coins == {(0, 1), (1, 0)}
 
 
 def test_seats_need_two_names_and_a_meeting_from_one() -> None:
     with pytest.raises(ValueError, match="both named 'a'"):
-        seat_order(7, 0, 1, ["a", "a"], 1)
+        seat_order(KEY, 0, 1, ["a", "a"], 1)
     with pytest.raises(ValueError, match="meetings count from 1, not 0"):
-        seat_order(7, 0, 1, ["a", "b"], 0)
+        seat_order(KEY, 0, 1, ["a", "b"], 0)
 
 
 def test_the_loser_chooses_and_after_a_draw_the_same_player_chooses_again() -> None:
     # 103.1: game 1 chosen by seat 1, won by seat 1: seat 0 lost and chooses game 2.
     rows = [_row(1, 1, 1)]
-    assert next_game(7, MATCH, rows, 3).chooser == 0  # type: ignore[union-attr]
+    assert next_game(KEY, MATCH, rows, 3).chooser == 0  # type: ignore[union-attr]
     # Game 2 (chosen by seat 0) is drawn: seat 0 chooses game 3 too.
     rows.append(_row(2, -1, 0))
-    assert next_game(7, MATCH, rows, 3).chooser == 0  # type: ignore[union-attr]
+    assert next_game(KEY, MATCH, rows, 3).chooser == 0  # type: ignore[union-attr]
     # Game 3 won by seat 0: seat 1 chooses game 4.
     rows.append(_row(3, 0, 0))
-    spec = next_game(7, MATCH, rows, 3)
+    spec = next_game(KEY, MATCH, rows, 3)
     assert spec is not None and spec.chooser == 1 and spec.game_id == "r2-m3-g4"
 
 
 def test_a_best_of_three_ends_at_two_wins() -> None:
     assert match_score([_row(1, 0, 0), _row(2, 0, 1)], 3).over
-    assert next_game(7, MATCH, [_row(1, 0, 0), _row(2, 0, 1)], 3) is None
+    assert next_game(KEY, MATCH, [_row(1, 0, 0), _row(2, 0, 1)], 3) is None
     one_all = match_score([_row(1, 0, 0), _row(2, 1, 1)], 3)
     assert (one_all.wins, one_all.draws, one_all.over) == ((1, 1), 0, False)
     third = match_score([_row(1, 0, 0), _row(2, 1, 1), _row(3, 1, 0)], 3)

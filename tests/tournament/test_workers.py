@@ -17,7 +17,7 @@ import trio
 import trio.testing
 
 from spellstack.cards import load_cards, load_deck
-from spellstack.tournament import GameRow, GameSpec, Seat, derive_seed
+from spellstack.tournament import GameRow, GameSpec, Seat, keyed_seed
 from spellstack.tournament._entrants import load_bot
 from spellstack.tournament._executors import InProcess
 from spellstack.tournament._wire import (
@@ -47,13 +47,15 @@ EXIT_BOT = "tests.tournament.exit_bot:ExitBot"
 ENTRANTS = (WorkerEntrant("gruul", "random", GRUUL), WorkerEntrant("dimir", "random", DIMIR),
             WorkerEntrant("quitter", EXIT_BOT, GRUUL, trusted=True))
 """Seat 2's bot ends any worker process it plays in."""
+KEY = b"7" * 16
+"""The tests' key."""
 
 
 def spec(k: int, entrants: tuple[int, ...] = (0, 1)) -> GameSpec:
-    """Match ``k``'s first game of round 1 of a tournament of seed 7, as the runner makes it."""
+    """Match ``k``'s first game of round 1 of a tournament of key KEY, as the runner makes it."""
     game_id = f"r1-m{k}-g1"
-    return GameSpec(game_id, 1, k, 1, derive_seed(7, game_id), entrants,
-                    tuple(derive_seed(7, game_id, seat) for seat in range(len(entrants))), None)
+    return GameSpec(game_id, 1, k, 1, keyed_seed(KEY, game_id), entrants,
+                    tuple(keyed_seed(KEY, game_id, seat) for seat in range(len(entrants))), None)
 
 
 SPECS = [spec(k) for k in range(1, 13)]

@@ -6,8 +6,11 @@ from __future__ import annotations
 import trio
 
 from spellstack.cards import load_cards, load_deck
-from spellstack.tournament import GameSpec, derive_seed
+from spellstack.tournament import GameSpec, keyed_seed
 from spellstack.tournament._workers import Processes, WorkerEntrant
+
+KEY = b"7" * 16
+"""The tests' key."""
 
 
 async def main() -> None:
@@ -20,8 +23,8 @@ async def main() -> None:
 
     async def one(k: int) -> None:
         game_id = f"r1-m{k}-g1"
-        await executor.play(GameSpec(game_id, 1, k, 1, derive_seed(7, game_id), (0, 1),
-                                     (derive_seed(7, game_id, 0), derive_seed(7, game_id, 1)), None))
+        await executor.play(GameSpec(game_id, 1, k, 1, keyed_seed(KEY, game_id), (0, 1),
+                                     (keyed_seed(KEY, game_id, 0), keyed_seed(KEY, game_id, 1)), None))
         first.set()
 
     async with trio.open_nursery() as nursery:
