@@ -7,6 +7,7 @@ import asyncio
 import sys
 import threading
 
+from .._printable import printable
 from ..cards import DECKS
 from ..chat import BotSeat, GameHost, HumanSeat
 from ._errors import CommandError
@@ -59,7 +60,8 @@ def _reader(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[str | None]) -
 
 
 def _say(text: str) -> None:
-    print(text, flush=True)
+    # Each line escaped: a text quotes names, reasons and card names nobody here wrote.
+    print("\n".join(printable(line) for line in text.split("\n")), flush=True)
 
 
 async def _session(args: argparse.Namespace, decks: list[str], names: list[str]) -> int:

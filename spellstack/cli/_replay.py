@@ -8,6 +8,7 @@ from pathlib import Path
 import orjson
 import trio
 
+from .._printable import printable
 from ..trace import ReplayCheck, ReplayError, check_replay
 from ._errors import CommandError
 from ._trace_file import load_trace
@@ -53,5 +54,5 @@ def run(args: argparse.Namespace) -> int:
     except ReplayError as err:
         raise CommandError(str(err)) from None
     for line in render_check(check):
-        print(line)
+        print(printable(line))
     return 0 if check.identical else 1
