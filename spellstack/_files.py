@@ -15,10 +15,12 @@ class FileRefused(Exception):
     """A file that is not read: its message says why (``not a regular file``, too large, or
     the system's reason), without the path, which the caller names."""
 
-    def __init__(self, reason: str, *, missing: bool = False) -> None:
+    def __init__(self, reason: str, *, missing: bool = False, folder: bool = False) -> None:
         super().__init__(reason)
         self.missing = missing
         """Whether nothing is at the path."""
+        self.folder = folder
+        """Whether the path is a folder."""
 
 
 def _size(size: int) -> str:
@@ -69,7 +71,7 @@ def read_regular_file(path: str | os.PathLike[str], limit: int = MAX_INPUT_FILE)
 
 def _check(info: os.stat_result, limit: int) -> None:
     if stat.S_ISDIR(info.st_mode):
-        raise FileRefused("a folder, not a file")
+        raise FileRefused("a folder, not a file", folder=True)
     if not stat.S_ISREG(info.st_mode):
         raise FileRefused("not a regular file")
     if info.st_size > limit:

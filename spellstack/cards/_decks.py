@@ -95,11 +95,12 @@ def load_deck(name_or_path: str, cards: Mapping[str, CardDefinition]) -> Deck:
         _BUILT_IN[name_or_path] = (cards, deck)
         return deck
     path = Path(name_or_path)
-    if path.is_dir():
-        raise CardDefinitionError(f"{short_value(name_or_path)} is a folder, not a deck file")
     try:
         data = read_regular_file(path)
     except FileRefused as err:
+        if err.folder:
+            raise CardDefinitionError(f"{short_value(name_or_path)} is a folder, not a deck "
+                                      "file") from None
         if err.missing:
             raise CardDefinitionError(f"no built-in deck or deck file {short_value(name_or_path)} "
                                       f"(built-in: {', '.join(DECKS)})") from None

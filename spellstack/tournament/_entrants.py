@@ -228,6 +228,9 @@ def _hosted_bot(spec: str) -> ProcessBot:
     except subprocess.TimeoutExpired:
         raise EntrantError(f"bot {short_value(spec)}: loading it in a bot process took over "
                            f"{CHECK_TIMEOUT:g} s") from None
+    except OSError as err:  # a spec too long for a command line, a full process table
+        raise EntrantError(f"bot {short_value(spec)}: can't start a bot process to load it: "
+                           f"{err.strerror or err}") from None
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         said = lines[-1].strip() if lines else f"exit code {done.returncode}"
