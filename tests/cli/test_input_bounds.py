@@ -123,9 +123,9 @@ def test_reading_a_fifo_directly_never_blocks(tmp_path: Path) -> None:
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    with pytest.raises(FileRefused, match="^not a regular file$"):
+    with pytest.raises(FileRefused, match=r"^not a regular file$"):
         read_regular_file(fifo)
-    with pytest.raises(FileRefused, match="^not a regular file$"):
+    with pytest.raises(FileRefused, match=r"^not a regular file$"):
         read_regular_file("/dev/null")
     with pytest.raises(FileRefused, match="folder") as err:
         read_regular_file(tmp_path)
