@@ -234,7 +234,7 @@ def _hosted_bot(spec: str) -> ProcessBot:
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         said = lines[-1].strip() if lines else f"exit code {done.returncode}"
-        if said.startswith(f"bot {spec!r}: "):
+        if said.startswith((f"bot {short_value(spec)}: ", f"bot {spec!r}: ")):
             raise EntrantError(said)
         raise EntrantError(f"bot {short_value(spec)}: loading it in a bot process failed: {said}")
     return ProcessBot(command)
