@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from .._printable import printable
 from ..protocol import (
     Accepted,
     AskPlayer,
@@ -613,7 +614,10 @@ class Coordinator:
         return await self._send(seat, ErrorReply(why))
 
     async def _forfeit(self, seat: int, reason: str, told: bool = False) -> None:
-        """The seat loses the game by forfeit (104.3a-like); nothing else is affected."""
+        """The seat loses the game by forfeit (104.3a-like); nothing else is affected. The
+        reason may quote a bot (its own ``Forfeit``'s words): escaped here, so that what is
+        recorded and printed is one line of printable text."""
+        reason = printable(reason)
         name = self.game.state.players[seat].name
         self.result.forfeits.append((name, reason))
         self._note("forfeit", seat, reason)

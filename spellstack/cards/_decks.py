@@ -9,6 +9,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .._files import FileRefused, read_regular_file
+from .._printable import printable
 from ..rules import CardDefinition, CardDefinitionError
 from ._pool import card_name_problem
 from ._toml import checking, parse_toml, short_value
@@ -49,19 +51,19 @@ def _check(source: str, data: dict[str, Any], cards: Mapping[str, CardDefinition
     out: list[str] = []
     for card, count in table.items():
         if card not in cards or cards[card].is_token:
-            raise CardDefinitionError(f"{source}: deck {name!r}: {card_name_problem(card, cards)[1]}")
+            raise CardDefinitionError(f"{source}: deck {short_value(name)}: {card_name_problem(card, cards)[1]}")
         if cards[card].test_only:
-            raise CardDefinitionError(f"{source}: deck {name!r}: {card!r} is a test-only card "
+            raise CardDefinitionError(f"{source}: deck {short_value(name)}: {short_value(card)} is a test-only card "
                                       "(for the tests of a rule), never in a deck")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise CardDefinitionError(f"{source}: deck {name!r}: {card!r}: count must be a "
+            raise CardDefinitionError(f"{source}: deck {short_value(name)}: {short_value(card)}: count must be a "
                                       f"positive integer, got {short_value(count)}")
         if len(out) + count > MAX_DECK_SIZE:
-            raise CardDefinitionError(f"{source}: deck {name!r} has more than {MAX_DECK_SIZE} "
+            raise CardDefinitionError(f"{source}: deck {short_value(name)} has more than {MAX_DECK_SIZE} "
                                       "cards")
         out.extend([card] * count)
     if len(out) < MIN_DECK_SIZE:
-        raise CardDefinitionError(f"{source}: deck {name!r} has {len(out)} cards; at least "
+        raise CardDefinitionError(f"{source}: deck {short_value(name)} has {len(out)} cards; at least "
                                   f"{MIN_DECK_SIZE}")
     return Deck(name, tuple(out))
 
@@ -93,21 +95,26 @@ def load_deck(name_or_path: str, cards: Mapping[str, CardDefinition]) -> Deck:
         _BUILT_IN[name_or_path] = (cards, deck)
         return deck
     path = Path(name_or_path)
-    if path.is_dir():
-        raise CardDefinitionError(f"{name_or_path!r} is a folder, not a deck file")
-    if not path.is_file():
-        raise CardDefinitionError(f"no built-in deck or deck file {name_or_path!r} (built-in: "
-                                  f"{', '.join(DECKS)})")
     try:
-        text = path.read_text("utf-8")
+        data = read_regular_file(path)
+    except FileRefused as err:
+        if err.folder:
+            raise CardDefinitionError(f"{short_value(name_or_path)} is a folder, not a deck "
+                                      "file") from None
+        if err.missing:
+            raise CardDefinitionError(f"no built-in deck or deck file {short_value(name_or_path)} "
+                                      f"(built-in: {', '.join(DECKS)})") from None
+        raise CardDefinitionError(f"deck file {short_value(name_or_path)}: {err}") from None
+    # The path names the file in every error: escaped, as it may hold anything.
+    source = printable(str(path))
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise CardDefinitionError(f"{name_or_path}: a deck file must be UTF-8 text (byte "
-                                  f"{err.start} is not)") from None
-    except OSError as err:
-        raise CardDefinitionError(f"{name_or_path}: can't read it: {err.strerror}") from None
+        raise CardDefinitionError(f"{source}: a deck file must be UTF-8 text (byte {err.start} "
+                                  "is not)") from None
     if path.suffix.lower() == ".toml":
-        return _parse(str(path), text, cards)
+        return _parse(source, text, cards)
     # Deferred: the text decklist reader builds on this module's Deck and size limits.
     from ._decklists import parse_decklist
 
-    return parse_decklist(text, str(path), cards)
+    return parse_decklist(text, source, cards)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 
+from .._printable import SHORT_LIMIT, short_value
 from ..rules import CardDefinition, CardDefinitionError
 from ._toml import parse_toml
 
@@ -42,15 +43,19 @@ def card_name_problem(name: str, cards: Mapping[str, CardDefinition], *,
     a pool name, and the message to give: ``'X' is a pool card not implemented yet``, or
     ``unknown card 'X' (did you mean 'Y'?)``."""
     kind = "token" if token else "card"
+    shown = short_value(name)
     defn = cards.get(name)
     pool_same = POOL_NAMES.tokens if token else POOL_NAMES.cards | POOL_NAMES.faces
     pool_other = POOL_NAMES.cards | POOL_NAMES.faces if token else POOL_NAMES.tokens
     if (defn is not None and defn.is_token != token) or (defn is None and name in pool_other):
         other = "card" if token else "token"
-        return False, f"{name!r} is a {other}, not a {kind}"
+        return False, f"{shown} is a {other}, not a {kind}"
     if name in pool_same:
-        return True, f"{name!r} is a pool {kind} not implemented yet"
-    known = sorted(pool_same | {n for n, d in cards.items() if d.is_token == token})
-    close = difflib.get_close_matches(name, known, n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return False, f"unknown {kind} {name!r}{hint}"
+        return True, f"{shown} is a pool {kind} not implemented yet"
+    hint = ""
+    if len(name) <= 2 * SHORT_LIMIT:
+        # No card name is longer: a longer one is no misspelling worth the comparisons.
+        known = sorted(pool_same | {n for n, d in cards.items() if d.is_token == token})
+        close = difflib.get_close_matches(name, known, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return False, f"unknown {kind} {shown}{hint}"

@@ -13,29 +13,15 @@ out.
 from __future__ import annotations
 
 import re
-import reprlib
 import sys
 import tomllib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .._printable import short_value
+
 __all__ = ["checking", "parse_toml", "short_value"]
-
-_SHORT = reprlib.Repr()
-_SHORT.maxlevel = 3
-_SHORT.maxstring = 60
-_SHORT.maxother = 60
-_SHORT.maxlong = 60
-
-
-def short_value(value: Any) -> str:
-    """A short ``repr`` of any value a TOML file can hold (nested lists and tables are cut at
-    three levels, long strings and integers at 60 characters): safe to put in a message."""
-    try:
-        return _SHORT.repr(value)
-    except Exception:  # pragma: no cover - reprlib bounds depth and length already
-        return f"a {type(value).__name__}"
 
 
 def parse_toml(text: str, source: str, error: type[Exception]) -> dict[str, Any]:

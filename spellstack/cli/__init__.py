@@ -7,6 +7,7 @@ import os
 import sys
 
 from .. import __version__
+from .._printable import error_line
 from ..rules import SpellstackError
 from . import _bench, _cards, _chat, _fuzz, _play, _replay, _scenario, _tournament, _trace
 from ._errors import CommandError
@@ -39,10 +40,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code: int = args.run(args)
     except CommandError as err:
-        print(f"spellstack {args.command}: {err}", file=sys.stderr)
+        print(error_line(f"spellstack {args.command}: {err}"), file=sys.stderr)
         return 2
     except SpellstackError as err:
-        print(f"spellstack: {err}", file=sys.stderr)
+        print(error_line(f"spellstack: {err}"), file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (`spellstack play | head`): stop quietly, as Unix tools do.

@@ -7,6 +7,7 @@ import asyncio
 import sys
 import threading
 
+from .._printable import printable, short_value
 from ..cards import DECKS
 from ..chat import BotSeat, GameHost, HumanSeat
 from ._errors import CommandError
@@ -44,6 +45,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
+_MAX_NAME = 60
+"""The longest player name."""
+
+
 def run(args: argparse.Namespace) -> int:
     decks = args.deck or ["gruul", "dimir"]
     if len(decks) != 2:
@@ -51,6 +56,11 @@ def run(args: argparse.Namespace) -> int:
     names = args.name or (["p1", "p2"] if args.hotseat else ["you", "bot"])
     if len(names) != 2 or names[0] == names[1]:
         raise CommandError("give --name twice, two different names (or not at all)")
+    for name in names:
+        # A name is shown on every line of the game: held to an entrant NAME's rules.
+        if not 0 < len(name) <= _MAX_NAME or not name.isprintable():
+            raise CommandError(f"--name {short_value(name)}: a name is 1 to {_MAX_NAME} printable "
+                               "characters")
     return asyncio.run(_session(args, decks, names))
 
 
@@ -62,7 +72,8 @@ def _reader(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[str | None]) -
 
 
 def _say(text: str) -> None:
-    print(text, flush=True)
+    # Each line escaped: a text quotes names, reasons and card names nobody here wrote.
+    print("\n".join(printable(line) for line in text.split("\n")), flush=True)
 
 
 async def _session(args: argparse.Namespace, decks: list[str], names: list[str]) -> int:

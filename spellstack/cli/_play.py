@@ -8,6 +8,7 @@ from pathlib import Path
 
 import trio
 
+from .._printable import printable
 from ..actors import ENGINE_ERROR, play_one_game
 from ..bots import RandomBot
 from ..cards import DECKS
@@ -67,8 +68,8 @@ def run(args: argparse.Namespace) -> int:
                                                    timestamps=args.timestamps))
     except OSError as err:  # the trace file can't be created (permissions, a full disk)
         raise CommandError(f"--trace {str(args.trace)!r}: {err.strerror or err}") from None
-    print(f"spellstack play: {names[0]} ({decks[0]}) vs {names[1]} ({decks[1]}), "
-          f"seed {args.seed}")
+    print(printable(f"spellstack play: {names[0]} ({decks[0]}) vs {names[1]} ({decks[1]}), "
+                    f"seed {args.seed}"))
     print(f"turn 1: {names[0]}")
     for line in narrate(game.history or []):
         print(line)

@@ -8,6 +8,7 @@ from pathlib import Path
 import orjson
 import trio
 
+from .._printable import printable
 from ..trace import ReplayCheck, ReplayError, TraceError, check_replay
 from ._errors import CommandError
 from ._trace_file import load_trace
@@ -55,5 +56,5 @@ def run(args: argparse.Namespace) -> int:
     except TraceError as err:  # a recorded answer that doesn't decode as its kind
         raise CommandError(f"not a trace: {err}") from None
     for line in render_check(check):
-        print(line)
+        print(printable(line))
     return 0 if check.identical else 1

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
+from .._printable import error_line, printable
 from ..cards import DECKS, load_cards
 from ..tournament import (
     BACKENDS,
@@ -391,7 +392,7 @@ def run(args: argparse.Namespace) -> int:
             if row is not None:
                 now[0] += 1
                 rate = now[0] / max(time.perf_counter() - began, 1e-9)
-                print(f"[{done}/{total}] {describe(row, names)} ({rate:.1f} games/s)",
+                print(printable(f"[{done}/{total}] {describe(row, names)} ({rate:.1f} games/s)"),
                       file=sys.stderr, flush=True)
             return
         if bar.total != total:
@@ -449,13 +450,13 @@ def run(args: argparse.Namespace) -> int:
                                f"{args.db}, and --resume writes it again") from None
         print(f"results written to {args.results}")
     for line in forfeits(played.rows, names):
-        print(f"spellstack tournament: {line}", file=sys.stderr)
+        print(error_line(f"spellstack tournament: {line}"), file=sys.stderr)
     failed = [row for row in played.rows if row.reason.startswith("engine error")]
     if played.mismatched:
         return 1
     if failed:
         for row in failed[:10]:
-            print(f"spellstack tournament: game {row.game_id} (seed {row.seed}) stopped on an "
-                  f"{row.reason}", file=sys.stderr)
+            print(error_line(f"spellstack tournament: game {row.game_id} (seed {row.seed}) stopped "
+                             f"on an {row.reason}"), file=sys.stderr)
         return 1
     return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .._printable import printable
 from ..trace import (
     ShowOptions,
     TraceError,
@@ -88,7 +89,7 @@ def run_show(args: argparse.Namespace) -> int:
         options = ShowOptions(as_player=args.as_player, priority=args.priority,
                               player=args.player, turn=args.turn, kinds=tuple(args.kind))
         if args.view is not None:
-            print("\n".join(format_view(view_at(trace, args.view, options))))
+            print("\n".join(map(printable, format_view(view_at(trace, args.view, options)))))
             return 0
         lines = show_trace(trace, options)
     except TraceQueryError as err:
@@ -96,11 +97,11 @@ def run_show(args: argparse.Namespace) -> int:
     except TraceError as err:  # a record that doesn't decode as its kind
         raise CommandError(f"not a trace: {err}") from None
     if lines:
-        print("\n".join(format_show(lines)))
+        print("\n".join(map(printable, format_show(lines))))
     else:
         print("no record matches")
     r = trace.result
-    print(f"result: {r.reason} (turn {r.turns})")
+    print(f"result: {printable(r.reason)} (turn {r.turns})")
     return 0
 
 
@@ -111,7 +112,7 @@ def run_stats(args: argparse.Namespace) -> int:
         stats = trace_stats(trace)
     except TraceError as err:  # a record that doesn't decode as its kind
         raise CommandError(f"not a trace: {err}") from None
-    print("\n".join(format_stats(trace, stats)))
+    print("\n".join(map(printable, format_stats(trace, stats))))
     return 0
 
 

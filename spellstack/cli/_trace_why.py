@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .._printable import printable
 from ..trace import Explanation, TraceError, WhyError, explain
 from ._errors import CommandError
 from ._trace_file import load_trace
@@ -55,5 +56,5 @@ def run(args: argparse.Namespace) -> int:
         if i:
             print()
         for line in render_explanation(e):
-            print(line)
+            print(printable(line))
     return 0

@@ -10,6 +10,8 @@ from typing import Any
 
 import trio
 
+from .._files import FileRefused, read_regular_file
+from .._printable import short_value
 from ..actors import ENGINE_ERROR, GameResult, SeatConfig, play_game
 from ..cards import checking, load_cards, parse_toml
 from ..rules import STEPS, CardDefinition
@@ -110,13 +112,15 @@ def _read(path: Path) -> dict[str, Any]:
 
 
 def _text(path: Path) -> str:
-    """The file's text; ScenarioError naming the file if it can't be read or is not UTF-8."""
+    """The file's text; ScenarioError naming the file if it is not a regular file, is over
+    ``MAX_INPUT_FILE``, can't be read or is not UTF-8."""
     try:
-        return path.read_text("utf-8")
+        return read_regular_file(path).decode("utf-8")
     except UnicodeDecodeError as err:
-        raise ScenarioError(f"{path}: not UTF-8 text (byte {err.start} is not)") from None
-    except OSError as err:
-        raise ScenarioError(f"{path}: can't read it: {err.strerror}") from None
+        raise ScenarioError(f"{short_value(str(path))}: not UTF-8 text (byte {err.start} is "
+                            "not)") from None
+    except FileRefused as err:
+        raise ScenarioError(f"{short_value(str(path))}: can't read it: {err}") from None
 
 
 def _check_scenario(data: Mapping[str, Any], where: str) -> None:
@@ -313,8 +317,12 @@ def collect(paths: Iterable[Path]) -> list[Path]:
             out.extend(found)
         elif p.is_file():
             if p.suffix != ".toml":
-                raise ScenarioError(f"{p}: not a scenario file (scenario files are .toml files)")
+                raise ScenarioError(f"{short_value(str(p))}: not a scenario file (scenario files "
+                                    "are .toml files)")
             out.append(p)
+        elif p.exists():
+            # A FIFO or a device: never opened (a FIFO would block the run).
+            raise ScenarioError(f"{short_value(str(p))}: not a regular file")
         else:
-            raise ScenarioError(f"{p}: no such file or folder")
+            raise ScenarioError(f"{short_value(str(p))}: no such file or folder")
     return out

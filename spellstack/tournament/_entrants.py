@@ -106,19 +106,19 @@ def _describe(err: BaseException) -> str:
 
 def _import(spec: str, module: str) -> ModuleType:
     if not _MODULE.fullmatch(module):
-        raise EntrantError(f"bot {spec!r}: {module!r} is neither a module name nor a .py file "
+        raise EntrantError(f"bot {short_value(spec)}: {short_value(module)} is neither a module name nor a .py file "
                            f"({_FORMS})")
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as err:
         missing = err.name or ""
         if missing == module or module.startswith(missing + "."):
-            raise EntrantError(f"bot {spec!r}: no module {missing!r} (is it installed, or on "
+            raise EntrantError(f"bot {short_value(spec)}: no module {short_value(missing)} (is it installed, or on "
                                "PYTHONPATH?)") from None
-        raise EntrantError(f"bot {spec!r}: importing {module!r} raised "
+        raise EntrantError(f"bot {short_value(spec)}: importing {short_value(module)} raised "
                            f"{_describe(err)}") from err
     except (Exception, SystemExit) as err:
-        raise EntrantError(f"bot {spec!r}: importing {module!r} raised "
+        raise EntrantError(f"bot {short_value(spec)}: importing {short_value(module)} raised "
                            f"{_describe(err)}") from err
 
 
@@ -129,13 +129,13 @@ def _load_file(spec: str, where: str) -> ModuleType:
     path = Path(where)
     try:
         if path.is_dir():
-            raise EntrantError(f"bot {spec!r}: {where!r} is a folder, not a Python file")
+            raise EntrantError(f"bot {short_value(spec)}: {short_value(where)} is a folder, not a Python file")
         if not path.is_file():
-            raise EntrantError(f"bot {spec!r}: no file {where!r} (a path is relative to the "
+            raise EntrantError(f"bot {short_value(spec)}: no file {short_value(where)} (a path is relative to the "
                                "working folder)")
         full = path.resolve()
     except OSError as err:
-        raise EntrantError(f"bot {spec!r}: can't read {where!r}: {err.strerror}") from None
+        raise EntrantError(f"bot {short_value(spec)}: can't read {short_value(where)}: {err.strerror}") from None
     stem = re.sub(r"\W", "_", full.stem, flags=re.ASCII)
     name = f"spellstack_bot_{stem}_{hashlib.sha256(os.fsencode(full)).hexdigest()[:12]}"
     loaded = sys.modules.get(name)
@@ -143,14 +143,14 @@ def _load_file(spec: str, where: str) -> ModuleType:
         return loaded
     found = importlib.util.spec_from_file_location(name, full)
     if found is None or found.loader is None:  # pragma: no cover - a .py path always has one
-        raise EntrantError(f"bot {spec!r}: {where!r} can't be loaded as a Python module")
+        raise EntrantError(f"bot {short_value(spec)}: {short_value(where)} can't be loaded as a Python module")
     module = importlib.util.module_from_spec(found)
     sys.modules[name] = module  # as import does: the module's own classes can find it
     try:
         found.loader.exec_module(module)
     except (Exception, SystemExit) as err:
         sys.modules.pop(name, None)
-        raise EntrantError(f"bot {spec!r}: running {where!r} raised {_describe(err)}") from err
+        raise EntrantError(f"bot {short_value(spec)}: running {short_value(where)} raised {_describe(err)}") from err
     return module
 
 
@@ -200,20 +200,20 @@ def _command_bot(spec: str) -> ProcessBot:
     try:
         command = tuple(shlex.split(spec[len(STDIO):]))
     except ValueError as err:
-        raise EntrantError(f"bot {spec!r}: the command can't be split: {err}") from None
+        raise EntrantError(f"bot {short_value(spec)}: the command can't be split: {err}") from None
     if not command:
-        raise EntrantError(f"bot {spec!r}: no command after {STDIO!r}")
+        raise EntrantError(f"bot {short_value(spec)}: no command after {STDIO!r}")
     program = command[0]
     if os.sep in program or (os.altsep and os.altsep in program):
         path = Path(program)
         if not path.is_file():
-            raise EntrantError(f"bot {spec!r}: no file {program!r} (a path is relative to the "
+            raise EntrantError(f"bot {short_value(spec)}: no file {short_value(program)} (a path is relative to the "
                                "working folder)")
         if not os.access(path, os.X_OK):
-            raise EntrantError(f"bot {spec!r}: {program!r} is not executable (chmod +x, or "
+            raise EntrantError(f"bot {short_value(spec)}: {short_value(program)} is not executable (chmod +x, or "
                                "name its interpreter: stdio:python3 bot.py)")
     elif shutil.which(program) is None:
-        raise EntrantError(f"bot {spec!r}: no program {program!r} on PATH")
+        raise EntrantError(f"bot {short_value(spec)}: no program {short_value(program)} on PATH")
     return ProcessBot(command)
 
 
@@ -226,14 +226,17 @@ def _hosted_bot(spec: str) -> ProcessBot:
         done = subprocess.run([*command[:3], "--check", spec], capture_output=True, text=True,
                               timeout=CHECK_TIMEOUT, check=False, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        raise EntrantError(f"bot {spec!r}: loading it in a bot process took over "
+        raise EntrantError(f"bot {short_value(spec)}: loading it in a bot process took over "
                            f"{CHECK_TIMEOUT:g} s") from None
+    except OSError as err:  # a spec too long for a command line, a full process table
+        raise EntrantError(f"bot {short_value(spec)}: can't start a bot process to load it: "
+                           f"{err.strerror or err}") from None
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         said = lines[-1].strip() if lines else f"exit code {done.returncode}"
-        if said.startswith(f"bot {spec!r}: "):
+        if said.startswith((f"bot {short_value(spec)}: ", f"bot {spec!r}: ")):
             raise EntrantError(said)
-        raise EntrantError(f"bot {spec!r}: loading it in a bot process failed: {said}")
+        raise EntrantError(f"bot {short_value(spec)}: loading it in a bot process failed: {said}")
     return ProcessBot(command)
 
 
@@ -241,12 +244,12 @@ def _class_spec(spec: str) -> tuple[str, str]:
     """A Python class bot's spec as (module or file, class), if it is of that form."""
     where, colon, attr = spec.rpartition(":")
     if not colon:
-        raise EntrantError(f"bot {spec!r}: not a built-in bot and no ':CLASS' ({_FORMS})")
+        raise EntrantError(f"bot {short_value(spec)}: not a built-in bot and no ':CLASS' ({_FORMS})")
     if not where or not attr:
-        raise EntrantError(f"bot {spec!r}: a module or file before the ':' and a class after "
+        raise EntrantError(f"bot {short_value(spec)}: a module or file before the ':' and a class after "
                            f"it ({_FORMS})")
     if not where.endswith(".py") and not _MODULE.fullmatch(where):
-        raise EntrantError(f"bot {spec!r}: {where!r} is neither a module name nor a .py file "
+        raise EntrantError(f"bot {short_value(spec)}: {short_value(where)} is neither a module name nor a .py file "
                            f"({_FORMS})")
     return where, attr
 
@@ -258,19 +261,19 @@ def _class_factory(spec: str) -> BotFactory:
     obj: Any = module
     for part in attr.split("."):
         if not hasattr(obj, part):
-            raise EntrantError(f"bot {spec!r}: {where!r} has no {attr!r}")
+            raise EntrantError(f"bot {short_value(spec)}: {short_value(where)} has no {short_value(attr)}")
         obj = getattr(obj, part)
     if not inspect.isclass(obj):
-        raise EntrantError(f"bot {spec!r}: {attr!r} is not a class (it is a "
+        raise EntrantError(f"bot {short_value(spec)}: {short_value(attr)} is not a class (it is a "
                            f"{type(obj).__name__})")
     if not callable(getattr(obj, "decide", None)):
-        raise EntrantError(f"bot {spec!r}: class {attr!r} has no decide method (the Bot API)")
+        raise EntrantError(f"bot {short_value(spec)}: class {short_value(attr)} has no decide method (the Bot API)")
     factory = _ClassFactory(obj, _takes_seed(obj))
     try:
         factory(0)
     except (Exception, SystemExit) as err:
         call = f"{attr}(0)" if factory.takes_seed else f"{attr}()"
-        raise EntrantError(f"bot {spec!r}: {call} raised {_describe(err)} (a bot class is "
+        raise EntrantError(f"bot {short_value(spec)}: {call} raised {_describe(err)} (a bot class is "
                            "called with its seed, or with nothing if it takes no "
                            "parameter)") from err
     return factory
@@ -312,20 +315,31 @@ def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool
     bot, at_sign, deck_ref = rest.partition("@")
     bot, deck_ref = bot.strip(), deck_ref.strip()
     if not at_sign or not bot or not deck_ref:
-        raise EntrantError(f"entrant {text!r}: {form}")
-    if name is not None and (not name or len(name) > _MAX_NAME or not name.isprintable()):
-        raise EntrantError(f"entrant {text!r}: a name is 1 to {_MAX_NAME} printable "
+        raise EntrantError(f"entrant {short_value(text)}: {form}")
+    if name is not None and not _good_name(name):
+        raise EntrantError(f"entrant {short_value(text)}: a name is 1 to {_MAX_NAME} printable "
                            f"characters, not {short_value(name)}")
     try:
         factory = load_bot(bot, trust=trust)
     except EntrantError as err:
-        raise EntrantError(f"entrant {text!r}: {err}") from err.__cause__
+        raise EntrantError(f"entrant {short_value(text)}: {err}") from err.__cause__
     try:
         deck = load_deck(deck_ref, cards)
     except CardDefinitionError as err:
-        raise EntrantError(f"entrant {text!r}: deck: {err}") from None
-    return Entrant(name if name is not None else f"{_bot_name(bot)}-{deck.name}", bot, deck,
-                   factory)
+        raise EntrantError(f"entrant {short_value(text)}: deck: {err}") from None
+    if name is None:
+        name = f"{_bot_name(bot)}-{deck.name}"
+        # A deck's name is a file's text: the name made from it is held to a NAME's rules.
+        if not _good_name(name):
+            raise EntrantError(f"entrant {short_value(text)}: its name would be "
+                               f"{short_value(name)} (from the deck's name), not 1 to "
+                               f"{_MAX_NAME} printable characters: give one, NAME=BOT@DECK")
+    return Entrant(name, bot, deck, factory)
+
+
+def _good_name(name: str) -> bool:
+    """Whether ``name`` is 1 to ``_MAX_NAME`` printable characters (no control character)."""
+    return 0 < len(name) <= _MAX_NAME and name.isprintable()
 
 
 def built_in_entrants(cards: Mapping[str, CardDefinition]) -> tuple[Entrant, ...]:

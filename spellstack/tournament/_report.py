@@ -11,6 +11,7 @@ import json
 from fractions import Fraction
 from typing import Any
 
+from .._printable import printable
 from .._version import __version__
 from ._games import GameRow
 from ._pairs import GameOutcome, PairLine, format_pair_line, pair_lines
@@ -123,8 +124,9 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
 
 def standings_table(rep: Report) -> str:
     """The standings as a text table (rank, entrant, points, W-L-D, OMW%, GW%, OGW%), then a
-    line per pair and the ratings."""
-    names = rep.names
+    line per pair and the ratings. Names are escaped (``printable``): a name is text from an
+    entrant or a deck file, and the table goes to a terminal."""
+    names = [printable(n) for n in rep.names]
     width = max(len("entrant"), *(len(n) for n in names))
     lines = [f"{'rank':>4}  {'entrant':<{width}}  {'points':>6}  {'W-L-D':>8}  {'OMW%':>6}  "
              f"{'GW%':>6}  {'OGW%':>6}"]
@@ -135,11 +137,11 @@ def standings_table(rep: Report) -> str:
                      f"{float(s.ogw) * 100:>6.2f}")
     if rep.pairs:
         lines.append("")
-        lines.extend(format_pair_line(p) for p in rep.pairs)
+        lines.extend(printable(format_pair_line(p)) for p in rep.pairs)
     if rep.ratings:
         lines.append("")
         lines.append("ratings (openskill, Plackett-Luce; ordinal = mu - 3 sigma):")
         for r in rep.ratings:
-            lines.append(f"  {r.name:<{width}}  mu {r.mu:6.2f}  sigma {r.sigma:5.2f}  "
+            lines.append(f"  {printable(r.name):<{width}}  mu {r.mu:6.2f}  sigma {r.sigma:5.2f}  "
                          f"ordinal {r.ordinal:6.2f}")
     return "\n".join(lines) + "\n"

@@ -42,6 +42,7 @@ from pathlib import Path
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
+from .._printable import printable
 from ..actors import Link, Seat
 from ..protocol import MAX_PLAYER_MESSAGE_BYTES, PROTOCOL_VERSION, Forfeit, decode_from_player
 from ..rules import InvalidMessageError
@@ -280,7 +281,8 @@ class ProcessSeat:
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         if not lines:
             return ""
-        last = " ".join(lines[-1].split())
+        # Escaped here, where the reason is made: it is stored, and printed on terminals.
+        last = printable(" ".join(lines[-1].split()))
         return last if len(last) <= _REASON_STDERR else last[:_REASON_STDERR - 3] + "..."
 
     def _cant_start(self) -> str | None:

@@ -124,8 +124,9 @@ def test_a_trace_path_that_cannot_be_written_is_a_one_line_error(
 
 def test_a_folder_given_as_a_deck_is_a_one_line_error(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A quoted path is cut in its middle past 60 characters: its end names the folder.
     _one_line_error(*_main(capsys, "play", "--deck", str(tmp_path), "--deck", "gruul"),
-                    str(tmp_path), "is a folder, not a deck file")
+                    str(tmp_path)[-20:], "is a folder, not a deck file")
 
 
 @pytest.mark.parametrize("args, needles", [

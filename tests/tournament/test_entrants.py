@@ -274,7 +274,7 @@ def test_a_file_not_found_or_a_folder(here: Path) -> None:
             "bot 'bots/none.py:Bot': no file 'bots/none.py' (a path is relative to the working "
             "folder)")):
         load_bot("bots/none.py:Bot", trust=True)
-    with pytest.raises(EntrantError, match=r"^bot 'x+\.py:Bot': can't read 'x+\.py': .+$"):
+    with pytest.raises(EntrantError, match=r"^bot 'x+\.\.\.x+\.py:Bot': can't read 'x+\.\.\.x+\.py': .+$"):
         load_bot("x" * 5000 + ".py:Bot", trust=True)
     (here / "dir.py").mkdir()
     with pytest.raises(EntrantError, match=re.escape("bot 'dir.py:Bot': 'dir.py' is a folder, "
