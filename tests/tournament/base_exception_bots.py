@@ -2,11 +2,12 @@
 ``GeneratorExit``, a class of their own) from ``decide``, from ``notify`` or from their
 constructor, for the tests that each loses only its own game; and a bot that holds the event
 loop while it decides, for the Ctrl-C test. Each class is named by the tests as
-``tests.tournament.base_exception_bots:CLASS``."""
+``path/to/base_exception_bots.py:CLASS``."""
 
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -88,15 +89,17 @@ CLASSES["AsyncDecideSystemExit3"] = "policy raised SystemExit: 3"
 
 class HoldsTheLoopOnce(RandomBot):
     """The random bot; but at its first decision, if the file ``SPELLSTACK_TEST_HOLD`` names
-    does not exist yet, it creates it and then holds the event loop (never returning) until a
-    signal's exception ends it. Once the file exists it plays as the random bot does, so a
-    tournament it stopped plays on to the same end as one it never stopped."""
+    does not exist yet, it creates it, says ``holding the loop`` on stderr and then holds the
+    event loop (never returning) until a signal's exception ends it. Once the file exists it
+    plays as the random bot does, so a tournament it stopped plays on to the same end as one
+    it never stopped."""
 
     def decide(self, view: Any, decision: Any) -> Any:
         marker = os.environ.get("SPELLSTACK_TEST_HOLD")
         if marker and not os.path.exists(marker):
             with open(marker, "w", encoding="utf-8") as out:
                 out.write(str(os.getpid()))
+            print("holding the loop", file=sys.stderr, flush=True)
             while True:  # a bot stuck in its own code: only a signal gets it out
                 time.sleep(0.05)
         return super().decide(view, decision)
