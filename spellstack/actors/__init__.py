@@ -13,7 +13,7 @@ from ._coordinator import (
 )
 from ._kernel_actors import sba_actor, stack_actor
 from ._lag import LAG_FRACTION, LAG_PERIOD, HeldTime, LoopLag, SeatClock, loop_lag
-from ._player import REASON_LIMIT, player_actor
+from ._player import REASON_LIMIT, error_text, player_actor, raise_unless_policys
 from ._run import CoordinatorFactory, Seat, play_game, play_one_game
 from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
@@ -41,10 +41,12 @@ __all__ = [
     "TraceRecord",
     "TraceWriter",
     "Wire",
+    "error_text",
     "loop_lag",
     "play_game",
     "play_one_game",
     "player_actor",
+    "raise_unless_policys",
     "sba_actor",
     "stack_actor",
     "tracer_actor",

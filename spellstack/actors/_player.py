@@ -30,7 +30,7 @@ from ..rules import Action, Answer, InvalidMessageError
 from ._lag import HeldTime
 from ._wire import Link
 
-__all__ = ["REASON_LIMIT", "player_actor"]
+__all__ = ["REASON_LIMIT", "error_text", "player_actor", "raise_unless_policys"]
 
 REASON_LIMIT = 200
 """Longest forfeit reason the player actor sends for its policy's failure, in characters: the
@@ -42,10 +42,13 @@ _now = trio.current_time
 
 
 async def player_actor(policy: Bot, link: Link) -> None:
-    """Answer every request with the policy's reply. A policy that raises (whatever its
+    """Answer every request with the policy's reply. A policy that raises (any
+    ``BaseException``: ``SystemExit``, ``KeyboardInterrupt`` and the like too, whatever its
     exception's text does) or returns something that is not an answer of the right type
     forfeits at once, with a reason of at most ``REASON_LIMIT`` characters (the coordinator
-    records it); one that never answers is timed out by the coordinator.
+    records it); one that never answers is timed out by the coordinator. Only what is not the
+    policy's own passes through (``raise_unless_policys``): the runner's cancellation and the
+    operator's Ctrl-C.
 
     The time the policy holds the event loop (its ``decide`` and ``notify``; each step of an
     async ``decide``) is charged to the seat (``link.held``): it counts against the seat's
@@ -93,8 +96,9 @@ async def player_actor(policy: Bot, link: Link) -> None:
             held.own += _now() - start
             if inspect.isawaitable(reply):
                 reply = await _charged(reply, held)
-        except Exception as err:  # a crashing policy loses its own game, nothing else
-            await _leave(link, f"policy raised {_error_text(err)}")
+        except BaseException as err:  # a crashing policy loses its own game, nothing else
+            raise_unless_policys(err)
+            await _leave(link, f"policy raised {error_text(err)}")
             return
         out: SubmitAction | SubmitAnswer | None = None
         try:  # a reply of any type: even isinstance may fail on it
@@ -102,7 +106,8 @@ async def player_actor(policy: Bot, link: Link) -> None:
                 out = SubmitAction(msg.decision.id, reply)
             elif isinstance(msg, DecisionRequest) and isinstance(reply, Answer):
                 out = SubmitAnswer(reply)
-        except Exception:
+        except BaseException as err:
+            raise_unless_policys(err)
             out = None
         if out is None:
             want = "an Action" if isinstance(msg, PriorityRequest) else "an Answer"
@@ -111,8 +116,9 @@ async def player_actor(policy: Bot, link: Link) -> None:
             return
         try:
             data = link.wire.record(link.me, link.peer, out)
-        except Exception as err:  # fields of the wrong type can't even be encoded
-            await _leave(link, f"policy's answer can't be encoded: {_error_text(err)}")
+        except BaseException as err:  # fields of the wrong type can't even be encoded
+            raise_unless_policys(err)
+            await _leave(link, f"policy's answer can't be encoded: {error_text(err)}")
             return
         # Nothing of this request is held while waiting for the next (the mirror keeps the view).
         del msg, view, reply, out
@@ -124,8 +130,9 @@ async def _declare(policy: Bot, link: Link, msg: SetStops) -> bool:
     False if the actor must stop (the game ended, or the stops could not be sent)."""
     try:
         data = link.wire.record(link.me, link.peer, msg)
-    except Exception as err:  # a ``stops`` attribute that is not a Stops can't be encoded
-        await _leave(link, f"policy's stops can't be encoded: {_error_text(err)}")
+    except BaseException as err:  # a ``stops`` attribute that is not a Stops can't be encoded
+        raise_unless_policys(err)
+        await _leave(link, f"policy's stops can't be encoded: {error_text(err)}")
         return False
     await link.send_bytes(data)
     try:
@@ -143,8 +150,9 @@ async def _notify(policy: Bot, link: Link, msg: Message) -> bool:
     policy's own error loses its own game)."""
     try:
         notify = getattr(policy, "notify", None)
-    except Exception as err:
-        await _leave(link, f"policy's notify can't be read: {_error_text(err)}")
+    except BaseException as err:
+        raise_unless_policys(err)
+        await _leave(link, f"policy's notify can't be read: {error_text(err)}")
         return False
     if notify is None:
         return True
@@ -152,9 +160,10 @@ async def _notify(policy: Bot, link: Link, msg: Message) -> bool:
     start = _now()
     try:
         notify(msg)
-    except Exception as err:
+    except BaseException as err:
         held.own += _now() - start
-        await _leave(link, f"policy's notify raised {_error_text(err)}")
+        raise_unless_policys(err)
+        await _leave(link, f"policy's notify raised {error_text(err)}")
         return False
     held.own += _now() - start
     return True
@@ -207,35 +216,102 @@ def _fit(text: str, limit: int) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def _error_text(err: BaseException) -> str:
+def error_text(err: BaseException) -> str:
     """``Type: message`` for a policy's exception, bounded, whatever its class, ``__str__`` or
-    ``__repr__`` does (each is tried on its own, and may fail)."""
+    ``__repr__`` does (each is tried on its own, and may fail, even with a ``BaseException``)."""
     try:
         name = type(err).__name__
         name = _fit(name, 60) if isinstance(name, str) else "exception"
-    except Exception:
+    except BaseException as failed:
+        raise_unless_policys(failed)
         name = "exception"
     try:
         text = str(err)
-    except Exception:
+    except BaseException as failed:
+        raise_unless_policys(failed)
         try:
             text = repr(err)
-        except Exception:
+        except BaseException as again:
+            raise_unless_policys(again)
             text = "<its message can't be shown>"
     try:
         text = _fit(text, _TEXT_LIMIT)
-    except Exception:
+    except BaseException as failed:
+        raise_unless_policys(failed)
         text = "<its message can't be shown>"
     return f"{name}: {text}" if text else name
+
+
+def raise_unless_policys(err: BaseException) -> None:
+    """Raise again what came out of a policy's code but is not the policy's own failure, so
+    that it stops what it is meant to stop; return if it is the policy's (its seat forfeits).
+
+    Not the policy's: the runner's cancellation (``trio.Cancelled``, alone or in a group), and
+    the operator's Ctrl-C. trio raises that as a ``KeyboardInterrupt`` from its SIGINT handler
+    in whatever code runs when the signal comes (a policy's ``decide`` that holds the loop), or
+    at a checkpoint: either way the innermost frame of its traceback is trio's own. A
+    ``KeyboardInterrupt`` the policy raises itself has the policy's code there instead. If
+    the policy raised something else while handling the operator's Ctrl-C, the Ctrl-C goes on.
+    """
+    interrupt = _operators_interrupt(err)
+    if interrupt is not None:
+        if interrupt is err:
+            raise err
+        raise interrupt from err
+    if isinstance(err, trio.Cancelled):
+        raise err
+    if isinstance(err, BaseExceptionGroup) and err.subgroup(trio.Cancelled) is not None:
+        raise err
+
+
+_CHAIN_LIMIT = 100
+"""Exceptions looked at for the operator's Ctrl-C (the chain and groups of a policy's error
+could be made endless)."""
+
+
+def _operators_interrupt(err: BaseException) -> KeyboardInterrupt | None:
+    """The operator's Ctrl-C among ``err``, the exceptions it was raised while handling and
+    the members of groups, if there is one (``raise_unless_policys``)."""
+    seen: set[int] = set()
+    todo: list[BaseException] = [err]
+    while todo and len(seen) < _CHAIN_LIMIT:
+        one = todo.pop()
+        if id(one) in seen:
+            continue
+        seen.add(id(one))
+        if isinstance(one, KeyboardInterrupt) and _raised_by_trio(one):
+            return one
+        if isinstance(one, BaseExceptionGroup):
+            todo.extend(one.exceptions)
+        for linked in (one.__context__, one.__cause__):
+            if isinstance(linked, BaseException):
+                todo.append(linked)
+    return None
+
+
+def _raised_by_trio(err: BaseException) -> bool:
+    """Whether the innermost frame of ``err``'s traceback is trio's (its SIGINT handler, or
+    the checkpoint that delivers a pending Ctrl-C)."""
+    tb = err.__traceback__
+    if tb is None:
+        return False
+    for _ in range(10_000):  # a traceback is finite; the bound is for a forged one
+        if tb.tb_next is None:
+            break
+        tb = tb.tb_next
+    module = tb.tb_frame.f_globals.get("__name__")
+    return isinstance(module, str) and (module == "trio" or module.startswith("trio."))
 
 
 def _short(value: object) -> str:
     """A reply's repr, bounded, or a placeholder if its repr fails."""
     try:
         text = _fit(repr(value), 80)
-    except Exception:
+    except BaseException as err:
+        raise_unless_policys(err)
         try:
             text = f"a {_fit(type(value).__name__, 60)} whose repr fails"
-        except Exception:
+        except BaseException as again:
+            raise_unless_policys(again)
             text = "a reply whose repr fails"
     return text

@@ -13,7 +13,10 @@ forfeits with the same reason. Its stdout carries frames only: anything else pri
 The process runs under the bot's memory limit (set by its supervisor, ``_supervisor``). A bot
 that runs out of memory (a ``MemoryError`` from building it, ``decide`` or ``notify``) ends
 the process at once, saying ``MemoryError`` on stderr, which the relay reads as the limit
-reached: the forfeit's reason names the limit, not the bot's exception.
+reached: the forfeit's reason names the limit, not the bot's exception. Any other exception
+of the bot's, ``SystemExit`` and ``KeyboardInterrupt`` included, forfeits its seat as in
+process (a constructor's at the first request); whatever else stops the host (a signal) is
+said in one line on stderr, which the relay quotes.
 """
 
 from __future__ import annotations
@@ -27,10 +30,11 @@ from typing import Any, NoReturn
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
-from ..actors import Link, Wire, player_actor
+from ..actors import Link, Wire, error_text, player_actor, raise_unless_policys
 from ..bots import Bot
 from ._entrants import BotFactory, EntrantError, load_bot
 from ._frames import FrameError, FrameReader, frame
+from ._games import unbuilt
 from ._stdio import HELLO_VERSION, ProcessBot
 
 __all__ = ["main"]
@@ -39,6 +43,9 @@ BAD_SETUP = 2
 """The exit code when the bot can't be loaded or the hello can't be read."""
 OUT_OF_MEMORY = 1
 """The exit code when the bot ran out of memory (as Python's own for an uncaught error)."""
+STOPPED = 1
+"""The exit code when something the player actor does not catch stopped the host (a signal's
+``KeyboardInterrupt``): said in one line on stderr, as Python's own exit code for it."""
 _MAX_FRAME = 16 * 1024 * 1024
 """The largest frame read from the engine (a full view of a big game is far smaller)."""
 
@@ -65,7 +72,19 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(BAD_SETUP)
     if check:
         sys.exit(0)
-    sys.exit(trio.run(_serve, factory, frames_in, frames_out))
+    try:
+        code = trio.run(_serve, factory, frames_in, frames_out)
+    except BaseException as err:  # one line naming it (the relay quotes it), not a traceback
+        print(f"spellstack bot host: stopped by {error_text(_first(err))}", file=sys.stderr)
+        code = STOPPED
+    sys.exit(code)
+
+
+def _first(err: BaseException) -> BaseException:
+    """The first exception of a group of them (nested groups opened), or ``err``."""
+    while isinstance(err, BaseExceptionGroup) and err.exceptions:
+        err = err.exceptions[0]
+    return err
 
 
 async def _next(frames: FrameReader) -> bytes | None:
@@ -102,10 +121,14 @@ async def _serve(factory: BotFactory, frames_in: int, frames_out: int) -> int:
         return BAD_SETUP
     seed = hello["seed"]
     assert isinstance(seed, int)
+    bot: Bot | None = None
     try:
-        bot: Bot = _Guarded(factory(seed))
+        bot = _Guarded(factory(seed))
     except MemoryError:
         _out_of_memory()
+    except BaseException as err:  # the seat forfeits, as in process, with the reason
+        raise_unless_policys(err)
+        stand_in = unbuilt(err)
     players, seat = hello.get("players"), hello.get("seat")
     name = (players[seat] if isinstance(players, list) and type(seat) is int and 0 <= seat < len(players)
             else "bot")
@@ -122,7 +145,10 @@ async def _serve(factory: BotFactory, frames_in: int, frames_out: int) -> int:
     async def play() -> None:
         async with out:
             try:
-                await player_actor(bot, link)
+                if bot is None:
+                    await stand_in.play(link)
+                else:
+                    await player_actor(bot, link)
             except trio.EndOfChannel:  # the engine went away without a GameOver
                 pass
 

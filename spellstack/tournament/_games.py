@@ -14,13 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..actors import GameResult, SeatConfig, play_one_game
+from ..actors import REASON_LIMIT, GameResult, Link, SeatConfig, error_text, play_one_game, raise_unless_policys
+from ..actors import Seat as PlayedSeat
+from ..bots import Bot
 from ..cards import Deck
-from ..rules import GameStart
+from ..protocol import DecisionRequest, Forfeit, GameOver, PriorityRequest
+from ..rules import GameStart, InvalidMessageError
 from ._entrants import AnyBot
 from ._stdio import BotHello, ProcessBot
 
-__all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "untimed"]
+__all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "unbuilt", "untimed"]
 
 DEFAULT_DEADLINE = 30.0
 """Seconds a seat has for each decision unless the tournament says otherwise (``--deadline``):
@@ -109,18 +112,35 @@ async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | 
                     deadline: float = DEFAULT_DEADLINE) -> GameRow:
     """Play ``spec``'s game between ``seats`` (every entrant of the tournament, by index), its
     trace in ``trace_dir/{game_id}.jsonl`` if given, each seat with ``deadline`` seconds for
-    each decision; returns its row."""
+    each decision; returns its row. A bot played in process whose constructor raises (any
+    ``BaseException`` that is not the runner's: ``raise_unless_policys``) forfeits its seat at
+    its first decision, as a bot process that can't build its bot does."""
     players = [seats[i] for i in spec.entrants]
     names = [p.name for p in players]
-    bots = [p.bot.seat(BotHello(spec.game_id, i, tuple(names), deadline, s))
-            if isinstance(p.bot, ProcessBot) else p.bot(s)
-            for i, (p, s) in enumerate(zip(players, spec.bot_seeds, strict=True))]
+    bots: list[Bot | PlayedSeat] = []
+    unbuilt_at: dict[int, str] = {}  # the seats whose bot could not be built: its class
+    for i, (p, s) in enumerate(zip(players, spec.bot_seeds, strict=True)):
+        if isinstance(p.bot, ProcessBot):
+            bots.append(p.bot.seat(BotHello(spec.game_id, i, tuple(names), deadline, s)))
+            continue
+        try:
+            bots.append(p.bot(s))
+        except BaseException as err:  # a bot's own error, whatever it is, loses its own game
+            raise_unless_policys(err)
+            bots.append(unbuilt(err))
+            cls = getattr(p.bot, "cls", type(p.bot))
+            unbuilt_at[i] = f"{cls.__module__}.{cls.__qualname__}"
+    # The trace's header names the class of a bot that could not be built, not its stand-in.
+    entrants = None if not unbuilt_at else [
+        unbuilt_at[i] if i in unbuilt_at else "seat played by its caller"
+        if isinstance(b, PlayedSeat) else f"{type(b).__module__}.{type(b).__qualname__}"
+        for i, b in enumerate(bots)]
     began = time.perf_counter()
     game, result = await play_one_game(
         [p.deck for p in players], bots, spec.seed, names=names,
         trace_path=None if trace_dir is None else trace_dir / f"{spec.game_id}.jsonl",
         start=GameStart(chooser=spec.chooser), game_id=spec.game_id,
-        configs=[SeatConfig(timeout=deadline)] * len(players))
+        configs=[SeatConfig(timeout=deadline)] * len(players), entrants=entrants)
     seconds = time.perf_counter() - began
     start = game.state.start
     assert start is not None
@@ -133,3 +153,25 @@ async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | 
 def _seat_of(result: GameResult, names: Sequence[str]) -> int:
     """The winner's seat, or -1."""
     return names.index(result.winner) if result.winner is not None else -1
+
+
+def unbuilt(err: BaseException) -> PlayedSeat:
+    """A seat for a bot whose constructor raised ``err``: it forfeits at its first request,
+    with a reason naming the exception."""
+    reason = f"bot's constructor raised {error_text(err)}"
+    if len(reason) > REASON_LIMIT:
+        reason = reason[:REASON_LIMIT - 3] + "..."
+
+    async def play(link: Link) -> None:
+        while True:
+            try:
+                msg = await link.receive()
+            except InvalidMessageError:  # nothing to answer: the forfeit is due anyway
+                break
+            if isinstance(msg, GameOver):
+                return
+            if isinstance(msg, (PriorityRequest, DecisionRequest)):
+                break
+        await link.send(Forfeit(reason))
+
+    return PlayedSeat(play)
