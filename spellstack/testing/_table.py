@@ -68,8 +68,9 @@ class Table:
     ``[setup]`` means in a scenario file.
 
     The first player named is the active player and holds priority unless ``priority`` names
-    another; seats are numbered in the order the players are named (``seat``). Each method
-    returns the table, so that calls chain.
+    another; seats are numbered in the order the players are named (``seat``). A table does not
+    change: each method returns a new table with something added, so that calls chain and one
+    table can be the start of many.
     """
 
     def __init__(self, *players: str, seed: int = 0, turn: int = 1,
@@ -102,36 +103,47 @@ class Table:
 
     # ------------------------------------------------------------------ building it up
 
+    def when(self, *, turn: int | None = None, step: str | None = None,
+             priority: str | None = None) -> Table:
+        """With the turn number, the step play starts in or the player who holds priority
+        first set; what is not given keeps its value."""
+        new = self._copy()
+        for key, value in (("turn", turn), ("step", step), ("priority", priority)):
+            if value is not None:
+                new._top[key] = value
+        return new
+
     def player(self, name: str, *, life: int | None = None, poison: int | None = None,
                mana: str | None = None, lands_played: int | None = None) -> Table:
-        """Set ``name``'s life total, poison counters, mana pool (a mana string such as
-        ``"{R}{R}"``) or lands played this turn; what is not given keeps its default."""
-        table = self._player(name)
+        """With ``name``'s life total, poison counters, mana pool (a mana string such as
+        ``"{R}{R}"``) or lands played this turn set; what is not given keeps its value."""
+        new = self._copy()
+        table = new._player(name)
         for key, value in (("life", life), ("poison", poison), ("mana", mana),
                            ("lands_played", lands_played)):
             if value is not None:
                 table[key] = value
-        return self
+        return new
 
     def hand(self, name: str, *objects: str | Card) -> Table:
-        """Add cards to ``name``'s hand."""
+        """With cards added to ``name``'s hand."""
         return self._add(name, "hand", objects)
 
     def library(self, name: str, *objects: str | Card) -> Table:
-        """Add cards to ``name``'s library, below those already there (the first given is on
+        """With cards added to ``name``'s library, below those already there (the first given is on
         top)."""
         return self._add(name, "library", objects)
 
     def graveyard(self, name: str, *objects: str | Card) -> Table:
-        """Add cards to ``name``'s graveyard."""
+        """With cards added to ``name``'s graveyard."""
         return self._add(name, "graveyard", objects)
 
     def exile(self, name: str, *objects: str | Card) -> Table:
-        """Add cards to exile, owned by ``name``."""
+        """With cards added to exile, owned by ``name``."""
         return self._add(name, "exile", objects)
 
     def battlefield(self, name: str, *objects: str | Card) -> Table:
-        """Add permanents that ``name`` controls (and owns, unless ``Card.owner`` says
+        """With permanents added that ``name`` controls (and owns, unless ``Card.owner`` says
         otherwise)."""
         return self._add(name, "battlefield", objects)
 
@@ -142,9 +154,13 @@ class Table:
         return table
 
     def _add(self, name: str, zone: str, objects: tuple[str | Card, ...]) -> Table:
-        entries = self._player(name).setdefault(zone, [])
+        new = self._copy()
+        entries = new._player(name).setdefault(zone, [])
         entries.extend(o.setup() if isinstance(o, Card) else o for o in objects)
-        return self
+        return new
+
+    def _copy(self) -> Table:
+        return Table.from_setup(self._top, seed=self._seed, cards=self._cards)
 
     # ------------------------------------------------------------------ reading it
 
