@@ -4,6 +4,7 @@ own: no test file defines a ``_game`` or ``make_game``, and the kit is in use.""
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 TESTS = Path(__file__).parent
@@ -11,7 +12,9 @@ FACTORY_NAMES = {"_game", "make_game"}
 """The names the private game factories had before the kit."""
 
 
+@cache
 def _trees() -> dict[Path, ast.Module]:
+    """Every Python file under tests/, parsed (once: both checks read them)."""
     return {path: ast.parse(path.read_text(encoding="utf-8"), str(path))
             for path in sorted(TESTS.rglob("*.py"))}
 
