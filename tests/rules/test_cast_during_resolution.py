@@ -92,7 +92,7 @@ def cast_electrodominance(game: Game, x: int) -> None:
 
 def test_nobody_receives_priority_between_the_cast_and_the_end_of_the_resolution() -> None:
     game = (TABLE.hand("alice", "Electrodominance", "Shock").battlefield("alice", *MOUNTAINS)
-            .at_priority())
+            .at_priority(default_answer))
     cast_electrodominance(game, 2)
     st = game.state
     script = Script(game, ["Shock", "bob"])
@@ -112,7 +112,7 @@ def test_nobody_receives_priority_between_the_cast_and_the_end_of_the_resolution
 def test_the_questions_come_in_the_order_of_601_2b_to_d() -> None:
     # Fire // Ice: the card, the half (601.3e), the targets (601.2c), the division (601.2d).
     game = (TABLE.hand("alice", "Electrodominance", "Fire // Ice").battlefield("alice", *MOUNTAINS)
-            .battlefield("bob", "Grizzly Bears").at_priority())
+            .battlefield("bob", "Grizzly Bears").at_priority(default_answer))
     cast_electrodominance(game, 2)
     script = resolve(game, ["Fire // Ice", "Fire", ["Grizzly Bears", "bob"],
                             {"Grizzly Bears": 1, "bob": 1}])
@@ -123,7 +123,7 @@ def test_the_questions_come_in_the_order_of_601_2b_to_d() -> None:
     assert sorted(n for _, n in spell.divide) == [1, 1]
     # Burst Lightning: the card, the optional costs as one question (601.2b), the target.
     game = (TABLE.hand("alice", "Electrodominance", "Burst Lightning")
-            .battlefield("alice", *MOUNTAINS * 2).battlefield("bob", "Grizzly Bears").at_priority())
+            .battlefield("alice", *MOUNTAINS * 2).battlefield("bob", "Grizzly Bears").at_priority(default_answer))
     cast_electrodominance(game, 1)
     script = resolve(game, ["Burst Lightning", ["kicker"], "bob"])
     assert [(kind, prompt.split(":", 1)[0]) for kind, prompt, _ in script.asked] == [
@@ -138,7 +138,7 @@ def test_the_questions_come_in_the_order_of_601_2b_to_d() -> None:
 def test_a_spell_with_mana_value_above_x_is_not_offered_and_is_refused() -> None:
     game = (TABLE.hand("alice", "Electrodominance", "Shock", "Doom Blade", "Rolling Thunder")
             .battlefield("alice", *MOUNTAINS, "Swamp").battlefield("bob", "Grizzly Bears")
-            .at_priority())
+            .at_priority(default_answer))
     cast_electrodominance(game, 1)
     st = game.state
     # Cast straight through cast_spell as Electrodominance would let it be: refused, nothing
@@ -170,7 +170,7 @@ def test_the_sorcery_timing_restriction_stops_a_spell_cast_during_resolution() -
     # 601 (seed 002): under Teferi, Time Raveler's "each opponent can cast spells only any time
     # they could cast a sorcery", Electrodominance can't cast a spell as it resolves.
     game = (TABLE.hand("alice", "Electrodominance", "Shock").battlefield("alice", *MOUNTAINS)
-            .battlefield("bob", "Test Time Warden").at_priority())
+            .battlefield("bob", "Test Time Warden").at_priority(default_answer))
     st = game.state
     assert {o.name for o in legal_actions(game, 0) if o.kind == "cast"} == {
         "Electrodominance", "Shock"}  # alice's main phase, empty stack: a sorcery's timing
@@ -191,7 +191,7 @@ def test_the_sorcery_timing_restriction_stops_a_spell_cast_during_resolution() -
 
 def test_whenever_you_cast_triggers_for_a_spell_cast_during_resolution() -> None:
     game = (TABLE.hand("alice", "Electrodominance", "Shock")
-            .battlefield("alice", *MOUNTAINS, "Test Spell Watcher").at_priority())
+            .battlefield("alice", *MOUNTAINS, "Test Spell Watcher").at_priority(default_answer))
     st = game.state
     cast_electrodominance(game, 2)
     assert names(game, st.stack) == ["Electrodominance", "Test Spell Watcher"]
@@ -209,7 +209,7 @@ def test_an_illegal_attempt_is_rewound_and_the_resolution_goes_on() -> None:
     # Fire's 2 damage divided 2 and 0 between two targets is illegal (601.2d: at least 1 each):
     # the cast is rewound, Fire // Ice stays in the hand, Electrodominance finishes.
     game = (TABLE.hand("alice", "Electrodominance", "Fire // Ice").battlefield("alice", *MOUNTAINS)
-            .battlefield("bob", "Grizzly Bears").at_priority())
+            .battlefield("bob", "Grizzly Bears").at_priority(default_answer))
     st = game.state
     cast_electrodominance(game, 2)
     resolve(game, ["Fire // Ice", "Fire", ["Grizzly Bears", "bob"], {"Grizzly Bears": 2, "bob": 0}])
@@ -222,7 +222,7 @@ def test_an_illegal_attempt_is_rewound_and_the_resolution_goes_on() -> None:
 
 def test_declining_casts_nothing() -> None:
     game = (TABLE.hand("alice", "Electrodominance", "Shock").battlefield("alice", *MOUNTAINS)
-            .at_priority())
+            .at_priority(default_answer))
     cast_electrodominance(game, 2)
     resolve(game, ["no"])
     assert names(game, game.state.players[0].hand) == ["Shock"]

@@ -37,7 +37,7 @@ def until_priority(game: Game) -> None:
 def test_casting_a_spell_triggers_its_casters_watcher_once_its_cost_is_paid() -> None:
     game = (TABLE.hand("alice", "Lightning Bolt")
             .battlefield("alice", "Mountain", "Test Spell Watcher")
-            .battlefield("bob", "Test Spell Watcher").at_priority())
+            .battlefield("bob", "Test Spell Watcher").at_priority(default_answer))
     bolt, watchers = card(game, "Lightning Bolt"), [
         o.id for o in game.state.objects.values() if o.name == "Test Spell Watcher"]
     take_action(game, 0, Action("cast", bolt, targets=(player_ref(1),)))
@@ -55,7 +55,7 @@ def test_casting_a_spell_triggers_its_casters_watcher_once_its_cost_is_paid() ->
 
 def test_a_refused_cast_triggers_nothing() -> None:
     game = (TABLE.hand("alice", "Lightning Bolt").battlefield("alice", "Test Spell Watcher")
-            .at_priority())
+            .at_priority(default_answer))
     with pytest.raises(IllegalActionError, match=r"601\.2"):
         take_action(game, 0, Action("cast", card(game, "Lightning Bolt"),
                                     targets=(player_ref(1),)))

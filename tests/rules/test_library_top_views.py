@@ -11,6 +11,7 @@ from spellstack.rules import (
     Action,
     PlayerView,
     ViewMemo,
+    default_answer,
     take_action,
     view_changes,
     view_for,
@@ -31,14 +32,14 @@ def tops(view: PlayerView) -> list[list[str]]:
 
 def test_without_an_effect_no_view_shows_a_library_card() -> None:
     game = (TABLE.battlefield("alice", "Mountain").library("alice", "Lightning Bolt", "Forest")
-            .at_priority())
+            .at_priority(default_answer))
     for seat in (ALICE, BOB):
         assert tops(view_for(game, seat)) == [[], []]
 
 
 def test_garruks_horde_shows_the_top_card_in_its_owners_view_only() -> None:
     game = (TABLE.battlefield("alice", "Garruk's Horde").library("alice", "Grizzly Bears", "Forest")
-            .at_priority())
+            .at_priority(default_answer))
     top = game.state.players[ALICE].library[0]
     alice, bob = view_for(game, ALICE), view_for(game, BOB)
     assert tops(alice) == [["Grizzly Bears"], []]
@@ -53,7 +54,7 @@ def test_garruks_horde_shows_the_top_card_in_its_owners_view_only() -> None:
 
 def test_future_sight_shows_the_top_card_in_every_view() -> None:
     game = (TABLE.battlefield("alice", "Future Sight").library("alice", "Lightning Bolt", "Forest")
-            .at_priority())
+            .at_priority(default_answer))
     top, below = game.state.players[ALICE].library
     for seat in (ALICE, BOB):
         view = view_for(game, seat)
@@ -63,7 +64,7 @@ def test_future_sight_shows_the_top_card_in_every_view() -> None:
 
 def test_after_the_top_card_is_cast_the_new_top_shows_and_the_spell_is_on_the_stack() -> None:
     game = (TABLE.battlefield("alice", "Garruk's Horde", "Forest", "Forest")
-            .library("alice", "Grizzly Bears", "Lightning Bolt", "Forest").at_priority())
+            .library("alice", "Grizzly Bears", "Lightning Bolt", "Forest").at_priority(default_answer))
     memos = {ALICE: ViewMemo(), BOB: ViewMemo()}
     trackers = {ALICE: ViewTracker(), BOB: ViewTracker()}
     mirrors = {ALICE: ViewMirror(), BOB: ViewMirror()}
@@ -96,7 +97,7 @@ def test_after_the_top_card_is_cast_the_new_top_shows_and_the_spell_is_on_the_st
 
 def test_an_unchanged_top_card_keeps_its_view_and_the_player_record() -> None:
     game = (TABLE.battlefield("alice", "Future Sight").library("alice", "Lightning Bolt", "Forest")
-            .at_priority())
+            .at_priority(default_answer))
     memo = ViewMemo()
     first = view_for(game, BOB, memo)
     again = view_for(game, BOB, memo)

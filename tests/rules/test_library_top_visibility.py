@@ -8,6 +8,7 @@ from __future__ import annotations
 from spellstack.rules import (
     Action,
     Game,
+    default_answer,
     player_ref,
     take_action,
 )
@@ -28,14 +29,14 @@ def seers(game: Game, oid: int) -> list[int]:
 
 def test_without_an_effect_no_library_card_is_seen() -> None:
     game = (TABLE.battlefield("alice", "Mountain").library("alice", "Lightning Bolt", "Forest")
-            .at_priority())
+            .at_priority(default_answer))
     top, below = game.state.players[ALICE].library
     assert seers(game, top) == [] and seers(game, below) == []
 
 
 def test_garruks_horde_shows_its_controller_the_top_card_only() -> None:
     game = (TABLE.battlefield("alice", "Garruk's Horde").library("alice", "Grizzly Bears", "Forest")
-            .at_priority())
+            .at_priority(default_answer))
     top, below = game.state.players[ALICE].library
     assert seers(game, top) == [ALICE]
     assert seers(game, below) == []
@@ -47,7 +48,7 @@ def test_garruks_horde_shows_its_controller_the_top_card_only() -> None:
 
 def test_future_sight_reveals_the_top_card_to_everyone() -> None:
     game = (TABLE.battlefield("alice", "Future Sight").library("alice", "Lightning Bolt", "Forest")
-            .at_priority())
+            .at_priority(default_answer))
     top, below = game.state.players[ALICE].library
     assert seers(game, top) == [ALICE, BOB, PUBLIC_SEAT]
     assert seers(game, below) == []
@@ -55,7 +56,7 @@ def test_future_sight_reveals_the_top_card_to_everyone() -> None:
 
 def test_a_card_cast_from_the_top_becomes_public_as_it_moves_to_the_stack() -> None:
     game = (TABLE.battlefield("alice", "Garruk's Horde", "Forest", "Forest")
-            .library("alice", "Grizzly Bears", "Lightning Bolt").at_priority())
+            .library("alice", "Grizzly Bears", "Lightning Bolt").at_priority(default_answer))
     top = game.state.players[ALICE].library[0]
     assert seers(game, top) == [ALICE]
     take_action(game, ALICE, Action("cast", top))

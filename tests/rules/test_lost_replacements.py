@@ -28,7 +28,7 @@ CARDS = load_cards()
 
 def game_with(alice: dict[str, Any], bob: dict[str, Any] | None = None) -> Game:
     setup = {"players": ["alice", "bob"], "alice": alice, "bob": bob or {}}
-    return Table.from_setup(setup, cards=CARDS).at_priority()
+    return Table.from_setup(setup, cards=CARDS).at_priority(default_answer)
 
 
 def card(game: Game, name: str) -> int:

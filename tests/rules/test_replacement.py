@@ -34,7 +34,7 @@ CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_ca
 
 def game_with(alice: dict[str, object], bob: dict[str, object] | None = None) -> Game:
     setup = {"players": ["alice", "bob"], "alice": alice, "bob": bob or {}}
-    return Table.from_setup(setup, cards=CARDS).at_priority()
+    return Table.from_setup(setup, cards=CARDS).at_priority(default_answer)
 
 
 def card(game: Game, name: str) -> int:

@@ -25,7 +25,7 @@ CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_ca
 
 
 def game_with(**alice: list[str]) -> Game:
-    return Table.from_setup({"players": ["alice", "bob"], "alice": alice}, cards=CARDS).at_priority()
+    return Table.from_setup({"players": ["alice", "bob"], "alice": alice}, cards=CARDS).at_priority(default_answer)
 
 
 def test_an_activated_ability_may_target_its_own_source() -> None:
