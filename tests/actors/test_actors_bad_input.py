@@ -34,7 +34,6 @@ from spellstack.actors import (
     stack_actor,
 )
 from spellstack.bots import RandomBot
-from spellstack.cards import load_cards, load_deck
 from spellstack.protocol import (
     PROTOCOL_VERSION,
     Accepted,
@@ -49,17 +48,12 @@ from spellstack.protocol import (
     decode,
     encode,
 )
-from spellstack.rules import Action, Answer, Game, new_game
+from spellstack.rules import Action, Answer, Game
+from spellstack.testing import deck_game
 
 NAMES = ("alice", "bob")
 SEED = 7
 HOSTILE = 0
-CARDS = load_cards()
-
-
-def _game(seed: int = SEED) -> Game:
-    deck = load_deck("gruul", CARDS).cards
-    return new_game(CARDS, [(NAMES[0], deck), (NAMES[1], deck)], seed)
 
 
 def _raw(kind: Any, body: Any, version: Any = PROTOCOL_VERSION) -> bytes:
@@ -117,7 +111,7 @@ class Table:
 async def _run_table(body: Callable[[Table], Awaitable[None]], *, seed: int = SEED,
                      timeout: float = 30.0, limit: float = 60.0) -> Table:
     """Set up a game like ``play_game`` does, with alice's seat left to ``body``."""
-    game = _game(seed)
+    game = deck_game("gruul", "gruul", names=NAMES, seed=seed)
     wire = Wire("g1", None)
     configs = [SeatConfig(auto_pass=False, timeout=timeout), SeatConfig(timeout=timeout)]
     with trio.fail_after(limit):

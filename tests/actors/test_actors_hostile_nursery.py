@@ -18,20 +18,13 @@ import trio
 
 from spellstack.actors import GameResult, SeatConfig, play_game
 from spellstack.bots import RandomBot
-from spellstack.cards import load_cards, load_deck
 from spellstack.harness import HOSTILE_KINDS, RAW_KINDS, FuzzReport, HostileBot, fuzz_game
-from spellstack.rules import Game, new_game
+from spellstack.rules import Game
+from spellstack.testing import deck_game
 
 DECKS = ("gruul", "orzhov", "dimir")
 GAMES = 10
 HOSTILE_GAME = 4
-CARDS = load_cards()
-
-
-def _game(i: int) -> Game:
-    a, b = DECKS[i % 3], DECKS[(i + 1) % 3]
-    return new_game(CARDS, [("alice", load_deck(a, CARDS).cards),
-                            ("bob", load_deck(b, CARDS).cards)], 100 + i)
 
 
 def _policies(i: int, game: Game) -> list[Any]:
@@ -49,14 +42,14 @@ async def test_a_hostile_game_leaves_its_nine_siblings_untouched(
     alone: dict[int, tuple[str | None, str, int, str]] = {}
     for i in range(GAMES):
         if i != HOSTILE_GAME:
-            game = _game(i)
+            game = deck_game(DECKS[i % 3], DECKS[(i + 1) % 3], seed=100 + i)
             alone[i] = _summary(await play_game(game, _policies(i, game)))
 
     together: dict[int, GameResult] = {}
     bots: dict[int, list[Any]] = {}
 
     async def one(i: int) -> None:
-        game = _game(i)
+        game = deck_game(DECKS[i % 3], DECKS[(i + 1) % 3], seed=100 + i)
         bots[i] = _policies(i, game)
         configs = [SeatConfig(auto_pass=False), SeatConfig()] if i == HOSTILE_GAME else None
         together[i] = await play_game(game, bots[i], configs=configs, game_id=f"g{i}")
@@ -90,14 +83,14 @@ async def test_a_raw_hostile_seat_leaves_its_nine_siblings_untouched(
     fuzzer's own checks as it goes."""
     alone: dict[int, tuple[str | None, str, int, str]] = {}
     for i in range(GAMES - 1):
-        game = _game(i)
+        game = deck_game(DECKS[i % 3], DECKS[(i + 1) % 3], seed=100 + i)
         alone[i] = _summary(await play_game(game, [RandomBot(2 * i + 1), RandomBot(2 * i + 2)]))
 
     together: dict[int, GameResult] = {}
     report = FuzzReport(seed=1)
 
     async def one(i: int) -> None:
-        game = _game(i)
+        game = deck_game(DECKS[i % 3], DECKS[(i + 1) % 3], seed=100 + i)
         together[i] = await play_game(game, [RandomBot(2 * i + 1), RandomBot(2 * i + 2)],
                                       game_id=f"g{i}")
 

@@ -28,13 +28,13 @@ from spellstack.actors import (
     play_one_game,
 )
 from spellstack.bots import RandomBot
-from spellstack.cards import load_cards, load_deck
-from spellstack.rules import Decision, Game, PlayerView, Reply, new_game
+from spellstack.rules import Decision, PlayerView, Reply
+from spellstack.testing import deck_game
 
-CARDS = load_cards()
 NAMES = ("alice", "bob")
 HOLD = 0.4
 """Seconds a hogging policy holds the loop at each decision."""
+DECKS = ("gruul", "orzhov", "dimir")
 SHORT = 0.3
 """The honest seats' deadline, shorter than one hold."""
 
@@ -63,12 +63,6 @@ class AsyncHog(Hog):
         return Hog.decide(self, view, decision)
 
 
-def _game(i: int) -> Game:
-    decks = ("gruul", "orzhov", "dimir")
-    return new_game(CARDS, [(NAMES[0], load_deck(decks[i % 3], CARDS).cards),
-                            (NAMES[1], load_deck(decks[(i + 1) % 3], CARDS).cards)], 40 + i)
-
-
 def _summary(result: GameResult) -> tuple[str | None, str, int, str]:
     return result.winner, result.reason, result.turns, result.final_hash
 
@@ -78,18 +72,20 @@ async def test_honest_seats_beside_a_game_that_holds_the_loop_keep_their_deadlin
     honest = [SeatConfig(timeout=SHORT)] * 2
     alone = {}
     for i in range(1, 4):
-        alone[i] = await play_game(_game(i), [RandomBot(2 * i), RandomBot(2 * i + 1)],
-                                   configs=honest)
+        game = deck_game(DECKS[i % 3], DECKS[(i + 1) % 3], names=NAMES, seed=40 + i)
+        alone[i] = await play_game(game, [RandomBot(2 * i), RandomBot(2 * i + 1)], configs=honest)
         assert alone[i].forfeits == []
     hogs = [Hog(1, autojump_clock), Hog(2, autojump_clock)]
     together: dict[int, GameResult] = {}
 
     async def one(i: int) -> None:
         if i == 0:  # the hogs have time enough for their own holding
-            together[i] = await play_game(_game(0), hogs, configs=[SeatConfig(timeout=10.0)] * 2,
+            game = deck_game(DECKS[0], DECKS[1], names=NAMES, seed=40)
+            together[i] = await play_game(game, hogs, configs=[SeatConfig(timeout=10.0)] * 2,
                                           game_id="g0")
         else:
-            together[i] = await play_game(_game(i), [RandomBot(2 * i), RandomBot(2 * i + 1)],
+            game = deck_game(DECKS[i % 3], DECKS[(i + 1) % 3], names=NAMES, seed=40 + i)
+            together[i] = await play_game(game, [RandomBot(2 * i), RandomBot(2 * i + 1)],
                                           configs=honest, game_id=f"g{i}")
 
     async with trio.open_nursery() as nursery:

@@ -23,7 +23,6 @@ from spellstack.actors import (
     stack_actor,
 )
 from spellstack.bots import RandomBot
-from spellstack.cards import load_cards, load_deck
 from spellstack.protocol import (
     Accepted,
     DecisionRequest,
@@ -38,15 +37,10 @@ from spellstack.protocol import (
     decode,
     encode,
 )
-from spellstack.rules import Action, Decision, Game, PlayerView, Reply, new_game, view_for
+from spellstack.rules import Action, Decision, Game, PlayerView, Reply, view_for
+from spellstack.testing import deck_game
 
-CARDS = load_cards()
 NAMES = ("alice", "bob")
-
-
-def _game(seed: int, decks: tuple[str, str] = ("gruul", "orzhov")) -> Game:
-    return new_game(CARDS, [(n, load_deck(d, CARDS).cards) for n, d in zip(NAMES, decks, strict=True)],
-                    seed)
 
 
 @dataclass
@@ -68,7 +62,8 @@ class Checking:
 async def test_every_view_a_policy_gets_is_exactly_the_view_of_that_moment() -> None:
     deltas = fulls = 0
     for seed in range(1, 7):
-        game = _game(seed, ("gruul", "orzhov") if seed % 2 else ("orzhov", "gruul"))
+        decks = ("gruul", "orzhov") if seed % 2 else ("orzhov", "gruul")
+        game = deck_game(*decks, names=NAMES, seed=seed)
         bots = [Checking(game, s, RandomBot(seed * 10 + s)) for s in range(2)]
         send, recv = trio.open_memory_channel[TraceRecord](math.inf)
         configs = [SeatConfig(auto_pass=seed % 3 != 0), SeatConfig()]
@@ -120,7 +115,7 @@ class Table:
 
 
 async def _run(body: Callable[[Table], Awaitable[None]], seed: int = 7) -> Table:
-    game = _game(seed)
+    game = deck_game("gruul", "orzhov", names=NAMES, seed=seed)
     wire = Wire("g1", None)
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
@@ -222,7 +217,7 @@ class Recorder:
 
 
 async def test_the_player_actor_asks_for_the_full_view_when_a_delta_does_not_apply() -> None:
-    game = _game(3)
+    game = deck_game("gruul", "orzhov", names=NAMES, seed=3)
     coord, player = Link.pair(Wire("g1", None), "coordinator", "player:alice")
     tracker = ViewTracker()
     view = view_for(game, 0)

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scenario_games import at_first_priority
 
 from spellstack.cards import load_card_file, load_cards
 from spellstack.rules import (
@@ -29,14 +28,14 @@ from spellstack.rules import (
 )
 from spellstack.rules.casting import cast_spell
 from spellstack.rules.state import ResolutionCast
+from spellstack.testing import Table
 
 CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_cards.toml"))}
 MOUNTAINS = ["Mountain"] * 4
 
 
-def game_with(alice: dict[str, list[str]], bob: dict[str, list[str]] | None = None) -> Game:
-    return at_first_priority({"players": ["alice", "bob"], "alice": alice, "bob": bob or {}},
-                             CARDS)
+TABLE = Table("alice", "bob", cards=CARDS)
+"""Alice's main phase, with the test-only cards too; each test adds the cards."""
 
 
 def card(game: Game, name: str) -> int:
@@ -92,7 +91,8 @@ def cast_electrodominance(game: Game, x: int) -> None:
 
 
 def test_nobody_receives_priority_between_the_cast_and_the_end_of_the_resolution() -> None:
-    game = game_with({"hand": ["Electrodominance", "Shock"], "battlefield": MOUNTAINS})
+    game = (TABLE.hand("alice", "Electrodominance", "Shock").battlefield("alice", *MOUNTAINS)
+            .at_priority(default_answer))
     cast_electrodominance(game, 2)
     st = game.state
     script = Script(game, ["Shock", "bob"])
@@ -111,8 +111,8 @@ def test_nobody_receives_priority_between_the_cast_and_the_end_of_the_resolution
 
 def test_the_questions_come_in_the_order_of_601_2b_to_d() -> None:
     # Fire // Ice: the card, the half (601.3e), the targets (601.2c), the division (601.2d).
-    game = game_with({"hand": ["Electrodominance", "Fire // Ice"], "battlefield": MOUNTAINS},
-                     {"battlefield": ["Grizzly Bears"]})
+    game = (TABLE.hand("alice", "Electrodominance", "Fire // Ice").battlefield("alice", *MOUNTAINS)
+            .battlefield("bob", "Grizzly Bears").at_priority(default_answer))
     cast_electrodominance(game, 2)
     script = resolve(game, ["Fire // Ice", "Fire", ["Grizzly Bears", "bob"],
                             {"Grizzly Bears": 1, "bob": 1}])
@@ -122,9 +122,8 @@ def test_the_questions_come_in_the_order_of_601_2b_to_d() -> None:
     assert spell.name == "Fire" and spell.cast_costs == ("free",)
     assert sorted(n for _, n in spell.divide) == [1, 1]
     # Burst Lightning: the card, the optional costs as one question (601.2b), the target.
-    game = game_with({"hand": ["Electrodominance", "Burst Lightning"],
-                      "battlefield": MOUNTAINS * 2},
-                     {"battlefield": ["Grizzly Bears"]})
+    game = (TABLE.hand("alice", "Electrodominance", "Burst Lightning")
+            .battlefield("alice", *MOUNTAINS * 2).battlefield("bob", "Grizzly Bears").at_priority(default_answer))
     cast_electrodominance(game, 1)
     script = resolve(game, ["Burst Lightning", ["kicker"], "bob"])
     assert [(kind, prompt.split(":", 1)[0]) for kind, prompt, _ in script.asked] == [
@@ -137,9 +136,9 @@ def test_the_questions_come_in_the_order_of_601_2b_to_d() -> None:
 
 
 def test_a_spell_with_mana_value_above_x_is_not_offered_and_is_refused() -> None:
-    game = game_with({"hand": ["Electrodominance", "Shock", "Doom Blade", "Rolling Thunder"],
-                      "battlefield": [*MOUNTAINS, "Swamp"]},
-                     {"battlefield": ["Grizzly Bears"]})
+    game = (TABLE.hand("alice", "Electrodominance", "Shock", "Doom Blade", "Rolling Thunder")
+            .battlefield("alice", *MOUNTAINS, "Swamp").battlefield("bob", "Grizzly Bears")
+            .at_priority(default_answer))
     cast_electrodominance(game, 1)
     st = game.state
     # Cast straight through cast_spell as Electrodominance would let it be: refused, nothing
@@ -170,8 +169,8 @@ def test_a_spell_with_mana_value_above_x_is_not_offered_and_is_refused() -> None
 def test_the_sorcery_timing_restriction_stops_a_spell_cast_during_resolution() -> None:
     # 601 (seed 002): under Teferi, Time Raveler's "each opponent can cast spells only any time
     # they could cast a sorcery", Electrodominance can't cast a spell as it resolves.
-    game = game_with({"hand": ["Electrodominance", "Shock"], "battlefield": MOUNTAINS},
-                     {"battlefield": ["Test Time Warden"]})
+    game = (TABLE.hand("alice", "Electrodominance", "Shock").battlefield("alice", *MOUNTAINS)
+            .battlefield("bob", "Test Time Warden").at_priority(default_answer))
     st = game.state
     assert {o.name for o in legal_actions(game, 0) if o.kind == "cast"} == {
         "Electrodominance", "Shock"}  # alice's main phase, empty stack: a sorcery's timing
@@ -191,8 +190,8 @@ def test_the_sorcery_timing_restriction_stops_a_spell_cast_during_resolution() -
 
 
 def test_whenever_you_cast_triggers_for_a_spell_cast_during_resolution() -> None:
-    game = game_with({"hand": ["Electrodominance", "Shock"],
-                      "battlefield": [*MOUNTAINS, "Test Spell Watcher"]})
+    game = (TABLE.hand("alice", "Electrodominance", "Shock")
+            .battlefield("alice", *MOUNTAINS, "Test Spell Watcher").at_priority(default_answer))
     st = game.state
     cast_electrodominance(game, 2)
     assert names(game, st.stack) == ["Electrodominance", "Test Spell Watcher"]
@@ -209,8 +208,8 @@ def test_whenever_you_cast_triggers_for_a_spell_cast_during_resolution() -> None
 def test_an_illegal_attempt_is_rewound_and_the_resolution_goes_on() -> None:
     # Fire's 2 damage divided 2 and 0 between two targets is illegal (601.2d: at least 1 each):
     # the cast is rewound, Fire // Ice stays in the hand, Electrodominance finishes.
-    game = game_with({"hand": ["Electrodominance", "Fire // Ice"], "battlefield": MOUNTAINS},
-                     {"battlefield": ["Grizzly Bears"]})
+    game = (TABLE.hand("alice", "Electrodominance", "Fire // Ice").battlefield("alice", *MOUNTAINS)
+            .battlefield("bob", "Grizzly Bears").at_priority(default_answer))
     st = game.state
     cast_electrodominance(game, 2)
     resolve(game, ["Fire // Ice", "Fire", ["Grizzly Bears", "bob"], {"Grizzly Bears": 2, "bob": 0}])
@@ -222,7 +221,8 @@ def test_an_illegal_attempt_is_rewound_and_the_resolution_goes_on() -> None:
 
 
 def test_declining_casts_nothing() -> None:
-    game = game_with({"hand": ["Electrodominance", "Shock"], "battlefield": MOUNTAINS})
+    game = (TABLE.hand("alice", "Electrodominance", "Shock").battlefield("alice", *MOUNTAINS)
+            .at_priority(default_answer))
     cast_electrodominance(game, 2)
     resolve(game, ["no"])
     assert names(game, game.state.players[0].hand) == ["Shock"]

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scenario_games import at_first_priority
 
 from spellstack.cards import load_card_file, load_cards
 from spellstack.rules import (
@@ -18,13 +17,13 @@ from spellstack.rules import (
     player_ref,
     take_action,
 )
+from spellstack.testing import Table
 
 CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_cards.toml"))}
 
 
-def game_with(alice: dict[str, list[str]], bob: dict[str, list[str]] | None = None) -> Game:
-    return at_first_priority({"players": ["alice", "bob"], "alice": alice, "bob": bob or {}},
-                             CARDS)
+TABLE = Table("alice", "bob", cards=CARDS)
+"""Alice's main phase, with the test-only cards too; each test adds the cards."""
 
 
 def card(game: Game, name: str) -> int:
@@ -36,8 +35,9 @@ def until_priority(game: Game) -> None:
 
 
 def test_casting_a_spell_triggers_its_casters_watcher_once_its_cost_is_paid() -> None:
-    game = game_with({"hand": ["Lightning Bolt"], "battlefield": ["Mountain", "Test Spell Watcher"]},
-                     {"battlefield": ["Test Spell Watcher"]})
+    game = (TABLE.hand("alice", "Lightning Bolt")
+            .battlefield("alice", "Mountain", "Test Spell Watcher")
+            .battlefield("bob", "Test Spell Watcher").at_priority(default_answer))
     bolt, watchers = card(game, "Lightning Bolt"), [
         o.id for o in game.state.objects.values() if o.name == "Test Spell Watcher"]
     take_action(game, 0, Action("cast", bolt, targets=(player_ref(1),)))
@@ -54,7 +54,8 @@ def test_casting_a_spell_triggers_its_casters_watcher_once_its_cost_is_paid() ->
 
 
 def test_a_refused_cast_triggers_nothing() -> None:
-    game = game_with({"hand": ["Lightning Bolt"], "battlefield": ["Test Spell Watcher"]})
+    game = (TABLE.hand("alice", "Lightning Bolt").battlefield("alice", "Test Spell Watcher")
+            .at_priority(default_answer))
     with pytest.raises(IllegalActionError, match=r"601\.2"):
         take_action(game, 0, Action("cast", card(game, "Lightning Bolt"),
                                     targets=(player_ref(1),)))

@@ -7,26 +7,24 @@ import pickle
 
 import pytest
 
-from spellstack.cards import load_cards
-from spellstack.rules import NO_COUNTERS, Game, GameState, create_object, new_game
+from spellstack.rules import NO_COUNTERS, GameState, create_object
 from spellstack.rules.layers import add_counters
+from spellstack.testing import deck_game
 
-CARDS = load_cards()
-
-
-def _game() -> Game:
-    return new_game(CARDS, [("Ann", ["Grizzly Bears"] * 40), ("Ben", ["Grizzly Bears"] * 40)], 3)
+BEARS = ["Grizzly Bears"] * 40
+"""Each player's deck: forty of one card."""
+NAMES = ("Ann", "Ben")
 
 
 def test_objects_without_counters_share_one_mapping() -> None:
-    game = _game()
+    game = deck_game(BEARS, BEARS, names=NAMES, seed=3)
     objects = list(game.state.objects.values())
     assert len(objects) == 80 and all(o.counters is NO_COUNTERS for o in objects)
     assert NO_COUNTERS == {} and not NO_COUNTERS and NO_COUNTERS.get("+1/+1", 0) == 0
 
 
 def test_the_shared_mapping_cannot_change() -> None:
-    obj = next(iter(_game().state.objects.values()))
+    obj = next(iter(deck_game(BEARS, BEARS, names=NAMES, seed=3).state.objects.values()))
     with pytest.raises(TypeError, match="add_counters does"):
         obj.counters["+1/+1"] = 1
     with pytest.raises(TypeError, match="add_counters does"):
@@ -37,7 +35,7 @@ def test_the_shared_mapping_cannot_change() -> None:
 
 
 def test_the_first_counter_gives_the_object_its_own_dict() -> None:
-    game = _game()
+    game = deck_game(BEARS, BEARS, names=NAMES, seed=3)
     obj = create_object(game, "Grizzly Bears", 0, "battlefield")
     other = create_object(game, "Grizzly Bears", 0, "battlefield")
     add_counters(game, obj, "+1/+1", 2)
@@ -48,7 +46,7 @@ def test_the_first_counter_gives_the_object_its_own_dict() -> None:
 
 
 def test_copies_and_pickles_keep_the_shared_mapping_and_the_hash() -> None:
-    state = _game().state
+    state = deck_game(BEARS, BEARS, names=NAMES, seed=3).state
     for twin in (copy.deepcopy(state), pickle.loads(pickle.dumps(state)), copy.copy(state)):
         assert isinstance(twin, GameState)
         assert all(o.counters is NO_COUNTERS for o in twin.objects.values())

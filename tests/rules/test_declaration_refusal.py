@@ -4,29 +4,12 @@ nothing."""
 
 from __future__ import annotations
 
-from spellstack.cards import load_cards
-from spellstack.rules import (
-    CombatState,
-    Game,
-    GameRandom,
-    GameState,
-    PlayerState,
-    create_object,
-    declaration_refusal,
-    player_ref,
-)
+from spellstack.rules import CombatState, Game, declaration_refusal, player_ref
+from spellstack.testing import Table
 
 ANN, BEN = 0, 1
-
-
-def make_game(ann: list[str], ben: list[str], step: str) -> Game:
-    state = GameState(players=[PlayerState(ANN, "Ann"), PlayerState(BEN, "Ben")],
-                      rng=GameRandom.from_seed(3), turn=3, active=ANN, step=step, priority=ANN)
-    game = Game(state, load_cards())
-    for seat, names in ((ANN, ann), (BEN, ben)):
-        for name in names:
-            create_object(game, name, seat, "battlefield")
-    return game
+TABLE = Table("Ann", "Ben", seed=3, turn=3)
+"""Turn 3, Ann's: each test adds its permanents and the step."""
 
 
 def first(game: Game, name: str) -> int:
@@ -34,7 +17,7 @@ def first(game: Game, name: str) -> int:
 
 
 def test_no_creature_to_attack_with_is_refused_naming_the_rule() -> None:
-    game = make_game(["Forest"], [], "declare_attackers")
+    game = TABLE.battlefield("Ann", "Forest").when(step="declare_attackers").game()
     before = game.state.state_hash()
     why = declaration_refusal(game, "attackers", ANN, [(first(game, "Forest"), player_ref(BEN))])
     assert why == "508.1a: Forest can't attack Ben"
@@ -42,14 +25,15 @@ def test_no_creature_to_attack_with_is_refused_naming_the_rule() -> None:
 
 
 def test_a_legal_attack_is_not_refused() -> None:
-    game = make_game(["Grizzly Bears"], [], "declare_attackers")
+    game = TABLE.battlefield("Ann", "Grizzly Bears").when(step="declare_attackers").game()
     assert declaration_refusal(game, "attackers", ANN,
                                [(first(game, "Grizzly Bears"), player_ref(BEN))]) is None
     assert declaration_refusal(game, "attackers", BEN, []) is not None
 
 
 def test_no_creature_to_block_with_is_refused_naming_the_rule() -> None:
-    game = make_game(["Grizzly Bears"], ["Plains"], "declare_blockers")
+    game = (TABLE.battlefield("Ann", "Grizzly Bears").battlefield("Ben", "Plains")
+            .when(step="declare_blockers").game())
     bears = first(game, "Grizzly Bears")
     game.state.combat = CombatState(attackers={bears: player_ref(BEN)})
     before = game.state.state_hash()

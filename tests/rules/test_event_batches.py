@@ -2,44 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from spellstack.rules import run_proc, state_based_actions
+from spellstack.rules.zones import deal_damage, draw_cards
+from spellstack.testing import Table, no_questions
 
-from spellstack.cards import load_cards
-from spellstack.rules import (
-    CardDefinition,
-    Decision,
-    Game,
-    GameRandom,
-    GameState,
-    PlayerState,
-    Reply,
-    run_proc,
-    state_based_actions,
-)
-from spellstack.rules.zones import create_object, deal_damage, draw_cards
-
-CARDS: Mapping[str, CardDefinition] = load_cards()
-
-
-def _no_decision(decision: Decision) -> Reply:
-    raise AssertionError(f"unexpected decision {decision}")
-
-
-def _game(history: bool) -> Game:
-    state = GameState(players=[PlayerState(0, "Ann"), PlayerState(1, "Ben")],
-                      rng=GameRandom.from_seed(5), turn=3, step="precombat_main")
-    game = Game(state, CARDS, history=[] if history else None)
-    for _ in range(3):
-        create_object(game, "Mountain", 0, "library")
-    create_object(game, "Grizzly Bears", 1, "battlefield")
-    return game
+TABLE = Table("Ann", "Ben", seed=5, turn=3).library("Ann", *["Mountain"] * 3).battlefield(
+    "Ben", "Grizzly Bears")
+"""Ann's main phase: three Mountains in her library, Ben's Grizzly Bears."""
 
 
 def test_a_batch_returns_its_events_and_what_follows_it_is_not_collected() -> None:
-    game = _game(history=False)
+    game = TABLE.game()
     bears = game.state.objects[game.state.battlefield[-1]]
     deal_damage(game, bears, bears.id, 2)
-    events = run_proc(state_based_actions(game), _no_decision)
+    events = run_proc(state_based_actions(game), no_questions)
     assert isinstance(events, tuple) and [e.kind for e in events] == ["destroy", "zone"]
     assert not game.logging()
     draw_cards(game, 0, 1)
@@ -54,15 +30,15 @@ def test_a_batch_returns_its_events_and_what_follows_it_is_not_collected() -> No
 
 
 def test_a_batch_that_finds_nothing_ends_collecting_too() -> None:
-    game = _game(history=False)
-    assert run_proc(state_based_actions(game), _no_decision) == ()
+    game = TABLE.game()
+    assert run_proc(state_based_actions(game), no_questions) == ()
     game.log("step", "Ann's end step", player=0)
     assert game.events == []
 
 
 def test_the_history_keeps_every_event_collected_or_not() -> None:
-    game = _game(history=True)
-    assert run_proc(state_based_actions(game), _no_decision) == ()
+    game = TABLE.game(history=True)
+    assert run_proc(state_based_actions(game), no_questions) == ()
     assert game.logging()
     draw_cards(game, 0, 1)
     game.log("step", "Ann's end step", player=0)

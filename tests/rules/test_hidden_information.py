@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
-from spellstack.cards import load_cards, load_deck
+from spellstack.cards import load_cards
 from spellstack.protocol import PriorityRequest, ViewMirror, ViewTracker, decode, encode
 from spellstack.rules import (
     OPENING_HAND,
@@ -24,12 +24,10 @@ from spellstack.rules import (
     GameState,
     IllegalActionError,
     PlayerState,
-    Reply,
     after_sba,
     create_object,
     draw_cards,
     move_object,
-    new_game,
     next_task,
     player_ref,
     priority_decision,
@@ -43,25 +41,16 @@ from spellstack.rules import (
     visible_to,
 )
 from spellstack.rules.views import ask_choose
+from spellstack.testing import deck_game, no_questions
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
 ANN, BEN = 0, 1
 
 
-def _game() -> Game:
-    cards = load_cards()
-    return new_game(cards, [("alice", load_deck("gruul", cards).cards),
-                            ("bob", load_deck("orzhov", cards).cards)], seed=7)
-
-
-def _no_decision(decision: Decision) -> Reply:
-    raise AssertionError(f"unexpected decision: {decision}")
-
-
 def _to_priority(game: Game) -> Decision:
     """117.5: the state-based action check first, then priority."""
     while next_task(game) == "check_sba":
-        events = run_proc(state_based_actions(game), _no_decision)
+        events = run_proc(state_based_actions(game), no_questions)
         assert isinstance(events, tuple)
         after_sba(game, len(events))
     assert next_task(game) == "priority"
@@ -73,7 +62,7 @@ def _mask(text: str) -> str:
 
 
 def test_view_shows_own_hand_and_only_counts_of_hidden_zones() -> None:
-    game = _game()
+    game = deck_game("gruul", "orzhov", seed=7)
     st = game.state
     bob_view = view_for(game, 1)
     alice_hand_ids = set(st.players[0].hand)
@@ -261,8 +250,7 @@ def _id_names(seed: int) -> dict[int, str]:
     # A game that starts the way a game of a match does has its libraries built, and nothing
     # drawn yet, until its start is played: every original library id is still there to see.
     # The chooser is given, so the generator has shuffled the libraries and nothing else.
-    fresh = new_game(CARDS, [("alice", deck), ("bob", deck)], seed=seed,
-                     start=GameStart(chooser=0, mulligans=False))
+    fresh = deck_game(deck, deck, seed=seed, start=GameStart(chooser=0, mulligans=False))
     library = fresh.state.players[0].library
     out = {oid: fresh.state.objects[oid].name for oid in library}
     assert len(out) == len(deck)
@@ -271,7 +259,7 @@ def _id_names(seed: int) -> dict[int, str]:
     # ``new_game`` without a start builds the same libraries and draws the top seven: the
     # opening hand is the lowest ids' cards; what is left keeps its ids. (Drawn cards keep no
     # last known information of their library ids: nobody saw them there.)
-    game = new_game(CARDS, [("alice", deck), ("bob", deck)], seed=seed)
+    game = deck_game(deck, deck, seed=seed)
     st = game.state
     assert [st.objects[h].name for h in st.players[0].hand] == [out[i] for i in library[:OPENING_HAND]]
     assert st.players[0].library == library[OPENING_HAND:]
@@ -403,7 +391,7 @@ class MorphTable:
         return self.game.state.stack[-1]
 
     def resolve(self) -> None:
-        events = run_proc(resolve_top(self.game), _no_decision)
+        events = run_proc(resolve_top(self.game), no_questions)
         assert isinstance(events, tuple)
         self.events.extend(events)
         _to_priority(self.game)

@@ -3,7 +3,7 @@ rule and change nothing, object identity (400.7), and the first draw (103.8a).""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 
 import pytest
 
@@ -16,70 +16,30 @@ from spellstack.rules import (
     Decision,
     Game,
     GameObject,
-    GameRandom,
-    GameState,
     IllegalActionError,
-    PlayerState,
     Reply,
-    after_sba,
-    after_triggers,
-    create_object,
     move_object,
     new_game,
     next_task,
-    place_triggers,
     play_sync,
     player_ref,
-    priority_decision,
     resolve_top,
     run_proc,
-    state_based_actions,
     take_action,
     view_for,
 )
+from spellstack.testing import Table, no_questions, to_priority
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
 ANN, BEN = 0, 1
 
-
-def make_game(hands: Sequence[Sequence[str]] = ((), ()),
-              battlefield: Sequence[Sequence[str]] = ((), ()), *, active: int = ANN,
-              step: str = "precombat_main", turn: int = 3) -> Game:
-    """Two players mid-game, built by hand: ten Islands in each library, the given hands and
-    permanents (none of them summoning sick), ``active``'s ``step``."""
-    state = GameState(players=[PlayerState(ANN, "Ann"), PlayerState(BEN, "Ben")],
-                      rng=GameRandom.from_seed(2024), turn=turn, active=active, step=step,
-                      priority=active)
-    game = Game(state, CARDS)
-    for seat in (ANN, BEN):
-        for _ in range(10):
-            create_object(game, "Island", seat, "library")
-        for name in hands[seat]:
-            create_object(game, name, seat, "hand")
-        for name in battlefield[seat]:
-            create_object(game, name, seat, "battlefield")
-    return game
-
-
-def no_decision(decision: Decision) -> Reply:
-    raise AssertionError(f"unexpected decision: {decision}")
-
-
-def to_priority(game: Game, answer: Callable[[Decision], Reply] = no_decision) -> Decision:
-    """Check state-based actions and place triggers as the kernel asks (117.5), then return the
-    priority decision."""
-    for _ in range(20):
-        task = next_task(game)
-        if task == "check_sba":
-            events = run_proc(state_based_actions(game), answer)
-            assert isinstance(events, tuple)
-            after_sba(game, len(events))
-        elif task == "place_triggers":
-            after_triggers(game, bool(run_proc(place_triggers(game), answer)))
-        else:
-            assert task == "priority", task
-            return priority_decision(game)
-    raise AssertionError("no priority after 20 tasks")
+TABLE = Table("Ann", "Ben", seed=2024, turn=3).library("Ann", *["Island"] * 10).library(
+    "Ben", *["Island"] * 10)
+"""Two players mid-game, Ann's main phase: ten Islands in each library; each test adds hands
+and permanents (none of them summoning sick)."""
+BENS_TURN = Table("Ben", "Ann", seed=2024, turn=3).library("Ben", *["Island"] * 10).library(
+    "Ann", *["Island"] * 10)
+"""The same in Ben's main phase: the active player comes first, so Ben has seat 0 here."""
 
 
 def card(game: Game, seat: int, zone: str, name: str) -> GameObject:
@@ -119,7 +79,7 @@ def offered(decision: Decision) -> set[tuple[str, int]]:
 @pytest.mark.parametrize("step", ["upkeep", "draw", "beginning_of_combat", "declare_attackers",
                                   "end_of_combat", "end"])
 def test_sorcery_outside_main_phase_is_refused(step: str) -> None:
-    game = make_game([["Divination"], []], [["Island"] * 3, []], step=step)
+    game = TABLE.hand("Ann", "Divination").battlefield("Ann", *["Island"] * 3).when(step=step).game()
     divination = card(game, ANN, "hand", "Divination")
     decision = to_priority(game)
     assert ("cast", divination.id) not in offered(decision)
@@ -127,16 +87,18 @@ def test_sorcery_outside_main_phase_is_refused(step: str) -> None:
 
 
 def test_sorcery_in_opponents_main_phase_is_refused() -> None:
-    game = make_game([["Divination"], []], [["Island"] * 3, []], active=BEN)
-    divination = card(game, ANN, "hand", "Divination")
+    table = BENS_TURN.hand("Ann", "Divination").battlefield("Ann", *["Island"] * 3)
+    ann, ben = table.seat("Ann"), table.seat("Ben")
+    game = table.game()
+    divination = card(game, ann, "hand", "Divination")
     to_priority(game)
-    take_action(game, BEN, Action("pass"))
-    assert to_priority(game).player == ANN
-    refused(game, ANN, Action("cast", divination.id), "307.1")
+    take_action(game, ben, Action("pass"))
+    assert to_priority(game).player == ann
+    refused(game, ann, Action("cast", divination.id), "307.1")
 
 
 def test_sorcery_with_a_spell_on_the_stack_is_refused() -> None:
-    game = make_game([["Divination", "Shock"], []], [["Island"] * 3 + ["Mountain"], []])
+    game = TABLE.hand("Ann", "Divination", "Shock").battlefield("Ann", *["Island"] * 3, "Mountain").game()
     to_priority(game)
     accepted(game, ANN, Action("cast", card(game, ANN, "hand", "Shock").id,
                                targets=(player_ref(BEN),)))
@@ -145,7 +107,7 @@ def test_sorcery_with_a_spell_on_the_stack_is_refused() -> None:
 
 
 def test_sorcery_in_own_main_phase_with_empty_stack_is_cast() -> None:
-    game = make_game([["Divination"], []], [["Island"] * 3, []])
+    game = TABLE.hand("Ann", "Divination").battlefield("Ann", *["Island"] * 3).game()
     divination = card(game, ANN, "hand", "Divination")
     assert ("cast", divination.id) in offered(to_priority(game))
     accepted(game, ANN, Action("cast", divination.id))
@@ -166,7 +128,8 @@ def test_sorcery_in_own_main_phase_with_empty_stack_is_cast() -> None:
 )
 def test_spell_without_enough_mana_is_refused(spell: str, lands: list[str],
                                               targets: tuple[str, ...]) -> None:
-    game = make_game([[spell], ["Shock"]], [lands, ["Grizzly Bears", "Mountain"]], step="upkeep")
+    game = (TABLE.hand("Ann", spell).hand("Ben", "Shock").battlefield("Ann", *lands)
+            .battlefield("Ben", "Grizzly Bears", "Mountain").when(step="upkeep").game())
     to_priority(game)
     chosen: list[int] = []
     for t in targets:
@@ -188,7 +151,7 @@ def test_spell_without_enough_mana_is_refused(spell: str, lands: list[str],
 
 def test_lands_tapped_for_a_cost_leave_no_mana_floating() -> None:
     # 601.2g-h: the mana the abilities add is spent on the cost.
-    game = make_game([["Grizzly Bears", "Grizzly Bears"], []], [["Forest", "Forest"], []])
+    game = TABLE.hand("Ann", "Grizzly Bears", "Grizzly Bears").battlefield("Ann", "Forest", "Forest").game()
     to_priority(game)
     first, second = game.state.players[ANN].hand
     accepted(game, ANN, Action("cast", first))
@@ -198,14 +161,14 @@ def test_lands_tapped_for_a_cost_leave_no_mana_floating() -> None:
     for seat in (ANN, BEN):
         to_priority(game)
         take_action(game, seat, Action("pass"))
-    run_proc(resolve_top(game), no_decision)
+    run_proc(resolve_top(game), no_questions)
     to_priority(game)
     assert game.state.step == "precombat_main" and not game.state.stack
     refused(game, ANN, Action("cast", second), "601.2h")
 
 
 def test_mana_in_the_pool_is_spent_first() -> None:
-    game = make_game([["Giant Growth"], []], [["Forest", "Forest", "Grizzly Bears"], []])
+    game = TABLE.hand("Ann", "Giant Growth").battlefield("Ann", "Forest", "Forest", "Grizzly Bears").game()
     to_priority(game)
     first, second = (o for o in game.controlled(ANN) if o.name == "Forest")
     accepted(game, ANN, Action("activate", first.id, 1))  # a mana ability, 605.3a
@@ -219,7 +182,7 @@ def test_mana_in_the_pool_is_spent_first() -> None:
 
 
 def test_one_land_listed_twice_pays_once() -> None:
-    game = make_game([["Grizzly Bears"], []], [["Forest"], []])
+    game = TABLE.hand("Ann", "Grizzly Bears").battlefield("Ann", "Forest").game()
     to_priority(game)
     forest = card(game, ANN, "battlefield", "Forest")
     refused(game, ANN, Action("cast", card(game, ANN, "hand", "Grizzly Bears").id,
@@ -227,7 +190,7 @@ def test_one_land_listed_twice_pays_once() -> None:
 
 
 def test_paying_with_an_opponents_land_is_refused() -> None:
-    game = make_game([["Giant Growth"], []], [["Grizzly Bears"], ["Forest"]])
+    game = TABLE.hand("Ann", "Giant Growth").battlefield("Ann", "Grizzly Bears").battlefield("Ben", "Forest").game()
     to_priority(game)
     refused(game, ANN, Action("cast", card(game, ANN, "hand", "Giant Growth").id,
                               targets=(card(game, ANN, "battlefield", "Grizzly Bears").id,),
@@ -239,11 +202,9 @@ def test_paying_with_an_opponents_land_is_refused() -> None:
 TARGETING = ["Lightning Bolt", "Giant Growth", "Doom Blade", "Unsummon", "Divination"]
 
 
-def targets_game() -> Game:
-    return make_game(
-        [TARGETING, ["Shock"]],
-        [["Mountain", "Forest", "Swamp", "Swamp", "Island", "Island", "Island"],
-         ["Typhoid Rats", "Grizzly Bears", "Plains"]])
+TARGETS = (TABLE.hand("Ann", *TARGETING).hand("Ben", "Shock")
+           .battlefield("Ann", "Mountain", "Forest", "Swamp", "Swamp", "Island", "Island", "Island")
+           .battlefield("Ben", "Typhoid Rats", "Grizzly Bears", "Plains"))
 
 
 @pytest.mark.parametrize(
@@ -263,7 +224,7 @@ def targets_game() -> Game:
     ],
 )
 def test_illegal_target_is_refused(spell: str, target: str) -> None:
-    game = targets_game()
+    game = TARGETS.game()
     to_priority(game)
     st = game.state
     bears = card(game, BEN, "battlefield", "Grizzly Bears").id
@@ -287,7 +248,7 @@ def test_illegal_target_is_refused(spell: str, target: str) -> None:
 
 
 def test_legal_actions_list_only_legal_targets() -> None:
-    game = targets_game()
+    game = TARGETS.game()
     decision = to_priority(game)
     rats = card(game, BEN, "battlefield", "Typhoid Rats").id
     bears = card(game, BEN, "battlefield", "Grizzly Bears").id
@@ -302,7 +263,7 @@ def test_legal_actions_list_only_legal_targets() -> None:
 
 
 def test_second_land_in_a_turn_is_refused() -> None:
-    game = make_game([["Forest", "Mountain"], []])
+    game = TABLE.hand("Ann", "Forest", "Mountain").game()
     to_priority(game)
     forest, mountain = game.state.players[ANN].hand
     accepted(game, ANN, Action("play", forest))
@@ -312,13 +273,15 @@ def test_second_land_in_a_turn_is_refused() -> None:
 
 
 def test_land_cannot_be_cast_or_played_on_opponents_turn() -> None:
-    game = make_game([["Forest"], []], active=BEN)
+    table = BENS_TURN.hand("Ann", "Forest")
+    ann, ben = table.seat("Ann"), table.seat("Ben")
+    game = table.game()
     to_priority(game)
-    take_action(game, BEN, Action("pass"))
+    take_action(game, ben, Action("pass"))
     to_priority(game)
-    forest = game.state.players[ANN].hand[0]
-    refused(game, ANN, Action("play", forest), "305.1")
-    refused(game, ANN, Action("cast", forest), "305.9")
+    forest = game.state.players[ann].hand[0]
+    refused(game, ann, Action("play", forest), "305.1")
+    refused(game, ann, Action("cast", forest), "305.9")
 
 
 # ---------------------------------------------------------------------- 117.1 priority
@@ -326,7 +289,7 @@ def test_land_cannot_be_cast_or_played_on_opponents_turn() -> None:
 
 @pytest.mark.parametrize("kind", ["cast", "pass", "play"])
 def test_player_without_priority_cannot_act(kind: str) -> None:
-    game = make_game([[], ["Lightning Bolt", "Mountain"]], [[], ["Mountain"]])
+    game = TABLE.hand("Ben", "Lightning Bolt", "Mountain").battlefield("Ben", "Mountain").game()
     assert to_priority(game).player == ANN
     bolt, mountain = game.state.players[BEN].hand
     action = {"cast": Action("cast", bolt, targets=(player_ref(ANN),)),
@@ -336,7 +299,7 @@ def test_player_without_priority_cannot_act(kind: str) -> None:
 
 
 def test_priority_passes_to_the_next_player() -> None:
-    game = make_game([[], ["Lightning Bolt"]], [[], ["Mountain"]])
+    game = TABLE.hand("Ben", "Lightning Bolt").battlefield("Ben", "Mountain").game()
     to_priority(game)
     take_action(game, ANN, Action("pass"))
     decision = to_priority(game)
@@ -352,7 +315,7 @@ def test_priority_passes_to_the_next_player() -> None:
 
 
 def test_each_zone_change_makes_a_new_object() -> None:
-    game = make_game([["Grizzly Bears"], []])
+    game = TABLE.hand("Ann", "Grizzly Bears").game()
     st = game.state
     in_hand = card(game, ANN, "hand", "Grizzly Bears")
     on_field = move_object(game, in_hand.id, "battlefield")
@@ -368,8 +331,8 @@ def test_each_zone_change_makes_a_new_object() -> None:
 
 
 def test_cast_resolved_and_killed_creature_keeps_last_known_information() -> None:
-    game = make_game([["Grizzly Bears", "Lightning Bolt"], []],
-                     [["Forest", "Forest", "Mountain"], []])
+    game = (TABLE.hand("Ann", "Grizzly Bears", "Lightning Bolt")
+            .battlefield("Ann", "Forest", "Forest", "Mountain").game())
     st = game.state
     bears_in_hand = card(game, ANN, "hand", "Grizzly Bears").id
     to_priority(game)
@@ -379,7 +342,7 @@ def test_cast_resolved_and_killed_creature_keeps_last_known_information() -> Non
         assert to_priority(game).player == seat
         take_action(game, seat, Action("pass"))
     assert next_task(game) == "resolve"
-    run_proc(resolve_top(game), no_decision)
+    run_proc(resolve_top(game), no_questions)
     bears = card(game, ANN, "battlefield", "Grizzly Bears").id
     to_priority(game)
     take_action(game, ANN, Action("cast", card(game, ANN, "hand", "Lightning Bolt").id,
@@ -387,7 +350,7 @@ def test_cast_resolved_and_killed_creature_keeps_last_known_information() -> Non
     for seat in (ANN, BEN):
         to_priority(game)
         take_action(game, seat, Action("pass"))
-    run_proc(resolve_top(game), no_decision)
+    run_proc(resolve_top(game), no_questions)
     assert st.objects[bears].damage == 3
     to_priority(game)  # 704.5g: lethal damage
     dead = card(game, ANN, "graveyard", "Grizzly Bears").id
@@ -447,7 +410,7 @@ def test_starting_player_skips_first_draw_and_second_player_draws() -> None:
 
 
 def test_state_hash_sees_what_changes_the_game() -> None:
-    game = make_game([["Shock"], []], [["Grizzly Bears"], []])
+    game = TABLE.hand("Ann", "Shock").battlefield("Ann", "Grizzly Bears").game()
     st = game.state
     bears = card(game, ANN, "battlefield", "Grizzly Bears")
     hashes = [st.state_hash()]

@@ -6,27 +6,23 @@ view (601.2a) while the card now on top shows as the first did."""
 
 from __future__ import annotations
 
-from scenario_games import at_first_priority
-
-from spellstack.cards import load_cards
 from spellstack.protocol import ViewMirror, ViewTracker
 from spellstack.rules import (
     Action,
-    Game,
     PlayerView,
     ViewMemo,
+    default_answer,
     take_action,
     view_changes,
     view_for,
 )
+from spellstack.testing import Table
 
-CARDS = load_cards()
 ALICE, BOB = 0, 1
 
 
-def game_with(alice: dict[str, list[str]]) -> Game:
-    return at_first_priority({"players": ["alice", "bob"], "alice": alice,
-                              "bob": {"library": ["Forest", "Forest"]}}, CARDS)
+TABLE = Table("alice", "bob").library("bob", "Forest", "Forest")
+"""Alice's main phase; bob has two Forests in his library. Each test gives alice her cards."""
 
 
 def tops(view: PlayerView) -> list[list[str]]:
@@ -35,13 +31,15 @@ def tops(view: PlayerView) -> list[list[str]]:
 
 
 def test_without_an_effect_no_view_shows_a_library_card() -> None:
-    game = game_with({"battlefield": ["Mountain"], "library": ["Lightning Bolt", "Forest"]})
+    game = (TABLE.battlefield("alice", "Mountain").library("alice", "Lightning Bolt", "Forest")
+            .at_priority(default_answer))
     for seat in (ALICE, BOB):
         assert tops(view_for(game, seat)) == [[], []]
 
 
 def test_garruks_horde_shows_the_top_card_in_its_owners_view_only() -> None:
-    game = game_with({"battlefield": ["Garruk's Horde"], "library": ["Grizzly Bears", "Forest"]})
+    game = (TABLE.battlefield("alice", "Garruk's Horde").library("alice", "Grizzly Bears", "Forest")
+            .at_priority(default_answer))
     top = game.state.players[ALICE].library[0]
     alice, bob = view_for(game, ALICE), view_for(game, BOB)
     assert tops(alice) == [["Grizzly Bears"], []]
@@ -55,7 +53,8 @@ def test_garruks_horde_shows_the_top_card_in_its_owners_view_only() -> None:
 
 
 def test_future_sight_shows_the_top_card_in_every_view() -> None:
-    game = game_with({"battlefield": ["Future Sight"], "library": ["Lightning Bolt", "Forest"]})
+    game = (TABLE.battlefield("alice", "Future Sight").library("alice", "Lightning Bolt", "Forest")
+            .at_priority(default_answer))
     top, below = game.state.players[ALICE].library
     for seat in (ALICE, BOB):
         view = view_for(game, seat)
@@ -64,8 +63,8 @@ def test_future_sight_shows_the_top_card_in_every_view() -> None:
 
 
 def test_after_the_top_card_is_cast_the_new_top_shows_and_the_spell_is_on_the_stack() -> None:
-    game = game_with({"battlefield": ["Garruk's Horde", "Forest", "Forest"],
-                      "library": ["Grizzly Bears", "Lightning Bolt", "Forest"]})
+    game = (TABLE.battlefield("alice", "Garruk's Horde", "Forest", "Forest")
+            .library("alice", "Grizzly Bears", "Lightning Bolt", "Forest").at_priority(default_answer))
     memos = {ALICE: ViewMemo(), BOB: ViewMemo()}
     trackers = {ALICE: ViewTracker(), BOB: ViewTracker()}
     mirrors = {ALICE: ViewMirror(), BOB: ViewMirror()}
@@ -97,7 +96,8 @@ def test_after_the_top_card_is_cast_the_new_top_shows_and_the_spell_is_on_the_st
 
 
 def test_an_unchanged_top_card_keeps_its_view_and_the_player_record() -> None:
-    game = game_with({"battlefield": ["Future Sight"], "library": ["Lightning Bolt", "Forest"]})
+    game = (TABLE.battlefield("alice", "Future Sight").library("alice", "Lightning Bolt", "Forest")
+            .at_priority(default_answer))
     memo = ViewMemo()
     first = view_for(game, BOB, memo)
     again = view_for(game, BOB, memo)

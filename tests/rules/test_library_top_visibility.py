@@ -5,25 +5,21 @@ card cast from the top becomes public as it moves to the stack, not before (601.
 
 from __future__ import annotations
 
-from scenario_games import at_first_priority
-
-from spellstack.cards import load_cards
 from spellstack.rules import (
     Action,
     Game,
+    default_answer,
     player_ref,
     take_action,
 )
 from spellstack.rules.views import PUBLIC_SEAT, visible_name, visible_to
-from spellstack.scenarios import build_game
+from spellstack.testing import Card, Table
 
-CARDS = load_cards()
 ALICE, BOB = 0, 1
 
 
-def game_with(alice: dict[str, list[str]]) -> Game:
-    return at_first_priority({"players": ["alice", "bob"], "alice": alice,
-                              "bob": {"library": ["Forest", "Forest"]}}, CARDS)
+TABLE = Table("alice", "bob").library("bob", "Forest", "Forest")
+"""Alice's main phase; bob has two Forests in his library. Each test gives alice her cards."""
 
 
 def seers(game: Game, oid: int) -> list[int]:
@@ -32,13 +28,15 @@ def seers(game: Game, oid: int) -> list[int]:
 
 
 def test_without_an_effect_no_library_card_is_seen() -> None:
-    game = game_with({"battlefield": ["Mountain"], "library": ["Lightning Bolt", "Forest"]})
+    game = (TABLE.battlefield("alice", "Mountain").library("alice", "Lightning Bolt", "Forest")
+            .at_priority(default_answer))
     top, below = game.state.players[ALICE].library
     assert seers(game, top) == [] and seers(game, below) == []
 
 
 def test_garruks_horde_shows_its_controller_the_top_card_only() -> None:
-    game = game_with({"battlefield": ["Garruk's Horde"], "library": ["Grizzly Bears", "Forest"]})
+    game = (TABLE.battlefield("alice", "Garruk's Horde").library("alice", "Grizzly Bears", "Forest")
+            .at_priority(default_answer))
     top, below = game.state.players[ALICE].library
     assert seers(game, top) == [ALICE]
     assert seers(game, below) == []
@@ -49,15 +47,16 @@ def test_garruks_horde_shows_its_controller_the_top_card_only() -> None:
 
 
 def test_future_sight_reveals_the_top_card_to_everyone() -> None:
-    game = game_with({"battlefield": ["Future Sight"], "library": ["Lightning Bolt", "Forest"]})
+    game = (TABLE.battlefield("alice", "Future Sight").library("alice", "Lightning Bolt", "Forest")
+            .at_priority(default_answer))
     top, below = game.state.players[ALICE].library
     assert seers(game, top) == [ALICE, BOB, PUBLIC_SEAT]
     assert seers(game, below) == []
 
 
 def test_a_card_cast_from_the_top_becomes_public_as_it_moves_to_the_stack() -> None:
-    game = game_with({"battlefield": ["Garruk's Horde", "Forest", "Forest"],
-                      "library": ["Grizzly Bears", "Lightning Bolt"]})
+    game = (TABLE.battlefield("alice", "Garruk's Horde", "Forest", "Forest")
+            .library("alice", "Grizzly Bears", "Lightning Bolt").at_priority(default_answer))
     top = game.state.players[ALICE].library[0]
     assert seers(game, top) == [ALICE]
     take_action(game, ALICE, Action("cast", top))
@@ -74,11 +73,9 @@ def test_a_card_cast_from_the_top_becomes_public_as_it_moves_to_the_stack() -> N
 def test_a_card_exiled_face_down_is_seen_only_by_its_owner_under_a_look_effect() -> None:
     # 406.3: nobody may look at a card exiled face down, unless an effect lets its owner.
     def exiled(battlefield: list[str]) -> tuple[Game, int, int]:
-        game, _ = build_game({"players": ["alice", "bob"],
-                              "alice": {"battlefield": battlefield, "exile": [
-                                  {"card": "Grizzly Bears", "face_down": True}]},
-                              "bob": {"exile": [{"card": "Hill Giant", "face_down": True}]}},
-                             0, CARDS, "test")
+        game = (Table("alice", "bob").battlefield("alice", *battlefield)
+                .exile("alice", Card("Grizzly Bears", face_down=True))
+                .exile("bob", Card("Hill Giant", face_down=True)).game())
         mine, theirs = game.state.exile
         return game, mine, theirs
 

@@ -17,22 +17,18 @@ from spellstack.rules import (
     default_answer,
     move_object,
     play_sync,
-    priority_decision,
     run_proc,
     state_based_actions,
     take_action,
 )
-from spellstack.scenarios import build_game
+from spellstack.testing import Table
 
 CARDS = load_cards()
 
 
 def game_with(alice: dict[str, Any], bob: dict[str, Any] | None = None) -> Game:
-    game, _ = build_game({"players": ["alice", "bob"], "alice": alice, "bob": bob or {}}, 0, CARDS,
-                         "test")
-    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "priority")
-    priority_decision(game)
-    return game
+    setup = {"players": ["alice", "bob"], "alice": alice, "bob": bob or {}}
+    return Table.from_setup(setup, cards=CARDS).at_priority(default_answer)
 
 
 def card(game: Game, name: str) -> int:

@@ -4,56 +4,24 @@ only uses abilities whose only cost is {T}. Refusals name 601.2g and change noth
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import pytest
 
-from spellstack.cards import load_cards
 from spellstack.rules import (
     Action,
-    CardDefinition,
-    Decision,
     Game,
     GameObject,
-    GameRandom,
-    GameState,
     IllegalActionError,
-    PlayerState,
-    Reply,
-    after_sba,
-    after_triggers,
-    create_object,
-    next_task,
-    place_triggers,
     player_ref,
-    priority_decision,
-    run_proc,
-    state_based_actions,
     take_action,
 )
 from spellstack.rules.layers import add_counters
+from spellstack.testing import Card, Table, to_priority
 
-CARDS: Mapping[str, CardDefinition] = load_cards()
 ANN, BEN = 0, 1
-
-
-def make_game(hand: list[str], battlefield: list[str]) -> Game:
-    """Ann's precombat main phase of turn 3 with priority, with the given hand and permanents
-    (none of them summoning sick); Ben has nothing."""
-    state = GameState(players=[PlayerState(ANN, "Ann"), PlayerState(BEN, "Ben")],
-                      rng=GameRandom.from_seed(7), turn=3, active=ANN, step="precombat_main",
-                      priority=ANN)
-    game = Game(state, CARDS)
-    for name in hand:
-        create_object(game, name, ANN, "hand")
-    for name in battlefield:
-        create_object(game, name, ANN, "battlefield",
-                      is_token=CARDS[name].is_token)
-    return game
-
-
-def no_decision(decision: Decision) -> Reply:
-    raise AssertionError(f"unexpected decision: {decision}")
+TABLE = Table("Ann", "Ben", seed=7, turn=3)
+"""Ann's precombat main phase of turn 3, with priority; each test gives her a hand and
+permanents (none of them summoning sick). Ben has nothing."""
+TREASURE = Card("Treasure", token=True)
 
 
 def act(game: Game, action: Action) -> None:
@@ -61,23 +29,6 @@ def act(game: Game, action: Action) -> None:
     to_priority(game)
     take_action(game, ANN, action)
     to_priority(game)
-
-
-def to_priority(game: Game) -> None:
-    """Check state-based actions and place triggers until a player would receive priority."""
-    for _ in range(20):
-        task = next_task(game)
-        if task == "check_sba":
-            events = run_proc(state_based_actions(game), no_decision)
-            assert isinstance(events, tuple)
-            after_sba(game, len(events))
-        elif task == "place_triggers":
-            after_triggers(game, bool(run_proc(place_triggers(game), no_decision)))
-        else:
-            assert task == "priority", task
-            priority_decision(game)
-            return
-    raise AssertionError("no priority after 20 tasks")
 
 
 def card(game: Game, zone: str, name: str) -> GameObject:
@@ -105,7 +56,7 @@ def refused(game: Game, action: Action, message: str) -> None:
 
 
 def test_removing_a_counter_pays_for_a_spell() -> None:
-    game = make_game(["Grizzly Bears"], ["Forest", "Rasputin Dreamweaver"])
+    game = TABLE.hand("Ann", "Grizzly Bears").battlefield("Ann", "Forest", "Rasputin Dreamweaver").game()
     dreamer = rasputin(game, 3)
     forest = card(game, "battlefield", "Forest")
     act(game, Action("cast", card(game, "hand", "Grizzly Bears").id,
@@ -117,7 +68,7 @@ def test_removing_a_counter_pays_for_a_spell() -> None:
 
 
 def test_one_permanent_named_twice_removes_two_counters() -> None:
-    game = make_game(["Divination"], ["Island", "Rasputin Dreamweaver"])
+    game = TABLE.hand("Ann", "Divination").battlefield("Ann", "Island", "Rasputin Dreamweaver").game()
     dreamer = rasputin(game, 2)
     island = card(game, "battlefield", "Island")
     act(game, Action("cast", card(game, "hand", "Divination").id,
@@ -127,7 +78,7 @@ def test_one_permanent_named_twice_removes_two_counters() -> None:
 
 
 def test_more_namings_than_counters_are_refused() -> None:
-    game = make_game(["Divination"], ["Island", "Rasputin Dreamweaver"])
+    game = TABLE.hand("Ann", "Divination").battlefield("Ann", "Island", "Rasputin Dreamweaver").game()
     dreamer = rasputin(game, 1)
     island = card(game, "battlefield", "Island")
     refused(game, Action("cast", card(game, "hand", "Divination").id,
@@ -136,7 +87,7 @@ def test_more_namings_than_counters_are_refused() -> None:
 
 
 def test_a_rasputin_with_no_counters_is_refused() -> None:
-    game = make_game(["Giant Growth"], ["Grizzly Bears", "Rasputin Dreamweaver"])
+    game = TABLE.hand("Ann", "Giant Growth").battlefield("Ann", "Grizzly Bears", "Rasputin Dreamweaver").game()
     dreamer = card(game, "battlefield", "Rasputin Dreamweaver")
     bears = card(game, "battlefield", "Grizzly Bears")
     refused(game, Action("cast", card(game, "hand", "Giant Growth").id, targets=(bears.id,),
@@ -145,20 +96,20 @@ def test_a_rasputin_with_no_counters_is_refused() -> None:
 
 
 def test_a_creature_without_a_mana_ability_is_refused() -> None:
-    game = make_game(["Giant Growth"], ["Grizzly Bears"])
+    game = TABLE.hand("Ann", "Giant Growth").battlefield("Ann", "Grizzly Bears").game()
     bears = card(game, "battlefield", "Grizzly Bears")
     refused(game, Action("cast", card(game, "hand", "Giant Growth").id, targets=(bears.id,),
                          pay=(bears.id,)), r"^601\.2g.*Grizzly Bears \(#\d+\) has no mana ability")
 
 
 def test_automatic_payment_never_removes_counters() -> None:
-    game = make_game(["Grizzly Bears"], ["Forest", "Rasputin Dreamweaver"])
+    game = TABLE.hand("Ann", "Grizzly Bears").battlefield("Ann", "Forest", "Rasputin Dreamweaver").game()
     rasputin(game, 7)
     refused(game, Action("cast", card(game, "hand", "Grizzly Bears").id), r"^601\.2h")
 
 
 def test_a_treasure_pays_any_colour_and_is_sacrificed() -> None:
-    game = make_game(["Lightning Bolt"], ["Treasure"])
+    game = TABLE.hand("Ann", "Lightning Bolt").battlefield("Ann", TREASURE).game()
     treasure = card(game, "battlefield", "Treasure")
     act(game, Action("cast", card(game, "hand", "Lightning Bolt").id,
                                   targets=(player_ref(BEN),),
@@ -170,7 +121,7 @@ def test_a_treasure_pays_any_colour_and_is_sacrificed() -> None:
 
 
 def test_automatic_payment_never_sacrifices_a_treasure() -> None:
-    game = make_game(["Giant Growth"], ["Grizzly Bears", "Treasure"])
+    game = TABLE.hand("Ann", "Giant Growth").battlefield("Ann", "Grizzly Bears", TREASURE).game()
     bears = card(game, "battlefield", "Grizzly Bears")
     refused(game, Action("cast", card(game, "hand", "Giant Growth").id, targets=(bears.id,)),
             r"^601\.2h")
@@ -178,7 +129,7 @@ def test_automatic_payment_never_sacrifices_a_treasure() -> None:
 
 
 def test_a_treasure_named_twice_is_refused() -> None:
-    game = make_game(["Divination"], ["Island", "Treasure"])
+    game = TABLE.hand("Ann", "Divination").battlefield("Ann", "Island", TREASURE).game()
     treasure = card(game, "battlefield", "Treasure")
     island = card(game, "battlefield", "Island")
     refused(game, Action("cast", card(game, "hand", "Divination").id,
@@ -187,7 +138,7 @@ def test_a_treasure_named_twice_is_refused() -> None:
 
 
 def test_a_tapped_treasure_is_refused() -> None:
-    game = make_game(["Giant Growth"], ["Grizzly Bears", "Treasure"])
+    game = TABLE.hand("Ann", "Giant Growth").battlefield("Ann", "Grizzly Bears", TREASURE).game()
     bears = card(game, "battlefield", "Grizzly Bears")
     treasure = card(game, "battlefield", "Treasure")
     treasure.tapped = True
@@ -196,7 +147,7 @@ def test_a_tapped_treasure_is_refused() -> None:
 
 
 def test_a_refused_cast_keeps_the_treasure() -> None:
-    game = make_game(["Divination"], ["Treasure"])
+    game = TABLE.hand("Ann", "Divination").battlefield("Ann", TREASURE).game()
     treasure = card(game, "battlefield", "Treasure")
     refused(game, Action("cast", card(game, "hand", "Divination").id, pay=(treasure.id,)),
             r"^601\.2h")
@@ -204,7 +155,7 @@ def test_a_refused_cast_keeps_the_treasure() -> None:
 
 
 def test_a_treasure_activated_with_priority_adds_the_named_colour() -> None:
-    game = make_game([], ["Treasure"])
+    game = TABLE.battlefield("Ann", TREASURE).game()
     treasure = card(game, "battlefield", "Treasure")
     act(game, Action("activate", treasure.id, ability=1, pay_as=("U",)))
     assert game.state.players[ANN].mana == {"U": 1}
@@ -212,13 +163,13 @@ def test_a_treasure_activated_with_priority_adds_the_named_colour() -> None:
 
 
 def test_a_treasure_activated_without_a_colour_is_refused() -> None:
-    game = make_game([], ["Treasure"])
+    game = TABLE.battlefield("Ann", TREASURE).game()
     treasure = card(game, "battlefield", "Treasure")
     refused(game, Action("activate", treasure.id, ability=1), r"^605\.3a")
 
 
 def test_rasputin_activated_with_priority_removes_a_counter() -> None:
-    game = make_game([], ["Rasputin Dreamweaver"])
+    game = TABLE.battlefield("Ann", "Rasputin Dreamweaver").game()
     dreamer = rasputin(game, 1)
     act(game, Action("activate", dreamer.id, ability=1))
     assert game.state.players[ANN].mana == {"C": 1}

@@ -15,22 +15,17 @@ from spellstack.rules import (
     default_answer,
     legal_actions,
     next_task,
-    play_sync,
-    priority_decision,
     resolve_top,
     run_proc,
     take_action,
 )
-from spellstack.scenarios import build_game
+from spellstack.testing import Table
 
 CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_cards.toml"))}
 
 
 def game_with(**alice: list[str]) -> Game:
-    game, _ = build_game({"players": ["alice", "bob"], "alice": alice}, 0, CARDS, "test")
-    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "priority")
-    priority_decision(game)
-    return game
+    return Table.from_setup({"players": ["alice", "bob"], "alice": alice}, cards=CARDS).at_priority(default_answer)
 
 
 def test_an_activated_ability_may_target_its_own_source() -> None:

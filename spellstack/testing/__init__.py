@@ -1,0 +1,16 @@
+"""Tools for testing with spellstack, as ``trio.testing`` is for trio: a game position built
+in the words of a scenario file's ``[setup]`` (``Table``, ``Card``), games from whole decks
+(``deck_game``), answer functions (``no_questions``, ``scripted``) and running a game to its
+next grant of priority (``to_priority``).
+
+Nothing in spellstack itself imports this package.
+"""
+
+from ._answers import Script, ScriptedAnswer, no_questions, scripted, to_priority
+from ._decks import NAMES, deck_game
+from ._table import Card, Table
+
+__all__ = [
+    "NAMES", "Card", "Script", "ScriptedAnswer", "Table", "deck_game", "no_questions", "scripted",
+    "to_priority",
+]
