@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from spellstack.chat import MESSAGE_LIMIT, GameHost, HumanSeat
-
-from ._driver import User
+from tests.chat._driver import User
 
 SEED = 6
 """A seed whose game has a spell with a target, a response on the stack, attacks and blocks,

@@ -17,8 +17,7 @@ from spellstack.cards import load_cards
 from spellstack.chat import MESSAGE_LIMIT, BotSeat, GameHost, GameInfo, HumanSeat, render_view
 from spellstack.rules import Decision, PlayerView, Reply, visible_to
 from spellstack.rules.views import ObjectView, PlayerPublic
-
-from ._driver import User
+from tests.chat._driver import User
 
 GAMES = 100
 

@@ -1,8 +1,7 @@
 """What several rules tests share: a game set up from a scenario's ``setup`` table, played to
 its first grant of priority.
 
-A plain module the tests import by name (as ``mana_samples``): pytest's default "prepend"
-import mode puts this folder, which has no ``__init__.py``, on ``sys.path``.
+A plain module the tests import by its package path (``tests.rules.scenario_games``).
 """
 
 from __future__ import annotations

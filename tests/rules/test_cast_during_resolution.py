@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scenario_games import at_first_priority
 
 from spellstack.cards import load_card_file, load_cards
 from spellstack.rules import (
@@ -29,6 +28,7 @@ from spellstack.rules import (
 )
 from spellstack.rules.casting import cast_spell
 from spellstack.rules.state import ResolutionCast
+from tests.rules.scenario_games import at_first_priority
 
 CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_cards.toml"))}
 MOUNTAINS = ["Mountain"] * 4

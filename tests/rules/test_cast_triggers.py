@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from scenario_games import at_first_priority
 
 from spellstack.cards import load_card_file, load_cards
 from spellstack.rules import (
@@ -18,6 +17,7 @@ from spellstack.rules import (
     player_ref,
     take_action,
 )
+from tests.rules.scenario_games import at_first_priority
 
 CARDS = {**load_cards(), **load_card_file(Path(__file__).with_name("test_only_cards.toml"))}
 

@@ -6,8 +6,6 @@ view (601.2a) while the card now on top shows as the first did."""
 
 from __future__ import annotations
 
-from scenario_games import at_first_priority
-
 from spellstack.cards import load_cards
 from spellstack.protocol import ViewMirror, ViewTracker
 from spellstack.rules import (
@@ -19,6 +17,7 @@ from spellstack.rules import (
     view_changes,
     view_for,
 )
+from tests.rules.scenario_games import at_first_priority
 
 CARDS = load_cards()
 ALICE, BOB = 0, 1

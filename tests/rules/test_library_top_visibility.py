@@ -5,8 +5,6 @@ card cast from the top becomes public as it moves to the stack, not before (601.
 
 from __future__ import annotations
 
-from scenario_games import at_first_priority
-
 from spellstack.cards import load_cards
 from spellstack.rules import (
     Action,
@@ -16,6 +14,7 @@ from spellstack.rules import (
 )
 from spellstack.rules.views import PUBLIC_SEAT, visible_name, visible_to
 from spellstack.scenarios import build_game
+from tests.rules.scenario_games import at_first_priority
 
 CARDS = load_cards()
 ALICE, BOB = 0, 1

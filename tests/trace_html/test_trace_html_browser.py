@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import trace_helpers as helpers
+
+from tests.trace import trace_helpers as helpers
 
 if os.environ.get("CI") != "true":  # under CI a missing selenium fails
     pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")

@@ -9,9 +9,10 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import trace_helpers as helpers
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from tests.trace import trace_helpers as helpers
 
 
 @settings(max_examples=30, deadline=None)
