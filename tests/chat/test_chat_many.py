@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from spellstack.bots import RandomBot
 from spellstack.cards import load_cards
-from spellstack.chat import MESSAGE_LIMIT, BotSeat, GameHost, GameInfo, HumanSeat, render_view
+from spellstack.chat import MESSAGE_LIMIT, BotSeat, GameHost, GameInfo, render_view
 from spellstack.rules import Decision, PlayerView, Reply, visible_to
 from spellstack.rules.views import ObjectView, PlayerPublic
-from tests.chat._driver import User
+from tests.chat._driver import User, scripted_seat
 
 GAMES = 100
 
@@ -135,7 +135,7 @@ def test_no_text_names_a_card_its_user_could_not_see(seed: int, decks: tuple[str
 
         host = GameHost(on_text=check)
         async with host:
-            gid = await host.create_game([HumanSeat("alice"), HumanSeat("bob")], list(decks),
+            gid = await host.create_game([scripted_seat("alice"), scripted_seat("bob")], list(decks),
                                          seed=seed, turn_limit=12)
             users = [User(host, gid, "alice"), User(host, gid, "bob")]
             await asyncio.gather(*(u.play() for u in users))
