@@ -91,6 +91,8 @@ def test_bad_input_gets_one_line_and_changes_nothing() -> None:
 def test_a_human_who_times_out_passes_takes_defaults_and_forfeits_after_misses() -> None:
     async def main() -> tuple[object, list[str]]:
         async with GameHost() as host:
+            # Real time: the host runs trio in guest mode inside asyncio's loop, which has no
+            # clock a test controls; each question is waited out for 0.05 s (0.3 s in all).
             gid = await host.create_game([HumanSeat("alice", time_limit=0.05, max_misses=3),
                                           HumanSeat("bob", time_limit=0.05, max_misses=50)],
                                          ["gruul", "dimir"], seed=3, turn_limit=10)

@@ -70,6 +70,7 @@ def hundred() -> tuple[list[GameInfo], list[Biggest], float]:
     return infos, bots, time.perf_counter() - start
 
 
+@pytest.mark.slow
 def test_a_hundred_games_in_one_host_finish_and_a_crashing_bot_ends_its_own(
         hundred: tuple[list[GameInfo], list[Biggest], float]) -> None:
     infos, _, seconds = hundred

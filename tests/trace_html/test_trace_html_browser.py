@@ -21,6 +21,8 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
+pytestmark = pytest.mark.slow  # each test drives a headless Chromium
+
 WAIT = 60
 """Seconds the browser is given for anything (it waits for the condition, not the time)."""
 
