@@ -7,6 +7,7 @@ import asyncio
 import pytest
 
 from spellstack.chat import MESSAGE_LIMIT, GameHost, HumanSeat
+from spellstack.chat._commands import _split_list
 from spellstack.rules import Decision, PlayerView
 from tests.chat._driver import Refused, User, scripted_seat
 
@@ -181,3 +182,13 @@ def test_a_refused_command_fails_the_scripted_user_at_once() -> None:
     with pytest.raises(Refused, match=r"alice sent 'attack with Nobody In Particular' for a attackers question: "
                                       r"No creature that can attack 'Nobody In Particular'"):
         _play((_Mumbler, User), COMMA_SEED)
+
+
+def test_a_list_keeps_whole_the_names_it_is_given_and_splits_the_rest() -> None:
+    names = ["Isamaru, Hound of Konda", "Typhoid Rats", "Sword of Fire and Ice"]
+    said = "isamaru, hound of konda and Typhoid Rats, sword of fire and ice, #4"
+    assert _split_list(said, names) == ["isamaru, hound of konda", "Typhoid Rats", "sword of fire and ice", "#4"]
+    # A name cut short is not a whole name: the list splits at its comma.
+    assert _split_list("Isamaru, Typhoid Rats", names) == ["Isamaru", "Typhoid Rats"]
+    assert _split_list("Isamaru, Hound of Kondai", names) == ["Isamaru", "Hound of Kondai"]
+    assert _split_list("a, b and c") == ["a", "b", "c"]
