@@ -167,8 +167,34 @@ def _suggest(ctx: _Context, refs: Sequence[int]) -> str:
     return ", ".join(shown[:_SUGGESTIONS]) + more
 
 
-def _split_list(text: str) -> list[str]:
-    return [p.strip() for p in re.split(r",|\band\b", text) if p.strip()]
+_LIST_GAP = re.compile(r"(?:\s|,|\band\b)*", re.IGNORECASE)
+_LIST_SEP = re.compile(r"\s*(?:,|\band\b)", re.IGNORECASE)
+
+
+def _split_list(text: str, names: Sequence[str] = ()) -> list[str]:
+    """The items of a list said with commas and ``and``. Where an item starts with one of
+    ``names`` in full (longest first), that name is one item even if it holds a comma or an
+    ``and`` ("Isamaru, Hound of Konda")."""
+    known = sorted({n for n in names if n}, key=len, reverse=True)
+    items: list[str] = []
+    pos = _gap_end(text, 0)
+    while pos < len(text):
+        for name in known:
+            end = pos + len(name)
+            if text[pos:end].lower() == name.lower() and (end == len(text) or _LIST_SEP.match(text, end)):
+                break
+        else:
+            sep = _LIST_SEP.search(text, pos)
+            end = sep.start() if sep else len(text)
+        items.append(text[pos:end].strip())
+        pos = _gap_end(text, end)
+    return [item for item in items if item]
+
+
+def _gap_end(text: str, pos: int) -> int:
+    """Where the separators (spaces, commas, ``and``) from ``pos`` on end."""
+    gap = _LIST_GAP.match(text, pos)
+    return gap.end() if gap else pos
 
 
 # ---------------------------------------------------------------- priority
@@ -444,7 +470,7 @@ def _question(ctx: _Context, line: str, low: str) -> Parsed:
         return Parsed(reply=Answer(d.id, ()), summary="none")
     picks: list[int] = []
     for token in ([t for t in re.split(r"[\s,]+", low) if t]
-                  if re.fullmatch(r"[\d\s,]+", low) else _split_list(line)):
+                  if re.fullmatch(r"[\d\s,]+", low) else _split_list(line, [c.name for c in d.choices])):
         if token.isdigit():
             n = int(token)
             if not 1 <= n <= len(d.choices):
@@ -502,7 +528,7 @@ def _attackers(ctx: _Context, line: str, low: str) -> Parsed:
             return _fail(problem)
         at_key = defenders[ref]
     pairs: list[tuple[int, int]] = []
-    names = _split_list(m.group(1))
+    names = _split_list(m.group(1), [ctx.names.get(r, "") for r in creatures])
     if [n.lower() for n in names] == ["all"]:
         names = [f"#{ctx.numbering.number(r)}" for r in creatures]
     for nm in names:
@@ -540,7 +566,7 @@ def _blockers(ctx: _Context, line: str, low: str) -> Parsed:
         a_ref, problem = _match(ctx, m.group(1), list(attackers), "attacking creature")
         if not a_ref:
             return _fail(problem)
-        for nm in _split_list(m.group(2)):
+        for nm in _split_list(m.group(2), [ctx.names.get(r, "") for r in blockers]):
             b_ref, problem = _match(ctx, nm, list(blockers), "creature that can block")
             if not b_ref:
                 return _fail(problem)

@@ -13,8 +13,6 @@ end of the link is handed to a player actor with a RandomBot and the game is pla
 from __future__ import annotations
 
 import math
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
@@ -24,121 +22,25 @@ import trio
 from spellstack.actors import (
     MAX_REJECTIONS,
     MAX_STRIKES,
-    Coordinator,
     GameResult,
-    Link,
-    SeatConfig,
-    Wire,
-    player_actor,
-    sba_actor,
-    stack_actor,
 )
-from spellstack.bots import RandomBot
 from spellstack.protocol import (
     PROTOCOL_VERSION,
     Accepted,
-    DecisionRequest,
     ErrorReply,
     Forfeit,
-    Message,
     PriorityRequest,
     Rejected,
     SubmitAction,
     SubmitAnswer,
-    decode,
-    encode,
 )
-from spellstack.rules import Action, Answer, Game
-from spellstack.testing import deck_game
-
-NAMES = ("alice", "bob")
-SEED = 7
-HOSTILE = 0
+from spellstack.rules import Action, Answer
+from tests.actors.hostile_table import HOSTILE, NAMES, Table, run_table
 
 
 def _raw(kind: Any, body: Any, version: Any = PROTOCOL_VERSION) -> bytes:
     data: bytes = msgpack.packb({"k": kind, "v": version, "b": body}, use_bin_type=True)
     return data
-
-
-@dataclass
-class Table:
-    """One game: a coordinator, the stack actor and SBA checker, bob's player actor, and
-    alice's end of her link, held by the test."""
-
-    game: Game
-    hostile: Link
-    result: GameResult | None = None
-    done: trio.Event = field(default_factory=trio.Event)
-    log: list[Message] = field(default_factory=list)
-    """Everything alice received, in order."""
-
-    async def receive(self) -> Message:
-        msg = decode(await self.hostile.inbox.receive())
-        self.log.append(msg)
-        return msg
-
-    async def request(self) -> PriorityRequest | DecisionRequest:
-        """The next request to alice (there must be one)."""
-        msg = await self.receive()
-        assert isinstance(msg, PriorityRequest | DecisionRequest), msg
-        return msg
-
-    async def send_raw(self, data: bytes) -> None:
-        await self.hostile.out.send(data)
-
-    async def send(self, msg: Message) -> None:
-        await self.hostile.out.send(encode(msg))
-
-    def hash(self) -> str:
-        return self.game.state.state_hash()
-
-    async def finish_with_bot(self, seed: int = 11) -> GameResult:
-        """Hand alice's seat to a RandomBot and wait for the end of the game."""
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(player_actor, RandomBot(seed), self.hostile)
-            await self.done.wait()
-            nursery.cancel_scope.cancel()
-        assert self.result is not None
-        return self.result
-
-    async def wait_result(self) -> GameResult:
-        await self.done.wait()
-        assert self.result is not None
-        return self.result
-
-
-async def _run_table(body: Callable[[Table], Awaitable[None]], *, seed: int = SEED,
-                     timeout: float = 30.0, limit: float = 60.0) -> Table:
-    """Set up a game like ``play_game`` does, with alice's seat left to ``body``."""
-    game = deck_game("gruul", "gruul", names=NAMES, seed=seed)
-    wire = Wire("g1", None)
-    configs = [SeatConfig(auto_pass=False, timeout=timeout), SeatConfig(timeout=timeout)]
-    with trio.fail_after(limit):
-        async with trio.open_nursery() as nursery:
-            coord_ends: list[Link] = []
-            ends: list[Link] = []
-            for name in NAMES:
-                mine, theirs = Link.pair(wire, "coordinator", f"player:{name}")
-                coord_ends.append(mine)
-                ends.append(theirs)
-            nursery.start_soon(player_actor, RandomBot(5), ends[1])
-            stack_c, stack_a = Link.pair(wire, "coordinator", "stack")
-            sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
-            nursery.start_soon(stack_actor, game, stack_a)
-            nursery.start_soon(sba_actor, game, sba_a)
-            table = Table(game, ends[0])
-            coordinator = Coordinator(game, coord_ends, configs, stack_c, sba_c)
-
-            async def coordinate() -> None:
-                table.result = await coordinator.run()
-                table.done.set()
-
-            nursery.start_soon(coordinate)
-            await body(table)
-            await table.done.wait()
-            nursery.cancel_scope.cancel()
-    return table
 
 
 def _assert_finished_normally(result: GameResult) -> None:
@@ -163,7 +65,7 @@ async def test_the_hostile_seat_is_asked_first_in_the_upkeep() -> None:
         assert await t.receive() == Accepted(req.decision.id)
         _assert_finished_normally(await t.finish_with_bot())
 
-    await _run_table(body)
+    await run_table(body)
 
 
 # --------------------------------------------------------------------------- malformed messages
@@ -217,7 +119,7 @@ async def test_a_malformed_message_gets_an_error_and_changes_nothing(data: bytes
         assert await t.receive() == Accepted(again.decision.id)
         _assert_finished_normally(await t.finish_with_bot())
 
-    await _run_table(body)
+    await run_table(body)
 
 
 async def test_a_submit_answer_instead_of_a_submit_action_is_refused() -> None:
@@ -237,7 +139,7 @@ async def test_a_submit_answer_instead_of_a_submit_action_is_refused() -> None:
         assert await t.receive() == Accepted(again.decision.id)
         _assert_finished_normally(await t.finish_with_bot())
 
-    await _run_table(body)
+    await run_table(body)
 
 
 async def test_a_submit_action_for_the_wrong_decision_says_the_id_is_wrong(
@@ -252,7 +154,7 @@ async def test_a_submit_action_for_the_wrong_decision_says_the_id_is_wrong(
         assert t.hash() == before
         assert str(req.decision.id + 1000) in reply.reason
 
-    await _run_table(body)
+    await run_table(body)
 
 
 async def test_a_submit_action_for_the_wrong_decision_is_refused_and_changes_nothing() -> None:
@@ -269,7 +171,7 @@ async def test_a_submit_action_for_the_wrong_decision_is_refused_and_changes_not
         assert await t.receive() == Accepted(again.decision.id)
         _assert_finished_normally(await t.finish_with_bot())
 
-    await _run_table(body)
+    await run_table(body)
 
 
 # --------------------------------------------------------------------------- illegal actions
@@ -328,7 +230,7 @@ async def test_an_illegal_action_is_rejected_naming_the_rule(make: Any, why: str
         assert await t.receive() == Accepted(again.decision.id)
         _assert_finished_normally(await t.finish_with_bot())
 
-    await _run_table(body)
+    await run_table(body)
 
 
 async def test_an_illegal_action_in_the_main_phase_is_rejected_with_state_intact() -> None:
@@ -367,7 +269,7 @@ async def test_an_illegal_action_in_the_main_phase_is_rejected_with_state_intact
         assert await t.receive() == Accepted(req.decision.id)
         _assert_finished_normally(await t.finish_with_bot())
 
-    await _run_table(body)
+    await run_table(body)
 
 
 # --------------------------------------------------------------------------- forfeits
@@ -384,7 +286,7 @@ async def test_three_malformed_messages_in_a_row_forfeit_the_seat() -> None:
             if n < MAX_STRIKES:
                 assert isinstance(await t.request(), PriorityRequest)
 
-    t = await _run_table(body)
+    t = await run_table(body)
     result = t.result
     assert result is not None
     assert MAX_STRIKES == 3
@@ -413,7 +315,7 @@ async def test_malformed_messages_not_in_a_row_do_not_forfeit() -> None:
             assert await t.receive() == Accepted(req.decision.id)
         _assert_finished_normally(await t.finish_with_bot())
 
-    await _run_table(body)
+    await run_table(body)
 
 
 async def test_a_forfeit_message_ends_the_game_with_its_reason() -> None:
@@ -421,7 +323,7 @@ async def test_a_forfeit_message_ends_the_game_with_its_reason() -> None:
         await t.request()
         await t.send(Forfeit("I have a train to catch"))
 
-    t = await _run_table(body)
+    t = await run_table(body)
     assert t.result is not None
     assert t.result.winner == "bob"
     assert t.result.forfeits == [("alice", "I have a train to catch")]
@@ -435,7 +337,7 @@ async def test_a_silent_seat_forfeits_on_timeout(autojump_clock: trio.abc.Clock)
         await t.done.wait()
         assert trio.current_time() - start == pytest.approx(5.0)
 
-    t = await _run_table(body, timeout=5.0)
+    t = await run_table(body, timeout=5.0)
     assert t.result is not None
     assert t.result.winner == "bob"
     assert t.result.forfeits == [("alice", "no answer within 5 s")]
@@ -458,7 +360,7 @@ async def test_wrong_kind_replies_in_a_row_cannot_stall_the_game(
             with trio.move_on_after(1.0):
                 await t.receive()
 
-    t = await _run_table(body, timeout=5.0)
+    t = await run_table(body, timeout=5.0)
     assert t.result is not None
     assert t.result.winner == "bob"
     assert t.result.forfeits
@@ -474,7 +376,7 @@ async def test_a_client_that_stops_reading_forfeits_instead_of_hanging_the_game(
         await t.send_raw(b"\xc1")  # the coordinator answers, then asks again: nobody reads
 
     with trio.move_on_after(10_000) as scope:
-        t = await _run_table(body, timeout=5.0, limit=math.inf)
+        t = await run_table(body, timeout=5.0, limit=math.inf)
     assert not scope.cancelled_caught, "the coordinator hung on a seat that stopped reading"
     assert t.result is not None
     assert t.result.winner == "bob"

@@ -379,6 +379,7 @@ async def test_no_message_to_a_player_names_or_identifies_a_hidden_card(
     _check_played(await _play(seed, tmp_path / "trace.jsonl"))
 
 
+@pytest.mark.slow
 async def test_no_message_names_a_face_down_spell_or_permanent(tmp_path: Path) -> None:
     """708.5, 708.9: over random games of face-down Exalted Angels (cast face down, turned face
     up, dying, countered), nothing addressed to a player names a face-down spell or permanent

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import trio
 
 from spellstack.actors import GameResult, SeatConfig, play_game
@@ -76,6 +77,7 @@ async def test_a_hostile_game_leaves_its_nine_siblings_untouched(
     assert [who for who, _ in result.forfeits] in ([], ["alice"])
 
 
+@pytest.mark.slow
 async def test_a_raw_hostile_seat_leaves_its_nine_siblings_untouched(
         autojump_clock: trio.abc.Clock) -> None:
     """The same with the fuzzer's raw seat (random bytes, truncations, envelopes, deep nesting,

@@ -22,6 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
+import pytest
+
 from spellstack.actors import SeatConfig, TraceRecord, play_game
 from spellstack.bots import RandomBot
 from spellstack.cards import DECKS, load_cards, load_deck
@@ -177,6 +179,7 @@ def _decisions(sent: list[bytes]) -> int:
     return sum(isinstance(decode_trusted(data), PriorityRequest | DecisionRequest) for data in sent)
 
 
+@pytest.mark.slow
 async def test_a_seat_receives_the_same_bytes_whatever_the_others_hold() -> None:
     compared: list[int] = []
     for seed in range(GAMES):

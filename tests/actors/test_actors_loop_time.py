@@ -141,7 +141,7 @@ class Blocker:
 
     def decide(self, view: PlayerView, decision: Decision) -> Reply:
         if self.block:
-            time.sleep(self.block)  # real time: the one test that waits for real
+            time.sleep(self.block)  # real time: a thread blocked for 0.5 s, which no mock clock can see
             self.block = 0.0
         return self.inner.decide(view, decision)
 

@@ -5,7 +5,6 @@ of malformed messages, and a setting cannot name more steps than there are."""
 from __future__ import annotations
 
 import msgpack  # type: ignore[import-untyped]
-from test_actors_bad_input import HOSTILE, Table, _run_table
 
 from spellstack.actors import MAX_STRIKES
 from spellstack.protocol import (
@@ -22,6 +21,7 @@ from spellstack.protocol import (
     SubmitAction,
 )
 from spellstack.rules import FIRST_OBJECT_ID, Action
+from tests.actors.hostile_table import HOSTILE, Table, run_table
 
 
 def _lists_bomb(size: int) -> bytes:
@@ -66,7 +66,7 @@ async def test_object_count_bombs_are_refused_and_change_nothing() -> None:
         result = await t.finish_with_bot()
         assert result.forfeits == []
 
-    await _run_table(body)
+    await run_table(body)
 
 
 async def test_bombs_alternating_with_refused_actions_forfeit_at_the_strike_limit() -> None:
@@ -81,7 +81,7 @@ async def test_bombs_alternating_with_refused_actions_forfeit_at_the_strike_limi
             if n < MAX_STRIKES:
                 req = await t.request()
 
-    t = await _run_table(body)
+    t = await run_table(body)
     assert t.result is not None
     assert t.result.winner == "bob"
     assert t.result.forfeits == [("alice", f"{MAX_STRIKES} malformed messages in a row: invalid "
@@ -103,7 +103,7 @@ async def test_an_accepted_action_ends_a_run_of_malformed_messages() -> None:
             assert await t.receive() == Accepted(req.decision.id)
         assert (await t.finish_with_bot()).forfeits == []
 
-    await _run_table(body)
+    await run_table(body)
 
 
 async def test_a_setting_naming_more_steps_than_there_are_is_refused() -> None:
@@ -118,4 +118,4 @@ async def test_a_setting_naming_more_steps_than_there_are_is_refused() -> None:
         assert await t.receive() == Accepted(req.decision.id)
         assert (await t.finish_with_bot()).forfeits == []
 
-    await _run_table(body)
+    await run_table(body)

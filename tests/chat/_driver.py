@@ -1,12 +1,28 @@
-"""A scripted user for chat tests: reads its pending question and types a command for it, by
-name (as a person would), and keeps every text it is given."""
+"""A scripted user for chat tests: reads its pending question and types a command for it (cards
+by name as a person would, creatures in combat by their ``[n]`` numbers), and keeps every text it
+is given. A command the host refuses fails the test at once: the user answers only new messages,
+so after a refusal it would otherwise sit until the seat's time limit ran out."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spellstack.chat import GameHost
+from spellstack.chat import GameHost, HumanSeat
 from spellstack.rules import Decision, PlayerView
+
+SEAT_LIMIT = 5.0
+"""Seconds a test seat has for each question. The scripted user answers each question as soon as
+it is shown, so a passing test never waits this out; a seat that times out makes the user's next
+command come back "Too late", which fails the test."""
+
+
+def scripted_seat(name: str) -> HumanSeat:
+    """A human seat for a scripted user, with the short ``SEAT_LIMIT``."""
+    return HumanSeat(name, time_limit=SEAT_LIMIT)
+
+
+class Refused(AssertionError):
+    """The host did not take a command the scripted user sent."""
 
 
 @dataclass
@@ -33,6 +49,8 @@ class User:
             command = self.command(view, decision)
             answer = await self.host.submit(self.game, self.name, command)
             self.sent.append((command, answer))
+            if not answer.startswith("OK"):
+                raise Refused(f"{self.name} sent {command!r} for a {decision.kind} question: {answer}")
 
     def command(self, view: PlayerView, d: Decision) -> str:
         me = view.seat
@@ -64,10 +82,15 @@ class User:
                     return f"cast {o.name} targeting {foe}"
             return "pass"
         if d.kind == "attackers":
-            names = sorted({c.name for c in d.choices if c.group == 0})
-            if names:
+            # One creature of each name, named by its number as shown (names may hold commas).
+            first: dict[str, int] = {}
+            for c in d.choices:
+                if c.group == 0:
+                    first.setdefault(c.name, c.ref)
+            if first:
                 self.features.add("attack")
-                return "attack with " + ", ".join(names)
+                numbers = self.host.numbering(self.game, self.name)
+                return "attack with " + ", ".join(f"#{numbers.number(first[n])}" for n in sorted(first))
             return "no attack"
         if d.kind == "blockers":
             blockers = [c for c in d.choices if c.group == 0]

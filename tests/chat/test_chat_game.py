@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 
-from spellstack.chat import MESSAGE_LIMIT, GameHost, HumanSeat
+import pytest
 
-from ._driver import User
+from spellstack.chat import MESSAGE_LIMIT, GameHost, HumanSeat
+from spellstack.chat._commands import _split_list
+from spellstack.rules import Decision, PlayerView
+from tests.chat._driver import Refused, User, scripted_seat
 
 SEED = 6
 """A seed whose game has a spell with a target, a response on the stack, attacks and blocks,
@@ -16,7 +19,7 @@ and a question answered by number (gruul against dimir, both users played by ``U
 def test_two_users_play_a_whole_game_by_text() -> None:
     async def main() -> tuple[User, User, object, object]:
         async with GameHost() as host:
-            gid = await host.create_game([HumanSeat("alice"), HumanSeat("bob")], ["gruul", "dimir"],
+            gid = await host.create_game([scripted_seat("alice"), scripted_seat("bob")], ["gruul", "dimir"],
                                          seed=SEED, turn_limit=30)
             alice, bob = User(host, gid, "alice"), User(host, gid, "bob")
             await asyncio.gather(alice.play(), bob.play())
@@ -89,6 +92,8 @@ def test_bad_input_gets_one_line_and_changes_nothing() -> None:
 def test_a_human_who_times_out_passes_takes_defaults_and_forfeits_after_misses() -> None:
     async def main() -> tuple[object, list[str]]:
         async with GameHost() as host:
+            # Real time: the host runs trio in guest mode inside asyncio's loop, which has no
+            # clock a test controls; each question is waited out for 0.05 s (0.3 s in all).
             gid = await host.create_game([HumanSeat("alice", time_limit=0.05, max_misses=3),
                                           HumanSeat("bob", time_limit=0.05, max_misses=50)],
                                          ["gruul", "dimir"], seed=3, turn_limit=10)
@@ -122,3 +127,68 @@ def test_stopping_the_host_ends_every_game_and_tells_the_players() -> None:
     rest, info = asyncio.run(main())
     assert rest == ["Game over: the host stopped, so the game ended with no winner."]
     assert info.reason == "stopped: the host is shutting down" and not info.running  # type: ignore[attr-defined]
+
+
+class _ByName(User):
+    """A user who declares attackers by their names in full, as a person would."""
+
+    def command(self, view: PlayerView, d: Decision) -> str:
+        if d.kind == "attackers":
+            names = sorted({c.name for c in d.choices if c.group == 0})
+            if names:
+                self.features.add("attack")
+                return "attack with " + ", ".join(names)
+        return super().command(view, d)
+
+
+def _play(users: tuple[type[User], type[User]], seed: int) -> tuple[User, User]:
+    async def main() -> tuple[User, User]:
+        async with GameHost() as host:
+            gid = await host.create_game([scripted_seat("alice"), scripted_seat("bob")], ["orzhov", "orzhov"],
+                                         seed=seed, turn_limit=30)
+            alice, bob = users[0](host, gid, "alice"), users[1](host, gid, "bob")
+            await asyncio.gather(alice.play(), bob.play())
+            return alice, bob
+
+    return asyncio.run(main())
+
+
+COMMA_SEED = 1
+"""A seed whose orzhov mirror has alice attack with Isamaru, Hound of Konda and another creature."""
+
+
+def test_attack_with_a_name_that_holds_a_comma() -> None:
+    alice, _ = _play((_ByName, User), COMMA_SEED)
+    said = [(command, answer) for command, answer in alice.sent
+            if command.startswith("attack with") and "Isamaru, Hound of Konda, " in command]
+    assert said, [c for c, _ in alice.sent if c.startswith("attack")]
+    # Every one was taken, naming Isamaru in full and each other creature after it.
+    for command, answer in said:
+        assert answer.startswith("OK: attack with ")
+        assert answer.count(",") == command.count(",")
+        assert "Isamaru, Hound of Konda" in answer
+
+
+class _Mumbler(User):
+    """A user whose attack is a creature that is not there."""
+
+    def command(self, view: PlayerView, d: Decision) -> str:
+        if d.kind == "attackers" and any(c.group == 0 for c in d.choices):
+            return "attack with Nobody In Particular"
+        return super().command(view, d)
+
+
+def test_a_refused_command_fails_the_scripted_user_at_once() -> None:
+    with pytest.raises(Refused, match=r"alice sent 'attack with Nobody In Particular' for a attackers question: "
+                                      r"No creature that can attack 'Nobody In Particular'"):
+        _play((_Mumbler, User), COMMA_SEED)
+
+
+def test_a_list_keeps_whole_the_names_it_is_given_and_splits_the_rest() -> None:
+    names = ["Isamaru, Hound of Konda", "Typhoid Rats", "Sword of Fire and Ice"]
+    said = "isamaru, hound of konda and Typhoid Rats, sword of fire and ice, #4"
+    assert _split_list(said, names) == ["isamaru, hound of konda", "Typhoid Rats", "sword of fire and ice", "#4"]
+    # A name cut short is not a whole name: the list splits at its comma.
+    assert _split_list("Isamaru, Typhoid Rats", names) == ["Isamaru", "Typhoid Rats"]
+    assert _split_list("Isamaru, Hound of Kondai", names) == ["Isamaru", "Hound of Kondai"]
+    assert _split_list("a, b and c") == ["a", "b", "c"]

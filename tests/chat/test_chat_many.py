@@ -14,11 +14,10 @@ from hypothesis import strategies as st
 
 from spellstack.bots import RandomBot
 from spellstack.cards import load_cards
-from spellstack.chat import MESSAGE_LIMIT, BotSeat, GameHost, GameInfo, HumanSeat, render_view
+from spellstack.chat import MESSAGE_LIMIT, BotSeat, GameHost, GameInfo, render_view
 from spellstack.rules import Decision, PlayerView, Reply, visible_to
 from spellstack.rules.views import ObjectView, PlayerPublic
-
-from ._driver import User
+from tests.chat._driver import User, scripted_seat
 
 GAMES = 100
 
@@ -71,6 +70,7 @@ def hundred() -> tuple[list[GameInfo], list[Biggest], float]:
     return infos, bots, time.perf_counter() - start
 
 
+@pytest.mark.slow
 def test_a_hundred_games_in_one_host_finish_and_a_crashing_bot_ends_its_own(
         hundred: tuple[list[GameInfo], list[Biggest], float]) -> None:
     infos, _, seconds = hundred
@@ -136,7 +136,7 @@ def test_no_text_names_a_card_its_user_could_not_see(seed: int, decks: tuple[str
 
         host = GameHost(on_text=check)
         async with host:
-            gid = await host.create_game([HumanSeat("alice"), HumanSeat("bob")], list(decks),
+            gid = await host.create_game([scripted_seat("alice"), scripted_seat("bob")], list(decks),
                                          seed=seed, turn_limit=12)
             users = [User(host, gid, "alice"), User(host, gid, "bob")]
             await asyncio.gather(*(u.play() for u in users))

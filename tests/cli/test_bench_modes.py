@@ -43,6 +43,7 @@ def test_trace_plays_each_game_traced_and_untraced_and_deletes_the_trace(
     assert out[3].startswith("tracing overhead: ") and out[3].endswith("same games: yes")
 
 
+@pytest.mark.slow
 def test_jobs_play_the_same_games_per_seed_as_one_process() -> None:
     seeds = range(10, 14)
     out: list[str] = []

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -16,6 +18,7 @@ def _bench(*args: str) -> subprocess.CompletedProcess[str]:
                           cwd=ROOT, text=True, capture_output=True, timeout=600, check=False)
 
 
+@pytest.mark.slow
 def test_throughput_in_one_process_and_in_workers_on_the_same_games() -> None:
     done = _bench("--games", "6", "--jobs", "2")
     assert done.returncode == 0, done.stderr

@@ -21,6 +21,7 @@ def _run(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
                           capture_output=True, timeout=timeout, check=False)
 
 
+@pytest.mark.slow
 def test_play_finishes_names_the_winner_and_is_reproducible(tmp_path: Path) -> None:
     first = _run("play", "--seed", "1", "--trace", str(tmp_path / "a.jsonl"))
     second = _run("play", "--seed", "1", "--trace", str(tmp_path / "b.jsonl"))

@@ -32,6 +32,7 @@ def _command(line: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
+@pytest.mark.slow
 def test_every_command_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     shutil.copy(ROOT / "tests" / "cards" / "decklists" / "red-green.txt", tmp_path)
     monkeypatch.chdir(tmp_path)

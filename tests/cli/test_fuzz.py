@@ -35,6 +35,7 @@ def _reached(out: str) -> tuple[int, int, int, int]:
     return a, b, c, d
 
 
+@pytest.mark.slow
 def test_the_ci_run_has_no_failures_and_most_messages_reach_the_kernel(
         capsys: pytest.CaptureFixture[str]) -> None:
     start = time.perf_counter()
@@ -73,6 +74,7 @@ def test_the_ci_run_has_no_failures_and_most_messages_reach_the_kernel(
     print(f"fuzz --messages 20000 --siblings 2 took {elapsed:.1f} s")
 
 
+@pytest.mark.slow
 async def test_same_seed_same_counts() -> None:
     a = await fuzz(5, 1500)
     b = await fuzz(5, 1500)
@@ -206,6 +208,7 @@ async def test_an_engine_exception_is_caught_with_the_message_that_caused_it() -
     assert (replayed[0].message, replayed[0].data) == (first.message, first.data)
 
 
+@pytest.mark.slow
 async def test_a_forfeit_the_protocol_does_not_call_for_is_caught() -> None:
     report = await fuzz(1, 600, coordinator=ImpatientCoordinator)
     whats = _whats(report)

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import trio
 
 from spellstack import read_trace, replay_trace
@@ -92,6 +93,7 @@ def test_the_default_tournament_plays_the_built_in_entrants_and_prints_the_stand
     assert len(_rows(tmp_path / "spellstack-tournament.db")) == len(doc["games"])
 
 
+@pytest.mark.slow
 def test_the_results_are_byte_identical_whatever_the_concurrency_and_jobs(tmp_path: Path) -> None:
     one = _run("--seed", "7", "--results", str(tmp_path / "one.json"), "--db", str(tmp_path / "1.db"),
                "--concurrency", "1", "--jobs", "1", "--quiet")
@@ -104,6 +106,7 @@ def test_the_results_are_byte_identical_whatever_the_concurrency_and_jobs(tmp_pa
     assert _unwarned(one.stderr) == _unwarned(many.stderr) == ""  # --quiet: only the warning
 
 
+@pytest.mark.slow
 def test_a_tournament_killed_halfway_resumes_to_the_same_standings_and_games(tmp_path: Path) -> None:
     whole = _run(*SIX, "--seed", "3", "--db", str(tmp_path / "whole.db"), "--results",
                  str(tmp_path / "whole.json"))
@@ -135,6 +138,7 @@ def _children(pid: int) -> list[int]:
                   for child in (task / "children").read_text().split())
 
 
+@pytest.mark.slow
 def test_a_worker_process_killed_mid_tournament_loses_nothing(tmp_path: Path) -> None:
     whole = _run(*SIX, "--seed", "4", "--db", str(tmp_path / "whole.db"), "--results",
                  str(tmp_path / "whole.json"), "--quiet")
@@ -158,6 +162,7 @@ def test_a_worker_process_killed_mid_tournament_loses_nothing(tmp_path: Path) ->
     assert (tmp_path / "part.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
 
 
+@pytest.mark.slow
 def test_bad_input_is_one_line_naming_it(tmp_path: Path) -> None:
     deck = tmp_path / "list.txt"
     deck.write_text("4 Grizzly Bear\n36 Forest\n", encoding="utf-8")

@@ -5,7 +5,8 @@ twice stops the check instead of planting nothing."""
 from __future__ import annotations
 
 import pytest
-from mutate import MUTANTS, ROOT, AnchorError, Mutant, Outcome, plant, table
+
+from tests.mutation.mutate import MUTANTS, ROOT, AnchorError, Mutant, Outcome, plant, table
 
 
 def test_the_mutants_are_the_ten_named_ones() -> None:

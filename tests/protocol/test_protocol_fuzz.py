@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -98,6 +99,7 @@ def test_random_bytes(messages: list[Message]) -> None:
     tally.saw_both()
 
 
+@pytest.mark.slow
 def test_random_structures(messages: list[Message]) -> None:
     samples = st.sampled_from(messages)  # one valid message of every kind
     tally = Tally()

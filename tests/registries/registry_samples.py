@@ -18,8 +18,8 @@ a kind to the registry (monkeypatch) and see every check report it.
 This module holds what more than one of them uses: the table (alice in her first main phase), a
 question of each decision kind as the kernel asks it, and a message of any kind with sample field
 values. It is a plain module rather than fixtures in a conftest.py because the checks call these
-functions themselves (a fresh table for each kind); the tests import it by name (pytest's default
-"prepend" import mode puts this folder, which has no ``__init__.py``, on ``sys.path``).
+functions themselves (a fresh table for each kind); the tests import it by its package path
+(``tests.registries.registry_samples``).
 """
 
 from __future__ import annotations

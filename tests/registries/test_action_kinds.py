@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any, get_args
 
 import pytest
-from registry_samples import CARDS, SETUP, Missing, problem, table
 
 from spellstack.rules import Action, Decision, Game, is_player_ref, priority_decision, seat_of_ref, take_action
 from spellstack.rules.state import _decisions
 from spellstack.scenarios import run_scenario
+from tests.registries.registry_samples import CARDS, SETUP, Missing, problem, table
 
 
 def action_kinds() -> tuple[str, ...]:

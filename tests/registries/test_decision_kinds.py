@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any, get_args, get_type_hints
 
 import pytest
-from registry_samples import NAMES, Missing, problem, sample_decision, sample_message, table
 
 from spellstack.bots import RandomBot
 from spellstack.harness import HostileBot
@@ -21,6 +20,7 @@ from spellstack.protocol import _messages, decode, decode_trusted, encode
 from spellstack.rules import Action, Decision, Game, check_answer, default_answer, view_for
 from spellstack.rules.state import _decisions
 from spellstack.scenarios import Director
+from tests.registries.registry_samples import NAMES, Missing, problem, sample_decision, sample_message, table
 
 
 def decision_kinds() -> tuple[str, ...]:

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from registry_samples import CARDS, NAMES, Missing, problem, table
 
 from spellstack.cards import load_card_file
 from spellstack.rules import (
@@ -34,6 +33,7 @@ from spellstack.rules import (
 )
 from spellstack.rules.effects import EffectContext
 from spellstack.rules.layers import LAYER_VERBS, REQUIRED_ARGS, _vocabulary
+from tests.registries.registry_samples import CARDS, NAMES, Missing, problem, table
 
 TOKEN = next(name for name, d in CARDS.items() if d.is_token and "Creature" in d.card_types)
 SAMPLE_ARGS: dict[str, Any] = {

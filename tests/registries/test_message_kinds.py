@@ -22,7 +22,6 @@ import msgpack  # type: ignore[import-untyped]  # ships no type information
 import orjson
 import pytest
 import trio
-from registry_samples import CARDS, NAMES, Missing, problem, sample_decision, sample_message, table
 
 from spellstack.actors import (
     Coordinator,
@@ -80,6 +79,7 @@ from spellstack.rules import (
     priority_decision,
     view_for,
 )
+from tests.registries.registry_samples import CARDS, NAMES, Missing, problem, sample_decision, sample_message, table
 
 
 def message_types() -> Mapping[str, type]:

@@ -2,9 +2,8 @@
 pools and sources (``test_mana_costs.py``, ``test_mana_pools.py``, ``test_mana_payment.py``,
 ``test_mana_supply.py``).
 
-A plain module the tests import by name: pytest's default "prepend" import mode puts this
-folder, which has no ``__init__.py``, on ``sys.path``; hypothesis strategies go to ``@given`` as
-values, so they can't be fixtures.
+A plain module the tests import by its package path (``tests.rules.mana_samples``); hypothesis
+strategies go to ``@given`` as values, so they can't be fixtures.
 """
 
 from __future__ import annotations

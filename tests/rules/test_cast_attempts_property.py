@@ -356,6 +356,7 @@ def attempts_at(game: Game, decision: Decision, data: st.DataObject) -> Game:
     return game
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, derandomize=True, database=None)
 @given(seed=st.integers(0, 2**32),
        stops=st.lists(st.tuples(st.integers(0, 12), st.sampled_from((*WHERE, "can cast"))), min_size=1,

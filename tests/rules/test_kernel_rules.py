@@ -449,6 +449,7 @@ def _hashes_to_the_end(game: Game, seed: int) -> tuple[list[str], list[tuple[str
     return hashes, asked
 
 
+@pytest.mark.slow
 def test_equal_hashes_mean_the_same_game_goes_on() -> None:
     # Two games built independently whose states hash equal go on identically under the same
     # answers: equal hashes after every task, to the end.

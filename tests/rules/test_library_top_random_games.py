@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,6 +78,7 @@ def check_view(game: Game, seat: int, view: PlayerView) -> int:
     return shown
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1),
        effects=st.tuples(st.sets(st.sampled_from(EFFECTS)), st.sets(st.sampled_from(EFFECTS)))

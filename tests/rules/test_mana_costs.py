@@ -8,9 +8,9 @@ import pickle
 
 import pytest
 from hypothesis import given
-from mana_samples import costs
 
 from spellstack.rules.mana import COLORS, MANA_TYPES, ManaCost, ManaCostSyntaxError, ManaSymbol, parse_mana_cost
+from tests.rules.mana_samples import costs
 
 # ------------------------------------------------------------------ constants
 

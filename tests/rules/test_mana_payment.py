@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from mana_samples import costs, lives, pools, source_lists, src
 
 from spellstack.rules.mana import MANA_TYPES, ManaSource, ManaSymbol, Payment, parse_mana_cost, plan_payment
+from tests.rules.mana_samples import costs, lives, pools, source_lists, src
 
 
 def plan(

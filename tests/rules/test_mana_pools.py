@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given
-from mana_samples import pools
 
 from spellstack.rules.mana import ManaCostSyntaxError, Payment, add_mana, format_pool, parse_pool, spend
+from tests.rules.mana_samples import pools
 
 
 def test_add_mana() -> None:

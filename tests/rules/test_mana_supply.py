@@ -5,9 +5,9 @@ pool and set of sources, as ``plan_payment`` and the search legal actions made b
 from __future__ import annotations
 
 from hypothesis import given, settings
-from mana_samples import costs, lives, pools, source_lists, src
 
 from spellstack.rules.mana import ManaCost, ManaSource, ManaSupply, parse_mana_cost, plan_payment
+from tests.rules.mana_samples import costs, lives, pools, source_lists, src
 
 
 def reference_max_x(cost: ManaCost, pool: dict[str, int], sources: list[ManaSource],

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -151,6 +152,7 @@ def test_an_automatic_pass_takes_no_decision_id() -> None:
 DECKLISTS = {name: load_deck(name, CARDS).cards for name in DECKS}
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32), decks=st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS)))
 def test_at_every_grant_of_priority_the_cache_and_the_quick_test_agree_with_a_fresh_list(

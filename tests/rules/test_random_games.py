@@ -213,6 +213,7 @@ def play(seed: int, decks: tuple[str, str], *, check: bool = True,
     return played
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32), decks=st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS)))
 def test_random_games_keep_invariants_and_end(seed: int, decks: tuple[str, str]) -> None:

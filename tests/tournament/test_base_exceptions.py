@@ -9,7 +9,6 @@ finishes it to the same results."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import os
 import select
 import signal
@@ -38,14 +37,11 @@ from spellstack.tournament import (
     play_tournament,
     untimed,
 )
+from tests.tournament import base_exception_bots as bots
 
 CARDS = load_cards()
 ROOT = Path(__file__).resolve().parents[2]
 FILE = Path(__file__).resolve().with_name("base_exception_bots.py")
-_SPEC = importlib.util.spec_from_file_location("base_exception_bots", FILE)
-assert _SPEC is not None and _SPEC.loader is not None
-bots = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(bots)
 BUILT = [name for name in bots.CLASSES if not name.startswith("Build")]
 """The bots whose constructor works: those a GameHost or play_one_game can be given."""
 LIMIT = 120.0

@@ -27,8 +27,10 @@ from spellstack.cards import load_cards
 from spellstack.cli import main
 from spellstack.tournament import Entrant, TournamentSettings, parse_entrant, play_tournament, untimed
 
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
-                                reason="the promise of reaching every descendant is Linux's")
+# Slow: each test runs tournaments whose bots are processes (many of them over their limits).
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                 reason="the promise of reaching every descendant is Linux's"),
+              pytest.mark.slow]
 
 CARDS = load_cards()
 HERE = Path(__file__).resolve().parent

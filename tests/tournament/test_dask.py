@@ -39,6 +39,8 @@ from spellstack.tournament import (
 from spellstack.tournament._wire import seats_of
 from spellstack.tournament._workers import WorkerSetupError
 
+pytestmark = pytest.mark.slow  # each test starts a Dask cluster (worker processes)
+
 CARDS = load_cards()
 ENTRANTS = tuple(WorkerEntrant(name, "random", load_deck(name, CARDS)) for name in ("gruul", "dimir", "orzhov"))
 KILLER = WorkerEntrant("killer", "tests.tournament.dask_exit_bot:DaskExitBot", ENTRANTS[0].deck, trusted=True)

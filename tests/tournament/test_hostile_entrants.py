@@ -22,6 +22,9 @@ HERE = Path(__file__).resolve().parent
 SCRIPT = f"stdio:{sys.executable} {HERE / 'hostile_stdio_bot.py'}"
 CLASSES = HERE / "hostile_class_bots.py"
 DEADLINE = 5.0
+"""Real time, waited out by "silent" and "spins" in each of their games: the bots are other
+processes, and the first request's time includes starting one (a second or so to import the
+engine under load), so the deadline cannot be under 1 s without failing the other entrants."""
 
 HOSTILE = {
     # name: (bot spec, the reason its games are lost for)
@@ -50,6 +53,7 @@ def _key(row: GameRow, names: list[str]) -> tuple[tuple[str, ...], int, GameRow]
     return tuple(names[i] for i in row.entrants), row.number, bare
 
 
+@pytest.mark.slow
 async def test_each_hostile_entrant_loses_only_its_own_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pids = tmp_path / "pids"
     pids.mkdir()

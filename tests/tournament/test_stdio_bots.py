@@ -39,6 +39,7 @@ def _rows(rows: list[GameRow]) -> list[GameRow]:
     return [untimed(r) for r in rows]
 
 
+@pytest.mark.slow
 async def test_the_example_stdio_bot_plays_a_match_against_the_random_bot(tmp_path: Path) -> None:
     example = parse_entrant(f"example=stdio:{sys.executable} {EXAMPLE}@gruul", CARDS)
     assert isinstance(example.factory, ProcessBot)
@@ -102,14 +103,16 @@ async def test_a_class_bot_runs_in_a_process_of_its_own_unless_trusted(
     assert _rows(runs[False].rows) == _rows(runs[True].rows)
 
 
+@pytest.mark.slow
 async def test_a_bot_process_over_its_deadline_is_killed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pids = tmp_path / "pids"
     pids.mkdir()
     monkeypatch.setenv("SPELLSTACK_TEST_PIDS", str(pids))
     spinner = parse_entrant(f"spins={CLASSES}:Spins@gruul", CARDS)
-    # The first request's time includes starting the process (a Python one takes a second or
-    # so to import the engine), so the deadline leaves room for it.
+    # Real time, waited out once: the bot is another process. The first request's time includes
+    # starting the process (a Python one takes a second or so to import the engine), so the
+    # deadline leaves room for it.
     settings = TournamentSettings((spinner, parse_entrant("random@gruul", CARDS)), "round-robin", 1, 2,
                                   deadline=5.0)
     played = await play_tournament(settings, db=tmp_path / "r.db")

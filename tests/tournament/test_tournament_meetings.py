@@ -52,6 +52,7 @@ def _ids(played: Played, one: str, other: str) -> list[str]:
     return [row.game_id for row in played.rows if {names[i] for i in row.entrants} == {one, other}]
 
 
+@pytest.mark.slow
 async def test_two_entrants_play_the_same_games_whoever_else_entered(tmp_path: Path) -> None:
     alone = await play_tournament(TournamentSettings((A, B), "round-robin", 3, 5, repeat=2),
                                   db=tmp_path / "alone.db")

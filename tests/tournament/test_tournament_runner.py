@@ -42,6 +42,7 @@ def _games(played: Played) -> list[GameRow]:
             for r in played.rows]
 
 
+@pytest.mark.slow
 async def test_the_results_are_the_same_one_game_at_a_time_and_eight_at_once(tmp_path: Path) -> None:
     one = await play_tournament(_settings(best_of=3), db=tmp_path / "1.db", concurrency=1)
     eight = await play_tournament(_settings(best_of=3), db=tmp_path / "8.db", concurrency=8)

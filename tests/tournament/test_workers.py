@@ -40,6 +40,8 @@ from spellstack.tournament._workers import (
     WorkerSetupError,
 )
 
+pytestmark = pytest.mark.slow  # each test starts worker processes
+
 CARDS = load_cards()
 GRUUL = load_deck("gruul", CARDS)
 DIMIR = load_deck("dimir", CARDS)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from trace_helpers import Run, make_traces, run_cli
+
+from tests.trace.trace_helpers import Run, make_traces, run_cli
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,8 @@ from pathlib import Path
 import orjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from trace_helpers import BOB, GAMES, Run, cut_trace, hidden_from_bob, leaked, raw_records
+
+from tests.trace.trace_helpers import BOB, GAMES, Run, cut_trace, hidden_from_bob, leaked, raw_records
 
 
 def _numbers(out: str) -> list[int]:

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from trace_helpers import Run, raw_records
 
 from spellstack.protocol import ViewDelta, ViewMirror, from_plain
 from spellstack.trace import format_view
+from tests.trace.trace_helpers import Run, raw_records
 
 LINE = re.compile(r"^\s*(\d+)(?:-(\d+))?  (.*)$")
 

@@ -7,9 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from trace_helpers import GAMES, Run, raw_records
 
 from spellstack.trace import read_trace, trace_stats
+from tests.trace.trace_helpers import GAMES, Run, raw_records
 
 
 @pytest.mark.parametrize("game", range(len(GAMES)))

@@ -12,7 +12,8 @@ import shlex
 from pathlib import Path
 
 import pytest
-from trace_helpers import run_cli
+
+from tests.trace.trace_helpers import run_cli
 
 PAGE = Path(__file__).resolve().parents[2] / "docs" / "trace-tools.md"
 CONSOLE = re.compile(r"^```console\n\$ (?P<cmd>[^\n]+)\n(?P<out>.*?)^```$", flags=re.S | re.M)

@@ -35,13 +35,13 @@ from typing import Any
 import orjson
 import pytest
 import trio
-from trace_helpers import raw_records, run_cli
 
 from spellstack import RandomBot, play_one_game
 from spellstack.cards import Deck, load_cards, load_deck
 from spellstack.protocol import MESSAGE_TYPES
 from spellstack.rules import Action, Decision, PlayerView, Reply, new_game
 from spellstack.trace import ShowLine, ShowOptions, format_show, format_view, read_trace, show_trace
+from tests.trace.trace_helpers import raw_records, run_cli
 
 pytestmark = pytest.mark.slow
 

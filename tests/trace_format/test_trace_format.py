@@ -164,6 +164,7 @@ def test_no_clock_in_the_lines_unless_asked(tmp_path: Path, capsys: pytest.Captu
     assert "--timestamps is for the trace" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_play_trace_twice_gives_the_same_file_for_100_seeds(tmp_path: Path) -> None:
     for seed in range(100):
         a, b = tmp_path / f"{seed}a.jsonl", tmp_path / f"{seed}b.jsonl"
@@ -172,6 +173,7 @@ def test_play_trace_twice_gives_the_same_file_for_100_seeds(tmp_path: Path) -> N
         assert a.read_bytes() == b.read_bytes(), seed
 
 
+@pytest.mark.slow
 async def test_fifty_at_a_time_give_the_same_lines_and_each_replays(tmp_path: Path) -> None:
     alone, together = tmp_path / "alone", tmp_path / "together"
     alone.mkdir()

@@ -3,33 +3,15 @@ headless Chromium to open the pages in (Debian's ``chromium`` and ``chromium-dri
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-_HELPERS = Path(__file__).resolve().parents[1] / "trace" / "trace_helpers.py"
-
-
-def _trace_helpers() -> ModuleType:
-    """The trace tools' test helpers (tests/trace/trace_helpers.py), one module whichever
-    folder imports it first."""
-    if "trace_helpers" not in sys.modules:
-        spec = importlib.util.spec_from_file_location("trace_helpers", _HELPERS)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules["trace_helpers"] = module
-        spec.loader.exec_module(module)
-    return sys.modules["trace_helpers"]
-
-
-helpers = _trace_helpers()
+from tests.trace import trace_helpers as helpers
 
 
 @pytest.fixture(scope="session")

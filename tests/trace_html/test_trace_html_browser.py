@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import trace_helpers as helpers
+
+from tests.trace import trace_helpers as helpers
 
 if os.environ.get("CI") != "true":  # under CI a missing selenium fails
     pytest.importorskip("selenium", reason="selenium is not installed (pip install -e '.[test]')")
@@ -19,6 +20,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
+
+pytestmark = pytest.mark.slow  # each test drives a headless Chromium
 
 WAIT = 60
 """Seconds the browser is given for anything (it waits for the condition, not the time)."""

@@ -9,11 +9,14 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import trace_helpers as helpers
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.trace import trace_helpers as helpers
 
+
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(game=st.integers(0, len(helpers.GAMES) - 1), where=st.floats(0.0, 1.0))
 def test_as_bob_the_page_holds_nothing_hidden_from_bob(html_traces: list[Path], game: int,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import orjson
 import pytest
-import trace_helpers as helpers
 
 from spellstack.trace import ShowOptions, TraceQueryError, page_data, read_trace, show_trace, trace_html
+from tests.trace import trace_helpers as helpers
 
 
 def _data(page: str) -> dict[str, object]:

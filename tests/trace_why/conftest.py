@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 import trio
-from _trace_why_games import WAR_SEED, load_example
+
+from tests.trace_why._trace_why_games import WAR_SEED, load_example
 
 
 @pytest.fixture(scope="session")

@@ -42,6 +42,7 @@ def regenerate(text: str) -> str:
         return _BLOCK.sub(block, text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", sorted(PAGES), ids=lambda p: p.name)
 def test_the_page_shows_what_its_commands_print(page: Path) -> None:
     text = page.read_text("utf-8")

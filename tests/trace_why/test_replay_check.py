@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 import trio
-from _trace_why_games import DECK, raw_lines
 
 from spellstack.actors import play_one_game
 from spellstack.bots import RandomBot
 from spellstack.cli import main
 from spellstack.trace import ReplayMismatchError, check_replay, read_trace, replay_trace
+from tests.trace_why._trace_why_games import DECK, raw_lines
 
 
 def _write(path: Path, lines: list[dict[str, Any]]) -> Path:

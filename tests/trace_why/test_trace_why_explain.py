@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _trace_why_games import events, raw_lines
 
 from spellstack.cli import main
 from spellstack.trace import WhyError, explain_object, explain_seq, read_trace
+from tests.trace_why._trace_why_games import events, raw_lines
 
 
 def _last_passes_before(lines: list[dict], seq: int, n: int = 2) -> list[tuple[str, int]]:
