@@ -18,11 +18,11 @@ from typing import Any
 import orjson
 import pytest
 import trio
-from _trace_why_games import load_example
 
 from spellstack.actors import SeatConfig, play_one_game
 from spellstack.cli import main
 from spellstack.trace import MAX_DEPTH
+from tests.trace_why._trace_why_games import load_example
 
 VALUES: tuple[Any, ...] = (
     None, [], {}, [1, "x"], {"x": 1}, {"kind": []},
