@@ -77,9 +77,10 @@ class Table:
 
 
 async def run_table(body: Callable[[Table], Awaitable[None]], *, seed: int = SEED,
-                     timeout: float = 30.0, limit: float = 60.0) -> Table:
+                    decks: tuple[str, str] = ("gruul", "gruul"), timeout: float = 30.0,
+                    limit: float = 60.0) -> Table:
     """Set up a game like ``play_game`` does, with alice's seat left to ``body``."""
-    game = deck_game("gruul", "gruul", names=NAMES, seed=seed)
+    game = deck_game(*decks, names=NAMES, seed=seed)
     wire = Wire("g1", None)
     configs = [SeatConfig(auto_pass=False, timeout=timeout), SeatConfig(timeout=timeout)]
     with trio.fail_after(limit):

@@ -11,23 +11,18 @@ from dataclasses import dataclass, field
 import trio
 
 from spellstack.actors import (
-    Coordinator,
-    GameResult,
     Link,
     SeatConfig,
     TraceRecord,
     Wire,
     play_game,
     player_actor,
-    sba_actor,
-    stack_actor,
 )
 from spellstack.bots import RandomBot
 from spellstack.protocol import (
     Accepted,
     DecisionRequest,
     ErrorReply,
-    Message,
     PriorityRequest,
     RequestFullView,
     SubmitAction,
@@ -35,10 +30,10 @@ from spellstack.protocol import (
     ViewMirror,
     ViewTracker,
     decode,
-    encode,
 )
 from spellstack.rules import Action, Decision, Game, PlayerView, Reply, view_for
 from spellstack.testing import deck_game
+from tests.actors.hostile_table import Table, run_table
 
 NAMES = ("alice", "bob")
 
@@ -84,64 +79,9 @@ async def test_every_view_a_policy_gets_is_exactly_the_view_of_that_moment() -> 
 # --------------------------------------------------------------------------- a raw client
 
 
-@dataclass
-class Table:
-    """A game whose seat 0 (auto-pass off) is held by the test; bob is a RandomBot."""
-
-    game: Game
-    end: Link
-    mirror: ViewMirror = field(default_factory=ViewMirror)
-    result: GameResult | None = None
-    done: trio.Event = field(default_factory=trio.Event)
-
-    async def receive(self) -> Message:
-        return decode(await self.end.inbox.receive())
-
-    async def request(self) -> PriorityRequest | DecisionRequest:
-        msg = await self.receive()
-        assert isinstance(msg, PriorityRequest | DecisionRequest), msg
-        return msg
-
-    async def send(self, msg: Message) -> None:
-        await self.end.out.send(encode(msg))
-
-    async def finish(self) -> GameResult:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(player_actor, RandomBot(3), self.end)
-            await self.done.wait()
-            nursery.cancel_scope.cancel()
-        assert self.result is not None
-        return self.result
-
-
-async def _run(body: Callable[[Table], Awaitable[None]], seed: int = 7) -> Table:
-    game = deck_game("gruul", "orzhov", names=NAMES, seed=seed)
-    wire = Wire("g1", None)
-    with trio.fail_after(60):
-        async with trio.open_nursery() as nursery:
-            coord_ends, ends = [], []
-            for name in NAMES:
-                mine, theirs = Link.pair(wire, "coordinator", f"player:{name}")
-                coord_ends.append(mine)
-                ends.append(theirs)
-            nursery.start_soon(player_actor, RandomBot(5), ends[1])
-            stack_c, stack_a = Link.pair(wire, "coordinator", "stack")
-            sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
-            nursery.start_soon(stack_actor, game, stack_a)
-            nursery.start_soon(sba_actor, game, sba_a)
-            table = Table(game, ends[0])
-            coordinator = Coordinator(game, coord_ends, [SeatConfig(auto_pass=False), SeatConfig()],
-                                      stack_c, sba_c)
-
-            async def coordinate() -> None:
-                table.result = await coordinator.run()
-                table.done.set()
-
-            nursery.start_soon(coordinate)
-            await body(table)
-            await table.done.wait()
-            nursery.cancel_scope.cancel()
-    return table
+def _run(body: Callable[[Table], Awaitable[None]]) -> Awaitable[Table]:
+    """A gruul-orzhov game whose seat 0 (auto-pass off) is held by ``body``; bob is a RandomBot."""
+    return run_table(body, seed=7, decks=("gruul", "orzhov"))
 
 
 async def _pass(t: Table, req: PriorityRequest | DecisionRequest) -> None:
@@ -152,18 +92,19 @@ async def _pass(t: Table, req: PriorityRequest | DecisionRequest) -> None:
 
 async def test_a_client_that_asks_for_the_full_view_gets_it() -> None:
     async def body(t: Table) -> None:
+        mirror = ViewMirror()
         first = await t.request()
         assert first.view.full and first.view.number == 1
-        t.mirror.apply(first.view)
+        mirror.apply(first.view)
         await _pass(t, first)
         second = await t.request()
         assert not second.view.full and second.view.base == 1
-        t.mirror.apply(second.view)
+        mirror.apply(second.view)
         await t.send(RequestFullView(second.decision.id))
         again = await t.request()
         assert again.decision == second.decision
         assert again.view.full and again.view.number == 3
-        assert t.mirror.apply(again.view) == ViewMirror().apply(again.view) == view_for(t.game, 0)
+        assert mirror.apply(again.view) == ViewMirror().apply(again.view) == view_for(t.game, 0)
         # Asking twice for the same request, or for another decision, is out of place; the
         # request stays open.
         await t.send(RequestFullView(second.decision.id))
@@ -175,10 +116,10 @@ async def test_a_client_that_asks_for_the_full_view_gets_it() -> None:
         await _pass(t, again)
         third = await t.request()
         assert third.view.base == 3  # deltas go on from the full view sent last
-        t.mirror.apply(third.view)
-        assert t.mirror.view == view_for(t.game, 0)
+        mirror.apply(third.view)
+        assert mirror.view == view_for(t.game, 0)
         await _pass(t, third)
-        result = await t.finish()
+        result = await t.finish_with_bot(3)
         assert result.forfeits == []
 
     await _run(body)
@@ -186,19 +127,20 @@ async def test_a_client_that_asks_for_the_full_view_gets_it() -> None:
 
 async def test_after_an_error_reply_the_request_comes_again_with_the_full_view() -> None:
     async def body(t: Table) -> None:
+        mirror = ViewMirror()
         first = await t.request()
-        t.mirror.apply(first.view)
+        mirror.apply(first.view)
         await _pass(t, first)
         second = await t.request()
         assert not second.view.full
-        await t.end.out.send(b"\xc1")  # not msgpack
+        await t.send_raw(b"\xc1")  # not msgpack
         assert isinstance(await t.receive(), ErrorReply)
         again = await t.request()
         assert again.decision == second.decision and again.view.full
         assert ViewMirror().apply(again.view) == view_for(t.game, 0)
         await _pass(t, again)
         # The seat's next player actor holds no view yet: it asks for the full view, and plays.
-        result = await t.finish()
+        result = await t.finish_with_bot(3)
         assert result.forfeits == []
 
     await _run(body)
