@@ -22,6 +22,7 @@ from ..rules import (
     player_ref,
     seat_of_ref,
 )
+from ..rules.effects import DealDamage, ModifyPt
 from ._random import RandomBot, keeps
 
 __all__ = ["HARMFUL_VERBS", "HeuristicBot"]
@@ -36,12 +37,14 @@ _KEEP, _MULLIGAN = 0, 1
 
 
 def _all_effects(effects: Sequence[Effect]) -> list[Effect]:
-    """The effects and those nested in them (``may``, delayed triggers)."""
+    """The effects and those nested in them (``may``, delayed triggers; not what an unpaid
+    ``if_paid`` does ``otherwise``)."""
     out: list[Effect] = []
     for eff in effects:
         out.append(eff)
-        for key in ("effects", "then"):
-            out.extend(_all_effects(eff.effects(key)))
+        for key, inner in eff.nested():
+            if key != "otherwise":
+                out.extend(_all_effects(inner))
     return out
 
 
@@ -57,10 +60,8 @@ def harms(defn: CardDefinition | None) -> bool:
     for eff in _all_effects(defn.spell.effects):
         if eff.verb in HARMFUL_VERBS:
             return True
-        if eff.verb == "modify_pt":
-            change = eff.get("toughness", 0)
-            if isinstance(change, int) and change < 0:
-                return True
+        if isinstance(eff, ModifyPt) and isinstance(eff.toughness, int) and eff.toughness < 0:
+            return True
     return False
 
 
@@ -70,9 +71,8 @@ def damage_of(defn: CardDefinition | None) -> int:
         return 0
     total = 0
     for eff in _all_effects(defn.spell.effects):
-        amount = eff.get("amount")
-        if eff.verb == "deal_damage" and eff.get("to") == "target" and isinstance(amount, int):
-            total += amount
+        if isinstance(eff, DealDamage) and eff.to == "target" and isinstance(eff.amount, int):
+            total += eff.amount
     return total
 
 

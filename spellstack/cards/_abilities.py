@@ -3,12 +3,12 @@ restriction and permission abilities, each checked against the kernel's closed r
 
 from __future__ import annotations
 
+import dataclasses
+import types
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from ..rules import (
-    ARG_KINDS,
-    CONDITION_ARGS,
     CONDITIONS,
     EFFECT_VERBS,
     PERMISSION_KINDS,
@@ -25,7 +25,17 @@ from ..rules import (
     TargetSpec,
     parse_mana_cost,
 )
-from ..rules.definitions import ANY_NUMBER, COST_OPTIONS, ArgValue, ReplacementAbility, StaticAbility
+from ..rules.definitions import (
+    ANY_NUMBER,
+    COST_OPTIONS,
+    COUNTER_KINDS,
+    ArgKind,
+    ArgValue,
+    Condition,
+    LayerEffect,
+    ReplacementAbility,
+    StaticAbility,
+)
 from ..rules.layers import AFFECTED, COLOR_WORDS, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
 from ..rules.replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
 from ._fields import (
@@ -42,48 +52,94 @@ from ._fields import (
     read_tables,
 )
 
+T = TypeVar("T", bound=Effect | Condition)
 
-def read_effect(raw: Any, where: Where, field: str, n_targets: int = 0) -> Effect:
-    """One effect: a verb from ``EFFECT_VERBS`` (or a layer verb) with its arguments checked."""
-    if not isinstance(raw, dict) or not isinstance(raw.get("verb"), str):
-        raise where.error(field, f"an effect must be a table with a 'verb', got {raw!r}")
-    verb = raw["verb"]
-    spec = EFFECT_VERBS.get(verb)
-    if spec is None:
-        raise where.error(field, f"unknown verb {verb!r} (known: {', '.join(sorted(EFFECT_VERBS))})")
-    args: dict[str, ArgValue] = {}
-    allowed = {**spec.required, **spec.optional}
+
+_ARGUMENTS: dict[type, tuple[tuple[str, str, Any, ArgKind, bool], ...]] = {}
+"""Each verb or condition class's arguments, as ``_arguments_of`` reads them (once per class)."""
+
+
+def _arguments_of(cls: type) -> tuple[tuple[str, str, Any, ArgKind, bool], ...]:
+    """The arguments of a verb or condition class, from its fields: (name in card files, field
+    name, the field's Python type, its ``ArgKind``, whether it must be given)."""
+    if cls in _ARGUMENTS:
+        return _ARGUMENTS[cls]
+    hints = get_type_hints(cls, include_extras=True)
+    out = []
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        if get_origin(hint) in (Union, types.UnionType):  # ``X | None``: None is not card data
+            hint = next(h for h in get_args(hint) if h is not type(None))
+        if get_origin(hint) is not Annotated:
+            raise TypeError(f"{cls.__name__}.{f.name}: an argument's type must be Annotated with "
+                            "its ArgKind")
+        kind = next(m for m in hint.__metadata__ if isinstance(m, ArgKind))
+        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+        out.append((f.name.rstrip("_"), f.name, hint.__origin__, kind, required))
+    _ARGUMENTS[cls] = tuple(out)
+    return _ARGUMENTS[cls]
+
+
+def _fits(hint: Any, value: Any) -> bool:
+    """Whether ``value`` (as read from TOML, lists made tuples) has the Python type ``hint``."""
+    origin = get_origin(hint)
+    if origin is Literal:
+        return any(type(value) is type(a) and value == a for a in get_args(hint))
+    if origin in (Union, types.UnionType):
+        return any(_fits(h, value) for h in get_args(hint))
+    if origin is tuple:
+        return type(value) is tuple and all(_fits(get_args(hint)[0], v) for v in value)
+    return type(value) is hint
+
+
+def read_arguments(cls: type[T], raw: Mapping[str, Any], where: Where, field: str, n_targets: int,
+                   owner: str) -> T:
+    """An instance of the verb or condition class ``cls`` from a card file's table ``raw`` (less
+    its ``verb`` or ``test`` key), each argument checked against its field's type: its Python
+    type, then its ``ArgKind``'s check; a target word must name a target requirement the
+    ability has (``n_targets``). ``owner`` names the verb or condition in errors."""
+    arguments = _arguments_of(cls)
+    names = {name: (attr, hint, kind) for name, attr, hint, kind, _ in arguments}
+    values: dict[str, Any] = {}
     for key, value in raw.items():
-        if key == "verb":
-            continue
-        if key not in allowed:
-            raise where.error(f"{field}.{key}", f"verb {verb!r} takes no argument {key!r} "
-                              f"(it takes: {', '.join(sorted(allowed))})")
-        kind = allowed[key]
-        if kind == "zones" and isinstance(value, list):
+        if key not in names:
+            raise where.error(f"{field}.{key}", f"{owner} takes no argument {key!r} "
+                              f"(it takes: {', '.join(sorted(names)) or 'none'})")
+        attr, hint, kind = names[key]
+        if get_origin(hint) is tuple and isinstance(value, list):
             value = tuple(value)
-        if kind in LIST_KINDS and isinstance(value, list):
-            value = tuple(value)
-        if kind == "effects":
-            if not isinstance(value, list):
+        if get_origin(hint) is tuple and get_args(hint)[0] is Effect:
+            if not isinstance(value, tuple):
                 raise where.error(f"{field}.{key}", f"expected a list of effects, got {value!r}")
             # A delayed trigger has no targets of its own (603.7c: it refers to its creator's);
             # the effects of a "you may" or an "if it was kicked" are its ability's (608.2d).
-            inner = n_targets if verb in ("may", "if_paid") else 0
+            inner = n_targets if issubclass(cls, Effect) and cls.inner_targets else 0
             value = tuple(read_effect(v, where, f"{field}.{key}[{i}]", inner)
                           for i, v in enumerate(value))
-        if not ARG_KINDS[kind](value):
-            raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind}")
+        elif not _fits(hint, value) or (kind.check is not None and not kind.check(value)):
+            raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind.name}")
         if isinstance(value, str) and value.split(":", 1)[0] == "target":
             index = value.split(":", 1)[1] if ":" in value else "0"
             if not index.isdigit() or int(index) >= n_targets:
                 raise where.error(f"{field}.{key}", f"{value!r} names a target requirement the "
                                   f"ability doesn't have (it has {n_targets})")
-        args[key] = value
-    missing = [k for k in spec.required if k not in args]
+        values[attr] = value
+    missing = [name for name, attr, _, _, required in arguments if required and attr not in values]
     if missing:
-        raise where.error(field, f"verb {verb!r} needs argument {missing[0]!r}")
-    return Effect(verb, tuple(sorted(args.items())))
+        raise where.error(field, f"{owner} needs argument {missing[0]!r}")
+    return cls(**values)
+
+
+def read_effect(raw: Any, where: Where, field: str, n_targets: int = 0) -> Effect:
+    """One effect: a verb from ``EFFECT_VERBS`` with its arguments checked."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("verb"), str):
+        raise where.error(field, f"an effect must be a table with a 'verb', got {raw!r}")
+    verb = raw["verb"]
+    cls = EFFECT_VERBS.get(verb)
+    if cls is None:
+        raise where.error(field, f"unknown verb {verb!r} (known: {', '.join(sorted(EFFECT_VERBS))})")
+    return read_arguments(cls, {k: v for k, v in raw.items() if k != "verb"}, where, field, n_targets,
+                          f"verb {verb!r}")
 
 
 def read_effects(raw: Any, where: Where, field: str, n_targets: int) -> tuple[Effect, ...]:
@@ -147,7 +203,7 @@ def read_counter_costs(parts: list[str], name: str, where: Where,
                 or words[3] not in ("counter", "counters") or tail != f"{words[3]} from {name}"):
             raise where.error(field, f"unsupported cost {part!r} (expected 'Remove a KIND "
                               f"counter from {name}')")
-        if not ARG_KINDS["counter"](words[2]):
+        if words[2] not in COUNTER_KINDS:
             raise where.error(field, f"unknown counter kind {words[2]!r}")
         out.append((words[2], _NUMBER_WORDS[words[1].lower()]))
     return tuple(out)
@@ -225,7 +281,7 @@ def read_replacements(raw: Any, text: str, where: Where) -> tuple[ReplacementAbi
                               f"{sorted(given)}")
         counters = read_table(r.get("counters", {}), where, f"{f}.counters")
         for kind, n in counters.items():
-            if not ARG_KINDS["counter"](kind) or not (isinstance(n, int) and not isinstance(n, bool)
+            if kind not in COUNTER_KINDS or not (isinstance(n, int) and not isinstance(n, bool)
                                                       and n > 0):
                 raise where.error(f"{f}.counters", f"{kind!r} = {n!r} is not a counter kind and "
                                   "a positive number")
@@ -249,7 +305,7 @@ def read_replacements(raw: Any, text: str, where: Where) -> tuple[ReplacementAbi
     return tuple(out)
 
 
-def read_layer_effect(raw: Any, where: Where, field: str, affected: str) -> Effect:
+def read_layer_effect(raw: Any, where: Where, field: str, affected: str) -> LayerEffect:
     """One effect of a static ability: a layer primitive (613) with its arguments checked."""
     if not isinstance(raw, dict) or not isinstance(raw.get("verb"), str):
         raise where.error(field, f"an effect must be a table with a 'verb', got {raw!r}")
@@ -281,7 +337,7 @@ def read_layer_effect(raw: Any, where: Where, field: str, affected: str) -> Effe
     missing = [k for k in spec.args if k in REQUIRED_ARGS and k not in args]
     if missing:
         raise where.error(field, f"verb {verb!r} needs argument {missing[0]!r}")
-    return Effect(verb, tuple(sorted(args.items())))
+    return LayerEffect(verb, tuple(sorted(args.items())))
 
 
 def read_statics(raw: Any, text: str, where: Where, n_keywords: int) -> tuple[StaticAbility, ...]:
@@ -338,28 +394,21 @@ def read_counter_limits(raw: Any, text: str, where: Where) -> tuple[tuple[str, i
         f = f"counter_limits[{i}]"
         if set(r) != {"counter", "max", "text"}:
             raise where.error(f, "a counter limit has exactly 'counter', 'max' and 'text'")
-        if not ARG_KINDS["counter"](r["counter"]):
+        if r["counter"] not in COUNTER_KINDS:
             raise where.error(f"{f}.counter", f"unknown counter kind {r['counter']!r}")
         out.append((str(r["counter"]), read_integer(r["max"], where, f"{f}.max"),
                     read_position(r, text, where, f, 0)))
     return tuple(out)
 
 
-def read_condition(raw: Any, where: Where, field: str) -> Effect:
+def read_condition(raw: Any, where: Where, field: str) -> Condition:
     """603.4: an intervening "if" condition from the registry, with its arguments checked."""
     c = read_table(raw, where, field)
     test = c.get("test")
     if not isinstance(test, str) or test not in CONDITIONS:
         raise where.error(field, f"unknown condition {c!r} (known: {', '.join(sorted(CONDITIONS))})")
-    args = {k: v for k, v in c.items() if k != "test"}
-    wanted = CONDITION_ARGS[test]
-    if set(args) != set(wanted):
-        raise where.error(field, f"condition {test!r} takes exactly {sorted(wanted)}, got "
-                          f"{sorted(args)}")
-    for key, kind in wanted.items():
-        if not ARG_KINDS[kind](args[key]):
-            raise where.error(f"{field}.{key}", f"{args[key]!r} is not a valid {kind}")
-    return Effect(test, tuple(sorted(args.items())))
+    return read_arguments(CONDITIONS[test], {k: v for k, v in c.items() if k != "test"}, where, field, 0,
+                          f"condition {test!r}")
 
 
 def read_enchant(raw: Mapping[str, Any], subtypes: tuple[str, ...], where: Where) -> str:

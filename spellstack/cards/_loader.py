@@ -17,8 +17,8 @@ from ..rules import (
     ActivatedAbility,
     CardDefinition,
     CardDefinitionError,
+    Condition,
     CostOption,
-    Effect,
     ManaCost,
     ManaCostSyntaxError,
     SpellAbility,
@@ -236,7 +236,7 @@ def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
     )
 
 
-def _flash_if(raw: Any, text: str, where: Where) -> Effect | None:
+def _flash_if(raw: Any, text: str, where: Where) -> Condition | None:
     """``flash_if = { text = "...", test = ..., ... }``: 601.3d, "this spell has flash as long
     as [condition]", quoting that sentence; the condition from ``CONDITIONS``."""
     if raw is None:

@@ -23,6 +23,7 @@ from .definitions import (
     MORPH_CAST_COST,
     ActivatedAbility,
     CardDefinition,
+    Condition,
     CostOption,
     Effect,
     Permission,
@@ -33,9 +34,7 @@ from .definitions import (
     TriggeredAbility,
 )
 from .effects import (
-    ARG_KINDS,
     EFFECT_VERBS,
-    VerbSpec,
 )
 from .ending import (
     lose_game,
@@ -96,7 +95,6 @@ from .state import (
     seat_of_ref,
 )
 from .triggers import (
-    CONDITION_ARGS,
     CONDITIONS,
     TRIGGER_EVENTS,
     place_triggers,
@@ -156,9 +154,7 @@ from .zones import (
 
 __all__ = [
     "ACTION_KINDS",
-    "ARG_KINDS",
     "CONDITIONS",
-    "CONDITION_ARGS",
     "COST_OPTIONS",
     "DECISION_KINDS",
     "DEFAULT_TURN_LIMIT",
@@ -191,6 +187,7 @@ __all__ = [
     "CardDefinitionError",
     "Choice",
     "CombatState",
+    "Condition",
     "CostOption",
     "Decision",
     "DelayedTrigger",
@@ -226,7 +223,6 @@ __all__ = [
     "TargetSpec",
     "Task",
     "TriggeredAbility",
-    "VerbSpec",
     "ViewMemo",
     "add_shield",
     "advance",

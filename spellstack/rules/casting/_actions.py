@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..definitions import ActivatedAbility, CardDefinition, Effect, TargetSpec
-from ..effects import EffectContext, run_effects
+from ..effects import AddMana, AddManaOfAnyColor, EffectContext, run_effects
 from ..game import Game
 from ..layers import add_counters
 from ..legality import (
@@ -156,9 +156,8 @@ def _mana_color_chosen(game: Game, obj: GameObject, ab: ActivatedAbility,
         raise refusal(game, "605.3a", f"{obj.name}'s ability adds one mana of any color: name "
                       f"the colour (one of {' '.join(COLORS)}) as it is activated, got "
                       f"{list(action.pay_as)!r}")
-    effects = tuple(
-        Effect("add_mana", tuple(sorted((*e.args, ("mana", color)))))
-        if e.verb == "add_mana_of_any_color" else e for e in ab.effects)
+    effects = tuple(AddMana(color, e.amount) if isinstance(e, AddManaOfAnyColor) else e
+                    for e in ab.effects)
     return effects, ()
 
 

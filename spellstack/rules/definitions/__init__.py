@@ -1,7 +1,9 @@
 """Card definitions (108, 113, 200-209): a card's printed characteristics and abilities as data,
-the form the card loader produces and the kernel reads.
+the form the card loader produces and the kernel reads; the base types of effect verbs and
+conditions, and how their arguments are typed.
 """
 
+from ._arguments import COUNTER_KINDS, ArgKind, CostName, CounterKind, Flag, Number
 from ._definitions import (
     ANY_NUMBER,
     COST_OPTIONS,
@@ -10,8 +12,10 @@ from ._definitions import (
     ActivatedAbility,
     ArgValue,
     CardDefinition,
+    Condition,
     CostOption,
     Effect,
+    LayerEffect,
     Permission,
     ReplacementAbility,
     Restriction,
@@ -26,13 +30,21 @@ from ._definitions import (
 __all__ = [
     "ANY_NUMBER",
     "COST_OPTIONS",
+    "COUNTER_KINDS",
     "FACE_DOWN",
     "MORPH_CAST_COST",
     "ActivatedAbility",
+    "ArgKind",
     "ArgValue",
     "CardDefinition",
+    "Condition",
+    "CostName",
     "CostOption",
+    "CounterKind",
     "Effect",
+    "Flag",
+    "LayerEffect",
+    "Number",
     "Permission",
     "ReplacementAbility",
     "Restriction",

@@ -1,46 +1,66 @@
 """Card definitions: the printed characteristics and abilities of a card, as data.
 
 The cards package loads these from hand-written data files; the kernel only
-reads them. Abilities are lists of effects, each a verb from the closed
-registry in ``_effects`` with its arguments.
+reads them. Abilities are lists of effects, each an instance of a verb class
+from the closed registry ``EFFECT_VERBS`` (the effects package).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Union
+from typing import ClassVar
 
-from ..mana import COLORS, ManaCost, parse_mana_cost
+from ..mana import ManaCost, parse_mana_cost
 
-# Union, not |: "Effect" is a forward reference.
-ArgValue = Union[int, str, bool, tuple["Effect", ...], tuple[str, ...], tuple[int, ...]]  # noqa: UP007
+ArgValue = int | str | bool | tuple[str, ...] | tuple[int, ...]
+"""The value of a layer primitive's argument (``LayerEffect``, and the continuous effects made
+with one)."""
+
+
+class Effect:
+    """One instruction of an ability (608.2c: followed in printed order): an instance of a verb
+    class from the closed registry ``EFFECT_VERBS`` (the effects package), a frozen dataclass
+    whose fields are the verb's arguments and whose ``run`` carries it out."""
+
+    __slots__ = ()
+    verb: ClassVar[str] = ""
+    """The verb's name, as card files write it (a keyword action of 701 or a general primitive)."""
+    rule: ClassVar[str] = ""
+    """The rule it implements."""
+    inner_targets: ClassVar[bool] = False
+    """Whether the effects it holds are its own ability's instructions, which may name the
+    ability's targets ("you may ...", 608.2d), rather than those of an ability of their own
+    (a delayed trigger's, 603.7c)."""
+
+    def nested(self) -> tuple[tuple[str, tuple[Effect, ...]], ...]:
+        """The effects it holds, by argument name (``may``'s, a delayed trigger's); none for most."""
+        return ()
+
+    def adds_mana(self) -> tuple[str, ...]:
+        """605.1a: the mana types it could add, one of them each time it runs (none: it adds no
+        mana)."""
+        return ()
+
+
+class Condition:
+    """What an ability's text tests (603.4 intervening "if", 601.3d "has flash as long as"): an
+    instance of a condition class from the closed registry ``CONDITIONS`` (the triggers package),
+    a frozen dataclass whose fields are the condition's arguments."""
+
+    __slots__ = ()
+    test: ClassVar[str] = ""
+    """The condition's name, as card files write it."""
 
 
 @dataclass(frozen=True, slots=True)
-class Effect:
-    """One instruction of an ability: a registered verb and its arguments (608.2c: in printed order)."""
+class LayerEffect:
+    """One effect of a static ability: a layer primitive (613) and its arguments."""
 
     verb: str
-    """The verb, from the closed registry (keyword actions of 701 and general primitives)."""
+    """The primitive, from ``LAYER_VERBS`` (the layers package), which names its layer."""
     args: tuple[tuple[str, ArgValue], ...] = ()
-    """The arguments, sorted by name."""
-
-    def get(self, name: str, default: ArgValue | None = None) -> ArgValue | None:
-        """The argument called ``name``, or ``default``."""
-        for key, value in self.args:
-            if key == name:
-                return value
-        return default
-
-    def effects(self, name: str = "effects") -> tuple[Effect, ...]:
-        """The argument called ``name`` as a list of effects (empty if absent)."""
-        value = self.get(name)
-        return tuple(e for e in value if isinstance(e, Effect)) if isinstance(value, tuple) else ()
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self.args)
-        return f"Effect({self.verb!r}, {inner})" if inner else f"Effect({self.verb!r})"
+    """Its arguments, sorted by name."""
 
 
 ANY_NUMBER = 1 << 10
@@ -192,10 +212,7 @@ class ActivatedAbility:
             return
         produces: list[str] = []
         for e in self.effects:
-            if e.verb == "add_mana":
-                produces.append(str(e.get("mana")))
-            elif e.verb == "add_mana_of_any_color":
-                produces.extend(c for c in COLORS if c not in produces)
+            produces.extend(c for c in e.adds_mana() if c not in produces)
         object.__setattr__(self, "mana_produces", tuple(produces))
         if self.tap and not self.mana_cost.symbols and not self.remove_counters and not self.sacrifice:
             object.__setattr__(self, "tap_mana", tuple(produces))
@@ -211,7 +228,7 @@ class TriggeredAbility:
     """For ``beginning_of_step``: the step or phase whose beginning triggers it."""
     whose: str = "you"
     """For step triggers: ``you`` (your upkeep) or ``each`` (each upkeep)."""
-    condition: Effect | None = None
+    condition: Condition | None = None
     """603.4 intervening "if": checked when it triggers and again on resolution."""
     targets: tuple[TargetSpec, ...] = ()
     """Target requirements, chosen as it is put on the stack (603.3d)."""
@@ -278,7 +295,7 @@ class StaticAbility:
 
     affected: str
     """Which objects, a word from ``_characteristics.AFFECTED`` (evaluated continuously, 611.3a)."""
-    effects: tuple[Effect, ...]
+    effects: tuple[LayerEffect, ...]
     """Its effects, each a layer primitive from ``_characteristics.LAYER_VERBS``."""
     position: int = 1
     """The ability's place among the card's printed abilities, from 1."""
@@ -358,7 +375,7 @@ class CardDefinition:
     ``_characteristics.AFFECTED`` word naming what it may copy; empty if it has no such ability."""
     is_token: bool = False
     """A token definition rather than a card."""
-    flash_if: Effect | None = None
+    flash_if: Condition | None = None
     """601.3d: "this spell has flash as long as [condition]": the condition (a ``CONDITIONS``
     test) under which it has flash; None if it has no such ability."""
     test_only: bool = False

@@ -7,8 +7,8 @@ from __future__ import annotations
 from ..definitions import TargetSpec
 from ..game import Game
 from ..legality import BESTOW_TARGETS, group_ok, is_legal_target, spell_target_specs, target_candidates
-from ..state import Answer, GameObject, Proc, new_choice
-from ..views import visible_name
+from ..state import GameObject, Proc, new_choice
+from ..views import ask_keys, visible_name
 from ..zones import create_object
 
 __all__ = ["NEW_TARGET_TRIES", "copy_spell", "spell_target_requirements"]
@@ -89,16 +89,15 @@ def choose_new_targets(game: Game, copy: GameObject) -> Proc[None]:
     choices = tuple(new_choice(i, r, visible_name(game, r, seat), 0) for i, r in enumerate(refs))
     why = ""
     for _ in range(NEW_TARGET_TRIES):
-        reply = yield game.decision(
-            seat, "choose", f"707.10c: you may choose new targets for the copy of {copy.name} "
+        keys = yield from ask_keys(
+            game, seat, f"707.10c: you may choose new targets for the copy of {copy.name} "
             f"(now: {now}): choose none to keep them, or "
             + ("its new target" if len(old) == 1 else
                f"{len(old)} targets, one for each in the order the spell names them")
-            + why, choices=choices, min=0, max=len(old))
-        assert isinstance(reply, Answer)
-        if not reply.keys:
+            + why, choices, 0, len(old))
+        if not keys:
             return
-        new = tuple(refs[k] for k in reply.keys)
+        new = tuple(refs[k] for k in keys)
         why = _new_targets_refusal(game, copy, position_specs, group_of, specs, new)
         if not why:
             shares = [amount for _, amount in copy.divide]

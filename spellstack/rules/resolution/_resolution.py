@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from ..definitions import Effect, TargetSpec
-from ..effects import EffectContext, run_effects
+from ..definitions import Condition, Effect, TargetSpec
+from ..effects import CreateDelayedTrigger, EffectContext, PutIntoZone, run_effects
 from ..game import Game
 from ..layers import add_effect, new_effect
 from ..legality import BESTOW_TARGETS, enter_refusal, is_aura, is_legal_target, spell_target_specs
@@ -17,13 +17,13 @@ DASH_RETURN = 1
 """The key of dash's delayed trigger in ``KEYWORD_DELAYED_EFFECTS``."""
 KEYWORD_DELAYED_EFFECTS: dict[int, tuple[Effect, ...]] = {
     # 702.109a: "it's returned from the battlefield to its owner's hand".
-    DASH_RETURN: (Effect("put_into_zone", (("what", "subject"), ("zone", "hand"))),),
+    DASH_RETURN: (PutIntoZone("subject", "hand"),),
 }
 """Delayed triggered abilities a keyword creates, by key: what each does."""
 
 
 def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
-                                                          tuple[Effect, ...], Effect | None]:
+                                                          tuple[Effect, ...], Condition | None]:
     """Target specs, effects and intervening-if condition of a spell or ability on the stack."""
     defn = game.cards[obj.name]
     if obj.ability_kind == "activated":
@@ -38,7 +38,9 @@ def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
                         return (), KEYWORD_DELAYED_EFFECTS[position], None
                     for trig in game.cards[name].triggered:
                         if trig.position == position:
-                            return (), trig.effects[index].effects(), None
+                            delayed = trig.effects[index]
+                            inner = delayed.effects if isinstance(delayed, CreateDelayedTrigger) else ()
+                            return (), inner, None
             return (), (), None
         for trig in defn.triggered:
             if trig.position == obj.ability_index:

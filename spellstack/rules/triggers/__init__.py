@@ -3,11 +3,9 @@
 order (603.3b) with their targets; "whenever you cast a spell" (601.2i).
 """
 
+from ._conditions import CONDITIONS, ConditionTest, condition_holds
 from ._triggers import (
-    CONDITION_ARGS,
-    CONDITIONS,
     TRIGGER_EVENTS,
-    condition_holds,
     place_triggers,
     trigger_attacks,
     trigger_blocks,
@@ -20,8 +18,8 @@ from ._triggers import (
 
 __all__ = [
     "CONDITIONS",
-    "CONDITION_ARGS",
     "TRIGGER_EVENTS",
+    "ConditionTest",
     "condition_holds",
     "place_triggers",
     "trigger_attacks",

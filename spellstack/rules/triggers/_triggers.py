@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
-from ..definitions import Effect, TriggeredAbility
+from ..definitions import TriggeredAbility
 from ..game import Game
 from ..legality import abilities_as_printed, is_equipment, kinds_seen, target_candidates
 from ..state import Answer, Choice, DelayedTrigger, GameObject, PendingTrigger, Proc
 from ..views import ask_choose
+from ._conditions import condition_holds
 
 TRIGGER_EVENTS: frozenset[str] = frozenset(
     {"enters", "dies", "blocks", "attacks", "beginning_of_step",
@@ -17,65 +17,6 @@ TRIGGER_EVENTS: frozenset[str] = frozenset(
      "equipment_enters", "you_cast_spell"}
 )
 """The closed registry of trigger events a card's data may name."""
-
-
-def _life_at_least(game: Game, controller: int, effect: Effect, source: GameObject | None) -> bool:
-    amount = effect.get("amount")
-    assert isinstance(amount, int)
-    return game.state.players[controller].life >= amount
-
-
-def _source_had_no_counters(game: Game, controller: int, effect: Effect,
-                            source: GameObject | None) -> bool:
-    """Undying, persist (702.93a, 702.79a): "if it had no [kind] counters on it", as the source
-    last existed on the battlefield (603.10a, 704.8)."""
-    return source is not None and not source.counters.get(str(effect.get("counter")), 0)
-
-
-def _source_started_untapped(game: Game, controller: int, effect: Effect,
-                             source: GameObject | None) -> bool:
-    """"if [this] started the turn untapped": on the battlefield and untapped as the turn began."""
-    return source is not None and source.started_untapped
-
-
-def _cost_paid(game: Game, controller: int, effect: Effect, source: GameObject | None) -> bool:
-    """702.74a: "if its evoke cost was paid": the source was cast with that cost (601.2b)."""
-    return source is not None and effect.get("cost") in source.cast_costs
-
-
-def _you_control_subtype(game: Game, controller: int, effect: Effect,
-                         source: GameObject | None) -> bool:
-    """"as long as you control a Forest": a permanent with that subtype (205.3)."""
-    subtype = effect.get("subtype")
-    return any(subtype in game.subtypes(o) for o in game.controlled(controller))
-
-
-CONDITIONS: dict[str, Callable[[Game, int, Effect, GameObject | None], bool]] = {
-    "you_control_subtype": _you_control_subtype,
-    "cost_paid": _cost_paid,
-    "life_at_least": _life_at_least,
-    "source_had_no_counters": _source_had_no_counters,
-    "source_started_untapped": _source_started_untapped,
-}
-"""Conditions an intervening "if" clause may test (603.4), by name; each gets the ability's
-source (as it is now, or as it last existed)."""
-
-CONDITION_ARGS: dict[str, dict[str, str]] = {
-    "you_control_subtype": {"subtype": "name"},
-    "cost_paid": {"cost": "cost_name"},
-    "life_at_least": {"amount": "int"},
-    "source_had_no_counters": {"counter": "counter"},
-    "source_started_untapped": {},
-}
-"""Each condition's arguments and their kinds (checked when a card file is loaded)."""
-
-
-def condition_holds(game: Game, controller: int, condition: Effect | None,
-                    source: GameObject | None = None) -> bool:
-    """Whether an intervening-"if" condition is true now (``source``: the ability's source)."""
-    if condition is None:
-        return True
-    return CONDITIONS[condition.verb](game, controller, condition, source)
 
 
 def trigger_name(source_name: str, position: int, game: Game) -> str:

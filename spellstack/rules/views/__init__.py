@@ -2,7 +2,7 @@
 every text and question, a seat's view of the game, and what changed since its last view.
 """
 
-from ._asking import ask_choose, ask_yes_no
+from ._asking import ask_choose, ask_keys, ask_word, ask_yes_no
 from ._building import ViewMemo, view_for
 from ._changes import view_changes
 from ._types import (
@@ -24,6 +24,8 @@ __all__ = [
     "StackItemView",
     "ViewMemo",
     "ask_choose",
+    "ask_keys",
+    "ask_word",
     "ask_yes_no",
     "new_object_view",
     "new_player_public",
