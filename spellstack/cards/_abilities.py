@@ -3,10 +3,9 @@ restriction and permission abilities, each checked against the kernel's closed r
 
 from __future__ import annotations
 
-import dataclasses
 import types
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypeVar, Union, get_args, get_origin
 
 from ..rules import (
     CONDITIONS,
@@ -29,12 +28,12 @@ from ..rules.definitions import (
     ANY_NUMBER,
     COST_OPTIONS,
     COUNTER_KINDS,
-    ArgKind,
     ArgValue,
     Condition,
     LayerEffect,
     ReplacementAbility,
     StaticAbility,
+    arguments_of,
 )
 from ..rules.layers import AFFECTED, COLOR_WORDS, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
 from ..rules.replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
@@ -55,31 +54,6 @@ from ._fields import (
 T = TypeVar("T", bound=Effect | Condition)
 
 
-_ARGUMENTS: dict[type, tuple[tuple[str, str, Any, ArgKind, bool], ...]] = {}
-"""Each verb or condition class's arguments, as ``_arguments_of`` reads them (once per class)."""
-
-
-def _arguments_of(cls: type) -> tuple[tuple[str, str, Any, ArgKind, bool], ...]:
-    """The arguments of a verb or condition class, from its fields: (name in card files, field
-    name, the field's Python type, its ``ArgKind``, whether it must be given)."""
-    if cls in _ARGUMENTS:
-        return _ARGUMENTS[cls]
-    hints = get_type_hints(cls, include_extras=True)
-    out = []
-    for f in dataclasses.fields(cls):
-        hint = hints[f.name]
-        if get_origin(hint) in (Union, types.UnionType):  # ``X | None``: None is not card data
-            hint = next(h for h in get_args(hint) if h is not type(None))
-        if get_origin(hint) is not Annotated:
-            raise TypeError(f"{cls.__name__}.{f.name}: an argument's type must be Annotated with "
-                            "its ArgKind")
-        kind = next(m for m in hint.__metadata__ if isinstance(m, ArgKind))
-        required = f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
-        out.append((f.name.rstrip("_"), f.name, hint.__origin__, kind, required))
-    _ARGUMENTS[cls] = tuple(out)
-    return _ARGUMENTS[cls]
-
-
 def _fits(hint: Any, value: Any) -> bool:
     """Whether ``value`` (as read from TOML, lists made tuples) has the Python type ``hint``."""
     origin = get_origin(hint)
@@ -97,15 +71,16 @@ def read_arguments(cls: type[T], raw: Mapping[str, Any], where: Where, field: st
     """An instance of the verb or condition class ``cls`` from a card file's table ``raw`` (less
     its ``verb`` or ``test`` key), each argument checked against its field's type: its Python
     type, then its ``ArgKind``'s check; a target word must name a target requirement the
-    ability has (``n_targets``). ``owner`` names the verb or condition in errors."""
-    arguments = _arguments_of(cls)
-    names = {name: (attr, hint, kind) for name, attr, hint, kind, _ in arguments}
+    ability has (``n_targets``). ``owner`` names the verb or condition in errors. This is the
+    one place a card file's table becomes a typed instance."""
+    arguments = arguments_of(cls)
+    names = {a.name: a for a in arguments}
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in names:
             raise where.error(f"{field}.{key}", f"{owner} takes no argument {key!r} "
                               f"(it takes: {', '.join(sorted(names)) or 'none'})")
-        attr, hint, kind = names[key]
+        hint, kind = names[key].type, names[key].kind
         if get_origin(hint) is tuple and isinstance(value, list):
             value = tuple(value)
         if get_origin(hint) is tuple and get_args(hint)[0] is Effect:
@@ -123,8 +98,8 @@ def read_arguments(cls: type[T], raw: Mapping[str, Any], where: Where, field: st
             if not index.isdigit() or int(index) >= n_targets:
                 raise where.error(f"{field}.{key}", f"{value!r} names a target requirement the "
                                   f"ability doesn't have (it has {n_targets})")
-        values[attr] = value
-    missing = [name for name, attr, _, _, required in arguments if required and attr not in values]
+        values[names[key].field] = value
+    missing = [a.name for a in arguments if a.required and a.field not in values]
     if missing:
         raise where.error(field, f"{owner} needs argument {missing[0]!r}")
     return cls(**values)

@@ -73,9 +73,8 @@ def walk(effects: Iterator[Effect] | tuple[Effect, ...]) -> Iterator[Effect]:
     """Effects and, recursively, effects nested in their arguments (delayed triggers)."""
     for eff in effects:
         yield eff
-        for _, value in eff.args:
-            if isinstance(value, tuple):
-                yield from walk(tuple(v for v in value if isinstance(v, Effect)))
+        for _, inner in eff.nested():
+            yield from walk(inner)
 
 
 def verb_users(cards: Mapping[str, CardDefinition]) -> dict[str, set[str]]:
@@ -117,9 +116,11 @@ def test_every_used_verb_is_registered() -> None:
 
 
 def test_every_registered_verb_cites_a_rule() -> None:
-    for verb, spec in EFFECT_VERBS.items():
-        assert re.fullmatch(r"\d{3}\.\d+[a-z]?", spec.rule), (verb, spec.rule)
-        assert not set(spec.required) & set(spec.optional), verb
+    for verb, cls in EFFECT_VERBS.items():
+        assert cls.verb == verb
+        assert re.fullmatch(r"\d{3}\.\d+[a-z]?", cls.rule), (verb, cls.rule)
+        # The class's own docstring (a dataclass without one gets its signature instead).
+        assert cls.__doc__ and cls.rule in cls.__doc__, (verb, cls.__doc__)
 
 
 # ---------------------------------------------------------------------- broken card files

@@ -5,7 +5,7 @@ The registries, each the one place its kinds are listed, and the module checking
 - decision kinds: ``DecisionKind`` (``DECISION_KINDS`` is read off it), ``rules/state/_decisions.py``
   (``test_decision_kinds.py``);
 - action kinds: ``ActionKind`` (``ACTION_KINDS``), the same module (``test_action_kinds.py``);
-- effect verbs: ``EFFECT_VERBS``, ``rules/effects/_effects.py`` (each verb carries its handler), and
+- effect verbs: ``EFFECT_VERBS``, ``rules/effects/_verbs.py`` (each verb a class with its ``run``), and
   layer verbs: ``LAYER_VERBS``, ``rules/layers/_vocabulary.py`` (``test_effect_and_layer_verbs.py``);
 - message kinds: the ``Message`` union (``MESSAGE_TYPES`` is read off it), each class with its
   ``ROUTES``, ``protocol/_messages.py`` (``test_message_kinds.py``).

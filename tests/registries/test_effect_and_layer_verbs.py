@@ -1,13 +1,13 @@
-"""Every effect verb (``EFFECT_VERBS``, ``rules/effects/_effects.py``, each with its handler) and
-every layer verb (``LAYER_VERBS``, ``rules/layers/_vocabulary.py``) against the card loader, the
-kernel and the card data format's docs.
+"""Every effect verb (``EFFECT_VERBS``, ``rules/effects/_verbs.py``, each a class whose ``run``
+does it) and every layer verb (``LAYER_VERBS``, ``rules/layers/_vocabulary.py``) against the card
+loader, the kernel and the card data format's docs.
 
-For each effect verb, a card file whose {0} sorcery has that one effect, with a sample value for
-each argument kind: the loader takes it and the kernel resolves it. Every layer verb but a copy
-effect and a characteristic-defining ability is an effect verb too (611.2). For each layer verb,
-a card file whose static ability uses it: the loader takes each but those that are not card data,
-and the layer vocabulary's docstring lists each. The last two tests add a verb to a registry and
-see the checks report it.
+For each effect verb, a card file whose {0} sorcery has that one effect, with its argument types'
+example values: the loader takes it and the kernel resolves it. Every layer verb but a copy
+effect and a characteristic-defining ability is an effect verb too (611.2), with the layer
+verb's arguments and rule. For each layer verb, a card file whose static ability uses it: the
+loader takes each but those that are not card data, and the layer vocabulary's docstring lists
+each. The last two tests add a verb to a registry and see the checks report it.
 """
 
 from __future__ import annotations
@@ -15,49 +15,42 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
 from spellstack.cards import load_card_file
 from spellstack.rules import (
-    ARG_KINDS,
+    CONDITIONS,
     EFFECT_VERBS,
     Action,
     CardDefinition,
     Decision,
     Reply,
-    VerbSpec,
     default_answer,
     play_sync,
 )
-from spellstack.rules.effects import EffectContext
-from spellstack.rules.layers import LAYER_VERBS, REQUIRED_ARGS, _vocabulary
+from spellstack.rules.definitions import arguments_of
+from spellstack.rules.effects import LAYER_EFFECT_VERBS, Verb
+from spellstack.rules.layers import LAYER_VERBS, REQUIRED_ARGS, RULE_EFFECT_VERBS, _vocabulary
 from tests.registries.registry_samples import CARDS, NAMES, Missing, problem, table
 
-TOKEN = next(name for name, d in CARDS.items() if d.is_token and "Creature" in d.card_types)
-SAMPLE_ARGS: dict[str, Any] = {
-    "amount": 1, "int": 1, "players": "you", "objects": "each_creature",
-    "recipients": "each_opponent", "mana": "G", "zone": "hand", "counter": "+1/+1", "step": "end",
-    "effects": [{"verb": "gain_life", "amount": 1}], "flag": True, "zones": ["graveyard"],
-    "token": TOKEN, "exile_until": "source_leaves", "protection_choice": "artifacts_or_color",
-    "name": "Grizzly Bears", "text_word": "white", "types": ["Creature"], "words": ["Bear"],
-    "colors": "W", "keywords": ["flying"], "positions": [1], "value": 1, "duration": "end_of_turn",
-    "share": 1, "cost_name": "kicker", "mana_cost": "{2}", "under": "you",
-    "supertypes": ["Legendary"], "filter": "any",
-}
-"""A valid value of each argument kind, as a card file writes it."""
+
+def examples(cls: type, required_only: bool = True) -> dict[str, Any]:
+    """A card file's arguments for the verb or condition class ``cls``: each argument (each
+    required one, by default) with its type's example value."""
+    return {a.name: a.kind.example for a in arguments_of(cls) if a.required or not required_only}
 
 
 def _toml(value: Any) -> str:
-    """``value`` as a TOML value (the few shapes ``SAMPLE_ARGS`` holds)."""
+    """``value`` as a TOML value (the few shapes argument examples have; a tuple is a list)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     assert isinstance(value, dict), value
     return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
@@ -68,24 +61,24 @@ def probe_name(verb: str) -> str:
     return f"Probe {verb}"
 
 
-def effect_card(verb: str, args: Mapping[str, str]) -> str:
-    """A card file: a sorcery costing {0} whose one effect is ``verb`` with a value for each of
-    the required ``args`` (name -> argument kind)."""
-    effect = {"verb": verb, **{name: SAMPLE_ARGS[kind] for name, kind in args.items()}}
+def effect_card(verb: str, args: Mapping[str, Any]) -> str:
+    """A card file: a sorcery costing {0} whose one effect is ``verb`` with ``args`` (name ->
+    value)."""
+    effect = {"verb": verb, **args}
     return (f'[[card]]\nname = "{probe_name(verb)}"\ncost = "{{0}}"\ntype = "Sorcery"\n'
             f'text = "Probe."\nspell.effects = [{_toml(effect)}]\n')
 
 
-def static_card(verb: str, args: Mapping[str, str]) -> str:
-    """A card file: an enchantment with a static ability whose one effect is ``verb`` with a
-    value for each of ``args``."""
-    effect = {"verb": verb, **{name: SAMPLE_ARGS[kind] for name, kind in args.items()}}
+def static_card(verb: str, args: Mapping[str, Any]) -> str:
+    """A card file: an enchantment with a static ability whose one effect is ``verb`` with
+    ``args``."""
+    effect = {"verb": verb, **args}
     return (f'[[card]]\nname = "{probe_name(verb)}"\ncost = "{{0}}"\ntype = "Enchantment"\n'
             f'text = "Probe."\n  [[card.static]]\n  text = "Probe."\n  affected = "self"\n'
             f'  effects = [{_toml(effect)}]\n')
 
 
-def loader_missing(verbs: Iterator[tuple[str, Mapping[str, str]]], card: Callable[[str, Mapping[str, str]], str],
+def loader_missing(verbs: Iterator[tuple[str, Mapping[str, Any]]], card: Callable[[str, Mapping[str, Any]], str],
                    folder: Path) -> tuple[Missing, dict[str, Mapping[str, CardDefinition]]]:
     """The verbs the card loader refuses in a card file written by ``card``, and the cards it
     loaded for the others."""
@@ -101,9 +94,10 @@ def loader_missing(verbs: Iterator[tuple[str, Mapping[str, str]]], card: Callabl
     return missing, loaded
 
 
-def effect_verbs() -> Iterator[tuple[str, Mapping[str, str]]]:
-    """Each registered effect verb with its required arguments (the registry as it stands now)."""
-    return ((verb, spec.required) for verb, spec in EFFECT_VERBS.items())
+def effect_verbs(required_only: bool = True) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each registered effect verb with an example of each of its required arguments (or of
+    every argument), the registry as it stands now."""
+    return ((verb, examples(cls, required_only)) for verb, cls in EFFECT_VERBS.items())
 
 
 EFFECT_SETUP: dict[str, Any] = {
@@ -150,10 +144,12 @@ NOT_CARD_DATA = {"copy_of": "707.2: a copy effect comes from become_copy (enters
 """Layer verbs the card loader refuses in static abilities, and why."""
 
 
-def layer_verbs() -> Iterator[tuple[str, Mapping[str, str]]]:
-    """Each registered layer verb with the arguments it can't do without."""
-    return ((verb, {k: v for k, v in spec.args.items() if k in REQUIRED_ARGS})
-            for verb, spec in LAYER_VERBS.items())
+def layer_verbs() -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """Each registered layer verb with the arguments it can't do without (their examples, from
+    the effect verb of the same name; none for a verb that is not one)."""
+    return ((verb, {k: v for k, v in examples(EFFECT_VERBS[verb]).items() if k in REQUIRED_ARGS}
+                    if verb in EFFECT_VERBS else {})
+            for verb in LAYER_VERBS)
 
 
 def layer_loader_missing(folder: Path) -> Missing:
@@ -172,10 +168,26 @@ def docs_missing_layer_verbs() -> Missing:
     return {verb: "not listed" for verb in LAYER_VERBS if f"``{verb}``" not in doc}
 
 
-def test_every_argument_kind_has_a_sample_value() -> None:
-    assert set(SAMPLE_ARGS) == set(ARG_KINDS)
-    assert all(ARG_KINDS[k](tuple(v) if isinstance(v, list) and k != "effects" else v)
-               for k, v in SAMPLE_ARGS.items() if k != "effects")
+def test_the_loader_takes_every_argument_example(tmp_path: Path) -> None:
+    # Each verb with every argument, optional ones too, at its type's example value.
+    missing, _ = loader_missing(effect_verbs(required_only=False), effect_card, tmp_path)
+    assert not missing, f"the card loader refuses argument examples of verbs {missing}"
+
+
+def test_the_loader_takes_every_condition(tmp_path: Path) -> None:
+    missing: Missing = {}
+    for test, cls in CONDITIONS.items():
+        condition = {"test": test, **examples(cls)}
+        path = tmp_path / f"{test}.toml"
+        path.write_text(f'[[card]]\nname = "Probe {test}"\ncost = "{{0}}"\ntype = "Creature — Elf"\n'
+                        f'pt = "1/1"\ntext = "Probe."\n  [[card.triggered]]\n  event = "enters"\n'
+                        f'  condition = {_toml(condition)}\n  effects = [{{ verb = "draw" }}]\n', "utf-8")
+        try:
+            loaded = load_card_file(path)[f"Probe {test}"].triggered[0].condition
+            assert loaded == cls(**{a.field: a.kind.example for a in arguments_of(cls)}), loaded
+        except Exception as err:
+            missing[test] = problem(err)
+    assert not missing, f"the card loader does not take conditions {missing}"
 
 
 def test_the_loader_takes_every_effect_verb(tmp_path: Path) -> None:
@@ -195,6 +207,21 @@ def test_every_layer_verb_but_copies_and_cdas_is_an_effect_verb() -> None:
     # effect (707.2) or a characteristic-defining ability (604.3).
     missing = sorted(set(LAYER_VERBS) - {"copy_of", "set_base_pt_cda"} - set(EFFECT_VERBS))
     assert not missing, f"layer verbs with no effect verb: {missing}"
+    assert {cls.verb for cls in LAYER_EFFECT_VERBS} == set(LAYER_VERBS) - {"copy_of", "set_base_pt_cda"}
+
+
+def test_a_layer_effect_verb_takes_its_layer_verbs_arguments() -> None:
+    # The effect verb takes what the layer primitive takes, plus the objects and the duration;
+    # it follows the same rule.
+    for cls in LAYER_EFFECT_VERBS:
+        spec = LAYER_VERBS[cls.verb]
+        args = {a.name: a for a in arguments_of(cls)}
+        assert set(args) == {*spec.args, "what", "until"}, cls.verb
+        assert {k for k, a in args.items() if a.required} == {"what", *(set(spec.args) & REQUIRED_ARGS)}
+        assert all(args[k].kind.name == kind for k, kind in spec.args.items()), cls.verb
+        assert cls.rule == spec.rule, cls.verb
+    for verb, rule in RULE_EFFECT_VERBS.items():
+        assert EFFECT_VERBS[verb].rule == rule
 
 
 def test_the_loader_takes_exactly_the_layer_verbs(tmp_path: Path) -> None:
@@ -210,14 +237,18 @@ def test_the_layer_docs_list_every_layer_verb() -> None:
 # ---------------------------------------------------------------------- the checks can fail
 
 
-def _unimplemented(ctx: EffectContext, eff: Any) -> None:
-    raise NotImplementedError("no handler yet")
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ponder(Verb):
+    """701.99: a verb whose ``run`` is not written yet (``Verb.run`` raises)."""
+
+    verb: ClassVar[str] = "ponder"
+    rule: ClassVar[str] = "701.99"
 
 
 def test_a_new_effect_verb_without_a_handler_is_reported(monkeypatch: pytest.MonkeyPatch,
                                                          tmp_path: Path) -> None:
     # The loader reads EFFECT_VERBS itself, so it takes the new verb: only the handler fails.
-    monkeypatch.setitem(EFFECT_VERBS, "ponder", VerbSpec("701.99", {}, {}, _unimplemented))
+    monkeypatch.setitem(EFFECT_VERBS, "ponder", Ponder)
     refused, loaded = loader_missing(effect_verbs(), effect_card, tmp_path)
     assert not refused
     assert set(handler_missing({"ponder": loaded["ponder"], "draw": loaded["draw"]})) == {"ponder"}

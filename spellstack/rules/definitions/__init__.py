@@ -3,7 +3,7 @@ the form the card loader produces and the kernel reads; the base types of effect
 conditions, and how their arguments are typed.
 """
 
-from ._arguments import COUNTER_KINDS, ArgKind, CostName, CounterKind, Flag, Number
+from ._arguments import COUNTER_KINDS, ArgKind, Argument, CostName, CounterKind, Flag, Number, arguments_of
 from ._definitions import (
     ANY_NUMBER,
     COST_OPTIONS,
@@ -36,6 +36,7 @@ __all__ = [
     "ActivatedAbility",
     "ArgKind",
     "ArgValue",
+    "Argument",
     "CardDefinition",
     "Condition",
     "CostName",
@@ -53,5 +54,6 @@ __all__ = [
     "StaticAbility",
     "TargetSpec",
     "TriggeredAbility",
+    "arguments_of",
     "definition_named",
 ]

@@ -1,12 +1,15 @@
 """How the arguments of effect verbs and conditions are typed: each field of a verb's or a
 condition's class has an ``Annotated`` type whose ``ArgKind`` names the kind of value it takes,
-gives an example and checks what the Python type can't say; and the kinds this layer knows."""
+gives an example and checks what the Python type can't say (``arguments_of`` reads them off the
+class); and the kinds this layer knows."""
 
 from __future__ import annotations
 
+import dataclasses
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from ._definitions import COST_OPTIONS
 
@@ -24,6 +27,50 @@ class ArgKind:
     check: Callable[[Any], bool] | None = None
     """What a value of the right Python type must also be (a word of a vocabulary, a mana cost's
     syntax); None: nothing more."""
+
+
+@dataclass(frozen=True, slots=True)
+class Argument:
+    """One argument of a verb or condition class, read off its field."""
+
+    name: str
+    """Its name in card files (the field's, less a trailing ``_``: the field ``from_`` is the
+    argument ``from``)."""
+    field: str
+    """The field's name."""
+    type: Any
+    """The field's Python type, without its ``Annotated`` metadata and its ``| None``."""
+    kind: ArgKind
+    """Its kind."""
+    required: bool
+    """Whether a card file must give it."""
+    default: Any
+    """Its value when not given (None when required)."""
+
+
+_ARGUMENTS: dict[type, tuple[Argument, ...]] = {}
+"""Each class's arguments, read once."""
+
+
+def arguments_of(cls: type) -> tuple[Argument, ...]:
+    """The arguments of the verb or condition dataclass ``cls``, in field order. Each field's
+    type is ``Annotated`` with its ``ArgKind`` (or ``X | None`` of one: None is "not given")."""
+    if cls in _ARGUMENTS:
+        return _ARGUMENTS[cls]
+    hints = get_type_hints(cls, include_extras=True)
+    out = []
+    for f in dataclasses.fields(cls):
+        hint = hints[f.name]
+        if get_origin(hint) in (Union, types.UnionType):
+            hint = next(h for h in get_args(hint) if h is not type(None))
+        kinds = [m for m in getattr(hint, "__metadata__", ()) if isinstance(m, ArgKind)]
+        if get_origin(hint) is not Annotated or not kinds:
+            raise TypeError(f"{cls.__name__}.{f.name}: an argument's type is Annotated with its ArgKind")
+        required = f.default is dataclasses.MISSING
+        out.append(Argument(f.name.rstrip("_"), f.name, hint.__origin__, kinds[0], required,
+                            None if required else f.default))
+    _ARGUMENTS[cls] = tuple(out)
+    return _ARGUMENTS[cls]
 
 
 COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty", "dream"})
