@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-COLORS: tuple[str, ...] = ("W", "U", "B", "R", "G")
-"""The five colours (105.1), in WUBRG order."""
+from ..base import WORD_BY_COLOR
+
+COLORS: tuple[str, ...] = tuple(WORD_BY_COLOR)
+"""The five colours (105.1) by letter, in WUBRG order."""
 
 MANA_TYPES: tuple[str, ...] = ("W", "U", "B", "R", "G", "C")
 """The six types of mana (106.1): the five colours and colorless."""
