@@ -17,11 +17,7 @@ MANA_TYPES: tuple[str, ...] = ("W", "U", "B", "R", "G", "C")
 
 TYPE_INDEX: dict[str, int] = {t: i for i, t in enumerate(MANA_TYPES)}
 
-# Generic costs take colorless mana from the pool first: coloured mana can pay
-# more kinds of later costs in the same step, so it is the better to keep.
-_POOL_GENERIC_ORDER: tuple[int, ...] = tuple(TYPE_INDEX[t] for t in ("C", *COLORS))
-
-_PHYREXIAN_LIFE = 2
+PHYREXIAN_LIFE = 2
 """107.4f: each Phyrexian symbol may be paid with 2 life instead of mana."""
 
 
