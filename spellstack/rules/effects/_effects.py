@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
+from ..base import CARD_ZONES as ZONES
+from ..base import MOVE_ZONES
 from ..definitions import COST_OPTIONS, Effect
 from ..ending import lose_game
 from ..game import Game
@@ -25,7 +27,7 @@ from ..layers import (
     is_value,
     new_effect,
 )
-from ..legality import COLOR_WORDS, RESTRICTION_FILTERS, attach, countering_refusal, protection_keyword
+from ..legality import RESTRICTION_FILTERS, attach, countering_refusal, protection_keyword
 from ..mana import COLORS, MANA_TYPES, ManaCostSyntaxError, parse_mana_cost
 from ..replacement import add_shield, redirect
 from ..state import (
@@ -66,10 +68,7 @@ was about, every creature, every permanent (``destroy`` narrows it with ``types`
 ``mana_value``), the card the source became in its owner's graveyard (603.6e), the cards exiled
 with the source ("the exiled card", 607.2a), the card an earlier instruction of the ability
 chose (``choose_card``) and the copy it made (``copy_card``)."""
-ZONES = frozenset({"hand", "library", "graveyard", "exile"})
 COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty", "dream"})
-MOVE_ZONES = frozenset({"hand", "graveyard", "battlefield", "exile"})
-"""Zones whose cards ``shuffle_into_library`` may take (the battlefield: permanents owned)."""
 
 # Argument kinds: how a value is checked when a card file is loaded.
 ARG_KINDS: dict[str, Callable[[object], bool]] = {
@@ -634,7 +633,7 @@ def _gain_protection(ctx: EffectContext, eff: Effect) -> Proc[None]:
     targets = [o for o in ctx.objects(eff.get("what")) if o.zone == "battlefield"]
     if not targets:
         return
-    words = ("artifacts", *COLOR_WORDS)
+    words = ("artifacts", *COLORS)
     choices = tuple(Choice(i, 0, w) for i, w in enumerate(words))
     reply = yield game.decision(ctx.controller, "choose", f"702.16: {ctx.source.name}: protection "
                                 "from artifacts or from the colour of your choice", choices=choices,
