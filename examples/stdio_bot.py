@@ -6,10 +6,11 @@ Run in a tournament with:
     spellstack tournament --entrant "stdio:python3 examples/stdio_bot.py@gruul" --entrant random@gruul
 
 Every frame, both ways, is a 4-byte big-endian length and then that many bytes of msgpack. The
-first frame read is the hello; each later one is a protocol message {"k": kind, "v": version,
-"b": body}. The bot answers each request with the first thing it may do: it plays a land if it
-can, casts the first spell whose targets it can name, and otherwise passes; other questions get
-their simplest legal answer. It never needs the view, so it ignores it.
+first frame read is the hello, answered with {"t": "ready"} once the bot is set up; each later
+one is a protocol message {"k": kind, "v": version, "b": body}. The bot answers each request
+with the first thing it may do: it plays a land if it can, casts the first spell whose targets
+it can name, and otherwise passes; other questions get their simplest legal answer. It never
+needs the view, so it ignores it.
 """
 
 import struct
@@ -100,6 +101,7 @@ def choose_answer(decision):
 
 hello = read_frame()
 VERSION = hello["protocol"]
+write_frame({"t": "ready"})  # set up: the game may begin
 print(f"stdio bot: seat {hello['seat']} of {hello['players']} in game {hello['game']}",
       file=sys.stderr)
 while (message := read_frame()) is not None:

@@ -1,8 +1,8 @@
 """The layers hold: ``lint-imports`` keeps every import-linter contract in pyproject.toml
-(cli and the test kit, then the harness, scenarios, actors, bots, protocol and cards, rules; a
-package imports only from the layers below it; the kernel's sub-packages likewise, without
-circles; the kernel imports no trio, msgpack or structlog; nothing imports the test kit;
-deferred and TYPE_CHECKING imports included)."""
+(cli and the test kit, then the harness, scenarios, actors, bots, protocol and cards, the schema
+engine, rules; a package imports only from the layers below it; the kernel's sub-packages
+likewise, without circles; the kernel imports no trio, msgpack or structlog; nothing imports
+the test kit; deferred and TYPE_CHECKING imports included)."""
 
 from __future__ import annotations
 

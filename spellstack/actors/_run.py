@@ -38,11 +38,17 @@ class Seat:
     """A seat its caller plays itself, in place of a player actor with a policy (a raw client,
     the fuzz's hostile seat)."""
 
-    play: Callable[[Link], Awaitable[object]]
-    """Plays the seat over the player's end of its link until the game is over for it."""
+    play: Callable[..., Awaitable[object]]
+    """Plays the seat over the player's end of its link until the game is over for it:
+    ``play(link)``, or with ``starts`` ``play(link, ready)``."""
     link: Callable[[Wire, str, str], tuple[Link, Link]] = Link.pair
     """Makes the seat's link from the game's wire and the two actors' names: the
     coordinator's end, then the player's (``Link.pair``, or ends that watch what crosses)."""
+    starts: bool = False
+    """The seat needs time to start (a bot process): ``play`` is given a second argument, a
+    function it calls once the seat can be asked (or once it has given up: a ``Forfeit`` sent
+    after it is what the coordinator then reads). The game's first request waits until every
+    such seat has called it, so that no decision's deadline pays for a seat's start-up."""
 
 
 CoordinatorFactory = Callable[[Game, list[Link], list[SeatConfig], Link, Link], Coordinator]
@@ -91,6 +97,25 @@ class _Containment:
             await fn(*args)
         except Exception as err:  # Cancelled and KeyboardInterrupt are BaseExceptions: not here
             self.record(actor, err)
+
+    async def guard_start(self, actor: str, play: Callable[..., Awaitable[Any]], link: Link, *,
+                          task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Run a seat that starts (``Seat.starts``) as ``guard`` does, for ``nursery.start``:
+        started once the seat says it is ready, or once it ends or fails without saying so (a
+        failure is recorded, and ends the game as soon as it begins)."""
+        said = False
+
+        def ready() -> None:
+            nonlocal said
+            if not said:
+                said = True
+                task_status.started()
+
+        try:
+            await play(link, ready)
+        except Exception as err:  # as in ``guard``
+            self.record(actor, err)
+        ready()
 
 
 async def play_game(
@@ -143,11 +168,18 @@ async def _play_game(
     sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
     coord = coordinator(game, coord_ends, seat_configs, stack_c, sba_c)
     async with trio.open_nursery() as players:
+        starting: list[tuple[str, Seat, Link]] = []
         for name, policy, end in zip(names, policies, player_ends, strict=True):
-            if isinstance(policy, Seat):
+            if isinstance(policy, Seat) and policy.starts:
+                starting.append((name, policy, end))
+            elif isinstance(policy, Seat):
                 players.start_soon(box.guard, name, policy.play, end)
             else:
                 players.start_soon(box.guard, name, player_actor, policy, end)
+        if starting:  # all at once: the game waits for the slowest, not for their sum
+            async with trio.open_nursery() as waiting:
+                for name, seat, end in starting:
+                    waiting.start_soon(players.start, box.guard_start, name, seat.play, end)
         # The engine has its own scope, so that after a failure the players are still there
         # to be told the game is over.
         async with trio.open_nursery() as engine:

@@ -24,6 +24,7 @@ from ..rules import (
     TargetSpec,
     parse_mana_cost,
 )
+from ..rules.base import COLOR_BY_WORD, REDIRECT_ZONES
 from ..rules.definitions import (
     ANY_NUMBER,
     COST_OPTIONS,
@@ -35,8 +36,8 @@ from ..rules.definitions import (
     StaticAbility,
     arguments_of,
 )
-from ..rules.layers import AFFECTED, COLOR_WORDS, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
-from ..rules.replacement import REDIRECT_ZONES, REPLACEMENT_EVENTS
+from ..rules.layers import AFFECTED, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
+from ..rules.replacement import REPLACEMENT_EVENTS
 from ._fields import (
     KEYWORDS,
     Where,
@@ -332,8 +333,8 @@ def read_statics(raw: Any, text: str, where: Where, n_keywords: int) -> tuple[St
             raise where.error(f"{f}.affected", f"unknown affected word {affected!r} (known: "
                               f"{', '.join(sorted(AFFECTED))})")
         color = read_string(r.get("color", ""), where, f"{f}.color")
-        if color and color not in COLOR_WORDS:
-            raise where.error(f"{f}.color", f"expected a colour word ({', '.join(COLOR_WORDS)}), "
+        if color and color not in COLOR_BY_WORD:
+            raise where.error(f"{f}.color", f"expected a colour word ({', '.join(COLOR_BY_WORD)}), "
                               f"got {color!r}")
         effects = r.get("effects")
         if not isinstance(effects, list) or not effects:

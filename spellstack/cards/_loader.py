@@ -26,6 +26,7 @@ from ..rules import (
     TriggeredAbility,
     parse_mana_cost,
 )
+from ..rules.base import CARD_TYPES, SUPERTYPES
 from ._abilities import (
     read_condition,
     read_cost,
@@ -58,9 +59,6 @@ from ._toml import checking, parse_toml, short_value
 
 __all__ = ["load_card_file", "load_cards", "parse_type_line"]
 
-SUPERTYPES = frozenset({"Basic", "Legendary", "World", "Snow"})
-CARD_TYPES = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instant", "Land",
-                        "Planeswalker", "Sorcery", "Kindred"})
 
 _CARD_KEYS = frozenset({"name", "cost", "type", "pt", "loyalty", "text", "color", "keywords",
                         "spell", "activated", "triggered", "replacement", "counter_limits",

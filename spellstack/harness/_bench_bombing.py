@@ -23,7 +23,7 @@ from ..cards import load_cards, load_deck
 from ..protocol import PROTOCOL_VERSION, DecisionRequest, GameOver, PriorityRequest, encode
 from ..rules import GameRandom, new_game
 from ._hostile import NO_VIEW, RAW_KINDS, HostileStream, submission
-from ._hostile_seat import _receive
+from ._hostile_seat import decode_incoming
 
 __all__ = ["BOMB_KINDS", "bench_bombing", "bomb_kinds"]
 
@@ -68,7 +68,7 @@ def _bomber(kind: str, seed: int) -> Seat:
     async def play(link: Link) -> None:
         bomb = True
         while True:
-            msg = _receive(await link.inbox.receive(), full=False)
+            msg = decode_incoming(await link.inbox.receive(), full=False)
             if isinstance(msg, GameOver):
                 return
             if not isinstance(msg, PriorityRequest | DecisionRequest):

@@ -39,7 +39,7 @@ from ..rules import FIRST_OBJECT_ID, Action, Decision, Game, PlayerView, Reply
 from ._hostile import HOSTILE_KINDS, NO_DELTA, HostileStream, Outgoing, submission
 from ._hostile_bombs import BombCycle
 
-__all__ = ["ForfeitGuard", "HostileBot", "run_hostile_seat"]
+__all__ = ["ForfeitGuard", "HostileBot", "decode_incoming", "run_hostile_seat"]
 
 
 class ForfeitGuard:
@@ -89,7 +89,7 @@ class ForfeitGuard:
         return used + margin < MAX_REJECTIONS
 
 
-def _receive(data: bytes, *, full: bool) -> Message:
+def decode_incoming(data: bytes, *, full: bool) -> Message:
     """Decode a message from the coordinator. Unless ``full``, a request's view is skipped:
     the stream then reads ids from the game itself, and the legal bot needs only the
     decision (decoding views is most of a client's cost)."""
@@ -143,7 +143,7 @@ async def run_hostile_seat(
         await out.send(item.data)
 
     while True:
-        msg = _receive(await inbox.receive(), full=stream.game is None)
+        msg = decode_incoming(await inbox.receive(), full=stream.game is None)
         if isinstance(msg, GameOver):
             return sent
         if isinstance(msg, PriorityRequest | DecisionRequest):

@@ -1,6 +1,6 @@
 """The wire format: msgpack envelopes ``{"k": KIND, "v": PROTOCOL_VERSION, "b": body}``.
 
-The body is the message in the wire form of ``_convert``: maps of field names, except the
+The body is the message in the wire form of the schema engine (``spellstack.schema``): maps of field names, except the
 small frequent records (``ObjectView``, ``StackItemView``, ``PlayerChange``, ``Choice``,
 ``TargetRequirement``, ``ActionOption``, ``Event``), which are positional lists of their
 fields in declaration order.
@@ -32,12 +32,13 @@ from typing import Any, TypeVar, cast
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 
-from spellstack.protocol._convert import compact, describe_value, from_trusted, from_wire, short_repr, to_wire
+from spellstack.protocol._convert import compact, describe_value, from_trusted, short_repr, to_wire
 from spellstack.protocol._messages import MESSAGE_TYPES, Message
 from spellstack.protocol._views import PlayerChange
 from spellstack.rules.base import InvalidMessageError
 from spellstack.rules.state import ActionOption, Choice, Event, TargetRequirement
 from spellstack.rules.views import ObjectView, StackItemView
+from spellstack.schema import SchemaError, from_wire
 
 __all__ = [
     "COMPACT_RECORDS",
@@ -277,7 +278,7 @@ def _build(kind: str, body: Any) -> Message:
     cls = MESSAGE_TYPES[kind]
     try:
         msg: Message = from_wire(cls, body)
-    except InvalidMessageError as exc:
+    except SchemaError as exc:
         raise InvalidMessageError(f"invalid {kind} message: {exc}") from None
     except Exception as exc:  # pragma: no cover - a bug, but never let it kill a game
         raise InvalidMessageError(

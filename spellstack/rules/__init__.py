@@ -6,6 +6,7 @@ may need a player's choice are generators that yield ``Decision`` and receive ``
 """
 
 from .base import (
+    SETUP_ZONES,
     CardDefinitionError,
     GameRandom,
     IllegalActionError,
@@ -170,6 +171,7 @@ __all__ = [
     "RESTRICTION_KINDS",
     "RESTRICTION_OBJECTS",
     "RESTRICTION_PLAYERS",
+    "SETUP_ZONES",
     "SKIPPED_CHECK",
     "STEPS",
     "TARGET_KINDS",

@@ -16,6 +16,7 @@ import trio
 from ..protocol import Accepted, Rejected
 from ..rules import (
     ACTION_KINDS,
+    SETUP_ZONES,
     Action,
     Answer,
     Decision,
@@ -36,7 +37,6 @@ ACTION_KEYS: tuple[str, ...] = ACTION_KINDS
 STEP_KINDS: tuple[str, ...] = (*ACTION_KEYS, "resolve", "advance", "attack", "block", "choose")
 """The keys that say what a step is; a step without one of them is an ``expect`` step."""
 MAX_PRIORITY_DECISIONS = 5000
-_ZONES = ("hand", "graveyard", "exile", "library", "battlefield")
 
 
 class Director:
@@ -285,9 +285,9 @@ class Director:
         kind = "cast" if "cast" in step else "activate" if "activate" in step else "play"
         token = step[kind]
         zone = step.get("from", "hand" if kind != "activate" else "battlefield")
-        if zone not in _ZONES:
+        if zone not in SETUP_ZONES:
             raise ScenarioError(f"{self.where}: step {self.index + 1}: from = {zone!r} is not a "
-                                f"zone ({', '.join(_ZONES)})")
+                                f"zone ({', '.join(SETUP_ZONES)})")
         face = step.get("face", "")
         if token in self.labels:
             obj = find_card(self.game, self.labels[token])

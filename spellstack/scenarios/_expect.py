@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..rules import (
+    SETUP_ZONES,
     Game,
     GameObject,
     ManaCostSyntaxError,
@@ -19,7 +20,7 @@ from ._errors import ScenarioError, ScenarioFailure
 
 __all__ = ["check_expect", "check_expect_types", "find_card", "stack_name"]
 
-_ZONE_KEYS = ("hand", "graveyard", "exile", "battlefield")
+_ZONE_KEYS = tuple(z for z in SETUP_ZONES if z != "library")  # the library: library_top, library_count
 _IS_INT = (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer")
 _IS_STR = (lambda v: isinstance(v, str), "a string")
 _IS_NAMES = (lambda v: isinstance(v, list) and all(isinstance(n, str) for n in v),

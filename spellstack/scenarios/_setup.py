@@ -7,6 +7,7 @@ from typing import Any
 
 from ..cards import card_name_problem
 from ..rules import (
+    SETUP_ZONES,
     STEPS,
     CardDefinition,
     Game,
@@ -23,8 +24,7 @@ from ._errors import ScenarioError, ScenarioUnsupported
 __all__ = ["PRIORITY_STEPS", "build_game"]
 
 PRIORITY_STEPS = frozenset(STEPS) - {"untap", "cleanup"}
-_PLAYER_KEYS = {"life", "poison", "hand", "graveyard", "exile", "library", "battlefield", "mana",
-                "lands_played"}
+_PLAYER_KEYS = {"life", "poison", *SETUP_ZONES, "mana", "lands_played"}
 _OBJECT_KEYS = {"card", "token", "label", "owner", "tapped", "damage", "counters", "sick",
                 "attached_to", "face_down"}
 
@@ -89,7 +89,7 @@ def build_game(setup: Mapping[str, Any], seed: int, cards: Mapping[str, CardDefi
                 p.mana = parse_pool(str(table["mana"]))
             except (ManaCostSyntaxError, ValueError) as err:
                 raise ScenarioError(f"{where}: setup.{name}.mana: {err}") from None
-        for zone in ("library", "hand", "graveyard", "exile", "battlefield"):
+        for zone in SETUP_ZONES:
             items = table.get(zone, [])
             if not isinstance(items, list):
                 raise ScenarioError(f"{where}: setup.{name}.{zone} must be a list")

@@ -14,8 +14,6 @@ from ._answers import no_questions, to_priority
 
 __all__ = ["Card", "Table"]
 
-_ZONES = ("library", "hand", "graveyard", "exile", "battlefield")
-
 
 @dataclass(frozen=True, slots=True)
 class Card:

@@ -4,7 +4,7 @@ speaks the stdio bot protocol (``_stdio``) for the class ``SPEC`` names (``modul
 told to trust them. ``--check SPEC`` only loads the class and builds one bot, as ``load_bot``
 does, and exits: 0 if it loads, 2 with the reason on stderr if not.
 
-It reads the hello, builds the bot with the hello's seed, and runs the engine's own player
+It reads the hello, builds the bot with the hello's seed, says it is ready, and runs the engine's own player
 actor for it, over stdin and stdout instead of channels: the bot sees exactly what it would see
 in process (the rebuilt full view, its ``notify``, its ``stops``), and a bot that raises
 forfeits with the same reason. Its stdout carries frames only: anything else printing there
@@ -35,7 +35,7 @@ from ..bots import Bot
 from ._entrants import BotFactory, EntrantError, load_bot
 from ._frames import FrameError, FrameReader, frame
 from ._games import unbuilt
-from ._stdio import HELLO_VERSION, ProcessBot
+from ._stdio import HELLO_VERSION, READY, ProcessBot
 
 __all__ = ["main"]
 
@@ -129,6 +129,8 @@ async def _serve(factory: BotFactory, frames_in: int, frames_out: int) -> int:
     except BaseException as err:  # the seat forfeits, as in process, with the reason
         raise_unless_policys(err)
         stand_in = unbuilt(err)
+    # Built (or not: its stand-in forfeits at the first request, as in process): ready.
+    await stdout.send_all(frame(msgpack.packb(READY)))
     players, seat = hello.get("players"), hello.get("seat")
     name = (players[seat] if isinstance(players, list) and type(seat) is int and 0 <= seat < len(players)
             else "bot")

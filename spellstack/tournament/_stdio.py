@@ -3,20 +3,25 @@
 A bot process is started for each game it plays. Its stdin carries frames from the engine, its
 stdout frames to it; a frame is a 4-byte big-endian length and then that many bytes. The first
 frame it reads is the hello (``hello_message``: a msgpack map with its game, seat, the players'
-names, the protocol version, its deadline and its seed); every later one is a protocol message
-exactly as the coordinator sent it to the seat (``PriorityRequest``, ``DecisionRequest``,
-``Accepted``, ``Rejected``, ``ErrorReply``, ``StopsSet``, ``GameOver``). What it writes are the
-messages a player sends (``SubmitAction``, ``SubmitAnswer``, ``SetStops``, ``RequestFullView``,
-``Forfeit``). ``docs/stdio-bots.md`` is the full description.
+names, the protocol version, its deadline, its start-up time and its seed), and the first it
+writes is its answer, ``{"t": "ready"}``, once it has started up: the game's first request
+waits for it (``Seat.starts``), so that no decision's deadline pays for starting a process.
+Every later frame it reads is a protocol message exactly as the coordinator sent it to the seat
+(``PriorityRequest``, ``DecisionRequest``, ``Accepted``, ``Rejected``, ``ErrorReply``,
+``StopsSet``, ``GameOver``). What it writes are the messages a player sends (``SubmitAction``,
+``SubmitAnswer``, ``SetStops``, ``RequestFullView``, ``Forfeit``). ``docs/stdio-bots.md`` is
+the full description.
 
 The relay (``ProcessSeat``) is a seat of the game (``actors.Seat``) and a thin one: what the
 bot writes reaches the coordinator, which judges it as it judges any player's message
 (malformed messages, illegal actions and deadlines are the coordinator's to count). The relay
 itself only refuses what it can't pass on: a frame over the player's message limit (a length
 that large is how noise on stdout shows), a stream that ends inside a frame, a process that
-can't start, exits or is killed. Each of those forfeits the bot's game with a reason naming it.
-Whatever happens, the process is killed when the game is over for it, and at once when it
-is cancelled (a bot over its deadline is forfeited by the coordinator and then killed).
+can't start, exits or is killed, a bot not ready within its start-up time
+(``BotHello.startup``) or whose first frame is not the ready frame. Each of those forfeits the
+bot's game with a reason naming it. Whatever happens, the process is killed when the game is
+over for it, and at once when it is cancelled (a bot over its deadline is forfeited by the
+coordinator and then killed).
 
 Containment: the bot is started by a supervisor of its own (``_supervisor``), which holds the
 read end of a pipe (the lifeline) whose write end only the relay holds. When the bot exits, or
@@ -35,25 +40,31 @@ import signal
 import subprocess
 import sys
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
-from .._printable import printable
+from .._printable import printable, short_value
 from ..actors import Link, Seat
 from ..protocol import MAX_PLAYER_MESSAGE_BYTES, PROTOCOL_VERSION, Forfeit, decode_from_player
 from ..rules import InvalidMessageError
 from ._frames import FrameError, FrameReader, frame
 from ._supervisor import CANT_START, CANT_START_SAYS
 
-__all__ = ["DEFAULT_BOT_MEMORY", "EXIT_GRACE", "HELLO_VERSION", "MIN_BOT_MEMORY", "STDERR_KEPT", "BotHello",
-           "ProcessBot", "hello_message", "supervised"]
+__all__ = ["DEFAULT_BOT_MEMORY", "DEFAULT_STARTUP", "EXIT_GRACE", "HELLO_VERSION", "MIN_BOT_MEMORY", "READY",
+           "STDERR_KEPT", "BotHello", "ProcessBot", "hello_message", "supervised"]
 
-HELLO_VERSION = 1
-"""The hello frame's ``v``: what a bot process can expect of the frames it is sent."""
+HELLO_VERSION = 2
+"""The hello frame's ``v``: what a bot process can expect of the frames it is sent, and must
+answer (2: the ready frame)."""
+READY = {"t": "ready"}
+"""The frame a bot process answers the hello with once it has started up."""
+DEFAULT_STARTUP = 10.0
+"""Seconds a bot process has from its start to its ready frame unless told otherwise: a Python
+bot importing the engine needs one or two on a busy machine."""
 EXIT_GRACE = 2.0
 """Seconds a bot process is given to exit by itself after its game is over (its stdin
 closed); then it is killed."""
@@ -94,13 +105,15 @@ class BotHello:
     """Seconds it has for each decision."""
     seed: int
     """Its own seed, for whatever it draws at random."""
+    startup: float = DEFAULT_STARTUP
+    """Seconds it has from its start to its ready frame (a bot not ready by then forfeits)."""
 
 
 def hello_message(hello: BotHello) -> dict[str, object]:
     """The hello frame's contents."""
     return {"t": "hello", "v": HELLO_VERSION, "protocol": PROTOCOL_VERSION, "game": hello.game,
             "seat": hello.seat, "players": list(hello.players), "deadline": float(hello.deadline),
-            "seed": hello.seed}
+            "startup": float(hello.startup), "seed": hello.seed}
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +128,7 @@ class ProcessBot:
 
     def seat(self, hello: BotHello) -> Seat:
         """The game's seat for it: a relay between the game and a process started for it."""
-        return Seat(ProcessSeat(self.command, hello, self.memory).play)
+        return Seat(ProcessSeat(self.command, hello, self.memory).play, starts=True)
 
 
 class _Gone(Exception):
@@ -147,9 +160,11 @@ class ProcessSeat:
         """The game is over for the bot (its ``GameOver`` was passed on): however it exits
         now, it is not forfeited (the coordinator has finished)."""
 
-    async def play(self, link: Link) -> None:
-        """Start the process, relay both ways until the game is over for the bot, and see the
-        process gone however this ends."""
+    async def play(self, link: Link, ready: Callable[[], None] = lambda: None) -> None:
+        """Start the process, tell it the hello and wait for its ready frame (then call
+        ``ready``: the game may begin), relay both ways until the game is over for the bot, and
+        see the process gone however this ends. A bot that can't start, or isn't ready in time,
+        forfeits (``ready`` is called first, so that the game is there to be told)."""
         # Both ends are close-on-exec: only the supervisor gets the read end (``pass_fds``).
         lifeline, self.lifeline = os.pipe()
         try:
@@ -159,6 +174,7 @@ class ProcessSeat:
                 pass_fds=(lifeline,))
         except OSError as err:
             self._cut_lifeline()
+            ready()
             await link.send(Forfeit(_fit(f"bot process can't start: {err.strerror or err} "
                                          f"({self.command[0]!r})")))
             return
@@ -171,8 +187,13 @@ class ProcessSeat:
         try:
             async with trio.open_nursery() as nursery:
                 nursery.start_soon(self._drain_stderr, process)
-                nursery.start_soon(self._to_bot, process, link, nursery.cancel_scope)
-                reason = await self._from_bot(process, link)
+                assert process.stdout is not None
+                frames = FrameReader(process.stdout, MAX_PLAYER_MESSAGE_BYTES)
+                reason = await self._start_up(process, frames)
+                ready()
+                if reason is None:
+                    nursery.start_soon(self._to_bot, process, link, nursery.cancel_scope)
+                    reason = await self._from_bot(process, frames, link)
                 nursery.cancel_scope.cancel()
             if reason is not None and not self.over:
                 await link.send(Forfeit(_fit(reason)))
@@ -180,13 +201,41 @@ class ProcessSeat:
             with trio.CancelScope(shield=True):
                 await self._stop(process)
 
+    async def _start_up(self, process: trio.Process, frames: FrameReader) -> str | None:
+        """Send the hello and read the bot's ready frame, within its start-up time; the forfeit
+        reason if it does not come (None: ready)."""
+        stdin = process.stdin
+        assert stdin is not None
+        # A bot that already exited is told by its stdout ending, below.
+        with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+            await stdin.send_all(frame(msgpack.packb(hello_message(self.hello), use_bin_type=True)))
+        limit = self.hello.startup
+        with trio.move_on_after(limit):
+            try:
+                payload = await frames.receive_payload()
+            except FrameError as err:
+                if err.size is not None:
+                    return _noise(err.head, err.size, frames.limit)
+                return await self._ended(process, err.partial)
+            if payload is None:
+                return await self._ended(process, b"")
+            try:
+                first = msgpack.unpackb(payload, raw=False)
+            except Exception:  # msgpack raises several kinds of error for bad bytes
+                first = None
+            if first == READY:
+                return None
+            return (f"bot process answered the hello with {_quoted(payload)}, not the ready "
+                    f"frame {{'t': 'ready'}}")
+        return (f"bot process was not ready within {limit:g} s of its start (it answers the "
+                f"hello with the ready frame {{'t': 'ready'}})")
+
     async def _to_bot(self, process: trio.Process, link: Link, everything: trio.CancelScope) -> None:
-        """The hello, then every message the coordinator sends the seat, each as a frame; after
-        ``GameOver`` the bot's stdin is closed, and it has ``EXIT_GRACE`` to exit."""
+        """Every message the coordinator sends the seat, each as a frame; after ``GameOver``
+        the bot's stdin is closed, and it has ``EXIT_GRACE`` to exit."""
         stdin = process.stdin
         assert stdin is not None
         try:
-            await stdin.send_all(frame(msgpack.packb(hello_message(self.hello), use_bin_type=True)))
             while True:
                 data = await link.receive_bytes()
                 if data.startswith(_GAME_OVER):
@@ -205,12 +254,9 @@ class ProcessSeat:
             await process.wait()
         everything.cancel()
 
-    async def _from_bot(self, process: trio.Process, link: Link) -> str | None:
+    async def _from_bot(self, process: trio.Process, frames: FrameReader, link: Link) -> str | None:
         """Pass every frame the bot writes to the coordinator; the forfeit reason when the
         stream can't go on (None: the game was over for it)."""
-        stdout = process.stdout
-        assert stdout is not None
-        frames = FrameReader(stdout, MAX_PLAYER_MESSAGE_BYTES)
         while True:
             try:
                 payload = await frames.receive_payload()
@@ -343,6 +389,15 @@ def _noise(head: bytes, size: int, limit: int) -> str:
                 f"frames only: print to stderr (read as a frame's length, {size} bytes, over "
                 f"the limit of {limit} for a player's message)")
     return f"bot process sent a frame of {size} bytes, over the limit of {limit} for a player's message"
+
+
+def _quoted(payload: bytes) -> str:
+    """A frame a bot wrote, for a reason: what it decodes to if it is msgpack (else its bytes),
+    cut short."""
+    try:
+        return short_value(msgpack.unpackb(payload, raw=False))
+    except Exception:  # msgpack raises several kinds of error for bad bytes
+        return f"bytes {short_value(payload)}"
 
 
 def _fit(reason: str) -> str:

@@ -19,6 +19,9 @@ def read():
 
 
 hello = read()
+ready = msgpack.packb({"t": "ready"})
+stdout.write(struct.pack(">I", len(ready)) + ready)
+stdout.flush()
 while (message := read()) is not None:
     if message["k"] not in ("PriorityRequest", "DecisionRequest"):
         continue

@@ -24,6 +24,7 @@ from pathlib import Path
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "stdio_bot.py"
 MODE = sys.argv[1]
+READY = b"\x81\xa1t\xa5ready"  # {"t": "ready"} in msgpack (this bot does without the package)
 
 
 def note() -> None:
@@ -52,12 +53,16 @@ def detached() -> None:
 
 
 def read_until_a_request() -> None:
+    """Read the hello, say it is ready, and read up to the first request."""
     stdin = sys.stdin.buffer
     while True:
         head = stdin.read(4)
         if len(head) < 4:
             sys.exit(0)
         body = stdin.read(struct.unpack(">I", head)[0])
+        if b"hello" in body:
+            sys.stdout.buffer.write(struct.pack(">I", len(READY)) + READY)
+            sys.stdout.buffer.flush()
         if b"PriorityRequest" in body or b"DecisionRequest" in body:
             return
 

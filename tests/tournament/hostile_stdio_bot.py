@@ -1,7 +1,10 @@
 """A bot process that misbehaves in the way its one argument names, for the isolation tests.
 
-It reads the hello and then requests as a stdio bot does (frames of msgpack), and at its
-first request (or from the start, for noise) does the harm named: ``silent`` never answers,
+It reads the hello, says it is ready, and then reads requests as a stdio bot does (frames of
+msgpack), and at its first request (or from the start, for noise and unready) does the harm
+named: ``unready`` never says it is ready, ``chatty`` answers the hello with a message in
+place of the ready frame, ``slowstart`` takes 0.8 s to say it is ready and then plays (it
+passes and gives the simplest legal answers), ``silent`` never answers,
 ``garbage`` sends frames that are not msgpack, ``oversized`` a frame longer than any player
 message, ``truncated`` half a frame and exits, ``nested`` deeply nested lists, ``noise``
 prints text on stdout, ``illegal`` casts a card that does not exist whenever it has priority,
@@ -40,11 +43,33 @@ hello = read()
 if MODE == "noise":
     print("starting up, seat", hello["seat"])
     sys.stdout.flush()
+elif MODE == "unready":
+    time.sleep(3600)
+elif MODE == "chatty":
+    write(msgpack.packb({"k": "SetStops", "v": hello["protocol"], "b": {}}))
+elif MODE == "slowstart":
+    time.sleep(0.8)  # longer than the deadline it plays under
+    write(msgpack.packb({"t": "ready"}))
+else:
+    write(msgpack.packb({"t": "ready"}))
 while (message := read()) is not None:
     if message["k"] not in ("PriorityRequest", "DecisionRequest"):
         continue
     decision = message["b"]["decision"]
-    if MODE == "silent":
+    if MODE == "slowstart" and message["k"] == "PriorityRequest":
+        write(msgpack.packb({"k": "SubmitAction", "v": hello["protocol"], "b": {
+            "decision_id": decision["id"], "action": {
+                "kind": "pass", "object_id": 0, "ability": 0, "targets": [], "x": 0, "divide": [],
+                "pay": [], "pay_as": [], "face": "", "modes": [], "costs": []}}}))
+    elif MODE in ("illegal", "slowstart") and message["k"] == "DecisionRequest":
+        # Its other answers are legal (keep, go first, the fewest choices): it is its
+        # actions that are refused, for ever.
+        keys = [c[0] for c in decision["choices"]]
+        chosen = {"mulligan": [0], "starting_player": [decision["player"]], "order": keys,
+                  "yes_no": [0]}.get(decision["kind"], keys[:decision["min"]])
+        write(msgpack.packb({"k": "SubmitAnswer", "v": hello["protocol"], "b": {"answer": {
+            "decision_id": decision["id"], "keys": chosen, "pairs": []}}}))
+    elif MODE == "silent":
         time.sleep(3600)
     elif MODE == "garbage":
         write(b"\xc1\xc1 not msgpack at all")
@@ -56,14 +81,6 @@ while (message := read()) is not None:
         sys.exit(0)
     elif MODE == "nested":
         write(b"\x91" * 5000 + b"\xc0")
-    elif MODE == "illegal" and message["k"] == "DecisionRequest":
-        # Its other answers are legal (keep, go first, the fewest choices): it is its
-        # actions that are refused, for ever.
-        keys = [c[0] for c in decision["choices"]]
-        chosen = {"mulligan": [0], "starting_player": [decision["player"]], "order": keys,
-                  "yes_no": [0]}.get(decision["kind"], keys[:decision["min"]])
-        write(msgpack.packb({"k": "SubmitAnswer", "v": hello["protocol"], "b": {"answer": {
-            "decision_id": decision["id"], "keys": chosen, "pairs": []}}}))
     elif MODE == "illegal":
         write(msgpack.packb({"k": "SubmitAction", "v": hello["protocol"], "b": {
             "decision_id": decision["id"], "action": {

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from spellstack.actors import GameResult, SeatConfig, play_one_game
+from spellstack.bots import RandomBot
 from spellstack.cards import load_cards
 from spellstack.protocol import PROTOCOL_VERSION
 from spellstack.tournament import (
@@ -26,7 +28,7 @@ from spellstack.tournament import (
     play_tournament,
     untimed,
 )
-from spellstack.tournament._stdio import HELLO_VERSION, ProcessBot
+from spellstack.tournament._stdio import DEFAULT_STARTUP, HELLO_VERSION, BotHello, ProcessBot
 
 CARDS = load_cards()
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +76,7 @@ async def test_the_hello_frame_gives_seat_protocol_deadline_and_seed(tmp_path: P
     assert hello == {"t": "hello", "v": HELLO_VERSION, "protocol": PROTOCOL_VERSION,
                      "game": row.game_id, "seat": seat,
                      "players": [("hello", "random-gruul")[i] for i in row.entrants],
-                     "deadline": 7.5, "seed": row.bot_seeds[seat]}
+                     "deadline": 7.5, "startup": DEFAULT_STARTUP, "seed": row.bot_seeds[seat]}
     assert row.winner == 1 - seat
     assert re.search(r"hello forfeited: bot process exited with code 1$", row.reason), row.reason
 
@@ -103,21 +105,19 @@ async def test_a_class_bot_runs_in_a_process_of_its_own_unless_trusted(
     assert _rows(runs[False].rows) == _rows(runs[True].rows)
 
 
-@pytest.mark.slow
 async def test_a_bot_process_over_its_deadline_is_killed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pids = tmp_path / "pids"
     pids.mkdir()
     monkeypatch.setenv("SPELLSTACK_TEST_PIDS", str(pids))
     spinner = parse_entrant(f"spins={CLASSES}:Spins@gruul", CARDS)
-    # Real time, waited out once: the bot is another process. The first request's time includes
-    # starting the process (a Python one takes a second or so to import the engine), so the
-    # deadline leaves room for it.
+    # Real time, waited out once: the bot is another process. Its start-up (importing the
+    # engine) is not part of any decision's time, so the deadline can be short.
     settings = TournamentSettings((spinner, parse_entrant("random@gruul", CARDS)), "round-robin", 1, 2,
-                                  deadline=5.0)
+                                  deadline=0.5)
     played = await play_tournament(settings, db=tmp_path / "r.db")
     row, = played.rows
-    assert row.reason.endswith("spins forfeited: no answer within 5 s"), row.reason
+    assert row.reason.endswith("spins forfeited: no answer within 0.5 s"), row.reason
     pid, = (int(p.stem) for p in pids.iterdir())
     with pytest.raises(ProcessLookupError):  # killed and reaped, not left spinning
         os.kill(pid, 0)
@@ -181,3 +181,34 @@ def test_settings_know_the_deadline() -> None:
     settings = TournamentSettings(entrants, "round-robin", 1, 1)
     assert settings.as_dict()["deadline"] == 30.0
     assert replace(settings, deadline=2.0).as_dict()["deadline"] == 2.0
+
+
+async def _hostile_game(mode: str, *, deadline: float, startup: float = DEFAULT_STARTUP) -> GameResult:
+    """One game between the hostile stdio bot in ``mode`` (seat 0) and a random bot."""
+    bot = ProcessBot((sys.executable, str(HERE / "hostile_stdio_bot.py"), mode))
+    seat = bot.seat(BotHello("g1", 0, ("hostile", "random"), deadline, 7, startup))
+    _, result = await play_one_game(["gruul", "gruul"], [seat, RandomBot(2)], 11, names=("hostile", "random"),
+                                    configs=[SeatConfig(timeout=deadline)] * 2)
+    return result
+
+
+async def test_no_decision_pays_for_a_bot_starting_up() -> None:
+    # Real time: the bot takes 0.8 s to say it is ready, longer than its deadline of 0.3 s for
+    # each decision, and is not forfeited for it.
+    result = await _hostile_game("slowstart", deadline=0.3)
+    assert result.forfeits == [], result.forfeits
+    assert result.winner is not None and "forfeit" not in result.reason, result.reason
+
+
+async def test_a_bot_not_ready_within_its_start_up_time_forfeits() -> None:
+    # Real time: the bot never says it is ready; it is given 0.3 s.
+    result = await _hostile_game("unready", deadline=5.0, startup=0.3)
+    assert result.forfeits == [("hostile", "bot process was not ready within 0.3 s of its start (it answers "
+                                           "the hello with the ready frame {'t': 'ready'})")]
+    assert result.winner == "random"
+
+
+async def test_a_bot_answering_the_hello_with_anything_but_ready_forfeits() -> None:
+    result = await _hostile_game("chatty", deadline=5.0)
+    assert result.forfeits == [("hostile", "bot process answered the hello with {'b': {}, 'k': 'SetStops', "
+                                           f"'v': {PROTOCOL_VERSION}}}, not the ready frame {{'t': 'ready'}}")]

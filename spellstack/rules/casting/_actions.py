@@ -34,8 +34,8 @@ from ._boards import can_tap, mana_sources, named_mana_sources, pay_mana_abiliti
 from ._checks import loyalty_refusal, named_for, refusal, sorcery_timing
 
 
-def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
-          exclude: int = 0, pay_as: tuple[str, ...] | None = None) -> Payment:
+def plan_cost(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
+              exclude: int = 0, pay_as: tuple[str, ...] | None = None) -> Payment:
     """601.2g/h: find how to pay; raise if the player can't. ``exclude``: a permanent whose {T}
     is already part of the cost. Without ``action.pay``, only mana abilities whose only cost is
     {T} pay (automatic payment); with it, any mana ability of the permanents it names, once per
@@ -56,7 +56,7 @@ def _plan(game: Game, seat: int, cost: ManaCost, x: int, action: Action,
     return plan
 
 
-def _pay(game: Game, seat: int, plan: Payment) -> None:
+def pay_plan(game: Game, seat: int, plan: Payment) -> None:
     """601.2g/h: activate the mana abilities, paying their costs (``pay_mana_abilities``: {T},
     counters, sacrifice), then pay from the pool and with life. The mana the abilities add is
     spent at once on the cost, so the pool keeps only what was in it before, less
@@ -87,9 +87,9 @@ def _split(specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
     return None
 
 
-def _split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
-                   seat: int, source_id: int, what: str,
-                   source: GameObject | None = None) -> tuple[int, ...]:
+def split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
+                  seat: int, source_id: int, what: str,
+                  source: GameObject | None = None) -> tuple[int, ...]:
     """601.2c: match the chosen targets, in order, to the requirements in order; each target
     must be legal for its requirement and one requirement never names the same object twice
     (115.3). Returns the group sizes: the first split that works, earlier requirements taking
@@ -182,12 +182,12 @@ def activate_ability(game: Game, seat: int, action: Action) -> GameObject | None
             raise refusal(game, "118.3", f"{obj.name} has fewer than {n} {kind} counter(s) to remove")
     effects, pay_as = _mana_color_chosen(game, obj, ab, action)
     # 115.5: an ability can't target itself, but it may target its own source (no exclusion).
-    groups = _split_targets(game, ab.targets, action.targets, seat, 0, obj.name, obj)
-    plan = _plan(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0, pay_as)
+    groups = split_targets(game, ab.targets, action.targets, seat, 0, obj.name, obj)
+    plan = plan_cost(game, seat, ab.mana_cost, action.x, action, obj.id if ab.tap else 0, pay_as)
     if ab.sacrifice and any(oid == obj.id for oid, _ in plan.activations):
         raise refusal(game, "602.2b", f"{obj.name} is sacrificed to pay this cost: its mana "
                       "abilities can't pay it too")
-    _pay(game, seat, plan)
+    pay_plan(game, seat, plan)
     if ab.tap:
         obj.tapped = True
     for kind, n in ab.remove_counters:  # 602.2b: a cost paid along with the mana

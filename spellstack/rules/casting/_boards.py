@@ -205,7 +205,7 @@ def pay_mana_abilities(game: Game, seat: int, plan: Payment) -> None:
     """601.2g/605.3a: activate the mana abilities of the plan, paying their costs (602.2b): tap
     the permanent, remove its counters (118.3), sacrifice it (701.17a: it goes to its owner's
     graveyard; a token then ceases to exist, 704.5d). The mana they add is spent at once on the
-    cost being paid (``_pay``). Sacrifices come last, together (603.10a), once every other cost
+    cost being paid (``pay_plan``). Sacrifices come last, together (603.10a), once every other cost
     is paid."""
     st = game.state
     if not plan.abilities:

@@ -28,7 +28,7 @@ from ..state import Action, GameObject, Proc, ResolutionCast
 from ..triggers import condition_holds, trigger_cast
 from ..views import ask_choose, visible_name, visible_to
 from ..zones import move_object
-from ._actions import _pay, _plan, _split_targets
+from ._actions import pay_plan, plan_cost, split_targets
 from ._checks import refusal, sorcery_timing
 
 __all__ = ["WITHOUT_PAYING", "CastForm", "begin_cast", "cast_forms", "cast_spell",
@@ -374,7 +374,7 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
     bestowed = any(o.name == "bestow" for o in chosen)
     # 601.2c: targets; 601.2d: the division.
     specs = spell_specs(face, action.modes, bestowed)
-    groups = _split_targets(game, specs, action.targets, seat, obj.id, face.name, obj)
+    groups = split_targets(game, specs, action.targets, seat, obj.id, face.name, obj)
     divide = _division(game, face, action, seat)
     # 601.2e: the proposed spell (its face's mana value with X) must be legal; 101.2.
     why = cast_refusal(game, seat, obj, action.x, face if face.name != obj.name else None)
@@ -386,7 +386,7 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
             raise refusal(game, "601.2e", f"{during.source} lets a spell with mana value "
                           f"{during.max_mana_value} or less be cast; {face.name}'s is {value}")
     # 601.2f: the total cost is locked in; 601.2g-h: the payment is worked out.
-    plan = _plan(game, seat, cost, action.x, action)
+    plan = plan_cost(game, seat, cost, action.x, action)
     discard = any(o.name == "jump-start" for o in chosen)
     if discard and not st.players[seat].hand:
         raise refusal(game, "702.133a", f"jump-start needs a card to discard, and "
@@ -406,7 +406,7 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
     if bestowed or (face.name != obj.name and not face_down):
         spell.bestowed = bestowed
         game.changed()  # its characteristics are the face's, or a bestowed Aura's (702.103b)
-    _pay(game, seat, plan)
+    pay_plan(game, seat, plan)
     if discard:
         hand = list(st.players[seat].hand)
         if len(hand) > 1:
@@ -450,11 +450,11 @@ def pay_mana(game: Game, seat: int, cost: ManaCost, check_only: bool) -> bool:
     """``Game.pay_mana``: whether ``seat`` can pay ``cost`` now by the automatic payment rule,
     and unless ``check_only`` pay it (118.12: "unless [a player] pays")."""
     try:
-        plan = _plan(game, seat, cost, 0, Action("pass"))
+        plan = plan_cost(game, seat, cost, 0, Action("pass"))
     except IllegalActionError:  # they can't pay
         return False
     if not check_only:
-        _pay(game, seat, plan)
+        pay_plan(game, seat, plan)
     return True
 
 

@@ -30,7 +30,7 @@ from ._casting import (
     total_cost,
 )
 from ._checks import sorcery_timing
-from ._legal import _requirements
+from ._legal import target_requirements
 
 __all__ = ["cast_while_resolving"]
 
@@ -61,7 +61,7 @@ def _castable(game: Game, seat: int, obj: GameObject,
             continue
         if not sorcery_timing(game, seat) and timing_refusal(game, seat, obj) is not None:
             continue
-        if all(_requirements(game, spell_specs(face, modes, False), seat, obj.id, obj) is None
+        if all(target_requirements(game, spell_specs(face, modes, False), seat, obj.id, obj) is None
                for modes in _mode_sets(face)):
             continue
         out.append(form)

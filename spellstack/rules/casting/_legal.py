@@ -52,8 +52,12 @@ _NO_COST = ManaCost(())
 _ONLY_PASS = (ActionOption("pass"),)
 
 
-def _requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
-                  source_id: int, source: GameObject) -> tuple[TargetRequirement, ...] | None:
+def target_requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
+                        source_id: int, source: GameObject) -> tuple[TargetRequirement, ...] | None:
+    """601.2c/602.2b: each target requirement of ``specs`` with the candidates ``seat`` could
+    choose for it now; None when one has fewer than it needs (the spell or ability can't be cast
+    or activated now). ``source_id``: the spell being cast, never its own target (115.5); 0 for
+    an ability."""
     out = []
     for spec in specs:
         spec = for_caster(game, spec, seat, source)
@@ -141,7 +145,7 @@ def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
                 mode_sets = list(combinations(range(1, len(spell.modes) + 1), spell.mode_count))
             for modes in mode_sets:
                 bestowed = alt is not None and alt.name == "bestow"
-                reqs = _requirements(game, spell_specs(proposed, modes, bestowed), seat, obj.id,
+                reqs = target_requirements(game, spell_specs(proposed, modes, bestowed), seat, obj.id,
                                      obj)
                 if reqs is None:
                     continue
@@ -427,7 +431,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
         mx = supply.max_x(cost)
         if mx is None:
             continue
-        reqs = _requirements(game, spell_targets(game.cards[obj.name]), seat, oid, obj)
+        reqs = target_requirements(game, spell_targets(game.cards[obj.name]), seat, oid, obj)
         if reqs is None:
             continue
         # 601.2e/101.2: listed if X=0 or X=1 makes it castable (the filters test parity).
@@ -454,7 +458,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
             mx = supply.without(oid if ab.tap else 0).max_x(ab.mana_cost)
             if mx is None:
                 continue
-            reqs = _requirements(game, ab.targets, seat, 0, obj)  # 115.5: its source is fair game
+            reqs = target_requirements(game, ab.targets, seat, 0, obj)  # 115.5: its source is fair game
             if reqs is None:
                 continue
             options.append(new_action_option("activate", oid, obj.name, n, reqs, ab.mana_cost.has_x,

@@ -14,7 +14,7 @@ from ..game import Game
 from ..mana import ManaCost
 from ..state import Action, GameObject
 from ..views import visible_to
-from ._actions import _pay, _plan
+from ._actions import pay_plan, plan_cost
 from ._checks import refusal
 
 __all__ = ["face_up_cost", "turn_face_up"]
@@ -45,8 +45,8 @@ def turn_face_up(game: Game, seat: int, action: Action) -> GameObject:
     if cost is None:
         raise refusal(game, "702.37e", f"{obj.name} has no morph cost: it can't be turned face "
                       "up this way")
-    plan = _plan(game, seat, cost, 0, action)
-    _pay(game, seat, plan)
+    plan = plan_cost(game, seat, cost, 0, action)
+    pay_plan(game, seat, plan)
     obj.face_down = False  # 708.8: the same object, its real characteristics from now on
     game.changed()
     game.log("face_up", f"{st.players[seat].name} turns #{obj.id} face up for its morph cost "

@@ -8,11 +8,8 @@ effects (``_context``), the verbs by kind (``_players``, ``_objects``, ``_contin
 """
 
 from ._arguments import (
-    COUNTER_KINDS,
-    MOVE_ZONES,
     OBJECT_WORDS,
     PLAYER_WORDS,
-    ZONES,
     Amount,
     CardTypes,
     Colors,
@@ -104,14 +101,11 @@ from ._players import (
 from ._verbs import EFFECT_VERBS
 
 __all__ = [
-    "COUNTER_KINDS",
     "EFFECT_VERBS",
     "LAYER_EFFECT_VERBS",
-    "MOVE_ZONES",
     "NEW_TARGET_TRIES",
     "OBJECT_WORDS",
     "PLAYER_WORDS",
-    "ZONES",
     "AddAbilities",
     "AddColors",
     "AddMana",

@@ -7,18 +7,16 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from ..definitions import COUNTER_KINDS, ArgKind, CostName, CounterKind, Effect, Flag, Number
+from ..base import CARD_ZONES, MOVE_ZONES
+from ..definitions import ArgKind, CostName, CounterKind, Effect, Flag, Number
 from ..layers import DURATIONS, LAYER_ARG_KINDS, is_value
 from ..legality import RESTRICTION_FILTERS
 from ..mana import MANA_TYPES, ManaCostSyntaxError, parse_mana_cost
 from ..state import STEPS
 
 __all__ = [
-    "COUNTER_KINDS",
-    "MOVE_ZONES",
     "OBJECT_WORDS",
     "PLAYER_WORDS",
-    "ZONES",
     "Amount",
     "CardTypes",
     "Colors",
@@ -61,9 +59,6 @@ was about, every creature, every permanent (``destroy`` narrows it with ``types`
 ``mana_value``), the card the source became in its owner's graveyard (603.6e), the cards exiled
 with the source ("the exiled card", 607.2a), the card an earlier instruction of the ability
 chose (``choose_card``) and the copy it made (``copy_card``)."""
-ZONES = frozenset({"hand", "library", "graveyard", "exile"})
-MOVE_ZONES = frozenset({"hand", "graveyard", "battlefield", "exile"})
-"""Zones whose cards ``shuffle_into_library`` may take (the battlefield: permanents owned)."""
 
 
 def word_of(value: str) -> str:
@@ -100,8 +95,8 @@ Under = Annotated[Literal["you"], ArgKind("under", "you")]
 """110.2a: "under your control"."""
 
 # Zones, steps, durations.
-Zone = Annotated[str, ArgKind("zone", "hand", ZONES.__contains__)]
-"""A zone a card is put into or chosen from, from ``ZONES``."""
+Zone = Annotated[str, ArgKind("zone", "hand", CARD_ZONES.__contains__)]
+"""A zone a card is put into or chosen from, from ``CARD_ZONES``."""
 MoveZones = Annotated[tuple[str, ...], ArgKind("zones", ("graveyard",),
                                                lambda v: bool(v) and all(z in MOVE_ZONES for z in v))]
 """Zones whose cards move together, from ``MOVE_ZONES`` (one at least)."""

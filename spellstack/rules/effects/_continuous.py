@@ -11,7 +11,8 @@ from typing import ClassVar
 
 from ..definitions import ArgValue
 from ..layers import LAYER_VERBS, add_effect, new_effect
-from ..legality import COLOR_WORDS, protection_keyword
+from ..legality import protection_keyword
+from ..mana import COLORS
 from ..replacement import add_shield
 from ..state import ContinuousEffect, Proc, player_ref
 from ..views import ask_word, visible_name
@@ -360,7 +361,7 @@ class GainProtection(Verb):
         targets = [o for o in ctx.objects(self.what) if o.zone == "battlefield"]
         if not targets:
             return
-        words = ("artifacts", *COLOR_WORDS)
+        words = ("artifacts", *COLORS)
         chosen = yield from ask_word(game, ctx.controller, f"702.16: {ctx.source.name}: protection "
                                      "from artifacts or from the colour of your choice", words)
         keyword = protection_keyword(words[chosen])

@@ -130,11 +130,10 @@ from ._vocabulary import (
     RULE_EFFECT_VERBS,
     is_value,
 )
-from ._working import COLOR_WORDS, Working
+from ._working import Working
 
 __all__ = [
     "AFFECTED",
-    "COLOR_WORDS",
     "DURATIONS",
     "LAYER_ARG_KINDS",
     "LAYER_VERBS",

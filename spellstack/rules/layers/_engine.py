@@ -10,9 +10,10 @@ if TYPE_CHECKING:
     from ..definitions import StaticAbility
     from ..state import GameObject
     from ._host import LayerHost
+from ..base import CARD_ZONES, COLOR_BY_WORD
 from ..state import AbilityRef, Characteristics
 from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, RULE_EFFECT_VERBS, VALUES, ActiveEffect
-from ._working import COLOR_WORDS, Working, copy_working, freeze, set_face_down, set_printed, substitute
+from ._working import Working, copy_working, freeze, set_face_down, set_printed, substitute
 
 
 def _static_ability(game: LayerHost, ref: AbilityRef) -> StaticAbility | None:
@@ -81,7 +82,7 @@ class _Board:
         src = works.get(eff.source_id)
         if eff.color:
             word = substitute(eff.color, src.text_changes if src is not None else [])
-            if not isinstance(word, str) or COLOR_WORDS.get(word) not in w.colors:
+            if not isinstance(word, str) or COLOR_BY_WORD.get(word) not in w.colors:
                 return False
         return AFFECTED[eff.where](self.game, eff.source,
                                    src.controller if src is not None else eff.controller, w)
@@ -204,9 +205,6 @@ def _printed_values(game: LayerHost, obj: GameObject) -> Characteristics:
     return found
 
 
-_STABLE_ZONES = frozenset({"hand", "library", "graveyard", "exile"})
-
-
 def _evaluate_battlefield(game: LayerHost) -> None:
     """Fill the cache for every permanent. With no static ability on the battlefield (nor a copy
     or granted ability that could bring one), effects touch only their locked objects, and every
@@ -280,7 +278,7 @@ def characteristics(game: LayerHost, obj: GameObject) -> Characteristics:
             return found
     found = _single(game, live)
     cache[obj.id] = found
-    if (live.zone in _STABLE_ZONES and not live.face_down
+    if (live.zone in CARD_ZONES and not live.face_down
             and not game.cards[live.name].static):
         # A card with no static ability in a hand, library, graveyard or exile keeps its printed
         # values until it changes zones (a new object, 400.7): no epoch can change them.

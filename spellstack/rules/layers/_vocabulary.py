@@ -45,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..base import CARD_TYPES, SUPERTYPES
 from ..definitions import ArgValue
 from ..state import AbilityRef, GameObject
 from ._host import LayerHost
@@ -129,13 +130,6 @@ VALUES: dict[str, ValueOf] = {
 def is_value(v: object) -> bool:
     """Whether ``v`` is a valid ``value`` argument: an int or a word from ``VALUES``."""
     return (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, str) and v in VALUES)
-
-
-CARD_TYPES: frozenset[str] = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instant",
-                                        "Kindred", "Land", "Planeswalker", "Sorcery"})
-"""205.2a: the card types."""
-SUPERTYPES: frozenset[str] = frozenset({"Basic", "Legendary", "Snow", "World"})
-"""205.4a: the supertypes (a copy "except it isn't legendary" names one, 707.9b)."""
 
 
 def _tuple_of(test: Callable[[object], bool]) -> Callable[[object], bool]:

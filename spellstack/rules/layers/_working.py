@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from ..base import COLOR_BY_WORD
 from ..mana import ManaCost
 
 if TYPE_CHECKING:
@@ -45,12 +46,10 @@ class Working:
 
 
 
-COLOR_WORDS: dict[str, str] = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
-"""105.1: colour words and their letters (text-changing effects swap the words, 612.2)."""
 BASIC_LAND_TYPES: tuple[str, ...] = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 """205.3i: the basic land types (text-changing effects may swap them)."""
-TEXT_WORDS: frozenset[str] = frozenset(COLOR_WORDS) | frozenset(BASIC_LAND_TYPES)
-"""Words a text-changing effect may replace."""
+TEXT_WORDS: frozenset[str] = frozenset(COLOR_BY_WORD) | frozenset(BASIC_LAND_TYPES)
+"""Words a text-changing effect may replace: the colour words (105.1) and the basic land types."""
 
 
 def substitute(value: ArgValue, changes: list[tuple[str, str]]) -> ArgValue:
@@ -64,8 +63,8 @@ def substitute(value: ArgValue, changes: list[tuple[str, str]]) -> ArgValue:
     for old, new in changes:
         if value == old:
             return new
-        if old in COLOR_WORDS and new in COLOR_WORDS and len(value) <= 5 and value.isupper():
-            value = value.replace(COLOR_WORDS[old], COLOR_WORDS[new])
+        if old in COLOR_BY_WORD and new in COLOR_BY_WORD and len(value) <= 5 and value.isupper():
+            value = value.replace(COLOR_BY_WORD[old], COLOR_BY_WORD[new])
     return value
 
 

@@ -15,7 +15,7 @@ from ._attachments import (
     spell_target_specs,
     unattach,
 )
-from ._protection import COLOR_WORDS, PROTECTION_QUALITIES, protected_from, protection_keyword, protection_qualities
+from ._protection import PROTECTION_QUALITIES, protected_from, protection_keyword, protection_qualities
 from ._restrictions import (
     PERMISSION_KINDS,
     RESTRICTION_FILTERS,
@@ -42,7 +42,6 @@ from ._targets import TARGET_KINDS, for_caster, group_ok, is_legal_target, targe
 
 __all__ = [
     "BESTOW_TARGETS",
-    "COLOR_WORDS",
     "PERMISSION_KINDS",
     "PROTECTION_QUALITIES",
     "RESTRICTION_FILTERS",

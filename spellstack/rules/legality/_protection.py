@@ -10,18 +10,16 @@ effect (Apostle's Blessing, layer 6) counts like printed protection.
 
 from __future__ import annotations
 
+from ..base import WORD_BY_COLOR
 from ..game import Game
 from ..state import GameObject
-
-COLOR_WORDS: dict[str, str] = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
-"""105.1: colour letters and the words protection uses for them."""
 
 _TYPE_WORDS: dict[str, str] = {"artifacts": "Artifact", "creatures": "Creature",
                                "enchantments": "Enchantment", "instants": "Instant",
                                "sorceries": "Sorcery", "lands": "Land",
                                "planeswalkers": "Planeswalker"}
 
-PROTECTION_QUALITIES: frozenset[str] = frozenset({*COLOR_WORDS.values(), *_TYPE_WORDS,
+PROTECTION_QUALITIES: frozenset[str] = frozenset({*WORD_BY_COLOR.values(), *_TYPE_WORDS,
                                                   "monocolored"})
 """702.16a: the qualities the kernel knows: the colours, the card types (plural) and
 ``monocolored`` (105.2a: exactly one colour)."""
@@ -31,7 +29,7 @@ _PREFIX = "protection from "
 
 def protection_keyword(quality: str) -> str:
     """The keyword ``protection from QUALITY``; a colour letter is spelled out."""
-    word = COLOR_WORDS.get(quality, quality)
+    word = WORD_BY_COLOR.get(quality, quality)
     if word not in PROTECTION_QUALITIES:
         raise ValueError(f"unknown protection quality {quality!r}")
     return _PREFIX + word
@@ -45,7 +43,7 @@ def protection_qualities(game: Game, obj: GameObject) -> tuple[str, ...]:
 def has_quality(game: Game, source: GameObject, quality: str) -> bool:
     """Whether ``source`` has the quality now: a colour (105) or a card type (205.2). An ability
     on the stack has the characteristics of its source (113.7a); the caller passes that."""
-    for letter, word in COLOR_WORDS.items():
+    for letter, word in WORD_BY_COLOR.items():
         if quality == word:
             return letter in game.colors(source)
     if quality == "monocolored":

@@ -9,7 +9,11 @@ from dataclasses import dataclass, fields
 from itertools import product
 
 from ._pool import check_pool
-from ._symbols import _PHYREXIAN_LIFE, _POOL_GENERIC_ORDER, MANA_TYPES, TYPE_INDEX, ManaCost, ManaSymbol
+from ._symbols import COLORS, MANA_TYPES, PHYREXIAN_LIFE, TYPE_INDEX, ManaCost, ManaSymbol
+
+# Generic costs take colorless mana from the pool first: coloured mana can pay
+# more kinds of later costs in the same step, so it is the better to keep.
+_POOL_GENERIC_ORDER: tuple[int, ...] = tuple(TYPE_INDEX[t] for t in ("C", *COLORS))
 
 # ------------------------------------------------------------------------ payment
 
@@ -448,7 +452,7 @@ def plan_payment(
         else:
             generic += symbol.generic
 
-    life_cap = None if life_available is None else max(0, life_available) // _PHYREXIAN_LIFE
+    life_cap = None if life_available is None else max(0, life_available) // PHYREXIAN_LIFE
     planner = _Planner([pool.get(t, 0) for t in MANA_TYPES], sources, life_cap)
 
     if pay_as:
@@ -481,7 +485,7 @@ def plan_payment(
             demand[option] += 1
     if life_cap is not None and lives > life_cap:
         return None
-    return planner.pay(demand, generic, lives * _PHYREXIAN_LIFE)
+    return planner.pay(demand, generic, lives * PHYREXIAN_LIFE)
 
 
 def _default_choices(

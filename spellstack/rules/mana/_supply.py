@@ -9,7 +9,7 @@ from itertools import product
 
 from ._payment import ManaSource, demand_sets, type_mask
 from ._pool import check_pool
-from ._symbols import _PHYREXIAN_LIFE, TYPE_INDEX, ManaCost
+from ._symbols import PHYREXIAN_LIFE, TYPE_INDEX, ManaCost
 
 # ------------------------------------------------------------------ payability
 
@@ -68,7 +68,7 @@ class ManaSupply:
         """All the mana there is (any of it pays generic)."""
         self._available = len(sources) + sum(pool.values())
         """The bound ``_max_x`` searched X up to: every source and every pool mana."""
-        self._life_cap = None if life_available is None else max(0, life_available) // _PHYREXIAN_LIFE
+        self._life_cap = None if life_available is None else max(0, life_available) // PHYREXIAN_LIFE
         """How many Phyrexian symbols life may pay (119.4), None for any number."""
         # Every answer depends only on the units, the X bound and the life cap: supplies alike in
         # those (the same lands untapped, turn after turn and game after game) share them.

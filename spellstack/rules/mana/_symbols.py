@@ -7,19 +7,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-COLORS: tuple[str, ...] = ("W", "U", "B", "R", "G")
-"""The five colours (105.1), in WUBRG order."""
+from ..base import WORD_BY_COLOR
+
+COLORS: tuple[str, ...] = tuple(WORD_BY_COLOR)
+"""The five colours (105.1) by letter, in WUBRG order."""
 
 MANA_TYPES: tuple[str, ...] = ("W", "U", "B", "R", "G", "C")
 """The six types of mana (106.1): the five colours and colorless."""
 
 TYPE_INDEX: dict[str, int] = {t: i for i, t in enumerate(MANA_TYPES)}
 
-# Generic costs take colorless mana from the pool first: coloured mana can pay
-# more kinds of later costs in the same step, so it is the better to keep.
-_POOL_GENERIC_ORDER: tuple[int, ...] = tuple(TYPE_INDEX[t] for t in ("C", *COLORS))
-
-_PHYREXIAN_LIFE = 2
+PHYREXIAN_LIFE = 2
 """107.4f: each Phyrexian symbol may be paid with 2 life instead of mana."""
 
 

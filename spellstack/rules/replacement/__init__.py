@@ -3,7 +3,6 @@ changes, destruction, damage and losing the game.
 """
 
 from ._replacement import (
-    REDIRECT_ZONES,
     REPLACEMENT_EVENTS,
     DestroyEvent,
     LossEvent,
@@ -20,7 +19,6 @@ from ._replacement import (
 )
 
 __all__ = [
-    "REDIRECT_ZONES",
     "REPLACEMENT_EVENTS",
     "DestroyEvent",
     "LossEvent",

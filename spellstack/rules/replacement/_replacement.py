@@ -49,9 +49,6 @@ from ..views import ask_yes_no, visible_name
 REPLACEMENT_EVENTS: frozenset[str] = frozenset({"enters", "to_graveyard", "lose_game"})
 """The events a card's static replacement ability may watch (its ``event``)."""
 
-REDIRECT_ZONES: frozenset[str] = frozenset({"library", "exile", "hand"})
-"""Where a ``to_graveyard`` replacement may send a card instead (``library``: shuffled in)."""
-
 E = TypeVar("E")
 
 

@@ -29,14 +29,14 @@ from ..sba import state_based_actions
 from ..state import Action, Decision, Proc, Reply
 from ..triggers import place_triggers
 from ._priority import (
-    _living,
-    _pass,
     after_sba,
     after_triggers,
     automatic_pass,
     check_answer,
+    living_count,
     pass_priority,
     priority_decision,
+    record_pass,
     take_action,
 )
 from ._setup import start_game
@@ -83,7 +83,7 @@ def next_task(game: Game) -> Task:
             return "place_triggers"
         if st.step == "cleanup" and not st.cleanup_acted:
             return "end_turn"
-        if st.passes and st.passes >= _living(st.players):
+        if st.passes and st.passes >= living_count(st.players):
             # 800.4a/800.4j: everyone still in the game has passed in succession since a
             # player who held priority left: the top object resolves or the step ends.
             return "resolve" if st.stack else "advance"
@@ -200,7 +200,7 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task, *, once: bool = 
             # ``pass_priority`` without its checks: ``next_task`` said ``seat`` holds priority.
             looked = st.cycle == "check"
             st.cycle = "priority"
-            _pass(st, seat)
+            record_pass(st, seat)
             if traced:
                 skipped = bool(passed) or first_skipped
                 game.trace("auto_pass", f"{st.players[seat].name} can only pass"
@@ -209,7 +209,7 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task, *, once: bool = 
             if looked and st.cycle == "check":
                 # ``next_task`` found no state-based action to check, no trigger waiting, no
                 # cleanup to end, before this pass; a pass changes none of these, and not all
-                # players have passed (``_pass``): the next player in turn order gets priority.
+                # players have passed (``record_pass``): the next in turn order gets priority.
                 continue
         elif task == "advance" or task == "end_turn":
             rest = advance_steps(game) if task == "advance" else end_turn_steps(game)

@@ -37,7 +37,7 @@ from ..state import (
 from ._combat import check_trample_division
 
 
-def _living(players: list[PlayerState]) -> int:
+def living_count(players: list[PlayerState]) -> int:
     """How many players are still in the game (``living_seats`` without building the list: this
     is read at every pass)."""
     n = 0
@@ -201,7 +201,7 @@ def take_action(game: Game, seat: int, action: Action) -> Proc[object] | None:
         raise IllegalActionError(f"117.1: {st.players[seat].name} does not hold priority "
                                  f"({where(game)})")
     if action.kind == "pass":
-        _pass(st, seat)
+        record_pass(st, seat)
         return None
     rest: Proc[object] | None = None
     if action.kind == "cast":
@@ -221,10 +221,11 @@ def take_action(game: Game, seat: int, action: Action) -> Proc[object] | None:
     return rest
 
 
-def _pass(st: GameState, seat: int) -> None:
-    """117.3d/117.4: ``seat`` passes; when all players pass in succession, resolve or move on."""
+def record_pass(st: GameState, seat: int) -> None:
+    """117.3d/117.4: ``seat`` passes; when all players pass in succession, resolve or move on.
+    Nothing is checked: its callers (``take_action``, ``pass_priority``, ``run_automatic``) have."""
     st.passes += 1
-    if st.passes >= _living(st.players):
+    if st.passes >= living_count(st.players):
         st.cycle = "resolve" if st.stack else "advance"
     else:
         st.priority = st.next_seat(seat)
@@ -240,7 +241,7 @@ def pass_priority(game: Game, seat: int) -> None:
         raise AssertionError(f"pass_priority: {st.players[seat].name} does not hold priority "
                              f"({where(game)})")
     st.cycle = "priority"
-    _pass(st, seat)
+    record_pass(st, seat)
 
 
 def automatic_pass(game: Game, seat: int) -> bool:

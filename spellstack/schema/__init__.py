@@ -1,9 +1,11 @@
-"""Type-hint-driven conversion between frozen dataclasses and plain, msgpack-able data.
+"""The schema engine: type-hint-driven conversion between frozen dataclasses and plain data
+(msgpack messages, TOML files).
 
 ``to_plain`` turns a dataclass into nested dicts, lists and scalars. ``from_plain``
 rebuilds it and validates every value against the dataclass field type hints on
-the way, raising ``InvalidMessageError`` that names the path of the offending
-value (``decision.actions[2].targets[0].min: expected int, got str 'x'``).
+the way, raising ``SchemaError`` that names the path of the offending value
+(``decision.actions[2].targets[0].min: expected int, got str 'x'``); each caller turns it
+into its own error type (the protocol into ``InvalidMessageError``).
 
 Both directions are compiled once per class into plain Python functions (the
 dataclass parts by code generation, containers as closures), so the per-message
@@ -30,7 +32,7 @@ the trusted reader (``_trusted``), the wire-to-named rewriter (``_named``) and t
 (``_writing``).
 """
 
-from ._errors import QUOTE_LIMIT, describe_value, short_repr
+from ._errors import QUOTE_LIMIT, SchemaError, describe_value, short_repr
 from ._hints import compact
 from ._named import named_from_wire
 from ._trusted import from_trusted
@@ -39,6 +41,7 @@ from ._writing import to_plain, to_wire
 
 __all__ = [
     "QUOTE_LIMIT",
+    "SchemaError",
     "compact",
     "describe_value",
     "from_plain",

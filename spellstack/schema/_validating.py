@@ -9,9 +9,9 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, cast, get_args, get_origin, get_type_hints
 
-from spellstack.rules.base import InvalidMessageError, builder
+from spellstack.rules.base import builder
 
-from ._errors import BadValue, error_message, field_mismatch, mismatch, missing_field, short_repr
+from ._errors import BadValue, SchemaError, field_mismatch, mismatch, missing_field, schema_error, short_repr
 from ._generating import Converter, exec_converter, generated, slot_setters
 from ._hints import COMPACT, TYPE_NAMES, NoneType, describe_hint, is_dataclass_type, is_union, plain_types
 
@@ -35,7 +35,7 @@ def from_plain(cls: type[T], data: Any, path: str = "") -> T:
         The rebuilt instance.
 
     Raises:
-        InvalidMessageError: The data does not fit; the message names the path
+        SchemaError: The data does not fit; the message names the path
             and quotes the offending value.
         TypeError: ``cls`` uses a type hint this converter does not support.
     """
@@ -43,10 +43,9 @@ def from_plain(cls: type[T], data: Any, path: str = "") -> T:
     try:
         return cast(T, conv(data))
     except BadValue as bad:
-        raise InvalidMessageError(error_message(path, bad)) from None
+        raise schema_error(path, bad) from None
     except RecursionError:
-        where = f"{path}: " if path else ""
-        raise InvalidMessageError(f"{where}nested too deeply") from None
+        raise SchemaError(path, "nested too deeply") from None
 
 
 def from_wire(cls: type[T], data: Any, path: str = "") -> T:
@@ -55,10 +54,9 @@ def from_wire(cls: type[T], data: Any, path: str = "") -> T:
     try:
         return cast(T, conv(data))
     except BadValue as bad:
-        raise InvalidMessageError(error_message(path, bad)) from None
+        raise schema_error(path, bad) from None
     except RecursionError:
-        where = f"{path}: " if path else ""
-        raise InvalidMessageError(f"{where}nested too deeply") from None
+        raise SchemaError(path, "nested too deeply") from None
 
 
 def from_converter(hint: Any, wire: bool) -> Converter:

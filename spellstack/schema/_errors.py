@@ -1,19 +1,23 @@
 """What the converters say when a value does not fit its type hint: the ``BadValue`` that
-carries the path to it outwards, and bounded quotation of hostile values in the message."""
+carries the path to it outwards, the ``SchemaError`` its callers get, and bounded quotation of
+hostile values in the message."""
 
 from __future__ import annotations
 
 import dataclasses
 from typing import Any
 
+from spellstack.rules.base import SpellstackError
+
 __all__ = [
     "QUOTE_LIMIT",
     "BadValue",
+    "SchemaError",
     "describe_value",
-    "error_message",
     "field_mismatch",
     "mismatch",
     "missing_field",
+    "schema_error",
     "short_repr",
 ]
 
@@ -29,6 +33,16 @@ class BadValue(Exception):
         super().__init__(detail)
         self.detail = detail
         self.rpath: list[str] = []
+
+
+class SchemaError(SpellstackError):
+    """Data does not fit its type: ``path`` names where (``decision.actions[2].min``, empty at
+    the top), ``detail`` what is wrong. Each caller turns it into its own error type."""
+
+    def __init__(self, path: str, detail: str) -> None:
+        super().__init__(f"{path}: {detail}" if path else detail)
+        self.path = path
+        self.detail = detail
 
 
 def short_repr(value: Any, limit: int = QUOTE_LIMIT) -> str:
@@ -121,8 +135,7 @@ def missing_field(field: str) -> BadValue:
     return bad
 
 
-def error_message(prefix: str, bad: BadValue) -> str:
-    """The error's text: the path to the bad value (after ``prefix``), then what is wrong."""
+def schema_error(prefix: str, bad: BadValue) -> SchemaError:
+    """The error for ``bad``: the path to the bad value (after ``prefix``), then what is wrong."""
     path = prefix + "".join(reversed(bad.rpath))
-    path = path.removeprefix(".")
-    return f"{path}: {bad.detail}" if path else bad.detail
+    return SchemaError(path.removeprefix("."), bad.detail)

@@ -1,0 +1,35 @@
+"""The game's shared words, each vocabulary written once: the colours (105.1), the card types and
+supertypes (205.2a, 205.4a) and the zones (400.1), with the named subsets of zones beside them.
+
+Every part of the program that reads or checks one of these words takes it from here: the
+kernel, the card loader and the scenarios.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+WORD_BY_COLOR: Mapping[str, str] = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+"""105.1: the five colours by letter, in WUBRG order, with their words ("W" -> "white")."""
+COLOR_BY_WORD: Mapping[str, str] = {word: letter for letter, word in WORD_BY_COLOR.items()}
+"""The inverse of ``WORD_BY_COLOR``: a colour word's letter ("white" -> "W")."""
+
+CARD_TYPES: frozenset[str] = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instant",
+                                        "Kindred", "Land", "Planeswalker", "Sorcery"})
+"""205.2a: the card types."""
+SUPERTYPES: frozenset[str] = frozenset({"Basic", "Legendary", "Snow", "World"})
+"""205.4a: the supertypes (a copy "except it isn't legendary" names one, 707.9b)."""
+
+ZONES: tuple[str, ...] = ("library", "hand", "battlefield", "graveyard", "stack", "exile", "command")
+"""400.1: the zones, in the rule's order; every subset below is drawn from them."""
+CARD_ZONES: frozenset[str] = frozenset({"hand", "library", "graveyard", "exile"})
+"""The zones where an object is a card, neither a permanent nor a spell: the zones an effect's
+``zone`` names, and those where a card with no static ability keeps its printed values until it
+leaves (400.7)."""
+MOVE_ZONES: frozenset[str] = frozenset({"hand", "graveyard", "battlefield", "exile"})
+"""Zones whose cards ``shuffle_into_library`` may take (the battlefield: permanents owned)."""
+REDIRECT_ZONES: frozenset[str] = frozenset({"library", "exile", "hand"})
+"""Where a ``to_graveyard`` replacement may send a card instead (``library``: shuffled in)."""
+SETUP_ZONES: tuple[str, ...] = ("library", "hand", "graveyard", "exile", "battlefield")
+"""The zones a set-up position (a scenario's ``setup``) places cards in, in the order it places
+them: the order fixes the objects' ids. A scenario's step may take a card from any of them."""
