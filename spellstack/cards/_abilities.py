@@ -3,9 +3,8 @@ restriction and permission abilities, each checked against the kernel's closed r
 
 from __future__ import annotations
 
-import types
 from collections.abc import Mapping
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from typing import Any, TypeVar, get_args, get_origin
 
 from ..rules import (
     CONDITIONS,
@@ -38,6 +37,7 @@ from ..rules.definitions import (
 )
 from ..rules.layers import AFFECTED, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
 from ..rules.replacement import REPLACEMENT_EVENTS
+from ..schema import SchemaError, from_plain
 from ._fields import (
     KEYWORDS,
     Where,
@@ -55,25 +55,14 @@ from ._fields import (
 T = TypeVar("T", bound=Effect | Condition)
 
 
-def _fits(hint: Any, value: Any) -> bool:
-    """Whether ``value`` (as read from TOML, lists made tuples) has the Python type ``hint``."""
-    origin = get_origin(hint)
-    if origin is Literal:
-        return any(type(value) is type(a) and value == a for a in get_args(hint))
-    if origin in (Union, types.UnionType):
-        return any(_fits(h, value) for h in get_args(hint))
-    if origin is tuple:
-        return type(value) is tuple and all(_fits(get_args(hint)[0], v) for v in value)
-    return type(value) is hint
-
-
 def read_arguments(cls: type[T], raw: Mapping[str, Any], where: Where, field: str, n_targets: int,
                    owner: str) -> T:
     """An instance of the verb or condition class ``cls`` from a card file's table ``raw`` (less
     its ``verb`` or ``test`` key), each argument checked against its field's type: its Python
-    type, then its ``ArgKind``'s check; a target word must name a target requirement the
-    ability has (``n_targets``). ``owner`` names the verb or condition in errors. This is the
-    one place a card file's table becomes a typed instance."""
+    type by the schema engine, then its ``ArgKind``'s check; nested effects are read as
+    effects; a target word must name a target requirement the ability has (``n_targets``).
+    ``owner`` names the verb or condition in errors. This is the one place a card file's table
+    becomes a typed instance."""
     arguments = arguments_of(cls)
     names = {a.name: a for a in arguments}
     values: dict[str, Any] = {}
@@ -82,18 +71,21 @@ def read_arguments(cls: type[T], raw: Mapping[str, Any], where: Where, field: st
             raise where.error(f"{field}.{key}", f"{owner} takes no argument {key!r} "
                               f"(it takes: {', '.join(sorted(names)) or 'none'})")
         hint, kind = names[key].type, names[key].kind
-        if get_origin(hint) is tuple and isinstance(value, list):
-            value = tuple(value)
         if get_origin(hint) is tuple and get_args(hint)[0] is Effect:
-            if not isinstance(value, tuple):
+            if not isinstance(value, list):
                 raise where.error(f"{field}.{key}", f"expected a list of effects, got {value!r}")
             # A delayed trigger has no targets of its own (603.7c: it refers to its creator's);
             # the effects of a "you may" or an "if it was kicked" are its ability's (608.2d).
             inner = n_targets if issubclass(cls, Effect) and cls.inner_targets else 0
             value = tuple(read_effect(v, where, f"{field}.{key}[{i}]", inner)
                           for i, v in enumerate(value))
-        elif not _fits(hint, value) or (kind.check is not None and not kind.check(value)):
-            raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind.name}")
+        else:
+            try:
+                value = from_plain(hint, value)  # the Python type; a TOML list becomes a tuple
+            except SchemaError as err:
+                raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind.name}: {err}") from None
+            if kind.check is not None and not kind.check(value):
+                raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind.name}")
         if isinstance(value, str) and value.split(":", 1)[0] == "target":
             index = value.split(":", 1)[1] if ":" in value else "0"
             if not index.isdigit() or int(index) >= n_targets:
