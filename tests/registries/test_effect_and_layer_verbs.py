@@ -174,6 +174,17 @@ def test_the_loader_takes_every_argument_example(tmp_path: Path) -> None:
     assert not missing, f"the card loader refuses argument examples of verbs {missing}"
 
 
+def test_every_verb_holding_effects_gives_them_to_walkers(tmp_path: Path) -> None:
+    # Whatever walks a card's effects (the heuristic bot, the verb-use sweep) finds nested ones
+    # through nested(): a verb with a field of effects must give each such field there.
+    _, loaded = loader_missing(effect_verbs(required_only=False), effect_card, tmp_path)
+    for verb, cls in EFFECT_VERBS.items():
+        spell = loaded[verb][probe_name(verb)].spell
+        assert spell is not None
+        holding = {a.name for a in arguments_of(cls) if a.kind.name == "effects"}
+        assert {name for name, inner in spell.effects[0].nested() if inner} == holding, verb
+
+
 def test_the_loader_takes_every_condition(tmp_path: Path) -> None:
     missing: Missing = {}
     for test, cls in CONDITIONS.items():
