@@ -1,12 +1,15 @@
 """The type hints the converters support: what each expects (for error messages) and which
-plain types it accepts, and the records registered to travel as positional lists on the wire
-(``compact``)."""
+plain types it accepts, the parts of an ``Annotated`` hint (its words and checks), and the
+records registered to travel as positional lists on the wire (``compact``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import types
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+
+from spellstack.rules.base import AtLeast, Words
 
 from ._errors import short_repr
 
@@ -14,8 +17,10 @@ __all__ = [
     "COMPACT",
     "TYPE_NAMES",
     "NoneType",
+    "annotated_parts",
     "compact",
     "describe_hint",
+    "is_annotated",
     "is_dataclass_type",
     "is_union",
     "plain_types",
@@ -54,10 +59,44 @@ def is_union(hint: Any) -> bool:
     return get_origin(hint) in (Union, types.UnionType)
 
 
+def is_annotated(hint: Any) -> bool:
+    """Whether ``hint`` is ``Annotated[T, ...]``."""
+    return get_origin(hint) is Annotated
+
+
+def annotated_parts(hint: Any) -> tuple[Any, dict[str, Any], list[Callable[[Any], Any]]]:
+    """An ``Annotated[T, ...]`` hint's type ``T``, its words (``Words``: word -> the value it
+    stands for) and its checks (every other callable), in order.
+
+    Raises:
+        TypeError: metadata that is neither ``Words`` nor callable.
+    """
+    base, *metadata = get_args(hint)
+    words: dict[str, Any] = {}
+    checks: list[Callable[[Any], Any]] = []
+    for mark in metadata:
+        if isinstance(mark, Words):
+            words.update(mark.pairs)
+        elif callable(mark):
+            checks.append(mark)
+        else:
+            raise TypeError(f"unsupported Annotated metadata {mark!r} in {hint!r}")
+    return base, words, checks
+
+
 def describe_hint(hint: Any, wire: bool = False) -> str:
     """A short human name for what a hint expects, for error messages."""
     if hint is None:
         hint = NoneType
+    if hint is Any:
+        return "any value"
+    if is_annotated(hint):
+        base, words, checks = annotated_parts(hint)
+        text = describe_hint(base, wire)
+        bounds = [c.least for c in checks if isinstance(c, AtLeast)]
+        if bounds:
+            text += f" of {max(bounds)} or more"
+        return " or ".join([text, *(short_repr(w) for w in words)])
     if hint in TYPE_NAMES:
         return TYPE_NAMES[hint]
     if is_dataclass_type(hint):
@@ -83,6 +122,9 @@ def plain_types(hint: Any, wire: bool) -> frozenset[type]:
     """The Python types of plain values that a hint can accept."""
     if hint is None:
         hint = NoneType
+    if is_annotated(hint):
+        base, words, _ = annotated_parts(hint)
+        return plain_types(base, wire) | (frozenset((str,)) if words else frozenset())
     if hint in TYPE_NAMES:
         return frozenset((hint,))
     if wire and hint in COMPACT:

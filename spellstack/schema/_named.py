@@ -31,7 +31,7 @@ def _named_converter(hint: Any) -> Converter:
 
 
 def _compile_named(hint: Any) -> Converter:
-    if hint is None or hint in TYPE_NAMES or get_origin(hint) is Literal:
+    if hint is None or hint is Any or hint in TYPE_NAMES or get_origin(hint) is Literal:
         return identity
     origin = get_origin(hint)
     args = get_args(hint)

@@ -12,8 +12,18 @@ from typing import Any, Literal, TypeVar, cast, get_args, get_origin, get_type_h
 from spellstack.rules.base import builder
 
 from ._errors import BadValue, SchemaError, field_mismatch, mismatch, missing_field, schema_error, short_repr
-from ._generating import Converter, exec_converter, generated, slot_setters
-from ._hints import COMPACT, TYPE_NAMES, NoneType, describe_hint, is_dataclass_type, is_union, plain_types
+from ._generating import Converter, exec_converter, generated, identity, slot_setters
+from ._hints import (
+    COMPACT,
+    TYPE_NAMES,
+    NoneType,
+    annotated_parts,
+    describe_hint,
+    is_annotated,
+    is_dataclass_type,
+    is_union,
+    plain_types,
+)
 
 __all__ = ["from_converter", "from_plain", "from_wire"]
 
@@ -76,6 +86,10 @@ def from_converter(hint: Any, wire: bool) -> Converter:
 def _compile_from(hint: Any, wire: bool) -> Converter:
     if hint is None:
         hint = NoneType
+    if hint is Any:
+        return identity
+    if is_annotated(hint):
+        return _annotated_from(hint, wire)
     if hint in TYPE_NAMES:
         return _scalar_from(hint)
     origin = get_origin(hint)
@@ -102,6 +116,44 @@ def _scalar_from(tp: type) -> Converter:
         raise mismatch(name, v)
 
     return conv
+
+
+def _annotated_from(hint: Any, wire: bool) -> Converter:
+    """``Annotated[T, ...]``: a word of its ``Words`` stands for its value; anything else is read
+    as a ``T``, then passed through its checks in order."""
+    base, words, checks = annotated_parts(hint)
+    inner = from_converter(base, wire)
+    expected = describe_hint(hint, wire)
+
+    def conv(v: Any) -> Any:
+        if words and type(v) is str and v in words:
+            return words[v]
+        try:
+            v = inner(v)
+        except BadValue as bad:
+            if words and not bad.rpath:
+                raise mismatch(expected, v) from None
+            raise
+        for check in checks:
+            try:
+                kept = check(v)
+            except SchemaError as err:  # a check that reads a part of the value itself
+                raise _nested(err) from None
+            except ValueError as err:
+                raise BadValue(str(err)) from None
+            if kept is not None:
+                v = kept
+        return v
+
+    return conv
+
+
+def _nested(err: SchemaError) -> BadValue:
+    """A ``SchemaError`` raised within a check, as a ``BadValue`` at the check's value."""
+    bad = BadValue(err.detail)
+    if err.path:
+        bad.rpath.append(err.path if err.path.startswith("[") else "." + err.path)
+    return bad
 
 
 def _locate(item: Converter, seq: Any) -> BadValue:
@@ -269,7 +321,7 @@ def _compile_dataclass_from(cls: type, wire: bool) -> Converter:
 
 
 def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
-    hints = get_type_hints(cls)
+    hints = get_type_hints(cls, include_extras=True)
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
     positional = wire and cls in COMPACT

@@ -88,6 +88,8 @@ def _to_expr(hint: Any, var: str, ns: dict[str, Any], depth: int, wire: bool) ->
     """Python source turning the value in ``var`` (typed ``hint``) into plain data."""
     if hint is None or hint in TYPE_NAMES or get_origin(hint) is Literal:
         return var
+    if hint is Any:
+        return f"_plain({var})"
     if is_dataclass_type(hint):
         name = f"_enc{len(ns)}"
         ns[name] = _to_converter(hint, wire)
