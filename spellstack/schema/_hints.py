@@ -15,6 +15,7 @@ from ._errors import short_repr
 
 __all__ = [
     "COMPACT",
+    "OPEN",
     "TYPE_NAMES",
     "NoneType",
     "annotated_parts",
@@ -23,6 +24,7 @@ __all__ = [
     "is_annotated",
     "is_dataclass_type",
     "is_union",
+    "other_keys_ignored",
     "plain_types",
 ]
 
@@ -30,6 +32,8 @@ T = TypeVar("T")
 NoneType = type(None)
 COMPACT: set[type] = set()
 """Dataclasses sent as positional lists in the wire form (``compact``)."""
+OPEN: set[type] = set()
+"""Dataclasses whose maps may hold keys that are not their fields, ignored (``other_keys_ignored``)."""
 TYPE_NAMES: dict[type, str] = {
     int: "int",
     str: "str",
@@ -46,6 +50,17 @@ def compact(cls: type[T]) -> type[T]:
     if not is_dataclass_type(cls):
         raise TypeError(f"not a dataclass: {cls!r}")
     COMPACT.add(cls)
+    return cls
+
+
+def other_keys_ignored(cls: type[T]) -> type[T]:
+    """Read maps into the dataclass ``cls`` ignoring keys that are not its fields, rather than
+    refusing them (a file format that promises to ignore them).
+
+    Register a class before anything that contains it is first converted."""
+    if not is_dataclass_type(cls):
+        raise TypeError(f"not a dataclass: {cls!r}")
+    OPEN.add(cls)
     return cls
 
 

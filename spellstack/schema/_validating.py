@@ -15,6 +15,7 @@ from ._errors import BadValue, SchemaError, field_mismatch, mismatch, missing_fi
 from ._generating import Converter, exec_converter, generated, identity, slot_setters
 from ._hints import (
     COMPACT,
+    OPEN,
     TYPE_NAMES,
     NoneType,
     annotated_parts,
@@ -351,9 +352,12 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
             "def convert(d):",
             "    if type(d) is not dict:",
             f"        raise mismatch({describe_hint(cls)!r}, d)",
-            "    if not d.keys() <= _KEYS:",
-            "        raise _unknown(d)",
         ]
+        if cls not in OPEN:
+            lines += [
+                "    if not d.keys() <= _KEYS:",
+                "        raise _unknown(d)",
+            ]
     kw_only = False
     for i, f in enumerate(fields):
         if not f.init:

@@ -410,11 +410,11 @@ def test_a_deck_file_loads(tmp_path: Path) -> None:
         ('"Grizly Bears" = 4', r"unknown card 'Grizly Bears' \(did you mean 'Grizzly Bears'\?\)$"),
         ('"Innocent Blood" = 4', r"'Innocent Blood' is a pool card not implemented yet$"),
         ('"Soldier" = 4', r"'Soldier' is a token, not a card$"),
-        ('"Giant Growth" = 0', r"'Giant Growth': count must be a positive integer, got 0"),
-        ('"Giant Growth" = -1', r"'Giant Growth': count must be a positive integer, got -1"),
-        ('"Giant Growth" = "four"', r"'Giant Growth': count must be a positive integer"),
-        ('"Giant Growth" = 2.5', r"'Giant Growth': count must be a positive integer"),
-        ('"Giant Growth" = true', r"'Giant Growth': count must be a positive integer"),
+        ('"Giant Growth" = 0', r"cards\['Giant Growth'\]: expected 1 or more, got 0$"),
+        ('"Giant Growth" = -1', r"cards\['Giant Growth'\]: expected 1 or more, got -1$"),
+        ('"Giant Growth" = "four"', r"cards\['Giant Growth'\]: expected int, got str 'four'$"),
+        ('"Giant Growth" = 2.5', r"cards\['Giant Growth'\]: expected int, got float 2.5$"),
+        ('"Giant Growth" = true', r"cards\['Giant Growth'\]: expected int, got bool True$"),
     ],
 )
 def test_bad_deck_file_names_deck_and_card(line: str, problem: str, tmp_path: Path) -> None:
