@@ -9,7 +9,7 @@ import types
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
 
-from spellstack.rules.base import AtLeast, Words
+from spellstack.rules.base import AtLeast, Parsed, Words
 
 from ._errors import short_repr
 
@@ -80,11 +80,12 @@ def is_annotated(hint: Any) -> bool:
 
 
 def annotated_parts(hint: Any) -> tuple[Any, dict[str, Any], list[Callable[[Any], Any]]]:
-    """An ``Annotated[T, ...]`` hint's type ``T``, its words (``Words``: word -> the value it
-    stands for) and its checks (every other callable), in order.
+    """What an ``Annotated[T, ...]`` hint reads: the type of what the file holds (``T``, or the
+    source of a ``Parsed``), its words (``Words``: word -> the value it stands for) and its
+    checks, in order (a ``Parsed`` parse, every other callable).
 
     Raises:
-        TypeError: metadata that is neither ``Words`` nor callable.
+        TypeError: metadata that is neither ``Words``, ``Parsed`` nor callable.
     """
     base, *metadata = get_args(hint)
     words: dict[str, Any] = {}
@@ -92,6 +93,9 @@ def annotated_parts(hint: Any) -> tuple[Any, dict[str, Any], list[Callable[[Any]
     for mark in metadata:
         if isinstance(mark, Words):
             words.update(mark.pairs)
+        elif isinstance(mark, Parsed):
+            base = mark.source
+            checks.append(mark.parse)
         elif callable(mark):
             checks.append(mark)
         else:

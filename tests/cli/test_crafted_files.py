@@ -102,8 +102,8 @@ def test_a_card_value_nested_but_parseable_is_a_short_error(tmp_path: Path) -> N
     path = tmp_path / "cards.toml"
     path.write_text('[[card]]\nname = "Crafted"\ncost = "{R}"\ntype = '
                     + "[" * 200 + "]" * 200 + "\n", "utf-8")
-    with pytest.raises(CardDefinitionError, match=r"card 'Crafted': type: must be a string, got "
-                       r"\[\[\[\[\.\.\.\]\]\]\]$") as info:
+    with pytest.raises(CardDefinitionError, match=r"card 'Crafted': type: expected str, got list "
+                       r"\[\[\[\[\[\.\.\.\]\]\]\]\]$") as info:
         load_card_file(path)
     _one_line(str(info.value))
 

@@ -9,9 +9,11 @@ keep (or None, to keep it as read) and raises ``ValueError`` saying what is wron
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["AtLeast", "Words"]
+__all__ = ["AtLeast", "Parsed", "Words"]
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -36,3 +38,15 @@ class AtLeast:
     def __call__(self, value: int) -> None:
         if value < self.least:
             raise ValueError(f"expected {self.least} or more, got {value}")
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """A value written as something else: read a ``source`` (a type hint, ``str`` for a mana
+    cost), then ``parse`` it into the annotated type, which raises ``ValueError`` naming what is
+    wrong."""
+
+    source: Any
+    """The type hint of what the file holds."""
+    parse: Callable[[Any], Any]
+    """Makes the value from what the file holds."""
