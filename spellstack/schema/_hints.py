@@ -24,6 +24,7 @@ __all__ = [
     "is_annotated",
     "is_dataclass_type",
     "is_union",
+    "key_of",
     "other_keys_ignored",
     "plain_types",
 ]
@@ -62,6 +63,12 @@ def other_keys_ignored(cls: type[T]) -> type[T]:
         raise TypeError(f"not a dataclass: {cls!r}")
     OPEN.add(cls)
     return cls
+
+
+def key_of(field: dataclasses.Field[Any]) -> str:
+    """The key of a dataclass field in the named form: its name, or the ``key`` its metadata
+    gives for a name Python can't spell (``field(metadata={"key": "pass"})``)."""
+    return str(field.metadata.get("key", field.name))
 
 
 def is_dataclass_type(hint: Any) -> bool:

@@ -23,6 +23,7 @@ from ._hints import (
     is_annotated,
     is_dataclass_type,
     is_union,
+    key_of,
     plain_types,
 )
 
@@ -325,15 +326,16 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
     hints = get_type_hints(cls, include_extras=True)
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
+    keys = [key_of(f) for f in fields]
     positional = wire and cls in COMPACT
     ns: dict[str, Any] = {
         "BadValue": BadValue,
         "mismatch": mismatch,
         "field_mismatch": field_mismatch,
         "missing_field": missing_field,
-        "_unknown": _unknown_reporter(cls, names),
+        "_unknown": _unknown_reporter(cls, keys),
         "_ABSENT": _ABSENT,
-        "_KEYS": frozenset(names),
+        "_KEYS": frozenset(keys),
         "_cls": cls,
     }
     if positional:
@@ -365,14 +367,15 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
         kw_only = kw_only or f.kw_only is True
         var = f"a{i}"
         hint = hints[f.name]
+        key = keys[i]
         if positional:
             indent = "    "
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
             lines += [
                 "    try:",
-                f"        {var} = d[{f.name!r}]",
+                f"        {var} = d[{key!r}]",
                 "    except KeyError:",
-                f"        raise missing_field({f.name!r}) from None",
+                f"        raise missing_field({key!r}) from None",
             ]
             indent = "    "
         else:
@@ -383,7 +386,7 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
                 ns[f"_factory{i}"] = f.default_factory
                 fallback = f"_factory{i}()"
             lines += [
-                f"    {var} = d.get({f.name!r}, _ABSENT)",
+                f"    {var} = d.get({key!r}, _ABSENT)",
                 f"    if {var} is _ABSENT:",
                 f"        {var} = {fallback}",
                 "    else:",
@@ -394,7 +397,7 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
             ns[f"_t{i}"] = scalar
             lines += [
                 f"{indent}if type({var}) is not _t{i}:",
-                f"{indent}    raise field_mismatch({f.name!r}, {TYPE_NAMES[scalar]!r}, {var})",
+                f"{indent}    raise field_mismatch({key!r}, {TYPE_NAMES[scalar]!r}, {var})",
             ]
         else:
             ns[f"_c{i}"] = from_converter(hint, wire)
@@ -402,7 +405,7 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
                 f"{indent}try:",
                 f"{indent}    {var} = _c{i}({var})",
                 f"{indent}except BadValue as bad:",
-                f"{indent}    bad.rpath.append({'.' + f.name!r})",
+                f"{indent}    bad.rpath.append({'.' + key!r})",
                 f"{indent}    raise",
             ]
     setters = slot_setters(cls, names)

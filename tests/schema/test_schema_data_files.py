@@ -3,14 +3,14 @@ unknown keys, and its own error type (which the protocol turns into its own)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Any
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
 
 import pytest
 
 from spellstack.protocol import from_plain as protocol_from_plain
-from spellstack.rules.base import AtLeast, InvalidMessageError, Words
-from spellstack.schema import SchemaError, from_plain
+from spellstack.rules.base import AtLeast, InvalidMessageError, Parsed, Words
+from spellstack.schema import SchemaError, from_plain, other_keys_ignored, to_plain
 
 
 def _even(n: int) -> None:
@@ -82,3 +82,33 @@ def test_the_error_keeps_path_and_detail_apart() -> None:
 def test_the_protocol_raises_its_own_error_with_the_same_text() -> None:
     with pytest.raises(InvalidMessageError, match=r"^most: expected int or 'any', got str 'many'$"):
         protocol_from_plain(Table, {"name": "x", "most": "many"})
+
+
+def _halves(text: str) -> tuple[int, int]:
+    left, sep, right = text.partition("/")
+    if not sep or not left.isdigit() or not right.isdigit():
+        raise ValueError(f"expected 'P/T', got {text!r}")
+    return int(left), int(right)
+
+
+@other_keys_ignored
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Keys Python can't spell, a value parsed from text, and other keys ignored."""
+
+    pass_: Literal[True] | None = field(default=None, metadata={"key": "pass"})
+    """``pass = true``."""
+    body: Annotated[tuple[int, int], Parsed(str, _halves)] | None = None
+    """Parsed from ``P/T``."""
+
+
+def test_a_field_read_by_its_key_a_value_parsed_and_other_keys_ignored() -> None:
+    got = from_plain(Step, {"pass": True, "body": "2/3", "comment": "ignored"})
+    assert got == Step(True, (2, 3))
+    assert to_plain(Step(True)) == {"pass": True, "body": None}
+    with pytest.raises(SchemaError, match=r"^pass: expected one of True, got bool False$"):
+        from_plain(Step, {"pass": False})
+    with pytest.raises(SchemaError, match=r"^body: expected 'P/T', got '2'$"):
+        from_plain(Step, {"body": "2"})
+    with pytest.raises(SchemaError, match=r"^body: expected str, got int 2$"):
+        from_plain(Step, {"body": 2})
