@@ -137,7 +137,7 @@ def test_bad_tables_are_refused_naming_what_is_wrong() -> None:
     # What build_game refuses in a scenario file, it refuses in a table.
     with pytest.raises(ScenarioError, match=r"setup\.alice\.hand"):
         Table("alice", "bob").hand("alice", "No Such Card").game()
-    with pytest.raises(ScenarioError, match=r"setup\.step 'cleanup'"):
+    with pytest.raises(ScenarioError, match=r"setup\.step: 'cleanup'"):
         Table("alice", "bob", step="cleanup").game()
 
 

@@ -2,7 +2,7 @@
 
 from ._decklists import parse_decklist
 from ._decks import DECKS, MAX_DECK_SIZE, MIN_DECK_SIZE, Deck, load_deck
-from ._fields import KEYWORDS
+from ._format import KEYWORDS
 from ._loader import load_card_file, load_cards, parse_type_line
 from ._pool import POOL_NAMES, PoolNames, card_name_problem
 from ._toml import checking, parse_toml, short_value

@@ -1,5 +1,6 @@
-"""Reading a card's abilities from its data: effects, targets and costs, static, replacement,
-restriction and permission abilities, each checked against the kernel's closed registries."""
+"""Reading a card's abilities from its data: effects, costs, static, replacement, restriction
+and permission abilities, from the tables the schema engine read (``_format``), checked against
+the kernel's closed registries and the card's own text."""
 
 from __future__ import annotations
 
@@ -9,24 +10,14 @@ from typing import Any, TypeVar, get_args, get_origin
 from ..rules import (
     CONDITIONS,
     EFFECT_VERBS,
-    PERMISSION_KINDS,
-    RESTRICTION_FILTERS,
-    RESTRICTION_KINDS,
-    RESTRICTION_OBJECTS,
-    RESTRICTION_PLAYERS,
-    TARGET_KINDS,
     Effect,
     ManaCost,
     ManaCostSyntaxError,
     Permission,
     Restriction,
-    TargetSpec,
     parse_mana_cost,
 )
-from ..rules.base import COLOR_BY_WORD, REDIRECT_ZONES
 from ..rules.definitions import (
-    ANY_NUMBER,
-    COST_OPTIONS,
     COUNTER_KINDS,
     ArgValue,
     Condition,
@@ -35,21 +26,21 @@ from ..rules.definitions import (
     StaticAbility,
     arguments_of,
 )
-from ..rules.layers import AFFECTED, LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
-from ..rules.replacement import REPLACEMENT_EVENTS
+from ..rules.layers import LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
 from ..schema import SchemaError, from_plain
 from ._fields import (
-    KEYWORDS,
     Where,
-    read_boolean,
-    read_choice,
-    read_integer,
     read_position,
     read_quote,
-    read_string,
-    read_strings,
     read_table,
-    read_tables,
+)
+from ._format import (
+    KEYWORDS,
+    EntersAsCopyTable,
+    PermissionTable,
+    ReplacementTable,
+    RestrictionTable,
+    StaticTable,
 )
 
 T = TypeVar("T", bound=Effect | Condition)
@@ -115,46 +106,6 @@ def read_effects(raw: Any, where: Where, field: str, n_targets: int) -> tuple[Ef
     if not isinstance(raw, list) or not raw:
         raise where.error(field, "expected a non-empty list of effects")
     return tuple(read_effect(e, where, f"{field}[{i}]", n_targets) for i, e in enumerate(raw))
-
-
-def read_targets(raw: Any, where: Where, field: str) -> tuple[TargetSpec, ...]:
-    """Target requirements (115): a kind from ``TARGET_KINDS`` and how many."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, list):
-        raise where.error(field, f"expected a list of target tables, got {raw!r}")
-    out = []
-    for i, t in enumerate(raw):
-        f = f"{field}[{i}]"
-        if not isinstance(t, dict) or t.get("kind") not in TARGET_KINDS:
-            raise where.error(f, f"unknown target kind in {t!r} (known: "
-                              f"{', '.join(sorted(TARGET_KINDS))})")
-        extra = set(t) - {"kind", "min", "max", "not_colors", "controller", "another",
-                          "per_opponent", "min_power"}
-        if extra:
-            raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
-        lo, hi = t.get("min", 1), t.get("max", 1)
-        if hi == "any":  # 115.1d: "any number of targets"
-            hi = ANY_NUMBER
-        min_power = t.get("min_power", 0)
-        if not isinstance(min_power, int) or isinstance(min_power, bool) or min_power < 0:
-            raise where.error(f"{f}.min_power", f"expected a power of 0 or more, got "
-                              f"{min_power!r}")
-        if not (isinstance(lo, int) and isinstance(hi, int) and not isinstance(lo, bool)
-                and not isinstance(hi, bool) and 0 <= lo <= hi and hi >= 1):
-            raise where.error(f, f"bad min/max {lo!r}/{hi!r}")
-        if t.get("controller", "") not in ("", "you", "opponent"):
-            raise where.error(f, f"controller must be 'you' or 'opponent', got "
-                              f"{t['controller']!r}")
-        not_colors = read_strings(t.get("not_colors", []), where, f"{f}.not_colors")
-        if any(c not in "WUBRG" or len(c) != 1 for c in not_colors):
-            raise where.error(f"{f}.not_colors", f"colours are W U B R G, got {list(not_colors)!r}")
-        another = read_boolean(t.get("another", False), where, f"{f}.another")
-        per_opponent = read_boolean(t.get("per_opponent", False), where, f"{f}.per_opponent")
-        out.append(TargetSpec(t["kind"], lo, hi, not_colors,
-                              "opponent" if per_opponent else t.get("controller", ""), another,
-                              per_opponent, min_power))
-    return tuple(out)
 
 
 _NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -224,52 +175,32 @@ def read_cost(text: str, where: Where, field: str) -> tuple[ManaCost, bool]:
         raise where.error(field, str(err)) from None
 
 
-def read_replacements(raw: Any, text: str, where: Where) -> tuple[ReplacementAbility, ...]:
+def read_replacements(tables: tuple[ReplacementTable, ...], text: str,
+                      where: Where) -> tuple[ReplacementAbility, ...]:
     """614: static abilities that make replacement effects (``[[card.replacement]]``), each
-    quoting its Oracle sentence (``text``), checked against ``REPLACEMENT_EVENTS``."""
+    quoting its Oracle sentence (``text``), with the keys its event takes."""
     out = []
-    for i, r in enumerate(read_tables(raw, where, "replacement")):
+    for i, r in enumerate(tables):
         f = f"replacement[{i}]"
-        extra = set(r) - {"event", "applies_to", "counters", "tapped", "unless_pay_life", "zone",
-                          "effects", "text"}
-        if extra:
-            raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
-        event = r.get("event")
-        if event not in REPLACEMENT_EVENTS:
-            raise where.error(f"{f}.event", f"unknown replacement event {event!r} (known: "
-                              f"{', '.join(sorted(REPLACEMENT_EVENTS))})")
-        quote = read_string(r.get("text", ""), where, f"{f}.text")
-        if not quote:
+        if not r.text:
             raise where.error(f"{f}.text", "a replacement ability quotes its Oracle text")
         wanted = {"enters": {"counters", "tapped", "unless_pay_life"},
-                  "to_graveyard": {"applies_to", "zone"}, "lose_game": {"effects"}}[event]
-        given = set(r) - {"event", "text", "unless_pay_life"}
+                  "to_graveyard": {"applies_to", "zone"}, "lose_game": {"effects"}}[r.event]
+        given = {k for k in ("counters", "tapped", "applies_to", "zone", "effects")
+                 if getattr(r, k) is not None}
         if not given or given - wanted:
-            raise where.error(f, f"a {event!r} replacement takes {sorted(wanted)}, got "
+            raise where.error(f, f"a {r.event!r} replacement takes {sorted(wanted)}, got "
                               f"{sorted(given)}")
-        counters = read_table(r.get("counters", {}), where, f"{f}.counters")
-        for kind, n in counters.items():
-            if kind not in COUNTER_KINDS or not (isinstance(n, int) and not isinstance(n, bool)
-                                                      and n > 0):
-                raise where.error(f"{f}.counters", f"{kind!r} = {n!r} is not a counter kind and "
-                                  "a positive number")
-        applies_to = r.get("applies_to", "self")
-        if applies_to not in ("self", "any"):
-            raise where.error(f"{f}.applies_to", f"expected 'self' or 'any', got {applies_to!r}")
-        zone = r.get("zone", "")
-        if event == "to_graveyard" and zone not in REDIRECT_ZONES:
-            raise where.error(f"{f}.zone", f"expected one of {sorted(REDIRECT_ZONES)}, got {zone!r}")
-        effects = read_effects(r["effects"], where, f"{f}.effects", 0) if "effects" in r else ()
-        life = r.get("unless_pay_life", 0)
-        if event != "enters" and "unless_pay_life" in r:
+        if r.unless_pay_life is not None and r.event != "enters":
             raise where.error(f"{f}.unless_pay_life", "only an 'enters' replacement may offer a "
                               "payment instead")
-        if not (isinstance(life, int) and not isinstance(life, bool) and life >= 0):
-            raise where.error(f"{f}.unless_pay_life", f"expected an amount of life, got {life!r}")
+        if r.event == "to_graveyard" and r.zone is None:
+            raise where.error(f"{f}.zone", "a 'to_graveyard' replacement names the zone")
+        effects = read_effects(list(r.effects), where, f"{f}.effects", 0) if r.effects else ()
         out.append(ReplacementAbility(
-            event, applies_to, tuple(sorted(counters.items())),
-            read_boolean(r.get("tapped", False), where, f"{f}.tapped"), life, zone, effects,
-            read_position(r, text, where, f, i + 1), quote))
+            r.event, r.applies_to or "self", tuple(sorted((r.counters or {}).items())),
+            bool(r.tapped), r.unless_pay_life or 0, r.zone or "", effects,
+            read_position(r.text, text, where, f, i + 1), r.text))
     return tuple(out)
 
 
@@ -308,65 +239,31 @@ def read_layer_effect(raw: Any, where: Where, field: str, affected: str) -> Laye
     return LayerEffect(verb, tuple(sorted(args.items())))
 
 
-def read_statics(raw: Any, text: str, where: Where, n_keywords: int) -> tuple[StaticAbility, ...]:
+def read_statics(tables: tuple[StaticTable, ...], text: str, where: Where,
+                 n_keywords: int) -> tuple[StaticAbility, ...]:
     """604/611.3: static abilities (``[[card.static]]``): an Oracle quote (``text``), the objects
-    they affect (``affected``, from ``AFFECTED``; ``color``: only those of that colour word) and
-    their layer primitives (``effects``, from ``LAYER_VERBS``)."""
+    they affect (``affected``; ``color``: only those of that colour word) and their layer
+    primitives (``effects``, from ``LAYER_VERBS``)."""
     out = []
-    for i, r in enumerate(read_tables(raw, where, "static")):
+    for i, r in enumerate(tables):
         f = f"static[{i}]"
-        extra = set(r) - {"text", "affected", "color", "effects"}
-        if extra:
-            raise where.error(f, f"unknown key {sorted(extra)[0]!r}")
-        if "text" not in r:
-            raise where.error(f"{f}.text", "a static ability quotes its Oracle text")
-        affected = r.get("affected")
-        if not isinstance(affected, str) or affected not in AFFECTED:
-            raise where.error(f"{f}.affected", f"unknown affected word {affected!r} (known: "
-                              f"{', '.join(sorted(AFFECTED))})")
-        color = read_string(r.get("color", ""), where, f"{f}.color")
-        if color and color not in COLOR_BY_WORD:
-            raise where.error(f"{f}.color", f"expected a colour word ({', '.join(COLOR_BY_WORD)}), "
-                              f"got {color!r}")
-        effects = r.get("effects")
-        if not isinstance(effects, list) or not effects:
-            raise where.error(f"{f}.effects", "expected a non-empty list of effects")
         out.append(StaticAbility(
-            affected, tuple(read_layer_effect(e, where, f"{f}.effects[{k}]", affected)
-                            for k, e in enumerate(effects)),
-            read_position(r, text, where, f, n_keywords + i + 1), color))
+            r.affected, tuple(read_layer_effect(e, where, f"{f}.effects[{k}]", r.affected)
+                              for k, e in enumerate(r.effects)),
+            read_position(r.text, text, where, f, n_keywords + i + 1), r.color))
     return tuple(out)
 
 
-def read_enters_as_copy(raw: Any, text: str, where: Where) -> str:
+def read_enters_as_copy(table: EntersAsCopyTable | None, text: str, where: Where) -> str:
     """614.1c/707.2: ``enters_as_copy = { text = "...", of = "creatures" }``: "you may have it
     enter as a copy of any creature on the battlefield" (``of``: an ``AFFECTED`` word)."""
-    if raw is None:
+    if table is None:
         return ""
-    r = read_table(raw, where, "enters_as_copy")
-    if set(r) != {"text", "of"}:
-        raise where.error("enters_as_copy", "takes exactly 'text' and 'of'")
-    read_position(r, text, where, "enters_as_copy", 0)
-    of = r["of"]
-    if of not in AFFECTED or of in ("self", "enchanted", "equipped", "attached"):
-        raise where.error("enters_as_copy.of", f"{of!r} is not a word for objects on the "
+    read_position(table.text, text, where, "enters_as_copy", 0)
+    if table.of in ("self", "enchanted", "equipped", "attached"):
+        raise where.error("enters_as_copy.of", f"{table.of!r} is not a word for objects on the "
                           "battlefield")
-    return str(of)
-
-
-def read_counter_limits(raw: Any, text: str, where: Where) -> tuple[tuple[str, int, int], ...]:
-    """704.5r: "[this] can't have more than N [kind] counters on it" (``counter``, ``max``; a
-    static ability at its Oracle line's position, which layer 6 can remove)."""
-    out = []
-    for i, r in enumerate(read_tables(raw, where, "counter_limits")):
-        f = f"counter_limits[{i}]"
-        if set(r) != {"counter", "max", "text"}:
-            raise where.error(f, "a counter limit has exactly 'counter', 'max' and 'text'")
-        if r["counter"] not in COUNTER_KINDS:
-            raise where.error(f"{f}.counter", f"unknown counter kind {r['counter']!r}")
-        out.append((str(r["counter"]), read_integer(r["max"], where, f"{f}.max"),
-                    read_position(r, text, where, f, 0)))
-    return tuple(out)
+    return table.of
 
 
 def read_condition(raw: Any, where: Where, field: str) -> Condition:
@@ -379,54 +276,35 @@ def read_condition(raw: Any, where: Where, field: str) -> Condition:
                           f"condition {test!r}")
 
 
-def read_enchant(raw: Mapping[str, Any], subtypes: tuple[str, ...], where: Where) -> str:
+def read_enchant(enchant: str | None, subtypes: tuple[str, ...], where: Where) -> str:
     """702.5: an Aura's enchant ability, a target kind; only an Aura has one (and must)."""
-    if "enchant" not in raw:
+    if enchant is None:
         if "Aura" in subtypes:
             raise where.error("enchant", "an Aura needs an enchant ability (303.4a)")
         return ""
-    kind = read_string(raw["enchant"], where, "enchant")
     if "Aura" not in subtypes:
         raise where.error("enchant", "only an Aura has an enchant ability")
-    if kind not in TARGET_KINDS:
-        raise where.error("enchant", f"unknown target kind {kind!r} (known: "
-                          f"{', '.join(sorted(TARGET_KINDS))})")
-    return kind
+    return enchant
 
 
-def read_restriction(raw: dict[str, Any], text: str, where: Where, field: str) -> Restriction:
-    """A static "can't" ability (101.2), checked against the registries in ``_restrictions``."""
-    extra = set(raw) - {"kind", "players", "objects", "filter", "text"}
-    if extra:
-        raise where.error(field, f"unknown key {sorted(extra)[0]!r}")
-    return Restriction(read_choice(raw, "kind", RESTRICTION_KINDS, "", where, field),
-                       read_choice(raw, "players", RESTRICTION_PLAYERS, "each", where, field),
-                       read_choice(raw, "objects", RESTRICTION_OBJECTS, "", where, field),
-                       read_choice(raw, "filter", RESTRICTION_FILTERS, "any", where, field),
-                       read_quote(raw, text, where, field), read_position(raw, text, where, field, 1))
+def read_restriction(r: RestrictionTable, text: str, where: Where, field: str) -> Restriction:
+    """A static "can't" ability (101.2), quoting its Oracle sentence."""
+    return Restriction(r.kind, r.players, r.objects, r.filter, read_quote(r.text, text, where, field),
+                       read_position(r.text, text, where, field, 1))
 
 
-def read_permission(raw: dict[str, Any], text: str, where: Where, field: str) -> Permission:
-    """A static "may" ability (101.2), checked against the registries in ``_restrictions``."""
-    extra = set(raw) - {"kind", "players", "filter", "zone", "text", "cost", "face_down"}
-    if extra:
-        raise where.error(field, f"unknown key {sorted(extra)[0]!r}")
-    kind = read_choice(raw, "kind", PERMISSION_KINDS, "", where, field)
-    zone = read_choice(raw, "zone", {"graveyard", "exile", "library", ""}, "", where, field)
+def read_permission(r: PermissionTable, text: str, where: Where, field: str) -> Permission:
+    """A static "may" ability (101.2), quoting its Oracle sentence; the zone, cost and face-down
+    keys only for the kinds that take them."""
     zoned = ("cast_from", "play_lands_from", "grant_cost")
-    if (kind in zoned) != bool(zone):
+    if (r.kind in zoned) != bool(r.zone):
         raise where.error(f"{field}.zone", f"{', '.join(zoned)} need a zone (graveyard, exile, "
                           "library); other kinds take none")
-    cost = read_choice(raw, "cost", {*COST_OPTIONS, ""}, "", where, field)
-    if (kind == "grant_cost") != bool(cost):
+    if (r.kind == "grant_cost") != bool(r.cost):
         raise where.error(f"{field}.cost", "grant_cost needs a cost (a COST_OPTIONS name); other "
                           "kinds take none")
-    face_down = read_boolean(raw.get("face_down", False), where, f"{field}.face_down")
-    if face_down and (kind, zone) != ("cast_from", "exile"):
+    if r.face_down and (r.kind, r.zone) != ("cast_from", "exile"):
         raise where.error(f"{field}.face_down", "only casting from exile can be from among "
                           "cards face down")
-    return Permission(kind, read_choice(raw, "players", RESTRICTION_PLAYERS, "you", where, field),
-                      read_choice(raw, "filter", RESTRICTION_FILTERS, "any", where, field), zone,
-                      read_quote(raw, text, where, field), read_position(raw, text, where, field, 1),
-                      cost, face_down)
-
+    return Permission(r.kind, r.players, r.filter, r.zone, read_quote(r.text, text, where, field),
+                      read_position(r.text, text, where, field, 1), r.cost, r.face_down)

@@ -7,11 +7,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated
 
 from .._files import FileRefused, read_regular_file
 from .._printable import printable
 from ..rules import CardDefinition, CardDefinitionError
+from ..rules.base import AtLeast
+from ..schema import SchemaError, from_plain, other_keys_ignored
 from ._pool import card_name_problem
 from ._toml import checking, parse_toml, short_value
 
@@ -37,27 +39,40 @@ class Deck:
         return f"Deck({self.name!r}, {len(self.cards)} cards)"
 
 
+@other_keys_ignored
+@dataclass(frozen=True, slots=True)
+class DeckFile:
+    """A TOML deck file as written; other keys (``description``) are ignored."""
+
+    name: str
+    """The deck's name."""
+    cards: dict[str, Annotated[int, AtLeast(1)]]
+    """The ``[cards]`` table: each card's name and how many copies, in file order."""
+
+
 def _parse(source: str, text: str, cards: Mapping[str, CardDefinition]) -> Deck:
     data = parse_toml(text, source, CardDefinitionError)
     with checking(source, CardDefinitionError):
-        return _check(source, data, cards)
+        try:
+            deck = from_plain(DeckFile, data)
+        except SchemaError as err:
+            name = data.get("name")
+            deck_name = f"deck {short_value(name)}: " if isinstance(name, str) else ""
+            raise CardDefinitionError(f"{source}: {deck_name}{err}") from None
+        return _check(source, deck, cards)
 
 
-def _check(source: str, data: dict[str, Any], cards: Mapping[str, CardDefinition]) -> Deck:
-    name = data.get("name")
-    table = data.get("cards")
-    if not isinstance(name, str) or not isinstance(table, dict):
-        raise CardDefinitionError(f"{source}: a deck needs a 'name' and a [cards] table")
+def _check(source: str, deck: DeckFile, cards: Mapping[str, CardDefinition]) -> Deck:
+    """The deck's cards, one entry per copy: each one a card ``cards`` defines that a deck may
+    hold, within the size limits."""
+    name = deck.name
     out: list[str] = []
-    for card, count in table.items():
+    for card, count in deck.cards.items():
         if card not in cards or cards[card].is_token:
             raise CardDefinitionError(f"{source}: deck {short_value(name)}: {card_name_problem(card, cards)[1]}")
         if cards[card].test_only:
             raise CardDefinitionError(f"{source}: deck {short_value(name)}: {short_value(card)} is a test-only card "
                                       "(for the tests of a rule), never in a deck")
-        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
-            raise CardDefinitionError(f"{source}: deck {short_value(name)}: {short_value(card)}: count must be a "
-                                      f"positive integer, got {short_value(count)}")
         if len(out) + count > MAX_DECK_SIZE:
             raise CardDefinitionError(f"{source}: deck {short_value(name)} has more than {MAX_DECK_SIZE} "
                                       "cards")

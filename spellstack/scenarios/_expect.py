@@ -10,68 +10,30 @@ from ..rules import (
     SETUP_ZONES,
     Game,
     GameObject,
-    ManaCostSyntaxError,
     format_pool,
     parse_pool,
     player_ref,
     trigger_name,
 )
+from ..schema import SchemaError, from_plain
 from ._errors import ScenarioError, ScenarioFailure
+from ._format import ExpectTable, ObjectExpect
 
-__all__ = ["check_expect", "check_expect_types", "find_card", "stack_name"]
+__all__ = ["check_expect", "find_card", "read_expect", "stack_name"]
 
 _ZONE_KEYS = tuple(z for z in SETUP_ZONES if z != "library")  # the library: library_top, library_count
-_IS_INT = (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer")
-_IS_STR = (lambda v: isinstance(v, str), "a string")
-_IS_NAMES = (lambda v: isinstance(v, list) and all(isinstance(n, str) for n in v),
-             "a list of names")
-_IS_BOOL = (lambda v: isinstance(v, bool), "true or false")
-_IS_TABLE = (lambda v: isinstance(v, dict), "a table")
-_TYPES: dict[str, tuple[Any, ...]] = {
-    # key: (type of the value) or (table, type of each entry)
-    **dict.fromkeys(("life", "poison", "hand_count", "library_count"), (_IS_TABLE, _IS_INT)),
-    **dict.fromkeys((*_ZONE_KEYS, "library_top"), (_IS_TABLE, _IS_NAMES)),
-    "mana": (_IS_TABLE, _IS_STR),
-    "objects": (_IS_TABLE, _IS_TABLE),
-    **dict.fromkeys(("stack_count", "turn"), (_IS_INT,)),
-    **dict.fromkeys(("stack", "stack_controllers", "lost"), (_IS_NAMES,)),
-    **dict.fromkeys(("winner", "priority", "active", "step"), (_IS_STR,)),
-    "game_over": (_IS_BOOL,),
-}
-_KNOWN = set(_TYPES)
-_OBJECT_TYPES = {
-    **dict.fromkeys(("zone", "controller", "attached_to"), _IS_STR),
-    **dict.fromkeys(("damage", "power", "toughness", "loyalty"), _IS_INT),
-    "tapped": _IS_BOOL, "face_down": _IS_BOOL, "counters": _IS_TABLE, "types": _IS_NAMES,
-    "abilities_include": _IS_NAMES,
-}
 
 
-def check_expect_types(expect: Any, where: str) -> None:
-    """An ``expect`` table has only known keys, each with a value of the right type."""
-    if not isinstance(expect, dict):
-        raise ScenarioError(f"{where} must be a table, got {expect!r}")
-    for name, want in expect.get("mana", {}).items() if isinstance(expect.get("mana"), dict) else ():
-        try:
-            parse_pool(want if isinstance(want, str) else "")
-        except ManaCostSyntaxError as err:
-            raise ScenarioError(f"{where}.mana.{name}: {err}") from None
-    for key, value in expect.items():
-        if key not in _TYPES:
-            raise ScenarioError(f"{where}: unknown expectation {key!r}")
-        (ok, what), *inner = _TYPES[key]
-        if not ok(value):
-            raise ScenarioError(f"{where}.{key} must be {what}, got {value!r}")
-        for name, entry in (value.items() if inner else ()):
-            if not inner[0][0](entry):
-                raise ScenarioError(f"{where}.{key}.{name} must be {inner[0][1]}, got {entry!r}")
-            if key == "objects":
-                for okey, ovalue in entry.items():
-                    if okey not in _OBJECT_TYPES:
-                        raise ScenarioError(f"{where}.objects.{name}: unknown key {okey!r}")
-                    if not _OBJECT_TYPES[okey][0](ovalue):
-                        raise ScenarioError(f"{where}.objects.{name}.{okey} must be "
-                                            f"{_OBJECT_TYPES[okey][1]}, got {ovalue!r}")
+def read_expect(expect: Any, where: str) -> ExpectTable:
+    """An ``expect`` table read by the schema engine; a ScenarioError naming ``where`` and the
+    key otherwise."""
+    if isinstance(expect, ExpectTable):
+        return expect
+    try:
+        return from_plain(ExpectTable, expect)
+    except SchemaError as err:
+        sep = "" if not err.path or err.path.startswith("[") else "."
+        raise ScenarioError(f"{where}{sep}{err.path}: {err.detail}") from None
 
 
 def find_card(game: Game, card: int) -> GameObject | None:
@@ -104,24 +66,22 @@ def _fail(path: str, expected: Any, actual: Any) -> ScenarioFailure:
     return ScenarioFailure(f"{path}: expected {expected!r}, got {actual!r}")
 
 
-def check_expect(game: Game, expect: Mapping[str, Any], labels: Mapping[str, int],
+def check_expect(game: Game, raw: ExpectTable | Mapping[str, Any], labels: Mapping[str, int],
                  where: str) -> None:
     """Raise ScenarioFailure at the first expectation that doesn't hold."""
+    expect = read_expect(raw, f"{where}: expect")
     st = game.state
     want: Any
     got: Any
-    bad = set(expect) - _KNOWN
-    if bad:
-        raise ScenarioError(f"{where}: unknown expectation {sorted(bad)[0]!r}")
     for key in ("life", "poison", "hand_count", "library_count"):
-        for name, want in expect.get(key, {}).items():
+        for name, want in (getattr(expect, key) or {}).items():
             p = st.players[_seat(game, name, f"{where}.{key}")]
             got = {"life": p.life, "poison": p.poison, "hand_count": len(p.hand),
                    "library_count": len(p.library)}[key]
             if got != want:
                 raise _fail(f"{key}.{name}", want, got)
     for key in _ZONE_KEYS:
-        for name, want in expect.get(key, {}).items():
+        for name, want in (getattr(expect, key) or {}).items():
             seat = _seat(game, name, f"{where}.{key}")
             if key == "battlefield":
                 ids = [o.id for o in game.controlled(seat)]
@@ -134,53 +94,53 @@ def check_expect(game: Game, expect: Mapping[str, Any], labels: Mapping[str, int
                          if key == "battlefield" else st.objects[i].name for i in ids)
             if Counter(got) != Counter(want):
                 raise _fail(f"{key}.{name}", sorted(want), got)
-    for name, want in expect.get("library_top", {}).items():
+    for name, want in (expect.library_top or {}).items():
         lib = st.players[_seat(game, name, f"{where}.library_top")].library
         got = [st.objects[i].name for i in lib[: len(want)]]
         if got != list(want):
-            raise _fail(f"library_top.{name}", want, got)
-    if "stack_count" in expect and len(st.stack) != expect["stack_count"]:
-        raise _fail("stack_count", expect["stack_count"], len(st.stack))
-    if "stack" in expect:
+            raise _fail(f"library_top.{name}", list(want), got)
+    if expect.stack_count is not None and len(st.stack) != expect.stack_count:
+        raise _fail("stack_count", expect.stack_count, len(st.stack))
+    if expect.stack is not None:
         got = [stack_name(game, st.objects[i]) for i in reversed(st.stack)]
         # A triggered ability may be named with or without its "#N" (scenario format).
         bare = [g.split(" #", 1)[0] if g.startswith("ability: ") else g for g in got]
-        want = list(expect["stack"])
+        want = list(expect.stack)
         if len(want) != len(got) or any(w not in (g, b) for w, g, b in zip(want, got, bare,
                                                                               strict=True)):
-            raise _fail("stack", expect["stack"], got)
-    if "stack_controllers" in expect:
+            raise _fail("stack", want, got)
+    if expect.stack_controllers is not None:
         got = [st.players[st.objects[i].controller].name for i in reversed(st.stack)]
-        if got != list(expect["stack_controllers"]):
-            raise _fail("stack_controllers", expect["stack_controllers"], got)
-    for label, want in expect.get("objects", {}).items():
+        if got != list(expect.stack_controllers):
+            raise _fail("stack_controllers", list(expect.stack_controllers), got)
+    for label, want in (expect.objects or {}).items():
         if label not in labels:
             raise ScenarioError(f"{where}: objects.{label}: no such label")
         _check_object(game, label, labels, want)
-    if "lost" in expect:
+    if expect.lost is not None:
         got = sorted(p.name for p in st.players if p.lost)
-        if got != sorted(expect["lost"]):
-            raise _fail("lost", sorted(expect["lost"]), got)
-    if "winner" in expect:
-        want = expect["winner"]
+        if got != sorted(expect.lost):
+            raise _fail("lost", sorted(expect.lost), got)
+    if expect.winner is not None:
+        want = expect.winner
         if want == "none":
             if not (st.game_over and st.winner < 0):
                 raise _fail("winner", "none (a draw)", _winner(game))
         elif _winner(game) != want:
             raise _fail("winner", want, _winner(game))
-    if "game_over" in expect and st.game_over != expect["game_over"]:
-        raise _fail("game_over", expect["game_over"], st.game_over)
-    if "priority" in expect:
+    if expect.game_over is not None and st.game_over != expect.game_over:
+        raise _fail("game_over", expect.game_over, st.game_over)
+    if expect.priority is not None:
         got = st.players[st.priority].name if st.priority >= 0 else "nobody"
-        if got != expect["priority"]:
-            raise _fail("priority", expect["priority"], got)
-    if "active" in expect and st.players[st.active].name != expect["active"]:
-        raise _fail("active", expect["active"], st.players[st.active].name)
-    if "step" in expect and st.step != expect["step"]:
-        raise _fail("step", expect["step"], st.step)
-    if "turn" in expect and st.turn != expect["turn"]:
-        raise _fail("turn", expect["turn"], st.turn)
-    for name, want in expect.get("mana", {}).items():
+        if got != expect.priority:
+            raise _fail("priority", expect.priority, got)
+    if expect.active is not None and st.players[st.active].name != expect.active:
+        raise _fail("active", expect.active, st.players[st.active].name)
+    if expect.step is not None and st.step != expect.step:
+        raise _fail("step", expect.step, st.step)
+    if expect.turn is not None and st.turn != expect.turn:
+        raise _fail("turn", expect.turn, st.turn)
+    for name, want in (expect.mana or {}).items():
         pool = st.players[_seat(game, name, f"{where}.mana")].mana
         if format_pool(pool) != format_pool(parse_pool(want)):
             raise _fail(f"mana.{name}", want, format_pool(pool))
@@ -191,16 +151,16 @@ def _winner(game: Game) -> str | None:
     return st.players[st.winner].name if st.game_over and st.winner >= 0 else None
 
 
-def _check_object(game: Game, label: str, labels: Mapping[str, int],
-                  want: Mapping[str, Any]) -> None:
+def _check_object(game: Game, label: str, labels: Mapping[str, int], want: ObjectExpect) -> None:
     st = game.state
     obj = find_card(game, labels[label])
     path = f"objects.{label}"
     zone = obj.zone if obj is not None else "gone"
-    if "zone" in want and zone != want["zone"]:
-        raise _fail(f"{path}.zone", want["zone"], zone)
+    if want.zone is not None and zone != want.zone:
+        raise _fail(f"{path}.zone", want.zone, zone)
+    given = {k: v for k in _OBJECT_CHECKS if (v := getattr(want, k)) is not None}
     if obj is None:
-        if set(want) - {"zone"}:
+        if given:
             raise _fail(path, "an object in a zone", "gone")
         return
     checks: dict[str, Any] = {
@@ -215,21 +175,22 @@ def _check_object(game: Game, label: str, labels: Mapping[str, int],
         "types": lambda: set(game.card_types(obj)),
         "attached_to": lambda: _attached_name(game, obj, labels),
     }
-    for key, value in want.items():
-        if key == "zone":
-            continue
+    for key, value in given.items():
         if key == "abilities_include":
             have = set(game.keywords(obj))
             missing = [k for k in value if k not in have]
             if missing:
-                raise _fail(f"{path}.abilities_include", value, sorted(have))
+                raise _fail(f"{path}.abilities_include", list(value), sorted(have))
             continue
-        if key not in checks:
-            raise ScenarioError(f"{path}: unknown key {key!r}")
         got = checks[key]()
         expected = set(value) if key == "types" else value
         if got != expected:
-            raise _fail(f"{path}.{key}", value, sorted(got) if key == "types" else got)
+            raise _fail(f"{path}.{key}", list(value) if key == "types" else value,
+                        sorted(got) if key == "types" else got)
+
+
+_OBJECT_CHECKS = tuple(f for f in ObjectExpect.__dataclass_fields__ if f != "zone")
+"""What an object expectation may check besides its zone, in the order they are checked."""
 
 
 def _attached_name(game: Game, obj: GameObject, labels: Mapping[str, int]) -> str:

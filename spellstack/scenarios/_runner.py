@@ -14,10 +14,12 @@ from .._files import FileRefused, read_regular_file
 from .._printable import short_value
 from ..actors import ENGINE_ERROR, GameResult, SeatConfig, play_game
 from ..cards import checking, load_cards, parse_toml
-from ..rules import STEPS, CardDefinition
+from ..rules import CardDefinition
+from ..schema import SchemaError, from_plain
 from ._director import ACTION_KEYS, STEP_KINDS, Director, ScriptedPolicy
 from ._errors import ScenarioError, ScenarioFailure
-from ._expect import check_expect, check_expect_types
+from ._expect import check_expect
+from ._format import ScenarioFile, StepTable
 from ._setup import build_game
 
 __all__ = [
@@ -32,7 +34,6 @@ __all__ = [
 ]
 
 EXPECTED_FAILURES = "expected_failures.toml"
-_TOP_KEYS = {"title", "rules", "seed", "setup", "step"}
 _CAST_KEYS = {"from", "face", "modes", "x", "targets", "divide", "costs", "pay_as", "pay"}
 _STEP_KEYS: dict[str, set[str]] = {
     "cast": {"by", "rejected", "reason", *_CAST_KEYS},
@@ -123,76 +124,41 @@ def _text(path: Path) -> str:
         raise ScenarioError(f"{short_value(str(path))}: can't read it: {err}") from None
 
 
-def _check_scenario(data: Mapping[str, Any], where: str) -> None:
-    """The top level, and every step (before the game starts)."""
-    bad = set(data) - _TOP_KEYS
-    if bad:
-        raise ScenarioError(f"{where}: unknown top-level key {sorted(bad)[0]!r}")
-    if not isinstance(data.get("title"), str):
-        raise ScenarioError(f"{where}: 'title' is required")
-    if not isinstance(data.get("setup"), dict):
-        raise ScenarioError(f"{where}: '[setup]' is required")
-    seed = data.get("seed", 0)
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ScenarioError(f"{where}: seed must be an integer")
-    steps = data.get("step", [])
-    if not isinstance(steps, list) or not all(isinstance(s, dict) for s in steps):
-        raise ScenarioError(f"{where}: 'step' must be an array of tables")
-    for i, step in enumerate(steps):
-        _check_step(step, f"{where}: step {i + 1}")
+def _check_scenario(data: Mapping[str, Any], where: str) -> list[dict[str, Any]]:
+    """The top level, and every step (before the game starts): the steps, each with its
+    ``expect`` read."""
+    try:
+        scenario = from_plain(ScenarioFile, data)
+    except SchemaError as err:
+        raise ScenarioError(f"{where}: {err}") from None
+    return [_check_step(step, f"{where}: step {i + 1}") for i, step in enumerate(scenario.step)]
 
 
-def _check_step(step: Mapping[str, Any], where: str) -> None:
-    """One ``[[step]]``: one kind, only keys of that kind, values of the right types."""
-    kinds = [k for k in STEP_KINDS if k in step]
+def _check_step(raw: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """One ``[[step]]``: one kind, only keys of that kind, values of the right types; the step
+    with its ``expect`` read."""
+    try:
+        step = from_plain(StepTable, raw)
+    except SchemaError as err:
+        raise ScenarioError(f"{where}: {err}") from None
+    kinds = [k for k in STEP_KINDS if k in raw]
     if len(kinds) > 1:
         raise ScenarioError(f"{where}: a step is one of {', '.join(STEP_KINDS)} (with an "
                             f"optional expect), not both {kinds[0]!r} and {kinds[1]!r}")
     kind = kinds[0] if kinds else "expect"
     allowed = {kind, "expect", *_STEP_KEYS[kind]}
-    for key in step:
+    for key in raw:
         if key not in allowed:
-            known = any(key in keys or key == k for k, keys in _STEP_KEYS.items())
-            raise ScenarioError(f"{where}: unknown key {key!r}" + (
-                f" in a {kind!r} step" if known else ""))
-
-    def need(key: str, ok: bool, what: str) -> None:
-        if key in step and not ok:
-            raise ScenarioError(f"{where}: {key} must be {what}, got {step[key]!r}")
-
-    def whole(key: str, least: int) -> bool:
-        v = step.get(key)
-        return isinstance(v, int) and not isinstance(v, bool) and v >= least
-
-    for key in ("cast", "activate", "play", "turn_face_up", "by", "from", "face", "reason"):
-        need(key, isinstance(step.get(key), str), "a string")
-    for key in ("pass", "concede"):
-        need(key, step.get(key) is True, "true")
-    need("rejected", isinstance(step.get("rejected"), bool), "true or false")
-    need("ability", whole("ability", 1), "a positive integer")
-    need("turn", whole("turn", 1), "a positive integer")
-    need("x", whole("x", 0), "a whole number")
-    for key in ("targets", "pay", "pay_as", "costs", "modes"):
-        need(key, isinstance(step.get(key), list), "a list")
-    need("divide", isinstance(step.get("divide"), dict), "a table")
-    need("resolve", step.get("resolve") == "all" or whole("resolve", 1),
-         'a positive integer or "all"')
-    need("advance", step.get("advance") in STEPS, "a step name")
-    for key in ("attack", "block"):
-        table = step.get(key)
-        need(key, isinstance(table, dict) and all(isinstance(v, str) for v in table.values()),
-             "a table from label to label or player name")
-    if kind == "choose" and "by" not in step:
+            raise ScenarioError(f"{where}: unknown key {key!r} in a {kind!r} step")
+    if kind == "choose" and step.by is None:
         raise ScenarioError(f"{where}: a choose step needs 'by' (whose answers they are)")
-    if "expect" in step:
-        check_expect_types(step["expect"], f"{where}: expect")
+    return dict(raw) if step.expect is None else {**raw, "expect": step.expect}
 
 
 async def run_scenario(data: Mapping[str, Any], where: str,
                        cards: Mapping[str, CardDefinition]) -> None:
     """Run one parsed scenario; raises ScenarioFailure or ScenarioError."""
-    _check_scenario(data, where)
-    steps = [dict(s) for s in data.get("step", [])]
+    steps = _check_scenario(data, where)
     game, labels = build_game(data["setup"], data.get("seed", 0), cards, where)
     director = Director(game, steps, labels, where)
     n = len(game.state.players)

@@ -11,12 +11,17 @@ Both directions are compiled once per class into plain Python functions (the
 dataclass parts by code generation, containers as closures), so the per-message
 cost is a handful of ``type(v) is T`` checks and one constructor call per
 object. The path of a bad value is assembled only when something is wrong: the
-internal ``_Bad`` exception collects path segments as it propagates outwards.
+internal ``BadValue`` exception collects path segments as it propagates outwards.
 
 Supported hints: ``int`` (``bool`` is rejected), ``str``, ``bool``, ``float``,
 ``None``, ``Optional``/unions of these, ``Literal[...]``, ``tuple[X, ...]``,
-``tuple[X, Y]``, ``dict[K, V]`` and nested dataclasses (recursive ones too).
-Sequences must arrive as lists (or tuples); maps as dicts.
+``tuple[X, Y]``, ``dict[K, V]``, ``Any`` (taken as it is) and nested dataclasses (recursive
+ones too). Sequences must arrive as lists (or tuples); maps as dicts, with no key that is not
+a field (unless the class is registered with ``other_keys_ignored``); a field with a default
+may be left out. ``Annotated[X, ...]`` reads an ``X`` and then what its metadata says (only
+when checking): ``Words`` (words standing for values, ``max = "any"``), ``AtLeast``, and any
+callable as a check that returns the value to keep (or None) and raises ``ValueError`` naming
+the problem: what a type can't say, such as a mana cost's syntax or a name in a registry.
 
 Two forms. The *named* form (``to_plain``/``from_plain``: every dataclass a map of field
 names) is the readable one, written in traces. The *wire* form (``to_wire``/``from_wire``)
@@ -26,14 +31,15 @@ msgpack packs and unpacks several times faster than maps. ``from_wire`` validate
 as ``from_plain`` and names fields in its errors all the same. ``from_trusted`` rebuilds the
 wire form without checking it, for messages between the engine's own actors.
 
-One module each: the errors (``_errors``), the hints and the compact records (``_hints``), how
+One module each: the errors (``_errors``), the hints, the compact records and the open ones
+(``_hints``), how
 converters are generated and cached (``_generating``), the checking readers (``_validating``),
 the trusted reader (``_trusted``), the wire-to-named rewriter (``_named``) and the writers
 (``_writing``).
 """
 
 from ._errors import QUOTE_LIMIT, SchemaError, describe_value, short_repr
-from ._hints import compact
+from ._hints import compact, other_keys_ignored
 from ._named import named_from_wire
 from ._trusted import from_trusted
 from ._validating import from_plain, from_wire
@@ -48,6 +54,7 @@ __all__ = [
     "from_trusted",
     "from_wire",
     "named_from_wire",
+    "other_keys_ignored",
     "short_repr",
     "to_plain",
     "to_wire",

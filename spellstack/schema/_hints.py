@@ -1,23 +1,31 @@
 """The type hints the converters support: what each expects (for error messages) and which
-plain types it accepts, and the records registered to travel as positional lists on the wire
-(``compact``)."""
+plain types it accepts, the parts of an ``Annotated`` hint (its words and checks), and the
+records registered to travel as positional lists on the wire (``compact``)."""
 
 from __future__ import annotations
 
 import dataclasses
 import types
-from typing import Any, Literal, TypeVar, Union, get_args, get_origin
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+
+from spellstack.rules.base import AtLeast, Parsed, Words
 
 from ._errors import short_repr
 
 __all__ = [
     "COMPACT",
+    "OPEN",
     "TYPE_NAMES",
     "NoneType",
+    "annotated_parts",
     "compact",
     "describe_hint",
+    "is_annotated",
     "is_dataclass_type",
     "is_union",
+    "key_of",
+    "other_keys_ignored",
     "plain_types",
 ]
 
@@ -25,6 +33,8 @@ T = TypeVar("T")
 NoneType = type(None)
 COMPACT: set[type] = set()
 """Dataclasses sent as positional lists in the wire form (``compact``)."""
+OPEN: set[type] = set()
+"""Dataclasses whose maps may hold keys that are not their fields, ignored (``other_keys_ignored``)."""
 TYPE_NAMES: dict[type, str] = {
     int: "int",
     str: "str",
@@ -44,6 +54,23 @@ def compact(cls: type[T]) -> type[T]:
     return cls
 
 
+def other_keys_ignored(cls: type[T]) -> type[T]:
+    """Read maps into the dataclass ``cls`` ignoring keys that are not its fields, rather than
+    refusing them (a file format that promises to ignore them).
+
+    Register a class before anything that contains it is first converted."""
+    if not is_dataclass_type(cls):
+        raise TypeError(f"not a dataclass: {cls!r}")
+    OPEN.add(cls)
+    return cls
+
+
+def key_of(field: dataclasses.Field[Any]) -> str:
+    """The key of a dataclass field in the named form: its name, or the ``key`` its metadata
+    gives for a name Python can't spell (``field(metadata={"key": "pass"})``)."""
+    return str(field.metadata.get("key", field.name))
+
+
 def is_dataclass_type(hint: Any) -> bool:
     """Whether ``hint`` is a dataclass (the class, not an instance)."""
     return isinstance(hint, type) and dataclasses.is_dataclass(hint)
@@ -54,10 +81,48 @@ def is_union(hint: Any) -> bool:
     return get_origin(hint) in (Union, types.UnionType)
 
 
+def is_annotated(hint: Any) -> bool:
+    """Whether ``hint`` is ``Annotated[T, ...]``."""
+    return get_origin(hint) is Annotated
+
+
+def annotated_parts(hint: Any) -> tuple[Any, dict[str, Any], list[Callable[[Any], Any]]]:
+    """What an ``Annotated[T, ...]`` hint reads: the type of what the file holds (``T``, or the
+    source of a ``Parsed``), its words (``Words``: word -> the value it stands for) and its
+    checks, in order (a ``Parsed`` parse, every other callable).
+
+    Raises:
+        TypeError: metadata that is neither ``Words``, ``Parsed`` nor callable.
+    """
+    base, *metadata = get_args(hint)
+    words: dict[str, Any] = {}
+    checks: list[Callable[[Any], Any]] = []
+    for mark in metadata:
+        if isinstance(mark, Words):
+            words.update(mark.pairs)
+        elif isinstance(mark, Parsed):
+            base = mark.source
+            checks.append(mark.parse)
+        elif callable(mark):
+            checks.append(mark)
+        else:
+            raise TypeError(f"unsupported Annotated metadata {mark!r} in {hint!r}")
+    return base, words, checks
+
+
 def describe_hint(hint: Any, wire: bool = False) -> str:
     """A short human name for what a hint expects, for error messages."""
     if hint is None:
         hint = NoneType
+    if hint is Any:
+        return "any value"
+    if is_annotated(hint):
+        base, words, checks = annotated_parts(hint)
+        text = describe_hint(base, wire)
+        bounds = [c.least for c in checks if isinstance(c, AtLeast)]
+        if bounds:
+            text += f" of {max(bounds)} or more"
+        return " or ".join([text, *(short_repr(w) for w in words)])
     if hint in TYPE_NAMES:
         return TYPE_NAMES[hint]
     if is_dataclass_type(hint):
@@ -83,6 +148,9 @@ def plain_types(hint: Any, wire: bool) -> frozenset[type]:
     """The Python types of plain values that a hint can accept."""
     if hint is None:
         hint = NoneType
+    if is_annotated(hint):
+        base, words, _ = annotated_parts(hint)
+        return plain_types(base, wire) | (frozenset((str,)) if words else frozenset())
     if hint in TYPE_NAMES:
         return frozenset((hint,))
     if wire and hint in COMPACT:

@@ -7,7 +7,7 @@ import dataclasses
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from ._generating import Converter, cached_converter, exec_converter, identity
-from ._hints import COMPACT, TYPE_NAMES, NoneType, is_union
+from ._hints import COMPACT, TYPE_NAMES, NoneType, is_union, key_of
 from ._trusted import from_trusted
 from ._writing import to_plain
 
@@ -31,7 +31,7 @@ def _named_converter(hint: Any) -> Converter:
 
 
 def _compile_named(hint: Any) -> Converter:
-    if hint is None or hint in TYPE_NAMES or get_origin(hint) is Literal:
+    if hint is None or hint is Any or hint in TYPE_NAMES or get_origin(hint) is Literal:
         return identity
     origin = get_origin(hint)
     args = get_args(hint)
@@ -66,15 +66,15 @@ def _generate_named(cls: type) -> Converter:
         for i, (f, c) in enumerate(zip(fields, convs, strict=True)):
             if c is not identity:
                 ns[f"_c{i}"] = c
-                lines.append(f"    d[{f.name!r}] = _c{i}(d[{f.name!r}])")
+                lines.append(f"    d[{key_of(f)!r}] = _c{i}(d[{key_of(f)!r}])")
         lines.append("    return d")
     else:
         items = []
         for i, (f, c) in enumerate(zip(fields, convs, strict=True)):
             if c is identity:
-                items.append(f"{f.name!r}: d[{i}]")
+                items.append(f"{key_of(f)!r}: d[{i}]")
             else:
                 ns[f"_c{i}"] = c
-                items.append(f"{f.name!r}: _c{i}(d[{i}])")
+                items.append(f"{key_of(f)!r}: _c{i}(d[{i}])")
         lines = ["def convert(d):", "    return {" + ", ".join(items) + "}"]
     return exec_converter("\n".join(lines), ns, f"<named_from_wire {cls.__qualname__}>")

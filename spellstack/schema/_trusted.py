@@ -10,7 +10,7 @@ from typing import Any, Literal, TypeVar, cast, get_args, get_origin, get_type_h
 from spellstack.rules.base import builder
 
 from ._generating import Converter, cached_converter, exec_converter, identity, slot_setters
-from ._hints import COMPACT, TYPE_NAMES, NoneType, is_union, plain_types
+from ._hints import COMPACT, TYPE_NAMES, NoneType, is_union, key_of, plain_types
 from ._validating import from_converter
 
 __all__ = ["from_trusted"]
@@ -32,7 +32,7 @@ def _trusted_converter(hint: Any) -> Converter:
 
 
 def _compile_trusted(hint: Any) -> Converter:
-    if hint is None or hint in TYPE_NAMES or get_origin(hint) is Literal:
+    if hint is None or hint is Any or hint in TYPE_NAMES or get_origin(hint) is Literal:
         return identity
     origin = get_origin(hint)
     args = get_args(hint)
@@ -78,13 +78,13 @@ def _generate_trusted(cls: type) -> Converter:
         if positional:
             raw = f"d[{i}]"
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raw = f"d[{f.name!r}]"
+            raw = f"d[{key_of(f)!r}]"
         elif f.default is not dataclasses.MISSING:
             ns[f"_default{i}"] = f.default
-            raw = f"d.get({f.name!r}, _default{i})"
+            raw = f"d.get({key_of(f)!r}, _default{i})"
         else:
             ns[f"_factory{i}"] = f.default_factory
-            raw = f"(d[{f.name!r}] if {f.name!r} in d else _factory{i}())"
+            raw = f"(d[{key_of(f)!r}] if {key_of(f)!r} in d else _factory{i}())"
         values.append(_trusted_expr(hints[f.name], raw, ns, f"v{i}"))
     setters = slot_setters(cls, names)
     build: Callable[..., Any] = builder(cls)

@@ -12,8 +12,20 @@ from typing import Any, Literal, TypeVar, cast, get_args, get_origin, get_type_h
 from spellstack.rules.base import builder
 
 from ._errors import BadValue, SchemaError, field_mismatch, mismatch, missing_field, schema_error, short_repr
-from ._generating import Converter, exec_converter, generated, slot_setters
-from ._hints import COMPACT, TYPE_NAMES, NoneType, describe_hint, is_dataclass_type, is_union, plain_types
+from ._generating import Converter, exec_converter, generated, identity, slot_setters
+from ._hints import (
+    COMPACT,
+    OPEN,
+    TYPE_NAMES,
+    NoneType,
+    annotated_parts,
+    describe_hint,
+    is_annotated,
+    is_dataclass_type,
+    is_union,
+    key_of,
+    plain_types,
+)
 
 __all__ = ["from_converter", "from_plain", "from_wire"]
 
@@ -76,6 +88,10 @@ def from_converter(hint: Any, wire: bool) -> Converter:
 def _compile_from(hint: Any, wire: bool) -> Converter:
     if hint is None:
         hint = NoneType
+    if hint is Any:
+        return identity
+    if is_annotated(hint):
+        return _annotated_from(hint, wire)
     if hint in TYPE_NAMES:
         return _scalar_from(hint)
     origin = get_origin(hint)
@@ -102,6 +118,44 @@ def _scalar_from(tp: type) -> Converter:
         raise mismatch(name, v)
 
     return conv
+
+
+def _annotated_from(hint: Any, wire: bool) -> Converter:
+    """``Annotated[T, ...]``: a word of its ``Words`` stands for its value; anything else is read
+    as a ``T``, then passed through its checks in order."""
+    base, words, checks = annotated_parts(hint)
+    inner = from_converter(base, wire)
+    expected = describe_hint(hint, wire)
+
+    def conv(v: Any) -> Any:
+        if words and type(v) is str and v in words:
+            return words[v]
+        try:
+            v = inner(v)
+        except BadValue as bad:
+            if words and not bad.rpath:
+                raise mismatch(expected, v) from None
+            raise
+        for check in checks:
+            try:
+                kept = check(v)
+            except SchemaError as err:  # a check that reads a part of the value itself
+                raise _nested(err) from None
+            except ValueError as err:
+                raise BadValue(str(err)) from None
+            if kept is not None:
+                v = kept
+        return v
+
+    return conv
+
+
+def _nested(err: SchemaError) -> BadValue:
+    """A ``SchemaError`` raised within a check, as a ``BadValue`` at the check's value."""
+    bad = BadValue(err.detail)
+    if err.path:
+        bad.rpath.append(err.path if err.path.startswith("[") else "." + err.path)
+    return bad
 
 
 def _locate(item: Converter, seq: Any) -> BadValue:
@@ -269,18 +323,19 @@ def _compile_dataclass_from(cls: type, wire: bool) -> Converter:
 
 
 def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
-    hints = get_type_hints(cls)
+    hints = get_type_hints(cls, include_extras=True)
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
+    keys = [key_of(f) for f in fields]
     positional = wire and cls in COMPACT
     ns: dict[str, Any] = {
         "BadValue": BadValue,
         "mismatch": mismatch,
         "field_mismatch": field_mismatch,
         "missing_field": missing_field,
-        "_unknown": _unknown_reporter(cls, names),
+        "_unknown": _unknown_reporter(cls, keys),
         "_ABSENT": _ABSENT,
-        "_KEYS": frozenset(names),
+        "_KEYS": frozenset(keys),
         "_cls": cls,
     }
     if positional:
@@ -299,9 +354,12 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
             "def convert(d):",
             "    if type(d) is not dict:",
             f"        raise mismatch({describe_hint(cls)!r}, d)",
-            "    if not d.keys() <= _KEYS:",
-            "        raise _unknown(d)",
         ]
+        if cls not in OPEN:
+            lines += [
+                "    if not d.keys() <= _KEYS:",
+                "        raise _unknown(d)",
+            ]
     kw_only = False
     for i, f in enumerate(fields):
         if not f.init:
@@ -309,14 +367,15 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
         kw_only = kw_only or f.kw_only is True
         var = f"a{i}"
         hint = hints[f.name]
+        key = keys[i]
         if positional:
             indent = "    "
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
             lines += [
                 "    try:",
-                f"        {var} = d[{f.name!r}]",
+                f"        {var} = d[{key!r}]",
                 "    except KeyError:",
-                f"        raise missing_field({f.name!r}) from None",
+                f"        raise missing_field({key!r}) from None",
             ]
             indent = "    "
         else:
@@ -327,7 +386,7 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
                 ns[f"_factory{i}"] = f.default_factory
                 fallback = f"_factory{i}()"
             lines += [
-                f"    {var} = d.get({f.name!r}, _ABSENT)",
+                f"    {var} = d.get({key!r}, _ABSENT)",
                 f"    if {var} is _ABSENT:",
                 f"        {var} = {fallback}",
                 "    else:",
@@ -338,7 +397,7 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
             ns[f"_t{i}"] = scalar
             lines += [
                 f"{indent}if type({var}) is not _t{i}:",
-                f"{indent}    raise field_mismatch({f.name!r}, {TYPE_NAMES[scalar]!r}, {var})",
+                f"{indent}    raise field_mismatch({key!r}, {TYPE_NAMES[scalar]!r}, {var})",
             ]
         else:
             ns[f"_c{i}"] = from_converter(hint, wire)
@@ -346,7 +405,7 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
                 f"{indent}try:",
                 f"{indent}    {var} = _c{i}({var})",
                 f"{indent}except BadValue as bad:",
-                f"{indent}    bad.rpath.append({'.' + f.name!r})",
+                f"{indent}    bad.rpath.append({'.' + key!r})",
                 f"{indent}    raise",
             ]
     setters = slot_setters(cls, names)

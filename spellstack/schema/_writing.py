@@ -8,7 +8,7 @@ import dataclasses
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 from ._generating import Converter, exec_converter, generated
-from ._hints import COMPACT, TYPE_NAMES, NoneType, is_dataclass_type, is_union
+from ._hints import COMPACT, TYPE_NAMES, NoneType, is_dataclass_type, is_union, key_of
 
 __all__ = ["to_plain", "to_wire"]
 
@@ -76,7 +76,7 @@ def _generate_dataclass_to(cls: type, wire: bool) -> Converter:
     items = []
     for f in dataclasses.fields(cls):
         expr = _to_expr(hints[f.name], f"o.{f.name}", ns, 0, wire)
-        items.append(expr if wire and cls in COMPACT else f"{f.name!r}: {expr}")
+        items.append(expr if wire and cls in COMPACT else f"{key_of(f)!r}: {expr}")
     if wire and cls in COMPACT:
         source = "def convert(o):\n    return [" + ", ".join(items) + "]"
     else:
@@ -88,6 +88,8 @@ def _to_expr(hint: Any, var: str, ns: dict[str, Any], depth: int, wire: bool) ->
     """Python source turning the value in ``var`` (typed ``hint``) into plain data."""
     if hint is None or hint in TYPE_NAMES or get_origin(hint) is Literal:
         return var
+    if hint is Any:
+        return f"_plain({var})"
     if is_dataclass_type(hint):
         name = f"_enc{len(ns)}"
         ns[name] = _to_converter(hint, wire)

@@ -65,8 +65,8 @@ def test_a_crafted_deck_file_is_a_one_line_error_exit_2(tmp_path: Path, value: s
 def test_a_deck_count_nested_but_parseable_is_a_short_error(tmp_path: Path) -> None:
     deck = tmp_path / "nested.toml"
     deck.write_text('name = "Nested"\n[cards]\nForest = ' + "[" * 200 + "]" * 200 + "\n", "utf-8")
-    with pytest.raises(CardDefinitionError, match=r"'Forest': count must be a positive integer, "
-                       r"got \[\[\[\[\.\.\.\]\]\]\]$") as info:
+    with pytest.raises(CardDefinitionError, match=r"cards\['Forest'\]: expected int, got list "
+                       r"\[\[\[\[\[\.\.\.\]\]\]\]\]$") as info:
         load_deck(str(deck), load_cards())
     _one_line(str(info.value))
 
@@ -102,8 +102,8 @@ def test_a_card_value_nested_but_parseable_is_a_short_error(tmp_path: Path) -> N
     path = tmp_path / "cards.toml"
     path.write_text('[[card]]\nname = "Crafted"\ncost = "{R}"\ntype = '
                     + "[" * 200 + "]" * 200 + "\n", "utf-8")
-    with pytest.raises(CardDefinitionError, match=r"card 'Crafted': type: must be a string, got "
-                       r"\[\[\[\[\.\.\.\]\]\]\]$") as info:
+    with pytest.raises(CardDefinitionError, match=r"card 'Crafted': type: expected str, got list "
+                       r"\[\[\[\[\[\.\.\.\]\]\]\]\]$") as info:
         load_card_file(path)
     _one_line(str(info.value))
 

@@ -253,7 +253,7 @@ def test_without_a_replacement_every_reason_is_named() -> None:
     ('replacement = [{ event = "enters", counters = { dream = 7 }, text = "not in the text" }]',
      "not part of the card's Oracle text"),
     ('replacement = [{ event = "to_graveyard", zone = "battlefield", text = "x" }]',
-     "expected one of"),
+     "replacement\\[0\\]\\.zone: unknown zone 'battlefield'"),
     ('spell.effects = [{ verb = "destroy", what = "self", cant_be_regenerated = "yes" }]',
      "not a valid flag"),
 ])

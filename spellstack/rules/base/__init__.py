@@ -1,10 +1,12 @@
 """Foundations with no rules area of their own: errors by cause, the game's seeded generator,
-bounded quoting of untrusted values and fast constructors for frozen value types; and the
-game's shared words (colours, card types and supertypes, zones), written once for every area.
+bounded quoting of untrusted values, fast constructors for frozen value types, the marks
+that type hints of data files carry (``Words``, ``AtLeast``, ``Parsed``); and the game's shared
+words (colours, card types and supertypes, zones), written once for every area.
 """
 
 from ._builder import builder
 from ._errors import CardDefinitionError, IllegalActionError, InvalidMessageError, SpellstackError
+from ._marks import AtLeast, Parsed, Words
 from ._quote import in_int64, quote
 from ._rng import GameRandom
 from ._words import (
@@ -29,11 +31,14 @@ __all__ = [
     "SUPERTYPES",
     "WORD_BY_COLOR",
     "ZONES",
+    "AtLeast",
     "CardDefinitionError",
     "GameRandom",
     "IllegalActionError",
     "InvalidMessageError",
+    "Parsed",
     "SpellstackError",
+    "Words",
     "builder",
     "in_int64",
     "quote",

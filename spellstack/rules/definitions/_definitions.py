@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Annotated, ClassVar, Literal
 
+from ..base import AtLeast, Words
 from ..mana import ManaCost, parse_mana_cost
 
 ArgValue = int | str | bool | tuple[str, ...] | tuple[int, ...]
@@ -73,20 +74,20 @@ class TargetSpec:
 
     kind: str
     """What may be targeted, from the registry in ``_targets`` (``any``, ``creature``, ``player``, ``spell`` ...)."""
-    min: int = 1
+    min: Annotated[int, AtLeast(0)] = 1
     """Fewest targets to choose for this requirement ("up to" gives 0)."""
-    max: int = 1
-    """Most targets to choose for this requirement."""
-    not_colors: tuple[str, ...] = ()
+    max: Annotated[int, Words(any=ANY_NUMBER), AtLeast(1)] = 1
+    """Most targets to choose for this requirement (a card file may write ``"any"``, 115.1d)."""
+    not_colors: tuple[Literal["W", "U", "B", "R", "G"], ...] = ()
     """Colours a target must not have ("nonblack")."""
-    controller: str = ""
+    controller: Literal["", "you", "opponent"] = ""
     """``you`` or ``opponent`` when the text restricts the controller; empty otherwise."""
     another: bool = False
     """"another target ...": the source itself is not a legal choice."""
     per_opponent: bool = False
     """601.2c: "for each opponent, ... target [object] that player controls": one target per
     opponent (each controlled by a different opponent); ``min``/``max`` are set as it is cast."""
-    min_power: int = 0
+    min_power: Annotated[int, AtLeast(0)] = 0
     """"with power N or greater": the least power a target may have (0: any)."""
 
 
