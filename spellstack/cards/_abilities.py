@@ -49,9 +49,9 @@ T = TypeVar("T", bound=Effect | Condition)
 def read_arguments(cls: type[T], raw: Mapping[str, Any], where: Where, field: str, n_targets: int,
                    owner: str) -> T:
     """An instance of the verb or condition class ``cls`` from a card file's table ``raw`` (less
-    its ``verb`` or ``test`` key), each argument checked against its field's type: its Python
-    type by the schema engine, then its ``ArgKind``'s check; nested effects are read as
-    effects; a target word must name a target requirement the ability has (``n_targets``).
+    its ``verb`` or ``test`` key), each argument read by the schema engine as its field's type
+    (the Python type, then its ``ArgKind``'s check); nested effects are read as effects; a
+    target word must name a target requirement the ability has (``n_targets``).
     ``owner`` names the verb or condition in errors. This is the one place a card file's table
     becomes a typed instance."""
     arguments = arguments_of(cls)
@@ -61,7 +61,7 @@ def read_arguments(cls: type[T], raw: Mapping[str, Any], where: Where, field: st
         if key not in names:
             raise where.error(f"{field}.{key}", f"{owner} takes no argument {key!r} "
                               f"(it takes: {', '.join(sorted(names)) or 'none'})")
-        hint, kind = names[key].type, names[key].kind
+        hint = names[key].type
         if get_origin(hint) is tuple and get_args(hint)[0] is Effect:
             if not isinstance(value, list):
                 raise where.error(f"{field}.{key}", f"expected a list of effects, got {value!r}")
@@ -72,11 +72,9 @@ def read_arguments(cls: type[T], raw: Mapping[str, Any], where: Where, field: st
                           for i, v in enumerate(value))
         else:
             try:
-                value = from_plain(hint, value)  # the Python type; a TOML list becomes a tuple
+                value = from_plain(names[key].hint, value)  # a TOML list becomes a tuple
             except SchemaError as err:
-                raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind.name}: {err}") from None
-            if kind.check is not None and not kind.check(value):
-                raise where.error(f"{field}.{key}", f"{value!r} is not a valid {kind.name}")
+                raise where.error(f"{field}.{key}{err.path}", err.detail) from None
         if isinstance(value, str) and value.split(":", 1)[0] == "target":
             index = value.split(":", 1)[1] if ":" in value else "0"
             if not index.isdigit() or int(index) >= n_targets:

@@ -255,7 +255,7 @@ def test_without_a_replacement_every_reason_is_named() -> None:
     ('replacement = [{ event = "to_graveyard", zone = "battlefield", text = "x" }]',
      "replacement\\[0\\]\\.zone: unknown zone 'battlefield'"),
     ('spell.effects = [{ verb = "destroy", what = "self", cant_be_regenerated = "yes" }]',
-     "not a valid flag"),
+     r"bad\.toml: card 'Bad': spell\.effects\[0\]\.cant_be_regenerated: expected bool, got str 'yes'"),
 ])
 def test_replacement_data_is_checked_at_load(entry: str, message: str) -> None:
     body = (f'[[card]]\nname = "Bad"\ncost = "{{B}}"\ntype = "Sorcery"\ntext = "x"\n{entry}\n')

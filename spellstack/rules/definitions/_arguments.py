@@ -14,11 +14,11 @@ from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 from ._definitions import COST_OPTIONS
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class ArgKind:
     """A kind of argument, as the metadata of an ``Annotated`` field type (``Annotated[str,
-    ArgKind("zone", "hand", ZONES.__contains__)]``): the card loader checks a value against the
-    Python type, then against ``check``."""
+    ArgKind("zone", "hand", CARD_ZONES.__contains__)]``). A value is read as the Python type,
+    then checked by calling it, as the schema engine calls any check in a type's metadata."""
 
     name: str
     """The kind's name, in load errors ("'P' is not a valid mana")."""
@@ -28,18 +28,26 @@ class ArgKind:
     """What a value of the right Python type must also be (a word of a vocabulary, a mana cost's
     syntax); None: nothing more."""
 
+    def __call__(self, value: Any) -> None:
+        """Raises ``ValueError`` if ``value`` (of the Python type) fails ``check``."""
+        if self.check is not None and not self.check(value):
+            raise ValueError(f"{value!r} is not a valid {self.name}")
+
 
 @dataclass(frozen=True, slots=True)
 class Argument:
     """One argument of a verb or condition class, read off its field."""
 
     name: str
-    """Its name in card files (the field's, less a trailing ``_``: the field ``from_`` is the
-    argument ``from``)."""
+    """Its name in card files: the field's, or the ``key`` its metadata gives for a name Python
+    can't spell (``field(metadata={"key": "from"})``), as the schema engine reads it."""
     field: str
     """The field's name."""
+    hint: Any
+    """The field's type without its ``| None`` (None stands for "not given", never card data):
+    the ``Annotated`` type a card file's value is read as."""
     type: Any
-    """The field's Python type, without its ``Annotated`` metadata and its ``| None``."""
+    """That type's Python type, without its ``Annotated`` metadata."""
     kind: ArgKind
     """Its kind."""
     required: bool
@@ -67,8 +75,8 @@ def arguments_of(cls: type) -> tuple[Argument, ...]:
         if get_origin(hint) is not Annotated or not kinds:
             raise TypeError(f"{cls.__name__}.{f.name}: an argument's type is Annotated with its ArgKind")
         required = f.default is dataclasses.MISSING
-        out.append(Argument(f.name.rstrip("_"), f.name, hint.__origin__, kinds[0], required,
-                            None if required else f.default))
+        out.append(Argument(str(f.metadata.get("key", f.name)), f.name, hint, hint.__origin__, kinds[0],
+                            required, None if required else f.default))
     _ARGUMENTS[cls] = tuple(out)
     return _ARGUMENTS[cls]
 

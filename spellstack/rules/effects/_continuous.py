@@ -5,11 +5,10 @@ can't block this turn"), protection chosen on resolution, regeneration and preve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from keyword import iskeyword
+from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ..definitions import ArgValue
+from ..definitions import ArgValue, arguments_of
 from ..layers import LAYER_VERBS, add_effect, new_effect
 from ..legality import protection_keyword
 from ..mana import COLORS
@@ -83,8 +82,8 @@ class ChangeText(LayerVerb):
     rule: ClassVar[str] = "612.2"
     what: ObjectWord
     """The permanents."""
-    from_: TextWord
-    """The word changed (``from`` in card files)."""
+    from_: TextWord = field(metadata={"key": "from"})
+    """The word changed."""
     to: TextWord
     """The word it becomes."""
     until: Duration | None = None
@@ -264,11 +263,10 @@ LAYER_EFFECT_VERBS: tuple[type[LayerVerb], ...] = (
 ``LAYER_VERBS`` but a copy effect (707.2) and a characteristic-defining ability (604.3)."""
 
 _LAYER_ARGS: dict[type[LayerVerb], tuple[tuple[str, str], ...]] = {
-    cls: tuple((key, key + "_" if iskeyword(key) else key) for key in LAYER_VERBS[cls.verb].args)
+    cls: tuple((a.name, a.field) for a in arguments_of(cls) if a.name not in ("what", "until"))
     for cls in LAYER_EFFECT_VERBS
 }
-"""Each class's primitive arguments, as ``LAYER_VERBS`` names them: (name in card files and
-effect records, field)."""
+"""Each class's primitive arguments: (name in card files and effect records, field)."""
 
 
 # ----------------------------------------------------------------------------- rule changes
@@ -352,8 +350,8 @@ class GainProtection(Verb):
     rule: ClassVar[str] = "702.16"
     what: ObjectWord
     """The permanents."""
-    from_: ProtectionChoice
-    """What the quality may be (``from`` in card files)."""
+    from_: ProtectionChoice = field(metadata={"key": "from"})
+    """What the quality may be."""
 
     def run(self, ctx: EffectContext) -> Proc[None]:
         game = ctx.game

@@ -4,7 +4,7 @@ spell while this one resolves."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..definitions import Effect
@@ -182,9 +182,8 @@ class Cast(Verb):
 
     verb: ClassVar[str] = "cast"
     rule: ClassVar[str] = "608.2g"
-    from_: Zone | None = None
-    """The zone it is cast from (``from`` in card files; default: the hand, unless ``what`` is
-    given)."""
+    from_: Zone | None = field(default=None, metadata={"key": "from"})
+    """The zone it is cast from (default: the hand, unless ``what`` is given)."""
     what: ObjectWord | None = None
     """The cards that may be cast."""
     mana_value_at_most: Amount | None = None
