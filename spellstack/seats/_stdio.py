@@ -55,7 +55,7 @@ from ._frames import FrameError, FrameReader, frame
 from ._supervisor import CANT_START, CANT_START_SAYS
 
 __all__ = ["DEFAULT_BOT_MEMORY", "DEFAULT_STARTUP", "EXIT_GRACE", "HELLO_VERSION", "MIN_BOT_MEMORY", "READY",
-           "STDERR_KEPT", "BotHello", "ProcessBot", "hello_message", "supervised"]
+           "STDERR_KEPT", "BotHello", "ProcessBot", "ProcessSeat", "hello_message", "supervised"]
 
 HELLO_VERSION = 2
 """The hello frame's ``v``: what a bot process can expect of the frames it is sent, and must

@@ -22,7 +22,7 @@ import trio
 
 from .._memory import peak_kb, resident_kb
 from ..cards import load_cards
-from ._entrants import Entrant, parse_entrant
+from ..seats import Entrant, parse_entrant
 from ._executors import InProcess
 from ._games import GameRow, GameSpec, Seat, play_spec, untimed
 from ._host import play_tournament

@@ -14,16 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..actors import REASON_LIMIT, GameResult, Link, SeatConfig, error_text, play_one_game, raise_unless_policys
+from ..actors import GameResult, SeatConfig, play_one_game, raise_unless_policys
 from ..actors import Seat as PlayedSeat
 from ..bots import Bot
 from ..cards import Deck
-from ..protocol import DecisionRequest, Forfeit, GameOver, PriorityRequest
-from ..rules import GameStart, InvalidMessageError
-from ._entrants import AnyBot
-from ._stdio import BotHello, ProcessBot
+from ..rules import GameStart
+from ..seats import AnyBot, BotHello, ProcessBot, unbuilt
 
-__all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "unbuilt", "untimed"]
+__all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "untimed"]
 
 DEFAULT_DEADLINE = 30.0
 """Seconds a seat has for each decision unless the tournament says otherwise (``--deadline``):
@@ -153,25 +151,3 @@ async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | 
 def _seat_of(result: GameResult, names: Sequence[str]) -> int:
     """The winner's seat, or -1."""
     return names.index(result.winner) if result.winner is not None else -1
-
-
-def unbuilt(err: BaseException) -> PlayedSeat:
-    """A seat for a bot whose constructor raised ``err``: it forfeits at its first request,
-    with a reason naming the exception."""
-    reason = f"bot's constructor raised {error_text(err)}"
-    if len(reason) > REASON_LIMIT:
-        reason = reason[:REASON_LIMIT - 3] + "..."
-
-    async def play(link: Link) -> None:
-        while True:
-            try:
-                msg = await link.receive()
-            except InvalidMessageError:  # nothing to answer: the forfeit is due anyway
-                break
-            if isinstance(msg, GameOver):
-                return
-            if isinstance(msg, (PriorityRequest, DecisionRequest)):
-                break
-        await link.send(Forfeit(reason))
-
-    return PlayedSeat(play)

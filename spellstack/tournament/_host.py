@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from ..seats import with_memory
 from ._dask import ClusterError, Dask
-from ._entrants import with_memory
 from ._executors import Executor, InProcess
 from ._games import GameRow, Seat, untimed
 from ._keys import new_key

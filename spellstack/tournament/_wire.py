@@ -21,11 +21,9 @@ import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
 from ..cards import Deck
-from ._entrants import load_bot, with_memory
-from ._frames import FrameError, frame
-from ._frames import FrameReader as _Frames
+from ..seats import DEFAULT_BOT_MEMORY, FrameError, frame, load_bot, with_memory
+from ..seats import FrameReader as _Frames
 from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat
-from ._stdio import DEFAULT_BOT_MEMORY
 
 __all__ = [
     "MAX_FRAME",

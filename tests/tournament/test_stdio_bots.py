@@ -19,6 +19,7 @@ from spellstack.actors import GameResult, SeatConfig, play_one_game
 from spellstack.bots import RandomBot
 from spellstack.cards import load_cards
 from spellstack.protocol import PROTOCOL_VERSION
+from spellstack.seats import DEFAULT_STARTUP, HELLO_VERSION, BotHello, ProcessBot
 from spellstack.tournament import (
     EntrantError,
     GameRow,
@@ -28,7 +29,6 @@ from spellstack.tournament import (
     play_tournament,
     untimed,
 )
-from spellstack.tournament._stdio import DEFAULT_STARTUP, HELLO_VERSION, BotHello, ProcessBot
 
 CARDS = load_cards()
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,8 +17,8 @@ import trio
 import trio.testing
 
 from spellstack.cards import load_cards, load_deck
+from spellstack.seats import load_bot
 from spellstack.tournament import GameRow, GameSpec, Seat, keyed_seed
-from spellstack.tournament._entrants import load_bot
 from spellstack.tournament._executors import InProcess
 from spellstack.tournament._wire import (
     MAX_FRAME,
