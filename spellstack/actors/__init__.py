@@ -14,7 +14,7 @@ from ._coordinator import (
 from ._kernel_actors import sba_actor, stack_actor
 from ._lag import LAG_FRACTION, LAG_PERIOD, HeldTime, LoopLag, SeatClock, loop_lag
 from ._player import REASON_LIMIT, error_text, player_actor, raise_unless_policys
-from ._run import CoordinatorFactory, Seat, play_game, play_one_game
+from ._run import Client, CoordinatorFactory, play_game, play_one_game
 from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
@@ -28,6 +28,7 @@ __all__ = [
     "MAX_STRIKES",
     "REASON_LIMIT",
     "TRACE_FORMAT",
+    "Client",
     "Coordinator",
     "CoordinatorFactory",
     "CoordinatorStatistics",
@@ -35,7 +36,6 @@ __all__ = [
     "HeldTime",
     "Link",
     "LoopLag",
-    "Seat",
     "SeatClock",
     "SeatConfig",
     "TraceRecord",

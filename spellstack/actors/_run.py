@@ -27,16 +27,16 @@ from ._player import player_actor
 from ._tracer import TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
-__all__ = ["CoordinatorFactory", "Seat", "play_game", "play_one_game"]
+__all__ = ["Client", "CoordinatorFactory", "play_game", "play_one_game"]
 
 _FAULT_TEXT_LIMIT = 300
 """Longest exception text kept in an end reason, in characters."""
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
-    """A seat its caller plays itself, in place of a player actor with a policy (a raw client,
-    the fuzz's hostile seat)."""
+class Client:
+    """A seat its caller plays itself over the seat's link, in place of a player actor with a
+    policy: a raw client (a bot process's relay, the fuzz's hostile seat)."""
 
     play: Callable[..., Awaitable[object]]
     """Plays the seat over the player's end of its link until the game is over for it:
@@ -49,6 +49,8 @@ class Seat:
     function it calls once the seat can be asked (or once it has given up: a ``Forfeit`` sent
     after it is what the coordinator then reads). The game's first request waits until every
     such seat has called it, so that no decision's deadline pays for a seat's start-up."""
+    entrant: str = "seat played by its caller"
+    """Who plays the seat, for the trace's header."""
 
 
 CoordinatorFactory = Callable[[Game, list[Link], list[SeatConfig], Link, Link], Coordinator]
@@ -100,7 +102,7 @@ class _Containment:
 
     async def guard_start(self, actor: str, play: Callable[..., Awaitable[Any]], link: Link, *,
                           task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Run a seat that starts (``Seat.starts``) as ``guard`` does, for ``nursery.start``:
+        """Run a seat that starts (``Client.starts``) as ``guard`` does, for ``nursery.start``:
         started once the seat says it is ready, or once it ends or fails without saying so (a
         failure is recorded, and ends the game as soon as it begins)."""
         said = False
@@ -120,7 +122,7 @@ class _Containment:
 
 async def play_game(
     game: Game,
-    policies: Sequence[Bot | Seat],
+    policies: Sequence[Bot | Client],
     *,
     configs: Sequence[SeatConfig] | None = None,
     trace: trio.MemorySendChannel[TraceRecord] | None = None,
@@ -128,11 +130,11 @@ async def play_game(
     coordinator: CoordinatorFactory = Coordinator,
 ) -> GameResult:
     """Run ``game`` to its end with one player per seat: a policy (played by a player actor)
-    or a ``Seat`` the caller plays itself; returns the result.
+    or a ``Client`` the caller plays itself; returns the result.
 
     ``trace``: where to send a copy of every message (the caller owns the tracer).
     ``coordinator``: what builds the coordinator. An unexpected exception in one of the game's
-    actors (a ``Seat``'s task included) ends the game with reason ``engine error: ...`` (see
+    actors (a ``Client``'s task included) ends the game with reason ``engine error: ...`` (see
     the module docstring; the exception is ``GameResult.error``); it is not raised.
     """
     result, _ = await _play_game(game, policies, configs, trace, game_id, _Containment(), coordinator)
@@ -141,7 +143,7 @@ async def play_game(
 
 async def _play_game(
     game: Game,
-    policies: Sequence[Bot | Seat],
+    policies: Sequence[Bot | Client],
     configs: Sequence[SeatConfig] | None,
     trace: trio.MemorySendChannel[TraceRecord] | None,
     game_id: str,
@@ -160,7 +162,7 @@ async def _play_game(
     coord_ends: list[Link] = []
     player_ends: list[Link] = []
     for name, policy in zip(names, policies, strict=True):
-        pair = policy.link if isinstance(policy, Seat) else Link.pair
+        pair = policy.link if isinstance(policy, Client) else Link.pair
         mine, theirs = pair(wire, "coordinator", name)
         coord_ends.append(mine)
         player_ends.append(theirs)
@@ -168,11 +170,11 @@ async def _play_game(
     sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
     coord = coordinator(game, coord_ends, seat_configs, stack_c, sba_c)
     async with trio.open_nursery() as players:
-        starting: list[tuple[str, Seat, Link]] = []
+        starting: list[tuple[str, Client, Link]] = []
         for name, policy, end in zip(names, policies, player_ends, strict=True):
-            if isinstance(policy, Seat) and policy.starts:
+            if isinstance(policy, Client) and policy.starts:
                 starting.append((name, policy, end))
-            elif isinstance(policy, Seat):
+            elif isinstance(policy, Client):
                 players.start_soon(box.guard, name, policy.play, end)
             else:
                 players.start_soon(box.guard, name, player_actor, policy, end)
@@ -212,10 +214,10 @@ async def _coordinate(coord: Coordinator, engine: trio.CancelScope) -> None:
     engine.cancel()
 
 
-def _entrant(policy: Bot | Seat) -> str:
-    """Who plays a seat, for the trace's header: the bot's class, or a seat its caller plays."""
-    if isinstance(policy, Seat):
-        return "seat played by its caller"
+def _entrant(policy: Bot | Client) -> str:
+    """Who plays a seat, for the trace's header: the bot's class, or what the client says."""
+    if isinstance(policy, Client):
+        return policy.entrant
     cls = type(policy)
     return f"{cls.__module__}.{cls.__qualname__}"
 
@@ -231,7 +233,7 @@ def _seat_settings(name: str, config: SeatConfig) -> dict[str, object]:
 
 async def play_one_game(
     decks: Sequence[str | Deck],
-    policies: Sequence[Bot | Seat],
+    policies: Sequence[Bot | Client],
     seed: int,
     *,
     names: Sequence[str] | None = None,

@@ -2,7 +2,7 @@
 every message.
 
 Each game is a real game played by ``play_game`` (coordinator, stack actor, SBA checker, a
-player actor with a RandomBot on each other seat); the hostile seat is a ``Seat`` the fuzz
+player actor with a RandomBot on each other seat); the hostile seat is a ``Client`` the fuzz
 plays itself, ``run_hostile_seat`` talking raw bytes over its channel. The coordinator's end
 of that channel is a ``Link`` that watches what crosses it (``Probe``): when the coordinator
 reads a hostile message it takes the state hash, and when it sends the reply it takes it
@@ -30,7 +30,7 @@ from typing import Any
 
 import trio
 
-from ..actors import Coordinator, CoordinatorFactory, GameResult, Link, Seat, SeatConfig, Wire, play_game
+from ..actors import Client, Coordinator, CoordinatorFactory, GameResult, Link, SeatConfig, Wire, play_game
 from ..bots import Bot, RandomBot
 from ..cards import load_cards, load_deck
 from ..rules import GameRandom, new_game
@@ -118,11 +118,11 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
         return made
 
     make: CoordinatorFactory = build
-    seats: list[Bot | Seat] = []
+    seats: list[Bot | Client] = []
     others = 0
     for i in range(players):
         if i == seat:
-            seats.append(Seat(hostile, probed))
+            seats.append(Client(hostile, probed))
         else:
             seats.append(RandomBot((gseed ^ 0xB0B) + others))
             others += 1

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..actors import REASON_LIMIT, Link, Seat, error_text
+from ..actors import REASON_LIMIT, Client, Link, error_text
 from ..protocol import DecisionRequest, Forfeit, GameOver, PriorityRequest
 from ..rules import InvalidMessageError
 
 __all__ = ["unbuilt"]
 
 
-def unbuilt(err: BaseException) -> Seat:
+def unbuilt(err: BaseException) -> Client:
     """A seat for a bot whose constructor raised ``err``: it forfeits at its first request,
     with a reason naming the exception."""
     reason = f"bot's constructor raised {error_text(err)}"
@@ -28,4 +28,4 @@ def unbuilt(err: BaseException) -> Seat:
                 break
         await link.send(Forfeit(reason))
 
-    return Seat(play)
+    return Client(play)

@@ -5,14 +5,14 @@ stdout frames to it; a frame is a 4-byte big-endian length and then that many by
 frame it reads is the hello (``hello_message``: a msgpack map with its game, seat, the players'
 names, the protocol version, its deadline, its start-up time and its seed), and the first it
 writes is its answer, ``{"t": "ready"}``, once it has started up: the game's first request
-waits for it (``Seat.starts``), so that no decision's deadline pays for starting a process.
+waits for it (``Client.starts``), so that no decision's deadline pays for starting a process.
 Every later frame it reads is a protocol message exactly as the coordinator sent it to the seat
 (``PriorityRequest``, ``DecisionRequest``, ``Accepted``, ``Rejected``, ``ErrorReply``,
 ``StopsSet``, ``GameOver``). What it writes are the messages a player sends (``SubmitAction``,
 ``SubmitAnswer``, ``SetStops``, ``RequestFullView``, ``Forfeit``). ``docs/stdio-bots.md`` is
 the full description.
 
-The relay (``ProcessSeat``) is a seat of the game (``actors.Seat``) and a thin one: what the
+The relay (``ProcessSeat``) is a seat of the game (``actors.Client``) and a thin one: what the
 bot writes reaches the coordinator, which judges it as it judges any player's message
 (malformed messages, illegal actions and deadlines are the coordinator's to count). The relay
 itself only refuses what it can't pass on: a frame over the player's message limit (a length
@@ -48,7 +48,7 @@ import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
 from .._printable import printable, short_value
-from ..actors import Link, Seat
+from ..actors import Client, Link
 from ..protocol import MAX_PLAYER_MESSAGE_BYTES, PROTOCOL_VERSION, Forfeit, decode_from_player
 from ..rules import InvalidMessageError
 from ._frames import FrameError, FrameReader, frame
@@ -126,9 +126,9 @@ class ProcessBot:
     memory: int = DEFAULT_BOT_MEMORY
     """Its memory limit in bytes (``RLIMIT_DATA`` of each process it runs as; 0: none)."""
 
-    def seat(self, hello: BotHello) -> Seat:
+    def seat(self, hello: BotHello) -> Client:
         """The game's seat for it: a relay between the game and a process started for it."""
-        return Seat(ProcessSeat(self.command, hello, self.memory).play, starts=True)
+        return Client(ProcessSeat(self.command, hello, self.memory).play, starts=True)
 
 
 class _Gone(Exception):

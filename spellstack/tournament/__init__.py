@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     )
     from ._dask import ClusterError, Dask
     from ._executors import Executor, InProcess
-    from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, play_spec, untimed
+    from ._games import DEFAULT_DEADLINE, Contestant, GameRow, GameSpec, play_spec, untimed
     from ._host import BACKENDS, play_tournament
     from ._keys import KeyFileError, key_from_seed, keyed_seed, new_key, read_key_file
     from ._match import MatchSpec, Score, games_to_win, match_score, next_game, seat_order
@@ -66,7 +66,7 @@ _HOMES = {
                "bench_tournament", "time_tournament"),
     "_dask": ("ClusterError", "Dask"),
     "_executors": ("Executor", "InProcess"),
-    "_games": ("DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "untimed"),
+    "_games": ("DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"),
     "_keys": ("KeyFileError", "key_from_seed", "keyed_seed", "new_key", "read_key_file"),
     "_host": ("BACKENDS", "play_tournament"),
     "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"),
@@ -99,6 +99,7 @@ __all__ = [
     "Batch",
     "BotFactory",
     "ClusterError",
+    "Contestant",
     "Dask",
     "Entrant",
     "EntrantError",
@@ -119,7 +120,6 @@ __all__ = [
     "Report",
     "ResultsStore",
     "Score",
-    "Seat",
     "Standing",
     "StoreError",
     "StoredTournament",

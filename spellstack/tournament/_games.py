@@ -14,22 +14,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..actors import GameResult, SeatConfig, play_one_game, raise_unless_policys
-from ..actors import Seat as PlayedSeat
+from ..actors import Client, GameResult, SeatConfig, play_one_game, raise_unless_policys
 from ..bots import Bot
 from ..cards import Deck
 from ..rules import GameStart
 from ..seats import AnyBot, BotHello, ProcessBot, unbuilt
 
-__all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "untimed"]
+__all__ = ["DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"]
 
 DEFAULT_DEADLINE = 30.0
 """Seconds a seat has for each decision unless the tournament says otherwise (``--deadline``):
 the engine's own default (``SeatConfig.timeout``)."""
 
 @dataclass(frozen=True, slots=True)
-class Seat:
-    """An entrant as one game needs it."""
+class Contestant:
+    """An entrant as one game needs it: its name, deck and bot."""
 
     name: str
     """The entrant's name (the player's name in the game)."""
@@ -106,7 +105,7 @@ def untimed(row: GameRow) -> GameRow:
     return replace(row, seconds=0.0)
 
 
-async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | None = None,
+async def play_spec(spec: GameSpec, seats: Sequence[Contestant], *, trace_dir: Path | None = None,
                     deadline: float = DEFAULT_DEADLINE) -> GameRow:
     """Play ``spec``'s game between ``seats`` (every entrant of the tournament, by index), its
     trace in ``trace_dir/{game_id}.jsonl`` if given, each seat with ``deadline`` seconds for
@@ -115,7 +114,7 @@ async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | 
     its first decision, as a bot process that can't build its bot does."""
     players = [seats[i] for i in spec.entrants]
     names = [p.name for p in players]
-    bots: list[Bot | PlayedSeat] = []
+    bots: list[Bot | Client] = []
     unbuilt_at: dict[int, str] = {}  # the seats whose bot could not be built: its class
     for i, (p, s) in enumerate(zip(players, spec.bot_seeds, strict=True)):
         if isinstance(p.bot, ProcessBot):
@@ -131,7 +130,7 @@ async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | 
     # The trace's header names the class of a bot that could not be built, not its stand-in.
     entrants = None if not unbuilt_at else [
         unbuilt_at[i] if i in unbuilt_at else "seat played by its caller"
-        if isinstance(b, PlayedSeat) else f"{type(b).__module__}.{type(b).__qualname__}"
+        if isinstance(b, Client) else f"{type(b).__module__}.{type(b).__qualname__}"
         for i, b in enumerate(bots)]
     began = time.perf_counter()
     game, result = await play_one_game(

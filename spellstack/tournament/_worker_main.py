@@ -24,7 +24,7 @@ from collections.abc import Sequence
 import trio
 
 from ..cards import load_cards
-from ._games import GameSpec, Seat, play_spec
+from ._games import Contestant, GameSpec, play_spec
 from ._wire import (
     FrameError,
     FrameReader,
@@ -103,7 +103,7 @@ async def _serve(frames_in: int, frames_out: int) -> int:
     return 0
 
 
-async def _play(ticket: int, spec: GameSpec, seats: Sequence[Seat], setup: Setup,
+async def _play(ticket: int, spec: GameSpec, seats: Sequence[Contestant], setup: Setup,
                 limiter: trio.CapacityLimiter, sending: trio.Lock, out: trio.lowlevel.FdStream,
                 everything: trio.CancelScope) -> None:
     """Play one game when the limiter lets it and send its row; if the tournament has gone
