@@ -19,15 +19,16 @@ from typing import Any
 import trio
 
 from ..bots import Bot
-from ..cards import Deck, load_cards, load_deck
-from ..rules import DEFAULT_TURN_LIMIT, Game, GameStart, new_game
+from ..cards import Deck, load_cards
+from ..rules import DEFAULT_TURN_LIMIT, Game, GameStart
 from ._coordinator import ENGINE_ERROR, Coordinator, GameResult, SeatConfig
 from ._kernel_actors import sba_actor, stack_actor
 from ._player import player_actor
+from ._setup import GameSetup
 from ._tracer import TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
-__all__ = ["Client", "CoordinatorFactory", "play_game", "play_one_game"]
+__all__ = ["Client", "CoordinatorFactory", "play_game", "play_one_game", "play_setup"]
 
 _FAULT_TEXT_LIMIT = 300
 """Longest exception text kept in an end reason, in characters."""
@@ -247,25 +248,42 @@ async def play_one_game(
     entrants: Sequence[str] | None = None,
 ) -> tuple[Game, GameResult]:
     """Play one game from built-in decks, deck files or loaded ``Deck``s, seat ``i`` with
-    ``decks[i]`` and ``policies[i]``, optionally tracing it to ``trace_path`` (JSON Lines);
-    returns the game (its final state) and the result. ``history``: keep every event in
-    ``game.history``. ``start``: start it the way a game of a match starts (103.1: a chosen
-    starting player; 103.5: London mulligans; ``new_game``); the trace's header records it.
-    ``game_id``: the game's name in its messages' trace lines. ``timestamps``: each trace line
-    gets the time it was written (otherwise no line holds a clock's reading). ``turn_limit``:
-    the game is a draw when that turn ends (0: none). ``entrants``: who plays each seat, for the
-    trace's header (default: each policy's class; a replay gives the recorded ones).
+    ``decks[i]`` and ``policies[i]``: a thin convenience over ``play_setup`` for the
+    ``GameSetup`` of these arguments (``names``, ``configs``, ``start``, ``game_id``,
+    ``turn_limit`` are its fields; see ``play_setup`` for the rest). Returns the game (its
+    final state) and the result."""
+    setup = GameSetup(decks, seed, names or (), start, turn_limit, configs or (), game_id=game_id)
+    return await play_setup(setup, policies, trace_path=trace_path, history=history,
+                            timestamps=timestamps, entrants=entrants)
+
+
+async def play_setup(
+    setup: GameSetup,
+    policies: Sequence[Bot | Client],
+    *,
+    trace_path: Path | None = None,
+    history: bool = False,
+    timestamps: bool = False,
+    entrants: Sequence[str] | None = None,
+) -> tuple[Game, GameResult]:
+    """Play the game of ``setup``, seat ``i`` played by ``policies[i]``, optionally tracing it
+    to ``trace_path`` (JSON Lines); returns the game (its final state) and the result.
+    ``history``: keep every event in ``game.history``. A setup's ``start`` is recorded in the
+    trace's header. ``timestamps``: each trace line gets the time it was written (otherwise no
+    line holds a clock's reading). ``entrants``: who plays each seat, for the trace's header
+    (default: each policy's class; a replay gives the recorded ones).
 
     A tracer that fails (writing a line raises) ends the game as an engine error like any
     other actor; the result line is still written if the writer can.
     """
     cards = load_cards()
-    names = list(names) if names is not None else [f"p{i + 1}" for i in range(len(decks))]
-    loaded = [d if isinstance(d, Deck) else load_deck(d, cards) for d in decks]
-    game = new_game(cards, [(nm, d.cards) for nm, d in zip(names, loaded, strict=True)], seed,
-                    start=start, turn_limit=turn_limit)
-    if history:
-        game.history = []
+    setup = setup.loaded(cards)
+    game = setup.build(cards, history=history)
+    names = setup.players
+    loaded = setup.read_decks(cards)
+    configs = setup.seat_configs
+    game_id = setup.game_id
+    start = setup.start
     box = _Containment()
     if trace_path is None:
         result, _ = await _play_game(game, policies, configs, None, game_id, box)
@@ -275,15 +293,14 @@ async def play_one_game(
         extra: dict[str, object] = {}
         if start is not None:
             extra["start"] = {"chooser": start.chooser, "mulligans": start.mulligans}
-        seat_configs = list(configs) if configs is not None else [SeatConfig()] * len(names)
         try:
-            writer.header(seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
+            writer.header(setup.seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
                           players=list(names), game=game_id,
                           decklists={nm: list(d.cards) for nm, d in zip(names, loaded, strict=True)},
                           entrants=dict(zip(names, entrants if entrants is not None else
                                             [_entrant(p) for p in policies], strict=True)),
-                          seats=[_seat_settings(nm, c) for nm, c in zip(names, seat_configs, strict=True)],
-                          turn_limit=turn_limit, **extra)
+                          seats=[_seat_settings(nm, c) for nm, c in zip(names, configs, strict=True)],
+                          turn_limit=setup.turn_limit, **extra)
         except Exception as err:  # the game is not played: nothing of it could be traced
             box.record("tracer", err)
         send, recv = trio.open_memory_channel[TraceRecord](math.inf)

@@ -19,10 +19,10 @@ from typing import Any
 
 import trio
 
-from ..actors import GameResult, SeatConfig, play_game
+from ..actors import GameResult, GameSetup, SeatConfig, play_game
 from ..bots import Bot, HeuristicBot, RandomBot
-from ..cards import Deck, load_cards, load_deck
-from ..rules import DEFAULT_TURN_LIMIT, Decision, Game, PlayerView, new_game
+from ..cards import Deck
+from ..rules import DEFAULT_TURN_LIMIT, Decision, Game, PlayerView
 from ._commands import help_text, parse_command
 from ._feed import feed_lines
 from ._render import Numbering, fence, render_board, render_hand, render_stack, render_view
@@ -157,11 +157,9 @@ class GameHost:
             raise ChatError(f"a game {gid!r} exists already")
         if seed is None:
             seed = secrets.randbits(63)
-        cards = load_cards()
-        loaded = [d if isinstance(d, Deck) else load_deck(d, cards) for d in decks]
-        game = new_game(cards, [(s.name, d.cards) for s, d in zip(seats, loaded, strict=True)], seed,
-                        turn_limit=turn_limit)
-        game.history = []
+        setup = GameSetup(decks, seed, names, turn_limit=turn_limit, game_id=gid,
+                          bot_seeds=[seed * 7 + seat for seat in range(len(seats))])
+        game = setup.build(history=True)
         humans = tuple(s.name for s in seats if isinstance(s, HumanSeat))
         hosted = _Hosted(GameInfo(gid, tuple(names), humans, seed=seed), game, {}, asyncio.Event())
         policies: list[Bot] = []
@@ -173,7 +171,7 @@ class GameHost:
                 policies.append(HumanPolicy(session, self._flush))
                 configs.append(human_config(spec))
             else:
-                policies.append(_bot(spec.bot, seed * 7 + seat))
+                policies.append(_bot(spec.bot, setup.bot_seed(seat)))
                 configs.append(spec.config)
         self._games[gid] = hosted
         token.run_sync_soon(nursery.start_soon, self._run_game, hosted, policies, configs)

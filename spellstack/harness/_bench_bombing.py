@@ -17,11 +17,10 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
-from ..actors import Client, GameResult, Link, SeatConfig, play_game
+from ..actors import Client, GameResult, GameSetup, Link, SeatConfig, play_game
 from ..bots import Bot, RandomBot
-from ..cards import load_cards, load_deck
 from ..protocol import PROTOCOL_VERSION, DecisionRequest, GameOver, PriorityRequest, encode
-from ..rules import GameRandom, new_game
+from ..rules import GameRandom
 from ._hostile import NO_VIEW, RAW_KINDS, HostileStream, submission
 from ._hostile_seat import _receive
 
@@ -89,10 +88,8 @@ def _bomber(kind: str, seed: int) -> Client:
 
 def _game(seed: int) -> Any:
     rng = GameRandom.from_seed(seed)
-    cards = load_cards()
     decks = [rng.choice(("gruul", "orzhov", "dimir")) for _ in range(2)]
-    return new_game(cards, [(n, load_deck(d, cards).cards) for n, d in zip(("alice", "bob"), decks,
-                                                                                strict=True)], seed)
+    return GameSetup(decks, seed, ("alice", "bob")).build()
 
 
 async def _round(seeds: Sequence[int], kind: str | None) -> tuple[float, list[GameResult]]:

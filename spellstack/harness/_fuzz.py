@@ -30,10 +30,9 @@ from typing import Any
 
 import trio
 
-from ..actors import Client, Coordinator, CoordinatorFactory, GameResult, Link, SeatConfig, Wire, play_game
+from ..actors import Client, Coordinator, CoordinatorFactory, GameResult, GameSetup, Link, SeatConfig, Wire, play_game
 from ..bots import Bot, RandomBot
-from ..cards import load_cards, load_deck
-from ..rules import GameRandom, new_game
+from ..rules import GameRandom
 from ._fuzz_report import FuzzReport
 from ._fuzz_siblings import DEFAULT_BLOCK, beside, policy_game
 from ._fuzz_watch import Probe, Watch, shorten
@@ -73,11 +72,9 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
     report.players = players
     gseed = _game_seed(report.seed, game_no)
     rng = GameRandom.from_seed(gseed)
-    cards = load_cards()
     decks = [rng.choice(FUZZ_DECKS) for _ in range(players)]
     seat = game_no % players
-    game = new_game(cards, [(FUZZ_NAMES[i], load_deck(decks[i], cards).cards)
-                            for i in range(players)], gseed)
+    game = GameSetup(decks, gseed, FUZZ_NAMES[:players]).build()
     leave_how, leave_at = "", 0
     if rng.below(100) < LEAVE_CHANCE:
         leave_how = rng.choice(("strikes", "rejections", "forfeit", "concede"))

@@ -1,11 +1,12 @@
-"""Games from whole decks, shuffled and dealt as ``new_game`` does."""
+"""Games from whole decks, shuffled and dealt as ``new_game`` does (through ``GameSetup``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..cards import load_cards, load_deck
-from ..rules import CardDefinition, Game, GameStart, new_game
+from ..actors import GameSetup
+from ..cards import Deck, load_cards
+from ..rules import CardDefinition, Game, GameStart
 
 __all__ = ["NAMES", "deck_game"]
 
@@ -24,5 +25,5 @@ def deck_game(*decks: str | Sequence[str], seed: int = 0, names: Sequence[str] |
     names = NAMES[:len(decks)] if names is None else names
     if len(names) != len(decks):
         raise ValueError(f"{len(decks)} decks but {len(names)} names: {list(names)}")
-    lists = [load_deck(d, cards).cards if isinstance(d, str) else list(d) for d in decks]
-    return new_game(cards, list(zip(names, lists, strict=True)), seed, start=start)
+    lists = [d if isinstance(d, str) else Deck("", tuple(d)) for d in decks]
+    return GameSetup(lists, seed, names, start).build(cards)
