@@ -1,4 +1,4 @@
-"""Seats: who plays each seat of a game, whatever it is.
+"""Seats: who plays each seat of a game, whatever it is, behind one protocol (``Seat``).
 
 A bot is named by a spec (``load_bot``): a built-in bot (``random``, ``heuristic``), a Python
 class (``module:Class`` or ``path/to/file.py:Class``), played in the engine's process or in a
@@ -25,16 +25,15 @@ from ._entrants import (
     with_memory,
 )
 from ._frames import FrameError, FrameReader, frame
-from ._seat import unbuilt
+from ._hello import DEFAULT_STARTUP, SeatHello
+from ._seat import BuiltBot, PolicySeat, Seat, hellos, play_seats, seat_of, unbuilt
 from ._stdio import (
     DEFAULT_BOT_MEMORY,
-    DEFAULT_STARTUP,
     EXIT_GRACE,
     HELLO_VERSION,
     MIN_BOT_MEMORY,
     READY,
     STDERR_KEPT,
-    BotHello,
     ProcessBot,
     ProcessSeat,
     hello_message,
@@ -54,18 +53,24 @@ __all__ = [
     "STDIO",
     "AnyBot",
     "BotFactory",
-    "BotHello",
+    "BuiltBot",
     "Entrant",
     "EntrantError",
     "FrameError",
     "FrameReader",
+    "PolicySeat",
     "ProcessBot",
     "ProcessSeat",
+    "Seat",
+    "SeatHello",
     "built_in_entrants",
     "frame",
     "hello_message",
+    "hellos",
     "load_bot",
     "parse_entrant",
+    "play_seats",
+    "seat_of",
     "supervised",
     "unbuilt",
     "with_memory",

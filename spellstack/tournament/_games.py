@@ -14,11 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..actors import Client, GameResult, SeatConfig, play_one_game, raise_unless_policys
-from ..bots import Bot
+from ..actors import GameResult, GameSetup, SeatConfig
 from ..cards import Deck
 from ..rules import GameStart
-from ..seats import AnyBot, BotHello, ProcessBot, unbuilt
+from ..seats import AnyBot, play_seats, seat_of
 
 __all__ = ["DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"]
 
@@ -109,35 +108,17 @@ async def play_spec(spec: GameSpec, seats: Sequence[Contestant], *, trace_dir: P
                     deadline: float = DEFAULT_DEADLINE) -> GameRow:
     """Play ``spec``'s game between ``seats`` (every entrant of the tournament, by index), its
     trace in ``trace_dir/{game_id}.jsonl`` if given, each seat with ``deadline`` seconds for
-    each decision; returns its row. A bot played in process whose constructor raises (any
-    ``BaseException`` that is not the runner's: ``raise_unless_policys``) forfeits its seat at
-    its first decision, as a bot process that can't build its bot does."""
+    each decision; returns its row. A bot played in process whose constructor raises forfeits
+    its seat at its first decision (``PolicySeat``), as a bot process that can't build its bot
+    does."""
     players = [seats[i] for i in spec.entrants]
     names = [p.name for p in players]
-    bots: list[Bot | Client] = []
-    unbuilt_at: dict[int, str] = {}  # the seats whose bot could not be built: its class
-    for i, (p, s) in enumerate(zip(players, spec.bot_seeds, strict=True)):
-        if isinstance(p.bot, ProcessBot):
-            bots.append(p.bot.seat(BotHello(spec.game_id, i, tuple(names), deadline, s)))
-            continue
-        try:
-            bots.append(p.bot(s))
-        except BaseException as err:  # a bot's own error, whatever it is, loses its own game
-            raise_unless_policys(err)
-            bots.append(unbuilt(err))
-            cls = getattr(p.bot, "cls", type(p.bot))
-            unbuilt_at[i] = f"{cls.__module__}.{cls.__qualname__}"
-    # The trace's header names the class of a bot that could not be built, not its stand-in.
-    entrants = None if not unbuilt_at else [
-        unbuilt_at[i] if i in unbuilt_at else "seat played by its caller"
-        if isinstance(b, Client) else f"{type(b).__module__}.{type(b).__qualname__}"
-        for i, b in enumerate(bots)]
+    setup = GameSetup([p.deck for p in players], spec.seed, names, GameStart(chooser=spec.chooser),
+                      configs=[SeatConfig(timeout=deadline)] * len(players), bot_seeds=spec.bot_seeds,
+                      game_id=spec.game_id)
     began = time.perf_counter()
-    game, result = await play_one_game(
-        [p.deck for p in players], bots, spec.seed, names=names,
-        trace_path=None if trace_dir is None else trace_dir / f"{spec.game_id}.jsonl",
-        start=GameStart(chooser=spec.chooser), game_id=spec.game_id,
-        configs=[SeatConfig(timeout=deadline)] * len(players), entrants=entrants)
+    game, result = await play_seats(setup, [seat_of(p.bot) for p in players],
+                                    trace_path=None if trace_dir is None else trace_dir / f"{spec.game_id}.jsonl")
     seconds = time.perf_counter() - began
     start = game.state.start
     assert start is not None
