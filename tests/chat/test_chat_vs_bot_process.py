@@ -13,7 +13,7 @@ from pathlib import Path
 
 from spellstack.chat import BotSeat, ChatError, GameHost, GameInfo
 from tests.chat._driver import User, scripted_seat
-from tests.chat.test_chat_cli import Terminal
+from tests.chat._terminal import Terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = f"stdio:{sys.executable} {ROOT / 'examples' / 'stdio_bot.py'}"
