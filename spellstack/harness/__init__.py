@@ -11,7 +11,8 @@ coordinator's calls of ``take_action`` and ``check_answer`` from its ``statistic
 command line (``spellstack.cli``) parses arguments, calls it and prints what it reports.
 """
 
-from ._bench import (
+from ._bench_bombing import BOMB_KINDS, bench_bombing, bomb_kinds
+from ._bench_games import (
     LAYER_OTHERS,
     LAYER_STATICS,
     bench_games,
@@ -21,7 +22,6 @@ from ._bench import (
     machine,
     measure_floor,
 )
-from ._bench_bombing import BOMB_KINDS, bench_bombing, bomb_kinds
 from ._bench_kernel import BENCH_DECKS, KernelDriver, bench_bots, new_bench_game, play_kernel
 from ._bench_messages import RecordedGame, Replay, bench_messages, record_game, replay_messages
 from ._bench_modes import (

@@ -17,7 +17,7 @@ import trio
 
 from .._version import __version__
 from ._games import DEFAULT_DEADLINE, Contestant, GameRow, GameSpec, play_spec
-from ._wire import WorkerEntrant, seats_of
+from ._ipc import WorkerEntrant, seats_of
 from ._workers import WorkerSetupError
 
 __all__ = ["Batch", "play_batch"]

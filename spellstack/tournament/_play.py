@@ -12,10 +12,10 @@ from ..seats import with_memory
 from ._dask import ClusterError, Dask
 from ._executors import Executor, InProcess
 from ._games import Contestant, GameRow, untimed
+from ._ipc import WorkerEntrant
 from ._keys import new_key
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import DEFAULT_DB, ResultsStore, StoreError
-from ._wire import WorkerEntrant
 from ._workers import Processes, WorkerSetupError
 
 __all__ = ["BACKENDS", "play_tournament"]

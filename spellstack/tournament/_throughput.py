@@ -25,7 +25,7 @@ from ..cards import load_cards
 from ..seats import Entrant, parse_entrant
 from ._executors import InProcess
 from ._games import Contestant, GameRow, GameSpec, play_spec, untimed
-from ._host import play_tournament
+from ._play import play_tournament
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import ResultsStore
 

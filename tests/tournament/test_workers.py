@@ -20,7 +20,7 @@ from spellstack.cards import load_cards, load_deck
 from spellstack.seats import load_bot
 from spellstack.tournament import Contestant, GameRow, GameSpec, keyed_seed
 from spellstack.tournament._executors import InProcess
-from spellstack.tournament._wire import (
+from spellstack.tournament._ipc import (
     MAX_FRAME,
     FrameError,
     FrameReader,
