@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from ..cards import Deck, load_cards
 from ._decks import DeckRefused, DeckShelf, log
-from ._host import GameHost
+from ._game_host import GameHost
 from ._seats import BotSeat, HumanSeat
 
 __all__ = ["TelegramChat", "build_application", "to_telegram_html"]

@@ -32,8 +32,7 @@ from spellstack.bots import RandomBot
 from spellstack.chat._commands import parse_command
 from spellstack.chat._render import Numbering
 from spellstack.chat._seats import HumanSeat, Session
-from spellstack.harness import HostileStream
-from spellstack.harness._hostile_seat import HostileSeat
+from spellstack.harness import HostileSeat, HostileStream
 from spellstack.protocol import Accepted, DecisionRequest, ErrorReply, PriorityRequest, decode_trusted
 from spellstack.seats import HOST_MODULE, PolicySeat, ProcessBot, Seat, SeatHello, play_seats
 from tests.chat._driver import User
