@@ -20,7 +20,7 @@ import trio
 
 from ..bots import Bot
 from ..cards import Deck, load_cards
-from ..rules import DEFAULT_TURN_LIMIT, Game, GameStart
+from ..rules import DEFAULT_TURN_LIMIT, Game, StartSettings
 from ._coordinator import ENGINE_ERROR, Coordinator, GameResult, SeatConfig
 from ._kernel_actors import sba_actor, stack_actor
 from ._player import player_actor
@@ -241,7 +241,7 @@ async def play_one_game(
     trace_path: Path | None = None,
     configs: Sequence[SeatConfig] | None = None,
     history: bool = False,
-    start: GameStart | None = None,
+    start: StartSettings | None = None,
     game_id: str = "g1",
     timestamps: bool = False,
     turn_limit: int = DEFAULT_TURN_LIMIT,

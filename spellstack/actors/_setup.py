@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..cards import Deck, load_cards, load_deck
-from ..rules import DEFAULT_TURN_LIMIT, CardDefinition, Game, GameStart, new_game
+from ..rules import DEFAULT_TURN_LIMIT, CardDefinition, Game, StartSettings, new_game
 from ._coordinator import SeatConfig
 
 __all__ = ["GameSetup"]
@@ -25,7 +25,7 @@ class GameSetup:
     """The game's seed: the shuffles and every other random choice of the rules."""
     names: Sequence[str] = ()
     """The players' names by seat; empty: ``p1``, ``p2``, ..."""
-    start: GameStart | None = None
+    start: StartSettings | None = None
     """None: the first seat plays first and everyone keeps seven cards. Given: the game starts
     as a game of a match does (103.1: a chosen starting player; 103.5: London mulligans)."""
     turn_limit: int = DEFAULT_TURN_LIMIT

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from ..actors import GameSetup
 from ..cards import Deck, load_cards
-from ..rules import CardDefinition, Game, GameStart
+from ..rules import CardDefinition, Game, StartSettings
 
 __all__ = ["NAMES", "deck_game"]
 
@@ -15,7 +15,7 @@ NAMES = ("alice", "bob", "carol", "dan")
 
 
 def deck_game(*decks: str | Sequence[str], seed: int = 0, names: Sequence[str] | None = None,
-              start: GameStart | None = None,
+              start: StartSettings | None = None,
               cards: Mapping[str, CardDefinition] | None = None) -> Game:
     """A game between players with these decks, in seat order: each a built-in deck's name
     (``gruul``, ``dimir``, ``orzhov``) or a list of card names. Libraries are shuffled with

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..actors import GameResult, GameSetup, SeatConfig
 from ..cards import Deck
-from ..rules import GameStart
+from ..rules import StartSettings
 from ..seats import AnyBot, play_seats, seat_of
 
 __all__ = ["DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"]
@@ -113,7 +113,7 @@ async def play_spec(spec: GameSpec, seats: Sequence[Contestant], *, trace_dir: P
     does."""
     players = [seats[i] for i in spec.entrants]
     names = [p.name for p in players]
-    setup = GameSetup([p.deck for p in players], spec.seed, names, GameStart(chooser=spec.chooser),
+    setup = GameSetup([p.deck for p in players], spec.seed, names, StartSettings(chooser=spec.chooser),
                       configs=[SeatConfig(timeout=deadline)] * len(players), bot_seeds=spec.bot_seeds,
                       game_id=spec.game_id)
     began = time.perf_counter()

@@ -7,16 +7,16 @@ import pytest
 
 from spellstack.actors import GameSetup, SeatConfig
 from spellstack.cards import Deck, load_cards, load_deck
-from spellstack.rules import GameStart, new_game
+from spellstack.rules import StartSettings, new_game
 
 CARDS = load_cards()
 
 
 def test_a_setup_deals_the_game_new_game_deals() -> None:
-    setup = GameSetup(["gruul", "orzhov"], 5, ["ann", "ben"], GameStart(chooser=1), turn_limit=9)
+    setup = GameSetup(["gruul", "orzhov"], 5, ["ann", "ben"], StartSettings(chooser=1), turn_limit=9)
     built = setup.build(CARDS)
     dealt = new_game(CARDS, [("ann", load_deck("gruul", CARDS).cards), ("ben", load_deck("orzhov", CARDS).cards)],
-                     5, start=GameStart(chooser=1), turn_limit=9)
+                     5, start=StartSettings(chooser=1), turn_limit=9)
     assert built.state.canonical() == dealt.state.canonical()
     assert built.history is None and setup.build(CARDS, history=True).history == []
 
