@@ -26,16 +26,17 @@ from pathlib import Path
 
 import trio
 
-from spellstack.actors import SeatConfig, play_one_game
-from spellstack.cards import Deck
-from spellstack.rules import (
+from spellstack import (
     Action,
     ActionOption,
     Answer,
     Decision,
+    Deck,
     PlayerView,
     Reply,
+    SeatConfig,
     default_answer,
+    play_one_game,
     player_ref,
 )
 from spellstack.trace import priority_flow, read_trace

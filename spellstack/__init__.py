@@ -1,18 +1,20 @@
 """spellstack: a Magic: The Gathering rules engine run as an actor-based async simulation.
 
-The front door for a program that embeds it: play a game between bots (``play_one_game``,
-its ``GameResult``, ``SeatConfig``), write a bot (``Bot``, ``RandomBot``), load cards and
-decks (``load_cards``, ``load_deck``, ``Deck``, ``DECKS``), read and replay traces
-(``read_trace``, ``replay_trace``, ``Trace`` and its records and errors), run a tournament
-(``play_tournament``, ``TournamentSettings``, ``parse_entrant``), host games inside an asyncio
-program played by text, for a chat bot (``GameHost``, ``HumanSeat``, ``BotSeat``). The packages below
-(``spellstack.rules``, ``protocol``, ``actors``, ``bots``, ``cards``, ``trace``,
+The front door for a program that embeds it: play a game between bots (``play_one_game``, or
+a ``GameSetup`` played by ``play_setup``; its ``GameResult``, ``SeatConfig``), write a bot
+(``Bot``, ``RandomBot``: what it is given, ``PlayerView`` and ``Decision`` with its
+``ActionOption``s, and what it returns, a ``Reply``: an ``Action`` or an ``Answer``;
+``default_answer``, ``player_ref``; its ``Stops``), load cards and decks (``load_cards``,
+``load_deck``, ``Deck``, ``DECKS``), read and replay traces (``read_trace``, ``replay_trace``,
+``Trace`` and its records and errors), run a tournament (``play_tournament``,
+``TournamentSettings``, ``parse_entrant``), host games inside an asyncio program played by
+text, for a chat bot (``GameHost``, ``HumanSeat``, ``BotSeat``). The packages below
+(``spellstack.rules``, ``protocol``, ``actors``, ``seats``, ``bots``, ``cards``, ``trace``,
 ``tournament``, ``chat``) hold the rest.
 
 The names are loaded when first used, so that importing one layer (``spellstack.rules``,
 which is sans-IO) does not import the others with this package.
 """
-
 from __future__ import annotations
 
 from importlib import import_module
@@ -21,11 +23,14 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
-    from .actors import GameResult, SeatConfig, play_one_game
+    from .actors import GameResult, GameSetup, SeatConfig, play_one_game, play_setup
     from .bots import Bot, RandomBot
     from .cards import DECKS, Deck, load_cards, load_deck
     from .chat import BotSeat, GameHost, HumanSeat
-    from .tournament import TournamentSettings, parse_entrant, play_tournament
+    from .protocol import Stops
+    from .rules import Action, ActionOption, Answer, Decision, PlayerView, Reply, default_answer, player_ref
+    from .seats import parse_entrant
+    from .tournament import TournamentSettings, play_tournament
     from .trace import (
         ReplayError,
         ReplayMismatchError,
@@ -39,30 +44,42 @@ if TYPE_CHECKING:
     )
 
 _HOMES = {
-    "spellstack.actors": ("GameResult", "SeatConfig", "play_one_game"),
+    "spellstack.actors": ("GameResult", "GameSetup", "SeatConfig", "play_one_game", "play_setup"),
     "spellstack.bots": ("Bot", "RandomBot"),
     "spellstack.cards": ("DECKS", "Deck", "load_cards", "load_deck"),
     "spellstack.chat": ("BotSeat", "GameHost", "HumanSeat"),
+    "spellstack.protocol": ("Stops",),
+    "spellstack.rules": ("Action", "ActionOption", "Answer", "Decision", "PlayerView", "Reply", "default_answer",
+                         "player_ref"),
+    "spellstack.seats": ("parse_entrant",),
     "spellstack.trace": ("ReplayError", "ReplayMismatchError", "Trace", "TraceError",
                          "TraceHeader", "TraceMessage", "TraceResult", "read_trace",
                          "replay_trace"),
-    "spellstack.tournament": ("TournamentSettings", "parse_entrant", "play_tournament"),
+    "spellstack.tournament": ("TournamentSettings", "play_tournament"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 """The module each public name comes from."""
 
 __all__ = [
     "DECKS",
+    "Action",
+    "ActionOption",
+    "Answer",
     "Bot",
     "BotSeat",
+    "Decision",
     "Deck",
     "GameHost",
     "GameResult",
+    "GameSetup",
     "HumanSeat",
+    "PlayerView",
     "RandomBot",
     "ReplayError",
     "ReplayMismatchError",
+    "Reply",
     "SeatConfig",
+    "Stops",
     "TournamentSettings",
     "Trace",
     "TraceError",
@@ -70,11 +87,14 @@ __all__ = [
     "TraceMessage",
     "TraceResult",
     "__version__",
+    "default_answer",
     "load_cards",
     "load_deck",
     "parse_entrant",
     "play_one_game",
+    "play_setup",
     "play_tournament",
+    "player_ref",
     "read_trace",
     "replay_trace",
 ]

@@ -7,12 +7,14 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from spellstack import DECKS, RandomBot, play_one_game
+from spellstack.cli import main
 from spellstack.protocol import Message, Rejected
 
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "bots.md"
@@ -72,3 +74,22 @@ def test_the_readmes_python_example_runs() -> None:
     _, printed = _run(blocks[0])
     winner, _, _ = printed.partition(" ")
     assert winner in ("p1", "p2") and printed.rstrip().split()[-1].isdigit()
+
+
+def test_the_page_s_play_command_plays_the_bot_saved_as_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """``spellstack play --entrant big=bots/big.py:BigSpellBot@gruul ...`` with the page's bot
+    saved as ``bots/big.py``: a Python file's class, in a bot process of its own (real time: about
+    a second to start it)."""
+    text = PAGE.read_text("utf-8")
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "big.py").write_text(python_blocks(text)[0], encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    [commands] = re.findall(r"^```sh\n(spellstack play .*?)^```$", text, flags=re.S | re.M)
+    play = shlex.split(commands.splitlines()[0])
+    assert play[:2] == ["spellstack", "play"] and "big=bots/big.py:BigSpellBot@gruul" in play
+    assert main(play[1:]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "spellstack play: big (gruul) vs random-orzhov (orzhov), seed 1"
+    assert lines[-2].startswith("Winner: ") and "forfeit" not in lines[-2], lines[-2]
+    assert any(line.startswith("  big casts ") for line in lines)

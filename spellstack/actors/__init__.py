@@ -14,7 +14,8 @@ from ._coordinator import (
 from ._kernel_actors import sba_actor, stack_actor
 from ._lag import LAG_FRACTION, LAG_PERIOD, HeldTime, LoopLag, SeatClock, loop_lag
 from ._player import REASON_LIMIT, error_text, player_actor, raise_unless_policys
-from ._run import CoordinatorFactory, Seat, play_game, play_one_game
+from ._run import Client, CoordinatorFactory, play_game, play_one_game, play_setup
+from ._setup import GameSetup
 from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
@@ -28,14 +29,15 @@ __all__ = [
     "MAX_STRIKES",
     "REASON_LIMIT",
     "TRACE_FORMAT",
+    "Client",
     "Coordinator",
     "CoordinatorFactory",
     "CoordinatorStatistics",
     "GameResult",
+    "GameSetup",
     "HeldTime",
     "Link",
     "LoopLag",
-    "Seat",
     "SeatClock",
     "SeatConfig",
     "TraceRecord",
@@ -45,6 +47,7 @@ __all__ = [
     "loop_lag",
     "play_game",
     "play_one_game",
+    "play_setup",
     "player_actor",
     "raise_unless_policys",
     "sba_actor",

@@ -19,24 +19,25 @@ from typing import Any
 import trio
 
 from ..bots import Bot
-from ..cards import Deck, load_cards, load_deck
-from ..rules import DEFAULT_TURN_LIMIT, Game, GameStart, new_game
+from ..cards import Deck, load_cards
+from ..rules import DEFAULT_TURN_LIMIT, Game, StartSettings
 from ._coordinator import ENGINE_ERROR, Coordinator, GameResult, SeatConfig
 from ._kernel_actors import sba_actor, stack_actor
 from ._player import player_actor
+from ._setup import GameSetup
 from ._tracer import TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
-__all__ = ["CoordinatorFactory", "Seat", "play_game", "play_one_game"]
+__all__ = ["Client", "CoordinatorFactory", "play_game", "play_one_game", "play_setup"]
 
 _FAULT_TEXT_LIMIT = 300
 """Longest exception text kept in an end reason, in characters."""
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
-    """A seat its caller plays itself, in place of a player actor with a policy (a raw client,
-    the fuzz's hostile seat)."""
+class Client:
+    """A seat its caller plays itself over the seat's link, in place of a player actor with a
+    policy: a raw client (a bot process's relay, the fuzz's hostile seat)."""
 
     play: Callable[..., Awaitable[object]]
     """Plays the seat over the player's end of its link until the game is over for it:
@@ -49,6 +50,8 @@ class Seat:
     function it calls once the seat can be asked (or once it has given up: a ``Forfeit`` sent
     after it is what the coordinator then reads). The game's first request waits until every
     such seat has called it, so that no decision's deadline pays for a seat's start-up."""
+    entrant: str = "seat played by its caller"
+    """Who plays the seat, for the trace's header."""
 
 
 CoordinatorFactory = Callable[[Game, list[Link], list[SeatConfig], Link, Link], Coordinator]
@@ -100,7 +103,7 @@ class _Containment:
 
     async def guard_start(self, actor: str, play: Callable[..., Awaitable[Any]], link: Link, *,
                           task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Run a seat that starts (``Seat.starts``) as ``guard`` does, for ``nursery.start``:
+        """Run a seat that starts (``Client.starts``) as ``guard`` does, for ``nursery.start``:
         started once the seat says it is ready, or once it ends or fails without saying so (a
         failure is recorded, and ends the game as soon as it begins)."""
         said = False
@@ -120,7 +123,7 @@ class _Containment:
 
 async def play_game(
     game: Game,
-    policies: Sequence[Bot | Seat],
+    policies: Sequence[Bot | Client],
     *,
     configs: Sequence[SeatConfig] | None = None,
     trace: trio.MemorySendChannel[TraceRecord] | None = None,
@@ -128,11 +131,11 @@ async def play_game(
     coordinator: CoordinatorFactory = Coordinator,
 ) -> GameResult:
     """Run ``game`` to its end with one player per seat: a policy (played by a player actor)
-    or a ``Seat`` the caller plays itself; returns the result.
+    or a ``Client`` the caller plays itself; returns the result.
 
     ``trace``: where to send a copy of every message (the caller owns the tracer).
     ``coordinator``: what builds the coordinator. An unexpected exception in one of the game's
-    actors (a ``Seat``'s task included) ends the game with reason ``engine error: ...`` (see
+    actors (a ``Client``'s task included) ends the game with reason ``engine error: ...`` (see
     the module docstring; the exception is ``GameResult.error``); it is not raised.
     """
     result, _ = await _play_game(game, policies, configs, trace, game_id, _Containment(), coordinator)
@@ -141,7 +144,7 @@ async def play_game(
 
 async def _play_game(
     game: Game,
-    policies: Sequence[Bot | Seat],
+    policies: Sequence[Bot | Client],
     configs: Sequence[SeatConfig] | None,
     trace: trio.MemorySendChannel[TraceRecord] | None,
     game_id: str,
@@ -160,7 +163,7 @@ async def _play_game(
     coord_ends: list[Link] = []
     player_ends: list[Link] = []
     for name, policy in zip(names, policies, strict=True):
-        pair = policy.link if isinstance(policy, Seat) else Link.pair
+        pair = policy.link if isinstance(policy, Client) else Link.pair
         mine, theirs = pair(wire, "coordinator", name)
         coord_ends.append(mine)
         player_ends.append(theirs)
@@ -168,11 +171,11 @@ async def _play_game(
     sba_c, sba_a = Link.pair(wire, "coordinator", "sba")
     coord = coordinator(game, coord_ends, seat_configs, stack_c, sba_c)
     async with trio.open_nursery() as players:
-        starting: list[tuple[str, Seat, Link]] = []
+        starting: list[tuple[str, Client, Link]] = []
         for name, policy, end in zip(names, policies, player_ends, strict=True):
-            if isinstance(policy, Seat) and policy.starts:
+            if isinstance(policy, Client) and policy.starts:
                 starting.append((name, policy, end))
-            elif isinstance(policy, Seat):
+            elif isinstance(policy, Client):
                 players.start_soon(box.guard, name, policy.play, end)
             else:
                 players.start_soon(box.guard, name, player_actor, policy, end)
@@ -212,10 +215,10 @@ async def _coordinate(coord: Coordinator, engine: trio.CancelScope) -> None:
     engine.cancel()
 
 
-def _entrant(policy: Bot | Seat) -> str:
-    """Who plays a seat, for the trace's header: the bot's class, or a seat its caller plays."""
-    if isinstance(policy, Seat):
-        return "seat played by its caller"
+def _entrant(policy: Bot | Client) -> str:
+    """Who plays a seat, for the trace's header: the bot's class, or what the client says."""
+    if isinstance(policy, Client):
+        return policy.entrant
     cls = type(policy)
     return f"{cls.__module__}.{cls.__qualname__}"
 
@@ -231,39 +234,56 @@ def _seat_settings(name: str, config: SeatConfig) -> dict[str, object]:
 
 async def play_one_game(
     decks: Sequence[str | Deck],
-    policies: Sequence[Bot | Seat],
+    policies: Sequence[Bot | Client],
     seed: int,
     *,
     names: Sequence[str] | None = None,
     trace_path: Path | None = None,
     configs: Sequence[SeatConfig] | None = None,
     history: bool = False,
-    start: GameStart | None = None,
+    start: StartSettings | None = None,
     game_id: str = "g1",
     timestamps: bool = False,
     turn_limit: int = DEFAULT_TURN_LIMIT,
     entrants: Sequence[str] | None = None,
 ) -> tuple[Game, GameResult]:
     """Play one game from built-in decks, deck files or loaded ``Deck``s, seat ``i`` with
-    ``decks[i]`` and ``policies[i]``, optionally tracing it to ``trace_path`` (JSON Lines);
-    returns the game (its final state) and the result. ``history``: keep every event in
-    ``game.history``. ``start``: start it the way a game of a match starts (103.1: a chosen
-    starting player; 103.5: London mulligans; ``new_game``); the trace's header records it.
-    ``game_id``: the game's name in its messages' trace lines. ``timestamps``: each trace line
-    gets the time it was written (otherwise no line holds a clock's reading). ``turn_limit``:
-    the game is a draw when that turn ends (0: none). ``entrants``: who plays each seat, for the
-    trace's header (default: each policy's class; a replay gives the recorded ones).
+    ``decks[i]`` and ``policies[i]``: a thin convenience over ``play_setup`` for the
+    ``GameSetup`` of these arguments (``names``, ``configs``, ``start``, ``game_id``,
+    ``turn_limit`` are its fields; see ``play_setup`` for the rest). Returns the game (its
+    final state) and the result."""
+    setup = GameSetup(decks, seed, names or (), start, turn_limit, configs or (), game_id=game_id)
+    return await play_setup(setup, policies, trace_path=trace_path, history=history,
+                            timestamps=timestamps, entrants=entrants)
+
+
+async def play_setup(
+    setup: GameSetup,
+    policies: Sequence[Bot | Client],
+    *,
+    trace_path: Path | None = None,
+    history: bool = False,
+    timestamps: bool = False,
+    entrants: Sequence[str] | None = None,
+) -> tuple[Game, GameResult]:
+    """Play the game of ``setup``, seat ``i`` played by ``policies[i]``, optionally tracing it
+    to ``trace_path`` (JSON Lines); returns the game (its final state) and the result.
+    ``history``: keep every event in ``game.history``. A setup's ``start`` is recorded in the
+    trace's header. ``timestamps``: each trace line gets the time it was written (otherwise no
+    line holds a clock's reading). ``entrants``: who plays each seat, for the trace's header
+    (default: each policy's class; a replay gives the recorded ones).
 
     A tracer that fails (writing a line raises) ends the game as an engine error like any
     other actor; the result line is still written if the writer can.
     """
     cards = load_cards()
-    names = list(names) if names is not None else [f"p{i + 1}" for i in range(len(decks))]
-    loaded = [d if isinstance(d, Deck) else load_deck(d, cards) for d in decks]
-    game = new_game(cards, [(nm, d.cards) for nm, d in zip(names, loaded, strict=True)], seed,
-                    start=start, turn_limit=turn_limit)
-    if history:
-        game.history = []
+    setup = setup.loaded(cards)
+    game = setup.build(cards, history=history)
+    names = setup.players
+    loaded = setup.read_decks(cards)
+    configs = setup.seat_configs
+    game_id = setup.game_id
+    start = setup.start
     box = _Containment()
     if trace_path is None:
         result, _ = await _play_game(game, policies, configs, None, game_id, box)
@@ -273,15 +293,14 @@ async def play_one_game(
         extra: dict[str, object] = {}
         if start is not None:
             extra["start"] = {"chooser": start.chooser, "mulligans": start.mulligans}
-        seat_configs = list(configs) if configs is not None else [SeatConfig()] * len(names)
         try:
-            writer.header(seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
+            writer.header(setup.seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
                           players=list(names), game=game_id,
                           decklists={nm: list(d.cards) for nm, d in zip(names, loaded, strict=True)},
                           entrants=dict(zip(names, entrants if entrants is not None else
                                             [_entrant(p) for p in policies], strict=True)),
-                          seats=[_seat_settings(nm, c) for nm, c in zip(names, seat_configs, strict=True)],
-                          turn_limit=turn_limit, **extra)
+                          seats=[_seat_settings(nm, c) for nm, c in zip(names, configs, strict=True)],
+                          turn_limit=setup.turn_limit, **extra)
         except Exception as err:  # the game is not played: nothing of it could be traced
             box.record("tracer", err)
         send, recv = trio.open_memory_channel[TraceRecord](math.inf)

@@ -21,6 +21,7 @@ from ..actors import SeatConfig
 from ..bots import Bot
 from ..protocol import Accepted, ErrorReply, Message, Rejected, Stops
 from ..rules import Action, Answer, Decision, PlayerView, Reply, default_answer
+from ..seats import Seat, SeatHello
 from ._render import MESSAGE_LIMIT, Numbering, fence, render_view
 
 if TYPE_CHECKING:
@@ -53,12 +54,15 @@ class HumanSeat:
 
 @dataclass(frozen=True, slots=True)
 class BotSeat:
-    """A built-in or custom bot: the normal deadlines, a missed one forfeits."""
+    """A bot: the normal deadlines, a missed one forfeits."""
 
     name: str
     """The player's name in the game."""
-    bot: str | Bot = "random"
-    """``random``, ``heuristic``, or a ``Bot``."""
+    bot: str | Bot | Seat = "random"
+    """A bot spec as a tournament takes it (``spellstack.seats.load_bot``: ``random``,
+    ``heuristic``, ``module:Class``, ``path/to/file.py:Class``, ``stdio:COMMAND``; a class runs
+    in a bot process of its own, and **a spec names code to run**: never pass a chat user's
+    words here), a ``Bot``, or any ``spellstack.seats.Seat``."""
     config: SeatConfig = field(default_factory=SeatConfig)
     """The seat's settings (deadline, stops)."""
 
@@ -77,18 +81,22 @@ CONCEDE = object()
 
 class Session:
     """One human player's side of a hosted game: their last view and question, their inbox
-    (commands from the host program) and outbox (text for them), the feed position.
+    (commands from the host program) and outbox (text for them), the feed position. It is the
+    human seat (a ``spellstack.seats.Seat``): its player is a ``HumanPolicy``.
 
     The host program's asyncio code and the engine's trio code run on one thread (trio guest
     mode): the session's fields are read and written by both, never at the same time."""
 
     def __init__(self, game_id: str, seat: int, spec: HumanSeat, outbox: asyncio.Queue[str | None],
-                 tell: Callable[[Session, str], None]) -> None:
+                 tell: Callable[[Session, str], None],
+                 before: Callable[[Session], None] = lambda session: None) -> None:
         self.game_id = game_id
         self.seat = seat
         self.spec = spec
         self.outbox = outbox
         self._tell = tell
+        self.before = before
+        """Called before each question is shown (the host flushes the event feed)."""
         self.view: PlayerView | None = None
         """The last view sent to the player."""
         self.decision: Decision | None = None
@@ -126,6 +134,11 @@ class Session:
     def deliver(self, decision_id: int, reply: object) -> None:
         """(trio) A command's reply for the question ``decision_id``."""
         self.inbox_send.send_nowait((decision_id, reply))
+
+    def player(self, hello: SeatHello) -> Bot:
+        """The seat's player in its game (``spellstack.seats.Seat``): the player's commands, as
+        the policy of a player actor (``HumanPolicy``)."""
+        return HumanPolicy(self, self.before)
 
 
 class HumanPolicy:

@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from ..cards import Deck, load_cards
 from ._decks import DeckRefused, DeckShelf, log
-from ._host import GameHost
+from ._game_host import GameHost
 from ._seats import BotSeat, HumanSeat
 
 __all__ = ["TelegramChat", "build_application", "to_telegram_html"]
@@ -55,7 +55,7 @@ class _Bot(Protocol):
 
 
 @dataclass(slots=True)
-class _Seat:
+class _ChatGame:
     """The game a chat plays, its player's name, and the task forwarding their messages."""
 
     game_id: str
@@ -92,7 +92,7 @@ class TelegramChat:
         """The default decks: the player's, then the bot's."""
         self.seat_time = seat_time
         """Seconds a player has for each decision."""
-        self.seats: dict[int, _Seat] = {}
+        self.seats: dict[int, _ChatGame] = {}
         """Telegram chat id -> its game."""
 
     async def on_play(self, update: Any, context: Any) -> None:
@@ -126,7 +126,7 @@ class TelegramChat:
             log.exception("a Telegram game could not start")
             await message.reply_text("Can't start a game just now: try again later.")
             return
-        seat = self.seats[chat] = _Seat(game_id, player)
+        seat = self.seats[chat] = _ChatGame(game_id, player)
         seat.forward = asyncio.create_task(self._forward(context.bot, chat, seat))
         await message.reply_text(f"Game {game_id}: {player} against {bot}-bot. Type help for "
                                  "the commands.")
@@ -158,7 +158,7 @@ class TelegramChat:
         answer = await self.host.submit(seat.game_id, seat.player, message.text or "")
         await message.reply_text(to_telegram_html(answer), parse_mode="HTML")
 
-    async def _forward(self, bot: _Bot, chat: int, seat: _Seat) -> None:
+    async def _forward(self, bot: _Bot, chat: int, seat: _ChatGame) -> None:
         async for text in self.host.messages(seat.game_id, seat.player):
             await bot.send_message(chat, to_telegram_html(text), parse_mode="HTML")
 

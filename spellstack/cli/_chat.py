@@ -1,4 +1,5 @@
-"""``spellstack chat``: the chat text interface in a terminal, against a bot or hot-seat."""
+"""``spellstack chat``: the chat text interface in a terminal, against a bot (any bot a
+tournament takes) or hot-seat."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import threading
 from .._printable import printable, short_value
 from ..cards import DECKS
 from ..chat import BotSeat, GameHost, HumanSeat
+from ..seats import EntrantError, Seat, load_bot, seat_of
 from ._errors import CommandError
 
 __all__ = ["add_parser"]
@@ -22,13 +24,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "chat", help="play by text commands in the terminal (the chat bot interface)",
         description="Play a game with the text commands a chat bot offers (docs/chat.md), "
-                    "against a built-in bot, or two people sharing the terminal (--hotseat).")
+                    "against a bot, or two people sharing the terminal (--hotseat).")
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--vs", choices=("random", "heuristic"), default="random",
-                     help="the bot to play against (default random)")
+    who.add_argument("--vs", default="random", metavar="BOT",
+                     help="the bot to play against, as a tournament's entrant names it: random "
+                          "(the default), heuristic, module:Class, path/to/file.py:Class or "
+                          "stdio:COMMAND (docs/bots.md, docs/stdio-bots.md)")
     who.add_argument("--hotseat", action="store_true",
                      help="two people share the terminal; the screen is cleared and the hand "
                           "hidden between their turns")
+    p.add_argument("--trust", action="store_true",
+                   help="run a Python class bot (module:Class, file.py:Class) in this process; "
+                        "without it, it runs in a bot process of its own")
     p.add_argument("--deck", action="append", default=None, metavar="DECK",
                    help=f"a built-in deck ({', '.join(DECKS)}) or a deck file; give it twice "
                         "(default: gruul, dimir)")
@@ -61,7 +68,13 @@ def run(args: argparse.Namespace) -> int:
         if not 0 < len(name) <= _MAX_NAME or not name.isprintable():
             raise CommandError(f"--name {short_value(name)}: a name is 1 to {_MAX_NAME} printable "
                                "characters")
-    return asyncio.run(_session(args, decks, names))
+    bot: Seat | None = None
+    if not args.hotseat:
+        try:
+            bot = seat_of(load_bot(args.vs, trust=args.trust))
+        except EntrantError as err:
+            raise CommandError(f"--vs: {err}") from None
+    return asyncio.run(_session(args, decks, names, bot))
 
 
 def _reader(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[str | None]) -> None:
@@ -76,14 +89,14 @@ def _say(text: str) -> None:
     print("\n".join(printable(line) for line in text.split("\n")), flush=True)
 
 
-async def _session(args: argparse.Namespace, decks: list[str], names: list[str]) -> int:
+async def _session(args: argparse.Namespace, decks: list[str], names: list[str], bot: Seat | None) -> int:
     loop = asyncio.get_running_loop()
     lines: asyncio.Queue[str | None] = asyncio.Queue()
     threading.Thread(target=_reader, args=(loop, lines), daemon=True).start()
     humans = names if args.hotseat else names[:1]
     seats: list[HumanSeat | BotSeat] = [HumanSeat(n, time_limit=args.time_limit) for n in humans]
-    if not args.hotseat:
-        seats.append(BotSeat(names[1], args.vs))
+    if bot is not None:
+        seats.append(BotSeat(names[1], bot))
     async with GameHost() as host:
         gid = await host.create_game(seats, decks, seed=args.seed, turn_limit=args.turn_limit)
         inbox: asyncio.Queue[tuple[str, str | None]] = asyncio.Queue()

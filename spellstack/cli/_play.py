@@ -1,4 +1,4 @@
-"""``spellstack play``: one game between two random bots, told as it happens."""
+"""``spellstack play``: one game between two bots, told as it happens."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ from pathlib import Path
 import trio
 
 from .._printable import printable
-from ..actors import ENGINE_ERROR, play_one_game
+from ..actors import ENGINE_ERROR, GameSetup
 from ..bots import RandomBot
-from ..cards import DECKS
+from ..cards import DECKS, Deck, load_cards
 from ..rules import Event
+from ..seats import BUILT_IN_BOTS, EntrantError, PolicySeat, Seat, parse_entrant, play_seats, seat_of
 from ._errors import CommandError
 
 __all__ = ["add_parser", "narrate"]
@@ -34,15 +35,25 @@ def narrate(events: list[Event]) -> list[str]:
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "play", help="play one game between two random bots",
-        description="Play one game between two seeded random bots, told turn by turn.",
+        "play", help="play one game between two bots",
+        description="Play one game between two bots, told turn by turn: two seeded random bots "
+                    "(--deck), or any two entrants (--entrant) as a tournament takes them.",
         epilog=f"built-in decks: {', '.join(DECKS)}. A deck file is UTF-8 TOML (a name and a "
                "[cards] table of card name = count, 40 cards or more) or, for any name not "
                "ending .toml, an MTG Arena or MTGO text list (see docs/decks.md); "
-               "`spellstack cards` lists the cards.")
-    p.add_argument("--deck", action="append", default=None, metavar="DECK",
-                   help=f"a built-in deck ({', '.join(DECKS)}) or a deck file; give it twice "
-                        "(default: gruul, orzhov)")
+               "`spellstack cards` lists the cards. An entrant is [NAME=]BOT@DECK: BOT is "
+               f"{', '.join(BUILT_IN_BOTS)}, module:Class, path/to/file.py:Class or "
+               "stdio:COMMAND (docs/bots.md, docs/stdio-bots.md).")
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--deck", action="append", default=None, metavar="DECK",
+                     help=f"a built-in deck ({', '.join(DECKS)}) or a deck file for a random bot; "
+                          "give it twice (default: gruul, orzhov)")
+    who.add_argument("--entrant", action="append", default=None, metavar="[NAME=]BOT@DECK",
+                     help="a player: a bot and its deck, as a tournament's entrant; give it twice "
+                          "(the first plays first)")
+    p.add_argument("--trust", action="store_true",
+                   help="run Python class bots (module:Class, file.py:Class) in this process; "
+                        "without it each runs in a bot process of its own")
     p.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     p.add_argument("--trace", type=Path, default=None, help="write the message trace here "
                    "(JSON Lines, docs/trace-format.md)")
@@ -52,30 +63,49 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run)
 
 
+def _table(args: argparse.Namespace) -> tuple[list[str], list[str | Deck], list[Seat]]:
+    """The players' names, decks and seats the arguments give: two random bots on ``--deck``
+    (alice and bob), or the two ``--entrant``s."""
+    if args.entrant is None:
+        decks = args.deck or ["gruul", "orzhov"]
+        if len(decks) != 2:
+            raise CommandError(f"give --deck exactly twice (or not at all), got {len(decks)}")
+        return ["alice", "bob"], list(decks), [PolicySeat(RandomBot), PolicySeat(RandomBot)]
+    if len(args.entrant) != 2:
+        raise CommandError(f"give --entrant exactly twice (or not at all), got {len(args.entrant)}")
+    cards = load_cards()
+    try:
+        entrants = [parse_entrant(text, cards, trust=args.trust) for text in args.entrant]
+    except EntrantError as err:
+        raise CommandError(str(err)) from None
+    first, second = entrants
+    if first.name == second.name:
+        raise CommandError(f"both entrants are named {first.name!r}; name them: NAME=BOT@DECK")
+    return [e.name for e in entrants], [e.deck for e in entrants], [seat_of(e.factory) for e in entrants]
+
+
 def run(args: argparse.Namespace) -> int:
-    decks = args.deck or ["gruul", "orzhov"]
-    if len(decks) != 2:
-        raise CommandError(f"give --deck exactly twice (or not at all), got {len(decks)}")
     if args.trace is not None:
         _check_trace_path(args.trace)
     elif args.timestamps:
         raise CommandError("--timestamps is for the trace: give --trace FILE too")
-    names = ["alice", "bob"]
-    bots = [RandomBot(args.seed * 2 + 1), RandomBot(args.seed * 2 + 2)]
+    names, decks, seats = _table(args)
+    # The random bots' seeds are 2 * seed + 1 and + 2 (GameSetup's default).
+    setup = GameSetup(decks, args.seed, names)
     try:
-        game, result = trio.run(lambda: play_one_game(decks, bots, args.seed, names=names,
-                                                   trace_path=args.trace, history=True,
+        game, result = trio.run(lambda: play_seats(setup, seats, trace_path=args.trace, history=True,
                                                    timestamps=args.timestamps))
     except OSError as err:  # the trace file can't be created (permissions, a full disk)
         raise CommandError(f"--trace {str(args.trace)!r}: {err.strerror or err}") from None
-    print(printable(f"spellstack play: {names[0]} ({decks[0]}) vs {names[1]} ({decks[1]}), "
+    shown = [d if isinstance(d, str) else d.name for d in decks]
+    print(printable(f"spellstack play: {names[0]} ({shown[0]}) vs {names[1]} ({shown[1]}), "
                     f"seed {args.seed}"))
-    print(f"turn 1: {names[0]}")
+    print(printable(f"turn 1: {names[0]}"))
     for line in narrate(game.history or []):
         print(line)
     failed = result.reason.startswith(ENGINE_ERROR)
     nobody = "none" if failed else "none (draw)"
-    print(f"Winner: {result.winner or nobody} on turn {result.turns}. {result.reason}")
+    print(printable(f"Winner: {result.winner or nobody} on turn {result.turns}. {result.reason}"))
     print(f"{result.decisions} decisions answered by bots, {result.auto_passes} automatic "
           f"passes, {result.messages} messages")
     if args.trace:

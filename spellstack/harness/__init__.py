@@ -11,7 +11,8 @@ coordinator's calls of ``take_action`` and ``check_answer`` from its ``statistic
 command line (``spellstack.cli``) parses arguments, calls it and prints what it reports.
 """
 
-from ._bench import (
+from ._bench_bombing import BOMB_KINDS, bench_bombing, bomb_kinds
+from ._bench_games import (
     LAYER_OTHERS,
     LAYER_STATICS,
     bench_games,
@@ -21,7 +22,6 @@ from ._bench import (
     machine,
     measure_floor,
 )
-from ._bench_bombing import BOMB_KINDS, bench_bombing, bomb_kinds
 from ._bench_kernel import BENCH_DECKS, KernelDriver, bench_bots, new_bench_game, play_kernel
 from ._bench_messages import RecordedGame, Replay, bench_messages, record_game, replay_messages
 from ._bench_modes import (
@@ -51,13 +51,13 @@ from ._fuzz_report import Failure, FuzzReport, KindCounts, PolicyCounts, Sibling
 from ._fuzz_siblings import DEFAULT_BLOCK, SIBLING_TIMEOUT, beside, policy_game
 from ._hostile import HOSTILE_KINDS, RAW_KINDS, HostileStream, Outgoing
 from ._hostile_policies import POLICY_KINDS, BlockingBot, RaisingBot
-from ._hostile_seat import ForfeitGuard, HostileBot, run_hostile_seat
+from ._hostile_seat import ForfeitGuard, HostileBot, HostileSeat, run_hostile_seat
 
 __all__ = [
     "BENCH_DECKS", "BOMB_CYCLE_EVERY", "BOMB_KINDS", "DEFAULT_BLOCK", "FUZZ_DECKS", "FUZZ_NAMES",
     "GAME_SECONDS", "HOSTILE_KINDS", "LAYER_OTHERS", "LAYER_STATICS", "LEAVE_CHANCE",
     "MAX_GAME_MESSAGES", "POLICY_KINDS", "PROFILE_GROUPS", "RAW_KINDS", "SIBLING_TIMEOUT",
-    "BlockingBot", "Failure", "ForfeitGuard", "FuzzReport", "HostileBot", "HostileStream",
+    "BlockingBot", "Failure", "ForfeitGuard", "FuzzReport", "HostileBot", "HostileSeat", "HostileStream",
     "KernelDriver", "KindCounts", "Outcome", "Outgoing", "PolicyCounts", "Profile",
     "RaisingBot", "RecordedGame", "Replay", "SiblingCounts", "bench_bombing", "bench_bots",
     "bench_concurrent", "bench_games", "bench_jobs", "bench_kernel", "bench_layers",

@@ -17,11 +17,10 @@ from typing import Any
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
-from ..actors import GameResult, Link, Seat, SeatConfig, play_game
+from ..actors import Client, GameResult, GameSetup, Link, SeatConfig, play_game
 from ..bots import Bot, RandomBot
-from ..cards import load_cards, load_deck
 from ..protocol import PROTOCOL_VERSION, DecisionRequest, GameOver, PriorityRequest, encode
-from ..rules import GameRandom, new_game
+from ..rules import GameRandom
 from ._hostile import NO_VIEW, RAW_KINDS, HostileStream, submission
 from ._hostile_seat import decode_incoming
 
@@ -57,7 +56,7 @@ def _bomb(kind: str, legal: bytes) -> bytes:
     return data
 
 
-def _bomber(kind: str, seed: int) -> Seat:
+def _bomber(kind: str, seed: int) -> Client:
     """A raw seat that sends a bomb for every other request and the legal reply otherwise. A
     bomb of this benchmark's own is built once, around the first legal reply (a real bomber
     pays for its bombs in its own process; here it would share the honest games' thread)."""
@@ -84,15 +83,13 @@ def _bomber(kind: str, seed: int) -> Seat:
             bomb = not bomb
             await link.out.send(data)
 
-    return Seat(play)
+    return Client(play)
 
 
 def _game(seed: int) -> Any:
     rng = GameRandom.from_seed(seed)
-    cards = load_cards()
     decks = [rng.choice(("gruul", "orzhov", "dimir")) for _ in range(2)]
-    return new_game(cards, [(n, load_deck(d, cards).cards) for n, d in zip(("alice", "bob"), decks,
-                                                                                strict=True)], seed)
+    return GameSetup(decks, seed, ("alice", "bob")).build()
 
 
 async def _round(seeds: Sequence[int], kind: str | None) -> tuple[float, list[GameResult]]:
@@ -108,7 +105,7 @@ async def _round(seeds: Sequence[int], kind: str | None) -> tuple[float, list[Ga
 
     async def bomber(seed: int) -> None:
         assert kind is not None
-        seats: list[Bot | Seat] = [_bomber(kind, seed), RandomBot(seed ^ 3)]
+        seats: list[Bot | Client] = [_bomber(kind, seed), RandomBot(seed ^ 3)]
         await play_game(_game(seed), seats, game_id="bomber")
 
     start = time.perf_counter()

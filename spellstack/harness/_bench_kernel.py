@@ -8,9 +8,8 @@ from __future__ import annotations
 import inspect
 from collections.abc import Sequence
 
-from ..actors import MAX_REJECTIONS, GameResult
+from ..actors import MAX_REJECTIONS, GameResult, GameSetup
 from ..bots import Bot, RandomBot
-from ..cards import load_cards, load_deck
 from ..protocol import ViewDelta, ViewTracker
 from ..rules import (
     ActionOutcome,
@@ -33,7 +32,6 @@ from ..rules import (
     ViewMemo,
     check_answer,
     default_answer,
-    new_game,
     resolve_top,
     state_based_actions,
     view_for,
@@ -52,9 +50,7 @@ def bench_bots(seed: int) -> list[Bot]:
 
 def new_bench_game(seed: int) -> Game:
     """The bench's game of ``seed``, set up as ``play_one_game`` sets it up."""
-    cards = load_cards()
-    loaded = [load_deck(d, cards) for d in BENCH_DECKS]
-    return new_game(cards, [(nm, d.cards) for nm, d in zip(BENCH_DECKS, loaded, strict=True)], seed)
+    return GameSetup(BENCH_DECKS, seed, BENCH_DECKS).build()
 
 
 class KernelDriver:

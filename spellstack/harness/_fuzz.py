@@ -2,8 +2,8 @@
 every message.
 
 Each game is a real game played by ``play_game`` (coordinator, stack actor, SBA checker, a
-player actor with a RandomBot on each other seat); the hostile seat is a ``Seat`` the fuzz
-plays itself, ``run_hostile_seat`` talking raw bytes over its channel. The coordinator's end
+player actor with a RandomBot on each other seat); the hostile seat is a ``HostileSeat``: a
+``Client`` the fuzz plays itself, ``run_hostile_seat`` talking raw bytes over its channel. The coordinator's end
 of that channel is a ``Link`` that watches what crosses it (``Probe``): when the coordinator
 reads a hostile message it takes the state hash, and when it sends the reply it takes it
 again. With one message of the game in flight, nothing else can touch the state in between:
@@ -30,15 +30,15 @@ from typing import Any
 
 import trio
 
-from ..actors import Coordinator, CoordinatorFactory, GameResult, Link, Seat, SeatConfig, Wire, play_game
+from ..actors import Client, Coordinator, CoordinatorFactory, GameResult, GameSetup, Link, SeatConfig, Wire, play_game
 from ..bots import Bot, RandomBot
-from ..cards import load_cards, load_deck
-from ..rules import GameRandom, new_game
+from ..rules import GameRandom
+from ..seats import hellos
 from ._fuzz_report import FuzzReport
 from ._fuzz_siblings import DEFAULT_BLOCK, beside, policy_game
 from ._fuzz_watch import Probe, Watch, shorten
 from ._hostile import HostileStream
-from ._hostile_seat import run_hostile_seat
+from ._hostile_seat import HostileSeat
 
 __all__ = ["BOMB_CYCLE_EVERY", "FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "LEAVE_CHANCE", "MAX_GAME_MESSAGES",
            "fuzz", "fuzz_game"]
@@ -73,11 +73,10 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
     report.players = players
     gseed = _game_seed(report.seed, game_no)
     rng = GameRandom.from_seed(gseed)
-    cards = load_cards()
     decks = [rng.choice(FUZZ_DECKS) for _ in range(players)]
     seat = game_no % players
-    game = new_game(cards, [(FUZZ_NAMES[i], load_deck(decks[i], cards).cards)
-                            for i in range(players)], gseed)
+    setup = GameSetup(decks, gseed, FUZZ_NAMES[:players])
+    game = setup.build()
     leave_how, leave_at = "", 0
     if rng.below(100) < LEAVE_CHANCE:
         leave_how = rng.choice(("strikes", "rejections", "forfeit", "concede"))
@@ -107,9 +106,8 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
         probe.watch = watch
         return probe, Link(wire, peer, me, b_out, b_in)
 
-    async def hostile(link: Link) -> None:
-        await run_hostile_seat(stream, link.inbox, link.out, on_send=watch.on_send, quota=wanted,
-                               leave_at=leave_at, leave_how=leave_how)
+    hostile = HostileSeat(stream, probed, on_send=watch.on_send, quota=wanted, leave_at=leave_at,
+                          leave_how=leave_how)
 
     def build(*args: Any) -> Coordinator:
         """The coordinator, whose ``statistics()`` the watch reads."""
@@ -118,11 +116,11 @@ async def fuzz_game(report: FuzzReport, game_no: int, *, quota: int = 0, verbose
         return made
 
     make: CoordinatorFactory = build
-    seats: list[Bot | Seat] = []
+    seats: list[Bot | Client] = []
     others = 0
     for i in range(players):
         if i == seat:
-            seats.append(Seat(hostile, probed))
+            seats.append(hostile.player(hellos(setup)[i]))
         else:
             seats.append(RandomBot((gseed ^ 0xB0B) + others))
             others += 1

@@ -18,10 +18,9 @@ from collections.abc import Awaitable, Callable
 
 import trio
 
-from ..actors import REASON_LIMIT, Coordinator, GameResult, SeatConfig, play_game
+from ..actors import REASON_LIMIT, Coordinator, GameResult, GameSetup, SeatConfig, play_game
 from ..bots import Bot, RandomBot
-from ..cards import load_cards, load_deck
-from ..rules import GameRandom, new_game
+from ..rules import GameRandom
 from ._fuzz_report import Failure, FuzzReport, PolicyCounts
 from ._hostile_policies import BlockingBot, RaisingBot, expected_reason, policy_kind
 
@@ -55,9 +54,7 @@ async def policy_game(report: FuzzReport, game_no: int, gseed: int, *, block: fl
     kind = policy_kind(game_no)
     _, decks = _table(gseed ^ 0x9011C7, players)
     seat = (game_no + 1) % players
-    cards = load_cards()
-    game = new_game(cards, [(_NAMES[i], load_deck(decks[i], cards).cards)
-                            for i in range(players)], gseed ^ 0x9011C7)
+    game = GameSetup(decks, gseed ^ 0x9011C7, _NAMES[:players]).build()
     hostile: RaisingBot | BlockingBot
     configs = [SeatConfig()] * players
     if kind == "block":
@@ -105,8 +102,7 @@ async def _honest(gseed: int, j: int, out: dict[int, GameResult], ends: dict[int
     """Honest sibling ``j`` of the hostile game of seed ``gseed``."""
     seed = _sibling_seed(gseed, j)
     _, decks = _table(seed, 2)
-    cards = load_cards()
-    game = new_game(cards, [(_NAMES[i], load_deck(decks[i], cards).cards) for i in range(2)], seed)
+    game = GameSetup(decks, seed, _NAMES[:2]).build()
     out[j] = await play_game(game, [RandomBot(seed ^ 1), RandomBot(seed ^ 2)],
                              configs=[SeatConfig(timeout=SIBLING_TIMEOUT)] * 2, game_id=f"s{j}")
     ends[j] = time.perf_counter()

@@ -15,11 +15,12 @@ checks instead of ending the game at once.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
-from ..actors import MAX_REJECTIONS, MAX_STRIKES
+from ..actors import MAX_REJECTIONS, MAX_STRIKES, Client, Link, Wire
 from ..protocol import (
     Accepted,
     DecisionRequest,
@@ -36,10 +37,11 @@ from ..protocol import (
     from_wire,
 )
 from ..rules import FIRST_OBJECT_ID, Action, Decision, Game, PlayerView, Reply
+from ..seats import SeatHello
 from ._hostile import HOSTILE_KINDS, NO_DELTA, HostileStream, Outgoing, submission
 from ._hostile_bombs import BombCycle
 
-__all__ = ["ForfeitGuard", "HostileBot", "decode_incoming", "run_hostile_seat"]
+__all__ = ["ForfeitGuard", "HostileBot", "HostileSeat", "decode_incoming", "run_hostile_seat"]
 
 
 class ForfeitGuard:
@@ -247,3 +249,35 @@ class HostileBot:
                 kind = "legal"
         self.sent[kind] = self.sent.get(kind, 0) + 1
         return reply
+
+
+# ---------------------------------------------------------------------- the seat
+
+
+@dataclass(frozen=True)
+class HostileSeat:
+    """The hostile client as a seat of a game (a ``spellstack.seats.Seat``): a ``Client`` that
+    ``run_hostile_seat`` plays over the seat's link with ``stream``'s messages (the other
+    fields are that function's)."""
+
+    stream: HostileStream
+    """Where its messages come from."""
+    link: Callable[[Wire, str, str], tuple[Link, Link]] = Link.pair
+    """Makes the seat's link (``Client.link``: the fuzz's coordinator end watches what crosses)."""
+    on_send: Callable[[Outgoing], None] | None = None
+    """Called before each message is sent."""
+    quota: Callable[[], bool] = lambda: True
+    """Whether mutations are still wanted."""
+    leave_at: int = 0
+    """The message number at which it leaves on purpose (0: never)."""
+    leave_how: str = ""
+    """How it leaves then (``run_hostile_seat``)."""
+
+    def player(self, hello: SeatHello) -> Client:
+        """The client playing the seat in the game ``hello`` describes."""
+
+        async def play(link: Link) -> None:
+            await run_hostile_seat(self.stream, link.inbox, link.out, on_send=self.on_send, quota=self.quota,
+                                   leave_at=self.leave_at, leave_how=self.leave_how)
+
+        return Client(play, self.link)

@@ -1,11 +1,12 @@
-"""Games from whole decks, shuffled and dealt as ``new_game`` does."""
+"""Games from whole decks, shuffled and dealt as ``new_game`` does (through ``GameSetup``)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..cards import load_cards, load_deck
-from ..rules import CardDefinition, Game, GameStart, new_game
+from ..actors import GameSetup
+from ..cards import Deck, load_cards
+from ..rules import CardDefinition, Game, StartSettings
 
 __all__ = ["NAMES", "deck_game"]
 
@@ -14,7 +15,7 @@ NAMES = ("alice", "bob", "carol", "dan")
 
 
 def deck_game(*decks: str | Sequence[str], seed: int = 0, names: Sequence[str] | None = None,
-              start: GameStart | None = None,
+              start: StartSettings | None = None,
               cards: Mapping[str, CardDefinition] | None = None) -> Game:
     """A game between players with these decks, in seat order: each a built-in deck's name
     (``gruul``, ``dimir``, ``orzhov``) or a list of card names. Libraries are shuffled with
@@ -24,5 +25,5 @@ def deck_game(*decks: str | Sequence[str], seed: int = 0, names: Sequence[str] |
     names = NAMES[:len(decks)] if names is None else names
     if len(names) != len(decks):
         raise ValueError(f"{len(decks)} decks but {len(names)} names: {list(names)}")
-    lists = [load_deck(d, cards).cards if isinstance(d, str) else list(d) for d in decks]
-    return new_game(cards, list(zip(names, lists, strict=True)), seed, start=start)
+    lists = [d if isinstance(d, str) else Deck("", tuple(d)) for d in decks]
+    return GameSetup(lists, seed, names, start).build(cards)

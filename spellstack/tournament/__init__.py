@@ -22,8 +22,33 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..seats import (
+        BUILT_IN_BOTS,
+        DEFAULT_BOT_MEMORY,
+        MIN_BOT_MEMORY,
+        BotFactory,
+        Entrant,
+        EntrantError,
+        built_in_entrants,
+        load_bot,
+        parse_entrant,
+    )
     from ._batches import Batch, play_batch
-    from ._bench import (
+    from ._dask import ClusterError, Dask
+    from ._executors import Executor, InProcess
+    from ._games import DEFAULT_DEADLINE, Contestant, GameRow, GameSpec, play_spec, untimed
+    from ._ipc import WorkerEntrant
+    from ._keys import KeyFileError, key_from_seed, keyed_seed, new_key, read_key_file
+    from ._match import MatchSpec, Score, games_to_win, match_score, next_game, seat_order
+    from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
+    from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
+    from ._play import BACKENDS, play_tournament
+    from ._ratings import Rating, ratings
+    from ._report import Report, report, results_json, standings_table
+    from ._run import Played, TournamentSettings, run_tournament
+    from ._standings import FLOOR, MatchResult, Standing, match_points, standings
+    from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
+    from ._throughput import (
         Pace,
         TournamentRun,
         bench_entrants,
@@ -31,37 +56,19 @@ if TYPE_CHECKING:
         bench_tournament,
         time_tournament,
     )
-    from ._dask import ClusterError, Dask
-    from ._entrants import BUILT_IN_BOTS, BotFactory, Entrant, EntrantError, built_in_entrants, load_bot, parse_entrant
-    from ._executors import Executor, InProcess
-    from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, play_spec, untimed
-    from ._host import BACKENDS, play_tournament
-    from ._keys import KeyFileError, key_from_seed, keyed_seed, new_key, read_key_file
-    from ._match import MatchSpec, Score, games_to_win, match_score, next_game, seat_order
-    from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
-    from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
-    from ._ratings import Rating, ratings
-    from ._report import Report, report, results_json, standings_table
-    from ._run import Played, TournamentSettings, run_tournament
-    from ._standings import FLOOR, MatchResult, Standing, match_points, standings
-    from ._stdio import DEFAULT_BOT_MEMORY, MIN_BOT_MEMORY
-    from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
-    from ._wire import WorkerEntrant
     from ._workers import MAX_DEATHS, Processes, WorkerSetupError
 
 # Loaded when first used: a worker process needs the games and the wire, the command line
-# the entrants" names, and neither the bench, the database nor the ratings.
+# the entrants' names, and neither the bench, the database nor the ratings.
 _HOMES = {
     "_batches": ("Batch", "play_batch"),
-    "_bench": ("Pace", "TournamentRun", "bench_entrants", "bench_memory",
+    "_throughput": ("Pace", "TournamentRun", "bench_entrants", "bench_memory",
                "bench_tournament", "time_tournament"),
     "_dask": ("ClusterError", "Dask"),
-    "_entrants": ("BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
-                  "load_bot", "parse_entrant"),
     "_executors": ("Executor", "InProcess"),
-    "_games": ("DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "untimed"),
+    "_games": ("DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"),
     "_keys": ("KeyFileError", "key_from_seed", "keyed_seed", "new_key", "read_key_file"),
-    "_host": ("BACKENDS", "play_tournament"),
+    "_play": ("BACKENDS", "play_tournament"),
     "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"),
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
@@ -69,10 +76,12 @@ _HOMES = {
     "_report": ("Report", "report", "results_json", "standings_table"),
     "_run": ("Played", "TournamentSettings", "run_tournament"),
     "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
-    "_stdio": ("DEFAULT_BOT_MEMORY", "MIN_BOT_MEMORY"),
     "_store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
-    "_wire": ("WorkerEntrant",),
+    "_ipc": ("WorkerEntrant",),
     "_workers": ("MAX_DEATHS", "Processes", "WorkerSetupError"),
+    # The bots and entrants are the seats' (``spellstack.seats``), named here too.
+    "..seats": ("BUILT_IN_BOTS", "BotFactory", "DEFAULT_BOT_MEMORY", "Entrant", "EntrantError",
+                "MIN_BOT_MEMORY", "built_in_entrants", "load_bot", "parse_entrant"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 """The module each public name comes from."""
@@ -90,6 +99,7 @@ __all__ = [
     "Batch",
     "BotFactory",
     "ClusterError",
+    "Contestant",
     "Dask",
     "Entrant",
     "EntrantError",
@@ -110,7 +120,6 @@ __all__ = [
     "Report",
     "ResultsStore",
     "Score",
-    "Seat",
     "Standing",
     "StoreError",
     "StoredTournament",
@@ -161,7 +170,7 @@ def __getattr__(name: str) -> Any:
     module = _HOME_OF.get(name)
     if module is None:
         raise AttributeError(f"module 'spellstack.tournament' has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
+    value = getattr(import_module(module if module.startswith("..") else f".{module}", __name__), name)
     globals()[name] = value
     return value
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import trio
 
 from .._version import __version__
-from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, play_spec
-from ._wire import WorkerEntrant, seats_of
+from ._games import DEFAULT_DEADLINE, Contestant, GameRow, GameSpec, play_spec
+from ._ipc import WorkerEntrant, seats_of
 from ._workers import WorkerSetupError
 
 __all__ = ["Batch", "play_batch"]
@@ -61,7 +61,7 @@ def play_batch(batch: Batch) -> list[GameRow]:
     return trio.run(_play_all, batch, seats)
 
 
-async def _play_all(batch: Batch, seats: Sequence[Seat]) -> list[GameRow]:
+async def _play_all(batch: Batch, seats: Sequence[Contestant]) -> list[GameRow]:
     """Every game of the batch, ``concurrency`` at a time; rows by spec."""
     rows: list[GameRow | None] = [None] * len(batch.specs)
     limiter = trio.CapacityLimiter(batch.concurrency)

@@ -38,7 +38,7 @@ import trio
 
 from ._batches import Batch, play_batch
 from ._games import DEFAULT_DEADLINE, GameRow, GameSpec
-from ._wire import WorkerEntrant
+from ._ipc import WorkerEntrant
 from ._workers import MAX_DEATHS, WorkerSetupError, died_row
 
 # Much of distributed has no type hints: its client, cluster and futures are typed as Any here.

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat, play_spec
+from ._games import DEFAULT_DEADLINE, Contestant, GameRow, GameSpec, play_spec
 
 __all__ = ["Executor", "InProcess"]
 
@@ -33,7 +33,7 @@ class Executor(Protocol):
 class InProcess:
     """Plays each game in this process's trio run, ``capacity`` at a time."""
 
-    def __init__(self, seats: Sequence[Seat], concurrency: int, trace_dir: Path | None = None,
+    def __init__(self, seats: Sequence[Contestant], concurrency: int, trace_dir: Path | None = None,
                  deadline: float = DEFAULT_DEADLINE) -> None:
         self.seats = tuple(seats)
         """Every entrant of the tournament, by index."""

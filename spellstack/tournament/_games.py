@@ -14,24 +14,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..actors import REASON_LIMIT, GameResult, Link, SeatConfig, error_text, play_one_game, raise_unless_policys
-from ..actors import Seat as PlayedSeat
-from ..bots import Bot
+from ..actors import GameResult, GameSetup, SeatConfig
 from ..cards import Deck
-from ..protocol import DecisionRequest, Forfeit, GameOver, PriorityRequest
-from ..rules import GameStart, InvalidMessageError
-from ._entrants import AnyBot
-from ._stdio import BotHello, ProcessBot
+from ..rules import StartSettings
+from ..seats import AnyBot, play_seats, seat_of
 
-__all__ = ["DEFAULT_DEADLINE", "GameRow", "GameSpec", "Seat", "play_spec", "unbuilt", "untimed"]
+__all__ = ["DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"]
 
 DEFAULT_DEADLINE = 30.0
 """Seconds a seat has for each decision unless the tournament says otherwise (``--deadline``):
 the engine's own default (``SeatConfig.timeout``)."""
 
 @dataclass(frozen=True, slots=True)
-class Seat:
-    """An entrant as one game needs it."""
+class Contestant:
+    """An entrant as one game needs it: its name, deck and bot."""
 
     name: str
     """The entrant's name (the player's name in the game)."""
@@ -108,39 +104,21 @@ def untimed(row: GameRow) -> GameRow:
     return replace(row, seconds=0.0)
 
 
-async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | None = None,
+async def play_spec(spec: GameSpec, seats: Sequence[Contestant], *, trace_dir: Path | None = None,
                     deadline: float = DEFAULT_DEADLINE) -> GameRow:
     """Play ``spec``'s game between ``seats`` (every entrant of the tournament, by index), its
     trace in ``trace_dir/{game_id}.jsonl`` if given, each seat with ``deadline`` seconds for
-    each decision; returns its row. A bot played in process whose constructor raises (any
-    ``BaseException`` that is not the runner's: ``raise_unless_policys``) forfeits its seat at
-    its first decision, as a bot process that can't build its bot does."""
+    each decision; returns its row. A bot played in process whose constructor raises forfeits
+    its seat at its first decision (``PolicySeat``), as a bot process that can't build its bot
+    does."""
     players = [seats[i] for i in spec.entrants]
     names = [p.name for p in players]
-    bots: list[Bot | PlayedSeat] = []
-    unbuilt_at: dict[int, str] = {}  # the seats whose bot could not be built: its class
-    for i, (p, s) in enumerate(zip(players, spec.bot_seeds, strict=True)):
-        if isinstance(p.bot, ProcessBot):
-            bots.append(p.bot.seat(BotHello(spec.game_id, i, tuple(names), deadline, s)))
-            continue
-        try:
-            bots.append(p.bot(s))
-        except BaseException as err:  # a bot's own error, whatever it is, loses its own game
-            raise_unless_policys(err)
-            bots.append(unbuilt(err))
-            cls = getattr(p.bot, "cls", type(p.bot))
-            unbuilt_at[i] = f"{cls.__module__}.{cls.__qualname__}"
-    # The trace's header names the class of a bot that could not be built, not its stand-in.
-    entrants = None if not unbuilt_at else [
-        unbuilt_at[i] if i in unbuilt_at else "seat played by its caller"
-        if isinstance(b, PlayedSeat) else f"{type(b).__module__}.{type(b).__qualname__}"
-        for i, b in enumerate(bots)]
+    setup = GameSetup([p.deck for p in players], spec.seed, names, StartSettings(chooser=spec.chooser),
+                      configs=[SeatConfig(timeout=deadline)] * len(players), bot_seeds=spec.bot_seeds,
+                      game_id=spec.game_id)
     began = time.perf_counter()
-    game, result = await play_one_game(
-        [p.deck for p in players], bots, spec.seed, names=names,
-        trace_path=None if trace_dir is None else trace_dir / f"{spec.game_id}.jsonl",
-        start=GameStart(chooser=spec.chooser), game_id=spec.game_id,
-        configs=[SeatConfig(timeout=deadline)] * len(players), entrants=entrants)
+    game, result = await play_seats(setup, [seat_of(p.bot) for p in players],
+                                    trace_path=None if trace_dir is None else trace_dir / f"{spec.game_id}.jsonl")
     seconds = time.perf_counter() - began
     start = game.state.start
     assert start is not None
@@ -153,25 +131,3 @@ async def play_spec(spec: GameSpec, seats: Sequence[Seat], *, trace_dir: Path | 
 def _seat_of(result: GameResult, names: Sequence[str]) -> int:
     """The winner's seat, or -1."""
     return names.index(result.winner) if result.winner is not None else -1
-
-
-def unbuilt(err: BaseException) -> PlayedSeat:
-    """A seat for a bot whose constructor raised ``err``: it forfeits at its first request,
-    with a reason naming the exception."""
-    reason = f"bot's constructor raised {error_text(err)}"
-    if len(reason) > REASON_LIMIT:
-        reason = reason[:REASON_LIMIT - 3] + "..."
-
-    async def play(link: Link) -> None:
-        while True:
-            try:
-                msg = await link.receive()
-            except InvalidMessageError:  # nothing to answer: the forfeit is due anyway
-                break
-            if isinstance(msg, GameOver):
-                return
-            if isinstance(msg, (PriorityRequest, DecisionRequest)):
-                break
-        await link.send(Forfeit(reason))
-
-    return PlayedSeat(play)

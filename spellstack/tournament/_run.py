@@ -22,14 +22,13 @@ from typing import Any
 
 import trio
 
-from ._entrants import Entrant
+from ..seats import DEFAULT_BOT_MEMORY, Entrant
 from ._executors import Executor
 from ._games import DEFAULT_DEADLINE, GameRow
 from ._keys import key_from_seed, keyed_seed
 from ._match import MatchSpec, Score, match_score, next_game, seat_order
 from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult
-from ._stdio import DEFAULT_BOT_MEMORY
 
 __all__ = ["FORMATS", "Played", "TournamentSettings", "run_tournament"]
 

@@ -1,7 +1,7 @@
 """A tournament's worker process, run as ``python -m spellstack.tournament._worker_main`` by
 ``Processes``: it reads the setup and then games from its stdin, plays up to the setup's
 ``concurrency`` of them at once in one trio run, and writes each game's row to its stdout
-(frames: ``_wire``). It exits when its stdin ends (the tournament closed it, or died), so a
+(frames: ``_ipc``). It exits when its stdin ends (the tournament closed it, or died), so a
 worker never outlives its tournament; games still in flight then are abandoned.
 
 Its stdout carries frames only: anything else printing there (a bot's ``print``) goes to
@@ -24,8 +24,8 @@ from collections.abc import Sequence
 import trio
 
 from ..cards import load_cards
-from ._games import GameSpec, Seat, play_spec
-from ._wire import (
+from ._games import Contestant, GameSpec, play_spec
+from ._ipc import (
     FrameError,
     FrameReader,
     Setup,
@@ -103,7 +103,7 @@ async def _serve(frames_in: int, frames_out: int) -> int:
     return 0
 
 
-async def _play(ticket: int, spec: GameSpec, seats: Sequence[Seat], setup: Setup,
+async def _play(ticket: int, spec: GameSpec, seats: Sequence[Contestant], setup: Setup,
                 limiter: trio.CapacityLimiter, sending: trio.Lock, out: trio.lowlevel.FdStream,
                 everything: trio.CancelScope) -> None:
     """Play one game when the limiter lets it and send its row; if the tournament has gone

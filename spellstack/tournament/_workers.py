@@ -1,7 +1,7 @@
 """Playing a tournament's games in worker processes (``--jobs J``): ``Processes``.
 
 Each worker is ``python -m spellstack.tournament._worker_main``, spoken to over its stdin and
-stdout in frames (``_wire``). A game goes to the live worker with the fewest games in flight.
+stdout in frames (``_ipc``). A game goes to the live worker with the fewest games in flight.
 A worker that dies (its stdout ends, its stdin's pipe breaks, it sends a malformed frame)
 loses only its games in flight: each is played again from its spec on another worker, which
 gives the same row, since a game depends only on its spec. A game is played at most three
@@ -33,7 +33,7 @@ from pathlib import Path
 import trio
 
 from ._games import DEFAULT_DEADLINE, GameRow, GameSpec
-from ._wire import FrameError, FrameReader, WorkerEntrant, decode_row, encode_frame, game_message, setup_message
+from ._ipc import FrameError, FrameReader, WorkerEntrant, decode_row, encode_frame, game_message, setup_message
 
 __all__ = ["EXIT_GRACE", "LIFELINE_ENV", "MAX_DEATHS", "WORKER_MODULE", "Processes", "WorkerEntrant",
            "WorkerSetupError", "died_row"]

@@ -21,7 +21,7 @@ from .._version import __version__
 from ..actors import TRACE_FORMAT, GameResult, SeatConfig, play_one_game
 from ..cards import Deck, short_value
 from ..protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, SubmitAnswer, from_plain
-from ..rules import Decision, Game, GameStart, PlayerView, Reply, SpellstackError
+from ..rules import Decision, Game, PlayerView, Reply, SpellstackError, StartSettings
 
 __all__ = [
     "MAX_DEPTH",
@@ -112,7 +112,7 @@ class TraceHeader:
     """Each player's deck name, by player name."""
     players: tuple[str, ...]
     """The player names in seat order."""
-    start: GameStart | None = None
+    start: StartSettings | None = None
     """For a game that started the way a game of a match does (103.1, 103.5): how (who chose
     the starting player, None: the generator; whether mulligans were allowed); None otherwise."""
     game: str = "g1"
@@ -356,7 +356,7 @@ def _seat(source: str, number: int, record: object) -> SeatConfig:
         raise TraceRecordError(source, number, f"field 'seats': {err}") from None
 
 
-def _start(source: str, number: int, record: Mapping[str, Any], players: int) -> GameStart:
+def _start(source: str, number: int, record: Mapping[str, Any], players: int) -> StartSettings:
     """The header's ``start``: ``chooser`` (a seat, or null) and ``mulligans`` (true or false)."""
     chooser = record.get("chooser")
     mulligans = record.get("mulligans")
@@ -366,7 +366,7 @@ def _start(source: str, number: int, record: Mapping[str, Any], players: int) ->
     if type(mulligans) is not bool:
         raise TraceRecordError(source, number, f"field 'start': 'mulligans' must be true or "
                                f"false, got {short_value(mulligans)}")
-    return GameStart(chooser, mulligans)
+    return StartSettings(chooser, mulligans)
 
 
 def _message(source: str, number: int, record: Mapping[str, Any]) -> TraceMessage:

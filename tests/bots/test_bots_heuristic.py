@@ -21,9 +21,9 @@ from spellstack.rules import (
     Answer,
     Choice,
     Decision,
-    GameStart,
     ObjectView,
     PlayerView,
+    StartSettings,
     TargetRequirement,
     player_ref,
 )
@@ -151,7 +151,7 @@ def test_it_beats_the_random_bot_over_whole_games_without_a_forfeit() -> None:
             bots: list[Bot] = [RandomBot(seed + 1000), RandomBot(seed + 1000)]
             bots[me] = HeuristicBot(seed)
             names = ["heuristic", "random"] if me == 0 else ["random", "heuristic"]
-            _, result = await play_one_game(decks, bots, seed, names=names, start=GameStart())
+            _, result = await play_one_game(decks, bots, seed, names=names, start=StartSettings())
             assert not result.forfeits and "engine error" not in result.reason, result
             played += 1
             won += result.winner == "heuristic"

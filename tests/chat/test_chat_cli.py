@@ -2,56 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import pty
-import select
-import subprocess
-import sys
-import time
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
-LIMIT = 60.0
-"""Seconds the whole session may take (real time, generous: it takes about one)."""
-
-
-class Terminal:
-    """A child process on a pseudo-terminal; waits for its output, never sleeps."""
-
-    def __init__(self, *args: str) -> None:
-        main, child = pty.openpty()
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "spellstack", *args], stdin=child,
-                                     stdout=child, stderr=child, cwd=ROOT, env=env, close_fds=True)
-        os.close(child)
-        self.fd = main
-        self.out = ""
-        self.deadline = time.monotonic() + LIMIT
-
-    def expect(self, text: str) -> str:
-        """Read until ``text`` appears; returns what was read up to and including it."""
-        start = len(self.out)
-        while text not in self.out[start:]:
-            left = self.deadline - time.monotonic()
-            assert left > 0, f"no {text!r} in: {self.out[-2000:]}"
-            ready, _, _ = select.select([self.fd], [], [], left)
-            if ready:
-                try:
-                    chunk = os.read(self.fd, 65536).decode("utf-8", "replace")
-                except OSError:  # the child closed the terminal
-                    chunk = ""
-                assert chunk, f"the session ended before {text!r}: {self.out[-2000:]}"
-                self.out += chunk
-        end = self.out.index(text, start) + len(text)
-        return self.out[start:end]
-
-    def send(self, line: str) -> None:
-        os.write(self.fd, (line + "\n").encode())
-
-    def close(self) -> int:
-        code = self.proc.wait(timeout=max(1.0, self.deadline - time.monotonic()))
-        os.close(self.fd)
-        return code
+from tests.chat._terminal import Terminal
 
 
 def test_a_terminal_session_against_the_random_bot() -> None:

@@ -43,10 +43,10 @@ def checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def _command(block: str) -> list[str]:
+def _command(block: str, command: str = "tournament") -> list[str]:
     [line] = [line for line in block.splitlines() if line.strip()]
     args = shlex.split(line)
-    assert args[:2] == ["spellstack", "tournament"]
+    assert args[:2] == ["spellstack", command]
     return args[1:]
 
 
@@ -58,10 +58,22 @@ def test_the_example_command_prints_what_the_page_shows(checkout: Path) -> None:
     assert out.getvalue() == _blocks("text")[0]
 
 
+def test_the_one_game_example_ends_as_the_page_shows(checkout: Path) -> None:
+    """``spellstack play`` with the example bot as an entrant: the page shows how it ends."""
+    [block] = [b for b in _blocks("sh") if b.startswith("spellstack play ")]
+    [ending] = [b for b in _blocks("text") if b.startswith("Winner: ")]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(_command(block, "play"))
+    assert code == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "spellstack play: stdio_bot-gruul (gruul) vs random-orzhov (orzhov), seed 1"
+    assert "\n".join(lines[-2:]) + "\n" == ending
+
+
 def test_the_memory_limit_example_plays_its_tournament(checkout: Path) -> None:
-    """The page's second command, with --bot-memory, plays to its standings."""
-    [_, second] = _blocks("sh")
-    assert "--bot-memory" in second
+    """The page's command with --bot-memory plays to its standings."""
+    [second] = [b for b in _blocks("sh") if "--bot-memory" in b]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         code = main([*_command(second), "--quiet"])
@@ -70,7 +82,7 @@ def test_the_memory_limit_example_plays_its_tournament(checkout: Path) -> None:
 
 
 def test_a_missing_program_is_refused_as_the_page_shows(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    shown = _blocks("text")[1].strip()
+    [shown] = [b.strip() for b in _blocks("text") if "no file './mybot'" in b]
     assert main(["tournament", "--entrant", "stdio:./mybot@gruul", "--entrant", "random@gruul"]) == 2
     assert capsys.readouterr().err.strip() == shown
 

@@ -14,7 +14,7 @@ import trio
 
 from spellstack import RandomBot, play_one_game
 from spellstack.cards import load_cards, load_deck
-from spellstack.rules import Game, GameStart, new_game, play_sync, view_for
+from spellstack.rules import Game, StartSettings, new_game, play_sync, view_for
 
 CARDS = load_cards()
 
@@ -31,7 +31,7 @@ def no_collector() -> Iterator[None]:
 
 def _kernel_game(seed: int) -> weakref.ref[Game]:
     decks = [load_deck(d, CARDS).cards for d in ("gruul", "orzhov")]
-    game = new_game(CARDS, [("a", decks[0]), ("b", decks[1])], seed, start=GameStart())
+    game = new_game(CARDS, [("a", decks[0]), ("b", decks[1])], seed, start=StartSettings())
     bots = [RandomBot(seed), RandomBot(seed + 1)]
     play_sync(game, lambda d: bots[d.player].decide(view_for(game, d.player), d))
     assert game.state.game_over
@@ -49,7 +49,7 @@ def test_a_kernel_game_is_freed_by_reference_counting() -> None:
 def test_a_game_played_by_the_actors_is_freed_by_reference_counting() -> None:
     async def play(seed: int) -> weakref.ref[Game]:
         game, result = await play_one_game(["gruul", "dimir"], [RandomBot(1), RandomBot(2)],
-                                           seed, start=GameStart())
+                                           seed, start=StartSettings())
         assert result.winner is not None or result.reason
         return weakref.ref(game)
 

@@ -1,4 +1,4 @@
-"""103 for a game of a match (``new_game(start=GameStart(...))``): the chooser's choice of who
+"""103 for a game of a match (``new_game(start=StartSettings(...))``): the chooser's choice of who
 takes the first turn (103.1), opening hands and London mulligans (103.5, 103.5c), and the
 first turn that follows (103.7, 103.8a). Driven through the game loop, as every game is."""
 
@@ -17,9 +17,9 @@ from spellstack.rules import (
     Answer,
     Decision,
     Game,
-    GameStart,
     IllegalActionError,
     Reply,
+    StartSettings,
     check_answer,
     default_answer,
     play_sync,
@@ -51,7 +51,7 @@ def _keep_all(decision: Decision) -> Reply:
 
 
 def test_the_chooser_chooses_who_takes_the_first_turn_and_the_turn_order_begins_there() -> None:
-    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=GameStart(chooser=0))
+    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=StartSettings(chooser=0))
     asked = _play_start(game, lambda d: Answer(d.id, (1,)) if d.kind == "starting_player"
                         else default_answer(d))
     first = asked[0]
@@ -75,8 +75,8 @@ def test_the_chooser_chooses_who_takes_the_first_turn_and_the_turn_order_begins_
 def test_without_a_chooser_the_games_generator_picks_one_the_same_for_the_same_seed() -> None:
     choosers = Counter()
     for seed in range(40):
-        game = deck_game(GRUUL, DIMIR, names=NAMES, seed=seed, start=GameStart())
-        again = deck_game(GRUUL, DIMIR, names=NAMES, seed=seed, start=GameStart())
+        game = deck_game(GRUUL, DIMIR, names=NAMES, seed=seed, start=StartSettings())
+        again = deck_game(GRUUL, DIMIR, names=NAMES, seed=seed, start=StartSettings())
         assert game.state.start is not None and again.state.start is not None
         assert game.state.start.chooser == again.state.start.chooser
         assert game.state.state_hash() == again.state.state_hash()
@@ -85,7 +85,7 @@ def test_without_a_chooser_the_games_generator_picks_one_the_same_for_the_same_s
 
 
 def test_a_mulligan_shuffles_the_hand_back_draws_seven_and_bottoms_one_per_mulligan() -> None:
-    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=GameStart(chooser=0))
+    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=StartSettings(chooser=0))
     st = game.state
     bottomed: list[int] = []
     seen: list[tuple[str, int, int]] = []
@@ -124,7 +124,7 @@ def test_a_mulligan_shuffles_the_hand_back_draws_seven_and_bottoms_one_per_mulli
 
 
 def test_103_5c_in_a_game_of_three_the_first_mulligan_is_free() -> None:
-    game = deck_game(GRUUL, DIMIR, GRUUL, names=(*NAMES, "p2"), seed=3, start=GameStart(chooser=2))
+    game = deck_game(GRUUL, DIMIR, GRUUL, names=(*NAMES, "p2"), seed=3, start=StartSettings(chooser=2))
     bottoms: list[tuple[int, int]] = []
 
     def answer(d: Decision) -> Reply:
@@ -143,7 +143,7 @@ def test_103_5c_in_a_game_of_three_the_first_mulligan_is_free() -> None:
 
 
 def test_mulligans_end_when_the_hand_would_be_empty() -> None:
-    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=GameStart(chooser=1))
+    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=StartSettings(chooser=1))
     asked = _play_start(game, lambda d: Answer(d.id, (1,)) if d.kind == "mulligan" and d.player == 0
                         else default_answer(d))
     st = game.state
@@ -154,14 +154,14 @@ def test_mulligans_end_when_the_hand_would_be_empty() -> None:
 
 
 def test_without_mulligans_everyone_keeps_seven() -> None:
-    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=GameStart(chooser=0, mulligans=False))
+    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=StartSettings(chooser=0, mulligans=False))
     asked = _play_start(game, _keep_all)
     assert [d.kind for d in asked] == ["starting_player"]
     assert [len(p.hand) for p in game.state.players] == [7, 7]
 
 
 def test_answers_that_do_not_fit_are_refused() -> None:
-    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=GameStart(chooser=0))
+    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=StartSettings(chooser=0))
     questions: list[Decision] = []
 
     def answer(d: Decision) -> Reply:
@@ -183,11 +183,11 @@ def test_answers_that_do_not_fit_are_refused() -> None:
 
 def test_the_chooser_must_be_a_seat() -> None:
     with pytest.raises(IllegalActionError, match=r"103\.1: the chooser must be a seat from 0 to 1, got 2"):
-        deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=GameStart(chooser=2))
+        deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=StartSettings(chooser=2))
 
 
 def test_an_opponent_sees_how_many_cards_went_back_never_which() -> None:
-    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=GameStart(chooser=0))
+    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=3, start=StartSettings(chooser=0))
     game.history = []
     _play_start(game, lambda d: Answer(d.id, (1,)) if d.kind == "mulligan" and d.player == 0
                 and game.state.start.mulligans[0] == 0 else default_answer(d))  # type: ignore[union-attr]
@@ -207,7 +207,7 @@ def test_an_opponent_sees_how_many_cards_went_back_never_which() -> None:
 @given(seed=st.integers(0, 2**32), picks=st.lists(st.integers(0, 1000), min_size=40, max_size=40))
 def test_any_answers_leave_every_card_in_hand_or_library_and_the_game_goes_on(
         seed: int, picks: list[int]) -> None:
-    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=seed, start=GameStart())
+    game = deck_game(GRUUL, DIMIR, names=NAMES, seed=seed, start=StartSettings())
     it = iter(picks)
 
     def answer(d: Decision) -> Reply:

@@ -20,10 +20,10 @@ from spellstack.rules import (
     Event,
     Game,
     GameRandom,
-    GameStart,
     GameState,
     IllegalActionError,
     PlayerState,
+    StartSettings,
     after_sba,
     create_object,
     draw_cards,
@@ -250,7 +250,7 @@ def _id_names(seed: int) -> dict[int, str]:
     # A game that starts the way a game of a match does has its libraries built, and nothing
     # drawn yet, until its start is played: every original library id is still there to see.
     # The chooser is given, so the generator has shuffled the libraries and nothing else.
-    fresh = deck_game(deck, deck, seed=seed, start=GameStart(chooser=0, mulligans=False))
+    fresh = deck_game(deck, deck, seed=seed, start=StartSettings(chooser=0, mulligans=False))
     library = fresh.state.players[0].library
     out = {oid: fresh.state.objects[oid].name for oid in library}
     assert len(out) == len(deck)

@@ -27,9 +27,9 @@ from spellstack.bots import RandomBot
 from spellstack.cards import Deck, load_cards, load_deck
 from spellstack.chat import BotSeat, GameHost, GameInfo
 from spellstack.tournament import (
+    Contestant,
     GameRow,
     GameSpec,
-    Seat,
     TournamentSettings,
     load_bot,
     parse_entrant,
@@ -148,8 +148,8 @@ SPEC = GameSpec("r1-m1-g1", 1, 1, 1, 5, (0, 1), (11, 12), None)
 @pytest.mark.slow
 async def test_in_a_bot_process_beside_an_honest_game() -> None:
     # Real processes, real time: each bot process starts in about 0.3 s.
-    honest = Seat("honest", _deck("gruul"), RandomBot)
-    other = Seat("other", _deck("dimir"), RandomBot)
+    honest = Contestant("honest", _deck("gruul"), RandomBot)
+    other = Contestant("other", _deck("dimir"), RandomBot)
     alone = untimed(await play_spec(SPEC, [honest, other]))
     hosted = {name: load_bot(f"{FILE}:{name}") for name in bots.CLASSES}
     rows: dict[str, GameRow] = {}
@@ -157,7 +157,7 @@ async def test_in_a_bot_process_beside_an_honest_game() -> None:
 
     async def play(name: str) -> None:
         async with limit:
-            rows[name] = await play_spec(SPEC, [honest, Seat(name, _deck("dimir"), hosted[name])],
+            rows[name] = await play_spec(SPEC, [honest, Contestant(name, _deck("dimir"), hosted[name])],
                                          deadline=LIMIT)
 
     async def beside() -> None:

@@ -36,7 +36,7 @@ from spellstack.tournament import (
     play_batch,
     play_spec,
 )
-from spellstack.tournament._wire import seats_of
+from spellstack.tournament._ipc import seats_of
 from spellstack.tournament._workers import WorkerSetupError
 
 pytestmark = pytest.mark.slow  # each test starts a Dask cluster (worker processes)

@@ -404,7 +404,7 @@ def test_the_bots_pages_entrants_are_read_as_it_says(here: Path, monkeypatch: py
     write(here / "path" / "mybots" / "big.py", bot)
     monkeypatch.syspath_prepend(str(here / "path"))
     (here / "red-green.txt").write_text((LISTS / "red-green.txt").read_text("utf-8"), "utf-8")
-    section = page[page.index("## Your bot in a tournament"):]
+    section = page[page.index("## Your bot in a game, a chat or a tournament"):]
     lines = re.findall(r"```text\n(.*?)```", section, re.S)[0].splitlines()
     entrants = [parse_entrant(line, CARDS, trust=True) for line in lines]
     assert [(e.name, e.deck.name) for e in entrants] == [

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from spellstack.cards import load_cards, load_deck
-from spellstack.rules import GameStart, new_game
+from spellstack.rules import StartSettings, new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 300.0
@@ -66,7 +66,7 @@ def _library(players: list[tuple[str, tuple[str, ...]]], seed: int, chooser: int
     """Seat ``seat``'s library order as the game of ``seed`` starts: its opening hand is its
     top seven, and every draw until a shuffle comes from it."""
     cards = load_cards()
-    game = new_game(cards, players, seed, start=GameStart(chooser=chooser))
+    game = new_game(cards, players, seed, start=StartSettings(chooser=chooser))
     state = game.state
     return [state.objects[oid].name for oid in state.players[seat].library]
 

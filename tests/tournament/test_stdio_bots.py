@@ -19,6 +19,7 @@ from spellstack.actors import GameResult, SeatConfig, play_one_game
 from spellstack.bots import RandomBot
 from spellstack.cards import load_cards
 from spellstack.protocol import PROTOCOL_VERSION
+from spellstack.seats import DEFAULT_STARTUP, HELLO_VERSION, ProcessBot, SeatHello
 from spellstack.tournament import (
     EntrantError,
     GameRow,
@@ -28,7 +29,6 @@ from spellstack.tournament import (
     play_tournament,
     untimed,
 )
-from spellstack.tournament._stdio import DEFAULT_STARTUP, HELLO_VERSION, BotHello, ProcessBot
 
 CARDS = load_cards()
 ROOT = Path(__file__).resolve().parents[2]
@@ -186,7 +186,7 @@ def test_settings_know_the_deadline() -> None:
 async def _hostile_game(mode: str, *, deadline: float, startup: float = DEFAULT_STARTUP) -> GameResult:
     """One game between the hostile stdio bot in ``mode`` (seat 0) and a random bot."""
     bot = ProcessBot((sys.executable, str(HERE / "hostile_stdio_bot.py"), mode))
-    seat = bot.seat(BotHello("g1", 0, ("hostile", "random"), deadline, 7, startup))
+    seat = bot.player(SeatHello("g1", 0, ("hostile", "random"), deadline, 7, startup))
     _, result = await play_one_game(["gruul", "gruul"], [seat, RandomBot(2)], 11, names=("hostile", "random"),
                                     configs=[SeatConfig(timeout=deadline)] * 2)
     return result

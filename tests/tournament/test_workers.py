@@ -17,10 +17,10 @@ import trio
 import trio.testing
 
 from spellstack.cards import load_cards, load_deck
-from spellstack.tournament import GameRow, GameSpec, Seat, keyed_seed
-from spellstack.tournament._entrants import load_bot
+from spellstack.seats import load_bot
+from spellstack.tournament import Contestant, GameRow, GameSpec, keyed_seed
 from spellstack.tournament._executors import InProcess
-from spellstack.tournament._wire import (
+from spellstack.tournament._ipc import (
     MAX_FRAME,
     FrameError,
     FrameReader,
@@ -74,7 +74,7 @@ def workers_find_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def reference(specs: Sequence[GameSpec]) -> dict[str, GameRow]:
     """Each game's row played in this process (``InProcess``), without its timing."""
-    seats = [Seat(e.name, e.deck, load_bot(e.bot, trust=True)) for e in ENTRANTS[:2]]
+    seats = [Contestant(e.name, e.deck, load_bot(e.bot, trust=True)) for e in ENTRANTS[:2]]
     here = InProcess(seats, concurrency=1)
     for s in specs:
         if s not in _REFERENCE:
@@ -209,7 +209,8 @@ async def test_workers_write_the_traces_this_process_would(tmp_path: Path) -> No
             await play_all(executor, SPECS[:3])
     finally:
         await executor.aclose()
-    here = InProcess([Seat(e.name, e.deck, load_bot(e.bot, trust=True)) for e in ENTRANTS[:2]], 1, tmp_path / "here")
+    here = InProcess([Contestant(e.name, e.deck, load_bot(e.bot, trust=True)) for e in ENTRANTS[:2]], 1,
+                     tmp_path / "here")
     for s in SPECS[:3]:
         await here.play(s)
     names = sorted(p.name for p in (tmp_path / "workers").iterdir())

@@ -393,7 +393,7 @@ class SBAChanges:
 
 
 @dataclass(frozen=True, slots=True)
-class GameStart:
+class StartSettings:
     """103: how a game of a match starts, for games that start the tournament way (``new_game``'s
     ``start``): a chosen starting player and London mulligans."""
 
@@ -406,7 +406,7 @@ class GameStart:
 
 
 @dataclass(slots=True)
-class StartOfGame:
+class StartProgress:
     """103: where the start of a game that starts the tournament way stands, and how it went."""
 
     chooser: int
@@ -418,7 +418,7 @@ class StartOfGame:
     kept: list[bool] = field(default_factory=list)
     """103.5: by seat, whether the player has kept their hand (no further mulligans)."""
     allow_mulligans: bool = True
-    """Whether players may take mulligans (``GameStart.mulligans``)."""
+    """Whether players may take mulligans (``StartSettings.mulligans``)."""
     done: bool = False
     """The start is over: the starting player's first turn has begun (103.7)."""
 
@@ -507,7 +507,7 @@ class GameState:
     seed: int | None = None
     """The seed ``new_game`` started the game from, to reproduce it (a failed game's report
     names it); None for a state built another way (a scenario's setup)."""
-    start: StartOfGame | None = None
+    start: StartProgress | None = None
     """103: for a game that starts the tournament way (a chosen starting player, mulligans), how
     that start stands; None for a game that starts with seat 0 and seven-card hands kept."""
 

@@ -11,11 +11,11 @@ from ..game import Game
 from ..state import (
     MAX_PLAYERS,
     Answer,
-    GameStart,
     GameState,
     PlayerState,
     Proc,
-    StartOfGame,
+    StartProgress,
+    StartSettings,
     new_choice,
     player_ref,
 )
@@ -29,13 +29,13 @@ DEFAULT_TURN_LIMIT = 300
 
 def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, Sequence[str]]],
              seed: int, *, turn_limit: int = DEFAULT_TURN_LIMIT,
-             start: GameStart | None = None) -> Game:
+             start: StartSettings | None = None) -> Game:
     """103.1-103.5: seat the players in the given order, shuffle each library with the game's
     generator, and draw opening hands.
 
     ``start`` None: the first seat plays first and every player keeps seven cards (``play``,
     ``bench``, scenarios). ``start`` given: the game starts the way a game of a match does
-    (``start_game``, the first thing the game loop does): the chooser (``GameStart.chooser``,
+    (``start_game``, the first thing the game loop does): the chooser (``StartSettings.chooser``,
     or a seat the generator picks) chooses who takes the first turn, then everyone draws seven
     and may take London mulligans.
 
@@ -62,7 +62,7 @@ def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, S
         elif not 0 <= chooser < len(players):
             raise IllegalActionError(f"103.1: the chooser must be a seat from 0 to "
                                      f"{len(players) - 1}, got {chooser}")
-        state.start = StartOfGame(chooser, [0] * len(players), kept=[False] * len(players),
+        state.start = StartProgress(chooser, [0] * len(players), kept=[False] * len(players),
                                   allow_mulligans=start.mulligans)
     for seat, (_, deck) in enumerate(players):
         for name in deck:

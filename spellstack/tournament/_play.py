@@ -8,14 +8,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+from ..seats import with_memory
 from ._dask import ClusterError, Dask
-from ._entrants import with_memory
 from ._executors import Executor, InProcess
-from ._games import GameRow, Seat, untimed
+from ._games import Contestant, GameRow, untimed
+from ._ipc import WorkerEntrant
 from ._keys import new_key
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import DEFAULT_DB, ResultsStore, StoreError
-from ._wire import WorkerEntrant
 from ._workers import Processes, WorkerSetupError
 
 __all__ = ["BACKENDS", "play_tournament"]
@@ -82,7 +82,7 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                                         concurrency=concurrency, trace_dir=trace_dir,
                                         deadline=settings.deadline)
         elif jobs == 1:
-            executor = InProcess([Seat(e.name, e.deck, with_memory(e.factory, settings.bot_memory))
+            executor = InProcess([Contestant(e.name, e.deck, with_memory(e.factory, settings.bot_memory))
                                   for e in settings.entrants],
                                  concurrency, trace_dir, settings.deadline)
         else:

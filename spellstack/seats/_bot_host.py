@@ -1,4 +1,4 @@
-"""A Python class bot in a process of its own: ``python -m spellstack.tournament._bot_host SPEC``
+"""A Python class bot in a process of its own: ``python -m spellstack.seats._bot_host SPEC``
 speaks the stdio bot protocol (``_stdio``) for the class ``SPEC`` names (``module:Class`` or
 ``path/to/file.py:Class``), so that a tournament runs such bots out of its own processes unless
 told to trust them. ``--check SPEC`` only loads the class and builds one bot, as ``load_bot``
@@ -34,7 +34,7 @@ from ..actors import Link, Wire, error_text, player_actor, raise_unless_policys
 from ..bots import Bot
 from ._entrants import BotFactory, EntrantError, load_bot
 from ._frames import FrameError, FrameReader, frame
-from ._games import unbuilt
+from ._seat import unbuilt
 from ._stdio import HELLO_VERSION, READY, ProcessBot
 
 __all__ = ["main"]
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> None:
     if check:
         args = args[1:]
     if len(args) != 1:
-        print("usage: python -m spellstack.tournament._bot_host [--check] MODULE:CLASS",
+        print("usage: python -m spellstack.seats._bot_host [--check] MODULE:CLASS",
               file=sys.stderr)
         sys.exit(BAD_SETUP)
     frames_in, frames_out = os.dup(0), os.dup(1)

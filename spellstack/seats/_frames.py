@@ -1,6 +1,6 @@
 """Length-prefixed frames over a byte stream: a 4-byte big-endian length, then that many bytes.
-The tournament and its worker processes speak them (``_wire``), and so do bot processes
-(``_stdio``, ``_bot_host``); this module is the framing alone, whatever the frames hold."""
+Bot processes speak them (``_stdio``, ``_bot_host``), and so do the tournament and its worker
+processes; this module is the framing alone, whatever the frames hold."""
 
 from __future__ import annotations
 

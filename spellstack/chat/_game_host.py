@@ -19,14 +19,15 @@ from typing import Any
 
 import trio
 
-from ..actors import GameResult, SeatConfig, play_game
-from ..bots import Bot, HeuristicBot, RandomBot
-from ..cards import Deck, load_cards, load_deck
-from ..rules import DEFAULT_TURN_LIMIT, Decision, Game, PlayerView, new_game
+from ..actors import Client, GameResult, GameSetup, SeatConfig, play_game
+from ..bots import Bot
+from ..cards import Deck
+from ..rules import DEFAULT_TURN_LIMIT, Decision, Game, PlayerView
+from ..seats import BuiltBot, EntrantError, Seat, hellos, load_bot, seat_of
 from ._commands import help_text, parse_command
 from ._feed import feed_lines
 from ._render import Numbering, fence, render_board, render_hand, render_stack, render_view
-from ._seats import CONCEDE, BotSeat, HumanPolicy, HumanSeat, Session, fit_message, human_config
+from ._seats import CONCEDE, BotSeat, HumanSeat, Session, fit_message, human_config
 
 __all__ = ["ChatError", "GameHost", "GameInfo"]
 
@@ -157,29 +158,21 @@ class GameHost:
             raise ChatError(f"a game {gid!r} exists already")
         if seed is None:
             seed = secrets.randbits(63)
-        cards = load_cards()
-        loaded = [d if isinstance(d, Deck) else load_deck(d, cards) for d in decks]
-        game = new_game(cards, [(s.name, d.cards) for s, d in zip(seats, loaded, strict=True)], seed,
-                        turn_limit=turn_limit)
-        game.history = []
-        humans = tuple(s.name for s in seats if isinstance(s, HumanSeat))
-        hosted = _Hosted(GameInfo(gid, tuple(names), humans, seed=seed), game, {}, asyncio.Event())
-        policies: list[Bot] = []
-        configs: list[SeatConfig] = []
-        for seat, spec in enumerate(seats):
-            if isinstance(spec, HumanSeat):
-                session = Session(gid, seat, spec, asyncio.Queue(), self._tell)
-                hosted.sessions[spec.name] = session
-                policies.append(HumanPolicy(session, self._flush))
-                configs.append(human_config(spec))
-            else:
-                policies.append(_bot(spec.bot, seed * 7 + seat))
-                configs.append(spec.config)
+        sessions = {spec.name: Session(gid, seat, spec, asyncio.Queue(), self._tell, self._flush)
+                    for seat, spec in enumerate(seats) if isinstance(spec, HumanSeat)}
+        seated = [sessions[spec.name] if isinstance(spec, HumanSeat) else _seat(spec.bot) for spec in seats]
+        configs = [human_config(spec) if isinstance(spec, HumanSeat) else spec.config for spec in seats]
+        setup = GameSetup(decks, seed, names, turn_limit=turn_limit, configs=configs, game_id=gid,
+                          bot_seeds=[seed * 7 + seat for seat in range(len(seats))])
+        game = setup.build(history=True)
+        humans = tuple(sessions)
+        hosted = _Hosted(GameInfo(gid, tuple(names), humans, seed=seed), game, sessions, asyncio.Event())
+        policies = [s.player(hello) for s, hello in zip(seated, hellos(setup), strict=True)]
         self._games[gid] = hosted
         token.run_sync_soon(nursery.start_soon, self._run_game, hosted, policies, configs)
         return gid
 
-    async def _run_game(self, hosted: _Hosted, policies: list[Bot], configs: list[SeatConfig]) -> None:
+    async def _run_game(self, hosted: _Hosted, policies: list[Bot | Client], configs: list[SeatConfig]) -> None:
         info = hosted.info
         game = hosted.game
         assert game is not None
@@ -361,11 +354,14 @@ class GameHost:
         return game
 
 
-def _bot(bot: str | Bot, seed: int) -> Bot:
-    if bot == "random":
-        return RandomBot(seed)
-    if bot == "heuristic":
-        return HeuristicBot(seed)
+def _seat(bot: str | Bot | Seat) -> Seat:
+    """The seat a ``BotSeat`` names: a bot spec loaded (``load_bot``), a seat as it is, a
+    ``Bot`` played as it is."""
     if isinstance(bot, str):
-        raise ChatError(f"unknown bot {bot[:40]!r}: random or heuristic, or a Bot")
-    return bot
+        try:
+            return seat_of(load_bot(bot))
+        except EntrantError as err:
+            raise ChatError(str(err)) from None
+    if isinstance(bot, Seat):
+        return bot
+    return BuiltBot(bot)

@@ -5,20 +5,20 @@ stdout frames to it; a frame is a 4-byte big-endian length and then that many by
 frame it reads is the hello (``hello_message``: a msgpack map with its game, seat, the players'
 names, the protocol version, its deadline, its start-up time and its seed), and the first it
 writes is its answer, ``{"t": "ready"}``, once it has started up: the game's first request
-waits for it (``Seat.starts``), so that no decision's deadline pays for starting a process.
+waits for it (``Client.starts``), so that no decision's deadline pays for starting a process.
 Every later frame it reads is a protocol message exactly as the coordinator sent it to the seat
 (``PriorityRequest``, ``DecisionRequest``, ``Accepted``, ``Rejected``, ``ErrorReply``,
 ``StopsSet``, ``GameOver``). What it writes are the messages a player sends (``SubmitAction``,
 ``SubmitAnswer``, ``SetStops``, ``RequestFullView``, ``Forfeit``). ``docs/stdio-bots.md`` is
 the full description.
 
-The relay (``ProcessSeat``) is a seat of the game (``actors.Seat``) and a thin one: what the
+The relay (``ProcessSeat``) is a seat of the game (``actors.Client``) and a thin one: what the
 bot writes reaches the coordinator, which judges it as it judges any player's message
 (malformed messages, illegal actions and deadlines are the coordinator's to count). The relay
 itself only refuses what it can't pass on: a frame over the player's message limit (a length
 that large is how noise on stdout shows), a stream that ends inside a frame, a process that
 can't start, exits or is killed, a bot not ready within its start-up time
-(``BotHello.startup``) or whose first frame is not the ready frame. Each of those forfeits the
+(``SeatHello.startup``) or whose first frame is not the ready frame. Each of those forfeits the
 bot's game with a reason naming it. Whatever happens, the process is killed when the game is
 over for it, and at once when it is cancelled (a bot over its deadline is forfeited by the
 coordinator and then killed).
@@ -48,23 +48,21 @@ import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
 from .._printable import printable, short_value
-from ..actors import Link, Seat
+from ..actors import Client, Link
 from ..protocol import MAX_PLAYER_MESSAGE_BYTES, PROTOCOL_VERSION, Forfeit, decode_from_player
 from ..rules import InvalidMessageError
 from ._frames import FrameError, FrameReader, frame
+from ._hello import SeatHello
 from ._supervisor import CANT_START, CANT_START_SAYS
 
-__all__ = ["DEFAULT_BOT_MEMORY", "DEFAULT_STARTUP", "EXIT_GRACE", "HELLO_VERSION", "MIN_BOT_MEMORY", "READY",
-           "STDERR_KEPT", "BotHello", "ProcessBot", "hello_message", "supervised"]
+__all__ = ["DEFAULT_BOT_MEMORY", "EXIT_GRACE", "HELLO_VERSION", "MIN_BOT_MEMORY", "READY", "STDERR_KEPT",
+           "ProcessBot", "ProcessSeat", "hello_message", "supervised"]
 
 HELLO_VERSION = 2
 """The hello frame's ``v``: what a bot process can expect of the frames it is sent, and must
 answer (2: the ready frame)."""
 READY = {"t": "ready"}
 """The frame a bot process answers the hello with once it has started up."""
-DEFAULT_STARTUP = 10.0
-"""Seconds a bot process has from its start to its ready frame unless told otherwise: a Python
-bot importing the engine needs one or two on a busy machine."""
 EXIT_GRACE = 2.0
 """Seconds a bot process is given to exit by itself after its game is over (its stdin
 closed); then it is killed."""
@@ -91,25 +89,7 @@ _GAME_OVER = b"\x83" + msgpack.packb("k") + msgpack.packb("GameOver")
 """How the engine's encoding of a ``GameOver`` begins (a map of three, its kind first)."""
 
 
-@dataclass(frozen=True, slots=True)
-class BotHello:
-    """What a bot process is told before its first request."""
-
-    game: str
-    """The game's id."""
-    seat: int
-    """The bot's seat, from 0."""
-    players: tuple[str, ...]
-    """Every player's name, by seat."""
-    deadline: float
-    """Seconds it has for each decision."""
-    seed: int
-    """Its own seed, for whatever it draws at random."""
-    startup: float = DEFAULT_STARTUP
-    """Seconds it has from its start to its ready frame (a bot not ready by then forfeits)."""
-
-
-def hello_message(hello: BotHello) -> dict[str, object]:
+def hello_message(hello: SeatHello) -> dict[str, object]:
     """The hello frame's contents."""
     return {"t": "hello", "v": HELLO_VERSION, "protocol": PROTOCOL_VERSION, "game": hello.game,
             "seat": hello.seat, "players": list(hello.players), "deadline": float(hello.deadline),
@@ -126,9 +106,10 @@ class ProcessBot:
     memory: int = DEFAULT_BOT_MEMORY
     """Its memory limit in bytes (``RLIMIT_DATA`` of each process it runs as; 0: none)."""
 
-    def seat(self, hello: BotHello) -> Seat:
-        """The game's seat for it: a relay between the game and a process started for it."""
-        return Seat(ProcessSeat(self.command, hello, self.memory).play, starts=True)
+    def player(self, hello: SeatHello) -> Client:
+        """What plays its seat in the game ``hello`` describes: a relay between the game and a
+        process started for it (``Seat``)."""
+        return Client(ProcessSeat(self.command, hello, self.memory).play, starts=True)
 
 
 class _Gone(Exception):
@@ -142,7 +123,7 @@ class _Gone(Exception):
 class ProcessSeat:
     """One game's relay between the coordinator and a bot process."""
 
-    def __init__(self, command: Sequence[str], hello: BotHello, memory: int = DEFAULT_BOT_MEMORY) -> None:
+    def __init__(self, command: Sequence[str], hello: SeatHello, memory: int = DEFAULT_BOT_MEMORY) -> None:
         self.command = tuple(command)
         """The process's command line."""
         self.hello = hello

@@ -21,11 +21,9 @@ import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
 from ..cards import Deck
-from ._entrants import load_bot, with_memory
-from ._frames import FrameError, frame
-from ._frames import FrameReader as _Frames
-from ._games import DEFAULT_DEADLINE, GameRow, GameSpec, Seat
-from ._stdio import DEFAULT_BOT_MEMORY
+from ..seats import DEFAULT_BOT_MEMORY, FrameError, frame, load_bot, with_memory
+from ..seats import FrameReader as _Frames
+from ._games import DEFAULT_DEADLINE, Contestant, GameRow, GameSpec
 
 __all__ = [
     "MAX_FRAME",
@@ -73,10 +71,10 @@ class WorkerEntrant:
     """A bot process's memory limit in bytes."""
 
 
-def seats_of(entrants: Sequence[WorkerEntrant]) -> tuple[Seat, ...]:
+def seats_of(entrants: Sequence[WorkerEntrant]) -> tuple[Contestant, ...]:
     """The entrants as games need them, each bot loaded again from its spec (``load_bot``:
     ``EntrantError`` if one can't be)."""
-    return tuple(Seat(e.name, e.deck, with_memory(load_bot(e.bot, trust=e.trusted), e.memory))
+    return tuple(Contestant(e.name, e.deck, with_memory(load_bot(e.bot, trust=e.trusted), e.memory))
                  for e in entrants)
 
 

@@ -31,15 +31,15 @@ from ..cards import DECKS, Deck, load_deck, short_value
 from ..rules import CardDefinition, CardDefinitionError
 from ._stdio import ProcessBot
 
-__all__ = ["BUILT_IN_BOTS", "BotFactory", "Entrant", "EntrantError", "built_in_entrants",
-           "load_bot", "parse_entrant", "with_memory"]
+__all__ = ["BUILT_IN_BOTS", "HOST_MODULE", "STDIO", "AnyBot", "BotFactory", "Entrant", "EntrantError",
+           "built_in_entrants", "load_bot", "parse_entrant", "with_memory"]
 
 BotFactory = Callable[[int], Bot]
 """Given a seed, a fresh bot for one game."""
 AnyBot = BotFactory | ProcessBot
 """A bot as an entrant has it: a factory of bots played in process, or a bot process."""
 
-HOST_MODULE = "spellstack.tournament._bot_host"
+HOST_MODULE = "spellstack.seats._bot_host"
 """The module that hosts a Python class bot in a process of its own."""
 STDIO = "stdio:"
 """The prefix of a bot spec that is an executable's command line."""

@@ -22,10 +22,10 @@ import trio
 
 from .._memory import peak_kb, resident_kb
 from ..cards import load_cards
-from ._entrants import Entrant, parse_entrant
+from ..seats import Entrant, parse_entrant
 from ._executors import InProcess
-from ._games import GameRow, GameSpec, Seat, play_spec, untimed
-from ._host import play_tournament
+from ._games import Contestant, GameRow, GameSpec, play_spec, untimed
+from ._play import play_tournament
 from ._run import Played, TournamentSettings, run_tournament
 from ._store import ResultsStore
 
@@ -114,7 +114,7 @@ def bench_memory(games: int, seed: int, concurrency: int, decks: tuple[str, str]
     def sample() -> None:
         most[0] = max(most[0], resident_kb())
 
-    counting = _Counting(InProcess([Seat(e.name, e.deck, e.factory) for e in entrants],
+    counting = _Counting(InProcess([Contestant(e.name, e.deck, e.factory) for e in entrants],
                                    concurrency), sample)
 
     async def run(db: Path) -> Played:
@@ -180,7 +180,7 @@ def _spec_of(row: GameRow) -> GameSpec:
 def _one_after_another(rows: Sequence[GameRow], entrants: Sequence[Entrant]) -> Pace:
     """The tournament's own games, one after another the bench's way (``play_spec``, which
     is ``play_one_game``): no runner, no results database, no games at once."""
-    seats = [Seat(e.name, e.deck, e.factory) for e in entrants]
+    seats = [Contestant(e.name, e.deck, e.factory) for e in entrants]
 
     async def play() -> list[GameRow]:
         return [await play_spec(_spec_of(row), seats) for row in rows]
