@@ -20,10 +20,12 @@ from .casting import (
     play_land,
 )
 from .definitions import (
+    CARD_KEYS,
     COST_OPTIONS,
     MORPH_CAST_COST,
     ActivatedAbility,
     CardDefinition,
+    CardKey,
     Condition,
     CostOption,
     Effect,
@@ -155,6 +157,7 @@ from .zones import (
 
 __all__ = [
     "ACTION_KINDS",
+    "CARD_KEYS",
     "CONDITIONS",
     "COST_OPTIONS",
     "DECISION_KINDS",
@@ -187,6 +190,7 @@ __all__ = [
     "AutoRun",
     "CardDefinition",
     "CardDefinitionError",
+    "CardKey",
     "Choice",
     "CombatState",
     "Condition",

@@ -4,6 +4,7 @@ conditions, and how their arguments are typed.
 """
 
 from ._arguments import COUNTER_KINDS, ArgKind, Argument, CostName, CounterKind, Flag, Number, arguments_of
+from ._card_keys import CARD_KEYS, VALUE_TYPES, CardKey, ValueType
 from ._definitions import (
     ANY_NUMBER,
     COST_OPTIONS,
@@ -29,15 +30,18 @@ from ._definitions import (
 
 __all__ = [
     "ANY_NUMBER",
+    "CARD_KEYS",
     "COST_OPTIONS",
     "COUNTER_KINDS",
     "FACE_DOWN",
     "MORPH_CAST_COST",
+    "VALUE_TYPES",
     "ActivatedAbility",
     "ArgKind",
     "ArgValue",
     "Argument",
     "CardDefinition",
+    "CardKey",
     "Condition",
     "CostName",
     "CostOption",
@@ -54,6 +58,7 @@ __all__ = [
     "StaticAbility",
     "TargetSpec",
     "TriggeredAbility",
+    "ValueType",
     "arguments_of",
     "definition_named",
 ]
