@@ -1,12 +1,15 @@
 """``spellstack cards [--search TEXT]``: the implemented cards with their Oracle text, and the
-pool cards not implemented yet."""
+pool cards not implemented yet; ``spellstack cards --reference``: the card format's reference
+page (``docs/card-format.md``), in Markdown."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
-from ..cards import POOL_NAMES, load_cards
+from ..cards import POOL_NAMES, card_format_reference, load_cards
 from ..rules import CardDefinition
+from ._errors import CommandError
 
 __all__ = ["add_parser", "describe", "type_line"]
 
@@ -17,6 +20,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                                    "Oracle text, then the pool cards not implemented yet.")
     p.add_argument("--search", metavar="TEXT", default=None,
                    help="only cards whose name, type line or text contains TEXT (any case)")
+    p.add_argument("--reference", action="store_true",
+                   help="print the card format's reference page (Markdown: every card key, "
+                        "effect verb and registry) instead; redirect it to a file to save it")
     p.set_defaults(run=run)
 
 
@@ -46,7 +52,13 @@ def _matches(defn: CardDefinition, needle: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the cards (``--search``: those matching), tokens after cards; exit 0."""
+    """Print the cards (``--search``: those matching), tokens after cards, or the card format's
+    reference page (``--reference``); exit 0."""
+    if args.reference:
+        if args.search is not None:
+            raise CommandError("--reference prints the whole card format; it takes no --search")
+        sys.stdout.write(card_format_reference())
+        return 0
     cards = load_cards()
     needle = None if args.search is None else args.search.casefold()
     # Whole cards: a face, half or Adventure is shown within its card's text.
