@@ -3,9 +3,6 @@
 from ._coordinator import (
     ENGINE_ERROR,
     GAME_OVER_GRACE,
-    MAX_REJECTIONS,
-    MAX_SETTINGS,
-    MAX_STRIKES,
     Coordinator,
     CoordinatorStatistics,
     GameResult,
@@ -15,6 +12,7 @@ from ._kernel_actors import sba_actor, stack_actor
 from ._lag import LAG_FRACTION, LAG_PERIOD, HeldTime, LoopLag, SeatClock, loop_lag
 from ._player import REASON_LIMIT, error_text, player_actor, raise_unless_policys
 from ._run import CoordinatorFactory, Seat, play_game, play_one_game
+from ._seat_channel import MAX_REJECTIONS, MAX_SETTINGS, MAX_STRIKES, ChannelStatistics, SeatChannel
 from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
@@ -28,6 +26,7 @@ __all__ = [
     "MAX_STRIKES",
     "REASON_LIMIT",
     "TRACE_FORMAT",
+    "ChannelStatistics",
     "Coordinator",
     "CoordinatorFactory",
     "CoordinatorStatistics",
@@ -36,6 +35,7 @@ __all__ = [
     "Link",
     "LoopLag",
     "Seat",
+    "SeatChannel",
     "SeatClock",
     "SeatConfig",
     "TraceRecord",
