@@ -232,7 +232,7 @@ class Coordinator(LoopDriver[Awaitable[object]]):
     async def run_sba(self, request: RunSBA) -> int:
         batch = await self._call(self.sba, CheckSBA(), SBABatch)
         assert isinstance(batch, SBABatch)
-        return len(batch.events)
+        return batch.count
 
     async def sba_skipped(self, request: SBASkipped) -> None:
         # 704.3/117.5: nothing a state-based action reads changed since the last check
