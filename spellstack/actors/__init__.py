@@ -10,7 +10,7 @@ from ._coordinator import (
 )
 from ._kernel_actors import sba_actor, stack_actor
 from ._lag import LAG_FRACTION, LAG_PERIOD, HeldTime, LoopLag, SeatClock, loop_lag
-from ._player import REASON_LIMIT, error_text, player_actor, raise_unless_policys
+from ._player import REASON_LIMIT, PlayerActor, PlayerStatistics, error_text, player_actor, raise_unless_policys
 from ._run import CoordinatorFactory, Seat, play_game, play_one_game
 from ._seat_channel import MAX_REJECTIONS, MAX_SETTINGS, MAX_STRIKES, ChannelStatistics, SeatChannel
 from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
@@ -34,6 +34,8 @@ __all__ = [
     "HeldTime",
     "Link",
     "LoopLag",
+    "PlayerActor",
+    "PlayerStatistics",
     "Seat",
     "SeatChannel",
     "SeatClock",

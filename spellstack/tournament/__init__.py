@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
     from ._ratings import Rating, ratings
     from ._report import Report, report, results_json, standings_table
-    from ._run import Played, TournamentSettings, run_tournament
+    from ._run import Played, RunningTournament, TournamentSettings, TournamentStatistics, run_tournament
     from ._standings import FLOOR, MatchResult, Standing, match_points, standings
     from ._stdio import DEFAULT_BOT_MEMORY, MIN_BOT_MEMORY
     from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
@@ -67,7 +67,7 @@ _HOMES = {
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
     "_report": ("Report", "report", "results_json", "standings_table"),
-    "_run": ("Played", "TournamentSettings", "run_tournament"),
+    "_run": ("Played", "RunningTournament", "TournamentSettings", "TournamentStatistics", "run_tournament"),
     "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
     "_stdio": ("DEFAULT_BOT_MEMORY", "MIN_BOT_MEMORY"),
     "_store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
@@ -109,6 +109,7 @@ __all__ = [
     "Rating",
     "Report",
     "ResultsStore",
+    "RunningTournament",
     "Score",
     "Seat",
     "Standing",
@@ -116,6 +117,7 @@ __all__ = [
     "StoredTournament",
     "TournamentRun",
     "TournamentSettings",
+    "TournamentStatistics",
     "WorkerEntrant",
     "WorkerSetupError",
     "bench_entrants",
