@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import get_args
 
 import spellstack
-from spellstack.rules.turn import LoopRequest
+from spellstack.rules import LoopRequest
 
 ROOT = Path(spellstack.__file__).parent
 DRIVER = ROOT / "rules" / "turn" / "_driver.py"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from spellstack.chat import BotSeat, GameHost, HostStatistics, HumanSeat
-from spellstack.chat import _host as host_module
+from spellstack.chat import _game_host as host_module
 
 NOTHING = HostStatistics(games=0, running=0, finished=0, failed=0, stopped=0, texts_sent=0, commands=0,
                          replies=0)
