@@ -1,7 +1,8 @@
 """The layers hold: ``lint-imports`` keeps every import-linter contract in pyproject.toml
 (cli and the test kit, then the harness, scenarios, actors, bots, protocol and cards, the schema
 engine, rules; a package imports only from the layers below it; the kernel's sub-packages
-likewise, without circles; the kernel imports no trio, msgpack or structlog; nothing imports
+likewise, without circles; inside the actors, the coordinator above the seat channel above the
+wire; the kernel imports no trio, msgpack or structlog; nothing imports
 the test kit; deferred and TYPE_CHECKING imports included)."""
 
 from __future__ import annotations
@@ -35,5 +36,6 @@ def test_import_contracts_are_kept() -> None:
     for name in ("spellstack's layers",
                  "rules: one sub-package per rules area, layered, no circles between them",
                  "rules: a sans-IO kernel (no trio, msgpack or structlog)",
+                 "actors: the coordinator above the seat channel, above the wire",
                  "no part of spellstack imports spellstack.testing"):
         assert f"{name} KEPT" in output, output

@@ -3,9 +3,6 @@
 from ._coordinator import (
     ENGINE_ERROR,
     GAME_OVER_GRACE,
-    MAX_REJECTIONS,
-    MAX_SETTINGS,
-    MAX_STRIKES,
     Coordinator,
     CoordinatorStatistics,
     GameResult,
@@ -13,8 +10,9 @@ from ._coordinator import (
 )
 from ._kernel_actors import sba_actor, stack_actor
 from ._lag import LAG_FRACTION, LAG_PERIOD, HeldTime, LoopLag, SeatClock, loop_lag
-from ._player import REASON_LIMIT, error_text, player_actor, raise_unless_policys
+from ._player import REASON_LIMIT, PlayerActor, PlayerStatistics, error_text, player_actor, raise_unless_policys
 from ._run import Client, CoordinatorFactory, play_game, play_one_game, play_setup
+from ._seat_channel import MAX_REJECTIONS, MAX_SETTINGS, MAX_STRIKES, ChannelStatistics, SeatChannel
 from ._setup import GameSetup
 from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
@@ -29,6 +27,7 @@ __all__ = [
     "MAX_STRIKES",
     "REASON_LIMIT",
     "TRACE_FORMAT",
+    "ChannelStatistics",
     "Client",
     "Coordinator",
     "CoordinatorFactory",
@@ -38,6 +37,9 @@ __all__ = [
     "HeldTime",
     "Link",
     "LoopLag",
+    "PlayerActor",
+    "PlayerStatistics",
+    "SeatChannel",
     "SeatClock",
     "SeatConfig",
     "TraceRecord",

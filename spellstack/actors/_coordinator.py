@@ -1,44 +1,29 @@
 """The priority coordinator: owns the game state and the turn, serializes everything.
 
 The order is the kernel's game loop (``rules.GameLoop``); the coordinator is the async I/O
-around it: it performs each request over the channels (a state-based action check by the SBA
-checker, a resolution by the stack actor, a question for a player, the reply to an action,
-automatic passes and skipped checks recorded as coordinator events). Exactly one message of
-the game is in flight at any time. ``statistics()`` counts what it did.
+around it, a ``LoopDriver``: it performs each request over the channels (a state-based action
+check by the SBA checker, a resolution by the stack actor, a question for a player through its
+``SeatChannel``, the reply to an action, automatic passes and skipped checks recorded as
+coordinator events). How each seat is talked to (its deadline, strikes, resync, stops and
+forfeits) is its channel's. Exactly one message of the game is in flight at any time.
+``statistics()`` counts what it did.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
-import trio
-
-from .._printable import printable
 from ..protocol import (
-    Accepted,
     AskPlayer,
     CheckSBA,
-    DecisionRequest,
-    ErrorReply,
-    Forfeit,
-    GameEvent,
     GameOver,
     Message,
     PlayerReply,
-    PriorityRequest,
-    Rejected,
-    RequestFullView,
     Resolve,
     Resolved,
     SBABatch,
-    SetStops,
     Stops,
-    StopsSet,
-    SubmitAction,
-    SubmitAnswer,
-    ViewDelta,
-    ViewTracker,
-    decode_from_player,
 )
 from ..rules import (
     SKIPPED_CHECK,
@@ -48,36 +33,31 @@ from ..rules import (
     Ask,
     AskPriority,
     AutoPasses,
+    BeginTask,
     Decision,
     Game,
     GameLoop,
     IllegalActionError,
     InvalidMessageError,
+    LoopDriver,
     NoStopPass,
     RunResolve,
     RunSBA,
     SBASkipped,
-    ViewMemo,
     check_answer,
     default_answer,
-    view_for,
+    perform,
 )
-from ._lag import LoopLag, SeatClock, loop_lag
+from ._lag import loop_lag
+from ._seat_channel import SeatChannel
 from ._wire import Link
 
 __all__ = ["ENGINE_ERROR", "GAME_OVER_GRACE", "Coordinator", "CoordinatorStatistics", "GameResult", "SeatConfig"]
 
-MAX_STRIKES = 3
-"""Malformed messages a seat may send in a row before it forfeits: only an accepted action or
-answer ends the run (a refused one does not)."""
-MAX_REJECTIONS = 50
-"""Illegal actions a seat may submit in a row before it forfeits (a lying bot can't stall)."""
 ENGINE_ERROR = "engine error"
 """How the end reason of a game stopped by an unexpected exception in one of its actors starts."""
 GAME_OVER_GRACE = 1.0
 """Seconds each seat is given to take its GameOver after an engine error (best effort)."""
-MAX_SETTINGS = 4
-"""``SetStops`` a seat may send while one request is open; more count as malformed messages."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,8 +142,29 @@ class CoordinatorStatistics:
     """Malformed or out-of-place messages answered with an ``ErrorReply``."""
 
 
-class Coordinator:
+@dataclass(slots=True)
+class _Counts:
+    """What the coordinator counts itself (its seat channels count the rest)."""
+
+    sent: int = 0
+    """Messages sent to the stack actor and the SBA checker."""
+    received: int = 0
+    """Messages received from them."""
+    taken: int = 0
+    """Actions taken."""
+    refused: int = 0
+    """Actions refused."""
+    checked: int = 0
+    """Answers checked."""
+    answers_refused: int = 0
+    """Answers refused."""
+
+
+class Coordinator(LoopDriver[Awaitable[object]]):
     """Runs one game's priority cycle over real channels."""
+
+    channel_class: type[SeatChannel] = SeatChannel
+    """What each seat's channel is built with (a subclass may change how seats are talked to)."""
 
     def __init__(self, game: Game, seats: list[Link], configs: list[SeatConfig], stack: Link,
                  sba: Link) -> None:
@@ -176,26 +177,13 @@ class Coordinator:
         self.result = GameResult(None, "", 0, seed=game.state.seed)
         self.loop = GameLoop(game, [c.auto_pass for c in configs], [c.stops for c in configs])
         """The game loop whose requests this performs (it holds the seats' stops and who left)."""
-        self._rejections: dict[int, int] = {}
-        self._strikes: dict[int, int] = {}
+        self.channels = [self.channel_class(seat, link, config.timeout, game, self.loop, self.result.forfeits)
+                         for seat, (link, config) in enumerate(zip(seats, configs, strict=True))]
+        """Each seat's channel: how it is asked, and its deadline, strikes and forfeits."""
+        self._counts = _Counts()
         self._check_skipped = False
         """The state-based action check before the next grant of priority was skipped (704.3):
         the trace records it with that grant."""
-        self._sent = self._received = self._asked = self._taken = self._refused = 0
-        self._checked = self._answers_refused = self._strike_count = 0
-        self._views = [ViewTracker() for _ in seats]
-        """Each seat's last view sent, that the next request's view delta is against."""
-        self._memos = [ViewMemo() for _ in seats]
-        self._lag: LoopLag | None = None
-        """The trio run's lag monitor (found when the game starts)."""
-        self._grant: tuple[int, SeatClock] | None = None
-        """The seat whose grant of priority is still open after a refused action or a
-        malformed reply, and its clock: asked again, it goes on with the time that remains."""
-        self._open: tuple[int, SeatClock] | None = None
-        """The seat asked the decision in progress, and its clock: what is sent to that seat
-        meanwhile (error replies, refusals, the request again) has the decision's deadline."""
-
-    # ------------------------------------------------------------------ the loop
 
     @property
     def stops(self) -> list[Stops | None]:
@@ -209,60 +197,95 @@ class Coordinator:
 
     def statistics(self) -> CoordinatorStatistics:
         """The coordinator's counters so far (as trio's objects give theirs)."""
-        return CoordinatorStatistics(self._sent, self._received, self._asked, self._taken,
-                                     self._refused, self._checked, self._answers_refused,
-                                     self.result.auto_passes, self._strike_count)
+        counts = self._counts
+        seats = [c.statistics() for c in self.channels]
+        return CoordinatorStatistics(
+            messages_sent=counts.sent + sum(s.messages_sent for s in seats),
+            messages_received=counts.received + sum(s.messages_received for s in seats),
+            decisions_asked=sum(s.decisions_asked for s in seats),
+            actions_taken=counts.taken,
+            actions_refused=counts.refused,
+            answers_checked=counts.checked,
+            answers_refused=counts.answers_refused,
+            automatic_passes=self.result.auto_passes,
+            strikes=sum(s.strikes for s in seats),
+        )
 
     async def run(self) -> GameResult:
         """Play the game to its end; returns the result. The order is ``GameLoop``'s; this
-        performs its requests over the channels."""
-        self._lag = loop_lag(min(c.timeout for c in self.configs))
+        performs its requests over the channels (``perform``: one method per request kind)."""
+        lag = loop_lag(min(c.timeout for c in self.configs))
+        for channel in self.channels:
+            channel.start(lag)
         loop = self.loop
         request = loop.next()
         while request is not None:
-            kind = type(request)
-            if kind is AutoPasses:
-                assert isinstance(request, AutoPasses)
-                self._passes_recorded(request.seats, request.skip_first, request.traced)
-                request = loop.next()
-            elif kind is RunSBA:
-                batch = await self._call(self.sba, CheckSBA(), SBABatch)
-                assert isinstance(batch, SBABatch)
-                request = loop.next(len(batch.events))
-            elif kind is SBASkipped:
-                # 704.3/117.5: nothing a state-based action reads changed since the last check
-                # (``GameState.sba`` is empty), so the round trip is skipped, and recorded with
-                # the grant of priority it comes before.
-                self._check_skipped = True
-                request = loop.next()
-            elif kind is AskPriority:
-                assert isinstance(request, AskPriority)
-                request = loop.next(await self._priority(request.decision))
-            elif kind is ActionOutcome:
-                assert isinstance(request, ActionOutcome)
-                await self._outcome(request.decision, request.error)
-                request = loop.next()
-            elif kind is Ask:
-                assert isinstance(request, Ask)
-                request = loop.next(await self._answer(request.decision))
-            elif kind is RunResolve:
-                assert isinstance(request, RunResolve)
-                await self._call(self.stack, Resolve(request.object_id), Resolved)
-                request = loop.next()
-            elif kind is NoStopPass:
-                assert isinstance(request, NoStopPass)
-                st = self.game.state
-                self.result.auto_passes += 1
-                self._grant_event("auto_pass", request.seat,
-                            f"{st.players[request.seat].name} has no stop here ({st.step})")
-                request = loop.next()
-            else:
-                raise AssertionError(f"coordinator: no handling of {request!r}")
+            request = loop.next(await perform(self, request))
         await self._finish()
         return self.result
 
+    # ------------------------------------------------------------------ the loop's requests
+
+    async def auto_passes(self, request: AutoPasses) -> None:
+        self._passes_recorded(request.seats, request.skip_first, request.traced)
+
+    async def run_sba(self, request: RunSBA) -> int:
+        batch = await self._call(self.sba, CheckSBA(), SBABatch)
+        assert isinstance(batch, SBABatch)
+        return batch.count
+
+    async def sba_skipped(self, request: SBASkipped) -> None:
+        # 704.3/117.5: nothing a state-based action reads changed since the last check
+        # (``GameState.sba`` is empty), so the round trip is skipped, and recorded with the
+        # grant of priority it comes before.
+        self._check_skipped = True
+
+    async def ask_priority(self, request: AskPriority) -> Action | None:
+        """117.1: ask the seat holding priority for an action (it could do more than pass);
+        None if no SubmitAction naming the decision came (a malformed or out-of-place message,
+        a forfeit): the loop then asks again or goes on."""
+        decision = request.decision
+        seat = decision.player
+        if self.wire.trace is not None:
+            self._grant_event("priority", seat, f"{self.game.state.players[seat].name} receives priority")
+        action = await self.channels[seat].action(decision)
+        if action is None:
+            return None
+        self.result.decisions += 1
+        if action.kind == "pass" and self.wire.trace is not None:
+            self._note("pass", seat, f"{self.game.state.players[seat].name} passes")
+        return action
+
+    async def action_outcome(self, request: ActionOutcome) -> None:
+        """Tell the seat what ``take_action`` made of its action: accepted, or refused (and
+        after ``MAX_REJECTIONS`` refusals in a row, a forfeit)."""
+        channel = self.channels[request.decision.player]
+        if request.error is not None:
+            self._counts.refused += 1
+            await channel.refuse(request.decision, request.error, action=True)
+            return
+        self._counts.taken += 1
+        await channel.accept(request.decision, action=True)
+
+    async def ask(self, request: Ask) -> Answer:
+        return await self._answer(request.decision)
+
+    async def run_resolve(self, request: RunResolve) -> None:
+        await self._call(self.stack, Resolve(request.object_id), Resolved)
+
+    async def no_stop_pass(self, request: NoStopPass) -> None:
+        seat = request.seat
+        st = self.game.state
+        self.result.auto_passes += 1
+        self.channels[seat].passed_for()
+        self._grant_event("auto_pass", seat, f"{st.players[seat].name} has no stop here ({st.step})")
+
+    async def begin_task(self, request: BeginTask) -> None:
+        raise AssertionError("coordinator: its loop is not stepwise")
+
+    # ------------------------------------------------------------------ the end
+
     async def _finish(self) -> None:
-        self._open = None  # no decision is open any more
         st = self.game.state
         winner = st.players[st.winner].name if st.winner >= 0 else None
         self.result.winner = winner
@@ -270,9 +293,11 @@ class Coordinator:
         self.result.turns = st.turn
         self.result.final_hash = st.state_hash()
         losers = tuple(p.name for p in st.players if p.lost)
-        for seat in range(len(self.seats)):
-            if seat not in self.gone:
-                await self._send(seat, GameOver(winner or "", losers, st.end_reason))
+        for channel in self.channels:
+            channel.decision_over()  # no decision is open any more
+        for channel in self.channels:
+            if not channel.gone:
+                await channel.send(GameOver(winner or "", losers, st.end_reason))
         self.wire.flush_events("coordinator")  # what happened after the last message
         self.result.messages = self.wire.sent
 
@@ -299,15 +324,10 @@ class Coordinator:
             self.result.reason += f"; the state could not be hashed: {type(err).__name__}"
         losers = tuple(p.name for p in st.players if p.lost)
         told = GameOver("", losers, f"{ENGINE_ERROR} ({actor})")
-        for seat, link in enumerate(self.seats):
+        for seat, channel in enumerate(self.channels):
             if seat in self.gone or seat in skip:
                 continue
-            with trio.move_on_after(min(self.configs[seat].timeout, GAME_OVER_GRACE)):
-                try:
-                    self._sent += 1
-                    await link.send(told)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    pass  # that seat's actor is gone already
+            await channel.tell(told, GAME_OVER_GRACE)
         self.result.messages = self.wire.sent
         return self.result
 
@@ -350,25 +370,24 @@ class Coordinator:
     def _note(self, kind: str, seat: int, text: str, *, refs: tuple[int, ...] = (), amount: int = 0) -> None:
         """A coordinator event for the trace (not sent to anyone but the tracer; untraced,
         nothing is built), stamped with the turn and step."""
-        if self.wire.trace is not None:
-            st = self.game.state
-            self.wire.note("coordinator", GameEvent(st.turn, st.step, kind, seat, text, amount=amount, refs=refs))
+        self.wire.note_event(self.game, kind, seat, text, refs=refs, amount=amount)
 
     # ------------------------------------------------------------------ kernel actors
 
     async def _call(self, link: Link, request: Message, reply_type: type) -> Message:
         """Hand the state to the stack actor or SBA checker and wait for it back, answering
         the decisions it needs on the way."""
-        self._sent += 1
+        counts = self._counts
+        counts.sent += 1
         await link.send(request)
         while True:
             msg = await link.receive()
-            self._received += 1
+            counts.received += 1
             if isinstance(msg, reply_type):
                 return msg
             if isinstance(msg, AskPlayer):
                 answer = await self._answer(msg.decision)
-                self._sent += 1
+                counts.sent += 1
                 await link.send(PlayerReply(answer))
                 continue
             raise RuntimeError(f"coordinator: unexpected {msg.KIND} from {link.peer}")
@@ -378,248 +397,25 @@ class Coordinator:
     async def _answer(self, decision: Decision) -> Answer:
         """Ask a player a non-priority question until the answer is legal."""
         seat = decision.player
-        rejections = 0
-        clock = self._clock(seat)  # one deadline for the decision, however often it is asked
-        while seat not in self.gone and not self.game.state.players[seat].lost:
-            msg = await self._ask(seat, DecisionRequest(decision, self._view(seat)), clock)
-            if msg is None:
-                break
-            if not isinstance(msg, SubmitAnswer):
-                await self._strike(seat, f"expected SubmitAnswer for decision {decision.id}, "
-                                   f"got {msg.KIND}")
-                continue
-            self._checked += 1
+        channel = self.channels[seat]
+        counts = self._counts
+        while not channel.gone and not self.game.state.players[seat].lost:
+            reply = await channel.answer(decision)
+            if reply is None:
+                continue  # a strike (asked again) or a forfeit
+            counts.checked += 1
             try:
-                answer = check_answer(decision, msg.answer)
+                answer = check_answer(decision, reply.answer)
             except (IllegalActionError, InvalidMessageError) as err:
-                self._answers_refused += 1
-                rejections += 1
-                self._note("refused", seat, f"{self.game.state.players[seat].name}'s answer is refused: {err}")
-                await self._send(seat, Rejected(decision.id, str(err)))
-                if rejections >= MAX_REJECTIONS:
-                    await self._forfeit(seat, f"{rejections} illegal answers in a row")
+                counts.answers_refused += 1
+                await channel.refuse(decision, err, action=False)
                 continue
             self.result.decisions += 1
-            self._strikes[seat] = 0
             if decision.kind == "order" and self.wire.trace is not None:
                 self._ordered(decision, answer)
-            await self._send(seat, Accepted(decision.id))
-            self._open = None
+            await channel.accept(decision, action=False)
             return answer
-        self._open = None
-        reply = default_answer(decision)
-        assert isinstance(reply, Answer)
-        return reply
-
-    async def _priority(self, decision: Decision) -> Action | None:
-        """117.1: ask the seat holding priority for an action (it could do more than pass);
-        None if no SubmitAction naming the decision came (a malformed or out-of-place message,
-        a forfeit): the loop then asks again or goes on."""
-        seat = decision.player
-        grant = self._grant
-        # Asked again after a refused action or a malformed reply (nothing has changed: the
-        # same grant), the seat goes on with the time that remains: one deadline per grant.
-        clock = grant[1] if grant is not None and grant[0] == seat else self._clock(seat)
-        self._grant = (seat, clock)
-        if self.wire.trace is not None:
-            self._grant_event("priority", seat, f"{self.game.state.players[seat].name} receives priority")
-        msg = await self._ask(seat, PriorityRequest(decision, self._view(seat)), clock)
-        if msg is None:
-            return None
-        if not isinstance(msg, SubmitAction):
-            await self._strike(seat, f"expected SubmitAction for decision {decision.id}, got "
-                               f"{msg.KIND}")
-            return None
-        if msg.decision_id != decision.id:
-            await self._strike(seat, f"SubmitAction names decision {msg.decision_id}, but "
-                               f"decision {decision.id} is pending")
-            return None
-        self.result.decisions += 1
-        if msg.action.kind == "pass" and self.wire.trace is not None:
-            self._note("pass", seat, f"{self.game.state.players[seat].name} passes")
-        return msg.action
-
-    async def _outcome(self, decision: Decision, error: Exception | None) -> None:
-        """Tell the seat what ``take_action`` made of its action: accepted, or refused (and
-        after ``MAX_REJECTIONS`` refusals in a row, a forfeit)."""
-        seat = decision.player
-        if error is not None:
-            self._refused += 1
-            self._rejections[seat] = self._rejections.get(seat, 0) + 1
-            self._note("refused", seat, f"{self.game.state.players[seat].name}'s action is refused: {error}")
-            await self._send(seat, Rejected(decision.id, str(error)))
-            if self._rejections[seat] >= MAX_REJECTIONS:
-                await self._forfeit(seat, f"{MAX_REJECTIONS} illegal actions in a row")
-            self._open = None
-            return
-        self._taken += 1
-        self._rejections[seat] = 0
-        self._strikes[seat] = 0  # only an accepted message ends a run of malformed ones
-        self._grant = None  # the grant is over
-        await self._send(seat, Accepted(decision.id))
-        self._open = None
-
-    def _clock(self, seat: int) -> SeatClock:
-        """A decision's clock for ``seat``, started now (``run`` found the lag monitor)."""
-        assert self._lag is not None
-        return SeatClock.begin(self.configs[seat].timeout, self._lag, self.seats[seat].held)
-
-    def _in_time(self, seat: int, clock: SeatClock) -> bool:
-        """At the clock's ``due`` time: whether the seat still has time, by its own time (the
-        loop held by others meanwhile does not count); if so, ``due`` moves on."""
-        assert self._lag is not None
-        return clock.extend(self._lag, self.seats[seat].held)
-
-    async def _ask(self, seat: int, request: PriorityRequest | DecisionRequest,
-                   clock: SeatClock | None = None) -> Message | None:
-        """Send a request and wait for a well-formed reply; None if the seat forfeited.
-
-        One deadline covers the whole decision (``clock``, which the caller may have started
-        for an earlier request of the same decision): sending the request, error replies and
-        requests sent again, settings (``SetStops``, answered by ``StopsSet`` or an error
-        reply, after which the request is still open) and receiving the answer. It is the
-        seat's own time: when it runs out by the clock, the time the event loop was held by
-        anything but the seat's own policy is given back and waited out. A seat that misses it
-        forfeits, for not reading or for not answering, whichever it was doing; so does one
-        whose message arrives once its own time is past the deadline (a policy that blocked
-        the loop)."""
-        link = self.seats[seat]
-        if clock is None:
-            clock = self._clock(seat)
-        self._open = (seat, clock)
-        settings = 0
-        if not await self._send_request(seat, request):
-            return None
-        while True:
-            data = None
-            while data is None:
-                with trio.move_on_at(clock.due):
-                    data = await link.receive_bytes()
-                if data is None and not self._in_time(seat, clock):
-                    if seat not in self.gone:
-                        await self._forfeit(seat, f"no answer within {clock.limit:g} s")
-                    return None
-            self._received += 1
-            if trio.current_time() > clock.due and not self._in_time(seat, clock):
-                await self._late(seat, clock)
-                return None
-            try:
-                msg = decode_from_player(data)
-            except InvalidMessageError as err:
-                # Sent again with the full view: the seat may not have taken the delta.
-                request = self._resync(seat, request)
-                if not await self._strike(seat, str(err)) or not await self._send_request(seat, request):
-                    return None
-                continue
-            if isinstance(msg, Forfeit):
-                await self._forfeit(seat, msg.reason, told=True)
-                return None
-            if isinstance(msg, RequestFullView):
-                problem = (f"RequestFullView names decision {msg.decision_id}, but decision "
-                           f"{request.decision.id} is pending" if msg.decision_id != request.decision.id
-                           else "the full view was sent already" if request.view.full else "")
-                if problem:  # the request stays open, as after an invalid SetStops
-                    if not await self._strike(seat, problem):
-                        return None
-                else:
-                    request = self._resync(seat, request)
-                    if not await self._send_request(seat, request):
-                        return None
-                continue
-            if not isinstance(msg, SetStops):
-                return msg
-            settings += 1
-            problem = msg.stops.problem() or (
-                f"more than {MAX_SETTINGS} SetStops for one request" if settings > MAX_SETTINGS else "")
-            if problem:
-                if not await self._strike(seat, f"invalid SetStops: {problem}"):
-                    return None
-            else:
-                self.loop.set_stops(seat, msg.stops)
-                if not await self._send(seat, StopsSet(msg.stops)):
-                    return None
-
-    async def _late(self, seat: int, clock: SeatClock) -> None:
-        """A message that arrived after the seat's own time ran out: a policy that held the
-        event loop past its deadline (the coordinator could not even look until it let go)."""
-        assert self._lag is not None
-        spent = clock.charged(self._lag, self.seats[seat].held)
-        await self._forfeit(seat, f"answered after {spent:.2f} s, over its {clock.limit:g} s "
-                            "deadline")
-
-    def _view(self, seat: int) -> ViewDelta:
-        """The seat's view now, as a delta against the last view it was sent."""
-        memo = self._memos[seat]
-        return self._views[seat].update(view_for(self.game, seat, memo), memo)
-
-    def _resync(self, seat: int, request: PriorityRequest | DecisionRequest
-                ) -> PriorityRequest | DecisionRequest:
-        """The same request with the seat's view in full (the client rebuilds it from nothing)."""
-        if request.view.full:
-            return request
-        return type(request)(request.decision, self._views[seat].full())
-
-    async def _send_request(self, seat: int, request: PriorityRequest | DecisionRequest) -> bool:
-        """``_send`` a request for a decision (counted as asked)."""
-        self._asked += 1
-        return await self._send(seat, request)
-
-    async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
-        """Send to a player; a player that stops reading forfeits. Returns whether the seat is
-        still in the game. ``last_word``: a final message to a seat that has just forfeited.
-
-        A send the channel takes at once needs no time limit; one that must wait gets the
-        seat's time limit, by the seat's own time (during a decision asked of that seat, the
-        decision's deadline, which is earlier)."""
-        if seat in self.gone and not last_word:
-            return False
-        self._sent += 1
-        link = self.seats[seat]
-        room = link.out.statistics()
-        if room.tasks_waiting_receive or room.current_buffer_used < room.max_buffer_size:
-            await link.send(msg)  # it cannot block: no time limit needed
-            return seat not in self.gone
-        open_ = self._open
-        clock = open_[1] if open_ is not None and open_[0] == seat else self._clock(seat)
-        data = link.wire.record(link.me, link.peer, msg)
-        sent = False
-        first = True
-        while True:
-            with trio.move_on_at(clock.due):
-                if first:  # the link's own send once (it counts it); then the channel alone
-                    first = False
-                    await link.send_bytes(data)
-                else:
-                    await link.out.send(data)
-                sent = True
-            if sent:
-                return seat not in self.gone
-            if not self._in_time(seat, clock):
-                break
-        if seat not in self.gone:
-            await self._forfeit(seat, f"did not read its messages within {clock.limit:g} s")
-        return False
-
-    async def _strike(self, seat: int, why: str) -> bool:
-        """A malformed or out-of-place message: an error reply, and after MAX_STRIKES in a row
-        a forfeit (decided before the reply goes out, so the reply is the seat's last message).
-        Returns whether the seat is still in the game."""
-        self._strikes[seat] = self._strikes.get(seat, 0) + 1
-        self._strike_count += 1
-        self._note("malformed", seat, f"{self.game.state.players[seat].name}'s message is refused: {why}")
-        if self._strikes[seat] >= MAX_STRIKES:
-            await self._forfeit(seat, f"{self._strikes[seat]} malformed messages in a row: {why}")
-            await self._send(seat, ErrorReply(why), last_word=True)
-            return False
-        return await self._send(seat, ErrorReply(why))
-
-    async def _forfeit(self, seat: int, reason: str, told: bool = False) -> None:
-        """The seat loses the game by forfeit (104.3a-like); nothing else is affected. The
-        reason may quote a bot (its own ``Forfeit``'s words): escaped here, so that what is
-        recorded and printed is one line of printable text."""
-        reason = printable(reason)
-        name = self.game.state.players[seat].name
-        self.result.forfeits.append((name, reason))
-        self._note("forfeit", seat, reason)
-        self.loop.leave(seat, reason)
-
+        channel.decision_over()
+        fallback = default_answer(decision)
+        assert isinstance(fallback, Answer)
+        return fallback

@@ -2,7 +2,9 @@
 
 Each waits for the coordinator to hand over the state with a request, runs the kernel
 procedure, routes any decision it needs back through the coordinator (``AskPlayer`` /
-``PlayerReply``), and hands the state back with its reply.
+``PlayerReply``), and hands the state back with its reply, which counts the events the
+procedure made (a traced game records each event once, as a ``GameEvent`` from the actor that
+made it, before the reply).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ async def stack_actor(game: Game, link: Link) -> None:
             raise RuntimeError(f"stack: asked to resolve #{msg.object_id}, top is #{top.id}")
         name = top.name
         events = await _drive(link, resolve_top(game))
-        await link.send(Resolved(msg.object_id, name, events))
+        await link.send(Resolved(msg.object_id, name, len(events)))
 
 
 async def sba_actor(game: Game, link: Link) -> None:
@@ -56,4 +58,4 @@ async def sba_actor(game: Game, link: Link) -> None:
         if not isinstance(msg, CheckSBA):
             raise RuntimeError(f"sba: expected CheckSBA, got {msg.KIND}")
         events = await _drive(link, state_based_actions(game))
-        await link.send(SBABatch(events))
+        await link.send(SBABatch(len(events)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import inspect
 import types
 from collections.abc import Awaitable, Generator
+from dataclasses import dataclass
 from typing import Any
 
 import trio
@@ -30,7 +31,7 @@ from ..rules import Action, Answer, InvalidMessageError
 from ._lag import HeldTime
 from ._wire import Link
 
-__all__ = ["REASON_LIMIT", "error_text", "player_actor", "raise_unless_policys"]
+__all__ = ["REASON_LIMIT", "PlayerActor", "PlayerStatistics", "error_text", "player_actor", "raise_unless_policys"]
 
 REASON_LIMIT = 200
 """Longest forfeit reason the player actor sends for its policy's failure, in characters: the
@@ -41,132 +42,200 @@ _TEXT_LIMIT = 120
 _now = trio.current_time
 
 
-async def player_actor(policy: Bot, link: Link) -> None:
-    """Answer every request with the policy's reply. A policy that raises (any
-    ``BaseException``: ``SystemExit``, ``KeyboardInterrupt`` and the like too, whatever its
-    exception's text does) or returns something that is not an answer of the right type
-    forfeits at once, with a reason of at most ``REASON_LIMIT`` characters (the coordinator
-    records it); one that never answers is timed out by the coordinator. Only what is not the
-    policy's own passes through (``raise_unless_policys``): the runner's cancellation and the
-    operator's Ctrl-C.
+@dataclass(frozen=True, slots=True)
+class PlayerStatistics:
+    """A player actor's counters (``PlayerActor.statistics``), from the start of its game."""
 
-    The time the policy holds the event loop (its ``decide`` and ``notify``; each step of an
-    async ``decide``) is charged to the seat (``link.held``): it counts against the seat's
-    deadline, which the time the loop was held by others does not.
+    requests_received: int
+    """Requests for a decision received (``PriorityRequest``, ``DecisionRequest``), each one
+    sent again counted once more."""
+    replies_sent: int
+    """Actions and answers sent (``SubmitAction``, ``SubmitAnswer``)."""
+    full_views_requested: int
+    """Requests whose view delta could not be applied, answered by ``RequestFullView``."""
+    notifications: int
+    """Replies handed to the policy's ``notify`` (``Accepted``, ``Rejected``, ``ErrorReply``,
+    ``StopsSet``); counted whether or not it has one."""
+    held: float
+    """Seconds the policy held the event loop (its ``decide`` and ``notify``): what counts
+    against the seat's deadlines."""
+    forfeit: str
+    """Why the actor forfeited the seat; empty if it did not."""
 
-    A policy with a ``stops`` attribute (a ``Stops``, or None) declares them with
-    ``SetStops`` in place of its first reply, and answers once the coordinator has
-    acknowledged (``StopsSet``) or refused them (``ErrorReply``): both go to its ``notify``.
 
-    Requests carry view deltas: the actor keeps the seat's view (``ViewMirror``) and gives the
-    policy the rebuilt full view. A delta it cannot apply gets a ``RequestFullView``; the
-    coordinator sends the request again with the full view."""
-    stops = getattr(policy, "stops", None)
-    mirror = ViewMirror()
-    while True:
-        try:
-            msg = await link.receive()
-        except InvalidMessageError as err:
-            await link.send(Forfeit(f"player received a malformed message: {err}"))
-            return
-        if isinstance(msg, GameOver):
-            return
-        if isinstance(msg, (Accepted, Rejected, ErrorReply)):
-            if not await _notify(policy, link, msg):
+class PlayerActor:
+    """One seat's player actor: turns the coordinator's requests into the policy's replies
+    (``run``); ``statistics`` counts what it did."""
+
+    def __init__(self, policy: Bot, link: Link) -> None:
+        self.policy = policy
+        """The seat's policy."""
+        self.link = link
+        """The player's end of the seat's link."""
+        self._requests = self._replies = self._full_views = self._notifications = 0
+        self._forfeit = ""
+
+    def statistics(self) -> PlayerStatistics:
+        """The actor's counters so far (as trio's objects give theirs)."""
+        return PlayerStatistics(requests_received=self._requests, replies_sent=self._replies,
+                                full_views_requested=self._full_views,
+                                notifications=self._notifications, held=self.link.held.own,
+                                forfeit=self._forfeit)
+
+    async def run(self) -> None:
+        """Answer every request with the policy's reply. A policy that raises (any
+        ``BaseException``: ``SystemExit``, ``KeyboardInterrupt`` and the like too, whatever its
+        exception's text does) or returns something that is not an answer of the right type
+        forfeits at once, with a reason of at most ``REASON_LIMIT`` characters (the coordinator
+        records it); one that never answers is timed out by the coordinator. Only what is not
+        the policy's own passes through (``raise_unless_policys``): the runner's cancellation
+        and the operator's Ctrl-C.
+
+        The time the policy holds the event loop (its ``decide`` and ``notify``; each step of
+        an async ``decide``) is charged to the seat (``link.held``): it counts against the
+        seat's deadline, which the time the loop was held by others does not.
+
+        A policy with a ``stops`` attribute (a ``Stops``, or None) declares them with
+        ``SetStops`` in place of its first reply, and answers once the coordinator has
+        acknowledged (``StopsSet``) or refused them (``ErrorReply``): both go to its
+        ``notify``.
+
+        Requests carry view deltas: the actor keeps the seat's view (``ViewMirror``) and gives
+        the policy the rebuilt full view. A delta it cannot apply gets a ``RequestFullView``;
+        the coordinator sends the request again with the full view."""
+        policy, link = self.policy, self.link
+        stops = getattr(policy, "stops", None)
+        mirror = ViewMirror()
+        while True:
+            try:
+                msg = await link.receive()
+            except InvalidMessageError as err:
+                await self._leave(f"player received a malformed message: {err}", fit=False)
                 return
-            continue
-        if not isinstance(msg, (PriorityRequest, DecisionRequest)):
-            continue
-        try:
-            view = mirror.apply(msg.view)
-        except InvalidMessageError as err:
-            if msg.view.full:  # a full view always applies: the coordinator sent nonsense
-                await link.send(Forfeit(f"player received a malformed message: {err}"))
+            if isinstance(msg, GameOver):
                 return
-            await link.send(RequestFullView(msg.decision.id))
-            continue
-        if stops is not None:
-            declared, stops = SetStops(stops), None
-            if not await _declare(policy, link, declared):
+            if isinstance(msg, (Accepted, Rejected, ErrorReply)):
+                if not await self._notify(msg):
+                    return
+                continue
+            if not isinstance(msg, (PriorityRequest, DecisionRequest)):
+                continue
+            self._requests += 1
+            try:
+                view = mirror.apply(msg.view)
+            except InvalidMessageError as err:
+                if msg.view.full:  # a full view always applies: the coordinator sent nonsense
+                    await self._leave(f"player received a malformed message: {err}", fit=False)
+                    return
+                self._full_views += 1
+                await link.send(RequestFullView(msg.decision.id))
+                continue
+            if stops is not None:
+                declared, stops = SetStops(stops), None
+                if not await self._declare(declared):
+                    return
+            held = link.held
+            start = _now()
+            try:
+                reply = policy.decide(view, msg.decision)
+                held.own += _now() - start
+                if inspect.isawaitable(reply):
+                    reply = await _charged(reply, held)
+            except BaseException as err:  # a crashing policy loses its own game, nothing else
+                raise_unless_policys(err)
+                await self._leave(f"policy raised {error_text(err)}")
                 return
-        held = link.held
-        start = _now()
+            out: SubmitAction | SubmitAnswer | None = None
+            try:  # a reply of any type: even isinstance may fail on it
+                if isinstance(msg, PriorityRequest) and isinstance(reply, Action):
+                    out = SubmitAction(msg.decision.id, reply)
+                elif isinstance(msg, DecisionRequest) and isinstance(reply, Answer):
+                    out = SubmitAnswer(reply)
+            except BaseException as err:
+                raise_unless_policys(err)
+                out = None
+            if out is None:
+                want = "an Action" if isinstance(msg, PriorityRequest) else "an Answer"
+                await self._leave(f"policy answered a {msg.decision.kind} decision with "
+                                  f"{_short(reply)}, not {want}")
+                return
+            try:
+                data = link.wire.record(link.me, link.peer, out)
+            except BaseException as err:  # fields of the wrong type can't even be encoded
+                raise_unless_policys(err)
+                await self._leave(f"policy's answer can't be encoded: {error_text(err)}")
+                return
+            # Nothing of this request is held while waiting for the next (the mirror keeps the view).
+            del msg, view, reply, out
+            self._replies += 1
+            await link.send_bytes(data)
+
+    async def _declare(self, msg: SetStops) -> bool:
+        """Send the policy's stops and take the coordinator's acknowledgement (or error reply);
+        False if the actor must stop (the game ended, or the stops could not be sent)."""
+        link = self.link
         try:
-            reply = policy.decide(view, msg.decision)
-            held.own += _now() - start
-            if inspect.isawaitable(reply):
-                reply = await _charged(reply, held)
-        except BaseException as err:  # a crashing policy loses its own game, nothing else
+            data = link.wire.record(link.me, link.peer, msg)
+        except BaseException as err:  # a ``stops`` attribute that is not a Stops can't be encoded
             raise_unless_policys(err)
-            await _leave(link, f"policy raised {error_text(err)}")
-            return
-        out: SubmitAction | SubmitAnswer | None = None
-        try:  # a reply of any type: even isinstance may fail on it
-            if isinstance(msg, PriorityRequest) and isinstance(reply, Action):
-                out = SubmitAction(msg.decision.id, reply)
-            elif isinstance(msg, DecisionRequest) and isinstance(reply, Answer):
-                out = SubmitAnswer(reply)
+            await self._leave(f"policy's stops can't be encoded: {error_text(err)}")
+            return False
+        await link.send_bytes(data)
+        try:
+            reply = await link.receive()
+        except InvalidMessageError as err:
+            await self._leave(f"player received a malformed message: {err}", fit=False)
+            return False
+        if isinstance(reply, (StopsSet, ErrorReply)) and not await self._notify(reply):
+            return False
+        return not isinstance(reply, GameOver)
+
+    async def _notify(self, msg: Message) -> bool:
+        """Hand a reply to the policy's optional ``notify``; False if it raised (it forfeits:
+        the policy's own error loses its own game)."""
+        self._notifications += 1
+        try:
+            notify = getattr(self.policy, "notify", None)
         except BaseException as err:
             raise_unless_policys(err)
-            out = None
-        if out is None:
-            want = "an Action" if isinstance(msg, PriorityRequest) else "an Answer"
-            await _leave(link, f"policy answered a {msg.decision.kind} decision with "
-                               f"{_short(reply)}, not {want}")
-            return
+            await self._leave(f"policy's notify can't be read: {error_text(err)}")
+            return False
+        if notify is None:
+            return True
+        held = self.link.held
+        start = _now()
         try:
-            data = link.wire.record(link.me, link.peer, out)
-        except BaseException as err:  # fields of the wrong type can't even be encoded
+            notify(msg)
+        except BaseException as err:
+            held.own += _now() - start
             raise_unless_policys(err)
-            await _leave(link, f"policy's answer can't be encoded: {error_text(err)}")
+            await self._leave(f"policy's notify raised {error_text(err)}")
+            return False
+        held.own += _now() - start
+        return True
+
+    async def _leave(self, reason: str, *, fit: bool = True) -> None:
+        """Forfeit the seat with ``reason``. ``fit``: the reason holds the policy's words, so it
+        is cut to ``REASON_LIMIT`` characters and made encodable whatever it holds (the
+        actor's own reasons go as they are)."""
+        link = self.link
+        if not fit:
+            self._forfeit = reason
+            await link.send(Forfeit(reason))
             return
-        # Nothing of this request is held while waiting for the next (the mirror keeps the view).
-        del msg, view, reply, out
+        reason = _fit(reason, REASON_LIMIT)
+        try:
+            data = link.wire.record(link.me, link.peer, Forfeit(reason))
+        except Exception:  # cannot happen with a plain bounded text; never an engine error
+            reason = "policy failed"
+            data = link.wire.record(link.me, link.peer, Forfeit(reason))
+        self._forfeit = reason
         await link.send_bytes(data)
 
 
-async def _declare(policy: Bot, link: Link, msg: SetStops) -> bool:
-    """Send the policy's stops and take the coordinator's acknowledgement (or error reply);
-    False if the actor must stop (the game ended, or the stops could not be sent)."""
-    try:
-        data = link.wire.record(link.me, link.peer, msg)
-    except BaseException as err:  # a ``stops`` attribute that is not a Stops can't be encoded
-        raise_unless_policys(err)
-        await _leave(link, f"policy's stops can't be encoded: {error_text(err)}")
-        return False
-    await link.send_bytes(data)
-    try:
-        reply = await link.receive()
-    except InvalidMessageError as err:
-        await link.send(Forfeit(f"player received a malformed message: {err}"))
-        return False
-    if isinstance(reply, (StopsSet, ErrorReply)) and not await _notify(policy, link, reply):
-        return False
-    return not isinstance(reply, GameOver)
-
-
-async def _notify(policy: Bot, link: Link, msg: Message) -> bool:
-    """Hand a reply to the policy's optional ``notify``; False if it raised (it forfeits: the
-    policy's own error loses its own game)."""
-    try:
-        notify = getattr(policy, "notify", None)
-    except BaseException as err:
-        raise_unless_policys(err)
-        await _leave(link, f"policy's notify can't be read: {error_text(err)}")
-        return False
-    if notify is None:
-        return True
-    held = link.held
-    start = _now()
-    try:
-        notify(msg)
-    except BaseException as err:
-        held.own += _now() - start
-        raise_unless_policys(err)
-        await _leave(link, f"policy's notify raised {error_text(err)}")
-        return False
-    held.own += _now() - start
-    return True
+async def player_actor(policy: Bot, link: Link) -> None:
+    """Play the seat with ``policy`` until the game is over for it (``PlayerActor.run``)."""
+    await PlayerActor(policy, link).run()
 
 
 @types.coroutine
@@ -194,17 +263,6 @@ def _charged(awaitable: Awaitable[Any], held: HeldTime) -> Generator[Any, Any, A
             raise
         except BaseException as err:  # Cancelled and the like, passed on to the policy
             value, error = None, err
-
-
-async def _leave(link: Link, reason: str) -> None:
-    """Forfeit the seat with ``reason``, cut to ``REASON_LIMIT`` characters and made
-    encodable whatever it holds."""
-    reason = _fit(reason, REASON_LIMIT)
-    try:
-        data = link.wire.record(link.me, link.peer, Forfeit(reason))
-    except Exception:  # cannot happen with a plain bounded text; never an engine error
-        data = link.wire.record(link.me, link.peer, Forfeit("policy failed"))
-    await link.send_bytes(data)
 
 
 def _fit(text: str, limit: int) -> str:

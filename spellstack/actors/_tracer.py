@@ -16,12 +16,14 @@ from ._wire import TraceRecord
 
 __all__ = ["TRACE_FORMAT", "TraceWriter", "tracer_actor"]
 
-TRACE_FORMAT = 5
+TRACE_FORMAT = 6
 """Version of the trace format (2: requests carry view deltas; payloads in the named form;
 3: decision ids are numbered per seat, and automatic passes take none; 4: a game that starts the
 way a game of a match does, 103.1 and 103.5, says so in its header's ``start``; 5: the header
 holds the decklists, the entrants and each seat's settings, and ``GameEvent`` records tell what
-happened, each with its turn and step; ``docs/trace-format.md``)."""
+happened, each with its turn and step; 6: each event is carried once, as its ``GameEvent``:
+``Resolved`` and ``SBABatch`` give the count of their events, not the events again;
+``docs/trace-format.md``)."""
 
 
 class _LineLogger:

@@ -65,6 +65,14 @@ class Wire:
                 self.flush_events(sender)
             self._note(sender, msg)
 
+    def note_event(self, game: Game, kind: str, seat: int, text: str, *, refs: tuple[int, ...] = (),
+                   amount: int = 0) -> None:
+        """A coordinator event about ``game`` for the trace (``note``), stamped with its turn and
+        step; nothing is built untraced."""
+        if self.trace is not None:
+            st = game.state
+            self.note("coordinator", GameEvent(st.turn, st.step, kind, seat, text, amount=amount, refs=refs))
+
     def flush_events(self, sender: str) -> None:
         """Record the kernel's events logged since the last record as ``GameEvent``s from
         ``sender`` (the actor whose work logged them), each numbered in turn."""

@@ -9,7 +9,7 @@
 from ._commands import LOCAL_COMMANDS, PRIORITY_VERBS, Parsed, help_text, parse_command
 from ._decks import DeckRefused, DeckShelf
 from ._feed import FEED_KINDS, feed_lines
-from ._game_host import ChatError, GameHost, GameInfo
+from ._game_host import ChatError, GameHost, GameInfo, HostStatistics
 from ._render import (
     MESSAGE_LIMIT,
     Numbering,
@@ -34,6 +34,7 @@ __all__ = [
     "DeckShelf",
     "GameHost",
     "GameInfo",
+    "HostStatistics",
     "HumanSeat",
     "Numbering",
     "Parsed",

@@ -29,7 +29,7 @@ from ._feed import feed_lines
 from ._render import Numbering, fence, render_board, render_hand, render_stack, render_view
 from ._seats import CONCEDE, BotSeat, HumanSeat, Session, fit_message, human_config
 
-__all__ = ["ChatError", "GameHost", "GameInfo"]
+__all__ = ["ChatError", "GameHost", "GameInfo", "HostStatistics"]
 
 TextHook = Callable[[str, str, str], None]
 """``(game_id, player, text)``: called with every text the host gives a player, as it is made."""
@@ -62,6 +62,28 @@ class GameInfo:
     never send it to a player (with the decks, it tells every hidden card and draw)."""
 
 
+@dataclass(frozen=True, slots=True)
+class HostStatistics:
+    """A host's counters (``GameHost.statistics``), since it was made."""
+
+    games: int
+    """Games created."""
+    running: int
+    """Of those, the games not over yet."""
+    finished: int
+    """Games that ended with a result (a win, a draw, an engine error contained in the game)."""
+    failed: int
+    """Games that ended with an error of their own set-up or hosting (``host error: ...``)."""
+    stopped: int
+    """Games ended by the host stopping."""
+    texts_sent: int
+    """Texts given to players: questions with their view, the event feed, time-outs, ends."""
+    commands: int
+    """Players' commands carried out (``submit``, ``concede``)."""
+    replies: int
+    """Of those, the commands sent to the engine as a player's reply."""
+
+
 @dataclass(slots=True)
 class _Hosted:
     info: GameInfo
@@ -85,6 +107,17 @@ class GameHost:
         self._nursery: trio.Nursery | None = None
         self._finished: asyncio.Future[Any] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._texts = self._commands = self._replies = 0
+
+    def statistics(self) -> HostStatistics:
+        """The host's counters so far (as trio's objects give theirs)."""
+        hosted = self._games.values()
+        over = [h for h in hosted if not h.info.running]
+        finished = sum(h.info.result is not None for h in over)
+        failed = sum(h.error is not None for h in over)
+        return HostStatistics(games=len(self._games), running=len(self._games) - len(over),
+                              finished=finished, failed=failed, stopped=len(over) - finished - failed,
+                              texts_sent=self._texts, commands=self._commands, replies=self._replies)
 
     # ------------------------------------------------------------ lifetime
 
@@ -228,6 +261,7 @@ class GameHost:
     # ------------------------------------------------------------ text in, text out
 
     def _tell(self, session: Session, text: str) -> None:
+        self._texts += 1
         if self._on_text is not None:
             self._on_text(session.game_id, session.spec.name, text)
         session.outbox.put_nowait(text)
@@ -249,6 +283,7 @@ class GameHost:
         reply, and the answer says whether the engine took it."""
         token, _ = self._require()
         session = self._session(game_id, player)
+        self._commands += 1
         if session.over:
             return self._reply(session, "The game is over.")
         decision = session.decision
@@ -262,6 +297,7 @@ class GameHost:
         session.waiting = waiting
         session.summary = parsed.summary
         session.decision = None  # one reply per question
+        self._replies += 1
         token.run_sync_soon(session.deliver, decision.id, parsed.reply)
         return self._reply(session, await waiting)
 
@@ -293,6 +329,7 @@ class GameHost:
         decision = session.decision
         if decision is not None:
             session.decision = None
+            self._replies += 1
             token.run_sync_soon(session.deliver, decision.id, CONCEDE)
             return "You concede (104.3a)."
         session.conceding = True

@@ -17,11 +17,14 @@ from ..rules import (
     Ask,
     AskPriority,
     AutoPasses,
+    BeginTask,
     Decision,
     Game,
     GameLoop,
     IllegalActionError,
     InvalidMessageError,
+    LoopDriver,
+    NoStopPass,
     PlayerView,
     Proc,
     Procedure,
@@ -32,6 +35,7 @@ from ..rules import (
     ViewMemo,
     check_answer,
     default_answer,
+    perform,
     resolve_top,
     state_based_actions,
     view_for,
@@ -53,9 +57,9 @@ def new_bench_game(seed: int) -> Game:
     return GameSetup(BENCH_DECKS, seed, BENCH_DECKS).build()
 
 
-class KernelDriver:
-    """The coordinator's game loop (``GameLoop``) without channels: the same requests in the
-    same order, performed in place, each request's view built, answers checked with
+class KernelDriver(LoopDriver[object]):
+    """The coordinator's game loop (``GameLoop``) without channels (a ``LoopDriver``): the same
+    requests in the same order, performed in place, each request's view built, answers checked with
     ``check_answer`` (actions by the loop's ``take_action``)."""
 
     def __init__(self, game: Game, bots: Sequence[Bot]) -> None:
@@ -75,43 +79,48 @@ class KernelDriver:
     def run(self) -> GameResult:
         """Play the game to its end; returns the result (``messages`` stays 0). The order is
         ``GameLoop``'s, as in the coordinator; this performs its requests in place."""
-        game = self.game
-        st = game.state
+        st = self.game.state
         loop = self.loop
         request = loop.next()
         while request is not None:
-            kind = type(request)
-            if kind is AutoPasses:
-                assert isinstance(request, AutoPasses)
-                self.result.auto_passes += len(request.seats)
-                request = loop.next()
-            elif kind is RunSBA:
-                events = self._drive(state_based_actions(game))
-                assert isinstance(events, tuple)
-                request = loop.next(len(events))
-            elif kind is AskPriority:
-                assert isinstance(request, AskPriority)
-                request = loop.next(self._priority(request.decision))
-            elif kind is ActionOutcome:
-                assert isinstance(request, ActionOutcome)
-                self._outcome(request.decision.player, request.error is None)
-                request = loop.next()
-            elif kind is Ask:
-                assert isinstance(request, Ask)
-                request = loop.next(self._answer(request.decision))
-            elif kind is RunResolve:
-                self._drive(resolve_top(game))
-                request = loop.next()
-            elif kind is SBASkipped:
-                request = loop.next()
-            else:  # a NoStopPass: the bench's seats have no stops
-                raise AssertionError(f"kernel driver: no handling of {request!r}")
+            request = loop.next(perform(self, request))
         winner = st.players[st.winner].name if st.winner >= 0 else None
         self.result.winner = winner
         self.result.reason = st.end_reason
         self.result.turns = st.turn
         self.result.final_hash = st.state_hash()
         return self.result
+
+    # ------------------------------------------------------------------ LoopDriver
+
+    def auto_passes(self, request: AutoPasses) -> None:
+        self.result.auto_passes += len(request.seats)
+
+    def run_sba(self, request: RunSBA) -> int:
+        events = self._drive(state_based_actions(self.game))
+        assert isinstance(events, tuple)
+        return len(events)
+
+    def sba_skipped(self, request: SBASkipped) -> None:
+        """Nothing to record: the driver writes no trace."""
+
+    def ask_priority(self, request: AskPriority) -> Reply:
+        return self._priority(request.decision)
+
+    def action_outcome(self, request: ActionOutcome) -> None:
+        self._outcome(request.decision.player, request.error is None)
+
+    def ask(self, request: Ask) -> Answer:
+        return self._answer(request.decision)
+
+    def run_resolve(self, request: RunResolve) -> None:
+        self._drive(resolve_top(self.game))
+
+    def no_stop_pass(self, request: NoStopPass) -> None:
+        raise AssertionError("kernel driver: the bench's seats have no stops")
+
+    def begin_task(self, request: BeginTask) -> None:
+        raise AssertionError("kernel driver: its loop is not stepwise")
 
     def build_view(self, seat: int) -> PlayerView:
         """What the coordinator sends ``seat`` with a request, built as it builds it (the one

@@ -15,7 +15,7 @@ from typing import ClassVar, TypeAlias, get_args
 
 from spellstack.protocol._stops import Stops
 from spellstack.protocol._views import ViewDelta
-from spellstack.rules.state import Action, Answer, Decision, Event
+from spellstack.rules.state import Action, Answer, Decision
 
 __all__ = [
     "ACTORS",
@@ -196,13 +196,16 @@ class CheckSBA:
 
 @dataclass(frozen=True, slots=True)
 class SBABatch:
-    """SBA checker→coordinator: the state-based actions performed as one event."""
+    """SBA checker→coordinator: the state-based actions performed as one event (704.3), by
+    their count. What happened is in the trace, as the ``GameEvent``s the checker sent before
+    this reply: each event is carried once."""
 
     KIND: ClassVar[str] = "SBABatch"
     ROUTES: ClassVar[Routes] = (("sba", "coordinator"),)
 
-    events: tuple[Event, ...]
-    """What happened; empty when no state-based action applied."""
+    count: int
+    """How many events the batch made; 0 when no state-based action applied (704.3: the
+    check is made again until none applies)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,8 +230,9 @@ class Resolved:
     """The stack object that resolved."""
     name: str
     """Its name."""
-    events: tuple[Event, ...]
-    """What happened while it resolved."""
+    count: int
+    """How many events its resolution made (what they were is in the trace, as the
+    ``GameEvent``s the stack actor sent before this reply: each event is carried once)."""
 
 
 @dataclass(frozen=True, slots=True)

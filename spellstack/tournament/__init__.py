@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ._play import BACKENDS, play_tournament
     from ._ratings import Rating, ratings
     from ._report import Report, report, results_json, standings_table
-    from ._run import Played, TournamentSettings, run_tournament
+    from ._run import Played, RunningTournament, TournamentSettings, TournamentStatistics, run_tournament
     from ._standings import FLOOR, MatchResult, Standing, match_points, standings
     from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
     from ._throughput import (
@@ -74,7 +74,7 @@ _HOMES = {
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
     "_report": ("Report", "report", "results_json", "standings_table"),
-    "_run": ("Played", "TournamentSettings", "run_tournament"),
+    "_run": ("Played", "RunningTournament", "TournamentSettings", "TournamentStatistics", "run_tournament"),
     "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
     "_store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
     "_ipc": ("WorkerEntrant",),
@@ -119,12 +119,14 @@ __all__ = [
     "Rating",
     "Report",
     "ResultsStore",
+    "RunningTournament",
     "Score",
     "Standing",
     "StoreError",
     "StoredTournament",
     "TournamentRun",
     "TournamentSettings",
+    "TournamentStatistics",
     "WorkerEntrant",
     "WorkerSetupError",
     "bench_entrants",

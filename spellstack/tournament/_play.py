@@ -14,7 +14,7 @@ from ._executors import Executor, InProcess
 from ._games import Contestant, GameRow, untimed
 from ._ipc import WorkerEntrant
 from ._keys import new_key
-from ._run import Played, TournamentSettings, run_tournament
+from ._run import Played, RunningTournament, TournamentSettings, run_tournament
 from ._store import DEFAULT_DB, ResultsStore, StoreError
 from ._workers import Processes, WorkerSetupError
 
@@ -29,7 +29,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                           resume: bool = False, jobs: int = 1, concurrency: int = 8,
                           trace_dir: Path | None = None,
                           progress: Callable[[int, int, GameRow | None], None] | None = None,
-                          backend: str = "local", scheduler: str | None = None) -> Played:
+                          backend: str = "local", scheduler: str | None = None,
+                          running: RunningTournament | None = None) -> Played:
     """Play ``settings``'s tournament, every game written to the results database ``db`` the
     moment it ends; returns what it came to.
 
@@ -43,6 +44,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
     ``backend="dask"``: the games are played on the Dask cluster whose scheduler is at
     ``scheduler`` (such as ``tcp://10.0.0.5:8786``) or, without one, on a local cluster of
     ``jobs`` worker processes that it starts and stops (``Dask``); the results are the same.
+    ``running``: a handle whose ``statistics()`` follow the tournament while it is played
+    (``RunningTournament``).
     The tournament's key: the one the database holds for it; for a new one, ``settings.key``,
     else the seed's, else a fresh secret key (``new_key``). ``Played.settings`` carries it.
     Raises ``StoreError`` for a database that can't be used as asked (or a write to it that
@@ -89,7 +92,7 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
             executor = Processes(_shipped(settings), jobs, concurrency, trace_dir,
                                  deadline=settings.deadline)
         try:
-            played = await run_tournament(settings, executor, done, record, progress)
+            played = await run_tournament(settings, executor, done, record, progress, running=running)
         except BaseExceptionGroup as group:
             # Every match's game failed the same way when the workers refused their setup (or
             # the cluster went): the caller is told that once, not in a group of as many matches.

@@ -30,7 +30,7 @@ from ._match import MatchSpec, Score, match_score, next_game, seat_order
 from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult
 
-__all__ = ["FORMATS", "Played", "TournamentSettings", "run_tournament"]
+__all__ = ["FORMATS", "Played", "RunningTournament", "TournamentSettings", "TournamentStatistics", "run_tournament"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +121,46 @@ class Played:
     each round out (no match, no points): each entrant once per time the schedule is played."""
 
 
+@dataclass(frozen=True, slots=True)
+class TournamentStatistics:
+    """A running tournament's counters (``RunningTournament.statistics``)."""
+
+    rounds_paired: int
+    """Rounds whose matches are known: every round of a round robin at its start, a Swiss
+    round once the one before it has ended."""
+    matches_started: int
+    """Matches begun (byes and rounds sat out are no matches)."""
+    matches_done: int
+    """Of those, the matches decided."""
+    games_played: int
+    """Games played by this run, each recorded as it ended."""
+    games_held: int
+    """Games the results database held already and that were not played again (resumed)."""
+    games_in_flight: int
+    """Games being played now."""
+    games_at_most: int
+    """The games the tournament has as it stands (the total ``progress`` is given): ``best_of``
+    for each match not yet decided, and the games each decided match took."""
+
+
+class RunningTournament:
+    """A handle on a tournament while ``run_tournament`` (or ``play_tournament``) plays it:
+    ``statistics`` says how far it has got. Make one and pass it in to watch from another task
+    (or a ``progress`` callback); until the tournament starts, every count is 0."""
+
+    def __init__(self) -> None:
+        self.rounds_paired = self.matches_started = self.matches_done = 0
+        self.games_played = self.games_held = self.games_in_flight = self.games_at_most = 0
+
+    def statistics(self) -> TournamentStatistics:
+        """The tournament's counters now (as trio's objects give theirs)."""
+        return TournamentStatistics(rounds_paired=self.rounds_paired,
+                                    matches_started=self.matches_started,
+                                    matches_done=self.matches_done, games_played=self.games_played,
+                                    games_held=self.games_held, games_in_flight=self.games_in_flight,
+                                    games_at_most=self.games_at_most)
+
+
 def _estimate(settings: TournamentSettings) -> int:
     """Games a tournament has at most if no game is drawn: ``best_of`` per match."""
     n = len(settings.entrants)
@@ -129,13 +169,15 @@ def _estimate(settings: TournamentSettings) -> int:
 
 async def run_tournament(settings: TournamentSettings, executor: Executor,
                          done: Mapping[str, GameRow], record: Callable[[GameRow], None],
-                         progress: Callable[[int, int, GameRow | None], None] | None = None) -> Played:
+                         progress: Callable[[int, int, GameRow | None], None] | None = None,
+                         *, running: RunningTournament | None = None) -> Played:
     """Play the tournament's games that ``done`` (rows by game id, from the results database)
     does not hold, each one given to ``record`` as soon as it ends; returns everything.
 
     ``progress(games done, games in all, the game)`` is called after each game played (the
     games done count those in ``done`` too; the total is an upper bound that shrinks as matches
-    end early), and with no game when the total changes."""
+    end early), and with no game when the total changes. ``running``: the handle whose
+    ``statistics`` follow the tournament as it is played."""
     n = len(settings.entrants)
     if n < 2:
         raise ValueError(f"a tournament needs at least 2 entrants, got {n}")
@@ -150,13 +192,17 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     by_match: dict[tuple[int, int], list[GameRow]] = {}
     results: list[MatchResult] = []
     count = [0, _estimate(settings)]
+    run = running if running is not None else RunningTournament()
+    run.games_at_most = count[1]
 
     def tick(row: GameRow | None = None, shrink: int = 0) -> None:
         count[1] -= shrink
+        run.games_at_most = count[1]
         if progress is not None:
             progress(count[0], count[1], row)
 
     async def play_match(match: MatchSpec) -> None:
+        run.matches_started += 1
         rows = by_match.setdefault((match.round, match.match), [])
         while True:
             spec = next_game(key, match, rows, settings.best_of)
@@ -165,14 +211,21 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
             row = done.get(spec.game_id)
             if row is None:
                 async with limiter:
-                    row = await executor.play(spec)
+                    run.games_in_flight += 1
+                    try:
+                        row = await executor.play(spec)
+                    finally:
+                        run.games_in_flight -= 1
                 record(row)
                 rows.append(row)
                 count[0] += 1
+                run.games_played += 1
                 tick(row)
             else:
                 rows.append(row)
                 count[0] += 1
+                run.games_held += 1
+        run.matches_done += 1
         # Games it did not need (an early win) or needed more of (draws) than best_of.
         if len(rows) != settings.best_of:
             tick(shrink=settings.best_of - len(rows))
@@ -192,6 +245,7 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
         next meeting (a bye: None and the entrant)."""
         out: list[tuple[MatchSpec | None, int]] = []
         number = 0
+        run.rounds_paired += 1
         for a, b in pairs:
             if b is None:
                 out.append((None, a))

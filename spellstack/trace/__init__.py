@@ -14,6 +14,7 @@ from ._html import trace_html
 from ._page import PageData, page_data
 from ._read import (
     MAX_DEPTH,
+    READ_FORMATS,
     ReplayBot,
     ReplayError,
     ReplayMismatchError,
@@ -46,6 +47,7 @@ from ._why import (
 
 __all__ = [
     "MAX_DEPTH",
+    "READ_FORMATS",
     "Divergence",
     "Explanation",
     "PageData",

@@ -25,6 +25,7 @@ from ..rules import Decision, Game, PlayerView, Reply, SpellstackError, StartSet
 
 __all__ = [
     "MAX_DEPTH",
+    "READ_FORMATS",
     "ReplayBot",
     "ReplayError",
     "ReplayMismatchError",
@@ -43,6 +44,11 @@ __all__ = [
     "replay_trace",
 ]
 
+
+READ_FORMATS = (5, TRACE_FORMAT)
+"""The trace formats this version reads: its own, and 5, whose ``Resolved`` and ``SBABatch``
+records carried their events again (the ``GameEvent`` lines before them hold the same); each
+such list is read as its count, as format 6 writes it."""
 
 MAX_DEPTH = 64
 """How deep lists and objects may nest in one line. A trace as written nests 8 deep at most;
@@ -252,7 +258,7 @@ def parse_trace(lines: Iterable[str], source: str = "<trace>") -> Trace:
             continue
         event = record.get("event")
         if event == "message":
-            messages.append(_message(source, number, record))
+            messages.append(_message(source, number, record, header.format))
         elif event == "result":
             result = _result(source, number, record)
         else:
@@ -305,9 +311,9 @@ def _header(source: str, number: int, record: Mapping[str, Any]) -> TraceHeader:
         raise TraceHeaderError(source, number, f"the first line must be a header (event "
                                f"'header'), got event {short_value(record.get('event'))}")
     fmt = _field(source, number, record, "format", int)
-    if fmt != TRACE_FORMAT:
-        raise TraceFormatError(source, number, f"trace format {fmt}; this version reads format "
-                               f"{TRACE_FORMAT}")
+    if fmt not in READ_FORMATS:
+        raise TraceFormatError(source, number, f"trace format {fmt}; this version reads formats "
+                               f"{' and '.join(map(str, READ_FORMATS))}")
     decks = _field(source, number, record, "decks", dict)
     if not all(isinstance(v, str) for v in decks.values()):
         raise TraceRecordError(source, number, "field 'decks': every deck must be a name")
@@ -369,15 +375,32 @@ def _start(source: str, number: int, record: Mapping[str, Any], players: int) ->
     return StartSettings(chooser, mulligans)
 
 
-def _message(source: str, number: int, record: Mapping[str, Any]) -> TraceMessage:
+def _message(source: str, number: int, record: Mapping[str, Any], fmt: int) -> TraceMessage:
     kind = _field(source, number, record, "kind", str)
     if kind not in MESSAGE_TYPES:
         raise TraceRecordError(source, number, f"unknown message kind {short_value(kind)}")
+    payload = _field(source, number, record, "payload", dict)
+    if fmt == 5 and kind in _COUNTED:
+        payload = _counted(payload)
     return TraceMessage(number, _field(source, number, record, "game", str),
                         _field(source, number, record, "seq", int),
                         _field(source, number, record, "sender", str),
-                        _field(source, number, record, "receiver", str), kind,
-                        _field(source, number, record, "payload", dict))
+                        _field(source, number, record, "receiver", str), kind, payload)
+
+
+_COUNTED = frozenset({"Resolved", "SBABatch"})
+"""The replies that carried their events in format 5, and give their count from format 6 on."""
+
+
+def _counted(payload: dict[str, Any]) -> dict[str, Any]:
+    """A format-5 ``Resolved`` or ``SBABatch`` payload as format 6 writes it: its ``events``
+    list replaced by their ``count`` (anything else is left for decoding to refuse)."""
+    events = payload.get("events")
+    if not isinstance(events, list):
+        return payload
+    out = {k: v for k, v in payload.items() if k != "events"}
+    out["count"] = len(events)
+    return out
 
 
 def _result(source: str, number: int, record: Mapping[str, Any]) -> TraceResult:

@@ -22,6 +22,7 @@ from ..protocol import (
     MESSAGE_TYPES,
     Accepted,
     AskPlayer,
+    CheckSBA,
     DecisionRequest,
     ErrorReply,
     Forfeit,
@@ -40,7 +41,7 @@ from ..protocol import (
     SubmitAnswer,
     ViewMirror,
 )
-from ..rules import Action, Answer, Decision, Event, InvalidMessageError, PlayerView, SpellstackError
+from ..rules import Action, Answer, Decision, InvalidMessageError, PlayerView, SpellstackError
 from ._read import Trace
 
 __all__ = [
@@ -176,6 +177,9 @@ class _Reader:
         """Per seat, the object ids it has been shown (its views, the events it saw)."""
         self.asked = -1
         """The seat of the last ``AskPlayer``'s question (a ``PlayerReply`` answers it)."""
+        self.batch: list[GameEvent] = []
+        """The events the stack actor or the SBA checker recorded since the last ``Resolve`` or
+        ``CheckSBA``: what its reply (``Resolved``, ``SBABatch``) counts."""
         self.turn, self.step, self.active = 0, "", 0
 
     # -- who may see what
@@ -243,6 +247,8 @@ class _Reader:
 
     def _record(self, seq: int, sender: str, receiver: str, msg: Message) -> _Record | None:
         if isinstance(msg, GameEvent):
+            if sender == "stack" or sender == "sba":
+                self.batch.append(msg)
             return self._event(seq, msg)
         to, by = self._seat(receiver), self._seat(sender)
         if isinstance(msg, PriorityRequest | DecisionRequest):
@@ -360,7 +366,7 @@ class _Reader:
             return self._make(seq, msg.KIND, f"{who} ← GameOver: {msg.reason}", {seat})
         return self._make(seq, msg.KIND, f"{who} ← {msg.KIND}", {seat}, plumbing=True)
 
-    def _events(self, events: Sequence[Event]) -> str:
+    def _events(self, events: Sequence[GameEvent]) -> str:
         said = [e.text for e in events if self._sees(e.private_to)]
         return "; ".join(said) if said else "nothing"
 
@@ -370,16 +376,18 @@ class _Reader:
         return f"#{object_id}" if self._knows(object_id) else "the top of the stack"
 
     def _kernel(self, seq: int, msg: Message) -> _Record | None:
+        if isinstance(msg, Resolve | CheckSBA):
+            self.batch = []
         if isinstance(msg, Resolve):
             return self._make(seq, msg.KIND, f"stack: resolve {self._top(msg.object_id)}", (), plumbing=True)
         if isinstance(msg, Resolved):
             # The name the stack actor records is the object's real one, a face-down spell's card
             # included (708.5): nobody but the engine was told it, so a viewer gets the id only.
             what = msg.name if self.viewer is None else self._top(msg.object_id)
-            return self._make(seq, msg.KIND, f"{what} resolved: {self._events(msg.events)}", (),
+            return self._make(seq, msg.KIND, f"{what} resolved: {self._events(self.batch)}", (),
                               plumbing=True)
         if isinstance(msg, SBABatch):
-            return self._make(seq, msg.KIND, f"state-based actions: {self._events(msg.events)}", (),
+            return self._make(seq, msg.KIND, f"state-based actions: {self._events(self.batch)}", (),
                               plumbing=True)
         if isinstance(msg, AskPlayer):
             self.asked = msg.decision.player

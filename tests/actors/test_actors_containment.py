@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import trio
 
-from spellstack.actors import GameResult, Link, TraceWriter, _coordinator, _kernel_actors, _run, play_one_game
+from spellstack.actors import GameResult, Link, TraceWriter, _kernel_actors, _run, _seat_channel, play_one_game
 from spellstack.bots import RandomBot
 from spellstack.cli import main
 from spellstack.protocol import Accepted, ErrorReply, Rejected
@@ -224,14 +224,15 @@ def _only_in(game: Game) -> bool:
 
 
 def _coordinator_fault(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = _coordinator.view_for
+    # The coordinator builds each request's view in the seat's channel (it runs in its task).
+    real = _seat_channel.view_for
 
     def faulty(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
         if _only_in(game) and game.state.turn >= 3:
             raise Injected("view_for failed")
         return real(game, seat, memo)
 
-    monkeypatch.setattr(_coordinator, "view_for", faulty)
+    monkeypatch.setattr(_seat_channel, "view_for", faulty)
 
 
 def _stack_fault(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,8 +11,9 @@ key first. Then it plays legally.
 The trace channel is tapped: when a message is recorded (the moment it is sent, given one
 message in flight per game) the tap snapshots, for every seat, what that seat may not see
 (``visible_to``). The checks then read the JSON Lines trace: for every line whose receiver is
-``player:NAME``, and for every event in an ``SBABatch`` or ``Resolved`` (each public event for
-every seat, each private one for the seats it is private to),
+``player:NAME``, and for every event of a state-based action check or a resolution (the
+``GameEvent``s the SBA checker and the stack actor record; each public event for every seat,
+each private one for the seats it is private to),
 
 - no structured id (a view object, an action's object, a target candidate, a choice) is one
   hidden from the receiver, and no text shows such an id with a name (``Name (#N)``);
@@ -124,9 +125,13 @@ def snapshot(game: Game, seat: int) -> Snapshot:
     return Snapshot(frozenset(hidden), frozenset(hidden_names - shown_names), faceless, shown)
 
 
+_KERNEL_ACTORS = ("sba", "stack")
+"""The actors whose events the tap always snapshots: the SBA checker's and the stack actor's."""
+
+
 class Tap:
     """The trace channel's sending end, snapshotting what every seat may not see whenever a
-    message to a player, or one carrying events, is recorded."""
+    message to a player, or an event of the SBA checker or the stack actor, is recorded."""
 
     def __init__(self, game: Game, out: trio.MemorySendChannel[TraceRecord],
                  game_events: bool = False) -> None:
@@ -138,8 +143,8 @@ class Tap:
         too, for a check of every event text against the seats it may reach."""
 
     def send_nowait(self, rec: TraceRecord) -> None:
-        if rec.receiver.startswith("player:") or rec.kind in ("SBABatch", "Resolved") or (
-                self.game_events and rec.kind == "GameEvent"):
+        if rec.receiver.startswith("player:") or (rec.kind == "GameEvent" and (
+                self.game_events or rec.sender in _KERNEL_ACTORS)):
             seats = range(len(self.game.state.players))
             self.snapshots[rec.seq] = [snapshot(self.game, seat) for seat in seats]
         self.out.send_nowait(rec)
@@ -420,13 +425,14 @@ def _check_played(played: Played) -> None:
         _check_message(msg, msg["payload"], played.tap.snapshots[msg["seq"]][seat])
     events = 0
     for msg in messages:
-        if msg["kind"] not in ("SBABatch", "Resolved"):
+        if msg["kind"] != "GameEvent" or msg["sender"] not in _KERNEL_ACTORS:
             continue
         snaps = played.tap.snapshots[msg["seq"]]
-        for ev in msg["payload"]["events"]:
-            events += 1
-            for seat in ev["private_to"] or range(len(played.names)):
-                _check_message(msg, ev, snaps[seat])
+        # What the replies once carried: the event without the trace's own ``refs``.
+        ev = {k: v for k, v in msg["payload"].items() if k != "refs"}
+        events += 1
+        for seat in ev["private_to"] or range(len(played.names)):
+            _check_message(msg, ev, snaps[seat])
     assert events
 
     probes = played.prober.probes

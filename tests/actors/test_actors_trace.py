@@ -117,7 +117,7 @@ def _is_sba_marker(msg: TraceMessage) -> bool:
 def _sba_marker_ok(msg: TraceMessage) -> bool:
     """A check before priority that found nothing to do: an empty batch, or a recorded skip."""
     return _is_event(msg, "sba_skipped") or (
-        msg.kind == "SBABatch" and msg.payload["events"] == [])
+        msg.kind == "SBABatch" and msg.payload["count"] == 0)
 
 
 def _seat_of(actor: str) -> int:
@@ -297,7 +297,7 @@ def test_sba_checks_repeat_until_a_batch_is_empty(trace: Trace) -> None:
     msgs = trace.messages
     nonempty = 0
     for i, m in enumerate(msgs):
-        if m.kind != "SBABatch" or not m.payload["events"]:
+        if m.kind != "SBABatch" or not m.payload["count"]:
             continue
         nonempty += 1
         for later in msgs[i + 1:]:
@@ -324,7 +324,7 @@ def test_a_skipped_check_is_recorded_only_when_nothing_sba_relevant_changed(trac
             continue
         skips += 1
         j = max(k for k in range(i) if msgs[k].kind == "SBABatch")
-        assert msgs[j].payload["events"] == []
+        assert msgs[j].payload["count"] == 0
         between = msgs[j + 1:i]
         assert not [b for b in between if b.kind in ("Resolve", "Resolved")], f"seq {m.seq}"
         for b in between:
@@ -533,7 +533,7 @@ def _dirty_batch(msgs: list[TraceMessage]) -> list[TraceMessage]:
     i = next(k for k in range(1, len(msgs))
              if msgs[k].kind == "PriorityRequest" and msgs[k - 1].kind == "SBABatch")
     out = list(msgs)
-    out[i - 1] = replace(out[i - 1], payload={"events": [{"kind": "destroy"}]})
+    out[i - 1] = replace(out[i - 1], payload={"count": 1})
     return out
 
 

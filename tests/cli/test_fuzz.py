@@ -11,7 +11,7 @@ import pytest
 import trio
 import trio.testing
 
-from spellstack.actors import MAX_REJECTIONS, Coordinator, SeatClock
+from spellstack.actors import MAX_REJECTIONS, Coordinator, SeatChannel, SeatClock
 from spellstack.cards import load_cards, load_deck
 from spellstack.cli import main
 from spellstack.harness import (
@@ -112,45 +112,70 @@ def test_an_ill_typed_argument_exits_2() -> None:
 # --------------------------------------------------------------------------- broken fakes
 
 
-class LeakyCoordinator(Coordinator):
+class LeakyChannel(SeatChannel):
     """Tells a refused player the top card of the opponent's library in every refusal."""
 
-    async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
+    async def send(self, msg: Message, *, last_word: bool = False) -> bool:
         if isinstance(msg, Rejected):
             st = self.game.state
-            top = st.objects[st.players[1 - seat].library[0]]
+            top = st.objects[st.players[1 - self.seat].library[0]]
             msg = Rejected(msg.decision_id, f"{msg.reason}; by the way: {top.name} (#{top.id})")
-        return await super()._send(seat, msg, last_word=last_word)
+        return await super().send(msg, last_word=last_word)
+
+
+class LeakyCoordinator(Coordinator):
+    channel_class = LeakyChannel
+
+
+class CostlyChannel(SeatChannel):
+    """Charges a life for every refused action: a refusal that changes the state."""
+
+    async def send(self, msg: Message, *, last_word: bool = False) -> bool:
+        if isinstance(msg, Rejected):
+            self.game.state.players[self.seat].life -= 1
+        return await super().send(msg, last_word=last_word)
 
 
 class CostlyRefusals(Coordinator):
-    """Charges a life for every refused action: a refusal that changes the state."""
+    channel_class = CostlyChannel
 
-    async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
+
+class FragileChannel(SeatChannel):
+    """Dies on the fortieth refusal of its game, like a kernel that raises on a strange
+    reference."""
+
+    refusals: list[int]
+    """Refusals so far in the game, shared by its channels (``FragileCoordinator``)."""
+
+    async def send(self, msg: Message, *, last_word: bool = False) -> bool:
         if isinstance(msg, Rejected):
-            self.game.state.players[seat].life -= 1
-        return await super()._send(seat, msg, last_word=last_word)
+            self.refusals[0] += 1
+            if self.refusals[0] == 40:
+                raise IndexError("list index out of range")
+        return await super().send(msg, last_word=last_word)
 
 
 class FragileCoordinator(Coordinator):
-    """Dies on the fortieth refusal, like a kernel that raises on a strange reference."""
+    channel_class = FragileChannel
 
-    refusals = 0
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        shared = [0]
+        for channel in self.channels:
+            assert isinstance(channel, FragileChannel)
+            channel.refusals = shared
 
-    async def _send(self, seat: int, msg: Message, *, last_word: bool = False) -> bool:
-        if isinstance(msg, Rejected):
-            self.refusals += 1
-            if self.refusals == 40:
-                raise IndexError("list index out of range")
-        return await super()._send(seat, msg, last_word=last_word)
+
+class ImpatientChannel(SeatChannel):
+    """Forfeits the seat at its first malformed message."""
+
+    async def strike(self, why: str) -> bool:
+        self._strikes = 2
+        return await super().strike(why)
 
 
 class ImpatientCoordinator(Coordinator):
-    """Forfeits a seat at its first malformed message."""
-
-    async def _strike(self, seat: int, why: str) -> bool:
-        self._strikes[seat] = 2
-        return await super()._strike(seat, why)
+    channel_class = ImpatientChannel
 
 
 class _GameWideIds(GameState):

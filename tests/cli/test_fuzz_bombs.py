@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from spellstack.actors import Coordinator
+from spellstack.actors import Coordinator, SeatChannel
 from spellstack.harness import BOMB_CYCLE_EVERY, RAW_KINDS, fuzz
 from spellstack.harness._hostile import NO_DELTA
 from spellstack.harness._hostile_bombs import BOMB_SHAPES, object_bomb
@@ -53,14 +53,18 @@ async def test_a_bomb_cycle_ends_in_the_forfeit_the_protocol_calls_for() -> None
     assert report.bombs_refused == report.kinds["bomb_cycle"].sent + report.kinds["object_bomb"].sent
 
 
-class ForgivingCoordinator(Coordinator):
-    """Forgets a seat's malformed messages when it refuses an action, as the coordinator
+class ForgivingChannel(SeatChannel):
+    """Forgets a seat's malformed messages when its action is refused, as the coordinator
     once did: bombs alternating with refused actions never forfeit."""
 
-    async def _outcome(self, decision: Decision, error: Exception | None) -> None:
-        if error is not None:
-            self._strikes[decision.player] = 0
-        await super()._outcome(decision, error)
+    async def refuse(self, decision: Decision, error: Exception, *, action: bool) -> None:
+        if action:
+            self._strikes = 0
+        await super().refuse(decision, error, action=action)
+
+
+class ForgivingCoordinator(Coordinator):
+    channel_class = ForgivingChannel
 
 
 async def test_a_coordinator_that_forgets_strikes_on_a_refusal_is_caught() -> None:
@@ -71,7 +75,7 @@ async def test_a_coordinator_that_forgets_strikes_on_a_refusal_is_caught() -> No
 
 async def test_a_coordinator_that_decodes_player_bytes_without_the_player_caps_is_caught(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("spellstack.actors._coordinator.decode_from_player", decode)
+    monkeypatch.setattr("spellstack.actors._seat_channel.decode_from_player", decode)
     report = await fuzz(1, 0, game=BOMB_GAME)
     bombs = [f for f in report.failures if f.kind in ("object_bomb", "bomb_cycle")]
     assert bombs, report.failures

@@ -29,7 +29,7 @@ from spellstack.protocol import (
     ViewDelta,
     ViewTracker,
 )
-from spellstack.rules.state import Action, ActionOption, Answer, Choice, Decision, Event, TargetRequirement
+from spellstack.rules.state import Action, ActionOption, Answer, Choice, Decision, TargetRequirement
 from spellstack.rules.views import ObjectView, PlayerPublic, PlayerView, StackItemView
 
 
@@ -145,15 +145,6 @@ def make_choose_decision() -> Decision:
     )
 
 
-def make_events() -> tuple[Event, ...]:
-    """Events of a small combat-damage and SBA sequence."""
-    return (
-        Event(kind="damage", player=1, subject=101, amount=3, text="Lightning Bolt deals 3"),
-        Event(kind="dies", player=1, subject=101, text="Grizzly Bears dies"),
-        Event(kind="draw", player=0, amount=1, text="Alice draws Forest", private_to=(0,)),
-    )
-
-
 def make_messages() -> list[Message]:
     """One realistic message of every kind."""
     return [
@@ -181,10 +172,10 @@ def make_messages() -> list[Message]:
         ErrorReply(reason="invalid message: truncated (incomplete msgpack data)"),
         Forfeit(reason="policy timed out after 5.0 s"),
         CheckSBA(),
-        SBABatch(events=make_events()),
-        SBABatch(events=()),
+        SBABatch(count=3),
+        SBABatch(count=0),
         Resolve(object_id=500),
-        Resolved(object_id=500, name="Shock", events=make_events()[:2]),
+        Resolved(object_id=500, name="Shock", count=2),
         AskPlayer(decision=make_choose_decision()),
         PlayerReply(answer=Answer(decision_id=18, keys=(0,))),
         GameOver(winner="Alice", losers=("Bob",), reason="Bob's life total is 0 (704.5a)."),

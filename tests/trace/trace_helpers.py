@@ -69,11 +69,6 @@ def shown_to_bob(records: list[dict[str, Any]], names: set[str]) -> tuple[set[st
         if r["kind"] == "GameEvent" and (not p["private_to"] or BOB in p["private_to"]):
             text(p["text"])
             seen_ids.update([p["subject"], *p["refs"]])
-        elif r["kind"] in ("Resolved", "SBABatch"):
-            for e in p["events"]:
-                if not e["private_to"] or BOB in e["private_to"]:
-                    text(e["text"])
-                    seen_ids.add(e["subject"])
         elif r["receiver"] == "player:bob" and "view" in p:
             v, d = p["view"], p["decision"]
             seen_names.update(o["name"] for o in v["objects"])

@@ -1,6 +1,7 @@
 """The trace format: every event kind registered, the header holds what a replay needs, each
-GameEvent names its turn and step and the details of its kind, and the same seed gives the same
-file, alone or beside fifty other games, which replays to the recorded state."""
+GameEvent names its turn and step and the details of its kind, each event is carried once, the
+same seed gives the same file, alone or beside fifty other games, which replays to the recorded
+state, and a trace of the previous format (5) is read and replays too."""
 
 from __future__ import annotations
 
@@ -15,12 +16,12 @@ from typing import Any
 import pytest
 import trio
 
-from spellstack.actors import SeatConfig, play_one_game
+from spellstack.actors import TRACE_FORMAT, SeatConfig, play_one_game
 from spellstack.bots import RandomBot
 from spellstack.cli import main
 from spellstack.protocol import GAME_EVENT_KINDS, Stops
 from spellstack.rules import STEPS, Action
-from spellstack.trace import read_trace, replay_trace
+from spellstack.trace import check_replay, read_trace, record_json, replay_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["alice", "bob"]
@@ -42,7 +43,8 @@ async def _traced(path: Path, seed: int, **options: Any) -> None:
 def test_every_kind_the_engine_logs_is_registered() -> None:
     logged: set[str] = set()
     for path in [*(ROOT / "spellstack" / "rules").rglob("*.py"),
-                 ROOT / "spellstack" / "actors" / "_coordinator.py"]:
+                 ROOT / "spellstack" / "actors" / "_coordinator.py",
+                 ROOT / "spellstack" / "actors" / "_seat_channel.py"]:
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr in ("log", "_note") and node.args
@@ -139,7 +141,7 @@ async def test_the_header_holds_decklists_entrants_and_seat_settings(tmp_path: P
     await _traced(path, 3, configs=[SeatConfig(timeout=12.5, stops=stops), SeatConfig()], turn_limit=90,
                   game_id="match-7")
     header = _lines(path)[0]
-    assert header["format"] == 5 and header["game"] == "match-7" and header["turn_limit"] == 90
+    assert header["format"] == TRACE_FORMAT == 6 and header["game"] == "match-7" and header["turn_limit"] == 90
     assert sorted(header["decklists"]) == NAMES and len(header["decklists"]["alice"]) == 60
     assert header["entrants"] == {n: "spellstack.bots._random.RandomBot" for n in NAMES}
     assert header["seats"] == [
@@ -190,6 +192,85 @@ async def test_fifty_at_a_time_give_the_same_lines_and_each_replays(tmp_path: Pa
         trace = read_trace(path)
         _, result = await replay_trace(trace)
         assert result.final_hash == trace.result.final_hash
+
+
+# ---------------------------------------------------------------------- each event once
+
+_EVENT_FIELDS = ("kind", "player", "text", "subject", "amount", "private_to")
+"""What an event carried inside a reply had (``rules.Event``); a ``GameEvent`` has these too."""
+_KERNEL_ACTORS = ("stack", "sba")
+_COUNTED = ("Resolved", "SBABatch")
+
+
+def carried_again(records: list[dict[str, Any]]) -> int:
+    """How many events a message other than their ``GameEvent`` carries again: every map in a
+    payload with an event's fields that equals one of the trace's ``GameEvent``s."""
+    events = {tuple(json.dumps(r["payload"][k]) for k in _EVENT_FIELDS)
+              for r in records if r.get("kind") == "GameEvent"}
+    again = 0
+    todo = [r["payload"] for r in records[1:-1] if r["kind"] != "GameEvent"]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, dict):
+            if all(k in node for k in _EVENT_FIELDS):
+                again += tuple(json.dumps(node[k]) for k in _EVENT_FIELDS) in events
+            todo.extend(node.values())
+        elif isinstance(node, list):
+            todo.extend(node)
+    return again
+
+
+def as_format_5(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A format-6 trace as format 5 wrote the same game: each ``Resolved`` and ``SBABatch`` with
+    the events of its actor since the request (its ``GameEvent``s) again, in place of the count."""
+    out = [dict(records[0], format=5)]
+    batch: list[dict[str, Any]] = []
+    for r in records[1:-1]:
+        r = dict(r)
+        if r["kind"] in ("Resolve", "CheckSBA"):
+            batch = []
+        elif r["kind"] == "GameEvent" and r["sender"] in _KERNEL_ACTORS:
+            batch.append({k: r["payload"][k] for k in _EVENT_FIELDS})
+        elif r["kind"] in _COUNTED:
+            payload = {k: v for k, v in r["payload"].items() if k != "count"}
+            assert r["payload"]["count"] == len(batch), r
+            r["payload"] = {**payload, "events": batch}
+        out.append(r)
+    return [*out, records[-1]]
+
+
+def _write(path: Path, records: list[dict[str, Any]]) -> None:
+    path.write_text("".join(json.dumps(r, separators=(",", ":"), sort_keys=True) + "\n" for r in records),
+                    "utf-8")
+
+
+async def test_each_event_is_carried_once(tmp_path: Path) -> None:
+    """The game of ``spellstack play --seed 1``: each event is in the trace once, as its
+    ``GameEvent``; the replies of the stack actor and the SBA checker count their events."""
+    path = tmp_path / "seed1.jsonl"
+    await _traced(path, 1)
+    records = _lines(path)
+    assert carried_again(records) == 0
+    replies = [r for r in records[1:-1] if r["kind"] in _COUNTED]
+    assert replies and all(set(r["payload"]) <= {"object_id", "name", "count"} for r in replies)
+    counted = sum(r["payload"]["count"] for r in replies)
+    from_actors = sum(r["kind"] == "GameEvent" and r["sender"] in _KERNEL_ACTORS for r in records[1:-1])
+    assert counted == from_actors > 0
+    # The same game as format 5 wrote it carried 94 of them twice: the check sees them.
+    assert carried_again(as_format_5(records)) == 94
+
+
+async def test_a_format_5_trace_is_read_as_format_6_and_replays_line_for_line(tmp_path: Path) -> None:
+    path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    await _traced(path, 2)
+    records = _lines(path)
+    _write(old, as_format_5(records))
+    assert '"events":[{' in old.read_text("utf-8")  # the replies carry their events
+    new_trace, old_trace = read_trace(path), read_trace(old)
+    assert (new_trace.header.format, old_trace.header.format) == (6, 5)
+    assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
+    check = await check_replay(old_trace)
+    assert check.identical and check.compared == len(records) - 2
 
 
 DOC = ROOT / "docs" / "trace-format.md"

@@ -8,7 +8,8 @@ state-based action check, a resolution, a question for a seat, an outcome to rep
 passes to record) and is resumed with the answer. It never calls ``state_based_actions`` or
 ``resolve_top``: whoever drives it runs them (in the actors, the SBA checker and the stack
 actor, by message). The coordinator, the kernel bench's driver, the fuzz (through the
-coordinator) and ``play_sync`` all drive this one loop.
+coordinator) and ``play_sync`` all drive this one loop, each as a ``LoopDriver``: one method
+per request kind, called by the one dispatch over the kinds (``perform``).
 
 ``Procedure`` drives a kernel procedure (a generator yielding ``Decision``) one answer at a
 time; it is the only place a procedure is resumed.
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Generic, Literal, Protocol, TypeVar
+from typing import Generic, Literal, Protocol, TypeVar, assert_never
 
 from ..base import IllegalActionError, InvalidMessageError, builder
 from ..casting import legal_actions, only_pass_possible
@@ -51,6 +52,7 @@ __all__ = [
     "AutoRun",
     "BeginTask",
     "GameLoop",
+    "LoopDriver",
     "LoopRequest",
     "NoStopPass",
     "Procedure",
@@ -60,6 +62,7 @@ __all__ = [
     "StopRule",
     "Task",
     "next_task",
+    "perform",
     "play_sync",
     "run_automatic",
     "run_proc",
@@ -68,6 +71,8 @@ __all__ = [
 Task = Literal["start_game", "check_sba", "place_triggers", "priority", "resolve", "advance",
                "end_turn", "game_over"]
 T = TypeVar("T")
+R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 
 def next_task(game: Game) -> Task:
@@ -326,6 +331,77 @@ _new_auto_passes: Callable[[tuple[int, ...], bool, bool], AutoPasses] = builder(
 _new_resolve: Callable[[int], RunResolve] = builder(RunResolve)
 
 
+class LoopDriver(Protocol[R_co]):
+    """What performs ``GameLoop``'s requests: one method per kind of ``LoopRequest``, called by
+    ``perform``. Each method returns the reply its request's kind names (``R_co`` is the reply
+    itself for a driver that performs in place, an awaitable of it for one that performs over
+    channels: the coordinator). A kind added to ``LoopRequest`` must be handled in ``perform``,
+    which mypy checks (``assert_never``), and so by every driver."""
+
+    def auto_passes(self, request: AutoPasses) -> R_co:
+        """117.3d: count (and, if ``traced`` is false and the game is traced, record) the
+        automatic passes. Reply: None."""
+        ...
+
+    def run_sba(self, request: RunSBA) -> R_co:
+        """704.3: perform the state-based action check. Reply: how many events it made."""
+        ...
+
+    def sba_skipped(self, request: SBASkipped) -> R_co:
+        """704.3: no check before this grant of priority. Reply: None."""
+        ...
+
+    def ask_priority(self, request: AskPriority) -> R_co:
+        """117.1: ask the seat for an action. Reply: the ``Action``, or None."""
+        ...
+
+    def action_outcome(self, request: ActionOutcome) -> R_co:
+        """Tell the seat what became of its action. Reply: None."""
+        ...
+
+    def ask(self, request: Ask) -> R_co:
+        """Ask the seat a question. Reply: a legal ``Answer``."""
+        ...
+
+    def run_resolve(self, request: RunResolve) -> R_co:
+        """608.1: resolve the top of the stack. Reply: None."""
+        ...
+
+    def no_stop_pass(self, request: NoStopPass) -> R_co:
+        """117.3d: the engine passes for a seat outside its stops. Reply: None."""
+        ...
+
+    def begin_task(self, request: BeginTask) -> R_co:
+        """A stepwise loop's next task (``GameLoop(stepwise=True)``). Reply: None."""
+        ...
+
+
+def perform(driver: LoopDriver[R], request: LoopRequest) -> R:
+    """Hand ``request`` to the ``driver``'s method for its kind; returns what that returns.
+    The one dispatch over the kinds of ``LoopRequest`` (the most frequent first)."""
+    match request:
+        case AutoPasses():
+            return driver.auto_passes(request)
+        case RunSBA():
+            return driver.run_sba(request)
+        case SBASkipped():
+            return driver.sba_skipped(request)
+        case AskPriority():
+            return driver.ask_priority(request)
+        case ActionOutcome():
+            return driver.action_outcome(request)
+        case Ask():
+            return driver.ask(request)
+        case RunResolve():
+            return driver.run_resolve(request)
+        case NoStopPass():
+            return driver.no_stop_pass(request)
+        case BeginTask():
+            return driver.begin_task(request)
+        case _:
+            assert_never(request)
+
+
 class StopRule(Protocol):
     """A seat's stops, as the loop reads them (the protocol's ``Stops``)."""
 
@@ -488,6 +564,65 @@ class GameLoop:
             yield from self._procedure(rest)
 
 
+class _SyncDriver:
+    """``play_sync``'s driver (a ``LoopDriver``): every request performed in place, every
+    question answered by ``answer``."""
+
+    def __init__(self, game: Game, answer: Callable[[Decision], Reply],
+                 on_action: Callable[[Game], None] | None, max_tasks: int,
+                 until: Callable[[Game, Task], bool] | None) -> None:
+        self.game = game
+        self.answer = answer
+        self.on_action = on_action
+        self.max_tasks = max_tasks
+        self.until = until
+        self.tasks = 0
+        """Tasks begun."""
+        self.stop: Literal["", "until", "limit"] = ""
+        """Why driving stops before the game's end: ``until`` said so, or more than
+        ``max_tasks`` tasks; empty while it goes on."""
+
+    def begin_task(self, request: BeginTask) -> None:
+        if self.tasks and self.on_action is not None:
+            self.on_action(self.game)
+        if self.until is not None and self.until(self.game, request.task):
+            self.stop = "until"
+            return
+        self.tasks += 1
+        if self.tasks > self.max_tasks:
+            self.stop = "limit"
+
+    def run_sba(self, request: RunSBA) -> int:
+        events = run_proc(state_based_actions(self.game), self.answer)
+        assert isinstance(events, tuple)
+        return len(events)
+
+    def run_resolve(self, request: RunResolve) -> None:
+        run_proc(resolve_top(self.game), self.answer)
+
+    def ask(self, request: Ask) -> Reply:
+        return check_answer(request.decision, self.answer(request.decision))
+
+    def ask_priority(self, request: AskPriority) -> Reply:
+        reply = self.answer(request.decision)
+        assert isinstance(reply, Action)
+        return reply
+
+    def action_outcome(self, request: ActionOutcome) -> None:
+        if request.error is not None:
+            raise request.error
+
+    def auto_passes(self, request: AutoPasses) -> None:
+        """Nobody is passed for (``auto_pass`` is off for every seat); the loop's quick test
+        settles nothing."""
+
+    def no_stop_pass(self, request: NoStopPass) -> None:
+        """No seat has stops."""
+
+    def sba_skipped(self, request: SBASkipped) -> None:
+        """Nothing to record."""
+
+
 def play_sync(game: Game, answer: Callable[[Decision], Reply],
               on_action: Callable[[Game], None] | None = None, max_tasks: int = 1_000_000,
               *, until: Callable[[Game, Task], bool] | None = None) -> None:
@@ -496,42 +631,18 @@ def play_sync(game: Game, answer: Callable[[Decision], Reply],
     ``on_action`` is called after each task; ``until``: stop before performing the first task
     for which it returns True."""
     loop = GameLoop(game, [False] * len(game.state.players), stepwise=True)
-    tasks = 0
+    driver = _SyncDriver(game, answer, on_action, max_tasks, until)
     request = loop.next()
     while request is not None:
-        reply: object = None
-        kind = type(request)
-        if kind is BeginTask:
-            if tasks and on_action is not None:
-                on_action(game)
-            assert isinstance(request, BeginTask)
-            if until is not None and until(game, request.task):
-                return
-            tasks += 1
-            if tasks > max_tasks:
-                break
-        elif kind is RunSBA:
-            events = run_proc(state_based_actions(game), answer)
-            assert isinstance(events, tuple)
-            reply = len(events)
-        elif kind is RunResolve:
-            run_proc(resolve_top(game), answer)
-        elif kind is Ask:
-            assert isinstance(request, Ask)
-            reply = check_answer(request.decision, answer(request.decision))
-        elif kind is AskPriority:
-            assert isinstance(request, AskPriority)
-            reply = answer(request.decision)
-            assert isinstance(reply, Action)
-        elif kind is ActionOutcome:
-            assert isinstance(request, ActionOutcome)
-            if request.error is not None:
-                raise request.error
+        reply = perform(driver, request)
+        if driver.stop:
+            break
         request = loop.next(reply)
     else:
-        if tasks and on_action is not None:
+        if driver.tasks and on_action is not None:
             on_action(game)
+        return
+    if driver.stop == "until":
         return
     raise RuntimeError(f"game did not end within {max_tasks} tasks"
                        + (" or reach the stop condition" if until is not None else ""))
-
