@@ -1,11 +1,11 @@
 """Traces: reading a game's trace (``--trace FILE``, JSON Lines; ``docs/trace-format.md``),
-replaying its recorded answers, and the tools that show what it holds.
+replaying what each player sent, and the tools that show what it holds.
 
 ``read_trace`` turns a file into a ``Trace`` of typed records, or raises a ``TraceError``
 naming the line and what is wrong with it. ``replay_trace`` plays the same game again from the
-header and what each seat sent only (``ReplaySeat``), and checks that it reaches the recorded state;
-``check_replay`` compares the replay with the trace line by line. ``trace_html`` makes one
-self-contained HTML page of a game (``spellstack trace html``). ``explain`` says why an
+header and what each player sent only (``ReplaySeat``), and checks that it reaches the recorded
+state; ``check_replay`` compares the replay with the trace line by line. ``trace_html`` makes
+one self-contained HTML page of a game (``spellstack trace html``). ``explain`` says why an
 object resolved, didn't, or was countered, or why a step ended (``spellstack trace why``).
 """
 

@@ -238,7 +238,7 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
     if result.final_hash != recorded.final_hash:
         problems.append(f"final state hash {result.final_hash}, recorded {recorded.final_hash} "
                         f"(ended: {result.reason!r}; recorded: {recorded.reason!r})")
-    problems += [f"{p} sent {s.sent} of the {len(s.script.steps)} messages the trace records it sent"
+    problems += [f"{p} sent {s.sent} of its {len(s.script.steps)} recorded messages"
                  for p, s in zip(players, seats, strict=True) if s.sent != len(s.script.steps)]
     if problems:
         if trace.header.engine != __version__:

@@ -15,7 +15,6 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 import trio
@@ -117,11 +116,11 @@ def test_the_bytes_of_a_malformed_message_are_in_the_trace(tmp_path: Path) -> No
 # --------------------------------------------------------------------------- in process
 
 
-class _HangsAtThirdPriority(RandomBot):
-    """Never answers its third priority decision."""
+class _HangsAtThirdPriority:
+    """Plays as a random bot, but never answers its third priority decision."""
 
     def __init__(self, seed: int) -> None:
-        super().__init__(seed)
+        self.random = RandomBot(seed)
         self.asked = 0
 
     async def decide(self, view: PlayerView, decision: Decision) -> Reply:
@@ -129,7 +128,7 @@ class _HangsAtThirdPriority(RandomBot):
             self.asked += 1
             if self.asked == 3:
                 await trio.sleep_forever()
-        return super().decide(view, decision)
+        return self.random.decide(view, decision)
 
 
 class _HoldsAtThirdPriority(RandomBot):
@@ -183,9 +182,9 @@ def test_a_seat_forfeited_for_not_reading_stops_reading_again(tmp_path: Path) ->
 
 async def _misbehaves(link: Link) -> None:
     """Plays the default answers, and at given requests (counted from 1, each sent again
-    counted too but the one answered already) misbehaves first: bytes that can't be read (2), a request for the full view
-    (4), an illegal action (6), new stops (8), bytes that can't be read sent together with
-    the answer, before the error reply to them comes (10)."""
+    counted too, but for one answered already) misbehaves first: bytes that can't be read (2),
+    a request for the full view (4), an illegal action (6), new stops (8), bytes that can't be
+    read sent together with the answer, before the error reply to them comes (10)."""
     n = 0
     answered = False
     while True:
@@ -250,6 +249,6 @@ def test_a_changed_answer_after_misbehaviour_diverges_at_its_consequence(tmp_pat
     check = _check(edited)
 
     assert check.divergence is not None and check.divergence.seq == lines[i]["seq"] + 1
-    replayed: dict[str, Any] | None = check.divergence.replayed
+    replayed = check.divergence.replayed
     assert replayed is not None and replayed["payload"]["kind"] == "refused"
     assert "the replay differs from the trace" in check.error
