@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -35,7 +36,7 @@ from spellstack.protocol import (
     SubmitAnswer,
 )
 from spellstack.rules import Decision, PlayerView, Reply
-from spellstack.trace import ReplayCheck, check_replay, read_trace
+from spellstack.trace import ReplayCheck, TraceRecordError, check_replay, read_trace
 from tests.trace_why._trace_why_games import ROOT, raw_lines
 
 HOSTILE = f"{sys.executable} {ROOT / 'tests' / 'tournament' / 'hostile_stdio_bot.py'}"
@@ -153,7 +154,10 @@ def test_a_seat_forfeited_for_time_is_silent_again_and_costs_no_time(tmp_path: P
     path = tmp_path / "game.jsonl"
     _play(path, [_HangsAtThirdPriority(1), RandomBot(2)])
     assert _forfeits(path) == [f"no answer within {DEADLINE:g} s"]
+    start = time.perf_counter()
     _identical(path)
+    # Measured, not waited for: a replay that waited out the deadline for real would take it.
+    assert time.perf_counter() - start < DEADLINE / 2
 
 
 def test_an_answer_after_the_deadline_is_held_as_long_again(tmp_path: Path) -> None:
@@ -252,3 +256,32 @@ def test_a_changed_answer_after_misbehaviour_diverges_at_its_consequence(tmp_pat
     replayed = check.divergence.replayed
     assert replayed is not None and replayed["payload"]["kind"] == "refused"
     assert "the replay differs from the trace" in check.error
+
+
+def test_a_seat_sent_more_messages_than_recorded_is_a_mismatch_naming_it(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    _play(path, [_HangsAtThirdPriority(1), RandomBot(2)])
+    lines = raw_lines(path)
+    # Without ben's GameOver, the replay sends him one more message than the trace records.
+    i = next(i for i, r in enumerate(lines) if r.get("kind") == "GameOver" and r["receiver"] == "player:ben")
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(json.dumps(r) + "\n" for k, r in enumerate(lines) if k != i), "utf-8")
+    told = sum(1 for r in lines if r.get("receiver") == "player:ben") - 1
+
+    check = _check(edited)
+
+    assert check.divergence is not None and check.divergence.seq == lines[i]["seq"]
+    assert f"ben was sent GameOver after all {told} messages the trace records sent to it" in check.error
+
+
+def test_bytes_that_are_not_hexadecimal_are_refused_naming_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    _play_cli(path, "--entrant", f"bad=stdio:{HOSTILE} garbage@gruul", "--entrant", "random@gruul")
+    lines = raw_lines(path)
+    i = next(i for i, r in enumerate(lines) if "bytes" in r)
+    lines[i]["bytes"] = "c1zz"
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(json.dumps(r) + "\n" for r in lines), "utf-8")
+    with pytest.raises(TraceRecordError, match=rf"line {i + 1}: field 'bytes': expected hexadecimal "
+                                               r"digits, got 'c1zz'"):
+        read_trace(edited)
