@@ -239,7 +239,7 @@ class SeatChannel:
             except InvalidMessageError as err:
                 # Sent again with the full view: the seat may not have taken the delta.
                 request = self._resync(request)
-                if not await self.strike(str(err)) or not await self._send_request(request):
+                if not await self.strike(str(err), data) or not await self._send_request(request):
                     return None
                 continue
             if isinstance(msg, Forfeit):
@@ -350,13 +350,16 @@ class SeatChannel:
 
     # ------------------------------------------------------------------ strikes, forfeits
 
-    async def strike(self, why: str) -> bool:
+    async def strike(self, why: str, data: bytes = b"") -> bool:
         """A malformed or out-of-place message: an error reply, and after MAX_STRIKES in a row
         a forfeit (decided before the reply goes out, so the reply is the seat's last message).
-        Returns whether the seat is still in the game."""
+        Returns whether the seat is still in the game. ``data``: the message's bytes, if they
+        could not be read (a message that was read is in the trace already): the trace keeps
+        them with the ``malformed`` event, so that a replay can send them again."""
         self._strikes += 1
         self.struck += 1
-        self._note("malformed", f"{self.game.state.players[self.seat].name}'s message is refused: {why}")
+        self._note("malformed", f"{self.game.state.players[self.seat].name}'s message is refused: {why}",
+                   data)
         if self._strikes >= MAX_STRIKES:
             await self.forfeit(f"{self._strikes} malformed messages in a row: {why}")
             await self.send(ErrorReply(why), last_word=True)
@@ -373,8 +376,8 @@ class SeatChannel:
         self._note("forfeit", reason)
         self.loop.leave(self.seat, reason)
 
-    def _note(self, kind: str, text: str) -> None:
+    def _note(self, kind: str, text: str, data: bytes = b"") -> None:
         """A coordinator event about the seat, for the trace (nothing without a tracer)."""
         wire = self.link.wire
         if wire.trace is not None:
-            wire.note_event(self.game, kind, self.seat, text)
+            wire.note_event(self.game, kind, self.seat, text, data=data)

@@ -76,9 +76,15 @@ class TraceWriter:
     def message(self, rec: TraceRecord) -> None:
         """One message with its game, number, sender, receiver, kind and decoded payload, in
         the readable named form (every record a map of field names, ``from_plain`` reads it)
-        whatever its wire form."""
+        whatever its wire form; a ``malformed`` event also has the unreadable bytes it is
+        about, in hex (``bytes``)."""
         if rec.message is not None:  # a trace-only record, never encoded
             payload = to_plain(rec.message)
+            if rec.data:  # a malformed event, with the bytes it is about
+                self._log.info("message", game=rec.game, seq=rec.seq, sender=rec.sender,
+                               receiver=rec.receiver, kind=rec.kind, payload=payload,
+                               bytes=rec.data.hex())
+                return
         else:
             # The engine encoded it: rewritten to the named form without validation, or objects.
             body = msgpack.unpackb(rec.data, raw=False)

@@ -30,8 +30,9 @@ class TraceRecord:
     kind: str
     """The message kind."""
     data: bytes
-    """The encoded message, exactly as it crossed the channel; empty for a trace-only record
-    (``message``)."""
+    """The encoded message, exactly as it crossed the channel. For a trace-only record
+    (``message``): empty, or, for a ``malformed`` event, the bytes the player sent that could
+    not be read (what crossed the channel, kept so that a replay can send them again)."""
     message: Message | None = None
     """A trace-only record (a ``GameEvent``), which crosses no channel: the object itself,
     never encoded, which the tracer writes as ``to_plain`` gives it."""
@@ -56,22 +57,23 @@ class Wire:
         self.game: Game | None = None
         """The game whose kernel events the trace records (``Game.trace_log``), if traced."""
 
-    def note(self, sender: str, msg: Message) -> None:
+    def note(self, sender: str, msg: Message, data: bytes = b"") -> None:
         """A trace-only record (it crosses no channel): numbered and handed to the tracer as it
         is (not encoded) when tracing, after the kernel's events logged before it; nothing at
-        all without a tracer."""
+        all without a tracer. ``data``: the unreadable bytes a ``malformed`` event is about."""
         if self.trace is not None:
             if self.game is not None and self.game.trace_log:
                 self.flush_events(sender)
-            self._note(sender, msg)
+            self._note(sender, msg, data)
 
     def note_event(self, game: Game, kind: str, seat: int, text: str, *, refs: tuple[int, ...] = (),
-                   amount: int = 0) -> None:
+                   amount: int = 0, data: bytes = b"") -> None:
         """A coordinator event about ``game`` for the trace (``note``), stamped with its turn and
-        step; nothing is built untraced."""
+        step; nothing is built untraced. ``data``: as for ``note``."""
         if self.trace is not None:
             st = game.state
-            self.note("coordinator", GameEvent(st.turn, st.step, kind, seat, text, amount=amount, refs=refs))
+            self.note("coordinator", GameEvent(st.turn, st.step, kind, seat, text, amount=amount, refs=refs),
+                      data)
 
     def flush_events(self, sender: str) -> None:
         """Record the kernel's events logged since the last record as ``GameEvent``s from
@@ -84,13 +86,13 @@ class Wire:
             self._note(sender, GameEvent(t.turn, t.step, ev.kind, ev.player, ev.text, ev.subject,
                                          ev.amount, t.refs, t.zones, ev.private_to))
 
-    def _note(self, sender: str, msg: Message) -> None:
+    def _note(self, sender: str, msg: Message, data: bytes = b"") -> None:
         """Number a trace-only record and hand it to the tracer."""
         self.seq += 1
         if self.trace is None:
             return
         try:
-            self.trace.send_nowait(TraceRecord(self.game_id, self.seq, sender, "tracer", msg.KIND, b"", msg))
+            self.trace.send_nowait(TraceRecord(self.game_id, self.seq, sender, "tracer", msg.KIND, data, msg))
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             self.trace = None  # as in ``_record``
 

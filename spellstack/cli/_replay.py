@@ -19,7 +19,7 @@ __all__ = ["add_parser", "render_check"]
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "replay", help="play a traced game again and check it against its trace",
-        description="Play the game of a trace again from its header and the recorded answers "
+        description="Play the game of a trace again from its header and what each player sent "
                     "only, and compare every line with the trace. Exit 0 if the replay is "
                     "identical, 1 at the first line that differs (both versions are shown), "
                     "2 if the file is missing or not a trace.")

@@ -324,7 +324,8 @@ GAME_EVENT_KINDS: Mapping[str, str] = MappingProxyType({
     "auto_pass": "117.3d: the engine passes for a player (it can only pass, or it has no stop "
                  "here); amount 1 as for priority",
     "refused": "a player's action or answer is refused as illegal (text: why); the state is unchanged",
-    "malformed": "a player's message can't be read (text: why); the state is unchanged",
+    "malformed": ("a player's message can't be read or is out of place (text: why); the state is "
+                  "unchanged. If it could not be read at all, the line's `bytes` holds what was sent"),
     "ordered": "603.3b: a player chose the order of simultaneous triggers; refs gives them in order",
     "forfeit": "a player leaves the game: its bot crashed, hung, broke the protocol or conceded",
 })

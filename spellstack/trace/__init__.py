@@ -1,11 +1,11 @@
 """Traces: reading a game's trace (``--trace FILE``, JSON Lines; ``docs/trace-format.md``),
-replaying its recorded answers, and the tools that show what it holds.
+replaying what each player sent, and the tools that show what it holds.
 
 ``read_trace`` turns a file into a ``Trace`` of typed records, or raises a ``TraceError``
 naming the line and what is wrong with it. ``replay_trace`` plays the same game again from the
-header and each seat's recorded answers only, and checks that it reaches the recorded state;
-``check_replay`` compares the replay with the trace line by line. ``trace_html`` makes one
-self-contained HTML page of a game (``spellstack trace html``). ``explain`` says why an
+header and what each player sent only (``ReplaySeat``), and checks that it reaches the recorded
+state; ``check_replay`` compares the replay with the trace line by line. ``trace_html`` makes
+one self-contained HTML page of a game (``spellstack trace html``). ``explain`` says why an
 object resolved, didn't, or was countered, or why a step ended (``spellstack trace why``).
 """
 
@@ -15,7 +15,6 @@ from ._page import PageData, page_data
 from ._read import (
     MAX_DEPTH,
     READ_FORMATS,
-    ReplayBot,
     ReplayError,
     ReplayMismatchError,
     Trace,
@@ -30,8 +29,8 @@ from ._read import (
     TraceTruncatedError,
     parse_trace,
     read_trace,
-    replay_trace,
 )
+from ._replay import ReplayBot, ReplaySeat, SeatScript, SeatStep, replay_trace, seat_script
 from ._show import ShowLine, ShowOptions, TraceQueryError, format_show, format_view, show_trace, view_at
 from ._stats import PlayerDecisions, StepPasses, TraceStats, format_stats, trace_stats
 from ._why import (
@@ -57,6 +56,9 @@ __all__ = [
     "ReplayCheck",
     "ReplayError",
     "ReplayMismatchError",
+    "ReplaySeat",
+    "SeatScript",
+    "SeatStep",
     "ShowLine",
     "ShowOptions",
     "StepPasses",
@@ -87,6 +89,7 @@ __all__ = [
     "read_trace",
     "record_json",
     "replay_trace",
+    "seat_script",
     "show_trace",
     "trace_html",
     "trace_stats",

@@ -1,5 +1,5 @@
 """Checking a trace by playing it again (``spellstack replay FILE``): the kernel and the actors
-run from the header and the recorded answers only, and every line of the new trace is compared
+run from the header and what each seat sent only, and every line of the new trace is compared
 with the recorded one, message by message, until the first that differs."""
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from typing import Any
 import orjson
 
 from ..rules import SpellstackError
-from ._read import ReplayError, Trace, TraceMessage, replay_trace
+from ._read import ReplayError, Trace, TraceMessage
+from ._replay import replay_trace
 
 __all__ = ["Divergence", "ReplayCheck", "check_replay", "record_json"]
 
@@ -56,8 +57,15 @@ class ReplayCheck:
 
 def record_json(m: TraceMessage) -> dict[str, Any]:
     """A message line as the trace holds it (without its line number)."""
-    return {"event": "message", "game": m.game, "seq": m.seq, "sender": m.sender,
+    line = {"event": "message", "game": m.game, "seq": m.seq, "sender": m.sender,
             "receiver": m.receiver, "kind": m.kind, "payload": dict(m.payload)}
+    if m.data:
+        line["bytes"] = m.data.hex()
+    return line
+
+
+_MESSAGE_FIELDS = ("event", "game", "seq", "sender", "receiver", "kind", "payload")
+"""A message line's fields a replay must reproduce (and ``bytes``, where there are any)."""
 
 
 def _replayed_lines(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
@@ -71,19 +79,21 @@ def _replayed_lines(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | 
         except orjson.JSONDecodeError:
             break  # a line cut short: what came before is all there is
         if record.get("event") == "message":
-            messages.append({k: record.get(k) for k in
-                             ("event", "game", "seq", "sender", "receiver", "kind", "payload")})
+            line = {k: record.get(k) for k in _MESSAGE_FIELDS}
+            if "bytes" in record:
+                line["bytes"] = record["bytes"]
+            messages.append(line)
         elif record.get("event") == "result":
             result = record
     return messages, result
 
 
 async def check_replay(trace: Trace) -> ReplayCheck:
-    """Play ``trace``'s game again from its header and recorded answers (``replay_trace``),
+    """Play ``trace``'s game again from its header and what each seat sent (``replay_trace``),
     tracing the replay to a temporary file, and compare the two traces line by line: each
     message line by number (sender, receiver, kind, payload), then the result line.
     ``ReplayError`` if the game can't be set up again; ``TraceRecordError`` (before anything is
-    played) if a recorded answer or stops doesn't decode as its kind."""
+    played) if a message a seat sent doesn't decode as its kind."""
     error = ""
     with tempfile.TemporaryDirectory(prefix="spellstack-replay-") as folder:
         path = Path(folder) / "replay.jsonl"

@@ -1,32 +1,28 @@
-"""Reading a game's trace (``--trace FILE``, JSON Lines) and replaying its recorded answers.
+"""Reading a game's trace (``--trace FILE``, JSON Lines).
 
 A trace is a header line (format and engine versions, seed, decks, players), one line per
 message in the order the messages were numbered, and a result line with the final state hash.
 ``read_trace`` turns a file into a ``Trace`` of typed records, or raises a ``TraceError``
-naming the line and what is wrong with it. ``replay_trace`` plays the same game again with
-each seat answering exactly what it answered in the trace, and checks that the game reaches
-the state the result line records.
+naming the line and what is wrong with it (``_replay`` plays one again).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from .._version import __version__
-from ..actors import TRACE_FORMAT, GameResult, SeatConfig, play_one_game
-from ..cards import Deck, short_value
+from ..actors import TRACE_FORMAT, SeatConfig
+from ..cards import short_value
 from ..protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, SubmitAnswer, from_plain
-from ..rules import Decision, Game, PlayerView, Reply, SpellstackError, StartSettings
+from ..rules import Reply, SpellstackError, StartSettings
 
 __all__ = [
     "MAX_DEPTH",
     "READ_FORMATS",
-    "ReplayBot",
     "ReplayError",
     "ReplayMismatchError",
     "Trace",
@@ -41,7 +37,6 @@ __all__ = [
     "TraceTruncatedError",
     "parse_trace",
     "read_trace",
-    "replay_trace",
 ]
 
 
@@ -152,6 +147,9 @@ class TraceMessage:
     """The message kind (a key of ``protocol.MESSAGE_TYPES``)."""
     payload: Mapping[str, Any]
     """Its fields in the named form (every record a map of field names)."""
+    data: bytes = b""
+    """For a ``malformed`` event: the bytes the player sent that could not be read (the
+    line's ``bytes``, in hex); empty otherwise, and in a trace written before they were kept."""
 
     def decode(self, source: str = "<trace>") -> Message:
         """The message as its protocol type; ``TraceRecordError`` (naming ``source`` and the
@@ -382,10 +380,18 @@ def _message(source: str, number: int, record: Mapping[str, Any], fmt: int) -> T
     payload = _field(source, number, record, "payload", dict)
     if fmt == 5 and kind in _COUNTED:
         payload = _counted(payload)
+    data = b""
+    if "bytes" in record:  # optional: a malformed event's unreadable bytes
+        text = _field(source, number, record, "bytes", str)
+        try:
+            data = bytes.fromhex(text)
+        except ValueError:
+            raise TraceRecordError(source, number, f"field 'bytes': expected hexadecimal digits, "
+                                   f"got {short_value(text)}") from None
     return TraceMessage(number, _field(source, number, record, "game", str),
                         _field(source, number, record, "seq", int),
                         _field(source, number, record, "sender", str),
-                        _field(source, number, record, "receiver", str), kind, payload)
+                        _field(source, number, record, "receiver", str), kind, payload, data)
 
 
 _COUNTED = frozenset({"Resolved", "SBABatch"})
@@ -409,67 +415,3 @@ def _result(source: str, number: int, record: Mapping[str, Any]) -> TraceResult:
                        _field(source, number, record, "turns", int),
                        _field(source, number, record, "final_hash", str),
                        _field(source, number, record, "seed", int, optional=True))
-
-
-# --------------------------------------------------------------------------- replaying
-
-
-class ReplayBot:
-    """A policy that answers with a recorded list of replies, in order (and declares the
-    recorded stops); raises ``ReplayMismatchError`` when asked more than was recorded."""
-
-    def __init__(self, replies: Sequence[Reply], stops: Stops | None = None) -> None:
-        self.replies = list(replies)
-        """The replies to give, in order."""
-        self.used = 0
-        """How many it has given."""
-        self.stops = stops
-        """The stops to declare with its first reply (None: none)."""
-
-    def decide(self, view: PlayerView, decision: Decision) -> Reply:
-        """The next recorded reply."""
-        if self.used >= len(self.replies):
-            raise ReplayMismatchError(f"asked decision {decision.id} ({decision.kind}) after "
-                                      f"all {len(self.replies)} recorded replies")
-        reply = self.replies[self.used]
-        self.used += 1
-        return reply
-
-
-async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
-                       configs: Sequence[SeatConfig] | None = None,
-                       trace_path: Path | None = None) -> tuple[Game, GameResult]:
-    """Play the trace's game again (same seed, decks and players), each seat giving the replies
-    it gave in the trace; returns the game and its result, after checking that the final state
-    hash is the recorded one and every recorded reply was used (``ReplayMismatchError``).
-    ``TraceRecordError``, before the game starts, for a recorded answer that doesn't decode.
-
-    Everything else comes from the trace's header: the decklists (so a game played from deck
-    files replays without them), each seat's settings, the turn limit, how the game started.
-    ``decks`` and ``configs`` override the header's decklists and seat settings.
-    ``trace_path``: trace the replay to this file.
-    """
-    header = trace.header
-    players = header.players
-    chosen: Sequence[str | Deck] = (decks if decks is not None else
-                                    [Deck(header.decks[p], header.decklists[p]) for p in players])
-    bots = [ReplayBot(trace.replies(p), trace.stops(p)) for p in players]
-    game, result = await play_one_game(chosen, bots, header.seed, names=players,
-                                       trace_path=trace_path,
-                                       configs=configs if configs is not None else list(header.seats),
-                                       start=header.start, game_id=header.game,
-                                       turn_limit=header.turn_limit,
-                                       entrants=[header.entrants[p] for p in players])
-    recorded = trace.result
-    problems = []
-    if result.final_hash != recorded.final_hash:
-        problems.append(f"final state hash {result.final_hash}, recorded {recorded.final_hash} "
-                        f"(ended: {result.reason!r}; recorded: {recorded.reason!r})")
-    problems += [f"{p} used {b.used} of {len(b.replies)} recorded replies"
-                 for p, b in zip(players, bots, strict=True) if b.used != len(b.replies)]
-    if problems:
-        if trace.header.engine != __version__:
-            problems.append(f"the trace was written by spellstack {trace.header.engine}, this "
-                            f"is {__version__}")
-        raise ReplayMismatchError("the replay differs from the trace: " + "; ".join(problems))
-    return game, result

@@ -1,0 +1,248 @@
+"""Replaying a trace: each seat sends again exactly what its player sent, where it sent it.
+
+A seat of a replay is a ``ReplaySeat``: a client (``actors.Client``) that plays its seat from
+the trace's record of it (``SeatScript``), not a policy. For each message the trace records
+from its player, in order, it first receives as many messages from the coordinator as the
+trace shows sent to that player before it, and then sends it: decoded and sent again, or, for
+a message that could not be read (a ``malformed`` event with its ``bytes``), the bytes as they
+came, so that the coordinator judges each one as it did. A player's answers, its refused and
+malformed messages, its settings (``SetStops``), its requests for a full view and its forfeits
+are all replayed alike. Where the player said nothing, the seat says nothing: a seat the
+coordinator forfeited for time is silent again, and forfeited again.
+
+The replay runs in a trio run of its own on a clock that jumps whenever every task waits
+(``trio.testing.MockClock``), so that waiting out a silent seat's deadline costs nothing and
+no deadline depends on how fast the machine replaying is: a replay is played by the trace's
+record alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from .._version import __version__
+from ..actors import Client, GameResult, Link, SeatConfig, play_one_game
+from ..bots import Bot
+from ..cards import Deck
+from ..protocol import DecisionRequest, Message, PriorityRequest, Stops
+from ..rules import Decision, Game, PlayerView, Reply
+from ._read import ReplayMismatchError, Trace, TraceMessage
+
+__all__ = ["ReplayBot", "ReplaySeat", "SeatScript", "SeatStep", "replay_trace", "seat_script"]
+
+_LATE = re.compile(r"answered after (\d+(?:\.\d+)?) s, over its (\d+(?:\.\d+)?(?:e[-+]?\d+)?) s deadline")
+"""A seat channel's forfeit of a seat whose answer came after its deadline: a policy that held
+the event loop that long (``SeatChannel._late``)."""
+_UNREAD = "did not read its messages within "
+"""How a seat channel's forfeit of a seat that stopped reading begins (``SeatChannel.send``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStep:
+    """One message a player sent in the trace, as its replay seat sends it again."""
+
+    after: int
+    """How many messages the player had received from the coordinator when it sent it."""
+    line: int
+    """Its line in the trace (for bytes that could not be read: their ``malformed`` event's)."""
+    message: Message | None
+    """The message, sent again as it is; None: ``data``."""
+    data: bytes = b""
+    """The bytes of a message that could not be read, sent again as they came."""
+    hold: float = 0.0
+    """Seconds the player held the event loop before sending it: an answer that came after its
+    deadline, by that long (0: none)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatScript:
+    """What one player did in a trace, in the order it did it."""
+
+    player: str
+    """The player's name."""
+    steps: tuple[SeatStep, ...]
+    """What it sent, in order."""
+    received: tuple[TraceMessage, ...]
+    """What the coordinator sent it, in order."""
+    reads: int | None = None
+    """For a player forfeited for not reading its messages: how many it read before it
+    stopped; None: it read everything."""
+
+
+def seat_script(trace: Trace, player: str) -> SeatScript:
+    """``player``'s part of ``trace``; ``TraceRecordError`` for a message of its that doesn't
+    decode as its kind."""
+    actor = f"player:{player}"
+    seat = trace.header.players.index(player)
+    received: list[TraceMessage] = []
+    steps: list[SeatStep] = []
+    late: dict[int, float] = {}
+    reads = None
+    last_sent = -1
+    for m in trace.messages:
+        if m.receiver == actor:
+            received.append(m)
+        elif m.sender == actor:
+            steps.append(SeatStep(len(received), m.line, m.decode(trace.source)))
+            last_sent = len(steps) - 1
+        elif m.kind == "GameEvent" and m.payload.get("player") == seat:
+            kind, text = m.payload.get("kind"), str(m.payload.get("text", ""))
+            if kind == "malformed" and m.data:
+                steps.append(SeatStep(len(received), m.line, None, m.data))
+            elif kind == "forfeit" and (found := _LATE.fullmatch(text)) and last_sent >= 0:
+                # Held just past the deadline at least: the reason's time is rounded.
+                spent, limit = float(found[1]), float(found[2])
+                late[last_sent] = max(spent, limit + 0.001)
+            elif kind == "forfeit" and text.startswith(_UNREAD):
+                # The message it could not be sent waited behind one in the link's buffer.
+                reads = max(len(received) - 2, 0)
+    held = [SeatStep(s.after, s.line, s.message, s.data, late[i]) if i in late else s
+            for i, s in enumerate(steps)]
+    # The coordinator reads a seat's messages in the order they were sent. One that could not
+    # be read is recorded when it is read, a message when it is sent: of two sent after the
+    # same message received, unreadable bytes read before the reply to them came went first.
+    held.sort(key=lambda s: (s.after, s.message is not None, s.line))
+    return SeatScript(player, tuple(held), tuple(received), reads)
+
+
+class ReplaySeat:
+    """A seat played from its trace's record (``SeatScript``): sends what its player sent,
+    each message once it has received what the player had received then (``play``). Raises
+    ``ReplayMismatchError`` when sent more messages than the trace records."""
+
+    def __init__(self, script: SeatScript) -> None:
+        self.script = script
+        """What to replay."""
+        self.sent = 0
+        """Steps sent so far."""
+        self.received = 0
+        """Messages received from the coordinator so far."""
+
+    def client(self, entrant: str) -> Client:
+        """The seat as a game's client: it sends what its player sent before the game's first
+        request before the game begins (``Client.starts``), as a bot process does."""
+        return Client(self.play, starts=True, entrant=entrant)
+
+    async def play(self, link: Link, ready: Callable[[], None] = lambda: None) -> None:
+        """Play the seat over the player's end of its link until cancelled (once the game is
+        over, it reads on: a message after the ones recorded is a mismatch)."""
+        script = self.script
+        await self._send_due(link)
+        ready()
+        recorded = len(script.received)
+        while True:
+            if script.reads is not None and self.received >= script.reads:
+                await trio.sleep_forever()  # the player stopped reading here
+            msg = await link.receive()
+            self.received += 1
+            if self.received > recorded:
+                what = (f"decision {msg.decision.id} ({msg.decision.kind})"
+                        if isinstance(msg, PriorityRequest | DecisionRequest) else msg.KIND)
+                raise ReplayMismatchError(f"{script.player} was sent {what} after all {recorded} "
+                                          "messages the trace records sent to it")
+            await self._send_due(link)
+
+    async def _send_due(self, link: Link) -> None:
+        """Send every step due now, having received what the player had received."""
+        steps = self.script.steps
+        while self.sent < len(steps) and steps[self.sent].after <= self.received:
+            step = steps[self.sent]
+            self.sent += 1  # once it is on the wire, it is in the replay's trace
+            if step.hold:
+                _hold(link, step.hold)
+            if step.message is not None:
+                await link.send(step.message)
+            else:
+                await link.send_bytes(step.data)
+
+
+def _hold(link: Link, seconds: float) -> None:
+    """Hold the event loop ``seconds``, charged to the seat as its policy's holding is: on a
+    mock clock by moving it on, on a real one by waiting."""
+    clock = trio.lowlevel.current_clock()
+    if isinstance(clock, trio.testing.MockClock):
+        clock.jump(seconds)
+    else:
+        time.sleep(seconds)
+    link.held.own += seconds
+
+
+class ReplayBot:
+    """A policy that answers with a recorded list of replies, in order (and declares the
+    recorded stops); raises ``ReplayMismatchError`` when asked more than was recorded. It
+    replays a player's answers only: ``replay_trace`` replays everything a seat sent
+    (``ReplaySeat``)."""
+
+    def __init__(self, replies: Sequence[Reply], stops: Stops | None = None) -> None:
+        self.replies = list(replies)
+        """The replies to give, in order."""
+        self.used = 0
+        """How many it has given."""
+        self.stops = stops
+        """The stops to declare with its first reply (None: none)."""
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        """The next recorded reply."""
+        if self.used >= len(self.replies):
+            raise ReplayMismatchError(f"asked decision {decision.id} ({decision.kind}) after "
+                                      f"all {len(self.replies)} recorded replies")
+        reply = self.replies[self.used]
+        self.used += 1
+        return reply
+
+
+async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
+                       configs: Sequence[SeatConfig] | None = None,
+                       trace_path: Path | None = None) -> tuple[Game, GameResult]:
+    """Play the trace's game again (same seed, decks and players), each seat sending exactly
+    the messages its player sent, where it sent them (``ReplaySeat``); returns the game and its
+    result, after checking that the final state hash is the recorded one and every recorded
+    message was sent (``ReplayMismatchError``, which also names a seat sent more messages than
+    recorded). ``TraceRecordError``, before the game starts, for a recorded message that
+    doesn't decode.
+
+    Everything else comes from the trace's header: the decklists (so a game played from deck
+    files replays without them), each seat's settings, the turn limit, how the game started.
+    ``decks`` and ``configs`` override the header's decklists and seat settings.
+    ``trace_path``: trace the replay to this file.
+
+    The game is played in a trio run of its own, in a worker thread, on a mock clock that
+    jumps whenever every task waits: a seat that was forfeited for time is forfeited again at
+    no cost in time, and nothing in the replay depends on the caller's clock.
+    """
+    header = trace.header
+    players = header.players
+    chosen: Sequence[str | Deck] = (decks if decks is not None else
+                                    [Deck(header.decks[p], header.decklists[p]) for p in players])
+    seats = [ReplaySeat(seat_script(trace, p)) for p in players]
+    clients: list[Bot | Client] = [s.client(header.entrants[p]) for s, p in zip(seats, players, strict=True)]
+    play = functools.partial(play_one_game, chosen, clients, header.seed, names=players,
+                             trace_path=trace_path,
+                             configs=configs if configs is not None else list(header.seats),
+                             start=header.start, game_id=header.game, turn_limit=header.turn_limit,
+                             entrants=[header.entrants[p] for p in players])
+    game, result = await trio.to_thread.run_sync(
+        functools.partial(trio.run, play, clock=trio.testing.MockClock(autojump_threshold=0)))
+    recorded = trace.result
+    problems = []
+    if isinstance(result.error, ReplayMismatchError):
+        problems.append(str(result.error))
+    if result.final_hash != recorded.final_hash:
+        problems.append(f"final state hash {result.final_hash}, recorded {recorded.final_hash} "
+                        f"(ended: {result.reason!r}; recorded: {recorded.reason!r})")
+    problems += [f"{p} sent {s.sent} of its {len(s.script.steps)} recorded messages"
+                 for p, s in zip(players, seats, strict=True) if s.sent != len(s.script.steps)]
+    if problems:
+        if trace.header.engine != __version__:
+            problems.append(f"the trace was written by spellstack {trace.header.engine}, this "
+                            f"is {__version__}")
+        raise ReplayMismatchError("the replay differs from the trace: " + "; ".join(problems))
+    return game, result
