@@ -29,7 +29,6 @@ from ..rules import (
 )
 from ..rules.base import Parsed, Words
 from ..rules.definitions import COUNTER_KINDS, ArgKind, ValueType, arguments_of
-from ..rules.effects import _arguments as effect_arguments
 from ..rules.layers import LAYER_VERBS
 from . import _format
 from ._format import KEYWORDS, CardTable, Known, MultiFaceTable
@@ -88,8 +87,12 @@ def _kind_docs() -> dict[str, str]:
     defined as (``Amount``: "How many: a number, or X.")."""
     docs: dict[str, str] = {}
     classes = [*EFFECT_VERBS.values(), *CONDITIONS.values()]
-    modules = [effect_arguments, inspect.getmodule(ArgKind),
-               *dict.fromkeys(sys.modules[cls.__module__] for cls in classes)]
+    # The argument kinds are written in the verbs' packages beside the verbs (their
+    # vocabulary modules), so every loaded module of those packages is read.
+    packages = {cls.__module__.rpartition(".")[0] for cls in classes}
+    modules = [inspect.getmodule(ArgKind),
+               *(sys.modules[name] for name in sorted(sys.modules)
+                 if name.rpartition(".")[0] in packages)]
     for module in modules:
         assert module is not None
         written = _attribute_docs(inspect.getsource(module), lambda tree: tree.body)
