@@ -58,6 +58,12 @@ from .mana import (
     parse_mana_cost,
     parse_pool,
 )
+from .registry import (
+    COUNTER_KINDS,
+    SBA_ACTIONS,
+    TRIGGER_EVENTS,
+    TURN_ACTIONS,
+)
 from .replacement import (
     add_shield,
 )
@@ -98,7 +104,6 @@ from .state import (
 from .triggers import (
     CONDITION_ARGS,
     CONDITIONS,
-    TRIGGER_EVENTS,
     place_triggers,
     trigger_name,
 )
@@ -160,6 +165,7 @@ __all__ = [
     "CONDITIONS",
     "CONDITION_ARGS",
     "COST_OPTIONS",
+    "COUNTER_KINDS",
     "DECISION_KINDS",
     "DEFAULT_TURN_LIMIT",
     "EFFECT_VERBS",
@@ -174,10 +180,12 @@ __all__ = [
     "RESTRICTION_KINDS",
     "RESTRICTION_OBJECTS",
     "RESTRICTION_PLAYERS",
+    "SBA_ACTIONS",
     "SKIPPED_CHECK",
     "STEPS",
     "TARGET_KINDS",
     "TRIGGER_EVENTS",
+    "TURN_ACTIONS",
     "Action",
     "ActionOption",
     "ActionOutcome",

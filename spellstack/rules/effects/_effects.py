@@ -67,7 +67,7 @@ was about, every creature, every permanent (``destroy`` narrows it with ``types`
 with the source ("the exiled card", 607.2a), the card an earlier instruction of the ability
 chose (``choose_card``) and the copy it made (``copy_card``)."""
 ZONES = frozenset({"hand", "library", "graveyard", "exile"})
-COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty", "dream"})
+from ..registry import COUNTER_KINDS  # noqa: E402, I001  (the counter kinds live with the registries)
 MOVE_ZONES = frozenset({"hand", "graveyard", "battlefield", "exile"})
 """Zones whose cards ``shuffle_into_library`` may take (the battlefield: permanents owned)."""
 

@@ -6,7 +6,6 @@ order (603.3b) with their targets; "whenever you cast a spell" (601.2i).
 from ._triggers import (
     CONDITION_ARGS,
     CONDITIONS,
-    TRIGGER_EVENTS,
     condition_holds,
     place_triggers,
     trigger_attacks,
@@ -21,7 +20,6 @@ from ._triggers import (
 __all__ = [
     "CONDITIONS",
     "CONDITION_ARGS",
-    "TRIGGER_EVENTS",
     "condition_holds",
     "place_triggers",
     "trigger_attacks",
