@@ -18,7 +18,7 @@ from ._sba import (
     SBAOutcome,
     StateBasedAction,
 )
-from ._triggers import HAPPENINGS, TRIGGER_EVENTS, Happened, Happening, TriggerEvent
+from ._triggers import HAPPENINGS, TRIGGER_EVENTS, Happening, TriggerEvent
 from ._turn import TURN_ACTIONS, TurnAction
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
     "TRIGGER_EVENTS",
     "TURN_ACTIONS",
     "CounterKind",
-    "Happened",
     "Happening",
     "Registry",
     "SBAHit",

@@ -8,7 +8,7 @@ registry order, then what they found performed all at once, outcome by outcome (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, get_args
 
@@ -51,14 +51,16 @@ SBALook = Literal["players", "objects", "permanents", "legends", "worlds", "atta
 
 - ``players``: each player still in the game (704.5a-c);
 - ``objects``: each object that may have to cease to exist, tokens and copies (704.5d, e);
-- ``permanents``: each permanent on its own (704.5f-i, q, r);
+- ``permanents``: each permanent on its own (704.5f-i, q, r; ``StateBasedAction.only`` narrows
+  which);
 - ``legends``: the legendary permanents together (704.5j: a player chooses, as it is looked at);
 - ``worlds``: the world permanents together (704.5k);
 - ``attachments``: each attached permanent and each Aura (704.5m, n, p);
-- ``roles``: the Roles together (704.5y).
-
-A look finds what its actions find in the order of what it looks at (a permanent's actions in
-registry order), but for ``objects`` when everything is looked at (each action's in turn)."""
+- ``roles``: the attached permanents together, for the Roles among them (704.5y).
+ A look finds what its actions find in
+the order of what it looks at (a permanent's actions in registry order), but for ``objects`` when
+everything is looked at (each action's in turn); a permanent's reason found by a later look does
+not replace one found by an earlier look."""
 SBA_LOOKS: tuple[SBALook, ...] = get_args(SBALook)
 
 SBAOutcome = Literal["lose", "cease", "keep_one", "graveyard", "unattach", "destroy", "annihilate",
@@ -99,18 +101,23 @@ class StateBasedAction(Generic[GameT, SubjectT]):
     where one of these was marked (``SBA_READS`` says which read needs which)."""
     outcomes: frozenset[SBAOutcome]
     """What it may do."""
-    find: Callable[[GameT, Sequence[SubjectT]], list[SBAHit]]
+    find: Callable[[GameT, Collection[SubjectT]], list[SBAHit]]
     """Where it applies among what it is shown (in that order), changing nothing."""
-    card_type: str = ""
-    """Only permanents of this card type are shown to it (picked out once for every action of
-    the look that names it)."""
-    checked: Callable[[Sequence[SubjectT]], None] | None = None
+    only: str = ""
+    """For a look at each permanent (``permanents``): only those with this card type (205.2a),
+    or ``counters`` (with counters on them) or ``damaged`` (with damage marked, from a deathtouch
+    source or not). A check picks them out once, for every action that names the same."""
+    checked: Callable[[Collection[SubjectT]], None] | None = None
     """What a check (not a look) forgets of what it showed the action, once every action has
     looked: 704.5b and 704.5h read what happened "since the last check"."""
 
     def __post_init__(self) -> None:
         if self.looks_at not in SBA_LOOKS:
             raise ValueError(f"state-based action: looks_at {self.looks_at!r} is not one of {SBA_LOOKS}")
+        if self.only and self.looks_at != "permanents":
+            raise ValueError(f"state-based action {self.does!r}: only picks among the permanents "
+                             f"a look at each permanent is shown (its look, {self.looks_at!r}, "
+                             "picks its own)")
         if not self.marks or not self.marks <= frozenset(SBA_MARKS):
             raise ValueError(f"state-based action {self.does!r}: marks {sorted(self.marks)} must name "
                              f"the changes it reads, among {SBA_MARKS}")

@@ -12,8 +12,8 @@ from ._registry import Registry
 
 GameT = TypeVar("GameT")
 """The game (``rules.game.Game``, which sits above this package)."""
-ObjectT = TypeVar("ObjectT")
-"""A game object (``rules.state.GameObject``)."""
+SeenT = TypeVar("SeenT")
+"""A happening as a matcher is shown it (``rules.triggers.Happened``)."""
 
 Happening = Literal["enters", "leaves", "blocks", "attacks", "cast", "step"]
 """What happens in the game that abilities may trigger on: a permanent enters the battlefield
@@ -23,23 +23,7 @@ HAPPENINGS: tuple[Happening, ...] = get_args(Happening)
 
 
 @dataclass(frozen=True, slots=True)
-class Happened(Generic[ObjectT]):
-    """One happening, as a trigger event's matcher is shown it."""
-
-    obj: ObjectT | None
-    """The object it is about: the permanent entering, the one leaving (as it last existed,
-    603.10a), the blocker, the attacker, the spell cast; None for a step."""
-    other: int = 0
-    """``leaves``: the object it became in the zone it went to (400.7); ``blocks``: the
-    attacker it blocks."""
-    zone: str = ""
-    """``leaves``: the zone it went to."""
-    step: str = ""
-    """``step``: the step that began."""
-
-
-@dataclass(frozen=True, slots=True)
-class TriggerEvent(Generic[GameT, ObjectT]):
+class TriggerEvent(Generic[GameT, SeenT]):
     """A trigger event (603.2), registered by the name card files give it (``"enters"``)."""
 
     rule: str
@@ -53,7 +37,7 @@ class TriggerEvent(Generic[GameT, ObjectT]):
     card printing one is what lets the walk skip every other permanent, ``kinds_seen``)."""
     others: bool
     """Whether other permanents' abilities may trigger on it."""
-    fire: Callable[[GameT, Happened[ObjectT]], None]
+    fire: Callable[[GameT, SeenT], None]
     """The matcher: every ability of this event the happening triggers is put among the waiting
     triggers (603.2, 603.3), in the order they trigger."""
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+from ..base import builder
 from ..definitions import Effect, TriggeredAbility
 from ..game import Game
 from ..legality import abilities_as_printed, is_equipment, kinds_seen, target_candidates
-from ..registry import HAPPENINGS, TRIGGER_EVENTS, Happened, Happening, TriggerEvent
+from ..registry import HAPPENINGS, TRIGGER_EVENTS, Happening, TriggerEvent
 from ..state import STEPS, Answer, Choice, DelayedTrigger, GameObject, PendingTrigger, Proc
 from ..views import ask_choose
 
@@ -111,20 +112,42 @@ def _may_trigger(game: Game, new: GameObject | None, own: frozenset[str],
 # ---------------------------------------------------------------- the events and their matchers
 
 
-def _fire_own(game: Game, obj: GameObject, event: str, subject: int = 0) -> None:
-    """Fire ``obj``'s own abilities of ``event`` (those it has now, or had as it last existed)."""
-    for name, ability in game.triggered(obj):
-        if ability.event == event:
-            _fire(game, obj, ability, subject=subject, name=name)
+@dataclass(frozen=True, slots=True)
+class Happened:
+    """One happening (``Happening``), as a trigger event's matcher is shown it."""
+
+    obj: GameObject | None
+    """The object it is about: the permanent entering, the one leaving (as it last existed,
+    603.10a), the blocker, the attacker, the spell cast; None for a step."""
+    abilities: tuple[tuple[str, TriggeredAbility], ...]
+    """``obj``'s triggered abilities as it has them (603.6b: as it enters; 603.10a: as it last
+    existed), each with the definition it is printed on; empty for a spell cast and a step."""
+    other: int
+    """``leaves``: the object it became in the zone it went to (400.7); ``blocks``: the
+    attacker it blocks."""
+    zone: str
+    """``leaves``: the zone it went to."""
+    died: bool
+    """``leaves``: whether it died (700.4: a creature put into a graveyard from the
+    battlefield)."""
+    step: str
+    """``step``: the step that began."""
 
 
-def _enters(game: Game, seen: Happened[GameObject]) -> None:
+_seen = builder(Happened)
+"""``Happened``, built fast (obj, abilities, other, zone, died, step): one for each happening."""
+
+
+def _enters(game: Game, seen: Happened) -> None:
     """603.6a: "when [this] enters", with the abilities it has as it enters (603.6b)."""
-    assert seen.obj is not None
-    _fire_own(game, seen.obj, "enters")
+    new = seen.obj
+    assert new is not None
+    for name, ability in seen.abilities:
+        if ability.event == "enters":
+            _fire(game, new, ability, name=name)
 
 
-def _equipment_enters(game: Game, seen: Happened[GameObject]) -> None:
+def _equipment_enters(game: Game, seen: Happened) -> None:
     """"Whenever an Equipment you control enters" (``whose = "you"``; ``each``: any player's),
     on the permanents already there and the Equipment itself (603.6a)."""
     new = seen.obj
@@ -140,7 +163,7 @@ def _equipment_enters(game: Game, seen: Happened[GameObject]) -> None:
                 _fire(game, obj, ability, subject=new.id, name=name)
 
 
-def _another_creature_enters(game: Game, seen: Happened[GameObject]) -> None:
+def _another_creature_enters(game: Game, seen: Happened) -> None:
     """"Whenever another creature enters", on the other permanents (603.6a)."""
     new = seen.obj
     assert new is not None
@@ -156,72 +179,88 @@ def _another_creature_enters(game: Game, seen: Happened[GameObject]) -> None:
                 _fire(game, obj, ability, subject=new.id, name=name)
 
 
-def _leaves(game: Game, seen: Happened[GameObject]) -> None:
+def _leaves(game: Game, seen: Happened) -> None:
     """603.6c: "when [this] leaves the battlefield", as it last existed there (603.10a)."""
-    assert seen.obj is not None
-    _fire_own(game, seen.obj, "leaves")
-
-
-def _died(game: Game, seen: Happened[GameObject]) -> GameObject | None:
-    """The creature that died (700.4: put into a graveyard from the battlefield), or None."""
     old = seen.obj
-    return old if old is not None and seen.zone == "graveyard" and game.is_creature(old) else None
+    assert old is not None
+    for name, ability in seen.abilities:
+        if ability.event == "leaves":
+            _fire(game, old, ability, name=name)
 
 
-def _watchers(game: Game, old: GameObject, event: str) -> list[GameObject]:
+_CREATURE_DIES: frozenset[str] = frozenset({"creature_dies"})
+_ENCHANTED_DIES: frozenset[str] = frozenset({"enchanted_dies"})
+
+
+def _watchers(game: Game, old: GameObject, events: frozenset[str]) -> list[GameObject]:
     """The permanents that may see ``old`` die: those still on the battlefield (looked at only if
-    one might have an ability of ``event``; the usual board: none does), then those that left
+    one might have an ability of ``events``; the usual board: none does), then those that left
     before it in the same event, as they last existed there (603.10a)."""
     st = game.state
     watchers = ([st.objects[oid] for oid in st.battlefield]
-                if _may_trigger(game, None, _NONE, frozenset((event,))) else [])
+                if _may_trigger(game, None, _NONE, events) else [])
     if st.leaving_together:
         watchers += [st.lki[oid] for oid in st.leaving_together if oid != old.id and oid in st.lki]
     return watchers
 
 
-def _dies(game: Game, seen: Happened[GameObject]) -> None:
+def _dies(game: Game, seen: Happened) -> None:
     """700.4, 603.6c: "when [this] dies", its subject the card it became (400.7)."""
-    old = _died(game, seen)
-    if old is not None:
-        _fire_own(game, old, "dies", seen.other)
+    old = seen.obj
+    if not seen.died or old is None:
+        return
+    for name, ability in seen.abilities:
+        if ability.event == "dies":
+            _fire(game, old, ability, subject=seen.other, name=name)
 
 
-def _creature_dies(game: Game, seen: Happened[GameObject]) -> None:
+def _creature_dies(game: Game, seen: Happened) -> None:
     """"Whenever [this] or another creature dies": on the creature itself, then on the others
     (603.10a), its subject the card it became."""
-    old = _died(game, seen)
-    if old is None:
+    old = seen.obj
+    if not seen.died or old is None:
         return
-    _fire_own(game, old, "creature_dies", seen.other)
-    for other in _watchers(game, old, "creature_dies"):
-        _fire_own(game, other, "creature_dies", seen.other)
+    for name, ability in seen.abilities:
+        if ability.event == "creature_dies":
+            _fire(game, old, ability, subject=seen.other, name=name)
+    for other in _watchers(game, old, _CREATURE_DIES):
+        for name, ability in game.triggered(other):
+            if ability.event == "creature_dies":
+                _fire(game, other, ability, subject=seen.other, name=name)
 
 
-def _enchanted_dies(game: Game, seen: Happened[GameObject]) -> None:
+def _enchanted_dies(game: Game, seen: Happened) -> None:
     """603.6e/603.10a: "when enchanted creature dies", on the Auras attached to it as it left;
     its subject the creature."""
-    old = _died(game, seen)
-    if old is None:
+    old = seen.obj
+    if not seen.died or old is None:
         return
-    for aura in _watchers(game, old, "enchanted_dies"):
+    for aura in _watchers(game, old, _ENCHANTED_DIES):
         if aura.attached_to == old.id:
-            _fire_own(game, aura, "enchanted_dies", old.id)
+            for name, ability in game.triggered(aura):
+                if ability.event == "enchanted_dies":
+                    _fire(game, aura, ability, subject=old.id, name=name)
 
 
-def _blocks(game: Game, seen: Happened[GameObject]) -> None:
+def _blocks(game: Game, seen: Happened) -> None:
     """509.1i/509.3: "whenever this blocks a creature", once per creature blocked."""
-    assert seen.obj is not None
-    _fire_own(game, seen.obj, "blocks", seen.other)
+    blocker = seen.obj
+    assert blocker is not None
+    for name, ability in seen.abilities:
+        if ability.event == "blocks":
+            _fire(game, blocker, ability, subject=seen.other, name=name)
 
 
-def _attacks(game: Game, seen: Happened[GameObject]) -> None:
+def _attacks(game: Game, seen: Happened) -> None:
     """508.3a: "whenever this attacks", when it is declared as an attacker."""
-    assert seen.obj is not None
-    _fire_own(game, seen.obj, "attacks")
+    attacker = seen.obj
+    assert attacker is not None
+    for name, ability in seen.abilities:
+        if ability.event == "attacks":
+            _fire(game, attacker, ability, name=name)
 
 
-def _you_cast_spell(game: Game, seen: Happened[GameObject]) -> None:
+def _you_cast_spell(game: Game, seen: Happened) -> None:
     """601.2i: "whenever you cast a spell", on the permanents its caster controls; "an instant or
     sorcery spell" (``spell_types``), "from your library" (``from_zone``: where the card was as
     its casting began, 601.2a)."""
@@ -242,21 +281,30 @@ def _you_cast_spell(game: Game, seen: Happened[GameObject]) -> None:
                 _fire(game, obj, ability, subject=spell.id, name=name)
 
 
-def _beginning_of_step(game: Game, seen: Happened[GameObject]) -> None:
+def _step_abilities(game: Game) -> tuple[tuple[int, str, TriggeredAbility], ...]:
+    """The triggered abilities permanents have of the events that watch a step beginning
+    (``_ON["step"]``), as (object id, definition, ability) in battlefield order; kept per epoch
+    (613: a step begins many times an epoch)."""
+    caches = game.caches
+    epoch, entries = caches.step_triggers
+    if epoch != caches.epoch:  # (the callers test this first: a step begins often)
+        layers, events = caches.layers, _STEP_EVENTS
+        entries = tuple((oid, name, ability) for oid in game.state.battlefield
+                        for name, ability in layers[oid].triggered if ability.event in events)
+        caches.step_triggers = (caches.epoch, entries)
+    return entries
+
+
+def _beginning_of_step(game: Game, seen: Happened) -> None:
     """503.1a/513.1a/511.2: "at the beginning of [step]" (``whose``: "you": only in its
     controller's turn)."""
     st = game.state
-    caches = game.caches  # this runs at every step: kept per epoch (613)
+    caches = game.caches
     layers = caches.layers
-    epoch, entries = caches.step_triggers
-    if epoch != caches.epoch:
-        entries = tuple((oid, name, ability) for oid in st.battlefield
-                        for name, ability in layers[oid].triggered
-                        if ability.event == "beginning_of_step")
-        caches.step_triggers = (caches.epoch, entries)
     step = seen.step
-    for oid, name, ability in entries:
-        if ability.step != step:
+    epoch, entries = caches.step_triggers
+    for oid, name, ability in entries if epoch == caches.epoch else _step_abilities(game):
+        if ability.event != "beginning_of_step" or ability.step != step:
             continue
         if ability.whose == "you" and layers[oid].controller != st.active:
             continue
@@ -288,12 +336,14 @@ for _name, _event in (
     TRIGGER_EVENTS.register(_name, _event)
 
 _NONE: frozenset[str] = frozenset()
-_ON: dict[Happening, tuple[TriggerEvent[Game, GameObject], ...]] = {}
+_ON: dict[Happening, tuple[TriggerEvent[Game, Happened], ...]] = {}
 """The registered events by the happening they watch, in registry order."""
 _OWN: dict[Happening, frozenset[str]] = {}
 """By happening, the events an ability of the object it is about may have."""
 _OTHERS: dict[Happening, frozenset[str]] = {}
 """By happening, the events other permanents' abilities may have."""
+_STEP_EVENTS: frozenset[str] = frozenset()
+"""The events that watch a step beginning."""
 
 
 def _index() -> None:
@@ -303,6 +353,8 @@ def _index() -> None:
         _ON[happening] = tuple(e for _, e in events)
         _OWN[happening] = frozenset(name for name, e in events if e.own)
         _OTHERS[happening] = frozenset(name for name, e in events if e.others)
+    global _STEP_EVENTS
+    _STEP_EVENTS = _OWN["step"] | _OTHERS["step"]
 
 
 TRIGGER_EVENTS.watch(_index)
@@ -317,7 +369,7 @@ def trigger_enters(game: Game, new: GameObject) -> None:
     permanents'."""
     if not _may_trigger(game, new, _OWN["enters"], _OTHERS["enters"]):
         return  # nothing there has such an ability (the usual case)
-    seen = Happened(new)
+    seen: Happened = _seen(new, game.triggered(new), 0, "", False, "")
     for event in _ON["enters"]:
         event.fire(game, seen)
 
@@ -328,14 +380,15 @@ def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -
     the permanents that left the battlefield before it in the same event
     (``GameState.leaving_together``), as they last existed there. ``new_id``: the object it
     became, the ability's ``subject`` ("return it", 400.7: found in the zone it moved to)."""
-    seen = Happened(old, new_id, to_zone)
+    seen: Happened = _seen(old, game.triggered(old), new_id, to_zone,
+                        to_zone == "graveyard" and game.is_creature(old), "")
     for event in _ON["leaves"]:
         event.fire(game, seen)
 
 
 def trigger_blocks(game: Game, blocker: GameObject, attacker: int) -> None:
     """509.1i/509.3: a creature blocks ``attacker`` (once per creature blocked)."""
-    seen = Happened(blocker, attacker)
+    seen: Happened = _seen(blocker, game.triggered(blocker), attacker, "", False, "")
     for event in _ON["blocks"]:
         event.fire(game, seen)
 
@@ -344,29 +397,32 @@ def trigger_cast(game: Game, spell: GameObject) -> None:
     """601.2i, 603.2: a spell became cast, once its total cost is paid (the spell is the
     abilities' ``subject``). A copy put on the stack is not cast (707.10), so copying never
     comes here."""
-    if not _may_trigger(game, None, _NONE, _OTHERS["cast"]):
+    if _OTHERS["cast"].isdisjoint(kinds_seen(game)) and abilities_as_printed(game):
         return  # no card of the game prints one (the usual case)
-    seen = Happened(spell)
+    seen: Happened = _seen(spell, (), 0, "", False, "")
     for event in _ON["cast"]:
         event.fire(game, seen)
 
 
 def trigger_attacks(game: Game, attacker: GameObject) -> None:
     """508.3a: a creature is declared as an attacker."""
-    seen = Happened(attacker)
+    seen: Happened = _seen(attacker, game.triggered(attacker), 0, "", False, "")
     for event in _ON["attacks"]:
         event.fire(game, seen)
 
 
-_STEP_BEGAN: dict[str, Happened[GameObject]] = {step: Happened(None, step=step) for step in STEPS}
+_STEP_BEGAN: dict[str, Happened] = {step: Happened(None, (), 0, "", False, step) for step in STEPS}
 """Each step's beginning, made once (a step begins many times a game)."""
 
 
 def trigger_step(game: Game, step: str) -> None:
     """A step began: "at the beginning of ..." abilities, then delayed triggers (603.7)."""
-    seen = _STEP_BEGAN[step]
-    for event in _ON["step"]:
-        event.fire(game, seen)
+    caches = game.caches
+    epoch, entries = caches.step_triggers
+    if entries if epoch == caches.epoch else _step_abilities(game):  # else no matcher is called
+        seen = _STEP_BEGAN[step]
+        for event in _ON["step"]:
+            event.fire(game, seen)
     st = game.state
     if not st.delayed_triggers:
         return  # the usual step: no delayed trigger waits (no list built to find none)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from ..game import Game
 from ..layers import end_durations
@@ -71,17 +72,6 @@ def _no_first_strike_step(game: Game) -> bool:
     return _no_attackers(game) or not has_first_strike_step(game)
 
 
-def _first_strike_damage(game: Game) -> Proc[None]:
-    """510.4: creatures with first strike or double strike deal combat damage."""
-    yield from combat_damage(game, first=True)
-
-
-def _regular_damage(game: Game) -> Proc[None]:
-    """510.1: the attacking and blocking creatures deal combat damage (510.4: not those that
-    dealt first-strike damage, unless they have double strike)."""
-    yield from combat_damage(game, first=False)
-
-
 def _discard(game: Game) -> Proc[None]:
     """514.1: the active player discards down to their maximum hand size (800.4j: a player who
     left discards nothing). Nothing has happened in this cleanup step yet (514.3a)."""
@@ -122,10 +112,12 @@ for _name, _action in (
                                     skips_step=_no_attackers)),
     ("first_strike_damage", TurnAction("510.4", "creatures with first strike or double strike "
                                        "deal combat damage", "first_strike_damage", "begin",
-                                       ask=_first_strike_damage, skips_step=_no_first_strike_step)),
-    ("combat_damage", TurnAction("510.1", "attacking and blocking creatures deal combat damage",
-                                 "combat_damage", "begin", ask=_regular_damage,
-                                 skips_step=_no_attackers)),
+                                       ask=partial(combat_damage, first=True),
+                                       skips_step=_no_first_strike_step)),
+    ("combat_damage", TurnAction("510.1", "attacking and blocking creatures deal combat damage "
+                                 "(510.4: but those that dealt first-strike damage, unless they "
+                                 "have double strike)", "combat_damage", "begin",
+                                 ask=partial(combat_damage, first=False), skips_step=_no_attackers)),
     ("discard", TurnAction("514.1", "the active player discards down to their maximum hand size",
                            "cleanup", "begin", ask=_discard)),
     ("cleanup", TurnAction("514.2", "damage is removed and \"until end of turn\" effects end",
@@ -145,8 +137,13 @@ class _StepPlan:
     """When any is true as the step would begin, it is skipped."""
     begin: tuple[TurnAction[Game], ...]
     """Its turn-based actions as it begins, in registry order."""
+    acts: tuple[Callable[[Game], None], ...]
+    """What they do, when none asks anything (``TurnAction.act``)."""
     asks: bool
     """Whether one of those may ask a player (it begins in a generator, ``_begin``)."""
+    priority: bool
+    """Whether players receive priority in it (not in the untap step, 502.4, nor as a rule in
+    the cleanup step, 514.3)."""
     end: tuple[Callable[[Game], None], ...]
     """Its turn-based actions as it ends."""
 
@@ -167,7 +164,8 @@ def _plan_steps() -> None:
         mine = [a for a in TURN_ACTIONS.values() if a.step in ("", step)]
         begin = tuple(a for a in mine if a.at == "begin")
         plan = _StepPlan(tuple(a.skips_step for a in begin if a.skips_step is not None), begin,
-                         any(a.ask is not None for a in begin),
+                         tuple(a.act for a in begin if a.act is not None),
+                         any(a.ask is not None for a in begin), step not in ("untap", "cleanup"),
                          tuple(a.act for a in mine if a.at == "end" and a.act is not None))
         _PLANS[step] = plan
         if plan.asks:
@@ -176,17 +174,7 @@ def _plan_steps() -> None:
 
 TURN_ACTIONS.watch(_plan_steps)
 
-_NO_PRIORITY = frozenset({"untap", "cleanup"})
-"""Steps in which no player receives priority as they begin (502.4, 514.3)."""
-
-
 # ---------------------------------------------------------------- the steps
-
-
-def _end_step(game: Game) -> None:
-    """The step ends: its turn-based actions as it ends (500.4, 511.3)."""
-    for act in _PLANS[game.state.step].end:
-        act(game)
 
 
 _STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
@@ -200,17 +188,18 @@ def _begin_quiet(game: Game, step: str) -> bool:
     st = game.state
     st.step = step
     plan = _PLANS[step]
-    if plan.skips and any(skips(game) for skips in plan.skips):
+    for skips in plan.skips:
+        if skips(game):
+            return False
+    if not plan.priority:
+        for act in plan.acts:
+            act(game)
         return False
-    priority = step not in _NO_PRIORITY
-    if priority:
-        _log_step(game, step)  # before its turn-based actions: they happen in the step
-    for action in plan.begin:
-        assert action.act is not None
-        action.act(game)
-    if priority:
-        trigger_step(game, step)
-    return priority
+    _log_step(game, step)  # before its turn-based actions: they happen in the step
+    for act in plan.acts:
+        act(game)
+    trigger_step(game, step)
+    return True
 
 
 def _log_step(game: Game, step: str) -> None:
@@ -228,9 +217,10 @@ def _begin(game: Game, step: str) -> Proc[bool]:
     st = game.state
     st.step = step
     plan = _PLANS[step]
-    if plan.skips and any(skips(game) for skips in plan.skips):
-        return False
-    priority = step not in _NO_PRIORITY
+    for skips in plan.skips:
+        if skips(game):
+            return False
+    priority = plan.priority
     if priority:
         _log_step(game, step)
     for action in plan.begin:
@@ -257,7 +247,8 @@ def _step_begun(game: Game, step: str, gets_priority: bool) -> bool:
         # turn-based actions and triggers change marks itself (``SBAChanges``).
         st.cycle = "check"
         return True
-    _end_step(game)
+    for act in _PLANS[step].end:  # the step ends (500.4, 511.3)
+        act(game)
     return False
 
 
@@ -293,7 +284,8 @@ def advance_steps(game: Game) -> Proc[None] | None:
     st = game.state
     # After priority in a cleanup step, another cleanup step follows (514.3a).
     index = _STEP_INDEX[st.step] + (st.step != "cleanup")
-    _end_step(game)
+    for act in _PLANS[st.step].end:  # the step ends (500.4, 511.3)
+        act(game)
     index = _quiet_steps(game, index)
     return None if index < 0 else _run_steps(game, index)
 
@@ -311,7 +303,8 @@ def end_turn_steps(game: Game) -> Proc[None] | None:
     """``end_turn`` as far as it goes without asking anything: None when it is done, else the
     rest of it (not started), as ``advance_steps``."""
     st = game.state
-    _end_step(game)
+    for act in _PLANS[st.step].end:  # the step ends (500.4, 511.3)
+        act(game)
     if st.turn_limit and st.turn >= st.turn_limit:
         st.game_over = True
         st.priority = -1
