@@ -41,8 +41,18 @@ class Registry(dict[str, E]):
             rebuild()
 
     def __setitem__(self, name: str, entry: E) -> None:
+        """Add or replace ``name``; a change a watcher refuses (it raises) is undone."""
+        old = [self[name]] if name in self else []
         super().__setitem__(name, entry)
-        self._changed()
+        try:
+            self._changed()
+        except BaseException:
+            if old:
+                super().__setitem__(name, old[0])
+            else:
+                super().__delitem__(name)
+            self._changed()
+            raise
 
     def __delitem__(self, name: str) -> None:
         super().__delitem__(name)

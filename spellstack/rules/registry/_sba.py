@@ -26,25 +26,41 @@ another zone (``tokens``, by id); damage to a permanent (``objects``, by id); an
 any permanent, its characteristics, counters and attachments (``board``)."""
 SBA_MARKS: tuple[SBAMark, ...] = get_args(SBAMark)
 
-SBA_READS: dict[str, SBAMark] = {
-    "PlayerState.life": "players",
-    "PlayerState.poison": "players",
-    "PlayerState.drew_from_empty": "players",
-    "GameObject.zone": "tokens",
-    "GameObject.is_token": "tokens",
-    "GameObject.is_copy": "tokens",
-    "GameObject.card_copy": "tokens",
-    "GameObject.damage": "objects",
-    "GameObject.deathtouch_damage": "objects",
-    "GameObject.counters": "board",
-    "GameObject.attached_to": "board",
-    "GameObject.bestowed": "board",
-    "GameObject.timestamp": "board",
-    "Characteristics.*": "board",
+_PLAYERS: frozenset[SBAMark] = frozenset({"players"})
+_TOKENS: frozenset[SBAMark] = frozenset({"tokens"})
+_OBJECTS: frozenset[SBAMark] = frozenset({"objects"})
+_BOARD: frozenset[SBAMark] = frozenset({"board"})
+_NONE: frozenset[SBAMark] = frozenset()
+
+SBA_READS: dict[str, frozenset[SBAMark]] = {
+    "PlayerState.life": _PLAYERS,
+    "PlayerState.poison": _PLAYERS,
+    "PlayerState.drew_from_empty": _PLAYERS,
+    "PlayerState.seat": _NONE,
+    "PlayerState.name": _NONE,
+    "PlayerState.lost": _NONE,
+    "GameObject.zone": frozenset({"tokens", "board"}),
+    "GameObject.is_token": _TOKENS,
+    "GameObject.is_copy": _TOKENS,
+    "GameObject.card_copy": _TOKENS,
+    "GameObject.damage": _OBJECTS,
+    "GameObject.deathtouch_damage": _OBJECTS,
+    "GameObject.counters": _BOARD,
+    "GameObject.attached_to": _BOARD,
+    "GameObject.bestowed": _BOARD,
+    "GameObject.timestamp": _BOARD,
+    "GameObject.face_down": _BOARD,
+    "GameObject.id": _NONE,
+    "GameObject.name": _NONE,
+    "GameObject.owner": _NONE,
+    "GameObject.controller": _BOARD,
+    "Characteristics.*": _BOARD,
 }
-"""What a state-based action may read of what it looks at, and the mark a change to it sets
-(``SBAChanges``): an action that reads one must declare that mark. Names, ids, seats and
-whether a player left need none (they never change, or leaving marks everything)."""
+"""What a state-based action may read of what it is shown, with the marks a change to it sets
+(``SBAChanges``): an action that reads one must declare one of them (``StateBasedAction.marks``;
+``tests/registries`` holds each registered action to it). An object's zone: a token or copy
+moving marks ``tokens``, a permanent leaving the battlefield ``board``. Ids, names, owners,
+seats and whether a player left need none (they never change, or leaving marks everything)."""
 
 SBALook = Literal["players", "objects", "permanents", "legends", "worlds", "attachments", "roles"]
 """What a state-based action looks at; a check looks in this order:
