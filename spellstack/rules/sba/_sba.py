@@ -5,6 +5,7 @@ changed, and performs what applies all at once.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from operator import attrgetter, itemgetter
@@ -445,6 +446,7 @@ _ONLY_PICKS = {
 """The ``only`` words that are not a card type, as the test of a permanent."""
 
 
+@functools.cache
 def _picker(picks: frozenset[str], everything: bool) -> _Picker:
     """A function of (objects, characteristics, ids) that picks out of the permanents ``ids``
     (with their characteristics, in that order) those of each of ``picks`` (a look's,
@@ -452,7 +454,8 @@ def _picker(picks: frozenset[str], everything: bool) -> _Picker:
     ``everything`` (an action of the look at each permanent picks none). It is written for the
     picks of a plan: its one loop makes exactly their tests, as a hand-written one would (a
     check looks at every permanent often; a loop over the names would cost a Python step for
-    each name and permanent). The same test is made once for all that share it."""
+    each name and permanent). The same test is made once for all that share it; the plans that
+    pick the same share one (written once a process)."""
     names = sorted(picks)
     tests: dict[tuple[str, str], list[int]] = {}
     for i, name in enumerate(names):
@@ -648,44 +651,16 @@ def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> 
             here.add(subject)
 
 
-@dataclass(frozen=True, slots=True)
-class _Paused:
-    """A check stopped after the look that found legend rule choices to ask (704.5j)."""
-
-    plan: _Plan
-    """Its walk."""
-    made: Any
-    """What it showed the looks."""
-    found: _Found
-    """What applies so far (``keep_one``: the choices to ask)."""
-    at: int
-    """The next look."""
-
-
-def _check(game: Game, changes: SBAChanges, checking: bool, paused: _Paused | None = None
-           ) -> tuple[_Found | None, _Paused | None]:
-    """704.3: walk the registry, look by look, where ``changes`` says something may have changed
-    (everything, if it says so), and find every state-based action that applies (None: none).
-    ``checking``: a check, which forgets what 704.5b and 704.5h read, and pauses after a look
-    that found legend rule choices to ask (``paused``: go on from there after asking, so that
-    the looks after it see the state after the choices). Otherwise nothing changes.
-
-    After a check that performed nothing, none applied: so what ``changes`` does not name needs
-    no look. Whatever is looked at is looked at in the order a look at everything would take
-    (players in turn order, objects by id, permanents in the order they entered), so the actions
-    and their order are the same.
-    """
-    if paused is None:
-        key = (changes.everything, changes.board, bool(changes.players), bool(changes.tokens),
-               bool(changes.objects))
-        plan = _PLANS.get(key) or _plan(key)
-        found, at, made = plan.walk(game, changes, checking, 0, None, None)
-    else:
-        plan = paused.plan
-        found, at, made = plan.walk(game, changes, checking, paused.at, paused.made, paused.found)
-    if at < 0 or found is None:
-        return found, None
-    return found, _Paused(plan, made, found, at)
+def _plan_for(changes: SBAChanges) -> _Plan:
+    """704.3: the walk of a check of ``changes``: of the registry's actions, those that read
+    what may have changed (everything, if ``changes`` says so), each shown only that. After a
+    check that performed nothing, none applied: so what ``changes`` does not name needs no look.
+    Whatever is looked at is looked at in the order a look at everything would take (players in
+    turn order, objects by id, permanents in the order they entered), so the actions and their
+    order are the same."""
+    key = (changes.everything, changes.board, bool(changes.players), bool(changes.tokens),
+           bool(changes.objects))
+    return _PLANS.get(key) or _plan(key)
 
 
 def _words(game: Game, found: _Found) -> list[str]:
@@ -717,7 +692,8 @@ def sba_would_apply(game: Game) -> tuple[str, ...]:
     st = game.state
     if st.game_over:
         return ()
-    found, _ = _check(game, SBAChanges(), False)
+    changes = SBAChanges()
+    found, _, _ = _plan_for(changes).walk(game, changes, False, 0, None, None)
     return () if found is None else tuple(_words(game, found))
 
 
@@ -753,11 +729,17 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         return ()
     game.take_events()  # the batch's events start here
     changes, st.sba = st.sba, SBAChanges(everything=False)
-    found, paused = _check(game, changes, True)
-    while paused is not None:  # 704.5j: the choices are asked as the legends are looked at
-        legends, paused.found.keep_one = paused.found.keep_one, []
-        yield from _keep_one(game, legends, paused.found.graveyard)
-        found, paused = _check(game, changes, True, paused)
+    # 704.3: the walk (``_plan_for``), which pauses after a look that found legend rule choices
+    # to ask (704.5j: asked as the legends are looked at; the looks after it see the state after
+    # the choices) and goes on from there.
+    plan = _PLANS.get((changes.everything, changes.board, bool(changes.players), bool(changes.tokens),
+                       bool(changes.objects))) or _plan_for(changes)
+    found, at, made = plan.walk(game, changes, True, 0, None, None)
+    while at >= 0:
+        assert found is not None
+        legends, found.keep_one = found.keep_one, []
+        yield from _keep_one(game, legends, found.graveyard)
+        found, at, made = plan.walk(game, changes, True, at, made, found)
 
     if found is None or not found.anything():
         game.end_batch()  # nothing applied: the batch's events (none, as a rule) are not returned
