@@ -58,8 +58,13 @@ from .mana import (
     parse_mana_cost,
     parse_pool,
 )
+from .mechanics import (
+    MECHANIC_MODULES,
+)
 from .registry import (
     COUNTER_KINDS,
+    KEYWORD_TRIGGERS,
+    MECHANICS,
     SBA_ACTIONS,
     TRIGGER_EVENTS,
     TURN_ACTIONS,
@@ -170,7 +175,10 @@ __all__ = [
     "DEFAULT_TURN_LIMIT",
     "EFFECT_VERBS",
     "FIRST_OBJECT_ID",
+    "KEYWORD_TRIGGERS",
     "MAX_PLAYERS",
+    "MECHANICS",
+    "MECHANIC_MODULES",
     "MORPH_CAST_COST",
     "NO_COUNTERS",
     "OPENING_HAND",
