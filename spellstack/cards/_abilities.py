@@ -18,7 +18,6 @@ from ..rules import (
     parse_mana_cost,
 )
 from ..rules.definitions import (
-    COUNTER_KINDS,
     ArgValue,
     Condition,
     LayerEffect,
@@ -27,6 +26,7 @@ from ..rules.definitions import (
     arguments_of,
 )
 from ..rules.layers import LAYER_ARG_KINDS, LAYER_VERBS, LIST_KINDS, REQUIRED_ARGS
+from ..rules.registry import COUNTER_KINDS
 from ..schema import SchemaError, from_plain
 from ._fields import (
     Where,

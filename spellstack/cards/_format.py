@@ -10,6 +10,7 @@ Effects stay tables here (``EffectTable``): their verbs read their own arguments
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
@@ -28,9 +29,9 @@ from ..rules import (
     parse_mana_cost,
 )
 from ..rules.base import CARD_TYPES, COLOR_BY_WORD, REDIRECT_ZONES, SUPERTYPES, AtLeast, Parsed
-from ..rules.definitions import COUNTER_KINDS
 from ..rules.layers import AFFECTED
 from ..rules.legality import PROTECTION_QUALITIES
+from ..rules.registry import COUNTER_KINDS
 from ..rules.replacement import REPLACEMENT_EVENTS
 from ..schema import SchemaError
 
@@ -92,13 +93,14 @@ def parse_type_line(line: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[
 # ----------------------------------------------------------------------- checks of single values
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Known:
-    """A word from a closed registry."""
+    """A word from a closed registry (compared and hashed by identity: a registry is a
+    mapping, read as it is when a file is loaded, so a name registered later counts)."""
 
     what: str
     """What the words are, for the error (``target kind``)."""
-    names: frozenset[str]
+    names: Collection[str]
     """The registry's words."""
 
     def __call__(self, word: str) -> None:
@@ -108,7 +110,7 @@ class Known:
 
 
 def _counter_kind(kind: str) -> None:
-    if kind not in COUNTER_KINDS:
+    if kind not in COUNTER_KINDS:  # read now: a kind registered after this module counts
         raise ValueError(f"unknown counter kind {kind!r}")
 
 

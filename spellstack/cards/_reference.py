@@ -28,8 +28,9 @@ from ..rules import (
     TargetSpec,
 )
 from ..rules.base import Parsed, Words
-from ..rules.definitions import COUNTER_KINDS, ArgKind, ValueType, arguments_of
+from ..rules.definitions import ArgKind, ValueType, arguments_of
 from ..rules.layers import LAYER_VERBS
+from ..rules.registry import COUNTER_KINDS
 from . import _format
 from ._format import KEYWORDS, CardTable, Known, MultiFaceTable
 
@@ -419,10 +420,14 @@ def _registries() -> list[str]:
         lines.append(f"| `{kind}` | {words} | {'yes' if players else 'no'} |")
     lines += ["", "## Trigger events", "",
               "What a triggered ability's `event` may name (`TRIGGER_EVENTS`, 603.2):", "",
-              *(f"- `{event}`" for event in sorted(TRIGGER_EVENTS)),
+              "| event | rule | when |", "| --- | --- | --- |",
+              *(f"| `{name}` | {event.rule} | {event.when} |" for name, event in sorted(TRIGGER_EVENTS.items())),
               "", "## Counter kinds", "",
-              "The counters a card file may name (`COUNTER_KINDS`, 122.1):", "",
-              *(f"- `{kind}`" for kind in sorted(COUNTER_KINDS)),
+              "The counters a card file may name (`COUNTER_KINDS`, 122.1), and what the rules "
+              "make each do:", "",
+              "| kind | rule | what it does |", "| --- | --- | --- |",
+              *(f"| `{name}` | {kind.rule} | {kind.does or 'nothing by itself: a card reads it'} |"
+                for name, kind in sorted(COUNTER_KINDS.items())),
               "", "## Layer verbs", "",
               "The effects of a `static` ability: continuous effects, each applied in its layer "
               "(`LAYER_VERBS`, 613). Every layer verb but `copy_of` and `set_base_pt_cda` is also "

@@ -60,6 +60,17 @@ from .mana import (
     parse_mana_cost,
     parse_pool,
 )
+from .mechanics import (
+    MECHANIC_MODULES,
+)
+from .registry import (
+    COUNTER_KINDS,
+    KEYWORD_TRIGGERS,
+    MECHANICS,
+    SBA_ACTIONS,
+    TRIGGER_EVENTS,
+    TURN_ACTIONS,
+)
 from .replacement import (
     add_shield,
 )
@@ -99,7 +110,6 @@ from .state import (
 )
 from .triggers import (
     CONDITIONS,
-    TRIGGER_EVENTS,
     place_triggers,
     trigger_name,
 )
@@ -164,11 +174,15 @@ __all__ = [
     "CARD_KEYS",
     "CONDITIONS",
     "COST_OPTIONS",
+    "COUNTER_KINDS",
     "DECISION_KINDS",
     "DEFAULT_TURN_LIMIT",
     "EFFECT_VERBS",
     "FIRST_OBJECT_ID",
+    "KEYWORD_TRIGGERS",
     "MAX_PLAYERS",
+    "MECHANICS",
+    "MECHANIC_MODULES",
     "MORPH_CAST_COST",
     "NO_COUNTERS",
     "OPENING_HAND",
@@ -178,11 +192,13 @@ __all__ = [
     "RESTRICTION_KINDS",
     "RESTRICTION_OBJECTS",
     "RESTRICTION_PLAYERS",
+    "SBA_ACTIONS",
     "SETUP_ZONES",
     "SKIPPED_CHECK",
     "STEPS",
     "TARGET_KINDS",
     "TRIGGER_EVENTS",
+    "TURN_ACTIONS",
     "Action",
     "ActionOption",
     "ActionOutcome",

@@ -17,12 +17,12 @@ from spellstack.rules import (
     CARD_KEYS,
     CONDITIONS,
     COST_OPTIONS,
+    COUNTER_KINDS,
     EFFECT_VERBS,
     TARGET_KINDS,
     TRIGGER_EVENTS,
     CardDefinitionError,
 )
-from spellstack.rules.definitions import COUNTER_KINDS
 from spellstack.rules.layers import LAYER_VERBS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -73,16 +73,16 @@ MUTANTS: tuple[Mutant, ...] = (
         "704.5g",
         "lethal damage `>=` becomes `>`",
         "spellstack/rules/sba/_sba.py",
-        "elif obj.damage >= t and obj.damage > 0:",
-        "elif obj.damage > t and obj.damage > 0:",
+        "> 0 and o.damage >= t]",
+        "> 0 and o.damage > t]",
     ),
     Mutant(
         "toughness-zero",
         "704.5f",
         "toughness `<= 0` becomes `< 0`",
         "spellstack/rules/sba/_sba.py",
-        'if t <= 0:\n                to_graveyard[oid] = "toughness 0 or less (704.5f)"',
-        'if t < 0:\n                to_graveyard[oid] = "toughness 0 or less (704.5f)"',
+        "if (c.toughness or 0) <= 0:",
+        "if (c.toughness or 0) < 0:",
     ),
     Mutant(
         "legend-controller",
@@ -145,8 +145,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "704.5i",
         "0 loyalty `<= 0` becomes `< 0`",
         "spellstack/rules/sba/_sba.py",
-        'counters.get("loyalty", 0) <= 0:',
-        'counters.get("loyalty", 0) < 0:',
+        'counters.get("loyalty", 0) <= 0]',
+        'counters.get("loyalty", 0) < 0]',
     ),
 )
 

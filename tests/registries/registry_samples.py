@@ -9,6 +9,9 @@ The registries, each the one place its kinds are listed, and the module checking
   layer verbs: ``LAYER_VERBS``, ``rules/layers/_vocabulary.py`` (``test_effect_and_layer_verbs.py``);
 - message kinds: the ``Message`` union (``MESSAGE_TYPES`` is read off it), each class with its
   ``ROUTES``, ``protocol/_messages.py`` (``test_message_kinds.py``).
+- state-based actions ``SBA_ACTIONS``, turn-based actions ``TURN_ACTIONS``, trigger events
+  ``TRIGGER_EVENTS`` and counter kinds ``COUNTER_KINDS``, all in ``rules/registry``, each entry
+  registered by the rules area that gives it its meaning (``test_rules_registries.py``).
 
 Each module checks every consumer of its registry by exercising it with one thing of every
 registered kind. Each ``*_missing`` function returns the kinds its consumer does not handle, with

@@ -3,7 +3,7 @@ the form the card loader produces and the kernel reads; the base types of effect
 conditions, and how their arguments are typed.
 """
 
-from ._arguments import COUNTER_KINDS, ArgKind, Argument, CostName, CounterKind, Flag, Number, arguments_of
+from ._arguments import ArgKind, Argument, CostName, CounterKind, Flag, Number, arguments_of
 from ._card_keys import CARD_KEYS, VALUE_TYPES, CardKey, ValueType
 from ._definitions import (
     ANY_NUMBER,
@@ -32,7 +32,6 @@ __all__ = [
     "ANY_NUMBER",
     "CARD_KEYS",
     "COST_OPTIONS",
-    "COUNTER_KINDS",
     "FACE_DOWN",
     "MORPH_CAST_COST",
     "VALUE_TYPES",

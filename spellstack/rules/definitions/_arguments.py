@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
+from ..registry import COUNTER_KINDS
 from ._definitions import COST_OPTIONS
 
 
@@ -81,13 +82,18 @@ def arguments_of(cls: type) -> tuple[Argument, ...]:
     return _ARGUMENTS[cls]
 
 
-COUNTER_KINDS = frozenset({"+1/+1", "-1/-1", "loyalty", "dream"})
 
 Number = Annotated[int, ArgKind("int", 1)]
 """A whole number, never X ("if you have 30 or more life")."""
 Flag = Annotated[bool, ArgKind("flag", True)]
 """A yes or no."""
-CounterKind = Annotated[str, ArgKind("counter", "+1/+1", COUNTER_KINDS.__contains__)]
+def is_counter_kind(name: str) -> bool:
+    """Whether ``name`` is a registered counter kind (``COUNTER_KINDS``; a function, since a
+    bound method of the registry, a dict, can't be hashed as part of a type)."""
+    return name in COUNTER_KINDS
+
+
+CounterKind = Annotated[str, ArgKind("counter", "+1/+1", is_counter_kind)]
 """A kind of counter (122.1), from ``COUNTER_KINDS``."""
 CostName = Annotated[str, ArgKind("cost_name", "kicker", COST_OPTIONS.__contains__)]
 """An optional or alternative cost (601.2b), from ``COST_OPTIONS``."""

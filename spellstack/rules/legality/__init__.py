@@ -7,7 +7,6 @@ Equipment and Roles (301.5, 303.4, 701.3, with the state-based actions that chec
 from ._attachments import (
     BESTOW_TARGETS,
     attach,
-    attachment_problems,
     can_attach,
     is_aura,
     is_equipment,
@@ -51,7 +50,6 @@ __all__ = [
     "TARGET_KINDS",
     "abilities_as_printed",
     "attach",
-    "attachment_problems",
     "attack_refusal",
     "block_refusal",
     "can_attach",

@@ -1,5 +1,5 @@
-"""Attachments (301.5, 303.4, 701.3): Auras, Equipment and Roles, and the state-based actions
-that check them (704.5m, 704.5n, 704.5p, 704.5y).
+"""Attachments (301.5, 303.4, 701.3): Auras, Equipment and Roles (the state-based actions that
+check them, 704.5m, 704.5n, 704.5p and 704.5y, are in ``rules/sba``).
 
 An attached permanent records what it is attached to in ``GameObject.attached_to`` (an object
 id, or a player ref for an Aura with "enchant player"). What an Aura can enchant is its enchant
@@ -112,56 +112,3 @@ def unattach(game: Game, obj: GameObject, why: str) -> None:
     obj.bestowed = False
     game.changed()
     game.log("sba", f"{visible_name(game, obj.id)} becomes unattached: {why}", subject=obj.id)
-
-
-_UNBESTOWED = "a bestowed Aura that is unattached is a creature again (702.103f)"
-
-
-def attachment_problems(game: Game) -> tuple[dict[int, str], dict[int, str]]:
-    """The attachment state-based actions that apply now: (permanents to put into their owners'
-    graveyards, permanents to unattach), each with the reason.
-
-    704.5m: an Aura attached to an illegal object or player, or to nothing, goes to the
-    graveyard. 704.5n: an Equipment attached to an illegal permanent or to a player becomes
-    unattached. 704.5p: a creature (or battle) attached to something becomes unattached, and so
-    does any other permanent that is neither Aura, Equipment nor Fortification. 704.5y: of the
-    Roles one player controls on one permanent, all but the newest go to the graveyard.
-    """
-    st = game.state
-    to_graveyard: dict[int, str] = {}
-    to_unattach: dict[int, str] = {}
-    roles: dict[tuple[int, int], list[GameObject]] = {}
-    layers = game.caches.layers
-    for oid in st.battlefield:
-        obj = st.objects[oid]
-        if not obj.attached_to:
-            # The usual case, checked on every SBA pass: one cached lookup, no helper calls.
-            c = layers[oid]
-            if "Aura" in c.subtypes and "Enchantment" in c.card_types:
-                if obj.bestowed:
-                    to_unattach[oid] = _UNBESTOWED
-                else:
-                    to_graveyard[oid] = "an Aura attached to nothing (704.5m)"
-            continue
-        aura = is_aura(game, obj)
-        if game.is_creature(obj) or game.is_type(obj, "Battle"):
-            to_unattach[oid] = "a creature or battle can't be attached (704.5p)"
-        elif aura:
-            if not can_attach(game, obj, obj.attached_to):
-                if obj.bestowed:
-                    to_unattach[oid] = _UNBESTOWED
-                else:
-                    to_graveyard[oid] = "an Aura attached illegally (704.5m)"
-            elif is_role(game, obj):
-                roles.setdefault((obj.attached_to, game.controller(obj)), []).append(obj)
-        elif is_equipment(game, obj):
-            if not can_attach(game, obj, obj.attached_to):
-                to_unattach[oid] = "an Equipment attached illegally (704.5n)"
-        else:
-            to_unattach[oid] = "it is neither an Aura nor an Equipment (704.5p)"
-    for group in roles.values():
-        newest = max(group, key=lambda o: o.timestamp)
-        for role in group:
-            if role is not newest:
-                to_graveyard[role.id] = "a newer Role is attached by the same player (704.5y)"
-    return to_graveyard, to_unattach

@@ -5,7 +5,6 @@ order (603.3b) with their targets; "whenever you cast a spell" (601.2i).
 
 from ._conditions import CONDITIONS, ConditionTest, condition_holds
 from ._triggers import (
-    TRIGGER_EVENTS,
     place_triggers,
     trigger_attacks,
     trigger_blocks,
@@ -18,7 +17,6 @@ from ._triggers import (
 
 __all__ = [
     "CONDITIONS",
-    "TRIGGER_EVENTS",
     "ConditionTest",
     "condition_holds",
     "place_triggers",

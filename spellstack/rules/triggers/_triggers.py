@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
+from ..base import builder
 from ..definitions import TriggeredAbility
 from ..game import Game
 from ..legality import abilities_as_printed, is_equipment, kinds_seen, target_candidates
-from ..state import Answer, Choice, DelayedTrigger, GameObject, PendingTrigger, Proc
+from ..registry import HAPPENINGS, TRIGGER_EVENTS, Happening, TriggerEvent
+from ..state import STEPS, Answer, Choice, DelayedTrigger, GameObject, PendingTrigger, Proc
 from ..views import ask_choose
 from ._conditions import condition_holds
-
-TRIGGER_EVENTS: frozenset[str] = frozenset(
-    {"enters", "dies", "blocks", "attacks", "beginning_of_step",
-     "leaves", "enchanted_dies", "another_creature_enters", "creature_dies",
-     "equipment_enters", "you_cast_spell"}
-)
-"""The closed registry of trigger events a card's data may name."""
 
 
 def trigger_name(source_name: str, position: int, game: Game) -> str:
@@ -40,15 +35,6 @@ def _fire(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int =
     )
 
 
-_OWN_ENTERS: frozenset[str] = frozenset({"enters", "equipment_enters"})
-"""The events of the abilities an entering permanent's own entering may trigger (603.6a)."""
-_OTHERS_ENTER: frozenset[str] = frozenset({"another_creature_enters", "equipment_enters"})
-"""The events of the abilities another permanent's entering may trigger."""
-_OTHERS_DIE: frozenset[str] = frozenset({"creature_dies", "enchanted_dies"})
-"""The events of the abilities a permanent still on the battlefield has that a creature's
-dying may trigger (603.6c, 603.6e)."""
-
-
 def _may_trigger(game: Game, new: GameObject | None, own: frozenset[str],
                  others: frozenset[str]) -> bool:
     """Whether a triggered ability for one of ``own`` (on ``new``) or ``others`` (on the other
@@ -64,17 +50,64 @@ def _may_trigger(game: Game, new: GameObject | None, own: frozenset[str],
     return bool(triggered) and any(a.event in own for a in triggered)
 
 
-def trigger_enters(game: Game, new: GameObject) -> None:
-    """603.6a: enters-the-battlefield abilities trigger when a permanent enters, with the
-    abilities and characteristics it has as it enters (603.6b: continuous effects already apply);
-    "whenever another creature enters" on the other permanents."""
-    if not _may_trigger(game, new, _OWN_ENTERS, _OTHERS_ENTER):
-        return  # nothing there has such an ability (the usual case)
-    for name, ability in game.triggered(new):
+# ---------------------------------------------------------------- the events and their matchers
+
+
+@dataclass(frozen=True, slots=True)
+class Happened:
+    """One happening (``Happening``), as a trigger event's matcher is shown it."""
+
+    obj: GameObject | None
+    """The object it is about: the permanent entering, the one leaving (as it last existed,
+    603.10a), the blocker, the attacker, the spell cast; None for a step."""
+    abilities: tuple[tuple[str, TriggeredAbility], ...]
+    """``obj``'s triggered abilities as it has them (603.6b: as it enters; 603.10a: as it last
+    existed), each with the definition it is printed on; empty for a spell cast and a step."""
+    other: int
+    """``leaves``: the object it became in the zone it went to (400.7); ``blocks``: the
+    attacker it blocks."""
+    zone: str
+    """``leaves``: the zone it went to."""
+    died: bool
+    """``leaves``: whether it died (700.4: a creature put into a graveyard from the
+    battlefield)."""
+    step: str
+    """``step``: the step that began."""
+
+
+_seen = builder(Happened)
+"""``Happened``, built fast (obj, abilities, other, zone, died, step): one for each happening."""
+
+
+def _enters(game: Game, seen: Happened) -> None:
+    """603.6a: "when [this] enters", with the abilities it has as it enters (603.6b)."""
+    new = seen.obj
+    assert new is not None
+    for name, ability in seen.abilities:
         if ability.event == "enters":
             _fire(game, new, ability, name=name)
-    if is_equipment(game, new):
-        _equipment_enters(game, new)
+
+
+def _equipment_enters(game: Game, seen: Happened) -> None:
+    """"Whenever an Equipment you control enters" (``whose = "you"``; ``each``: any player's),
+    on the permanents already there and the Equipment itself (603.6a)."""
+    new = seen.obj
+    assert new is not None
+    if not is_equipment(game, new):
+        return
+    st = game.state
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        for name, ability in game.triggered(obj):
+            if ability.event == "equipment_enters" and (
+                    ability.whose == "each" or game.controller(obj) == game.controller(new)):
+                _fire(game, obj, ability, subject=new.id, name=name)
+
+
+def _another_creature_enters(game: Game, seen: Happened) -> None:
+    """"Whenever another creature enters", on the other permanents (603.6a)."""
+    new = seen.obj
+    assert new is not None
     if not game.is_creature(new):
         return
     st = game.state
@@ -87,68 +120,93 @@ def trigger_enters(game: Game, new: GameObject) -> None:
                 _fire(game, obj, ability, subject=new.id, name=name)
 
 
-def _equipment_enters(game: Game, new: GameObject) -> None:
-    """"Whenever an Equipment you control enters" (``whose = "you"``; ``each``: any player's),
-    on the permanents already there and the Equipment itself (603.6a)."""
-    st = game.state
-    for oid in st.battlefield:
-        obj = st.objects[oid]
-        for name, ability in game.triggered(obj):
-            if ability.event == "equipment_enters" and (
-                    ability.whose == "each" or game.controller(obj) == game.controller(new)):
-                _fire(game, obj, ability, subject=new.id, name=name)
-
-
-def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -> None:
-    """603.6c, 603.10a: leaves-the-battlefield abilities look back in time: the permanent's
-    abilities as it last existed on the battlefield, and those of the permanents that left the
-    battlefield before it in the same event (``GameState.leaving_together``), as they last
-    existed there. ``new_id``: the object it became, the ability's ``subject`` ("return it",
-    400.7: found in the zone it moved to)."""
-    mine = game.triggered(old)  # 603.10a: as it last existed (its LKI characteristics)
-    for name, ability in mine:
+def _leaves(game: Game, seen: Happened) -> None:
+    """603.6c: "when [this] leaves the battlefield", as it last existed there (603.10a)."""
+    old = seen.obj
+    assert old is not None
+    for name, ability in seen.abilities:
         if ability.event == "leaves":
             _fire(game, old, ability, name=name)
-    if to_zone != "graveyard" or not game.is_creature(old):
-        return
-    for name, ability in mine:
-        if ability.event in ("dies", "creature_dies"):
-            _fire(game, old, ability, subject=new_id, name=name)
+
+
+_CREATURE_DIES: frozenset[str] = frozenset({"creature_dies"})
+_ENCHANTED_DIES: frozenset[str] = frozenset({"enchanted_dies"})
+
+
+def _watchers(game: Game, old: GameObject, events: frozenset[str]) -> list[GameObject]:
+    """The permanents that may see ``old`` die: those still on the battlefield (looked at only if
+    one might have an ability of ``events``; the usual board: none does), then those that left
+    before it in the same event, as they last existed there (603.10a)."""
     st = game.state
-    # Those still there, then those gone before it in the same event (603.10a). Those still
-    # there are looked at only if one might have such an ability (the usual board: none does).
     watchers = ([st.objects[oid] for oid in st.battlefield]
-                if _may_trigger(game, None, _OTHERS_DIE, _OTHERS_DIE) else [])
+                if _may_trigger(game, None, _NONE, events) else [])
     if st.leaving_together:
         watchers += [st.lki[oid] for oid in st.leaving_together if oid != old.id and oid in st.lki]
-    # "Whenever [this] or another creature dies".
-    for other in watchers:
+    return watchers
+
+
+def _dies(game: Game, seen: Happened) -> None:
+    """700.4, 603.6c: "when [this] dies", its subject the card it became (400.7)."""
+    old = seen.obj
+    if not seen.died or old is None:
+        return
+    for name, ability in seen.abilities:
+        if ability.event == "dies":
+            _fire(game, old, ability, subject=seen.other, name=name)
+
+
+def _creature_dies(game: Game, seen: Happened) -> None:
+    """"Whenever [this] or another creature dies": on the creature itself, then on the others
+    (603.10a), its subject the card it became."""
+    old = seen.obj
+    if not seen.died or old is None:
+        return
+    for name, ability in seen.abilities:
+        if ability.event == "creature_dies":
+            _fire(game, old, ability, subject=seen.other, name=name)
+    for other in _watchers(game, old, _CREATURE_DIES):
         for name, ability in game.triggered(other):
             if ability.event == "creature_dies":
-                _fire(game, other, ability, subject=new_id, name=name)
-    # 603.6e/603.10a: "when enchanted creature dies" on the Auras attached to it as it left.
-    for aura in watchers:
+                _fire(game, other, ability, subject=seen.other, name=name)
+
+
+def _enchanted_dies(game: Game, seen: Happened) -> None:
+    """603.6e/603.10a: "when enchanted creature dies", on the Auras attached to it as it left;
+    its subject the creature."""
+    old = seen.obj
+    if not seen.died or old is None:
+        return
+    for aura in _watchers(game, old, _ENCHANTED_DIES):
         if aura.attached_to == old.id:
             for name, ability in game.triggered(aura):
                 if ability.event == "enchanted_dies":
                     _fire(game, aura, ability, subject=old.id, name=name)
 
 
-def trigger_blocks(game: Game, blocker: GameObject, attacker: int) -> None:
-    """509.1i/509.3: "whenever this blocks a creature" triggers once per creature blocked."""
-    for name, ability in game.triggered(blocker):
+def _blocks(game: Game, seen: Happened) -> None:
+    """509.1i/509.3: "whenever this blocks a creature", once per creature blocked."""
+    blocker = seen.obj
+    assert blocker is not None
+    for name, ability in seen.abilities:
         if ability.event == "blocks":
-            _fire(game, blocker, ability, subject=attacker, name=name)
+            _fire(game, blocker, ability, subject=seen.other, name=name)
 
 
-def trigger_cast(game: Game, spell: GameObject) -> None:
-    """601.2i, 603.2: "whenever you cast a spell" triggers when a spell becomes cast, once its
-    total cost is paid, on the permanents its caster controls (the spell is its ``subject``);
-    "an instant or sorcery spell" (``spell_types``), "from your library" (``from_zone``: where
-    the card was as its casting began, 601.2a).
-    A copy put on the stack is not cast (707.10), so copying never comes here."""
-    if "you_cast_spell" not in kinds_seen(game) and abilities_as_printed(game):
-        return  # no card of the game prints one (the usual case)
+def _attacks(game: Game, seen: Happened) -> None:
+    """508.3a: "whenever this attacks", when it is declared as an attacker."""
+    attacker = seen.obj
+    assert attacker is not None
+    for name, ability in seen.abilities:
+        if ability.event == "attacks":
+            _fire(game, attacker, ability, name=name)
+
+
+def _you_cast_spell(game: Game, seen: Happened) -> None:
+    """601.2i: "whenever you cast a spell", on the permanents its caster controls; "an instant or
+    sorcery spell" (``spell_types``), "from your library" (``from_zone``: where the card was as
+    its casting began, 601.2a)."""
+    spell = seen.obj
+    assert spell is not None
     st = game.state
     caster = spell.controller
     for oid in st.battlefield:
@@ -164,30 +222,149 @@ def trigger_cast(game: Game, spell: GameObject) -> None:
                 _fire(game, obj, ability, subject=spell.id, name=name)
 
 
-def trigger_attacks(game: Game, attacker: GameObject) -> None:
-    """508.3a: "whenever this attacks" triggers when it is declared as an attacker."""
-    for name, ability in game.triggered(attacker):
-        if ability.event == "attacks":
-            _fire(game, attacker, ability, name=name)
-
-
-def trigger_step(game: Game, step: str) -> None:
-    """503.1a/513.1a/511.2: "at the beginning of ..." abilities and delayed triggers (603.7)."""
-    st = game.state
-    caches = game.caches  # this runs at every step: kept per epoch (613)
-    layers = caches.layers
+def _step_abilities(game: Game) -> tuple[tuple[int, str, TriggeredAbility], ...]:
+    """The triggered abilities permanents have of the events that watch a step beginning
+    (``_ON["step"]``), as (object id, definition, ability) in battlefield order; kept per epoch
+    (613: a step begins many times an epoch)."""
+    caches = game.caches
     epoch, entries = caches.step_triggers
-    if epoch != caches.epoch:
-        entries = tuple((oid, name, ability) for oid in st.battlefield
-                        for name, ability in layers[oid].triggered
-                        if ability.event == "beginning_of_step")
+    if epoch != caches.epoch:  # (the callers test this first: a step begins often)
+        layers, events = caches.layers, _STEP_EVENTS
+        entries = tuple((oid, name, ability) for oid in game.state.battlefield
+                        for name, ability in layers[oid].triggered if ability.event in events)
         caches.step_triggers = (caches.epoch, entries)
-    for oid, name, ability in entries:
-        if ability.step != step:
+    return entries
+
+
+def _beginning_of_step(game: Game, seen: Happened) -> None:
+    """503.1a/513.1a/511.2: "at the beginning of [step]" (``whose``: "you": only in its
+    controller's turn)."""
+    st = game.state
+    caches = game.caches
+    layers = caches.layers
+    step = seen.step
+    epoch, entries = caches.step_triggers
+    for oid, name, ability in entries if epoch == caches.epoch else _step_abilities(game):
+        if ability.event != "beginning_of_step" or ability.step != step:
             continue
         if ability.whose == "you" and layers[oid].controller != st.active:
             continue
         _fire(game, st.objects[oid], ability, name=name)
+
+
+for _name, _event in (
+    ("enters", TriggerEvent("603.6a", "when this permanent enters", "enters", True, False, _enters)),
+    ("equipment_enters", TriggerEvent("603.6a", "whenever an Equipment you control (or any) enters",
+                                      "enters", True, True, _equipment_enters)),
+    ("another_creature_enters", TriggerEvent("603.6a", "whenever another creature enters", "enters",
+                                             False, True, _another_creature_enters)),
+    ("leaves", TriggerEvent("603.6c", "when this permanent leaves the battlefield", "leaves", True,
+                            False, _leaves)),
+    ("dies", TriggerEvent("603.6c", "when this creature dies (700.4)", "leaves", True, False, _dies)),
+    ("creature_dies", TriggerEvent("603.6c", "whenever this or another creature dies", "leaves",
+                                   True, True, _creature_dies)),
+    ("enchanted_dies", TriggerEvent("603.6e", "when enchanted creature dies", "leaves", False, True,
+                                    _enchanted_dies)),
+    ("blocks", TriggerEvent("509.1i", "whenever this creature blocks a creature", "blocks", True,
+                            False, _blocks)),
+    ("attacks", TriggerEvent("508.3a", "whenever this creature attacks", "attacks", True, False,
+                             _attacks)),
+    ("you_cast_spell", TriggerEvent("601.2i", "whenever you cast a spell", "cast", False, True,
+                                    _you_cast_spell)),
+    ("beginning_of_step", TriggerEvent("503.1a", "at the beginning of a step", "step", False, True,
+                                       _beginning_of_step)),
+):
+    TRIGGER_EVENTS.register(_name, _event)
+
+_NONE: frozenset[str] = frozenset()
+_ON: dict[Happening, tuple[TriggerEvent[Game, Happened], ...]] = {}
+"""The registered events by the happening they watch, in registry order."""
+_OWN: dict[Happening, frozenset[str]] = {}
+"""By happening, the events an ability of the object it is about may have."""
+_OTHERS: dict[Happening, frozenset[str]] = {}
+"""By happening, the events other permanents' abilities may have."""
+_STEP_EVENTS: frozenset[str] = frozenset()
+"""The events that watch a step beginning."""
+
+
+def _index() -> None:
+    """Rebuild ``_ON``, ``_OWN`` and ``_OTHERS`` from the registry."""
+    for happening in HAPPENINGS:
+        events = [(name, e) for name, e in TRIGGER_EVENTS.items() if e.on == happening]
+        _ON[happening] = tuple(e for _, e in events)
+        _OWN[happening] = frozenset(name for name, e in events if e.own)
+        _OTHERS[happening] = frozenset(name for name, e in events if e.others)
+    global _STEP_EVENTS
+    _STEP_EVENTS = _OWN["step"] | _OTHERS["step"]
+
+
+TRIGGER_EVENTS.watch(_index)
+
+
+# ---------------------------------------------------------------- the happenings
+
+
+def trigger_enters(game: Game, new: GameObject) -> None:
+    """603.6a: a permanent entered: abilities trigger with the abilities and characteristics it
+    has as it enters (603.6b: continuous effects already apply), its own and the other
+    permanents'."""
+    if not _may_trigger(game, new, _OWN["enters"], _OTHERS["enters"]):
+        return  # nothing there has such an ability (the usual case)
+    seen: Happened = _seen(new, game.triggered(new), 0, "", False, "")
+    for event in _ON["enters"]:
+        event.fire(game, seen)
+
+
+def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -> None:
+    """603.6c, 603.10a: a permanent left the battlefield: leaves-the-battlefield abilities look
+    back in time: the permanent's abilities as it last existed on the battlefield, and those of
+    the permanents that left the battlefield before it in the same event
+    (``GameState.leaving_together``), as they last existed there. ``new_id``: the object it
+    became, the ability's ``subject`` ("return it", 400.7: found in the zone it moved to)."""
+    seen: Happened = _seen(old, game.triggered(old), new_id, to_zone,
+                        to_zone == "graveyard" and game.is_creature(old), "")
+    for event in _ON["leaves"]:
+        event.fire(game, seen)
+
+
+def trigger_blocks(game: Game, blocker: GameObject, attacker: int) -> None:
+    """509.1i/509.3: a creature blocks ``attacker`` (once per creature blocked)."""
+    seen: Happened = _seen(blocker, game.triggered(blocker), attacker, "", False, "")
+    for event in _ON["blocks"]:
+        event.fire(game, seen)
+
+
+def trigger_cast(game: Game, spell: GameObject) -> None:
+    """601.2i, 603.2: a spell became cast, once its total cost is paid (the spell is the
+    abilities' ``subject``). A copy put on the stack is not cast (707.10), so copying never
+    comes here."""
+    if _OTHERS["cast"].isdisjoint(kinds_seen(game)) and abilities_as_printed(game):
+        return  # no card of the game prints one (the usual case)
+    seen: Happened = _seen(spell, (), 0, "", False, "")
+    for event in _ON["cast"]:
+        event.fire(game, seen)
+
+
+def trigger_attacks(game: Game, attacker: GameObject) -> None:
+    """508.3a: a creature is declared as an attacker."""
+    seen: Happened = _seen(attacker, game.triggered(attacker), 0, "", False, "")
+    for event in _ON["attacks"]:
+        event.fire(game, seen)
+
+
+_STEP_BEGAN: dict[str, Happened] = {step: Happened(None, (), 0, "", False, step) for step in STEPS}
+"""Each step's beginning, made once (a step begins many times a game)."""
+
+
+def trigger_step(game: Game, step: str) -> None:
+    """A step began: "at the beginning of ..." abilities, then delayed triggers (603.7)."""
+    caches = game.caches
+    epoch, entries = caches.step_triggers
+    if entries if epoch == caches.epoch else _step_abilities(game):  # else no matcher is called
+        seen = _STEP_BEGAN[step]
+        for event in _ON["step"]:
+            event.fire(game, seen)
+    st = game.state
     if not st.delayed_triggers:
         return  # the usual step: no delayed trigger waits (no list built to find none)
     fired: list[DelayedTrigger] = [

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
 from ..game import Game
 from ..layers import end_durations
+from ..registry import TURN_ACTIONS, TurnAction
 from ..state import STEPS, Proc
 from ..triggers import trigger_step
 from ..views import ask_choose
@@ -13,26 +18,165 @@ from ._combat import combat_damage, declare_attackers, declare_blockers, has_fir
 MAX_HAND_SIZE = 7
 
 
-def _end_step(game: Game) -> None:
-    """500.4: mana empties from each pool as a step ends; 511.3: combat ends."""
-    st = game.state
-    for p in st.players:
+# ---------------------------------------------------------------- the turn-based actions
+
+
+def _empty_pools(game: Game) -> None:
+    """500.4: mana empties from each player's pool as each step and phase ends."""
+    for p in game.state.players:
         if p.mana:
             p.mana = {}
-    if st.step == "end_of_combat":
-        st.combat = None
+
+
+def _combat_ends(game: Game) -> None:
+    """511.3: combat ends as the end of combat step ends."""
+    game.state.combat = None
+
+
+def _untap(game: Game) -> None:
+    """502.3: the active player untaps their permanents; 302.6: they are no longer sick."""
+    st = game.state
+    layers = game.caches.layers  # controllers (layer 2), one lookup each
+    active = st.active
+    for oid in st.battlefield:
+        if layers[oid].controller == active:
+            obj = st.objects[oid]
+            obj.sick = False
+            obj.tapped = False
+
+
+def _first_draw_skipped(game: Game) -> bool:
+    """103.8a: in a two-player game the starting player skips the draw step of their first
+    turn; 103.8c: in a game of three or more players they draw."""
+    st = game.state
+    return st.turn == 1 and st.skip_first_draw and len(st.players) == 2
+
+
+def _draw(game: Game) -> None:
+    """504.1: the active player draws a card (800.4j: nobody draws for a player who left)."""
+    st = game.state
+    if not st.players[st.active].lost:
+        draw_cards(game, st.active, 1)
 
 
 def _no_attackers(game: Game) -> bool:
-    """508.8: no creatures were declared as attackers (those declared may have left since)."""
+    """508.8: no creatures were declared as attackers (those declared may have left since): the
+    declare blockers and combat damage steps are skipped."""
     combat = game.state.combat
     return combat is None or not combat.attackers_declared
 
 
-_ASKING_STEPS = frozenset({"declare_attackers", "declare_blockers", "first_strike_damage",
-                           "combat_damage", "cleanup"})
+def _no_first_strike_step(game: Game) -> bool:
+    """510.4: the first-strike combat damage step happens only if an attacking or blocking
+    creature has first strike or double strike (and 508.8: only if any attacked)."""
+    return _no_attackers(game) or not has_first_strike_step(game)
+
+
+def _discard(game: Game) -> Proc[None]:
+    """514.1: the active player discards down to their maximum hand size (800.4j: a player who
+    left discards nothing). Nothing has happened in this cleanup step yet (514.3a)."""
+    st = game.state
+    st.cleanup_acted = False
+    p = st.players[st.active]
+    excess = len(p.hand) - MAX_HAND_SIZE
+    if excess > 0 and not p.lost:
+        picked = yield from ask_choose(game, st.active, f"514.1: discard {excess} card(s)",
+                                            list(p.hand), excess, excess)
+        for oid in picked:
+            if oid in st.objects:  # not if they left the game while choosing (800.4a)
+                move_object(game, oid, "graveyard")
+
+
+def _cleanup(game: Game) -> None:
+    """514.2: damage is removed from permanents, and "until end of turn" and "this turn"
+    effects end. Removing damage makes no state-based action apply; effects that end mark the
+    board."""
+    st = game.state
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        obj.damage = 0
+        obj.deathtouch_damage = False
+    end_durations(game, "cleanup")  # 514.2: "until end of turn" effects end
+    st.shields = []  # 514.2: regeneration and prevention shields last "this turn"
+
+
+for _name, _action in (
+    ("untap", TurnAction("502.3", "the active player untaps their permanents", "untap", "begin",
+                         act=_untap)),
+    ("draw", TurnAction("504.1", "the active player draws a card", "draw", "begin", act=_draw,
+                        skips_step=_first_draw_skipped)),
+    ("declare_attackers", TurnAction("508.1", "the active player declares attackers",
+                                     "declare_attackers", "begin", ask=declare_attackers)),
+    ("declare_blockers", TurnAction("509.1", "each defending player declares blockers",
+                                    "declare_blockers", "begin", ask=declare_blockers,
+                                    skips_step=_no_attackers)),
+    ("first_strike_damage", TurnAction("510.4", "creatures with first strike or double strike "
+                                       "deal combat damage", "first_strike_damage", "begin",
+                                       ask=partial(combat_damage, first=True),
+                                       skips_step=_no_first_strike_step)),
+    ("combat_damage", TurnAction("510.1", "attacking and blocking creatures deal combat damage "
+                                 "(510.4: but those that dealt first-strike damage, unless they "
+                                 "have double strike)", "combat_damage", "begin",
+                                 ask=partial(combat_damage, first=False), skips_step=_no_attackers)),
+    ("discard", TurnAction("514.1", "the active player discards down to their maximum hand size",
+                           "cleanup", "begin", ask=_discard)),
+    ("cleanup", TurnAction("514.2", "damage is removed and \"until end of turn\" effects end",
+                           "cleanup", "begin", act=_cleanup)),
+    ("empty_pools", TurnAction("500.4", "mana empties from each player's mana pool", "", "end",
+                               act=_empty_pools)),
+    ("combat_ends", TurnAction("511.3", "combat ends", "end_of_combat", "end", act=_combat_ends)),
+):
+    TURN_ACTIONS.register(_name, _action)
+
+
+@dataclass(frozen=True, slots=True)
+class _StepPlan:
+    """What a step does as it begins and ends, read off ``TURN_ACTIONS``."""
+
+    skips: tuple[Callable[[Game], bool], ...]
+    """When any is true as the step would begin, it is skipped."""
+    begin: tuple[TurnAction[Game], ...]
+    """Its turn-based actions as it begins, in registry order."""
+    acts: tuple[Callable[[Game], None], ...]
+    """What they do, when none asks anything (``TurnAction.act``)."""
+    asks: bool
+    """Whether one of those may ask a player (it begins in a generator, ``_begin``)."""
+    priority: bool
+    """Whether players receive priority in it (not in the untap step, 502.4, nor as a rule in
+    the cleanup step, 514.3)."""
+    end: tuple[Callable[[Game], None], ...]
+    """Its turn-based actions as it ends."""
+
+
+_PLANS: dict[str, _StepPlan] = {}
+_ASKING_STEPS: set[str] = set()
 """Steps whose turn-based actions may ask a player something (508.1, 509.1, 510.1c, 514.1);
 the others begin without a decision (``_begin_quiet``), so no generator is made for them."""
+
+
+def _plan_steps() -> None:
+    """Rebuild ``_PLANS`` and ``_ASKING_STEPS`` from the registry."""
+    for name, action in TURN_ACTIONS.items():
+        if action.step and action.step not in STEPS:
+            raise ValueError(f"turn-based action {name!r} ({action.rule}): unknown step {action.step!r}")
+    _ASKING_STEPS.clear()
+    for step in STEPS:
+        mine = [a for a in TURN_ACTIONS.values() if a.step in ("", step)]
+        begin = tuple(a for a in mine if a.at == "begin")
+        plan = _StepPlan(tuple(a.skips_step for a in begin if a.skips_step is not None), begin,
+                         tuple(a.act for a in begin if a.act is not None),
+                         any(a.ask is not None for a in begin), step not in ("untap", "cleanup"),
+                         tuple(a.act for a in mine if a.at == "end" and a.act is not None))
+        _PLANS[step] = plan
+        if plan.asks:
+            _ASKING_STEPS.add(step)
+
+
+TURN_ACTIONS.watch(_plan_steps)
+
+# ---------------------------------------------------------------- the steps
+
+
 _STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
 _STEP_TEXT = {step: step.replace("_", " ") for step in STEPS}
 
@@ -43,27 +187,18 @@ def _begin_quiet(game: Game, step: str) -> bool:
     priority in it (False: the step is skipped or has none)."""
     st = game.state
     st.step = step
-    if step == "untap":
-        # 502.2/502.3: untap the active player's permanents; 302.6: they are no longer sick.
-        layers = game.caches.layers  # controllers (layer 2), one lookup each
-        active = st.active
-        for oid in st.battlefield:
-            if layers[oid].controller == active:
-                obj = st.objects[oid]
-                obj.sick = False
-                obj.tapped = False
-        return False
-    if step == "draw":
-        if st.turn == 1 and st.skip_first_draw and len(st.players) == 2:
-            # 103.8a: in a two-player game the starting player skips the draw step of their
-            # first turn; 103.8c: in a game of three or more players they draw.
+    plan = _PLANS[step]
+    for skips in plan.skips:
+        if skips(game):
             return False
-        _log_step(game, step)  # before its turn-based action: the draw happens in the step
-        if not st.players[st.active].lost:  # 800.4j: nobody draws for a player who left
-            draw_cards(game, st.active, 1)
-        _begun(game, step, logged=True)
-        return True
-    _begun(game, step)
+    if not plan.priority:
+        for act in plan.acts:
+            act(game)
+        return False
+    _log_step(game, step)  # before its turn-based actions: they happen in the step
+    for act in plan.acts:
+        act(game)
+    trigger_step(game, step)
     return True
 
 
@@ -75,63 +210,28 @@ def _log_step(game: Game, step: str) -> None:
         game.log("step", f"{st.players[st.active].name}'s {_STEP_TEXT[step]}", player=st.active)
 
 
-def _begun(game: Game, step: str, *, logged: bool = False) -> None:
-    """A step that gives priority has begun: logged (unless ``logged`` already, before its
-    turn-based actions), then its "at the beginning of" triggers (603.3: they wait for the
-    next time a player would receive priority)."""
-    if not logged:
-        _log_step(game, step)
-    trigger_step(game, step)
-
-
 def _begin(game: Game, step: str) -> Proc[bool]:
     """Begin ``step``, one of ``_ASKING_STEPS``: its turn-based actions, then "at the beginning
     of" triggers. Returns whether players receive priority in it (False: the step is skipped or
     has none)."""
     st = game.state
     st.step = step
-    if step == "declare_attackers":
-        _log_step(game, step)
-        yield from declare_attackers(game)
-    elif step in ("declare_blockers", "combat_damage"):
-        if _no_attackers(game):
-            return False  # 508.8
-        _log_step(game, step)
-        if step == "declare_blockers":
-            yield from declare_blockers(game)
-        else:
-            yield from combat_damage(game, first=False)
-    elif step == "first_strike_damage":
-        if _no_attackers(game) or not has_first_strike_step(game):
+    plan = _PLANS[step]
+    for skips in plan.skips:
+        if skips(game):
             return False
+    priority = plan.priority
+    if priority:
         _log_step(game, step)
-        yield from combat_damage(game, first=True)
-    else:  # cleanup
-        yield from _cleanup(game)
-        return False
-    _begun(game, step, logged=True)
-    return True
-
-
-def _cleanup(game: Game) -> Proc[None]:
-    """514.1: discard to maximum hand size; 514.2: remove damage, end "until end of turn"."""
-    st = game.state
-    st.cleanup_acted = False
-    p = st.players[st.active]
-    excess = len(p.hand) - MAX_HAND_SIZE
-    if excess > 0 and not p.lost:  # 800.4j: a player who left discards nothing
-        picked = yield from ask_choose(game, st.active, f"514.1: discard {excess} card(s)",
-                                            list(p.hand), excess, excess)
-        for oid in picked:
-            if oid in st.objects:  # not if they left the game while choosing (800.4a)
-                move_object(game, oid, "graveyard")
-    for oid in st.battlefield:
-        obj = st.objects[oid]
-        obj.damage = 0
-        obj.deathtouch_damage = False
-    end_durations(game, "cleanup")  # 514.2: "until end of turn" effects end
-    st.shields = []  # 514.2: regeneration and prevention shields last "this turn"
-    # Removing damage makes no state-based action apply; effects that end mark the board.
+    for action in plan.begin:
+        if action.ask is not None:
+            yield from action.ask(game)
+        else:
+            assert action.act is not None
+            action.act(game)
+    if priority:
+        trigger_step(game, step)
+    return priority
 
 
 def _step_begun(game: Game, step: str, gets_priority: bool) -> bool:
@@ -147,7 +247,8 @@ def _step_begun(game: Game, step: str, gets_priority: bool) -> bool:
         # turn-based actions and triggers change marks itself (``SBAChanges``).
         st.cycle = "check"
         return True
-    _end_step(game)
+    for act in _PLANS[step].end:  # the step ends (500.4, 511.3)
+        act(game)
     return False
 
 
@@ -183,7 +284,8 @@ def advance_steps(game: Game) -> Proc[None] | None:
     st = game.state
     # After priority in a cleanup step, another cleanup step follows (514.3a).
     index = _STEP_INDEX[st.step] + (st.step != "cleanup")
-    _end_step(game)
+    for act in _PLANS[st.step].end:  # the step ends (500.4, 511.3)
+        act(game)
     index = _quiet_steps(game, index)
     return None if index < 0 else _run_steps(game, index)
 
@@ -201,7 +303,8 @@ def end_turn_steps(game: Game) -> Proc[None] | None:
     """``end_turn`` as far as it goes without asking anything: None when it is done, else the
     rest of it (not started), as ``advance_steps``."""
     st = game.state
-    _end_step(game)
+    for act in _PLANS[st.step].end:  # the step ends (500.4, 511.3)
+        act(game)
     if st.turn_limit and st.turn >= st.turn_limit:
         st.game_over = True
         st.priority = -1

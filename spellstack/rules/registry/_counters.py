@@ -1,0 +1,37 @@
+"""Counter kinds (122): each kind a card file may name, with its rule and what it does."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._registry import Registry
+
+
+@dataclass(frozen=True, slots=True)
+class CounterKind:
+    """A kind of counter (122.1): what a counter of it means to the rules, if anything."""
+
+    rule: str
+    """The rule that gives it its meaning (``"122.1a"``)."""
+    does: str
+    """What the rules make it do, with the rules that do it; empty when it means nothing by
+    itself (a card's own text reads it, 122.1)."""
+
+
+COUNTER_KINDS: Registry[CounterKind] = Registry("counter kind")
+"""The closed registry of counter kinds a card file may name (``counter`` arguments, "Remove a
+KIND counter" costs, ``counter_limits``)."""
+
+COUNTER_KINDS.register("+1/+1", CounterKind(
+    "122.1a", "adds 1 to power and to toughness (613.4c); it and a -1/-1 counter on one "
+              "permanent are removed in pairs (704.5q)"))
+COUNTER_KINDS.register("-1/-1", CounterKind(
+    "122.1a", "subtracts 1 from power and from toughness (613.4c); removed in pairs with "
+              "+1/+1 counters (704.5q); damage from a source with wither or infect is dealt as "
+              "them (702.90c)"))
+COUNTER_KINDS.register("loyalty", CounterKind(
+    "306.5b", "a planeswalker's loyalty: it enters with its printed loyalty in them (306.5b), "
+              "its loyalty abilities' costs add or remove them (606.4), damage to it removes "
+              "them (120.3c), and with none it goes to the graveyard (704.5i)"))
+COUNTER_KINDS.register("dream", CounterKind(
+    "122.1", ""))
