@@ -34,7 +34,7 @@ from ..rules.registry import COUNTER_KINDS
 from . import _format
 from ._format import KEYWORDS, CardTable, Known, MultiFaceTable
 
-__all__ = ["EXAMPLE_CARD", "card_format_reference", "value_type"]
+__all__ = ["EXAMPLE_CARD", "card_format_reference", "toml_value", "value_type"]
 
 EXAMPLE_CARD = '''\
 [[card]]
@@ -118,7 +118,7 @@ def _text(doc: str | None) -> str:
     return " ".join((doc or "").split()).replace("``", "`").replace("|", "\\|")
 
 
-def _toml(value: Any) -> str:
+def toml_value(value: Any) -> str:
     """A value as a card file writes it."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -127,13 +127,13 @@ def _toml(value: Any) -> str:
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
     assert isinstance(value, dict), value
-    return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
 
 
 def _code(value: Any) -> str:
-    return f"`{_toml(value)}`".replace("|", "\\|")
+    return f"`{toml_value(value)}`".replace("|", "\\|")
 
 
 def _without_none(hint: Any) -> Any:

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 import pytest
 
 from spellstack.cards import load_card_file
+from spellstack.cards._reference import toml_value
 from spellstack.rules import (
     CONDITIONS,
     EFFECT_VERBS,
@@ -42,20 +43,6 @@ def examples(cls: type, required_only: bool = True) -> dict[str, Any]:
     return {a.name: a.kind.example for a in arguments_of(cls) if a.required or not required_only}
 
 
-def _toml(value: Any) -> str:
-    """``value`` as a TOML value (the few shapes argument examples have; a tuple is a list)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_toml(v) for v in value) + "]"
-    assert isinstance(value, dict), value
-    return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
-
-
 def probe_name(verb: str) -> str:
     """The name of the card that tries ``verb``."""
     return f"Probe {verb}"
@@ -66,7 +53,7 @@ def effect_card(verb: str, args: Mapping[str, Any]) -> str:
     value)."""
     effect = {"verb": verb, **args}
     return (f'[[card]]\nname = "{probe_name(verb)}"\ncost = "{{0}}"\ntype = "Sorcery"\n'
-            f'text = "Probe."\nspell.effects = [{_toml(effect)}]\n')
+            f'text = "Probe."\nspell.effects = [{toml_value(effect)}]\n')
 
 
 def static_card(verb: str, args: Mapping[str, Any]) -> str:
@@ -75,7 +62,7 @@ def static_card(verb: str, args: Mapping[str, Any]) -> str:
     effect = {"verb": verb, **args}
     return (f'[[card]]\nname = "{probe_name(verb)}"\ncost = "{{0}}"\ntype = "Enchantment"\n'
             f'text = "Probe."\n  [[card.static]]\n  text = "Probe."\n  affected = "self"\n'
-            f'  effects = [{_toml(effect)}]\n')
+            f'  effects = [{toml_value(effect)}]\n')
 
 
 def loader_missing(verbs: Iterator[tuple[str, Mapping[str, Any]]], card: Callable[[str, Mapping[str, Any]], str],
@@ -192,7 +179,7 @@ def test_the_loader_takes_every_condition(tmp_path: Path) -> None:
         path = tmp_path / f"{test}.toml"
         path.write_text(f'[[card]]\nname = "Probe {test}"\ncost = "{{0}}"\ntype = "Creature — Elf"\n'
                         f'pt = "1/1"\ntext = "Probe."\n  [[card.triggered]]\n  event = "enters"\n'
-                        f'  condition = {_toml(condition)}\n  effects = [{{ verb = "draw" }}]\n', "utf-8")
+                        f'  condition = {toml_value(condition)}\n  effects = [{{ verb = "draw" }}]\n', "utf-8")
         try:
             loaded = load_card_file(path)[f"Probe {test}"].triggered[0].condition
             assert loaded == cls(**{a.field: a.kind.example for a in arguments_of(cls)}), loaded
