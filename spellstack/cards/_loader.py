@@ -14,6 +14,7 @@ from typing import Any
 
 from ..rules import (
     COST_OPTIONS,
+    KEYWORD_TRIGGERS,
     MORPH_CAST_COST,
     ActivatedAbility,
     CardDefinition,
@@ -61,17 +62,6 @@ _MANA_VERBS = frozenset({"add_mana", "add_mana_of_any_color"})
 """The verbs of a mana ability's effects (605.1a: it could add mana)."""
 
 
-KEYWORD_TRIGGERS: dict[str, dict[str, Any]] = {
-    # 702.93a: "When this permanent is put into a graveyard from the battlefield, if it had no
-    # +1/+1 counters on it, return it to the battlefield under its owner's control with a +1/+1
-    # counter on it." 702.79a (persist): the same with -1/-1 counters.
-    kw: {"event": "dies", "condition": {"test": "source_had_no_counters", "counter": kind},
-         "effects": [{"verb": "put_onto_battlefield", "what": "subject", "counter": kind}]}
-    for kw, kind in (("undying", "+1/+1"), ("persist", "-1/-1"))
-}
-"""Keyword abilities that are triggered abilities (702), as the data of the ability they mean."""
-
-
 def _where(raw: Mapping[str, Any], source: str) -> Where:
     """What errors about the card ``raw`` name: the file and the card's name."""
     name = raw.get("name")
@@ -115,7 +105,7 @@ def _definition(card: CardTable, where: Where, source: str, token: bool) -> Card
     for kw in keywords:
         if kw in KEYWORD_TRIGGERS:
             line = next(ln for ln in text.split("\n") if ln.lower().startswith(kw))
-            raw_triggers.append(from_plain(TriggeredTable, {**KEYWORD_TRIGGERS[kw],
+            raw_triggers.append(from_plain(TriggeredTable, {**KEYWORD_TRIGGERS[kw].ability,
                                                             "text": line[:len(kw)]}))
     triggered = [_triggered(t, f"triggered[{i}]", text, where,
                             len(keywords) + len(activated) + i + 1)
