@@ -341,7 +341,7 @@ class PermissionTable:
 class CostOptionTable:
     """``[[card.cost_options]]``: an optional additional or alternative cost (601.2b)."""
 
-    name: Annotated[str, Known("cost option", frozenset(COST_OPTIONS))]
+    name: Annotated[str, Known("cost option", COST_OPTIONS)]
     """Its name, from ``COST_OPTIONS``."""
     cost: ManaCostText
     """Its mana."""

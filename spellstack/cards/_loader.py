@@ -15,7 +15,6 @@ from typing import Any
 from ..rules import (
     COST_OPTIONS,
     KEYWORD_TRIGGERS,
-    MORPH_CAST_COST,
     ActivatedAbility,
     CardDefinition,
     CardDefinitionError,
@@ -25,6 +24,7 @@ from ..rules import (
     SpellAbility,
     SpellMode,
     TriggeredAbility,
+    parse_mana_cost,
 )
 from ..schema import SchemaError, from_plain
 from ._abilities import (
@@ -245,12 +245,12 @@ def _cost_options(tables: tuple[CostOptionTable, ...], text: str,
     for i, c in enumerate(tables):
         if not c.text or c.text not in text:
             raise where.error(f"cost_options[{i}].text", f"{c.text!r} is not in the Oracle text")
-        kind, zone, _ = COST_OPTIONS[c.name]
-        if c.name == "morph":
-            # 702.37b/c: cast face down for {3}; the cost the keyword names turns it face up.
-            out.append(CostOption(c.name, kind, MORPH_CAST_COST, zone, c.text, c.cost))
+        option = COST_OPTIONS[c.name]
+        if option.cast_for:
+            # 702.37b/c (morph): cast for a cost of its own; the cost the card names turns it face up.
+            out.append(CostOption(c.name, option.kind, parse_mana_cost(option.cast_for), option.zone, c.text, c.cost))
             continue
-        out.append(CostOption(c.name, kind, c.cost, zone, c.text))
+        out.append(CostOption(c.name, option.kind, c.cost, option.zone, c.text))
     if len({o.name for o in out}) != len(out):
         raise where.error("cost_options", "a cost option is named twice")
     return tuple(out)
