@@ -31,7 +31,7 @@ from ..rules import (
 from ..rules.base import CARD_TYPES, COLOR_BY_WORD, REDIRECT_ZONES, SUPERTYPES, AtLeast, Parsed
 from ..rules.layers import AFFECTED
 from ..rules.legality import PROTECTION_QUALITIES
-from ..rules.registry import COUNTER_KINDS
+from ..rules.registry import COUNTER_KINDS, LAYOUTS
 from ..rules.replacement import REPLACEMENT_EVENTS
 from ..schema import SchemaError
 
@@ -439,8 +439,8 @@ class MultiFaceTable:
 
     name: str
     """The whole card's name (a split card's ``Fire // Ice``, else its first face's)."""
-    layout: Literal["split", "adventure", "mdfc"]
-    """The layout."""
+    layout: Annotated[str, Known("layout", LAYOUTS)]
+    """The layout, from ``LAYOUTS``."""
     face: tuple[dict[str, Any], ...]
     """Its two faces, each read as a ``CardTable``."""
 

@@ -19,7 +19,7 @@ import pytest
 
 from spellstack.cards import load_card_file
 from spellstack.rules import COST_OPTIONS, MECHANICS, CardDefinitionError
-from spellstack.rules.registry import CostOptionRule
+from spellstack.rules.registry import LAYOUTS, CostOptionRule, Layout
 from tests.registries.registry_samples import CARDS, Missing, problem
 
 RULE = re.compile(r"\d{3}\.\d+[a-z]?$")
@@ -110,3 +110,61 @@ def test_a_cost_option_of_no_mechanic_nor_card_is_reported_and_the_loader_takes_
     assert not loader_missing(["sandblast"], COST_CARD, tmp_path)  # read live, as the card is loaded
     with pytest.raises(ValueError, match="kind 'instead'"):
         CostOptionRule("instead", "hand", "702.999a", "sand")  # type: ignore[arg-type]
+
+
+# ====================================================================== layouts
+
+
+LAYOUT_CARD = """[[card]]
+name = "Probe Front"
+layout = "{name}"
+
+  [[card.face]]
+  name = "Probe Front"
+  cost = "{1}{G}"
+  type = "Creature — Bear"
+  pt = "2/2"
+
+  [[card.face]]
+  name = "Probe Back"
+  cost = "{G}"
+  type = "Sorcery — Adventure"
+  text = "You gain 1 life."
+  spell.effects = [{ verb = "gain_life", amount = 1, who = "you" }]
+"""
+"""A card file: a card of the layout ``{name}``, named by its first face (a split card is named
+by both halves, so the loader refuses this one as a split card)."""
+
+
+def layouts_used() -> set[str]:
+    """The layouts of the pool's cards."""
+    return {card.layout for card in CARDS.values() if card.faces}
+
+
+def test_every_layout_names_its_rule_and_is_a_mechanic_s() -> None:
+    assert {"split", "adventure", "mdfc"} <= set(LAYOUTS)
+    for name, layout in LAYOUTS.items():
+        assert RULE.match(layout.rule), (name, layout.rule)
+        assert layout.does, name
+    assert set(LAYOUTS) == owned("LAYOUTS")
+
+
+def test_every_layout_is_used_by_a_card_of_the_pool() -> None:
+    assert not set(LAYOUTS) - layouts_used(), "layouts no card has"
+    assert layouts_used() <= set(LAYOUTS)
+
+
+def test_an_unknown_layout_fails_at_load_naming_file_card_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(LAYOUT_CARD.replace("{name}", "flip"), "utf-8")
+    with pytest.raises(CardDefinitionError,
+                       match=rf"^{re.escape(str(path))}: card 'Probe Front': layout.*'flip'"):
+        load_card_file(path)
+
+
+def test_a_layout_of_no_mechanic_nor_card_is_reported_and_the_loader_takes_it(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(LAYOUTS, "flip", Layout("710.1", "two halves, one upside down"))
+    assert set(LAYOUTS) - owned("LAYOUTS") == {"flip"}
+    assert set(LAYOUTS) - layouts_used() == {"flip"}
+    assert not loader_missing(["flip", "adventure", "mdfc"], LAYOUT_CARD, tmp_path)  # read live
