@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from spellstack.cards import load_card_file
-from spellstack.rules import COST_OPTIONS, MECHANICS, CardDefinitionError
+from spellstack.rules import COST_OPTIONS, COUNTER_KINDS, MECHANICS, CardDefinitionError
 from spellstack.rules.registry import LAYOUTS, CostOptionRule, Layout
 from tests.registries.registry_samples import CARDS, Missing, problem
 
@@ -168,3 +168,14 @@ def test_a_layout_of_no_mechanic_nor_card_is_reported_and_the_loader_takes_it(
     assert set(LAYOUTS) - owned("LAYOUTS") == {"flip"}
     assert set(LAYOUTS) - layouts_used() == {"flip"}
     assert not loader_missing(["flip", "adventure", "mdfc"], LAYOUT_CARD, tmp_path)  # read live
+
+
+# ====================================================================== counter kinds
+
+
+def test_the_loyalty_counter_kind_is_the_loyalty_mechanic_s() -> None:
+    # The other sweeps of counter kinds (named by a card, taken by the loader and the kernel)
+    # are in test_rules_registries.py; here, who registers it.
+    assert MECHANICS["loyalty"].registers == (("COUNTER_KINDS", "loyalty"),)
+    assert "loyalty" in COUNTER_KINDS and COUNTER_KINDS["loyalty"].rule == "306.5b"
+    assert owned("COUNTER_KINDS") <= set(COUNTER_KINDS)
