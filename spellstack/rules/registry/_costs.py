@@ -5,10 +5,16 @@ had flash if you pay [cost] more") are registered by the card definitions."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Generic, Literal, TypeVar, get_args
 
 from ._registry import Registry
+
+GameT = TypeVar("GameT")
+"""The game (``rules.game.Game``, which sits above this package)."""
+ObjT = TypeVar("ObjT")
+"""A game object (``rules.state.GameObject``)."""
 
 CostKind = Literal["additional", "alternative"]
 """``additional``: paid on top of the mana cost (118.8); ``alternative``: paid instead of it
@@ -21,7 +27,7 @@ CAST_ZONES: tuple[CastZone, ...] = get_args(CastZone)
 
 
 @dataclass(frozen=True, slots=True)
-class CostOptionRule:
+class CostOptionRule(Generic[GameT, ObjT]):
     """A cost option a card may name (601.2b): what the rules make of paying it."""
 
     kind: CostKind
@@ -39,6 +45,9 @@ class CostOptionRule:
     exiled_leaving_stack: bool = False
     """Whether a spell cast with it is exiled whenever it would leave the stack (flashback
     702.34a, jump-start 702.133a)."""
+    on_enter: Callable[[GameT, ObjT], None] | None = None
+    """What happens to the permanent a spell cast with it becomes, as it enters the battlefield
+    (608.3; dash: haste, and its return to hand, 702.109a); None: nothing."""
 
     def __post_init__(self) -> None:
         if self.kind not in COST_KINDS:
@@ -47,7 +56,7 @@ class CostOptionRule:
             raise ValueError(f"cost option ({self.rule}): zone {self.zone!r} is not one of {CAST_ZONES}")
 
 
-COST_OPTIONS: Registry[CostOptionRule] = Registry("cost option")
+COST_OPTIONS: Registry[CostOptionRule[Any, Any]] = Registry("cost option")
 """The closed registry of optional and alternative costs a card may name (601.2b), by name."""
 
 EXILED_LEAVING_STACK: set[str] = set()
