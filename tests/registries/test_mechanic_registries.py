@@ -11,16 +11,30 @@ adds an entry to its registry and sees the sweep report it, and the loader take 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from spellstack.cards import load_card_file
-from spellstack.rules import COST_OPTIONS, COUNTER_KINDS, MECHANICS, CardDefinitionError
+from spellstack.rules import (
+    COST_OPTIONS,
+    COUNTER_KINDS,
+    MECHANICS,
+    Action,
+    CardDefinitionError,
+    Game,
+    default_answer,
+    resolve_top,
+    run_proc,
+)
+from spellstack.rules.casting import cast_spell
 from spellstack.rules.registry import LAYOUTS, CostOptionRule, Layout
-from tests.registries.registry_samples import CARDS, Missing, problem
+from spellstack.rules.state import GameObject
+from tests.registries.registry_samples import CARDS, Missing, problem, table
 
 RULE = re.compile(r"\d{3}\.\d+[a-z]?$")
 
@@ -110,6 +124,34 @@ def test_a_cost_option_of_no_mechanic_nor_card_is_reported_and_the_loader_takes_
     assert not loader_missing(["sandblast"], COST_CARD, tmp_path)  # read live, as the card is loaded
     with pytest.raises(ValueError, match="kind 'instead'"):
         CostOptionRule("instead", "hand", "702.999a", "sand")  # type: ignore[arg-type]
+
+
+DASHER: dict[str, Any] = {
+    "players": ["alice", "bob"],
+    "alice": {"hand": [{"card": "Goblin Heelcutter", "label": "goblin"}],
+              "battlefield": ["Mountain", "Mountain", "Mountain"]},
+}
+"""Alice, able to cast Goblin Heelcutter for its dash cost {2}{R}."""
+
+
+def dash_and_resolve() -> tuple[Game, GameObject]:
+    """Alice casts Goblin Heelcutter for its dash cost and it resolves: the game and the goblin."""
+    game, labels = table(DASHER)
+    goblin = next(o for o in game.state.objects.values() if o.card == labels["goblin"])
+    cast_spell(game, 0, Action("cast", goblin.id, costs=("dash",)))
+    run_proc(resolve_top(game), default_answer)
+    return game, next(o for o in game.state.objects.values() if o.card == labels["goblin"])
+
+
+def test_the_core_reaches_a_mechanic_through_its_cost_option_s_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    # 608.3 walks the on_enter hooks of the costs a spell was cast with: dash's sets up its return.
+    game, goblin = dash_and_resolve()
+    assert goblin.zone == "battlefield" and len(game.state.delayed_triggers) == 1
+    entered: list[str] = []
+    monkeypatch.setitem(COST_OPTIONS, "dash", dataclasses.replace(
+        COST_OPTIONS["dash"], on_enter=lambda game, obj: entered.append(obj.name)))
+    game, goblin = dash_and_resolve()
+    assert entered == ["Goblin Heelcutter"] and not game.state.delayed_triggers
 
 
 # ====================================================================== layouts

@@ -82,6 +82,11 @@ def test_a_mechanic_registering_without_declaring_what_it_touches_is_reported(
         ("714.3a",), "a permanent with sand counters", (("SBA_ACTIONS", "704.5s"), ("TRIGGER_EVENTS", "sand")),
         frozenset({"kinds_seen"})))
     assert MECHANICS["hourglass"].undeclared() == {"sba_marks"}
+    # A new way to cast (a cost option, a layout) must be seen by the cached legal actions and hand.
+    monkeypatch.setitem(MECHANICS, "sandblast", Mechanic(
+        ("702.999",), "cast from a graveyard, sanded", (("COST_OPTIONS", "sandblast"), ("LAYOUTS", "flip")),
+        frozenset({"legal_actions"})))
+    assert MECHANICS["sandblast"].undeclared() == {"hand_facts"}
     with pytest.raises(ValueError, match="rules"):
         Mechanic((), "no rules", (), frozenset())
 
