@@ -116,6 +116,34 @@ def test_an_unknown_cost_option_fails_at_load_naming_file_card_and_field(tmp_pat
         load_card_file(path)
 
 
+GRANT_CARD = """[[card]]
+name = "Probe Granter"
+cost = "{1}{U}"
+type = "Creature — Wizard"
+pt = "1/1"
+text = "Each instant card in your graveyard has it."
+
+  [[card.permission]]
+  text = "Each instant card in your graveyard has it."
+  kind = "grant_cost"
+  cost = "{name}"
+  zone = "graveyard"
+"""
+"""A card file: a creature whose permission grants the cost option ``{name}`` (601.3e)."""
+
+
+def test_a_granted_cost_option_is_read_live_and_an_unknown_one_names_file_card_and_field(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert not loader_missing(COST_OPTIONS, GRANT_CARD, tmp_path)
+    path = tmp_path / "bad.toml"
+    path.write_text(GRANT_CARD.replace("{name}", "sandblast"), "utf-8")
+    with pytest.raises(CardDefinitionError,
+                       match=rf"^{re.escape(str(path))}: card 'Probe Granter': permission\[0\]\.cost.*'sandblast'"):
+        load_card_file(path)
+    monkeypatch.setitem(COST_OPTIONS, "sandblast", CostOptionRule("alternative", "graveyard", "702.999a", "sand"))
+    assert not loader_missing(["sandblast"], GRANT_CARD, tmp_path)
+
+
 def test_a_cost_option_of_no_mechanic_nor_card_is_reported_and_the_loader_takes_it(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setitem(COST_OPTIONS, "sandblast", CostOptionRule("alternative", "hand", "702.999a", "sand"))
