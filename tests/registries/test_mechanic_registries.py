@@ -31,6 +31,7 @@ from spellstack.rules import (
     resolve_top,
     run_proc,
 )
+from spellstack.rules.base import CARD_ZONES
 from spellstack.rules.casting import cast_spell
 from spellstack.rules.registry import LAYOUTS, CostOptionRule, Layout
 from spellstack.rules.state import GameObject
@@ -80,9 +81,10 @@ def cost_options_used() -> set[str]:
             | {p.cost for card in CARDS.values() for p in card.permissions if p.cost})
 
 
-def test_every_cost_option_names_its_rule_and_what_paying_it_means() -> None:
+def test_every_cost_option_names_its_rule_what_paying_it_means_and_a_zone_of_cards() -> None:
     for name, option in COST_OPTIONS.items():
         assert RULE.match(option.rule), (name, option.rule)
+        assert option.zone in CARD_ZONES, (name, option.zone)
         assert option.means and option.means == option.means.strip(), name
 
 

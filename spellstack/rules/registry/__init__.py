@@ -5,7 +5,7 @@ below every other rules area, so that any of them may register into it; the entr
 registered by the area that defines their meaning, as it is imported.
 """
 
-from ._costs import CAST_ZONES, COST_KINDS, COST_OPTIONS, EXILED_LEAVING_STACK, CastZone, CostKind, CostOptionRule
+from ._costs import COST_KINDS, COST_OPTIONS, EXILED_LEAVING_STACK, CostKind, CostOptionRule
 from ._counters import COUNTER_KINDS, CounterKind
 from ._layouts import LAYOUTS, Layout
 from ._mechanics import KEYWORD_TRIGGERS, MECHANICS, TOUCHES, TOUCHES_NEEDED, KeywordTrigger, Mechanic, Touch
@@ -26,7 +26,6 @@ from ._triggers import HAPPENINGS, TRIGGER_EVENTS, Happening, TriggerEvent
 from ._turn import TURN_ACTIONS, TurnAction
 
 __all__ = [
-    "CAST_ZONES",
     "COST_KINDS",
     "COST_OPTIONS",
     "COUNTER_KINDS",
@@ -44,7 +43,6 @@ __all__ = [
     "TOUCHES_NEEDED",
     "TRIGGER_EVENTS",
     "TURN_ACTIONS",
-    "CastZone",
     "CostKind",
     "CostOptionRule",
     "CounterKind",

@@ -21,10 +21,6 @@ CostKind = Literal["additional", "alternative"]
 (118.9)."""
 COST_KINDS: tuple[CostKind, ...] = get_args(CostKind)
 
-CastZone = Literal["hand", "graveyard", "exile", "library"]
-"""A zone a card may be cast from (601.3)."""
-CAST_ZONES: tuple[CastZone, ...] = get_args(CastZone)
-
 
 @dataclass(frozen=True, slots=True)
 class CostOptionRule(Generic[GameT, ObjT]):
@@ -32,8 +28,9 @@ class CostOptionRule(Generic[GameT, ObjT]):
 
     kind: CostKind
     """Additional (118.8) or alternative (118.9)."""
-    zone: CastZone
-    """The zone it lets the card be cast from (flashback: the graveyard, 702.34a)."""
+    zone: str
+    """The zone it lets the card be cast from, one of ``base.CARD_ZONES`` (flashback: the
+    graveyard, 702.34a)."""
     rule: str
     """Its rule (``"702.33a"``)."""
     means: str
@@ -52,8 +49,6 @@ class CostOptionRule(Generic[GameT, ObjT]):
     def __post_init__(self) -> None:
         if self.kind not in COST_KINDS:
             raise ValueError(f"cost option ({self.rule}): kind {self.kind!r} is not one of {COST_KINDS}")
-        if self.zone not in CAST_ZONES:
-            raise ValueError(f"cost option ({self.rule}): zone {self.zone!r} is not one of {CAST_ZONES}")
 
 
 COST_OPTIONS: Registry[CostOptionRule[Any, Any]] = Registry("cost option")
