@@ -10,7 +10,7 @@ Effects stay tables here (``EffectTable``): their verbs read their own arguments
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
@@ -31,7 +31,7 @@ from ..rules import (
 from ..rules.base import CARD_TYPES, COLOR_BY_WORD, REDIRECT_ZONES, SUPERTYPES, AtLeast, Parsed
 from ..rules.layers import AFFECTED
 from ..rules.legality import PROTECTION_QUALITIES
-from ..rules.registry import COUNTER_KINDS
+from ..rules.registry import COUNTER_KINDS, LAYOUTS
 from ..rules.replacement import REPLACEMENT_EVENTS
 from ..schema import SchemaError
 
@@ -107,6 +107,24 @@ class Known:
         if word not in self.names:
             raise ValueError(f"unknown {self.what} {word!r} (known: "
                              f"{', '.join(repr(n) for n in sorted(self.names))})")
+
+
+class _OrNone(Collection[str]):
+    """A registry's names and ``""`` (a field's "none"), read live as ``Known`` reads them."""
+
+    __slots__ = ("names",)
+
+    def __init__(self, names: Collection[str]) -> None:
+        self.names = names
+
+    def __contains__(self, word: object) -> bool:
+        return word == "" or word in self.names
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("", *self.names))
+
+    def __len__(self) -> int:
+        return len(self.names) + 1
 
 
 def _counter_kind(kind: str) -> None:
@@ -331,7 +349,7 @@ class PermissionTable:
     """Which spells."""
     zone: Literal["", "graveyard", "exile", "library"] = ""
     """For ``cast_from``, ``play_lands_from`` and ``grant_cost``: the zone it is about."""
-    cost: Annotated[str, Known("cost option", frozenset({"", *COST_OPTIONS}))] = ""
+    cost: Annotated[str, Known("cost option", _OrNone(COST_OPTIONS))] = ""
     """For ``grant_cost``: the cost option the cards there have."""
     face_down: bool = False
     """For ``cast_from`` exile: from among cards exiled face down."""
@@ -341,7 +359,7 @@ class PermissionTable:
 class CostOptionTable:
     """``[[card.cost_options]]``: an optional additional or alternative cost (601.2b)."""
 
-    name: Annotated[str, Known("cost option", frozenset(COST_OPTIONS))]
+    name: Annotated[str, Known("cost option", COST_OPTIONS)]
     """Its name, from ``COST_OPTIONS``."""
     cost: ManaCostText
     """Its mana."""
@@ -439,8 +457,8 @@ class MultiFaceTable:
 
     name: str
     """The whole card's name (a split card's ``Fire // Ice``, else its first face's)."""
-    layout: Literal["split", "adventure", "mdfc"]
-    """The layout."""
+    layout: Annotated[str, Known("layout", LAYOUTS)]
+    """The layout, from ``LAYOUTS``."""
     face: tuple[dict[str, Any], ...]
     """Its two faces, each read as a ``CardTable``."""
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..rules import (
     COST_OPTIONS,
-    MORPH_CAST_COST,
+    KEYWORD_TRIGGERS,
     ActivatedAbility,
     CardDefinition,
     CardDefinitionError,
@@ -24,6 +24,7 @@ from ..rules import (
     SpellAbility,
     SpellMode,
     TriggeredAbility,
+    parse_mana_cost,
 )
 from ..schema import SchemaError, from_plain
 from ._abilities import (
@@ -59,17 +60,6 @@ __all__ = ["load_card_file", "load_cards", "parse_type_line"]
 
 _MANA_VERBS = frozenset({"add_mana", "add_mana_of_any_color"})
 """The verbs of a mana ability's effects (605.1a: it could add mana)."""
-
-
-KEYWORD_TRIGGERS: dict[str, dict[str, Any]] = {
-    # 702.93a: "When this permanent is put into a graveyard from the battlefield, if it had no
-    # +1/+1 counters on it, return it to the battlefield under its owner's control with a +1/+1
-    # counter on it." 702.79a (persist): the same with -1/-1 counters.
-    kw: {"event": "dies", "condition": {"test": "source_had_no_counters", "counter": kind},
-         "effects": [{"verb": "put_onto_battlefield", "what": "subject", "counter": kind}]}
-    for kw, kind in (("undying", "+1/+1"), ("persist", "-1/-1"))
-}
-"""Keyword abilities that are triggered abilities (702), as the data of the ability they mean."""
 
 
 def _where(raw: Mapping[str, Any], source: str) -> Where:
@@ -115,7 +105,7 @@ def _definition(card: CardTable, where: Where, source: str, token: bool) -> Card
     for kw in keywords:
         if kw in KEYWORD_TRIGGERS:
             line = next(ln for ln in text.split("\n") if ln.lower().startswith(kw))
-            raw_triggers.append(from_plain(TriggeredTable, {**KEYWORD_TRIGGERS[kw],
+            raw_triggers.append(from_plain(TriggeredTable, {**KEYWORD_TRIGGERS[kw].ability,
                                                             "text": line[:len(kw)]}))
     triggered = [_triggered(t, f"triggered[{i}]", text, where,
                             len(keywords) + len(activated) + i + 1)
@@ -255,12 +245,12 @@ def _cost_options(tables: tuple[CostOptionTable, ...], text: str,
     for i, c in enumerate(tables):
         if not c.text or c.text not in text:
             raise where.error(f"cost_options[{i}].text", f"{c.text!r} is not in the Oracle text")
-        kind, zone, _ = COST_OPTIONS[c.name]
-        if c.name == "morph":
-            # 702.37b/c: cast face down for {3}; the cost the keyword names turns it face up.
-            out.append(CostOption(c.name, kind, MORPH_CAST_COST, zone, c.text, c.cost))
+        option = COST_OPTIONS[c.name]
+        if option.cast_for:
+            # 702.37b/c (morph): cast for a cost of its own; the cost the card names turns it face up.
+            out.append(CostOption(c.name, option.kind, parse_mana_cost(option.cast_for), option.zone, c.text, c.cost))
             continue
-        out.append(CostOption(c.name, kind, c.cost, zone, c.text))
+        out.append(CostOption(c.name, option.kind, c.cost, option.zone, c.text))
     if len({o.name for o in out}) != len(out):
         raise where.error("cost_options", "a cost option is named twice")
     return tuple(out)

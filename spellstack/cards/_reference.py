@@ -443,8 +443,8 @@ def _registries() -> list[str]:
               "additional cost is paid on top of the mana cost (118.8), an alternative one "
               "instead of it (118.9).", "",
               "| name | kind | cast from | what paying it means |", "| --- | --- | --- | --- |"]
-    for name, (kind, zone, means) in COST_OPTIONS.items():
-        lines.append(f"| `{name}` | {kind} | {zone} | {_text(means)} |")
+    for name, option in sorted(COST_OPTIONS.items()):
+        lines.append(f"| `{name}` | {option.kind} | {option.zone} | {option.rule}: {_text(option.means)} |")
     lines += ["", "## Keywords", "",
               "The keyword abilities `keywords` may name (702), besides `protection from` a "
               "colour word or a quality:", "", _words(KEYWORDS), ""]

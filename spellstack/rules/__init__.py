@@ -22,7 +22,6 @@ from .casting import (
 from .definitions import (
     CARD_KEYS,
     COST_OPTIONS,
-    MORPH_CAST_COST,
     ActivatedAbility,
     CardDefinition,
     CardKey,
@@ -183,7 +182,6 @@ __all__ = [
     "MAX_PLAYERS",
     "MECHANICS",
     "MECHANIC_MODULES",
-    "MORPH_CAST_COST",
     "NO_COUNTERS",
     "OPENING_HAND",
     "PERMISSION_KINDS",

@@ -11,7 +11,10 @@ The registries, each the one place its kinds are listed, and the module checking
   ``ROUTES``, ``protocol/_messages.py`` (``test_message_kinds.py``).
 - state-based actions ``SBA_ACTIONS``, turn-based actions ``TURN_ACTIONS``, trigger events
   ``TRIGGER_EVENTS`` and counter kinds ``COUNTER_KINDS``, all in ``rules/registry``, each entry
-  registered by the rules area that gives it its meaning (``test_rules_registries.py``).
+  registered by the rules area that gives it its meaning (``test_rules_registries.py``);
+- cost options ``COST_OPTIONS`` and layouts ``LAYOUTS``, also in ``rules/registry``, registered by
+  the mechanics' modules (``test_mechanic_registries.py``), and the mechanics themselves,
+  ``MECHANICS`` (``test_mechanics.py``).
 
 Each module checks every consumer of its registry by exercising it with one thing of every
 registered kind. Each ``*_missing`` function returns the kinds its consumer does not handle, with

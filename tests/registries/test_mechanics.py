@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import spellstack.rules.registry as registries
-from spellstack.cards import _loader
+from spellstack.cards import _loader, load_card_file
 from spellstack.rules import KEYWORD_TRIGGERS, MECHANIC_MODULES, MECHANICS
 from spellstack.rules.mechanics import import_mechanics
-from spellstack.rules.registry import Mechanic
+from spellstack.rules.registry import KeywordTrigger, Mechanic
 
 MECHANICS_DIR = Path(importlib.import_module("spellstack.rules.mechanics").__file__ or "").parent
 
@@ -47,9 +47,30 @@ def test_every_mechanic_declares_the_caches_what_it_registers_touches() -> None:
     assert not undeclared, f"mechanics touching caches they do not declare: {undeclared}"
 
 
-def test_the_card_loader_reads_the_keyword_triggers_the_mechanics_register() -> None:
-    # Until the loader reads KEYWORD_TRIGGERS itself, its own table must say the same.
-    assert _loader.KEYWORD_TRIGGERS == {kw: k.ability for kw, k in KEYWORD_TRIGGERS.items()}
+PERSIST_CARD = """[[card]]
+name = "Probe Persister"
+cost = "{1}"
+type = "Creature — Spirit"
+pt = "1/1"
+text = "Persist"
+keywords = ["persist"]
+"""
+
+
+def test_the_card_loader_reads_the_keyword_triggers_the_mechanics_register(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The loader has no table of its own: the name it reads is the registry itself ...
+    assert _loader.KEYWORD_TRIGGERS is KEYWORD_TRIGGERS
+    path = tmp_path / "persist.toml"
+    path.write_text(PERSIST_CARD, "utf-8")
+    (persist,) = load_card_file(path)["Probe Persister"].triggered
+    assert (persist.event, persist.effects[0].verb) == ("dies", "put_onto_battlefield")
+    # ... and reads it as it stands when a card is loaded: a keyword trigger changed for the
+    # test is the one the card gets.
+    monkeypatch.setitem(KEYWORD_TRIGGERS, "persist", KeywordTrigger("702.79a", {
+        "event": "dies", "effects": [{"verb": "gain_life", "amount": 1, "who": "you"}]}))
+    (changed,) = load_card_file(path)["Probe Persister"].triggered
+    assert (changed.event, changed.condition, changed.effects[0].verb) == ("dies", None, "gain_life")
 
 
 # ---------------------------------------------------------------------- the checks can fail
@@ -61,6 +82,11 @@ def test_a_mechanic_registering_without_declaring_what_it_touches_is_reported(
         ("714.3a",), "a permanent with sand counters", (("SBA_ACTIONS", "704.5s"), ("TRIGGER_EVENTS", "sand")),
         frozenset({"kinds_seen"})))
     assert MECHANICS["hourglass"].undeclared() == {"sba_marks"}
+    # A new way to cast (a cost option, a layout) must be seen by the cached legal actions and hand.
+    monkeypatch.setitem(MECHANICS, "sandblast", Mechanic(
+        ("702.999",), "cast from a graveyard, sanded", (("COST_OPTIONS", "sandblast"), ("LAYOUTS", "flip")),
+        frozenset({"legal_actions"})))
+    assert MECHANICS["sandblast"].undeclared() == {"hand_facts"}
     with pytest.raises(ValueError, match="rules"):
         Mechanic((), "no rules", (), frozenset())
 

@@ -3,13 +3,12 @@ the form the card loader produces and the kernel reads; the base types of effect
 conditions, and how their arguments are typed.
 """
 
+from ..registry import COST_OPTIONS
 from ._arguments import ArgKind, Argument, CostName, CounterKind, Flag, Number, arguments_of
 from ._card_keys import CARD_KEYS, VALUE_TYPES, CardKey, ValueType
 from ._definitions import (
     ANY_NUMBER,
-    COST_OPTIONS,
     FACE_DOWN,
-    MORPH_CAST_COST,
     ActivatedAbility,
     ArgValue,
     CardDefinition,
@@ -33,7 +32,6 @@ __all__ = [
     "CARD_KEYS",
     "COST_OPTIONS",
     "FACE_DOWN",
-    "MORPH_CAST_COST",
     "VALUE_TYPES",
     "ActivatedAbility",
     "ArgKind",

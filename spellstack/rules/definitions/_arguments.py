@@ -11,8 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
-from ..registry import COUNTER_KINDS
-from ._definitions import COST_OPTIONS
+from ..registry import COST_OPTIONS, COUNTER_KINDS
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from typing import Annotated, ClassVar, Literal
 
 from ..base import AtLeast, Words
-from ..mana import ManaCost, parse_mana_cost
+from ..mana import ManaCost
+from ..registry import COST_OPTIONS, CostOptionRule
 
 ArgValue = int | str | bool | tuple[str, ...] | tuple[int, ...]
 """The value of a layer primitive's argument (``LayerEffect``, and the continuous effects made
@@ -123,28 +124,11 @@ class SpellAbility:
     """"If X is N or more, ... deals twice X damage divided ... instead": the N (0: never)."""
 
 
-COST_OPTIONS: dict[str, tuple[str, str, str]] = {
-    # name: (kind, the zone it casts from, what paying it means)
-    "kicker": ("additional", "hand", "702.33a: an optional additional cost; the spell is "
-               "\"kicked\" (702.33d), which its effects may ask"),
-    "flashback": ("alternative", "graveyard", "702.34a: cast from a graveyard for this cost; "
-                  "if it would then leave the stack, it is exiled instead"),
-    "evoke": ("alternative", "hand", "702.74a: when the permanent enters, if its evoke cost "
-              "was paid, its controller sacrifices it"),
-    "bestow": ("alternative", "hand", "702.103b: the spell is an Aura spell with enchant "
-               "creature, and the permanent an Aura while attached (702.103e-f)"),
-    "dash": ("alternative", "hand", "702.109a: the permanent has haste and returns to its "
-             "owner's hand at the beginning of the next end step"),
-    "flash": ("additional", "hand", "601.3c: a card's own \"you may cast this spell as though "
-              "it had flash if you pay [cost] more\""),
-    "jump-start": ("additional", "graveyard", "702.133a: cast from a graveyard by discarding a "
-                   "card in addition to paying its other costs; then exiled instead of leaving "
-                   "the stack elsewhere"),
-    "morph": ("alternative", "hand", "702.37c: cast face down as a 2/2 creature with no text, "
-              "name, subtypes or mana cost for {3} (708.2); turned face up any time its "
-              "controller has priority by paying its morph cost (702.37e, a special action)"),
-}
-"""The closed registry of optional and alternative costs a card may name (601.2b)."""
+COST_OPTIONS.register("flash", CostOptionRule(
+    "additional", "hand", "601.3c", "a card's own \"you may cast this spell as though it had flash "
+    "if you pay [cost] more\""))
+# The mechanics' cost options (kicker, flashback ...) are registered by their modules
+# (``rules/mechanics``); this one is a card's own words, no mechanic.
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,10 +151,6 @@ class CostOption:
     face_up_cost: ManaCost | None = None
     """702.37e: for ``morph``, the morph cost paid to turn the face-down permanent face up
     (``mana_cost`` is then the {3} paid to cast it face down, 702.37c); None otherwise."""
-
-
-MORPH_CAST_COST = parse_mana_cost("{3}")
-"""702.37b/c: what casting a card face down with morph costs, rather than its mana cost."""
 
 
 @dataclass(frozen=True, slots=True)

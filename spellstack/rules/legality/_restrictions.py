@@ -408,7 +408,7 @@ def granted_costs(game: Game, seat: int, obj: GameObject,
                 and _applies_to_player(game, p.players, source, seat)
                 and _admits(game, p, obj, source, face) and face.mana_cost is not None
                 and all(o.name != p.cost for o in (*face.cost_options, *out))):
-            kind = COST_OPTIONS[p.cost][0]
+            kind = COST_OPTIONS[p.cost].kind
             out.append(CostOption(p.cost, kind, face.mana_cost if kind == "alternative"
                                   else ManaCost(()), p.zone, f"{source.name}: {p.text}"))
     return tuple(out)

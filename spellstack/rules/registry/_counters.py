@@ -1,4 +1,5 @@
-"""Counter kinds (122): each kind a card file may name, with its rule and what it does."""
+"""Counter kinds (122): each kind a card file may name, with its rule and what it does. The kinds
+of 122.1 are registered here; a mechanic's own kind by its module (``rules/mechanics``: loyalty)."""
 
 from __future__ import annotations
 
@@ -29,9 +30,5 @@ COUNTER_KINDS.register("-1/-1", CounterKind(
     "122.1a", "subtracts 1 from power and from toughness (613.4c); removed in pairs with "
               "+1/+1 counters (704.5q); damage from a source with wither or infect is dealt as "
               "them (702.90c)"))
-COUNTER_KINDS.register("loyalty", CounterKind(
-    "306.5b", "a planeswalker's loyalty: it enters with its printed loyalty in them (306.5b), "
-              "its loyalty abilities' costs add or remove them (606.4), damage to it removes "
-              "them (120.3c), and with none it goes to the graveyard (704.5i)"))
 COUNTER_KINDS.register("dream", CounterKind(
     "122.1", ""))

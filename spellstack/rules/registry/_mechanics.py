@@ -27,10 +27,13 @@ TOUCHES_NEEDED: dict[str, frozenset[Touch]] = {
     "KEYWORD_TRIGGERS": frozenset({"kinds_seen"}),
     "TRIGGER_EVENTS": frozenset({"kinds_seen"}),
     "SBA_ACTIONS": frozenset({"sba_marks"}),
+    "COST_OPTIONS": frozenset({"legal_actions", "hand_facts"}),
+    "LAYOUTS": frozenset({"legal_actions", "hand_facts"}),
 }
 """What registering into a registry needs a mechanic to declare it touches: a triggered ability
 of a new kind is one ``kinds_seen`` must see, a state-based action one whose reads its marks
-must cover."""
+must cover, a new way to cast (a cost option, a layout whose faces may be cast or played) one
+the cached legal actions and what a hand allows must see."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,23 +3,20 @@
 from __future__ import annotations
 
 from ..definitions import Condition, Effect, TargetSpec
-from ..effects import CreateDelayedTrigger, EffectContext, PutIntoZone, run_effects
+from ..effects import CreateDelayedTrigger, EffectContext, run_effects
 from ..game import Game
-from ..layers import add_effect, new_effect
 from ..legality import BESTOW_TARGETS, enter_refusal, is_aura, is_legal_target, spell_target_specs
-from ..state import DelayedTrigger, Event, GameObject, Proc
+from ..registry import COST_OPTIONS
+from ..state import Event, GameObject, Proc
 from ..triggers import condition_holds
 from ..views import visible_name
 from ..zones import move_object
 from ._copies import choose_copy
 
-DASH_RETURN = 1
-"""The key of dash's delayed trigger in ``KEYWORD_DELAYED_EFFECTS``."""
-KEYWORD_DELAYED_EFFECTS: dict[int, tuple[Effect, ...]] = {
-    # 702.109a: "it's returned from the battlefield to its owner's hand".
-    DASH_RETURN: (PutIntoZone("subject", "hand"),),
-}
-"""Delayed triggered abilities a keyword creates, by key: what each does."""
+KEYWORD_DELAYED_EFFECTS: dict[int, tuple[Effect, ...]] = {}
+"""Delayed triggered abilities a keyword creates (603.7), by the key its ``DelayedTrigger`` names
+them with (``("", key, 0)``): what each does. The mechanics that create them add theirs
+(``rules/mechanics``: dash's return to hand)."""
 
 
 def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
@@ -154,25 +151,16 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
     target = spell.targets[0] if spell.targets and is_aura(game, spell) else 0
     new = move_object(game, spell.id, "battlefield", controller=spell.controller,
                       copy_of=original)
-    if "dash" in new.cast_costs:
-        _dashed(game, new)
+    for cost in new.cast_costs:
+        on_enter = COST_OPTIONS[cost].on_enter  # 702.109a: dash's haste and return
+        if on_enter is not None:
+            on_enter(game, new)
     if target:
         new.attached_to = target
         new.timestamp = game.state.new_timestamp()  # 613.7e
         game.changed()
         game.log("attach", f"{visible_name(game, new.id)} enters attached to {visible_name(game, target)} (608.3c)",
                  subject=new.id)
-
-
-def _dashed(game: Game, permanent: GameObject) -> None:
-    """702.109a: a permanent whose dash cost was paid has haste, and a delayed trigger returns it
-    to its owner's hand at the beginning of the next end step (603.7)."""
-    st = game.state
-    add_effect(game, new_effect(game, "add_abilities", (("keywords", ("haste",)),),
-                                (permanent.id,), permanent, "indefinite"))
-    st.delayed_triggers.append(DelayedTrigger(
-        st.new_id(), permanent.controller, permanent.id, permanent.name, 0, "end",
-        ("", DASH_RETURN, 0), permanent.id))
 
 
 def _leave_stack(game: Game, obj: GameObject) -> None:

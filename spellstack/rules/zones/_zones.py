@@ -10,6 +10,7 @@ from ..definitions import definition_named
 from ..game import Game
 from ..layers import add_counters, become_copy, end_with_source, reads_zone_sizes, snapshot_leaving
 from ..legality import enter_refusal, protected_from
+from ..registry import EXILED_LEAVING_STACK
 from ..replacement import MoveEvent, Replacement, prevent_damage, replace_move, run_sync
 from ..state import GameObject, Proc, is_player_ref, seat_of_ref
 from ..triggers import trigger_enters, trigger_leaves
@@ -131,10 +132,9 @@ def move_object(
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
     moving = st.objects[oid]
-    if moving.zone == "stack" and moving.cast_costs and (
-            "flashback" in moving.cast_costs or "jump-start" in moving.cast_costs):
-        # 702.34a, 702.133a: a spell cast with flashback or jump-start is exiled whenever it
-        # would leave the stack.
+    if moving.zone == "stack" and moving.cast_costs and not EXILED_LEAVING_STACK.isdisjoint(moving.cast_costs):
+        # 702.34a, 702.133a: a spell cast with flashback or jump-start (a cost option saying so)
+        # is exiled whenever it would leave the stack.
         to_zone = "exile"
     snapshot_leaving(game, moving)  # 603.10: as it last existed on the battlefield
     old = st.objects.pop(oid)
