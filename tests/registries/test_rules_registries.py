@@ -37,7 +37,9 @@ from spellstack.rules import (
     sba_would_apply,
     state_based_actions,
 )
+from spellstack.rules.layers import add_counters
 from spellstack.rules.registry import (
+    COUNTERS_CHANGED,
     SBA_LOOKS,
     SBA_READS,
     CounterKind,
@@ -217,8 +219,8 @@ def test_an_unknown_trigger_event_or_counter_kind_fails_at_load_naming_card_and_
     path.write_text(trigger_card("whenever_sand_runs_out"), "utf-8")
     with pytest.raises(Exception, match=r"Probe whenever_sand_runs_out.*triggered\[0\]\.event"):
         load_card_file(path)
-    path.write_text(counter_card("sand"), "utf-8")
-    with pytest.raises(Exception, match=r"Probe sand.*counter"):
+    path.write_text(counter_card("water"), "utf-8")
+    with pytest.raises(Exception, match=r"Probe water.*counter"):
         load_card_file(path)
 
 
@@ -334,6 +336,34 @@ def test_a_happening_walks_its_trigger_events_in_registry_order(monkeypatch: pyt
     bears = next(o for o in game.state.objects.values() if o.card == labels["bears"])
     trigger_attacks(game, bears)
     assert calls == [("second", "Grizzly Bears"), ("first", "Grizzly Bears")]
+
+
+def test_a_trigger_event_watching_counters_is_told_of_each_change_on_a_printing_permanent(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def watching() -> bool:
+        return any(e.on == "counters" for e in TRIGGER_EVENTS.values())
+
+    assert bool(COUNTERS_CHANGED) == watching()  # nothing is told while no event watches
+    calls: list[tuple[str, str, int]] = []
+    monkeypatch.setitem(TRIGGER_EVENTS, "probe_counters", TriggerEvent(
+        "122.6", "whenever counters are put on or removed from this", "counters", True, False,
+        lambda game, seen: calls.append((seen.obj.name, seen.zone, seen.other))))
+    assert COUNTERS_CHANGED
+    path = tmp_path / "probe.toml"
+    path.write_text(trigger_card("probe_counters"), "utf-8")
+    game, labels = table({"players": ["alice", "bob"], "alice": {"battlefield": [
+        {"card": "Probe probe_counters", "label": "probe"}, {"card": "Grizzly Bears", "label": "bears"}]}},
+        {**CARDS, **load_card_file(path)})
+    probe, bears = (next(o for o in game.state.objects.values() if o.card == labels[label])
+                    for label in ("probe", "bears"))
+    add_counters(game, probe, "+1/+1", 2)
+    add_counters(game, probe, "+1/+1", -1)
+    add_counters(game, probe, "+1/+1", -5)  # only the one left is removed
+    add_counters(game, bears, "+1/+1", 1)  # its card prints no such ability: not looked at
+    assert calls == [("Probe probe_counters", "+1/+1", 2), ("Probe probe_counters", "+1/+1", -1),
+                     ("Probe probe_counters", "+1/+1", -1)]
+    monkeypatch.delitem(TRIGGER_EVENTS, "probe_counters")
+    assert bool(COUNTERS_CHANGED) == watching()
 
 
 # ====================================================================== what an action reads, and its marks
