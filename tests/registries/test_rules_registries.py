@@ -246,13 +246,13 @@ def test_a_new_state_based_or_turn_based_action_nothing_names_is_reported(monkey
 def test_a_new_trigger_event_or_counter_kind_no_card_names_is_reported(monkeypatch: pytest.MonkeyPatch,
                                                                        tmp_path: Path) -> None:
     # The loader reads the registries itself, so it takes the new names: only the sweep fails.
-    monkeypatch.setitem(TRIGGER_EVENTS, "sand_removed", TriggerEvent(
-        "714.2b", "whenever a sand counter is removed", "attacks", True, False, lambda game, seen: None))
-    monkeypatch.setitem(COUNTER_KINDS, "sand", CounterKind("122.1", ""))
-    assert set(TRIGGER_EVENTS) - events_printed() == {"sand_removed"}
-    assert set(COUNTER_KINDS) - counter_kinds_named() == {"sand"}
-    assert not loader_missing(["sand_removed"], trigger_card, tmp_path)
-    assert not loader_missing(["sand"], counter_card, tmp_path)
+    monkeypatch.setitem(TRIGGER_EVENTS, "water_drained", TriggerEvent(
+        "714.2b", "whenever a water counter is removed", "attacks", True, False, lambda game, seen: None))
+    monkeypatch.setitem(COUNTER_KINDS, "water", CounterKind("122.1", ""))
+    assert set(TRIGGER_EVENTS) - events_printed() == {"water_drained"}
+    assert set(COUNTER_KINDS) - counter_kinds_named() == {"water"}
+    assert not loader_missing(["water_drained"], trigger_card, tmp_path)
+    assert not loader_missing(["water"], counter_card, tmp_path)
 
 
 # ====================================================================== walked in order
@@ -416,13 +416,14 @@ READS_TABLE: dict[str, Any] = {
     "alice": {"battlefield": [{"card": "Grizzly Bears", "label": "bears"}, "Isamaru, Hound of Konda",
                               "Isamaru, Hound of Konda", "Concordant Crossroads", "Living Plane",
                               {"card": "Jace Beleren", "counters": {"loyalty": 1}},
-                              {"card": "Rasputin Dreamweaver", "counters": {"dream": 8}}],
+                              {"card": "Rasputin Dreamweaver", "counters": {"dream": 8}},
+                              "Test Sand Timer"],
               "graveyard": [{"token": "Soldier"}]},
     "bob": {"battlefield": [{"card": "Pacifism", "attached_to": "bears"},
                             {"card": "Grizzly Bears", "label": "hurt", "counters": {"+1/+1": 1, "-1/-1": 1}}]},
 }
 """A table where each action reads what it can: a token in a graveyard, legends, worlds, a
-planeswalker, counters of every sort, an Aura attached."""
+planeswalker, counters of every sort, an Aura attached, an Hourglass out of sand."""
 
 
 def test_every_state_based_action_reads_only_what_its_marks_cover() -> None:
