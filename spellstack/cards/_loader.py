@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..rules import (
+    CARD_KEYS,
     COST_OPTIONS,
     KEYWORD_TRIGGERS,
     ActivatedAbility,
@@ -72,11 +73,45 @@ def _where(raw: Mapping[str, Any], source: str) -> Where:
 
 def _card(raw: Mapping[str, Any], source: str, token: bool) -> CardDefinition:
     where = _where(raw, source)
+    raw, mechanic_keys = _mechanic_keys(raw, where)
     try:
         card = from_plain(CardTable, raw)
     except SchemaError as err:
         raise where.schema_error(err) from None
-    return _definition(card, where, source, token)
+    for key, _ in mechanic_keys:
+        wanted = CARD_KEYS[key].card_type
+        if wanted and wanted not in card.type.card_types:
+            raise where.error(key, f"a card with {key!r} ({CARD_KEYS[key].mechanic}) is a "
+                              f"{wanted} card (205.2a); its type line is {raw.get('type')!r}")
+    defn = _definition(card, where, source, token)
+    return replace(defn, mechanic_keys=mechanic_keys) if mechanic_keys else defn
+
+
+def _mechanic_keys(raw: Mapping[str, Any],
+                   where: Where) -> tuple[Mapping[str, Any], tuple[tuple[str, Any], ...]]:
+    """The card's table without the keys mechanics register (``CARD_KEYS`` entries naming a
+    mechanic), with the card data they stand for added, and their values read (in registry
+    order). A card without such a key (nearly every card) is returned as it is."""
+    keys = CARD_KEYS
+    mine = [k for k in raw if k in keys and keys[k].mechanic]
+    if not mine:
+        return raw, ()
+    rest = {k: v for k, v in raw.items() if k not in mine}
+    values = []
+    for key in (k for k in keys if k in mine):
+        entry = keys[key]
+        try:
+            value = from_plain(entry.reads_as, raw[key])
+        except SchemaError as err:
+            raise where.schema_error(err, key) from None
+        values.append((key, value))
+        if entry.stands_for is not None:
+            for field, tables in entry.stands_for(value).items():
+                given = rest.get(field, [])
+                if not isinstance(given, list):
+                    raise where.error(field, f"must be a list of tables, got {short_value(given)}")
+                rest[field] = [*given, *tables]
+    return rest, tuple(values)
 
 
 def _definition(card: CardTable, where: Where, source: str, token: bool) -> CardDefinition:

@@ -327,13 +327,16 @@ def _card_keys(tables: dict[type, str]) -> list[str]:
     lines = ["## Card keys", "",
              "The keys of a `[[card]]` or `[[token]]` table (`CARD_KEYS`). A card of another "
              "layout (split, Adventure, modal double-faced) has a `name`, a `layout` and its "
-             "two faces under `face`, each a card's table with the keys above `layout`.", "",
+             "two faces under `face`, each a card's table with the keys above `layout`. The keys after "
+             "`face` are the mechanics' own (each names its mechanic): each stands for card data "
+             "of the format's keys, and the card keeps its value for its mechanic's rules.", "",
              "| key | type | rule | what it says |", "| --- | --- | --- | --- |"]
     for name, key in CARD_KEYS.items():
         inner = [t for t in _dataclasses_in(hints[name]) if t in tables] if name in hints else []
         kind = (f"[{key.type}](#{tables[inner[0]]})" if inner
                 else f"[{key.type}](#conditions)" if name == "flash_if" else key.type)
-        lines.append(f"| `{name}` | {kind} | {key.rule or '—'} | {_text(key.means)} |")
+        means = f"{key.means} (the mechanic `{key.mechanic}`)" if key.mechanic else key.means
+        lines.append(f"| `{name}` | {kind} | {key.rule or '—'} | {_text(means)} |")
     return lines
 
 

@@ -65,6 +65,7 @@ from .mechanics import (
 from .registry import (
     COUNTER_KINDS,
     KEYWORD_TRIGGERS,
+    LAYOUTS,
     MECHANICS,
     SBA_ACTIONS,
     TRIGGER_EVENTS,
@@ -179,6 +180,7 @@ __all__ = [
     "EFFECT_VERBS",
     "FIRST_OBJECT_ID",
     "KEYWORD_TRIGGERS",
+    "LAYOUTS",
     "MAX_PLAYERS",
     "MECHANICS",
     "MECHANIC_MODULES",

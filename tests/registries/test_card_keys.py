@@ -16,7 +16,7 @@ import re
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, get_type_hints
+from typing import Annotated, Any, get_type_hints
 
 import pytest
 
@@ -24,8 +24,11 @@ from spellstack.cards import load_card_file
 from spellstack.cards._format import CardTable, MultiFaceTable
 from spellstack.cards._reference import value_type
 from spellstack.rules import CARD_KEYS, CardDefinitionError, CardKey
+from spellstack.rules.base import AtLeast
 from spellstack.rules.definitions import VALUE_TYPES
-from tests.registries.registry_samples import Missing
+from spellstack.rules.legality import kinds_seen
+from tests.registries.registry_samples import CARDS, Missing
+from tests.registries.registry_samples import table as game_table
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_FILES = sorted([*(ROOT / "spellstack" / "cards" / "data").glob("*.toml"),
@@ -44,12 +47,25 @@ def loader_keys() -> dict[str, Any]:
     return keys
 
 
+def format_keys() -> list[str]:
+    """The registered keys of the card format's own tables (not a mechanic's), in order."""
+    return [key for key, entry in CARD_KEYS.items() if not entry.mechanic]
+
+
+def mechanic_keys() -> list[str]:
+    """The registered keys of the mechanics, in order."""
+    return [key for key, entry in CARD_KEYS.items() if entry.mechanic]
+
+
 def loader_missing() -> Missing:
     """The registered keys the loader does not read, and the keys it reads that are not
-    registered, the registry as it stands now."""
+    registered, the registry as it stands now. A mechanic's key is read by its entry
+    (``reads_as``), never by a field of the format's tables."""
     read = loader_keys()
     missing = {key: "registered, but the loader's tables have no such field"
-               for key in CARD_KEYS if key not in read}
+               for key in format_keys() if key not in read}
+    missing.update({key: "a mechanic's key, but the loader's tables have a field of that name"
+                    for key in mechanic_keys() if key in read})
     missing.update({key: "read by the loader, but not registered" for key in read
                     if key not in CARD_KEYS})
     return missing
@@ -57,7 +73,7 @@ def loader_missing() -> Missing:
 
 def type_missing() -> Missing:
     """The keys whose registered type is not what the loader reads them as."""
-    read = loader_keys()
+    read = {**loader_keys(), **{key: CARD_KEYS[key].reads_as for key in mechanic_keys()}}
     return {key: f"registered as {entry.type}, read as {value_type(read[key])}"
             for key, entry in CARD_KEYS.items() if key in read and value_type(read[key]) != entry.type}
 
@@ -95,8 +111,9 @@ def docs_missing() -> Missing:
 
 def test_the_registry_names_the_loaders_keys() -> None:
     assert not loader_missing()
-    # In the loader's field order: the card format's page lists them so.
-    assert list(CARD_KEYS) == list(loader_keys())
+    # In the loader's field order, then the mechanics' keys: the card format's page lists them so.
+    assert format_keys() == list(loader_keys())
+    assert list(CARD_KEYS) == format_keys() + mechanic_keys()
 
 
 def test_each_keys_type_is_what_the_loader_reads() -> None:
@@ -124,16 +141,16 @@ def test_the_card_format_page_lists_every_key() -> None:
 def test_a_key_not_registered_fails_naming_file_card_and_key(where: str, tmp_path: Path) -> None:
     bears = 'name = "Grizzly Bears"\ncost = "{1}{G}"\ntype = "Creature — Bear"\npt = "2/2"\n'
     if where == "card":
-        text = f"[[card]]\n{bears}hourglass = 3\n"
+        text = f"[[card]]\n{bears}clepsydra = 3\n"
     else:
         text = ('[[card]]\nname = "Fire // Ice"\nlayout = "split"\n'
-                f'  [[card.face]]\n  {bears.replace(chr(10), chr(10) + "  ")}hourglass = 3\n'
+                f'  [[card.face]]\n  {bears.replace(chr(10), chr(10) + "  ")}clepsydra = 3\n'
                 '  [[card.face]]\n  name = "Ice"\n  cost = "{1}{U}"\n  type = "Instant"\n')
     path = tmp_path / "cards.toml"
     path.write_text(text, "utf-8")
-    assert "hourglass" not in CARD_KEYS
+    assert "clepsydra" not in CARD_KEYS
     with pytest.raises(CardDefinitionError,
-                       match=f"^{re.escape(str(path))}: card 'Grizzly Bears': .*'hourglass'"):
+                       match=f"^{re.escape(str(path))}: card 'Grizzly Bears': .*'clepsydra'"):
         load_card_file(path)
 
 
@@ -141,11 +158,11 @@ def test_a_key_not_registered_fails_naming_file_card_and_key(where: str, tmp_pat
 
 
 def test_a_key_added_to_the_registry_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(CARD_KEYS, "hourglass",
-                        CardKey("integer", "714.3a", "it enters with this many sand counters"))
-    assert "hourglass" in loader_missing()
-    assert "hourglass" in unused()
-    assert "hourglass" in docs_missing()
+    monkeypatch.setitem(CARD_KEYS, "clepsydra",
+                        CardKey("integer", "714.3a", "it enters with this many water counters"))
+    assert "clepsydra" in loader_missing()
+    assert "clepsydra" in unused()
+    assert "clepsydra" in docs_missing()
 
 
 @pytest.fixture
@@ -169,3 +186,66 @@ def test_a_key_taken_out_of_the_registry_is_reported() -> None:
 def test_a_key_registered_with_another_type_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(CARD_KEYS, "loyalty", CardKey("string", "209.1", "printed loyalty"))
     assert type_missing() == {"loyalty": "registered as string, read as integer"}
+
+
+# ---------------------------------------------------------------------- a mechanic's own key
+
+
+def _dream_counters(n: int) -> dict[str, list[dict[str, Any]]]:
+    """What ``clepsydra = N`` stands for in these tests: it enters with N dream counters."""
+    return {"replacement": [{"event": "enters", "counters": {"dream": n}, "text": f"Clepsydra {n}"}]}
+
+
+CLEPSYDRA = CardKey("integer", "714.3a", "it enters with this many dream counters",
+                    mechanic="clepsydra", reads_as=Annotated[int, AtLeast(1)],
+                    stands_for=_dream_counters, card_type="Artifact")
+"""A mechanic's key, as a mechanic module would register it (the tests add it for a while)."""
+
+JAR = '[[card]]\nname = "Probe Jar"\ntype = "Artifact"\ncost = "{2}"\ntext = "Clepsydra 3"\n'
+
+
+def test_a_mechanics_key_is_read_by_its_entry_and_kept_on_the_card(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(CARD_KEYS, "clepsydra", CLEPSYDRA)
+    assert not loader_missing() and not type_missing()  # the loader takes it, read as an integer
+    path = tmp_path / "jar.toml"
+    path.write_text(f"{JAR}clepsydra = 3\n", "utf-8")
+    jar = load_card_file(path)["Probe Jar"]
+    assert jar.mechanic_keys == (("clepsydra", 3),)
+    assert jar.mechanic_key("clepsydra") == 3 and jar.mechanic_key("persist") is None
+    (enters,) = jar.replacements  # the data it stands for, quoting its Oracle words
+    assert (enters.event, enters.counters, enters.text) == ("enters", (("dream", 3),), "Clepsydra 3")
+    # A game with such a card knows it has one (a mechanic's actions look for none otherwise).
+    game, _ = game_table({"players": ["alice", "bob"], "alice": {"battlefield": ["Probe Jar"]}},
+                    {**CARDS, "Probe Jar": jar})
+    assert "clepsydra" in kinds_seen(game)
+    assert "clepsydra" not in kinds_seen(game_table({"players": ["alice", "bob"]})[0])
+
+
+@pytest.mark.parametrize(("line", "error"), [
+    ("clepsydra = 0", r"clepsydra: expected 1 or more, got 0"),
+    ('clepsydra = "three"', r"clepsydra: .*int"),
+])
+def test_a_mechanics_key_with_a_bad_value_fails_naming_file_card_and_key(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, line: str, error: str) -> None:
+    monkeypatch.setitem(CARD_KEYS, "clepsydra", CLEPSYDRA)
+    path = tmp_path / "jar.toml"
+    path.write_text(f"{JAR}{line}\n", "utf-8")
+    with pytest.raises(CardDefinitionError, match=f"^{re.escape(str(path))}: card 'Probe Jar': {error}"):
+        load_card_file(path)
+
+
+def test_a_mechanics_key_on_a_card_without_its_card_type_fails(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(CARD_KEYS, "clepsydra", CLEPSYDRA)
+    path = tmp_path / "jar.toml"
+    path.write_text(JAR.replace('"Artifact"', '"Enchantment"') + "clepsydra = 3\n", "utf-8")
+    with pytest.raises(CardDefinitionError, match=r"'Probe Jar': clepsydra: .*Artifact card \(205\.2a\)"):
+        load_card_file(path)
+
+
+def test_a_mechanics_key_must_say_what_it_is_read_as() -> None:
+    with pytest.raises(ValueError, match="read as"):
+        CardKey("integer", "714.3a", "sand", mechanic="clepsydra")
+    with pytest.raises(ValueError, match="only a mechanic's key"):
+        CardKey("integer", "714.3a", "sand", reads_as=int)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-import spellstack.rules.registry as registries
+import spellstack.rules as rules
 from spellstack.cards import _loader, load_card_file
 from spellstack.rules import KEYWORD_TRIGGERS, MECHANIC_MODULES, MECHANICS
 from spellstack.rules.mechanics import import_mechanics
@@ -38,7 +38,7 @@ def test_each_mechanic_has_a_record_naming_its_rules_in_its_module_docstring() -
 
 def test_what_each_mechanic_registers_is_in_its_registry() -> None:
     missing = [(name, registry, entry) for name, mechanic in MECHANICS.items()
-               for registry, entry in mechanic.registers if entry not in getattr(registries, registry)]
+               for registry, entry in mechanic.registers if entry not in getattr(rules, registry)]
     assert not missing
 
 

@@ -37,7 +37,9 @@ from spellstack.rules import (
     sba_would_apply,
     state_based_actions,
 )
+from spellstack.rules.layers import add_counters
 from spellstack.rules.registry import (
+    COUNTERS_CHANGED,
     SBA_LOOKS,
     SBA_READS,
     CounterKind,
@@ -217,8 +219,8 @@ def test_an_unknown_trigger_event_or_counter_kind_fails_at_load_naming_card_and_
     path.write_text(trigger_card("whenever_sand_runs_out"), "utf-8")
     with pytest.raises(Exception, match=r"Probe whenever_sand_runs_out.*triggered\[0\]\.event"):
         load_card_file(path)
-    path.write_text(counter_card("sand"), "utf-8")
-    with pytest.raises(Exception, match=r"Probe sand.*counter"):
+    path.write_text(counter_card("water"), "utf-8")
+    with pytest.raises(Exception, match=r"Probe water.*counter"):
         load_card_file(path)
 
 
@@ -244,13 +246,13 @@ def test_a_new_state_based_or_turn_based_action_nothing_names_is_reported(monkey
 def test_a_new_trigger_event_or_counter_kind_no_card_names_is_reported(monkeypatch: pytest.MonkeyPatch,
                                                                        tmp_path: Path) -> None:
     # The loader reads the registries itself, so it takes the new names: only the sweep fails.
-    monkeypatch.setitem(TRIGGER_EVENTS, "sand_removed", TriggerEvent(
-        "714.2b", "whenever a sand counter is removed", "attacks", True, False, lambda game, seen: None))
-    monkeypatch.setitem(COUNTER_KINDS, "sand", CounterKind("122.1", ""))
-    assert set(TRIGGER_EVENTS) - events_printed() == {"sand_removed"}
-    assert set(COUNTER_KINDS) - counter_kinds_named() == {"sand"}
-    assert not loader_missing(["sand_removed"], trigger_card, tmp_path)
-    assert not loader_missing(["sand"], counter_card, tmp_path)
+    monkeypatch.setitem(TRIGGER_EVENTS, "water_drained", TriggerEvent(
+        "714.2b", "whenever a water counter is removed", "attacks", True, False, lambda game, seen: None))
+    monkeypatch.setitem(COUNTER_KINDS, "water", CounterKind("122.1", ""))
+    assert set(TRIGGER_EVENTS) - events_printed() == {"water_drained"}
+    assert set(COUNTER_KINDS) - counter_kinds_named() == {"water"}
+    assert not loader_missing(["water_drained"], trigger_card, tmp_path)
+    assert not loader_missing(["water"], counter_card, tmp_path)
 
 
 # ====================================================================== walked in order
@@ -336,6 +338,34 @@ def test_a_happening_walks_its_trigger_events_in_registry_order(monkeypatch: pyt
     assert calls == [("second", "Grizzly Bears"), ("first", "Grizzly Bears")]
 
 
+def test_a_trigger_event_watching_counters_is_told_of_each_change_on_a_printing_permanent(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    def watching() -> bool:
+        return any(e.on == "counters" for e in TRIGGER_EVENTS.values())
+
+    assert bool(COUNTERS_CHANGED) == watching()  # nothing is told while no event watches
+    calls: list[tuple[str, str, int]] = []
+    monkeypatch.setitem(TRIGGER_EVENTS, "probe_counters", TriggerEvent(
+        "122.6", "whenever counters are put on or removed from this", "counters", True, False,
+        lambda game, seen: calls.append((seen.obj.name, seen.zone, seen.other))))
+    assert COUNTERS_CHANGED
+    path = tmp_path / "probe.toml"
+    path.write_text(trigger_card("probe_counters"), "utf-8")
+    game, labels = table({"players": ["alice", "bob"], "alice": {"battlefield": [
+        {"card": "Probe probe_counters", "label": "probe"}, {"card": "Grizzly Bears", "label": "bears"}]}},
+        {**CARDS, **load_card_file(path)})
+    probe, bears = (next(o for o in game.state.objects.values() if o.card == labels[label])
+                    for label in ("probe", "bears"))
+    add_counters(game, probe, "+1/+1", 2)
+    add_counters(game, probe, "+1/+1", -1)
+    add_counters(game, probe, "+1/+1", -5)  # only the one left is removed
+    add_counters(game, bears, "+1/+1", 1)  # its card prints no such ability: not looked at
+    assert calls == [("Probe probe_counters", "+1/+1", 2), ("Probe probe_counters", "+1/+1", -1),
+                     ("Probe probe_counters", "+1/+1", -1)]
+    monkeypatch.delitem(TRIGGER_EVENTS, "probe_counters")
+    assert bool(COUNTERS_CHANGED) == watching()
+
+
 # ====================================================================== what an action reads, and its marks
 
 
@@ -386,13 +416,14 @@ READS_TABLE: dict[str, Any] = {
     "alice": {"battlefield": [{"card": "Grizzly Bears", "label": "bears"}, "Isamaru, Hound of Konda",
                               "Isamaru, Hound of Konda", "Concordant Crossroads", "Living Plane",
                               {"card": "Jace Beleren", "counters": {"loyalty": 1}},
-                              {"card": "Rasputin Dreamweaver", "counters": {"dream": 8}}],
+                              {"card": "Rasputin Dreamweaver", "counters": {"dream": 8}},
+                              "Test Sand Timer"],
               "graveyard": [{"token": "Soldier"}]},
     "bob": {"battlefield": [{"card": "Pacifism", "attached_to": "bears"},
                             {"card": "Grizzly Bears", "label": "hurt", "counters": {"+1/+1": 1, "-1/-1": 1}}]},
 }
 """A table where each action reads what it can: a token in a graveyard, legends, worlds, a
-planeswalker, counters of every sort, an Aura attached."""
+planeswalker, counters of every sort, an Aura attached, an Hourglass out of sand."""
 
 
 def test_every_state_based_action_reads_only_what_its_marks_cover() -> None:

@@ -5,12 +5,20 @@ The card loader reads a card's table into the card format's dataclasses (``CardT
 card or a face, ``MultiFaceTable`` for a card of another layout), which refuse any other key,
 naming the file, the card and the key; a test holds their fields to this registry, name for
 name and type for type, so that it and the loader say the same.
+
+A mechanic (``rules/mechanics``) may register a key of its own: its entry names the mechanic,
+the type its value is read as, and the card data it stands for (as a keyword that is a
+triggered ability stands for that ability); the loader reads it beside the format's fields and
+keeps its value on the card (``CardDefinition.mechanic_keys``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
+
+from ..registry import Registry
 
 ValueType = Literal["string", "integer", "boolean", "list of strings", "table", "list of tables"]
 """What a key's value is in TOML."""
@@ -28,9 +36,34 @@ class CardKey:
     spellstack's own that serves none."""
     means: str
     """What it says about the card, in a line."""
+    mechanic: str = ""
+    """The mechanic that registers it (``MECHANICS``); empty for a key of the card format's own
+    tables."""
+    reads_as: Any = None
+    """A mechanic's key: the type its value is read as (by ``spellstack.schema``, with the
+    validators of ``Annotated``); None for the format's own keys (their tables' fields say)."""
+    stands_for: Callable[[Any], dict[str, list[dict[str, Any]]]] | None = None
+    """A mechanic's key: the card data its value stands for, by card key (``{"replacement":
+    [...]}``), added to the card's own before the card is read (each ability still quotes its
+    Oracle text); None if it stands for none."""
+    card_type: str = ""
+    """A mechanic's key: the card type a card with it must have (205.2a); empty for any."""
+
+    def __post_init__(self) -> None:
+        if self.type not in VALUE_TYPES:
+            raise ValueError(f"card key: type {self.type!r} is not one of {VALUE_TYPES}")
+        if self.mechanic and self.reads_as is None:
+            raise ValueError(f"card key of {self.mechanic!r}: say what its value is read as")
+        if not self.mechanic and (self.reads_as is not None or self.stands_for is not None
+                                  or self.card_type):
+            raise ValueError("card key: only a mechanic's key is read or expanded by its entry")
 
 
-CARD_KEYS: dict[str, CardKey] = {
+CARD_KEYS: Registry[CardKey] = Registry("card key")
+"""The closed registry of top-level card keys, in the order the card format's page lists them:
+the keys of a card's own table, then the keys only a card of another layout has (with its
+``name``), then the keys the mechanics register."""
+for _name, _key in {
     "name": CardKey("string", "201.1", "the card's name; a face's own name on a card of another "
                     "layout"),
     "type": CardKey("string", "205.1", "the type line: supertypes, card types, a dash and "
@@ -79,7 +112,5 @@ CARD_KEYS: dict[str, CardKey] = {
                       "``adventure`` (715) or ``mdfc``, modal double-faced (712)"),
     "face": CardKey("list of tables", "709.1", "the two faces of a card of another layout, each "
                     "a card's table of its own"),
-}
-"""The closed registry of top-level card keys, in the order the card format's page lists them:
-the keys of a card's own table, then the keys only a card of another layout has (with its
-``name``)."""
+}.items():
+    CARD_KEYS.register(_name, _key)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from ..base import AtLeast, Words
 from ..mana import ManaCost
@@ -386,6 +386,9 @@ class CardDefinition:
     but the stack and the battlefield (709.4, 712.8a, 715.4); empty for a one-face card."""
     cost_options: tuple[CostOption, ...] = ()
     """Optional additional and alternative costs it may be cast with (601.2b), printed order."""
+    mechanic_keys: tuple[tuple[str, Any], ...] = ()
+    """The values of the card keys mechanics register (``CARD_KEYS`` entries naming a mechanic)
+    it has, by key, in registry order (``hourglass = 3``: ``(("hourglass", 3),)``)."""
     source: str = field(default="", compare=False)
     """The data file it came from."""
 
@@ -399,6 +402,13 @@ class CardDefinition:
         for option in self.cost_options:
             if option.name == name:
                 return option
+        return None
+
+    def mechanic_key(self, name: str) -> Any:
+        """The value of the mechanic's card key ``name`` it has, or None."""
+        for key, value in self.mechanic_keys:
+            if key == name:
+                return value
         return None
 
     def has_type(self, card_type: str) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from ..registry import COUNTERS_CHANGED
 from ..state import NO_COUNTERS, ContinuousEffect
 
 if TYPE_CHECKING:
@@ -83,6 +84,9 @@ def add_counters(game: LayerHost, obj: GameObject, kind: str, n: int) -> None:
     else:
         obj.counters.pop(kind, None)
     game.changed()  # 704.5f-i, q, r look at every permanent
+    if COUNTERS_CHANGED and obj.zone == "battlefield":  # a trigger event watches (122.6)
+        for told in COUNTERS_CHANGED:
+            told(game, obj, kind, new - have)
 
 
 def become_copy(game: LayerHost, obj: GameObject, original: GameObject, source: GameObject) -> None:

@@ -151,11 +151,13 @@ GRANTING_VERBS: frozenset[str] = frozenset({"copy_of", "add_abilities"})
 
 def kinds_seen(game: Game) -> frozenset[str]:
     """The kinds of ability printed on the cards of every object the game has had: the events of
-    their triggered abilities, ``rules`` (a restriction or permission) and ``grants`` (a static
+    their triggered abilities, ``rules`` (a restriction or permission), ``grants`` (a static
     ability that copies or gives abilities, 707.2, 613.1f; also for an object whose card is not
-    known). Every ability a permanent can have is printed on one of them (a copy's and a granted
-    one come from an object's card), unless an effect in ``GameState.effects`` copies or grants.
-    Kept on the game and brought up to date with the objects made since (ids only grow)."""
+    known) and the card keys of mechanics they have (a mechanic's turn-based and state-based
+    actions look for its permanents only in a game with such a card). Every ability a permanent
+    can have is printed on one of them (a copy's and a granted one come from an object's card),
+    unless an effect in ``GameState.effects`` copies or grants. Kept on the game and brought up
+    to date with the objects made since (ids only grow)."""
     st = game.state
     start, end = game.caches.kinds_scan_id, st.next_id
     seen = game.caches.kinds_seen
@@ -169,10 +171,12 @@ def kinds_seen(game: Game) -> frozenset[str]:
         defn = cards.get(obj.name)
         if defn is None:
             kinds = {"grants"}
-        elif not (defn.triggered or defn.static or defn.restrictions or defn.permissions):
+        elif not (defn.triggered or defn.static or defn.restrictions or defn.permissions
+                  or defn.mechanic_keys):
             continue  # most cards: nothing to note (no set made)
         else:
             kinds = {a.event for a in defn.triggered}
+            kinds.update(key for key, _ in defn.mechanic_keys)
             if defn.restrictions or defn.permissions:
                 kinds.add("rules")
             if any(e.verb in GRANTING_VERBS for a in defn.static for e in a.effects):

@@ -22,12 +22,13 @@ from ._sba import (
     SBAOutcome,
     StateBasedAction,
 )
-from ._triggers import HAPPENINGS, TRIGGER_EVENTS, Happening, TriggerEvent
+from ._triggers import COUNTERS_CHANGED, HAPPENINGS, TRIGGER_EVENTS, Happening, TriggerEvent
 from ._turn import TURN_ACTIONS, TurnAction
 
 __all__ = [
     "COST_KINDS",
     "COST_OPTIONS",
+    "COUNTERS_CHANGED",
     "COUNTER_KINDS",
     "EXILED_LEAVING_STACK",
     "HAPPENINGS",

@@ -15,10 +15,11 @@ GameT = TypeVar("GameT")
 SeenT = TypeVar("SeenT")
 """A happening as a matcher is shown it (``rules.triggers.Happened``)."""
 
-Happening = Literal["enters", "leaves", "blocks", "attacks", "cast", "step"]
+Happening = Literal["enters", "leaves", "blocks", "attacks", "cast", "step", "counters"]
 """What happens in the game that abilities may trigger on: a permanent enters the battlefield
 (603.6a) or leaves it (603.6c), a creature blocks (509.1i) or attacks (508.3a), a spell becomes
-cast (601.2i), a step begins (503.1a, 513.1a)."""
+cast (601.2i), a step begins (503.1a, 513.1a), counters are put on or removed from a permanent
+(122.6; ``COUNTERS_CHANGED``)."""
 HAPPENINGS: tuple[Happening, ...] = get_args(Happening)
 
 
@@ -51,3 +52,10 @@ class TriggerEvent(Generic[GameT, SeenT]):
 TRIGGER_EVENTS: Registry[TriggerEvent[Any, Any]] = Registry("trigger event")
 """The closed registry of trigger events a card's data may name, in the order a happening's
 events are matched."""
+
+
+COUNTERS_CHANGED: list[Callable[[Any, Any, str, int], None]] = []
+"""What is told each time counters of one kind are put on (a positive count) or removed from (a
+negative one) a permanent, as (game, permanent, kind, count): ``rules/layers`` changes counters
+and sits below ``rules/triggers``, which puts its matcher here while a trigger event watches
+``counters`` (and none is here while none does, so changing counters then costs nothing more)."""

@@ -8,7 +8,7 @@ from ..base import builder
 from ..definitions import TriggeredAbility
 from ..game import Game
 from ..legality import abilities_as_printed, is_equipment, kinds_seen, target_candidates
-from ..registry import HAPPENINGS, TRIGGER_EVENTS, Happening, TriggerEvent
+from ..registry import COUNTERS_CHANGED, HAPPENINGS, TRIGGER_EVENTS, Happening, TriggerEvent
 from ..state import STEPS, Answer, Choice, DelayedTrigger, GameObject, PendingTrigger, Proc
 from ..views import ask_choose
 from ._conditions import condition_holds
@@ -23,8 +23,8 @@ def trigger_name(source_name: str, position: int, game: Game) -> str:
     return f"ability: {source_name}"
 
 
-def _fire(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int = 0,
-          name: str = "") -> None:
+def trigger_ability(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int = 0,
+                    name: str = "") -> None:
     """603.2: the ability triggers; 603.4: unless its intervening "if" is false now. ``name``:
     the definition the ability is printed on (``Game.triggered``), by default the object's."""
     you = game.controller(obj)
@@ -65,9 +65,9 @@ class Happened:
     existed), each with the definition it is printed on; empty for a spell cast and a step."""
     other: int
     """``leaves``: the object it became in the zone it went to (400.7); ``blocks``: the
-    attacker it blocks."""
+    attacker it blocks; ``counters``: how many were put on it (removed: a negative count)."""
     zone: str
-    """``leaves``: the zone it went to."""
+    """``leaves``: the zone it went to; ``counters``: the counters' kind."""
     died: bool
     """``leaves``: whether it died (700.4: a creature put into a graveyard from the
     battlefield)."""
@@ -85,7 +85,7 @@ def _enters(game: Game, seen: Happened) -> None:
     assert new is not None
     for name, ability in seen.abilities:
         if ability.event == "enters":
-            _fire(game, new, ability, name=name)
+            trigger_ability(game, new, ability, name=name)
 
 
 def _equipment_enters(game: Game, seen: Happened) -> None:
@@ -101,7 +101,7 @@ def _equipment_enters(game: Game, seen: Happened) -> None:
         for name, ability in game.triggered(obj):
             if ability.event == "equipment_enters" and (
                     ability.whose == "each" or game.controller(obj) == game.controller(new)):
-                _fire(game, obj, ability, subject=new.id, name=name)
+                trigger_ability(game, obj, ability, subject=new.id, name=name)
 
 
 def _another_creature_enters(game: Game, seen: Happened) -> None:
@@ -117,7 +117,7 @@ def _another_creature_enters(game: Game, seen: Happened) -> None:
         obj = st.objects[oid]
         for name, ability in game.triggered(obj):
             if ability.event == "another_creature_enters":
-                _fire(game, obj, ability, subject=new.id, name=name)
+                trigger_ability(game, obj, ability, subject=new.id, name=name)
 
 
 def _leaves(game: Game, seen: Happened) -> None:
@@ -126,7 +126,7 @@ def _leaves(game: Game, seen: Happened) -> None:
     assert old is not None
     for name, ability in seen.abilities:
         if ability.event == "leaves":
-            _fire(game, old, ability, name=name)
+            trigger_ability(game, old, ability, name=name)
 
 
 _CREATURE_DIES: frozenset[str] = frozenset({"creature_dies"})
@@ -152,7 +152,7 @@ def _dies(game: Game, seen: Happened) -> None:
         return
     for name, ability in seen.abilities:
         if ability.event == "dies":
-            _fire(game, old, ability, subject=seen.other, name=name)
+            trigger_ability(game, old, ability, subject=seen.other, name=name)
 
 
 def _creature_dies(game: Game, seen: Happened) -> None:
@@ -163,11 +163,11 @@ def _creature_dies(game: Game, seen: Happened) -> None:
         return
     for name, ability in seen.abilities:
         if ability.event == "creature_dies":
-            _fire(game, old, ability, subject=seen.other, name=name)
+            trigger_ability(game, old, ability, subject=seen.other, name=name)
     for other in _watchers(game, old, _CREATURE_DIES):
         for name, ability in game.triggered(other):
             if ability.event == "creature_dies":
-                _fire(game, other, ability, subject=seen.other, name=name)
+                trigger_ability(game, other, ability, subject=seen.other, name=name)
 
 
 def _enchanted_dies(game: Game, seen: Happened) -> None:
@@ -180,7 +180,7 @@ def _enchanted_dies(game: Game, seen: Happened) -> None:
         if aura.attached_to == old.id:
             for name, ability in game.triggered(aura):
                 if ability.event == "enchanted_dies":
-                    _fire(game, aura, ability, subject=old.id, name=name)
+                    trigger_ability(game, aura, ability, subject=old.id, name=name)
 
 
 def _blocks(game: Game, seen: Happened) -> None:
@@ -189,7 +189,7 @@ def _blocks(game: Game, seen: Happened) -> None:
     assert blocker is not None
     for name, ability in seen.abilities:
         if ability.event == "blocks":
-            _fire(game, blocker, ability, subject=seen.other, name=name)
+            trigger_ability(game, blocker, ability, subject=seen.other, name=name)
 
 
 def _attacks(game: Game, seen: Happened) -> None:
@@ -198,7 +198,7 @@ def _attacks(game: Game, seen: Happened) -> None:
     assert attacker is not None
     for name, ability in seen.abilities:
         if ability.event == "attacks":
-            _fire(game, attacker, ability, name=name)
+            trigger_ability(game, attacker, ability, name=name)
 
 
 def _you_cast_spell(game: Game, seen: Happened) -> None:
@@ -219,7 +219,7 @@ def _you_cast_spell(game: Game, seen: Happened) -> None:
                          or any(game.is_type(spell, t) for t in ability.spell_types))
                     and (not ability.from_zone
                          or (spell.cast_from or "hand") == ability.from_zone)):
-                _fire(game, obj, ability, subject=spell.id, name=name)
+                trigger_ability(game, obj, ability, subject=spell.id, name=name)
 
 
 def _step_abilities(game: Game) -> tuple[tuple[int, str, TriggeredAbility], ...]:
@@ -249,7 +249,7 @@ def _beginning_of_step(game: Game, seen: Happened) -> None:
             continue
         if ability.whose == "you" and layers[oid].controller != st.active:
             continue
-        _fire(game, st.objects[oid], ability, name=name)
+        trigger_ability(game, st.objects[oid], ability, name=name)
 
 
 for _name, _event in (
@@ -287,8 +287,19 @@ _STEP_EVENTS: frozenset[str] = frozenset()
 """The events that watch a step beginning."""
 
 
+def _counters_changed(game: Game, obj: GameObject, kind: str, count: int) -> None:
+    """122.6: ``count`` counters of ``kind`` were put on the permanent ``obj`` (removed from it,
+    when negative), which abilities of the events watching ``counters`` may trigger on."""
+    if not _may_trigger(game, obj, _OWN["counters"], _OTHERS["counters"]):
+        return  # no card of the game prints such an ability (the usual case)
+    seen: Happened = _seen(obj, game.triggered(obj), count, kind, False, "")
+    for event in _ON["counters"]:
+        event.fire(game, seen)
+
+
 def _index() -> None:
-    """Rebuild ``_ON``, ``_OWN`` and ``_OTHERS`` from the registry."""
+    """Rebuild ``_ON``, ``_OWN`` and ``_OTHERS`` from the registry, and tell ``rules/layers``
+    whether a trigger event watches counters (``COUNTERS_CHANGED``)."""
     for happening in HAPPENINGS:
         events = [(name, e) for name, e in TRIGGER_EVENTS.items() if e.on == happening]
         _ON[happening] = tuple(e for _, e in events)
@@ -296,6 +307,7 @@ def _index() -> None:
         _OTHERS[happening] = frozenset(name for name, e in events if e.others)
     global _STEP_EVENTS
     _STEP_EVENTS = _OWN["step"] | _OTHERS["step"]
+    COUNTERS_CHANGED[:] = [_counters_changed] if _ON["counters"] else []
 
 
 TRIGGER_EVENTS.watch(_index)
