@@ -23,6 +23,7 @@ from spellstack.cards import load_card_file
 from spellstack.rules import (
     COST_OPTIONS,
     COUNTER_KINDS,
+    LAYOUTS,
     MECHANICS,
     Action,
     CardDefinitionError,
@@ -33,7 +34,7 @@ from spellstack.rules import (
 )
 from spellstack.rules.base import CARD_ZONES
 from spellstack.rules.casting import cast_spell
-from spellstack.rules.registry import LAYOUTS, CostOptionRule, Layout
+from spellstack.rules.registry import CostOptionRule, Layout
 from spellstack.rules.state import GameObject
 from tests.registries.registry_samples import CARDS, Missing, problem, table
 
