@@ -107,7 +107,8 @@ def move_object(
 ) -> GameObject:
     """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
     as last known information. Library moves go on top unless ``top`` is false. Returns the
-    new object. Zone-change triggers are checked (603.6, 603.10).
+    new object (or, when it can't enter the battlefield, the object where it stays: 101.2,
+    ``_stays_out``). Zone-change triggers are checked (603.6, 603.10).
 
     The move is logged as ``visible_to`` allows (400.2): see ``_log_move``. ``cause``:
     ``draw`` words it as a draw (121.1).
@@ -132,6 +133,8 @@ def move_object(
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
     moving = st.objects[oid]
+    if to_zone == "battlefield" and moving.zone != "stack" and _stays_out(game, moving, event.face):
+        return moving
     if moving.zone == "stack" and moving.cast_costs and not EXILED_LEAVING_STACK.isdisjoint(moving.cast_costs):
         # 702.34a, 702.133a: a spell cast with flashback or jump-start (a cost option saying so)
         # is exiled whenever it would leave the stack.
@@ -237,6 +240,19 @@ def move_object_proc(game: Game, oid: int, to_zone: str, *, controller: int | No
                        name=name)
 
 
+def _stays_out(game: Game, obj: GameObject, face: str) -> bool:
+    """101.2/614.12: whether ``obj``, put onto the battlefield from a zone other than the stack by
+    any effect or rule, can't enter it ("Lands can't enter the battlefield": Worms of the Earth;
+    as ``face``, the face it would enter with, if named); then it stays where it is. A spell
+    that can't enter is resolution's to handle (608.3e)."""
+    why = enter_refusal(game, obj, game.cards[face].card_types if face else None)
+    if why is None:
+        return False
+    game.log("zone", f"{visible_name(game, obj.id)} can't enter the battlefield: {why}; it stays "
+             f"in {_zone_words(game, obj.zone, obj.owner)}", subject=obj.id)
+    return True
+
+
 def _may_be_replaced(game: Game, oid: int, to_zone: str, face: str = "") -> bool:
     """Whether a static replacement effect might apply to ``oid`` moving to ``to_zone`` (614.6,
     614.12): the object's own (``enters``, ``to_graveyard``: its definition now, layer 1, has
@@ -270,7 +286,7 @@ def _graveyard_watched(game: Game) -> bool:
 def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> None:
     """607.2a/610.3c: the cards exiled with ``source_id`` return to the battlefield under their
     owners' control (``only_until``: only those exiled "until" it leaves). One that can't enter
-    the battlefield (``enter_refusal``) stays in exile.
+    the battlefield stays in exile (``move_object``).
 
     Simplification: an Aura returned this way should have its owner choose what it enchants
     (303.4f); it returns unattached and 704.5m puts it into the graveyard.
@@ -278,12 +294,7 @@ def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> No
     st = game.state
     for oid in [i for i in st.exile if st.objects[i].exiled_by == source_id
                 and (st.objects[i].exiled_until or not only_until)]:
-        obj = st.objects[oid]
-        why = enter_refusal(game, obj)
-        if why is not None:
-            game.log("zone", f"{obj.name} stays in exile: {why}", subject=oid)
-            continue
-        move_object(game, oid, "battlefield", controller=obj.owner)
+        move_object(game, oid, "battlefield", controller=st.objects[oid].owner)
 
 
 def _enters_with_loyalty(game: Game, new: GameObject) -> None:
