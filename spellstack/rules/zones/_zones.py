@@ -286,7 +286,7 @@ def _graveyard_watched(game: Game) -> bool:
 def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> None:
     """607.2a/610.3c: the cards exiled with ``source_id`` return to the battlefield under their
     owners' control (``only_until``: only those exiled "until" it leaves). One that can't enter
-    the battlefield stays in exile (``move_object``).
+    the battlefield (``enter_refusal``) stays in exile.
 
     Simplification: an Aura returned this way should have its owner choose what it enchants
     (303.4f); it returns unattached and 704.5m puts it into the graveyard.
@@ -294,7 +294,12 @@ def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> No
     st = game.state
     for oid in [i for i in st.exile if st.objects[i].exiled_by == source_id
                 and (st.objects[i].exiled_until or not only_until)]:
-        move_object(game, oid, "battlefield", controller=st.objects[oid].owner)
+        obj = st.objects[oid]
+        why = enter_refusal(game, obj)
+        if why is not None:
+            game.log("zone", f"{obj.name} stays in exile: {why}", subject=oid)
+            continue
+        move_object(game, oid, "battlefield", controller=obj.owner)
 
 
 def _enters_with_loyalty(game: Game, new: GameObject) -> None:
