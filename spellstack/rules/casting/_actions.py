@@ -89,18 +89,20 @@ def _split(specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
 
 def split_targets(game: Game, specs: tuple[TargetSpec, ...], targets: tuple[int, ...],
                   seat: int, source_id: int, what: str,
-                  source: GameObject | None = None) -> tuple[int, ...]:
+                  source: GameObject | None = None,
+                  as_cast: CardDefinition | None = None) -> tuple[int, ...]:
     """601.2c: match the chosen targets, in order, to the requirements in order; each target
     must be legal for its requirement and one requirement never names the same object twice
     (115.3). Returns the group sizes: the first split that works, earlier requirements taking
     as many as they can. If none works, the error names the first target that fits nowhere.
-    ``source_id``: the spell being cast, which can't target itself (115.5); 0 for an ability."""
+    ``source_id``: the spell being cast, which can't target itself (115.5); 0 for an ability.
+    ``as_cast``: the face the card ``source`` is cast as (``is_legal_target``)."""
 
     def fits(spec: TargetSpec, group: tuple[int, ...]) -> bool:
         return len(set(group)) == len(group) and group_ok(game, spec, group) and all(
-            t != source_id and is_legal_target(game, spec, t, seat, source) for t in group)
+            t != source_id and is_legal_target(game, spec, t, seat, source, as_cast) for t in group)
 
-    specs = tuple(for_caster(game, spec, seat, source) for spec in specs)
+    specs = tuple(for_caster(game, spec, seat, source, as_cast) for spec in specs)
 
     groups = _split(specs, targets, fits, 0, 0)
     if groups is not None:

@@ -173,6 +173,13 @@ def is_face_down_cast(chosen: tuple[CostOption, ...]) -> bool:
     return any(o.name == "morph" for o in chosen)
 
 
+def cast_as(obj: GameObject, face: CardDefinition) -> CardDefinition | None:
+    """601.2c: the face whose characteristics alone the proposed spell has while its targets are
+    chosen, before the card is on the stack (709.3a: a split card's half; 715.3b: an Adventure;
+    708.2a: a face-down spell); None when it is the card as it is."""
+    return face if face.name != obj.name else None
+
+
 def face_down_face(face: CardDefinition) -> CardDefinition:
     """708.2a/702.37c: the characteristics ``face`` has as a spell cast face down: a 2/2
     creature with no name, text, subtypes, mana cost or abilities, whatever the card."""
@@ -374,7 +381,8 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
     bestowed = any(o.name == "bestow" for o in chosen)
     # 601.2c: targets; 601.2d: the division.
     specs = spell_specs(face, action.modes, bestowed)
-    groups = split_targets(game, specs, action.targets, seat, obj.id, face.name, obj)
+    groups = split_targets(game, specs, action.targets, seat, obj.id, face.name, obj,
+                           cast_as(obj, face))
     divide = _division(game, face, action, seat)
     # 601.2e: the proposed spell (its face's mana value with X) must be legal; 101.2.
     why = cast_refusal(game, seat, obj, action.x, face if face.name != obj.name else None)

@@ -24,6 +24,7 @@ from ._casting import (
     WITHOUT_PAYING,
     CastForm,
     begin_cast,
+    cast_as,
     cast_forms,
     division_total,
     spell_specs,
@@ -156,8 +157,9 @@ def cast_while_resolving(game: Game, seat: int, candidates: tuple[int, ...],
     # 601.2c: the targets, requirement by requirement.
     targets: list[int] = []
     for spec in spell_specs(face, modes, False):
-        spec = for_caster(game, spec, seat, obj)
-        refs = [c for c in target_candidates(game, spec, seat, obj.id, obj) if c != obj.id]
+        spec = for_caster(game, spec, seat, obj, cast_as(obj, face))
+        refs = [c for c in target_candidates(game, spec, seat, obj.id, obj, cast_as(obj, face))
+                if c != obj.id]
         if len(refs) < spec.min:
             game.log("refused", f"{permit.source}: {face.name} has no legal "
                      f"{target_prompt(spec)} (601.2c); it is not cast", player=seat,

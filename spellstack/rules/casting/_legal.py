@@ -11,7 +11,7 @@ from collections.abc import Callable
 from itertools import combinations
 
 from ..base import builder
-from ..definitions import CostOption, TargetSpec
+from ..definitions import CardDefinition, CostOption, TargetSpec
 from ..game import Game, HandFacts, SeatBoard
 from ..legality import (
     cast_permitted_somehow,
@@ -36,6 +36,7 @@ from ..state import (
 from ._actions import spell_targets
 from ._boards import can_tap, mana_sources, seat_board
 from ._casting import (
+    cast_as,
     cast_forms,
     face_down_face,
     instant_speed,
@@ -53,15 +54,16 @@ _ONLY_PASS = (ActionOption("pass"),)
 
 
 def target_requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,
-                        source_id: int, source: GameObject) -> tuple[TargetRequirement, ...] | None:
+                        source_id: int, source: GameObject, as_cast: CardDefinition | None = None,
+                        ) -> tuple[TargetRequirement, ...] | None:
     """601.2c/602.2b: each target requirement of ``specs`` with the candidates ``seat`` could
     choose for it now; None when one has fewer than it needs (the spell or ability can't be cast
     or activated now). ``source_id``: the spell being cast, never its own target (115.5); 0 for
-    an ability."""
+    an ability. ``as_cast``: the face the card ``source`` is cast as (``is_legal_target``)."""
     out = []
     for spec in specs:
-        spec = for_caster(game, spec, seat, source)
-        cands = [c for c in target_candidates(game, spec, seat, source_id, source)
+        spec = for_caster(game, spec, seat, source, as_cast)
+        cands = [c for c in target_candidates(game, spec, seat, source_id, source, as_cast)
                  if c != source_id]
         if len(cands) < spec.min:
             return None
@@ -146,7 +148,7 @@ def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
             for modes in mode_sets:
                 bestowed = alt is not None and alt.name == "bestow"
                 reqs = target_requirements(game, spell_specs(proposed, modes, bestowed), seat, obj.id,
-                                     obj)
+                                     obj, cast_as(obj, proposed))
                 if reqs is None:
                     continue
                 texts = tuple(spell.modes[m - 1].text for m in modes) if spell else ()

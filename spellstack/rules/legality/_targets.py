@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from ..definitions import ANY_NUMBER, TargetSpec
+from ..definitions import ANY_NUMBER, CardDefinition, TargetSpec
 from ..game import Game
 from ..state import GameObject, is_player_ref, player_ref, seat_of_ref
 from ._protection import protected_from
@@ -126,11 +126,12 @@ def target_prompt(spec: TargetSpec) -> str:
 
 
 def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
-                    source: GameObject | None = None) -> bool:
+                    source: GameObject | None = None, as_cast: CardDefinition | None = None) -> bool:
     """115.1/608.2b: whether ``ref`` meets the requirement now (it must still be the same
     object in the zone the requirement names). ``source``: the spell, or the source of the
     ability, that targets: 702.16b, nothing with protection from one of its qualities is a
-    legal target; ``another`` (109.4b-style "another target") excludes it."""
+    legal target; ``another`` (109.4b-style "another target") excludes it. ``as_cast``: the
+    face the card ``source`` is being cast as (601.2c, 709.3a: its qualities are that face's)."""
     test, players_ok, _ = TARGET_KINDS[spec.kind]
     if is_player_ref(ref):
         if not players_ok:
@@ -159,19 +160,20 @@ def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
     if source is not None:
         if spec.another and obj.id == source.id:
             return False
-        if protected_from(game, obj, source):
+        if protected_from(game, obj, source, as_cast):
             return False
     return True
 
 
 def for_caster(game: Game, spec: TargetSpec, controller: int,
-               source: GameObject | None = None) -> TargetSpec:
+               source: GameObject | None = None, as_cast: CardDefinition | None = None) -> TargetSpec:
     """601.2c: a "for each opponent" requirement asks one target per opponent who controls a
-    legal one (``min`` = ``max`` = how many); any other requirement is as printed."""
+    legal one (``min`` = ``max`` = how many); any other requirement is as printed. ``source``,
+    ``as_cast`` as for ``is_legal_target``."""
     if not spec.per_opponent:
         return spec
     n = len({game.controller(game.state.objects[c])
-             for c in target_candidates(game, spec, controller, 0, source)})
+             for c in target_candidates(game, spec, controller, 0, source, as_cast)})
     return replace(spec, min=n, max=n)
 
 
@@ -185,28 +187,29 @@ def group_ok(game: Game, spec: TargetSpec, group: tuple[int, ...]) -> bool:
 
 
 def target_candidates(game: Game, spec: TargetSpec, controller: int, source_id: int,
-                      source: GameObject | None = None) -> list[int]:
+                      source: GameObject | None = None,
+                      as_cast: CardDefinition | None = None) -> list[int]:
     """Every legal target for the requirement now: objects (battlefield order, then the stack
-    top first) before players (turn order). ``source`` as for ``is_legal_target``."""
+    top first) before players (turn order). ``source``, ``as_cast`` as for ``is_legal_target``."""
     st = game.state
     test, players_ok, _ = TARGET_KINDS[spec.kind]
     out: list[int] = []
     if test is not None:
         for oid in st.battlefield:
-            if is_legal_target(game, spec, oid, controller, source):
+            if is_legal_target(game, spec, oid, controller, source, as_cast):
                 out.append(oid)
         if spec.kind in GRAVEYARD_KINDS:
             for p in st.players:
                 out.extend(oid for oid in p.graveyard
-                           if is_legal_target(game, spec, oid, controller, source))
+                           if is_legal_target(game, spec, oid, controller, source, as_cast))
         if spec.kind in STACK_KINDS:
             for oid in reversed(st.stack):
                 # 115.5: a spell can't target itself.
-                if oid != source_id and is_legal_target(game, spec, oid, controller, source):
+                if oid != source_id and is_legal_target(game, spec, oid, controller, source, as_cast):
                     out.append(oid)
     if players_ok:
         for p in st.players:
             ref = player_ref(p.seat)
-            if is_legal_target(game, spec, ref, controller, source):
+            if is_legal_target(game, spec, ref, controller, source, as_cast):
                 out.append(ref)
     return out

@@ -2,9 +2,10 @@
 (608.2c-d), permanent spells entering (608.3), and "enter as a copy" choices (707.2, 614.1c).
 """
 
-from ._resolution import KEYWORD_DELAYED_EFFECTS, resolve_top
+from ._resolution import KEYWORD_DELAYED_EFFECTS, RESOLVED_SPELL_MOVES, resolve_top
 
 __all__ = [
     "KEYWORD_DELAYED_EFFECTS",
+    "RESOLVED_SPELL_MOVES",
     "resolve_top",
 ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..definitions import Condition, Effect, TargetSpec
 from ..effects import CreateDelayedTrigger, EffectContext, run_effects
 from ..game import Game
@@ -17,6 +19,12 @@ KEYWORD_DELAYED_EFFECTS: dict[int, tuple[Effect, ...]] = {}
 """Delayed triggered abilities a keyword creates (603.7), by the key its ``DelayedTrigger`` names
 them with (``("", key, 0)``): what each does. The mechanics that create them add theirs
 (``rules/mechanics``: dash's return to hand)."""
+
+RESOLVED_SPELL_MOVES: list[Callable[[Game, GameObject], bool]] = []
+"""608.2n: what a mechanic puts a resolved instant or sorcery spell's card elsewhere than its
+owner's graveyard with (715.3d: an Adventure is exiled). Each is shown the spell as it finishes
+resolving (never one that doesn't resolve, 608.2b, or is countered, 701.5) and returns whether
+it moved it. The mechanics add theirs (``rules/mechanics``)."""
 
 
 def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
@@ -116,7 +124,7 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
             if not top.ability_kind and not {"Instant", "Sorcery"} & set(game.card_types(top)):
                 yield from _enter_battlefield(game, top)
             else:
-                _leave_stack(game, top)
+                _leave_stack(game, top, resolved=True)
     st.resolutions += 1
     st.cycle = "check"
     if not st.game_over:
@@ -163,8 +171,9 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
                  subject=new.id)
 
 
-def _leave_stack(game: Game, obj: GameObject) -> None:
-    """608.2n: a spell goes to its owner's graveyard; an ability ceases to exist."""
+def _leave_stack(game: Game, obj: GameObject, resolved: bool = False) -> None:
+    """608.2n: a spell goes to its owner's graveyard, or, ``resolved``, where a mechanic puts it
+    (``RESOLVED_SPELL_MOVES``); an ability ceases to exist."""
     st = game.state
     if obj.id not in st.objects:
         return
@@ -173,10 +182,5 @@ def _leave_stack(game: Game, obj: GameObject) -> None:
         st.lki[obj.id] = st.objects.pop(obj.id)
         if obj.delayed_effects:
             st.delayed_triggers = [d for d in st.delayed_triggers if d.id != obj.delayed_effects]
-    elif "Adventure" in game.subtypes(obj) and obj.id in st.objects:
-        # 715.4: as an Adventure spell resolves, its controller exiles it instead; its owner
-        # may later cast the creature from exile.
-        exiled = move_object(game, obj.id, "exile")
-        exiled.on_adventure = exiled.zone == "exile"
-    else:
+    elif not (resolved and any(move(game, obj) for move in RESOLVED_SPELL_MOVES)):
         move_object(game, obj.id, "graveyard")

@@ -107,7 +107,8 @@ def move_object(
 ) -> GameObject:
     """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
     as last known information. Library moves go on top unless ``top`` is false. Returns the
-    new object. Zone-change triggers are checked (603.6, 603.10).
+    new object (or, when it can't enter the battlefield, the object where it stays: 101.2,
+    ``_stays_out``). Zone-change triggers are checked (603.6, 603.10).
 
     The move is logged as ``visible_to`` allows (400.2): see ``_log_move``. ``cause``:
     ``draw`` words it as a draw (121.1).
@@ -132,6 +133,8 @@ def move_object(
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top = event.to_zone, event.top
     moving = st.objects[oid]
+    if to_zone == "battlefield" and moving.zone != "stack" and _stays_out(game, moving, event.face):
+        return moving
     if moving.zone == "stack" and moving.cast_costs and not EXILED_LEAVING_STACK.isdisjoint(moving.cast_costs):
         # 702.34a, 702.133a: a spell cast with flashback or jump-start (a cost option saying so)
         # is exiled whenever it would leave the stack.
@@ -235,6 +238,19 @@ def move_object_proc(game: Game, oid: int, to_zone: str, *, controller: int | No
         ev = yield from replace_move(game, ev, instead)
     return move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev,
                        name=name)
+
+
+def _stays_out(game: Game, obj: GameObject, face: str) -> bool:
+    """101.2/614.12: whether ``obj``, put onto the battlefield from a zone other than the stack by
+    any effect or rule, can't enter it ("Lands can't enter the battlefield": Worms of the Earth;
+    as ``face``, the face it would enter with, if named); then it stays where it is. A spell
+    that can't enter is resolution's to handle (608.3e)."""
+    why = enter_refusal(game, obj, game.cards[face].card_types if face else None)
+    if why is None:
+        return False
+    game.log("zone", f"{visible_name(game, obj.id)} can't enter the battlefield: {why}; it stays "
+             f"in {_zone_words(game, obj.zone, obj.owner)}", subject=obj.id)
+    return True
 
 
 def _may_be_replaced(game: Game, oid: int, to_zone: str, face: str = "") -> bool:
