@@ -167,6 +167,22 @@ def test_a_copy_of_a_copy_copies_the_copiable_values() -> None:
     assert characteristics(game, o["b"]).name == "Grizzly Bears"
 
 
+def test_a_copy_of_a_face_down_permanent_is_a_face_up_nameless_2_2() -> None:
+    """707.2/708.2: the copiable values of a face-down permanent are the face-down ones: the
+    copy is a face-up 2/2 creature with no name, colour, mana cost, subtypes or abilities; the
+    original stays face down."""
+    game, o = board([{"card": "Clone", "label": "clone"}],
+                    bob=[{"card": "Exalted Angel", "label": "angel", "face_down": True}])
+    become_copy(game, o["clone"], o["angel"], o["clone"])
+    c = fresh(game, o["clone"])
+    assert (c.name, c.mana_cost, c.mana_value, c.colors, c.card_types, c.subtypes, c.supertypes,
+            c.keywords, c.abilities, c.power, c.toughness) == (
+        "", None, 0, (), ("Creature",), (), (), (), (), 2, 2)
+    assert not o["clone"].face_down and o["angel"].face_down
+    o["angel"].face_down = False  # turned face up: the copy's values were fixed as it began
+    assert (fresh(game, o["clone"]).power, fresh(game, o["angel"]).power) == (2, 4)
+
+
 def test_control_change_until_end_of_turn_ends_in_cleanup() -> None:
     """Layer 2 and 514.2: the controller changes, then changes back when the effect ends."""
     game, o = board(["Mountain"], bob=[{"card": "Grizzly Bears", "label": "b"}])

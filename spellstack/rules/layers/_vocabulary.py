@@ -46,7 +46,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..base import CARD_TYPES, SUPERTYPES
-from ..definitions import ArgValue
+from ..definitions import ArgValue, definition_named
 from ..state import AbilityRef, GameObject
 from ._host import LayerHost
 from ._working import TEXT_WORDS, Working, definition_abilities, set_printed, substitute
@@ -244,10 +244,11 @@ class LayerVerbSpec:
 
 
 def _copy_of(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
-    """707.2: its copiable values become those the named definition prints."""
+    """707.2: its copiable values become those the named definition prints; a copy of a
+    face-down permanent (``of`` empty) takes the face-down values (708.2a), face up."""
     of = eff.arg("of", works)
     assert isinstance(of, str)
-    set_printed(w, game.cards[of])
+    set_printed(w, definition_named(game.cards, of))
 
 
 def _gain_control(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
