@@ -14,7 +14,7 @@ from ..base import CARD_ZONES, COLOR_BY_WORD
 from ..definitions import definition_named
 from ..state import AbilityRef, Characteristics
 from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, RULE_EFFECT_VERBS, VALUES, ActiveEffect
-from ._working import Working, copy_working, freeze, set_face_down, set_printed, substitute
+from ._working import Working, copy_working, freeze, set_copied, set_face_down, set_printed, substitute
 
 
 def _static_ability(game: LayerHost, ref: AbilityRef) -> StaticAbility | None:
@@ -177,9 +177,9 @@ def _single(game: LayerHost, obj: GameObject) -> Characteristics:
     set_printed(w, defn)
     for rec in game.state.effects:
         if rec.verb == "copy_of" and obj.id in rec.affected:  # a spell entering as a copy
-            of = rec.get("of")
-            assert isinstance(of, str)
-            set_printed(w, definition_named(game.cards, of))
+            of, excepted = rec.get("of"), rec.get("except_supertypes", ())
+            assert isinstance(of, str) and isinstance(excepted, tuple)
+            set_copied(w, definition_named(game.cards, of), tuple(t for t in excepted if isinstance(t, str)))
     cdas = [a for a in definition_named(game.cards, w.definition).static if a.is_cda]
     for ability in cdas:
         for eff in ability.effects:
