@@ -167,6 +167,41 @@ def test_a_copy_of_a_copy_copies_the_copiable_values() -> None:
     assert characteristics(game, o["b"]).name == "Grizzly Bears"
 
 
+def test_a_copy_exception_is_copied_down_a_chain_of_copies() -> None:
+    """707.9b/707.3: a token made "except it isn't legendary" (Double Major's) has that in its
+    copiable values: a copy of it, and a copy of that copy, aren't legendary; a copy of the
+    real legend is."""
+    game, o = board([{"card": "Isamaru, Hound of Konda", "label": "legend"},
+                     {"card": "Isamaru, Hound of Konda", "label": "token"},
+                     {"card": "Clone", "label": "a"}, {"card": "Clone", "label": "b"},
+                     {"card": "Clone", "label": "c"}])
+    o["token"].except_supertypes = ("Legendary",)
+    game.changed()
+    become_copy(game, o["a"], o["token"], o["a"])
+    become_copy(game, o["b"], o["a"], o["b"])
+    become_copy(game, o["c"], o["legend"], o["c"])
+    got = {k: (fresh(game, o[k]).name, fresh(game, o[k]).supertypes) for k in ("token", "a", "b", "c")}
+    isamaru = "Isamaru, Hound of Konda"
+    assert got == {"token": (isamaru, ()), "a": (isamaru, ()), "b": (isamaru, ()),
+                   "c": (isamaru, ("Legendary",))}
+
+
+def test_a_copy_of_a_face_down_permanent_is_a_face_up_nameless_2_2() -> None:
+    """707.2/708.2: the copiable values of a face-down permanent are the face-down ones: the
+    copy is a face-up 2/2 creature with no name, colour, mana cost, subtypes or abilities; the
+    original stays face down."""
+    game, o = board([{"card": "Clone", "label": "clone"}],
+                    bob=[{"card": "Exalted Angel", "label": "angel", "face_down": True}])
+    become_copy(game, o["clone"], o["angel"], o["clone"])
+    c = fresh(game, o["clone"])
+    assert (c.name, c.mana_cost, c.mana_value, c.colors, c.card_types, c.subtypes, c.supertypes,
+            c.keywords, c.abilities, c.power, c.toughness) == (
+        "", None, 0, (), ("Creature",), (), (), (), (), 2, 2)
+    assert not o["clone"].face_down and o["angel"].face_down
+    o["angel"].face_down = False  # turned face up: the copy's values were fixed as it began
+    assert (fresh(game, o["clone"]).power, fresh(game, o["angel"]).power) == (2, 4)
+
+
 def test_control_change_until_end_of_turn_ends_in_cleanup() -> None:
     """Layer 2 and 514.2: the controller changes, then changes back when the effect ends."""
     game, o = board(["Mountain"], bob=[{"card": "Grizzly Bears", "label": "b"}])

@@ -85,6 +85,17 @@ class EffectContext:
             return [st.objects[i] for i in st.battlefield]
         raise AssertionError(word)
 
+    def last_known(self, word: str) -> list[GameObject]:
+        """608.2h: the objects ``word`` stands for, the trigger's subject as it is now or, once
+        it has left its zone, as it last existed there (last known information): "copy it"
+        copies a spell that has left the stack (707.10). Other words as ``objects`` (a target
+        that is gone is illegal, 608.2b)."""
+        if word_of(word) != "subject":
+            return self.objects(word)
+        st = self.game.state
+        found = st.objects.get(self.subject) or st.lki.get(self.subject)
+        return [found] if found is not None else []
+
     def narrowed(self, objs: list[GameObject], types: tuple[str, ...] | None = None,
                  mana_value: int | str | None = None,
                  mana_value_at_most: int | str | None = None) -> list[GameObject]:

@@ -317,7 +317,8 @@ class CopySpell(Verb):
     """707.10: "copy target spell": a copy of each spell ``what`` names goes onto the stack
     under the controller's control (``copy_spell``); ``new_targets``: "you may choose new
     targets for the copy" (707.10c); ``except_supertypes``: 707.9b, "except the copy isn't
-    legendary" (``["Legendary"]``)."""
+    legendary" (``["Legendary"]``). "Copy it" (``subject``) copies the spell as it last
+    existed on the stack if it has left (608.2h)."""
 
     verb: ClassVar[str] = "copy_spell"
     rule: ClassVar[str] = "707.10"
@@ -329,7 +330,7 @@ class CopySpell(Verb):
     """Supertypes the copy doesn't have."""
 
     def run(self, ctx: EffectContext) -> Proc[None]:
-        for obj in ctx.objects(self.what):
+        for obj in ctx.last_known(self.what):
             if obj.zone == "stack" and not obj.ability_kind:
                 yield from copy_spell(ctx.game, obj, ctx.controller, new_targets=self.new_targets,
                                       except_supertypes=self.except_supertypes)

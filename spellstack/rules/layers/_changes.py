@@ -92,9 +92,30 @@ def add_counters(game: LayerHost, obj: GameObject, kind: str, n: int) -> None:
 def become_copy(game: LayerHost, obj: GameObject, original: GameObject, source: GameObject) -> None:
     """707.2/613.2: ``obj`` becomes a copy of ``original``'s copiable values (layer 1,
     indefinitely: until it leaves its zone). Used by "enter as a copy" replacements; the
-    copiable values are the original's after its own copy effects (707.2), fixed now."""
+    copiable values are the original's after its own copy effects (707.2) and their
+    exceptions (707.9b: a copy of a copy "that isn't legendary" isn't either, 707.3), fixed now."""
     of = characteristics(game, original).definition
-    add_effect(game, new_effect(game, "copy_of", (("of", of),), (obj.id,), source, "indefinite"))
+    args: tuple[tuple[str, ArgValue], ...] = (("of", of),)
+    excepted = copiable_exceptions(game, original)
+    if excepted:
+        args += (("except_supertypes", excepted),)
+    add_effect(game, new_effect(game, "copy_of", args, (obj.id,), source, "indefinite"))
+
+
+def copiable_exceptions(game: LayerHost, obj: GameObject) -> tuple[str, ...]:
+    """707.9b: the supertypes ``obj``'s copiable values lack by a copy effect's exception: those
+    of its latest copy effect (613.7: the values it copied), else its own (a copied spell's,
+    kept by the token it becomes)."""
+    latest = None
+    for rec in game.state.effects:
+        if rec.verb == "copy_of" and obj.id in rec.affected and (
+                latest is None or rec.timestamp > latest.timestamp):
+            latest = rec
+    if latest is None:
+        return obj.except_supertypes
+    excepted = latest.get("except_supertypes", ())
+    assert isinstance(excepted, tuple)
+    return tuple(t for t in excepted if isinstance(t, str))
 
 
 def new_effect(game: LayerHost, verb: str, args: tuple[tuple[str, ArgValue], ...],

@@ -11,9 +11,10 @@ if TYPE_CHECKING:
     from ..state import GameObject
     from ._host import LayerHost
 from ..base import CARD_ZONES, COLOR_BY_WORD
+from ..definitions import definition_named
 from ..state import AbilityRef, Characteristics
 from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, RULE_EFFECT_VERBS, VALUES, ActiveEffect
-from ._working import Working, copy_working, freeze, set_face_down, set_printed, substitute
+from ._working import Working, copy_working, freeze, set_copied, set_face_down, set_printed, substitute
 
 
 def _static_ability(game: LayerHost, ref: AbilityRef) -> StaticAbility | None:
@@ -176,10 +177,10 @@ def _single(game: LayerHost, obj: GameObject) -> Characteristics:
     set_printed(w, defn)
     for rec in game.state.effects:
         if rec.verb == "copy_of" and obj.id in rec.affected:  # a spell entering as a copy
-            of = rec.get("of")
-            assert isinstance(of, str)
-            set_printed(w, game.cards[of])
-    cdas = [a for a in game.cards[w.definition].static if a.is_cda]
+            of, excepted = rec.get("of"), rec.get("except_supertypes", ())
+            assert isinstance(of, str) and isinstance(excepted, tuple)
+            set_copied(w, definition_named(game.cards, of), tuple(t for t in excepted if isinstance(t, str)))
+    cdas = [a for a in definition_named(game.cards, w.definition).static if a.is_cda]
     for ability in cdas:
         for eff in ability.effects:
             act = ActiveEffect(eff.verb, eff.args, (obj.timestamp, 1, ability.position), obj, obj.id,
@@ -301,7 +302,7 @@ def reads_zone_sizes(game: LayerHost) -> bool:
             game.caches.reads_zones = True
             return True
     game.caches.zone_scan_id = st.next_id
-    if st.effects and any(rec.verb == "copy_of" and _reads_values(game, str(rec.get("of")))
+    if st.effects and any(rec.verb == "copy_of" and rec.get("of") and _reads_values(game, str(rec.get("of")))
                           for rec in st.effects):
         game.caches.reads_zones = True
     return game.caches.reads_zones

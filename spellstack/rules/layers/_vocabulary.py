@@ -14,7 +14,8 @@ Card data format for static abilities::
 
 Layer verbs (``LAYER_VERBS``; each names its layer; arguments are checked at load):
 
-- ``copy_of`` (1): ``of`` = a definition name (set by ``become_copy``, not card data)
+- ``copy_of`` (1): ``of`` = a definition name (set by ``become_copy``, not card data; empty
+  for a face-down original), ``except_supertypes`` = supertypes a copied exception removes
 - ``gain_control`` (2): the effect's ``controller`` controls the affected objects
 - ``change_text`` (3): ``from``/``to`` = colour words (white ... green) or basic land types
 - ``add_types`` (4): ``types``, ``subtypes``, ``supertypes`` (lists), "in addition to its
@@ -46,10 +47,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..base import CARD_TYPES, SUPERTYPES
-from ..definitions import ArgValue
+from ..definitions import ArgValue, definition_named
 from ..state import AbilityRef, GameObject
 from ._host import LayerHost
-from ._working import TEXT_WORDS, Working, definition_abilities, set_printed, substitute
+from ._working import TEXT_WORDS, Working, definition_abilities, set_copied, substitute
 
 LAYERS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
 """613.1, 613.4: the layers and sublayers, in the order they apply."""
@@ -244,10 +245,11 @@ class LayerVerbSpec:
 
 
 def _copy_of(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
-    """707.2: its copiable values become those the named definition prints."""
-    of = eff.arg("of", works)
-    assert isinstance(of, str)
-    set_printed(w, game.cards[of])
+    """707.2: its copiable values become those the named definition prints, less the
+    ``except_supertypes`` of a copied exception (707.9b); a copy of a face-down permanent
+    (``of`` empty) takes the face-down values (708.2a), face up."""
+    of = eff.raw("of")
+    set_copied(w, definition_named(game.cards, of), _strs(eff.arg("except_supertypes", works, ())))
 
 
 def _gain_control(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
@@ -344,7 +346,8 @@ def _switch_pt(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w:
 _PT = {"power": "value", "toughness": "value"}
 
 LAYER_VERBS: dict[str, LayerVerbSpec] = {
-    "copy_of": LayerVerbSpec("1", "707.2", {"of": "name"}, _copy_of, "indefinite"),
+    "copy_of": LayerVerbSpec("1", "707.2", {"of": "name", "except_supertypes": "supertypes"},
+                             _copy_of, "indefinite"),
     "gain_control": LayerVerbSpec("2", "613.1b", {}, _gain_control, "indefinite"),
     "change_text": LayerVerbSpec("3", "612.2", {"from": "text_word", "to": "text_word"}, _change_text),
     "add_types": LayerVerbSpec("4", "205.1b", {"types": "types", "subtypes": "words",

@@ -112,6 +112,14 @@ def set_printed(w: Working, defn: CardDefinition) -> None:
         w.supertypes = [t for t in w.supertypes if t not in w.obj.except_supertypes]
 
 
+def set_copied(w: Working, defn: CardDefinition, except_supertypes: tuple[str, ...]) -> None:
+    """Layer 1, a copy effect (707.2): the copiable values ``defn`` prints, less the supertypes
+    a copied exception removes (707.9b, 707.3)."""
+    set_printed(w, defn)
+    if except_supertypes:
+        w.supertypes = [t for t in w.supertypes if t not in except_supertypes]
+
+
 def set_face_down(w: Working) -> None:
     """708.2a: a face-down permanent is a 2/2 creature with no name, text, types but creature,
     colour or mana cost."""
