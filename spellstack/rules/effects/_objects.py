@@ -17,6 +17,7 @@ from ..zones import (
     create_token,
     destroy_permanent,
     move_object,
+    move_object_proc,
     return_exiled,
     simultaneous_moves,
 )
@@ -115,13 +116,14 @@ class PutOntoBattlefield(Verb):
     under: Under | None = None
     """Whose control: the owner's, or ``you``."""
 
-    def run(self, ctx: EffectContext) -> None:
+    def run(self, ctx: EffectContext) -> Proc[None]:
         counters = ((self.counter, ctx.amount(self.amount)),) if self.counter is not None else ()
         yours = self.under == "you"
         for obj in ctx.objects(self.what):
             if obj.zone in ("graveyard", "hand", "exile", "library"):
-                move_object(ctx.game, obj.id, "battlefield",
-                            controller=ctx.controller if yours else obj.owner, counters=counters)
+                # 614.12: as it enters, the player it enters under makes its choices (Clone's).
+                yield from move_object_proc(ctx.game, obj.id, "battlefield", counters=counters,
+                                            controller=ctx.controller if yours else obj.owner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,8 +233,8 @@ class ReturnExiled(Verb):
     verb: ClassVar[str] = "return_exiled"
     rule: ClassVar[str] = "607.2a"
 
-    def run(self, ctx: EffectContext) -> None:
-        return_exiled(ctx.game, ctx.source.id)
+    def run(self, ctx: EffectContext) -> Proc[None]:
+        yield from return_exiled(ctx.game, ctx.source.id)
 
 
 @dataclass(frozen=True, slots=True)
