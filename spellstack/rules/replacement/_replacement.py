@@ -8,7 +8,8 @@ through here, and what can replace them:
   resolving spell's own text, 614.15 self-replacement, e.g. Memory Lapse's counter; or a static
   ``to_graveyard`` ability); how a permanent enters (614.1c/d, 614.12): tapped, with counters
   (the entering card's static ``enters`` ability, or the moving effect's own "with a +1/+1
-  counter on it" as for undying and persist, 702.93a, 702.79a);
+  counter on it" as for undying and persist, 702.93a, 702.79a), and "you may have it enter as a
+  copy" (614.1c, 707.2: Clone's, a choice however it enters; ``MoveEvent.copy_of``);
 - **destruction** (``DestroyEvent``; ``destroy_permanent``: the ``destroy`` verb and the
   state-based actions 704.5g/704.5h): a regeneration shield (701.15a) replaces it with "tap it,
   remove all damage from it, remove it from combat", unless the destruction says it "can't be
@@ -202,8 +203,8 @@ def redirect(text: str, source: int, to_zone: str, *, from_zone: str = "",
 def _static(game: Game, obj: GameObject, event: str, face: str = "") -> list[ReplacementAbility]:
     """The static replacement abilities ``obj`` has now for ``event``: after layer 6 (one removed
     there makes no replacement effect) and, for a card about to enter, as it would exist on the
-    battlefield (614.12, ``as_it_would_enter``: with the copy effect it enters with,
-    ``_characteristics.choose_copy``, the face it enters with, ``face``, and the effects that
+    battlefield (614.12, ``as_it_would_enter``: with the face it enters with, ``face``: the
+    copied permanent's for one entering as a copy, ``entering_face``, and the effects that
     would apply to it there)."""
     c = game.characteristics(obj)
     defn = definition_named(game.cards, face or c.definition)

@@ -117,7 +117,7 @@ def move_object(
     timestamp order here; ``move_object_proc`` asks 616.1's question): ``counters``, it enters
     the battlefield with them (614.1c); ``instead``, the moving effect's self-replacements
     (614.15); ``event``, a move already replaced (by ``move_object_proc``). ``copy_of``: it
-    enters the battlefield as a copy of that object (614.1c, 707.2; ``choose_copy``). ``name``:
+    enters the battlefield as a copy of that object (614.1c, 707.2; ``event.copy_of`` otherwise). ``name``:
     the face, half or Adventure it becomes on the stack (601.3e); elsewhere a card of several
     faces has its whole card's name (709.4, 712.8a, 715.4), except a face put onto the
     battlefield, which keeps its own. ``face_down``: it is turned face down as it moves to the
@@ -263,8 +263,8 @@ def replace_entering(game: Game, oid: int, to_zone: str, *, controller: int | No
 
 def _may_be_replaced(game: Game, oid: int, to_zone: str, face: str = "") -> bool:
     """Whether a static replacement effect might apply to ``oid`` moving to ``to_zone`` (614.6,
-    614.12): the object's own (``enters``, ``to_graveyard``: its definition now, layer 1, has
-    one; entering with another face, ``face``'s) or, for a graveyard, a permanent's for any card
+    614.12): the object's own (``enters``, ``to_graveyard``, "enter as a copy": its definition
+    now, layer 1, has one; entering with another face, ``face``'s) or, for a graveyard, a permanent's for any card
     (``_graveyard_watched``). When none might, ``_replacement.move_replacements`` would find
     none: the move is not offered to them."""
     if to_zone != "graveyard" and to_zone != "battlefield":
