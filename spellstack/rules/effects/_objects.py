@@ -49,14 +49,15 @@ class Sacrifice(Verb):
     what: ObjectWord
     """The permanents (those the controller controls)."""
 
-    def run(self, ctx: EffectContext) -> None:
+    def run(self, ctx: EffectContext) -> Proc[None]:
         with simultaneous_moves(ctx.game):  # 603.10a
             for obj in ctx.objects(self.what):
                 if obj.zone == "battlefield" and ctx.game.controller(obj) == ctx.controller:
                     ctx.game.log("sacrifice", f"{ctx.game.player_name(ctx.controller)} sacrifices "
                                  f"{visible_name(ctx.game, obj.id)}", player=ctx.controller,
                                  subject=obj.id)
-                    move_object(ctx.game, obj.id, "graveyard")
+                    # A proc: what it exiled "until" it leaves returns asking (610.3c, 614.12).
+                    yield from move_object_proc(ctx.game, obj.id, "graveyard")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +94,11 @@ class PutIntoZone(Verb):
     zone: Zone
     """Where they go."""
 
-    def run(self, ctx: EffectContext) -> None:
+    def run(self, ctx: EffectContext) -> Proc[None]:
         with simultaneous_moves(ctx.game):  # 603.10a
             for obj in ctx.objects(self.what):
-                move_object(ctx.game, obj.id, self.zone)
+                # A proc: what it exiled "until" it leaves returns asking (610.3c, 614.12).
+                yield from move_object_proc(ctx.game, obj.id, self.zone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +212,7 @@ class Exile(Verb):
     until: ExileUntil | None = None
     """610.3: they return when the source leaves the battlefield."""
 
-    def run(self, ctx: EffectContext) -> None:
+    def run(self, ctx: EffectContext) -> Proc[None]:
         st = ctx.game.state
         until = self.until == "source_leaves"
         if until and (ctx.source.id not in st.objects
@@ -219,7 +221,8 @@ class Exile(Verb):
                          "(610.3c)", subject=ctx.source.id)
             return
         for obj in ctx.objects(self.what):
-            new = move_object(ctx.game, obj.id, "exile")
+            # A proc: what it exiled "until" it leaves returns asking (610.3c, 614.12).
+            new = yield from move_object_proc(ctx.game, obj.id, "exile")
             if until or self.linked:
                 new.exiled_by = ctx.source.id
                 new.exiled_until = until
