@@ -286,6 +286,15 @@ def test_a_clone_entering_as_a_copy_gets_the_copied_enters_with_counters() -> No
     assert clone.zone == "battlefield" and clone.counters == {"dream": 7}
 
 
+def test_a_clone_moved_where_nobody_can_be_asked_enters_as_itself() -> None:
+    # 614.1c: the copy is a choice made as it enters; move_object, called where nobody can be
+    # asked, takes its default: Clone enters as itself, a 0/0.
+    game = game_with({"graveyard": ["Clone"], "battlefield": ["Grizzly Bears"]})
+    new = move_object(game, card(game, "Clone"), "battlefield")
+    assert new.zone == "battlefield"
+    assert game.characteristics(new).definition == "Clone"
+
+
 def test_a_replacement_ability_removed_in_layer_6_does_not_apply() -> None:
     # Dress Down: "Creatures lose all abilities", so the Colossus's own replacement is gone.
     game = game_with({"battlefield": ["Test Returning Colossus", "Dress Down"]})

@@ -17,6 +17,7 @@ from ..zones import (
     create_token,
     destroy_permanent,
     move_object,
+    move_object_proc,
     return_exiled,
     simultaneous_moves,
 )
@@ -48,14 +49,15 @@ class Sacrifice(Verb):
     what: ObjectWord
     """The permanents (those the controller controls)."""
 
-    def run(self, ctx: EffectContext) -> None:
+    def run(self, ctx: EffectContext) -> Proc[None]:
         with simultaneous_moves(ctx.game):  # 603.10a
             for obj in ctx.objects(self.what):
                 if obj.zone == "battlefield" and ctx.game.controller(obj) == ctx.controller:
                     ctx.game.log("sacrifice", f"{ctx.game.player_name(ctx.controller)} sacrifices "
                                  f"{visible_name(ctx.game, obj.id)}", player=ctx.controller,
                                  subject=obj.id)
-                    move_object(ctx.game, obj.id, "graveyard")
+                    # A proc: what it exiled "until" it leaves returns asking (610.3c, 614.12).
+                    yield from move_object_proc(ctx.game, obj.id, "graveyard")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +94,11 @@ class PutIntoZone(Verb):
     zone: Zone
     """Where they go."""
 
-    def run(self, ctx: EffectContext) -> None:
+    def run(self, ctx: EffectContext) -> Proc[None]:
         with simultaneous_moves(ctx.game):  # 603.10a
             for obj in ctx.objects(self.what):
-                move_object(ctx.game, obj.id, self.zone)
+                # A proc: what it exiled "until" it leaves returns asking (610.3c, 614.12).
+                yield from move_object_proc(ctx.game, obj.id, self.zone)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,13 +118,14 @@ class PutOntoBattlefield(Verb):
     under: Under | None = None
     """Whose control: the owner's, or ``you``."""
 
-    def run(self, ctx: EffectContext) -> None:
+    def run(self, ctx: EffectContext) -> Proc[None]:
         counters = ((self.counter, ctx.amount(self.amount)),) if self.counter is not None else ()
         yours = self.under == "you"
         for obj in ctx.objects(self.what):
             if obj.zone in ("graveyard", "hand", "exile", "library"):
-                move_object(ctx.game, obj.id, "battlefield",
-                            controller=ctx.controller if yours else obj.owner, counters=counters)
+                # 614.12: as it enters, the player it enters under makes its choices (Clone's).
+                yield from move_object_proc(ctx.game, obj.id, "battlefield", counters=counters,
+                                            controller=ctx.controller if yours else obj.owner)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +212,7 @@ class Exile(Verb):
     until: ExileUntil | None = None
     """610.3: they return when the source leaves the battlefield."""
 
-    def run(self, ctx: EffectContext) -> None:
+    def run(self, ctx: EffectContext) -> Proc[None]:
         st = ctx.game.state
         until = self.until == "source_leaves"
         if until and (ctx.source.id not in st.objects
@@ -217,7 +221,8 @@ class Exile(Verb):
                          "(610.3c)", subject=ctx.source.id)
             return
         for obj in ctx.objects(self.what):
-            new = move_object(ctx.game, obj.id, "exile")
+            # A proc: what it exiled "until" it leaves returns asking (610.3c, 614.12).
+            new = yield from move_object_proc(ctx.game, obj.id, "exile")
             if until or self.linked:
                 new.exiled_by = ctx.source.id
                 new.exiled_until = until
@@ -231,8 +236,8 @@ class ReturnExiled(Verb):
     verb: ClassVar[str] = "return_exiled"
     rule: ClassVar[str] = "607.2a"
 
-    def run(self, ctx: EffectContext) -> None:
-        return_exiled(ctx.game, ctx.source.id)
+    def run(self, ctx: EffectContext) -> Proc[None]:
+        yield from return_exiled(ctx.game, ctx.source.id)
 
 
 @dataclass(frozen=True, slots=True)

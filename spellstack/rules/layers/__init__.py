@@ -77,10 +77,11 @@ The layer verbs (``LAYER_VERBS``, each with its layer, arguments and apply funct
 card data format for static abilities.
 
 Copies: ``enters_as_copy = { text = "...", of = "creatures" }`` on a card ("you may have Clone
-enter as a copy of any creature on the battlefield", 614.1c/707.2): ``choose_copy`` asks its
-controller as the spell resolves (answer: the permanent, or none), the copy effect applies to
-the spell at once (so 608.3e's checks see the copy) and ``move_object(copy_of=...)`` gives the
-permanent its own, before its enters abilities trigger. ``become_copy`` is the primitive.
+enter as a copy of any creature on the battlefield", 614.1c/707.2) is a replacement effect of
+every move onto the battlefield (the replacement package: the player it enters under chooses
+the permanent, or none, as it enters); a resolving spell takes the copy effect at once (so
+608.3e's checks see the copy) and ``move_object`` gives the permanent its own, before its
+enters abilities trigger. ``become_copy`` is the primitive.
 
 Targets: ``{ kind = "permanent", per_opponent = true }`` is "for each opponent, target
 permanent that player controls" (601.2c): one target per opponent with a legal one.

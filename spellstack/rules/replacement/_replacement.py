@@ -8,7 +8,8 @@ through here, and what can replace them:
   resolving spell's own text, 614.15 self-replacement, e.g. Memory Lapse's counter; or a static
   ``to_graveyard`` ability); how a permanent enters (614.1c/d, 614.12): tapped, with counters
   (the entering card's static ``enters`` ability, or the moving effect's own "with a +1/+1
-  counter on it" as for undying and persist, 702.93a, 702.79a);
+  counter on it" as for undying and persist, 702.93a, 702.79a), and "you may have it enter as a
+  copy" (614.1c, 707.2: Clone's, a choice however it enters; ``MoveEvent.copy_of``);
 - **destruction** (``DestroyEvent``; ``destroy_permanent``: the ``destroy`` verb and the
   state-based actions 704.5g/704.5h): a regeneration shield (701.15a) replaces it with "tap it,
   remove all damage from it, remove it from combat", unless the destruction says it "can't be
@@ -42,9 +43,9 @@ from typing import Generic, TypeVar
 
 from ..definitions import Effect, ReplacementAbility, definition_named
 from ..game import Game
-from ..layers import as_it_would_enter
+from ..layers import AFFECTED, Working, as_it_would_enter, characteristics
 from ..state import AbilityRef, Answer, Choice, GameObject, Proc, Shield, is_player_ref
-from ..views import ask_yes_no, visible_name
+from ..views import ask_choose, ask_yes_no, visible_name
 
 REPLACEMENT_EVENTS: frozenset[str] = frozenset({"enters", "to_graveyard", "lose_game"})
 """The events a card's static replacement ability may watch (its ``event``)."""
@@ -73,6 +74,12 @@ class MoveEvent:
     face: str = ""
     """For the battlefield: the face it enters with when not the one it has now (712.12: a
     modal double-faced card's land face played); its abilities are that face's (614.12)."""
+    copy_of: int = 0
+    """For the battlefield: it enters as a copy of this permanent (614.1c, 707.2: Clone's "you
+    may have it enter as a copy", ``_enters_as_copy``); 0: as itself."""
+    controller: int = -1
+    """For the battlefield: the player it enters under, who makes its "as it enters" choices
+    (614.12); -1: its controller now."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,8 +203,8 @@ def redirect(text: str, source: int, to_zone: str, *, from_zone: str = "",
 def _static(game: Game, obj: GameObject, event: str, face: str = "") -> list[ReplacementAbility]:
     """The static replacement abilities ``obj`` has now for ``event``: after layer 6 (one removed
     there makes no replacement effect) and, for a card about to enter, as it would exist on the
-    battlefield (614.12, ``as_it_would_enter``: with the copy effect it enters with,
-    ``_characteristics.choose_copy``, the face it enters with, ``face``, and the effects that
+    battlefield (614.12, ``as_it_would_enter``: with the face it enters with, ``face``: the
+    copied permanent's for one entering as a copy, ``entering_face``, and the effects that
     would apply to it there)."""
     c = game.characteristics(obj)
     defn = definition_named(game.cards, face or c.definition)
@@ -234,7 +241,7 @@ def _enters_static(obj: GameObject, rep: ReplacementAbility, face: str = "") -> 
         # 614.12: the choice is made as it enters, by the player who controls the card (616.1;
         # the one who plays it). 119.4: life can be paid only by a player whose life total is at
         # least the payment; paying it is losing it (119.3).
-        seat = game.controller(obj)
+        seat = game.controller(obj) if ev.controller < 0 else ev.controller
         player = game.state.players[seat]
         life = rep.unless_pay_life
         if player.life >= life and (yield from ask_yes_no(
@@ -249,6 +256,43 @@ def _enters_static(obj: GameObject, rep: ReplacementAbility, face: str = "") -> 
 
     return Replacement(f"enters:{obj.id}:{rep.position}", obj.id, text, obj.timestamp, apply,
                        ask=ask if rep.unless_pay_life else None)
+
+
+def _copiable(game: Game, word: str, source: GameObject, seat: int, obj: GameObject) -> bool:
+    """Whether ``obj`` (on the battlefield) is what an ``AFFECTED`` word names now, for ``seat``."""
+    c = characteristics(game, obj)
+    w = Working(obj, c.controller)
+    w.card_types, w.colors = list(c.card_types), list(c.colors)
+    return AFFECTED[word](game, source, seat, w)
+
+
+def _enters_as_copy(obj: GameObject, word: str) -> Replacement[MoveEvent]:
+    """614.1c/707.2: "you may have [this] enter as a copy of any creature on the battlefield",
+    however it enters (cast, put there or returned by any effect, persist or undying: each time
+    a new object, 400.7, that chooses anew). The player it enters under chooses one or none as
+    it enters (614.12); where nobody can be asked, it enters as itself."""
+
+    def ask(game: Game, ev: MoveEvent) -> Proc[MoveEvent]:
+        st = game.state
+        seat = game.controller(obj) if ev.controller < 0 else ev.controller
+        cands = [i for i in st.battlefield if _copiable(game, word, obj, seat, st.objects[i])]
+        picked = yield from ask_choose(
+            game, seat, f"707.2: you may have {obj.name} enter as a copy of a permanent on the "
+            "battlefield (choose none to decline)", cands, 0, 1)
+        if not picked or picked[0] not in st.objects:
+            return ev
+        return replace(ev, copy_of=picked[0])
+
+    text = f"{obj.name}: it may enter as a copy of one of the {word} on the battlefield"
+    return Replacement(f"copy:{obj.id}", obj.id, text, obj.timestamp,
+                       lambda game, ev: ev, ask=ask)
+
+
+def entering_face(game: Game, ev: MoveEvent) -> str:
+    """The definition an object enters the battlefield with, when not its own now: the copied
+    permanent's copiable values (``ev.copy_of``, 707.2), or the face it is put there with."""
+    original = game.state.objects.get(ev.copy_of) if ev.copy_of else None
+    return characteristics(game, original).definition if original is not None else ev.face
 
 
 def move_replacements(local: tuple[Replacement[MoveEvent], ...] = ()) -> Callable[
@@ -275,8 +319,13 @@ def move_replacements(local: tuple[Replacement[MoveEvent], ...] = ()) -> Callabl
                     if r.applies_to == "any":
                         out.append(_redirect_static(perm, r))
         if ev.to_zone == "battlefield":
-            for r in _static(game, obj, "enters", ev.face):
-                out.append(_enters_static(obj, r, ev.face))
+            face = entering_face(game, ev)
+            if not ev.copy_of:
+                defn = definition_named(game.cards, face or game.characteristics(obj).definition)
+                if defn.enters_as_copy:
+                    out.append(_enters_as_copy(obj, defn.enters_as_copy))
+            for r in _static(game, obj, "enters", face):
+                out.append(_enters_static(obj, r, face))
         return out
 
     return found
@@ -287,8 +336,8 @@ def replace_move(game: Game, event: MoveEvent, local: tuple[Replacement[MoveEven
     """614.6: the zone change that happens instead of ``event`` (616.1: the moving object's
     controller chooses the order)."""
     obj = game.state.objects[event.object_id]
-    return (yield from apply_replacements(game, event, move_replacements(local), game.controller(obj),
-                                          ask=ask))
+    chooser = game.controller(obj) if event.controller < 0 else event.controller
+    return (yield from apply_replacements(game, event, move_replacements(local), chooser, ask=ask))
 
 
 # ---------------------------------------------------------------------- destruction

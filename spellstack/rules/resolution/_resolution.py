@@ -7,13 +7,13 @@ from collections.abc import Callable
 from ..definitions import Condition, Effect, TargetSpec
 from ..effects import CreateDelayedTrigger, EffectContext, run_effects
 from ..game import Game
+from ..layers import become_copy
 from ..legality import BESTOW_TARGETS, enter_refusal, is_aura, is_legal_target, spell_target_specs
 from ..registry import COST_OPTIONS
 from ..state import Event, GameObject, Proc
 from ..triggers import condition_holds
 from ..views import visible_name
-from ..zones import move_object
-from ._copies import choose_copy
+from ..zones import move_object, replace_entering
 
 KEYWORD_DELAYED_EFFECTS: dict[int, tuple[Effect, ...]] = {}
 """Delayed triggered abilities a keyword creates (603.7), by the key its ``DelayedTrigger`` names
@@ -147,9 +147,13 @@ def _target_source(game: Game, top: GameObject) -> GameObject:
 def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
     """608.3: a permanent spell becomes a permanent under its controller's control. 608.3c: an
     Aura spell enters attached to its target. 608.3e: one that can't enter the battlefield goes
-    to its owner's graveyard instead. 614.1c/707.2: one that may enter as a copy asks first (the
-    copy is what would enter, 608.3e looks at it)."""
-    original = yield from choose_copy(game, spell)
+    to its owner's graveyard instead. 614.1c/707.2: its "as it enters" choices are made first
+    (``replace_entering``: one that may enter as a copy chooses; the copy is what would enter,
+    608.3e looks at it)."""
+    event = yield from replace_entering(game, spell.id, "battlefield", controller=spell.controller)
+    original = game.state.objects.get(event.copy_of)
+    if original is not None:
+        become_copy(game, spell, original, spell)
     why = enter_refusal(game, spell)
     if why is not None:
         game.log("resolve", f"{visible_name(game, spell.id)} can't enter the battlefield: {why}; it is put into its "
@@ -157,8 +161,7 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
         move_object(game, spell.id, "graveyard")
         return
     target = spell.targets[0] if spell.targets and is_aura(game, spell) else 0
-    new = move_object(game, spell.id, "battlefield", controller=spell.controller,
-                      copy_of=original)
+    new = move_object(game, spell.id, "battlefield", controller=spell.controller, event=event)
     for cost in new.cast_costs:
         on_enter = COST_OPTIONS[cost].on_enter  # 702.109a: dash's haste and return
         if on_enter is not None:

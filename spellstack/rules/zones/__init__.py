@@ -13,6 +13,7 @@ from ._zones import (
     lose_life,
     move_object,
     move_object_proc,
+    replace_entering,
     return_exiled,
     simultaneous_moves,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "lose_life",
     "move_object",
     "move_object_proc",
+    "replace_entering",
     "return_exiled",
     "simultaneous_moves",
 ]

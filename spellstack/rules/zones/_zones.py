@@ -84,10 +84,10 @@ def copy_card(game: Game, obj: GameObject, seat: int) -> GameObject:
     return copy
 
 
-_new_move: Callable[[int, str, str, bool, bool, tuple[tuple[str, int], ...], bool, str],
+_new_move: Callable[[int, str, str, bool, bool, tuple[tuple[str, int], ...], bool, str, int, int],
                     MoveEvent] = builder(MoveEvent)
-"""``MoveEvent(object_id, from_zone, to_zone, top, shuffle, counters, tapped, face)``, every field
-given (``builder``): one for every zone change."""
+"""``MoveEvent(object_id, from_zone, to_zone, top, shuffle, counters, tapped, face, copy_of,
+controller)``, every field given (``builder``): one for every zone change."""
 
 
 def move_object(
@@ -104,6 +104,7 @@ def move_object(
     copy_of: int = 0,
     name: str = "",
     face_down: bool = False,
+    return_now: bool = True,
 ) -> GameObject:
     """Move an object to another zone; it becomes a new object (400.7) and the old one is kept
     as last known information. Library moves go on top unless ``top`` is false. Returns the
@@ -117,21 +118,24 @@ def move_object(
     timestamp order here; ``move_object_proc`` asks 616.1's question): ``counters``, it enters
     the battlefield with them (614.1c); ``instead``, the moving effect's self-replacements
     (614.15); ``event``, a move already replaced (by ``move_object_proc``). ``copy_of``: it
-    enters the battlefield as a copy of that object (614.1c, 707.2; ``choose_copy``). ``name``:
+    enters the battlefield as a copy of that object (614.1c, 707.2; ``event.copy_of`` otherwise). ``name``:
     the face, half or Adventure it becomes on the stack (601.3e); elsewhere a card of several
     faces has its whole card's name (709.4, 712.8a, 715.4), except a face put onto the
     battlefield, which keeps its own. ``face_down``: it is turned face down as it moves to the
     stack (708.3, 702.37c: cast face down); a face-down spell that resolves enters the
     battlefield face down (708.4, 702.37c). 708.9: a face-down permanent or spell that moves
     anywhere else is revealed to every player as it moves (``GameObject.revealed``).
+    ``return_now``: what a permanent leaving exiled "until" it leaves returns at once (610.3c),
+    as it enters choosing nothing (False: the caller returns it, asking, ``move_object_proc``).
     """
     st = game.state
     if event is None:
         event = _new_move(oid, st.objects[oid].zone, to_zone, top, False, counters, False,
-                          name if to_zone == "battlefield" else "")
+                          name if to_zone == "battlefield" else "", 0,
+                          -1 if controller is None else controller)
         if instead or _may_be_replaced(game, oid, to_zone, event.face):
             event = run_sync(replace_move(game, event, instead, ask=False))
-    to_zone, top = event.to_zone, event.top
+    to_zone, top, copy_of = event.to_zone, event.top, copy_of or event.copy_of
     moving = st.objects[oid]
     if to_zone == "battlefield" and moving.zone != "stack" and _stays_out(game, moving, event.face):
         return moving
@@ -218,9 +222,9 @@ def move_object(
             st.leaving_together.append(oid)
     if to_zone == "battlefield":
         trigger_enters(game, new)
-    if old.zone == "battlefield" and st.exile:
+    if old.zone == "battlefield" and st.exile and return_now:
         # 610.3c: what it exiled "until it leaves the battlefield" returns at once.
-        return_exiled(game, oid, only_until=True)
+        run_sync(return_exiled(game, oid, only_until=True, ask=False))
     return new
 
 
@@ -232,12 +236,32 @@ def move_object_proc(game: Game, oid: int, to_zone: str, *, controller: int | No
     chooses the order of the replacement effects that apply, and a replacement that asks
     (614.12, "as it enters, you may pay 3 life") asks. ``name``: as for ``move_object``; the
     face it enters the battlefield with, whose replacement abilities apply."""
+    ev = yield from replace_entering(game, oid, to_zone, controller=controller, top=top,
+                                     counters=counters, instead=instead, name=name)
+    leaves = game.state.objects[oid].zone == "battlefield"
+    new = move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev,
+                      name=name, return_now=False)
+    if leaves and game.state.exile:
+        # 610.3c: what it exiled "until it leaves the battlefield" returns at once, its owner
+        # making the choices as it enters (614.12).
+        yield from return_exiled(game, oid, only_until=True)
+    return new
+
+
+def replace_entering(game: Game, oid: int, to_zone: str, *, controller: int | None = None,
+                     top: bool = True, counters: tuple[tuple[str, int], ...] = (),
+                     instead: tuple[Replacement[MoveEvent], ...] = (),
+                     name: str = "") -> Proc[MoveEvent]:
+    """The move of ``oid`` to ``to_zone`` after the replacement effects that apply, asking
+    (616.1; 614.12: the choices made as it enters the battlefield, by the player it enters
+    under), for ``move_object(event=...)``: what ``move_object_proc`` moves, and what a
+    resolving permanent spell checks before it enters (608.3e)."""
     ev = _new_move(oid, game.state.objects[oid].zone, to_zone, top, False, counters, False,
-                   name if to_zone == "battlefield" else "")
+                   name if to_zone == "battlefield" else "", 0,
+                   -1 if controller is None else controller)
     if instead or _may_be_replaced(game, oid, to_zone, ev.face):
         ev = yield from replace_move(game, ev, instead)
-    return move_object(game, oid, to_zone, controller=controller, top=top, cause=cause, event=ev,
-                       name=name)
+    return ev
 
 
 def _stays_out(game: Game, obj: GameObject, face: str) -> bool:
@@ -255,16 +279,16 @@ def _stays_out(game: Game, obj: GameObject, face: str) -> bool:
 
 def _may_be_replaced(game: Game, oid: int, to_zone: str, face: str = "") -> bool:
     """Whether a static replacement effect might apply to ``oid`` moving to ``to_zone`` (614.6,
-    614.12): the object's own (``enters``, ``to_graveyard``: its definition now, layer 1, has
-    one; entering with another face, ``face``'s) or, for a graveyard, a permanent's for any card
+    614.12): the object's own (``enters``, ``to_graveyard``, "enter as a copy": its definition
+    now, layer 1, has one; entering with another face, ``face``'s) or, for a graveyard, a permanent's for any card
     (``_graveyard_watched``). When none might, ``_replacement.move_replacements`` would find
     none: the move is not offered to them."""
     if to_zone != "graveyard" and to_zone != "battlefield":
         return False  # no replacement ability watches another zone (``REPLACEMENT_EVENTS``)
-    replacements = definition_named(game.cards, face or game.caches.layers[oid].definition
-                                    ).replacements
+    defn = definition_named(game.cards, face or game.caches.layers[oid].definition)
+    replacements = defn.replacements
     if to_zone == "battlefield":
-        return any(r.event == "enters" for r in replacements)
+        return bool(defn.enters_as_copy) or any(r.event == "enters" for r in replacements)
     return any(r.event == "to_graveyard" for r in replacements) or _graveyard_watched(game)
 
 
@@ -283,10 +307,12 @@ def _graveyard_watched(game: Game) -> bool:
     return found
 
 
-def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> None:
+def return_exiled(game: Game, source_id: int, *, only_until: bool = False,
+                  ask: bool = True) -> Proc[None]:
     """607.2a/610.3c: the cards exiled with ``source_id`` return to the battlefield under their
-    owners' control (``only_until``: only those exiled "until" it leaves). One that can't enter
-    the battlefield (``enter_refusal``) stays in exile.
+    owners' control (``only_until``: only those exiled "until" it leaves), each owner making the
+    choices as it enters (614.12; ``ask`` False: nobody is asked, ``run_sync``). One that can't
+    enter the battlefield (``enter_refusal``) stays in exile.
 
     Simplification: an Aura returned this way should have its owner choose what it enchants
     (303.4f); it returns unattached and 704.5m puts it into the graveyard.
@@ -299,7 +325,10 @@ def return_exiled(game: Game, source_id: int, *, only_until: bool = False) -> No
         if why is not None:
             game.log("zone", f"{obj.name} stays in exile: {why}", subject=oid)
             continue
-        move_object(game, oid, "battlefield", controller=obj.owner)
+        if ask:
+            yield from move_object_proc(game, oid, "battlefield", controller=obj.owner)
+        else:
+            move_object(game, oid, "battlefield", controller=obj.owner)
 
 
 def _enters_with_loyalty(game: Game, new: GameObject) -> None:
