@@ -1,4 +1,5 @@
-"""Effect verbs that hold or steer other instructions: "you may", "if it was kicked", an option
+"""Effect verbs that hold or steer other instructions: "you may", "if it was kicked", "for each
+of them" (608.2f), an option
 each player is offered, delayed triggers, choosing a card for later instructions, and casting a
 spell while this one resolves."""
 
@@ -8,10 +9,20 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..definitions import Effect
-from ..state import DelayedTrigger, Proc, ResolutionCast, player_ref
-from ..views import ask_choose, ask_word, ask_yes_no
+from ..state import Answer, Choice, DelayedTrigger, Proc, ResolutionCast, player_ref
+from ..views import ask_choose, ask_word, ask_yes_no, visible_name
 from ..zones import deal_damage, move_object
-from ._arguments import Amount, CardTypes, CostName, Effects, Flag, ObjectWord, Step, Zone
+from ._arguments import (
+    Amount,
+    CardTypes,
+    CostName,
+    Effects,
+    Flag,
+    ObjectWord,
+    Recipients,
+    Step,
+    Zone,
+)
 from ._context import EffectContext, Verb, run_effects
 
 
@@ -32,6 +43,41 @@ class May(Verb):
         words = ", ".join(e.verb.replace("_", " ") for e in self.effects if e.verb != "may")
         if (yield from ask_yes_no(ctx.game, ctx.controller, f"608.2d: {ctx.source.name}: you may "
                                   f"{words}")):
+            yield from run_effects(ctx, self.effects)
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach(Verb):
+    """608.2f: "for each of them, [instructions]": what can't be done to them all at once is
+    done to each player or object ``what`` names in turn, in the order the controller chooses
+    (asked once, as a whole order); the instructions name the one being handled ``that``."""
+
+    verb: ClassVar[str] = "for_each"
+    rule: ClassVar[str] = "608.2f"
+    inner_targets: ClassVar[bool] = True
+    what: Recipients
+    """The players or objects (those still legal, for targets: 608.2b)."""
+    effects: Effects
+    """What is done for each."""
+
+    def nested(self) -> tuple[tuple[str, tuple[Effect, ...]], ...]:
+        return (("effects", self.effects),)
+
+    def run(self, ctx: EffectContext) -> Proc[None]:
+        game = ctx.game
+        refs = ctx.recipients(self.what)
+        if len(refs) >= 2:
+            choices = tuple(Choice(i, r, visible_name(game, r, ctx.controller))
+                            for i, r in enumerate(refs))
+            reply = yield game.decision(ctx.controller, "order", f"608.2f: {ctx.source.name}: the "
+                                        "order in which to handle them (first listed first)",
+                                        choices=choices, min=len(refs), max=len(refs))
+            assert isinstance(reply, Answer)
+            refs = [refs[k] for k in reply.keys]
+        for ref in refs:
+            if game.state.game_over:
+                return
+            ctx.remembered["that"] = (ref,)
             yield from run_effects(ctx, self.effects)
 
 
