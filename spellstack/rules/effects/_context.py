@@ -11,7 +11,6 @@ from ..game import Game
 from ..state import GameObject, Proc, is_player_ref, player_ref, seat_of_ref
 from ._arguments import PLAYER_WORDS, word_of
 
-
 _REMEMBERED = frozenset({"chosen", "copy", "that", "that_card", "those_cards"})
 """Object words for what earlier instructions of the ability chose, made or are handling."""
 
