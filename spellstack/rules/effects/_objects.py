@@ -61,7 +61,7 @@ class Sacrifice(Verb):
 
 @dataclass(frozen=True, slots=True)
 class PlayersSacrifice(Verb):
-    """701.21a, 608.2e: "each player sacrifices a creature": each player ``who`` names chooses
+    """608.2e, 701.21a: "each player sacrifices a creature": each player ``who`` names chooses
     ``amount`` permanents they control of the ``types`` (all they have, if fewer), the choices
     made in APNAP order (101.4), then all of them are sacrificed at once."""
 
