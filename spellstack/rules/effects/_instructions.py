@@ -9,7 +9,16 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..definitions import Effect
-from ..state import Answer, Choice, DelayedTrigger, Proc, ResolutionCast, player_ref
+from ..state import (
+    Answer,
+    Choice,
+    DelayedTrigger,
+    Proc,
+    ResolutionCast,
+    is_player_ref,
+    player_ref,
+    seat_of_ref,
+)
 from ..views import ask_choose, ask_word, ask_yes_no, visible_name
 from ..zones import deal_damage, move_object
 from ._arguments import (
@@ -49,8 +58,10 @@ class May(Verb):
 @dataclass(frozen=True, slots=True)
 class ForEach(Verb):
     """608.2f: "for each of them, [instructions]": what can't be done to them all at once is
-    done to each player or object ``what`` names in turn, in the order the controller chooses
-    (asked once, as a whole order); the instructions name the one being handled ``that``."""
+    done to each player or object ``what`` names in turn: in APNAP order (101.4) of the players
+    they are or that control them, and, among a player and the permanents that player controls,
+    in the order the controller of the spell or ability chooses (asked once, as one order of
+    all those it chooses among); the instructions name the one being handled ``that``."""
 
     verb: ClassVar[str] = "for_each"
     rule: ClassVar[str] = "608.2f"
@@ -65,17 +76,27 @@ class ForEach(Verb):
 
     def run(self, ctx: EffectContext) -> Proc[None]:
         game = ctx.game
-        refs = ctx.recipients(self.what)
-        if len(refs) >= 2:
+        st = game.state
+        apnap = st.apnap()
+        groups: dict[int, list[int]] = {}
+        for ref in ctx.recipients(self.what):
+            seat = seat_of_ref(ref) if is_player_ref(ref) else game.controller(st.objects[ref])
+            groups.setdefault(seat, []).append(ref)
+        order = sorted(groups, key=lambda s: apnap.index(s) if s in apnap else len(apnap) + s)
+        chosen = [r for s in order if len(groups[s]) >= 2 for r in groups[s]]
+        if chosen:
             choices = tuple(Choice(i, r, visible_name(game, r, ctx.controller))
-                            for i, r in enumerate(refs))
+                            for i, r in enumerate(chosen))
             reply = yield game.decision(ctx.controller, "order", f"608.2f: {ctx.source.name}: the "
-                                        "order in which to handle them (first listed first)",
-                                        choices=choices, min=len(refs), max=len(refs))
+                                        "order in which to handle each player and the permanents "
+                                        "they control (first listed first; players in APNAP "
+                                        "order)", choices=choices, min=len(chosen), max=len(chosen))
             assert isinstance(reply, Answer)
-            refs = [refs[k] for k in reply.keys]
-        for ref in refs:
-            if game.state.game_over:
+            rank = {chosen[k]: n for n, k in enumerate(reply.keys)}
+            for s in order:
+                groups[s].sort(key=lambda r: rank.get(r, 0))
+        for ref in [r for s in order for r in groups[s]]:
+            if st.game_over:
                 return
             ctx.remembered["that"] = (ref,)
             yield from run_effects(ctx, self.effects)
