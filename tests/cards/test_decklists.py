@@ -149,10 +149,10 @@ def test_an_unknown_card_is_named_with_its_line_and_the_close_match() -> None:
 
 
 def test_every_unknown_name_of_a_file_comes_in_one_error_sideboard_included() -> None:
-    text = "20 Mountian\n1 Innocent Blood\n19 Forest\n\n2 Shcok\n1 Xyzzy Plugh\n"
+    text = "20 Mountian\n1 The Eldest Reborn\n19 Forest\n\n2 Shcok\n1 Xyzzy Plugh\n"
     assert refused(text) == (
         "lists/deck.txt: line 1 '20 Mountian': unknown card 'Mountian' (did you mean "
-        "'Mountain'?); line 2 '1 Innocent Blood': 'Innocent Blood' is a pool card not implemented "
+        "'Mountain'?); line 2 '1 The Eldest Reborn': 'The Eldest Reborn' is a pool card not implemented "
         "yet; line 5 '2 Shcok': unknown card 'Shcok' (did you mean 'Shock'?); line 6 "
         "'1 Xyzzy Plugh': unknown card 'Xyzzy Plugh'")
 

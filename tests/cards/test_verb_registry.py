@@ -54,6 +54,14 @@ SINGLE_USE_ALLOWED: dict[str, str] = {
     "cast_as_though_flash": "702.8a: with 613.11, a resolved effect letting players cast spells of a "
                             "kind as though they had flash for a while is a general "
                             "rule-changing effect (the permission static abilities also give)",
+    "players_sacrifice": "608.2e: each player sacrificing permanents of their choice, chosen in "
+                         "APNAP order and then sacrificed at once, is the sacrifice keyword "
+                         "action (701.21) as a multi-player step",
+    "for_each": "608.2f: doing instructions to each of several players or objects in turn, in the "
+                "order the controller chooses, is a general primitive",
+    "exile_top": "406.3: exiling the top card of a library is a general zone change",
+    "may_play": "601.2a: with 613.11, a resolved effect letting a player play cards in exile for a "
+                "while is a general rule-changing effect (impulse draw)",
 }
 
 
@@ -409,7 +417,7 @@ def test_a_deck_file_loads(tmp_path: Path) -> None:
     [
         ('"Black Lotus" = 4', r"unknown card 'Black Lotus'$"),  # nothing close to it
         ('"Grizly Bears" = 4', r"unknown card 'Grizly Bears' \(did you mean 'Grizzly Bears'\?\)$"),
-        ('"Innocent Blood" = 4', r"'Innocent Blood' is a pool card not implemented yet$"),
+        ('"The Eldest Reborn" = 4', r"'The Eldest Reborn' is a pool card not implemented yet$"),
         ('"Soldier" = 4', r"'Soldier' is a token, not a card$"),
         ('"Giant Growth" = 0', r"cards\['Giant Growth'\]: expected 1 or more, got 0$"),
         ('"Giant Growth" = -1', r"cards\['Giant Growth'\]: expected 1 or more, got -1$"),

@@ -37,7 +37,7 @@ def test_cards_prints_every_implemented_card_with_its_oracle_text(
 def test_cards_names_the_pool_cards_not_implemented_yet(capsys: pytest.CaptureFixture[str]) -> None:
     out = _out(capsys, "cards")
     missing = sorted(POOL_NAMES.cards - set(CARDS))
-    assert "Innocent Blood" in missing
+    assert "The Eldest Reborn" in missing
     head = f"pool cards not implemented yet ({len(missing)}):\n"
     assert head + "".join(f"  {n}\n" for n in missing) in out
     assert "  Grizzly Bears\n" not in out.partition(head)[2]
@@ -63,10 +63,10 @@ def test_search_matches_name_type_line_or_text(capsys: pytest.CaptureFixture[str
 
 def test_search_with_no_implemented_match_still_names_the_pool_cards(
         capsys: pytest.CaptureFixture[str]) -> None:
-    out = _out(capsys, "cards", "--search", "innocent")
-    assert out == ("0 cards, 0 tokens implemented match 'innocent'\n"
-                   "pool cards not implemented yet whose name matches 'innocent' (1):\n"
-                   "  Innocent Blood\n")
+    out = _out(capsys, "cards", "--search", "eldest")
+    assert out == ("0 cards, 0 tokens implemented match 'eldest'\n"
+                   "pool cards not implemented yet whose name matches 'eldest' (1):\n"
+                   "  The Eldest Reborn\n")
 
 
 def test_play_help_lists_the_built_in_decks(capsys: pytest.CaptureFixture[str]) -> None:

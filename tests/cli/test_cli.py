@@ -169,7 +169,7 @@ def test_a_broken_expected_failures_file_is_a_one_line_error(
 
 @pytest.mark.parametrize("card, needle", [
     ("Grizly Bears", "deck 'typo': unknown card 'Grizly Bears' (did you mean 'Grizzly Bears'?)"),
-    ("Innocent Blood", "deck 'typo': 'Innocent Blood' is a pool card not implemented yet"),
+    ("The Eldest Reborn", "deck 'typo': 'The Eldest Reborn' is a pool card not implemented yet"),
 ])
 def test_a_deck_card_the_engine_lacks_says_whether_it_is_unknown_or_not_implemented(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], card: str, needle: str) -> None:
@@ -182,21 +182,21 @@ def test_scenario_run_takes_the_expected_failures_of_a_folder_outside_tests(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "scenarios"
     folder.mkdir()
-    (folder / "waits.toml").write_text('title = "waits for Innocent Blood"\n[setup]\n'
-                                       'players = ["a", "b"]\n[setup.a]\nhand = ["Innocent Blood"]\n')
+    (folder / "waits.toml").write_text('title = "waits for The Eldest Reborn"\n[setup]\n'
+                                       'players = ["a", "b"]\n[setup.a]\nhand = ["The Eldest Reborn"]\n')
     (folder / "fine.toml").write_text('title = "fine"\n[setup]\nplayers = ["a", "b"]\n'
                                       '[[step]]\nexpect.life = { a = 20 }\n')
     listed = tmp_path / "elsewhere.toml"
     listed.write_text('"waits.toml" = "evoke"\n')
     code, out, _ = _main(capsys, "scenario", "run", str(folder))
     assert code == 1
-    assert "FAIL waits for Innocent Blood: " in out
+    assert "FAIL waits for The Eldest Reborn: " in out
     code, out, _ = _main(capsys, "scenario", "run", str(folder), "--expected-failures", str(listed))
     assert code == 0, out
     assert out.splitlines() == [
         "PASS fine",
-        f"XFAIL waits for Innocent Blood (waits for: evoke; fails: {folder / 'waits.toml'}: "
-        "setup.a.hand[0]: 'Innocent Blood' is a pool card not implemented yet)",
+        f"XFAIL waits for The Eldest Reborn (waits for: evoke; fails: {folder / 'waits.toml'}: "
+        "setup.a.hand[0]: 'The Eldest Reborn' is a pool card not implemented yet)",
         "1 passed, 0 failed, 1 xfailed"]
     # The file given replaces the folder's own list.
     (folder / "expected_failures.toml").write_text('"fine.toml" = "nothing"\n')

@@ -42,7 +42,7 @@ def test_the_limits_the_doc_gives_are_the_loaders() -> None:
     assert f"At most {MAX_DECK_SIZE:,} cards" in text
 
 
-@pytest.mark.parametrize("card", ["Innocent Blood", "Grizly Bears"])
+@pytest.mark.parametrize("card", ["The Eldest Reborn", "Grizly Bears"])
 def test_the_refusals_the_doc_quotes_are_the_loaders(card: str, tmp_path: Path) -> None:
     [deck_text] = _blocks("toml")
     path = tmp_path / "deck.toml"

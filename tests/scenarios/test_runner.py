@@ -190,11 +190,11 @@ async def test_a_crash_in_the_scripted_policy_stops_the_scenario_and_is_kept() -
 
 def test_a_pool_card_the_engine_lacks_is_an_honest_failure_named_not_implemented(
         tmp_path: Path) -> None:
-    path = _write(tmp_path, BEARS.replace("Grizzly Bears", "Innocent Blood"))
+    path = _write(tmp_path, BEARS.replace("Grizzly Bears", "The Eldest Reborn"))
     result = run_scenario_file(path, {"s.toml": "evoke"})
     assert result.status == "XFAIL"
     assert result.message.endswith(
-        "setup.alice.battlefield[0]: 'Innocent Blood' is a pool card not implemented yet")
+        "setup.alice.battlefield[0]: 'The Eldest Reborn' is a pool card not implemented yet")
 
 
 @pytest.mark.parametrize(

@@ -1,13 +1,26 @@
 """``trace why`` explains a fizzle, a counterspell and the end of a step: the rule, the
-record that caused it and the passes, each checked against the raw lines of the trace."""
+record that caused it and the passes, each checked against the raw lines of the trace; the
+counterspell war's trace decodes to one message per pass, resolution and state-based action
+batch, in the rules' order."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 
 from spellstack.cli import main
+from spellstack.protocol import (
+    AskPlayer,
+    CheckSBA,
+    GameEvent,
+    PlayerReply,
+    Resolve,
+    Resolved,
+    SBABatch,
+    SubmitAction,
+)
 from spellstack.trace import WhyError, explain_object, explain_seq, read_trace
 from tests.trace_why._trace_why_games import events, raw_lines
 
@@ -65,6 +78,71 @@ def test_a_counterspell_war_names_701_5_the_counterspell_and_its_caster(war_trac
     # Asked by name, the same Counterspell gets the same answer.
     by_name = explain_object(read_trace(war_trace), "counterspell")
     assert why in by_name
+
+
+@pytest.mark.parametrize("fixture", ["war_trace", "asked_trace"])
+def test_a_counterspell_war_decodes_to_one_message_per_pass_resolution_and_sba_batch_in_order(
+        fixture: str, request: pytest.FixtureRequest) -> None:
+    # Every line decodes to its protocol message. Each pass is one event (a ``pass`` right
+    # after the player's own SubmitAction, or an ``auto_pass``); each resolution is one
+    # Resolve to the stack actor answered by one Resolved, the only place a ``resolve`` event
+    # is sent from; each state-based action check is one CheckSBA answered by one SBABatch,
+    # which counts the events between; and they come in the rules' order: all players pass in
+    # succession (117.4), the top of the stack resolves (608.1), then the check (704.3).
+    trace = read_trace(request.getfixturevalue(fixture))
+    players = trace.header.players
+    flow: list[tuple[str, str]] = []  # ("pass", player), ("resolve", name), ("sba", count)
+    asked: tuple[str, int] | None = None  # the actor a request is open with, and what for
+    made = 0  # events that actor sent since the request
+    own_pass: int | None = None  # the seat whose SubmitAction passed, until its pass event
+    for seq, m in enumerate(trace.messages, 1):
+        assert m.seq == seq
+        msg = m.decode(trace.source)
+        assert msg.KIND == m.kind
+        if isinstance(msg, Resolve | CheckSBA):
+            assert asked is None, m  # one request to the stack actor or the checker at a time
+            asked, made = ("stack" if isinstance(msg, Resolve) else "sba",
+                           msg.object_id if isinstance(msg, Resolve) else 0), 0
+        elif isinstance(msg, Resolved | SBABatch):
+            assert asked is not None and m.sender == asked[0], m
+            assert msg.count == made, m
+            if isinstance(msg, Resolved):
+                assert msg.object_id == asked[1], m
+                flow.append(("resolve", msg.name))
+            else:
+                flow.append(("sba", str(msg.count)))
+            asked = None
+        elif isinstance(msg, AskPlayer | PlayerReply):
+            assert asked is not None, m  # a question only while something resolves or is checked
+        elif isinstance(msg, SubmitAction) and msg.action.kind == "pass":
+            assert own_pass is None, m
+            own_pass = players.index(m.sender.removeprefix("player:"))
+        elif isinstance(msg, GameEvent):
+            if m.sender != "coordinator":
+                assert asked is not None and m.sender == asked[0], m
+                made += 1
+            if msg.kind == "resolve":
+                assert m.sender == "stack", m  # every resolution is the stack actor's
+            if msg.kind in ("pass", "auto_pass"):
+                assert m.sender == "coordinator" and asked is None, m
+                assert own_pass == (msg.player if msg.kind == "pass" else None), m
+                own_pass = None
+                flow.append(("pass", players[msg.player]))
+    assert asked is None and own_pass is None
+    resolutions = [i for i, (what, _) in enumerate(flow) if what == "resolve"]
+    assert len(resolutions) == sum(m.kind == "Resolve" for m in trace.messages) == sum(
+        m.kind == "GameEvent" and m.payload["kind"] == "resolve" for m in trace.messages) > 5
+    for i in resolutions:
+        before = flow[i - len(players):i]
+        assert [w for w, _ in before] == ["pass"] * len(players), flow[i - 4:i + 1]
+        assert {p for _, p in before} == set(players), flow[i - 4:i + 1]
+        assert flow[i + 1][0] == "sba", flow[i:i + 2]
+    # The war itself: a Counterspell resolves (countering a Counterspell), then, after the
+    # passes and the check, the spell the countered Counterspell aimed at.
+    names = [name for what, name in flow if what == "resolve"]
+    assert any(a == "Counterspell" and b != "Counterspell" for a, b in pairwise(names))
+    assert sum(what == "sba" for what, _ in flow) == sum(m.kind == "CheckSBA" for m in trace.messages)
+    assert any(what == "sba" and count != "0" for what, count in flow)
 
 
 def test_the_end_of_a_step_names_117_4_and_every_players_pass(asked_trace: Path) -> None:

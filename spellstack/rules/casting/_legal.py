@@ -345,7 +345,8 @@ def _only_pass_permitted(game: Game, seat: int) -> bool:
         c = layers[oid]
         land = "Land" in c.card_types
         if ((land or _land_face(game, st.objects[oid])) and sorcery_ok and p.lands_played < 1
-                and st.objects[oid].zone == "hand" and play_land_refusal(game, seat) is None):
+                and (st.objects[oid].zone == "hand" or land_play_permitted_from(game, seat, st.objects[oid]))
+                and play_land_refusal(game, seat) is None):
             return False  # 305.1: playing a land (or a land face, 712.12) needs nothing more
         defn = game.cards[st.objects[oid].name]
         if not land and (defn.faces or defn.cost_options):
@@ -412,7 +413,7 @@ def _fresh_actions(game: Game, seat: int, supply: ManaSupply | None = None) -> t
                                                     "", (), (), (), ""))
             continue
         defn = game.cards[obj.name]
-        if defn.faces and lands_ok and obj.zone == "hand":
+        if defn.faces and lands_ok and (obj.zone == "hand" or land_play_permitted_from(game, seat, obj)):
             for name in defn.faces:
                 if "Land" in game.cards[name].card_types:  # 712.12: a land face is played
                     options.append(new_action_option("play", oid, name, 0, (), False, 0, False,

@@ -53,12 +53,15 @@ PLAYER_WORDS: frozenset[str] = frozenset({"you", "target", "each_player", "each_
 """Words an effect may use for players: the controller, the targeted player(s), everyone."""
 OBJECT_WORDS: frozenset[str] = frozenset({"self", "target", "subject", "each_creature",
                                          "each_permanent", "self_in_graveyard", "exiled",
-                                         "chosen", "copy"})
+                                         "chosen", "copy", "that", "that_card", "those_cards"})
 """Words an effect may use for objects: the source, the target(s), the object the trigger event
 was about, every creature, every permanent (``destroy`` narrows it with ``types`` and
 ``mana_value``), the card the source became in its owner's graveyard (603.6e), the cards exiled
 with the source ("the exiled card", 607.2a), the card an earlier instruction of the ability
-chose (``choose_card``) and the copy it made (``copy_card``)."""
+chose (``choose_card``) and the copy it made (``copy_card``); the permanent or player a
+``for_each`` is handling now ("that permanent or player", 608.2f), the card the latest
+``exile_top`` exiled ("that card") and every card ``exile_top`` exiled as the ability resolved
+("the exiled cards")."""
 
 
 def word_of(value: str) -> str:
@@ -77,9 +80,10 @@ def _is_mana_cost(text: str) -> bool:
 # Amounts. X is the value chosen as the spell was cast (107.3).
 Amount = Annotated[int | Literal["X"], ArgKind("amount", 1)]
 """How many: a number, or X."""
-Share = Annotated[int | Literal["X", "divided"], ArgKind("share", 1)]
+Share = Annotated[int | Literal["X", "divided", "that_card_mana_value"], ArgKind("share", 1)]
 """An amount of damage, or ``divided``: each recipient's share of what the spell divided as it
-was cast (601.2d)."""
+was cast (601.2d); ``that_card_mana_value``: "damage equal to that card's mana value", the mana
+value of the card ``that_card`` names, as it is where it is now (608.2h)."""
 Value = Annotated[int | str, ArgKind("value", 1, lambda v: is_value(v) or v == "X")]
 """A layer primitive's value: a number, X, or a word from ``VALUES`` (the layers package)."""
 

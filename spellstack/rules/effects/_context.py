@@ -11,6 +11,9 @@ from ..game import Game
 from ..state import GameObject, Proc, is_player_ref, player_ref, seat_of_ref
 from ._arguments import PLAYER_WORDS, word_of
 
+_REMEMBERED = frozenset({"chosen", "copy", "that", "that_card", "those_cards"})
+"""Object words for what earlier instructions of the ability chose, made or are handling."""
+
 
 @dataclass(slots=True)
 class EffectContext:
@@ -33,8 +36,9 @@ class EffectContext:
     position: int
     """The ability's position on its source (for delayed triggers it creates)."""
     remembered: dict[str, tuple[int, ...]] = field(default_factory=dict)
-    """What earlier instructions chose or made, by object word (``chosen``, ``copy``), for the
-    later ones that refer to it ("the copy", 608.2c)."""
+    """What earlier instructions chose, made or are handling, by object word (``chosen``,
+    ``copy``, ``that``, ``that_card``, ``those_cards``), for the later ones that refer to it
+    ("the copy", 608.2c)."""
 
     def amount(self, value: int | str) -> int:
         """A numeric argument (``Amount``), X read as the chosen value."""
@@ -77,7 +81,7 @@ class EffectContext:
         if w == "exiled":
             # 607.2a: the cards the source's linked ability exiled.
             return [st.objects[i] for i in st.exile if st.objects[i].exiled_by == self.source.id]
-        if w == "chosen" or w == "copy":
+        if w in _REMEMBERED:
             return [st.objects[i] for i in self.remembered.get(w, ()) if i in st.objects]
         if w == "each_creature":
             return [st.objects[i] for i in st.battlefield if self.game.is_creature(st.objects[i])]
@@ -118,6 +122,8 @@ class EffectContext:
         w = word_of(word)
         if w == "target":
             return self._target_refs(word)
+        if w == "that":  # a player or an object (608.2f: "that permanent or player")
+            return [r for r in self.remembered.get(w, ()) if is_player_ref(r) or r in self.game.state.objects]
         if w in PLAYER_WORDS:
             return [player_ref(s) for s in self.players(word)]
         return [o.id for o in self.objects(word)]

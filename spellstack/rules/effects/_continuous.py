@@ -337,6 +337,28 @@ class CastAsThoughFlash(Verb):
                                         controller=ctx.controller))
 
 
+@dataclass(frozen=True, slots=True)
+class MayPlay(Verb):
+    """601.2a, 305.1: "you may play the exiled cards until the end of your next turn": an
+    effect that changes a rule (613.11) for the cards in exile ``what`` names now (611.2c: those
+    objects; one that leaves exile is a new object, 400.7): the controller may play them, a land
+    as their land drop (305.2), a spell following the usual timing and costs, while it lasts."""
+
+    verb: ClassVar[str] = "may_play"
+    rule: ClassVar[str] = "601.2a"
+    what: ObjectWord
+    """The cards in exile."""
+    until: Duration = "end_of_your_next_turn"
+    """How long."""
+
+    def run(self, ctx: EffectContext) -> None:
+        cards = [o for o in ctx.objects(self.what) if o.zone == "exile"]
+        if not cards:
+            return
+        add_effect(ctx.game, new_effect(ctx.game, self.verb, (), tuple(o.id for o in cards),
+                                        ctx.source, self.until, controller=ctx.controller))
+
+
 # ----------------------------------------------------------------------------- protection, shields
 
 

@@ -1,4 +1,5 @@
-"""Effect verbs that hold or steer other instructions: "you may", "if it was kicked", an option
+"""Effect verbs that hold or steer other instructions: "you may", "if it was kicked", "for each
+of them" (608.2f), an option
 each player is offered, delayed triggers, choosing a card for later instructions, and casting a
 spell while this one resolves."""
 
@@ -8,10 +9,29 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..definitions import Effect
-from ..state import DelayedTrigger, Proc, ResolutionCast, player_ref
-from ..views import ask_choose, ask_word, ask_yes_no
+from ..state import (
+    Answer,
+    Choice,
+    DelayedTrigger,
+    Proc,
+    ResolutionCast,
+    is_player_ref,
+    player_ref,
+    seat_of_ref,
+)
+from ..views import ask_choose, ask_word, ask_yes_no, visible_name
 from ..zones import deal_damage, move_object
-from ._arguments import Amount, CardTypes, CostName, Effects, Flag, ObjectWord, Step, Zone
+from ._arguments import (
+    Amount,
+    CardTypes,
+    CostName,
+    Effects,
+    Flag,
+    ObjectWord,
+    Recipients,
+    Step,
+    Zone,
+)
 from ._context import EffectContext, Verb, run_effects
 
 
@@ -32,6 +52,53 @@ class May(Verb):
         words = ", ".join(e.verb.replace("_", " ") for e in self.effects if e.verb != "may")
         if (yield from ask_yes_no(ctx.game, ctx.controller, f"608.2d: {ctx.source.name}: you may "
                                   f"{words}")):
+            yield from run_effects(ctx, self.effects)
+
+
+@dataclass(frozen=True, slots=True)
+class ForEach(Verb):
+    """608.2f: "for each of them, [instructions]": what can't be done to them all at once is
+    done to each player or object ``what`` names in turn: in APNAP order (101.4) of the players
+    they are or that control them, and, among a player and the permanents that player controls,
+    in the order the controller of the spell or ability chooses (asked once, as one order of
+    all those it chooses among); the instructions name the one being handled ``that``."""
+
+    verb: ClassVar[str] = "for_each"
+    rule: ClassVar[str] = "608.2f"
+    inner_targets: ClassVar[bool] = True
+    what: Recipients
+    """The players or objects (those still legal, for targets: 608.2b)."""
+    effects: Effects
+    """What is done for each."""
+
+    def nested(self) -> tuple[tuple[str, tuple[Effect, ...]], ...]:
+        return (("effects", self.effects),)
+
+    def run(self, ctx: EffectContext) -> Proc[None]:
+        game = ctx.game
+        st = game.state
+        apnap = st.apnap()
+        groups: dict[int, list[int]] = {}
+        for ref in ctx.recipients(self.what):
+            seat = seat_of_ref(ref) if is_player_ref(ref) else game.controller(st.objects[ref])
+            groups.setdefault(seat, []).append(ref)
+        order = sorted(groups, key=lambda s: apnap.index(s) if s in apnap else len(apnap) + s)
+        chosen = [r for s in order if len(groups[s]) >= 2 for r in groups[s]]
+        if chosen:
+            choices = tuple(Choice(i, r, visible_name(game, r, ctx.controller))
+                            for i, r in enumerate(chosen))
+            reply = yield game.decision(ctx.controller, "order", f"608.2f: {ctx.source.name}: the "
+                                        "order in which to handle each player and the permanents "
+                                        "they control (first listed first; players in APNAP "
+                                        "order)", choices=choices, min=len(chosen), max=len(chosen))
+            assert isinstance(reply, Answer)
+            rank = {chosen[k]: n for n, k in enumerate(reply.keys)}
+            for s in order:
+                groups[s].sort(key=lambda r: rank.get(r, 0))
+        for ref in [r for s in order for r in groups[s]]:
+            if st.game_over:
+                return
+            ctx.remembered["that"] = (ref,)
             yield from run_effects(ctx, self.effects)
 
 

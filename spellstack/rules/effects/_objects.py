@@ -11,7 +11,7 @@ from ..legality import attach, countering_refusal
 from ..mana import parse_mana_cost
 from ..replacement import redirect
 from ..state import Proc
-from ..views import ask_yes_no, visible_name
+from ..views import ask_choose, ask_yes_no, visible_name
 from ..zones import (
     copy_card,
     create_token,
@@ -29,6 +29,7 @@ from ._arguments import (
     Flag,
     ManaCostText,
     ObjectWord,
+    PlayerWord,
     Recipients,
     Supertypes,
     TokenName,
@@ -58,6 +59,43 @@ class Sacrifice(Verb):
                                  subject=obj.id)
                     # A proc: what it exiled "until" it leaves returns asking (610.3c, 614.12).
                     yield from move_object_proc(ctx.game, obj.id, "graveyard")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayersSacrifice(Verb):
+    """608.2e, 701.21a: "each player sacrifices a creature": each player ``who`` names chooses
+    ``amount`` permanents they control of the ``types`` (all they have, if fewer), the choices
+    made in APNAP order (101.4), then all of them are sacrificed at once."""
+
+    verb: ClassVar[str] = "players_sacrifice"
+    rule: ClassVar[str] = "608.2e"
+    who: PlayerWord
+    """The players who sacrifice."""
+    amount: Amount = 1
+    """How many permanents each."""
+    types: CardTypes | None = None
+    """Only permanents with any of these card types (None: any permanent)."""
+
+    def run(self, ctx: EffectContext) -> Proc[None]:
+        game = ctx.game
+        n = ctx.amount(self.amount)
+        kind = " or ".join(self.types).lower() if self.types is not None else "permanent"
+        chosen: list[tuple[int, int]] = []
+        for seat in ctx.players(self.who):
+            if game.state.players[seat].lost:
+                continue
+            own = ctx.narrowed(list(game.controlled(seat)), self.types)
+            picked = yield from ask_choose(game, seat, f"608.2e: {ctx.source.name}: sacrifice "
+                                           f"{n} {kind}" + ("s" if n != 1 else ""),
+                                           [o.id for o in own], n, n)
+            chosen.extend((seat, oid) for oid in picked)
+        with simultaneous_moves(game):  # 608.2e: the step happens at once (603.10a)
+            for seat, oid in chosen:
+                obj = game.state.objects.get(oid)
+                if obj is not None and obj.zone == "battlefield" and game.controller(obj) == seat:
+                    game.log("sacrifice", f"{game.player_name(seat)} sacrifices "
+                             f"{visible_name(game, oid)}", player=seat, subject=oid)
+                    move_object(game, oid, "graveyard")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +264,33 @@ class Exile(Verb):
             if until or self.linked:
                 new.exiled_by = ctx.source.id
                 new.exiled_until = until
+
+
+@dataclass(frozen=True, slots=True)
+class ExileTop(Verb):
+    """406.3, 401.1: "exile the top card of your library": the top ``amount`` cards of each
+    library of the players ``who`` names go to exile, one at a time; the later instructions name
+    the last one ``that_card`` ("that card's mana value") and all of them ``those_cards`` ("the
+    exiled cards"). An empty library exiles nothing."""
+
+    verb: ClassVar[str] = "exile_top"
+    rule: ClassVar[str] = "406.3"
+    who: PlayerWord = "you"
+    """Whose library."""
+    amount: Amount = 1
+    """How many cards."""
+
+    def run(self, ctx: EffectContext) -> None:
+        st = ctx.game.state
+        made: list[int] = []
+        for seat in ctx.players(self.who):
+            for _ in range(ctx.amount(self.amount)):
+                library = st.players[seat].library
+                if not library:
+                    break
+                made.append(move_object(ctx.game, library[0], "exile").id)
+        ctx.remembered["that_card"] = tuple(made)
+        ctx.remembered["those_cards"] = (*ctx.remembered.get("those_cards", ()), *made)
 
 
 @dataclass(frozen=True, slots=True)

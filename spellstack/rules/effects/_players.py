@@ -59,12 +59,14 @@ class AddManaOfAnyColor(Verb):
 
 @dataclass(frozen=True, slots=True)
 class DealDamage(Verb):
-    """120.3: the source deals damage to each player or object ``to`` names."""
+    """120.3: the source deals damage to each player or object ``to`` names: ``amount``, each
+    one's share of a division, or the mana value of ``that_card`` (608.2h)."""
 
     verb: ClassVar[str] = "deal_damage"
     rule: ClassVar[str] = "120.3"
     amount: Share
-    """How much, or ``divided``: each target's share, as the spell was cast."""
+    """How much, ``divided`` (each target's share, as the spell was cast) or
+    ``that_card_mana_value``."""
     to: Recipients
     """Who or what is dealt it."""
 
@@ -77,7 +79,15 @@ class DealDamage(Verb):
                 if shares.get(ref, 0) > 0:
                     deal_damage(ctx.game, ctx.source, ref, shares[ref])
             return
-        amount = ctx.amount(self.amount)
+        if self.amount == "that_card_mana_value":
+            # 608.2h: read once, as the damage is dealt, from the card as it is now (in exile:
+            # a split card's two halves together, 709.4; a modal double-faced card's front face,
+            # 712.8a; an adventurer's creature, 715.4).
+            amount = sum(ctx.game.mana_value(o) for o in ctx.objects("that_card"))
+            if amount <= 0:
+                return  # 120.8: 0 damage is no damage
+        else:
+            amount = ctx.amount(self.amount)
         for ref in ctx.recipients(self.to):
             deal_damage(ctx.game, ctx.source, ref, amount)
 

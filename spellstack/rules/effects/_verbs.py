@@ -16,10 +16,19 @@ from ._continuous import (
     CantBlock,
     CastAsThoughFlash,
     GainProtection,
+    MayPlay,
     PreventDamage,
     Regenerate,
 )
-from ._instructions import AnyPlayerMay, Cast, ChooseCard, CreateDelayedTrigger, IfPaid, May
+from ._instructions import (
+    AnyPlayerMay,
+    Cast,
+    ChooseCard,
+    CreateDelayedTrigger,
+    ForEach,
+    IfPaid,
+    May,
+)
 from ._objects import (
     Attach,
     CopyCard,
@@ -28,6 +37,8 @@ from ._objects import (
     CreateToken,
     Destroy,
     Exile,
+    ExileTop,
+    PlayersSacrifice,
     PutCounters,
     PutIntoZone,
     PutOntoBattlefield,
@@ -64,6 +75,9 @@ _CLASSES: tuple[type[Verb], ...] = (
     Mill, Attach, CreateToken, Tap, Regenerate, PreventDamage, SetLife, ShuffleIntoLibrary,
     PutOntoBattlefield, Exile, ReturnExiled, May, ChooseCard, CopyCard, Cast, AnyPlayerMay,
     CopySpell, GainProtection,
+    # 608.2e, 608.2f: "each player sacrifices a creature"; "for each of them, exile the top card
+    # of your library, then ..."; "you may play the exiled cards until the end of your next turn".
+    PlayersSacrifice, ForEach, ExileTop, MayPlay,
 )
 
 EFFECT_VERBS: dict[str, type[Verb]] = {cls.verb: cls for cls in _CLASSES}

@@ -56,7 +56,9 @@ object and is no longer affected) and ``duration``:
   (611.2b);
 - ``source_on_battlefield``: "for as long as [the source] remains on the battlefield"
   (611.2b: also ends if the source leaves before it resolves);
-- ``indefinite``: until its affected objects leave (e.g. "gain control of target creature").
+- ``indefinite``: until its affected objects leave (e.g. "gain control of target creature");
+- ``end_of_your_next_turn``: "until the end of your next turn": as ``duration_seat``'s next
+  turn begins it becomes ``end_of_turn``, and ends in that turn's cleanup step.
 
 A record's verb may instead be a rule-changing one (``RULE_EFFECT_VERBS``, 613.11: "target
 creature can't block this turn"): it changes no characteristic, is applied in no layer, and is

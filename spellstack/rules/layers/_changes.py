@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..registry import COUNTERS_CHANGED
@@ -134,12 +135,18 @@ def new_effect(game: LayerHost, verb: str, args: tuple[tuple[str, ArgValue], ...
 
 def end_durations(game: LayerHost, moment: str) -> None:
     """514.2/611.2b: end the effects whose duration ends at ``moment``: ``cleanup`` (until end
-    of turn) or ``turn_start`` (until the new active player's next turn)."""
+    of turn) or ``turn_start`` (until the new active player's next turn; and one lasting until
+    the end of that player's next turn now lasts until the end of this one)."""
     active = game.state.active
     if moment == "cleanup":
         end_effects(game, lambda e: e.duration == "end_of_turn")
     elif moment == "turn_start":
         end_effects(game, lambda e: e.duration == "your_next_turn" and e.duration_seat == active)
+        # "until the end of your next turn": as that turn begins, it lasts until end of turn.
+        st = game.state
+        if any(e.duration == "end_of_your_next_turn" for e in st.effects):
+            st.effects = [replace(e, duration="end_of_turn") if e.duration == "end_of_your_next_turn"
+                          and e.duration_seat == active else e for e in st.effects]
     else:
         raise ValueError(moment)
 

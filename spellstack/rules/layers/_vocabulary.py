@@ -56,19 +56,23 @@ LAYERS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
 """613.1, 613.4: the layers and sublayers, in the order they apply."""
 
 DURATIONS: frozenset[str] = frozenset({"end_of_turn", "your_next_turn", "source_on_battlefield",
-                                       "indefinite"})
+                                       "indefinite", "end_of_your_next_turn"})
 """611.2a/611.2b: how long a resolved spell or ability's continuous effect lasts."""
 
 RULE_EFFECT_VERBS: dict[str, str] = {
     "cant_block": "509.1b",
     "cant_attack": "508.1c",
     "cast_as_though_flash": "702.8a",
+    "may_play": "601.2a",
 }
 """613.11: continuous effects of resolved spells and abilities that change the game's rules for
 the objects or players they lock onto ("target creature can't block this turn", "until your next
 turn, you may cast sorcery spells as though they had flash") rather than characteristics: kept
 with the layer effects (``GameState.effects``, ending as those do), never applied in a layer;
-each with the rule where it is checked (legality's restrictions and permissions ask them)."""
+each with the rule where it is checked (legality's restrictions and permissions ask them).
+``may_play`` locks onto cards in exile: their effect's controller may play them (a land, 305.1;
+a spell, 601.2a) while the effect lasts ("you may play the exiled cards until the end of your
+next turn")."""
 
 PLAYER_RULE_EFFECT_VERBS: frozenset[str] = frozenset({"cast_as_though_flash"})
 """The rule-changing verbs whose effects lock onto players (611.2c: the players ``who`` names as

@@ -131,6 +131,19 @@ def _flash_effects(game: Game, seat: int) -> list[ContinuousEffect]:
     return [rec for rec in effects if rec.verb == "cast_as_though_flash" and ref in rec.affected]
 
 
+_PERMITTING_EFFECTS = frozenset({"cast_as_though_flash", "may_play"})
+"""The verbs of resolved spells' and abilities' effects that permit something (613.11)."""
+
+
+def may_play(game: Game, seat: int, obj: GameObject) -> bool:
+    """613.11: whether a resolved spell or ability's effect lets ``seat`` play ``obj``, a card
+    in exile ("you may play the exiled cards until the end of your next turn"): the effect's
+    controller may, while it lasts; it locked onto that object (a new object, 400.7, is not)."""
+    effects = game.state.effects
+    return bool(effects) and any(rec.verb == "may_play" and rec.controller == seat
+                                 and obj.id in rec.affected for rec in effects)
+
+
 def _applies_to_player(game: Game, word: str, source: GameObject, seat: int) -> bool:
     you = game.controller(source)
     if word == "you":
@@ -380,6 +393,8 @@ def cast_permitted_from(game: Game, seat: int, obj: GameObject,
         return obj.owner == seat
     if obj.zone == "library" and not _on_top(game, obj):
         return False  # only the top card of a library is ever castable
+    if obj.zone == "exile" and may_play(game, seat, obj):
+        return True
     if obj.face_down:
         # 601.3f: from among cards exiled face down, only one the player may look at.
         return obj.zone == "exile" and face_down_exile_seen(game, seat, obj) and any(
@@ -420,9 +435,11 @@ def granted_costs(game: Game, seat: int, obj: GameObject,
 
 def land_play_permitted_from(game: Game, seat: int, obj: GameObject) -> bool:
     """305.1: whether an effect lets ``seat`` play the land ``obj`` from where it is (Future
-    Sight: the top of their library); their hand needs none."""
+    Sight: the top of their library; ``may_play``: a card in exile); their hand needs none."""
     if obj.zone == "hand":
         return obj.owner == seat
+    if obj.zone == "exile" and may_play(game, seat, obj):
+        return True
     if obj.zone != "library" or not _on_top(game, obj) or obj.owner != seat:
         return False
     return any(p.kind == "play_lands_from" and p.zone == obj.zone
@@ -443,7 +460,7 @@ def has_permissions(game: Game) -> bool:
     """Whether any permission applies at all now (a cheap test for the fast paths): a static
     one, or a resolved spell or ability's (613.11, ``_flash_effects``)."""
     effects = game.state.effects
-    if effects and any(rec.verb == "cast_as_though_flash" for rec in effects):
+    if effects and any(rec.verb in _PERMITTING_EFFECTS for rec in effects):
         return True
     if not _static_refs(game):
         return False  # the usual board: no restriction or permission at all

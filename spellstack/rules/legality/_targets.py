@@ -94,6 +94,8 @@ TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, s
     "artifact_or_enchantment": (_artifact_or_enchantment, False, "target artifact or enchantment"),
     "creature_or_planeswalker": (_creature_or_planeswalker, False,
                                  "target creature or planeswalker"),
+    "creature_planeswalker_or_player": (_creature_or_planeswalker, True,
+                                        "target creature, planeswalker, or player"),
     "artifact_or_creature": (_artifact_or_creature, False, "target artifact or creature"),
     "artifact_creature_or_enchantment": (_artifact_creature_or_enchantment, False,
                                          "target artifact, creature, or enchantment"),

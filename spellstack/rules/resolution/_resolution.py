@@ -68,7 +68,7 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
 
     608.2b: targets are checked again; if every target is now illegal the spell or ability
     doesn't resolve (a spell goes to its owner's graveyard), otherwise illegal targets are
-    left out of what it does. 603.4: an intervening "if" is checked again. 608.2n: an instant
+    left out of what it does. 603.4: an intervening "if" is checked again. 608.2m: an instant
     or sorcery goes to its owner's graveyard last; 608.3: a permanent spell enters the
     battlefield under its controller's control.
     """
@@ -175,7 +175,7 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
 
 
 def _leave_stack(game: Game, obj: GameObject, resolved: bool = False) -> None:
-    """608.2n: a spell goes to its owner's graveyard, or, ``resolved``, where a mechanic puts it
+    """608.2m: a spell goes to its owner's graveyard, or, ``resolved``, where a mechanic puts it
     (``RESOLVED_SPELL_MOVES``); an ability ceases to exist."""
     st = game.state
     if obj.id not in st.objects:

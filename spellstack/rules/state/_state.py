@@ -256,9 +256,10 @@ class ContinuousEffect:
     controller: int = 0
     """Seat of the player whose spell or ability created it ("you")."""
     duration: str = "end_of_turn"
-    """``end_of_turn`` (514.2), ``your_next_turn`` (611.2b), ``source_on_battlefield`` or ``indefinite``."""
+    """``end_of_turn`` (514.2), ``your_next_turn`` (611.2b), ``source_on_battlefield``,
+    ``indefinite`` or ``end_of_your_next_turn``."""
     duration_seat: int = 0
-    """For ``your_next_turn``: whose next turn ends it."""
+    """For ``your_next_turn`` and ``end_of_your_next_turn``: whose next turn ends it."""
 
     def get(self, name: str, default: ArgValue | None = None) -> ArgValue | None:
         """The argument called ``name``, or ``default``."""
