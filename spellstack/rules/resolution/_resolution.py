@@ -21,7 +21,7 @@ them with (``("", key, 0)``): what each does. The mechanics that create them add
 (``rules/mechanics``: dash's return to hand)."""
 
 RESOLVED_SPELL_MOVES: list[Callable[[Game, GameObject], bool]] = []
-"""608.2n: what a mechanic puts a resolved instant or sorcery spell's card elsewhere than its
+"""608.2m: what a mechanic puts a resolved instant or sorcery spell's card elsewhere than its
 owner's graveyard with (715.3d: an Adventure is exiled). Each is shown the spell as it finishes
 resolving (never one that doesn't resolve, 608.2b, or is countered, 701.5) and returns whether
 it moved it. The mechanics add theirs (``rules/mechanics``)."""
