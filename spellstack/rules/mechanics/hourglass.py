@@ -121,7 +121,7 @@ TURN_ACTIONS.register("remove_sand", TurnAction(
 TRIGGER_EVENTS.register("sand_removed", TriggerEvent(
     "714.2b", "whenever a sand counter is removed from this permanent", "counters", True, False,
     _sand_removed))
-SBA_ACTIONS.register("704.5s", StateBasedAction(
+SBA_ACTIONS.register("704.5s-hourglass", StateBasedAction(
     "an Hourglass permanent with no sand counters and no triggered ability waiting or on the "
     "stack goes to the graveyard", "permanents", frozenset({"board"}), frozenset({"graveyard"}),
     _run_out, only="Artifact"))
@@ -130,5 +130,5 @@ MECHANICS.register(KEY, Mechanic(
     ("714.3a", "714.3b", "714.2b", "704.5s"),
     "a permanent that runs out of sand counters, one each upkeep, and is put into the graveyard",
     (("CARD_KEYS", KEY), ("COUNTER_KINDS", SAND), ("TURN_ACTIONS", "remove_sand"),
-     ("TRIGGER_EVENTS", "sand_removed"), ("SBA_ACTIONS", "704.5s")),
+     ("TRIGGER_EVENTS", "sand_removed"), ("SBA_ACTIONS", "704.5s-hourglass")),
     frozenset({"kinds_seen", "sba_marks"})))
