@@ -163,9 +163,11 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
     target = spell.targets[0] if spell.targets and is_aura(game, spell) else 0
     new = move_object(game, spell.id, "battlefield", controller=spell.controller, event=event)
     for cost in new.cast_costs:
-        on_enter = COST_OPTIONS[cost].on_enter  # 702.109a: dash's haste and return
-        if on_enter is not None:
-            on_enter(game, new)
+        # 702.109a: dash's haste and return. "Without paying its mana cost" (``free``, 118.9)
+        # is an effect's permission, no cost option a card names: it is not registered.
+        rule = COST_OPTIONS.get(cost)
+        if rule is not None and rule.on_enter is not None:
+            rule.on_enter(game, new)
     if target:
         new.attached_to = target
         new.timestamp = game.state.new_timestamp()  # 613.7e
