@@ -177,7 +177,9 @@ class GameObject:
     merged: tuple[tuple[int, str, bool], ...] = ()
     """725.1: on the battlefield, a merged permanent's cards and tokens, top first, each as
     (card, definition name, is a token); the first is the object's own ``card`` and ``name``.
-    Empty for a permanent that is not merged (the usual case)."""
+    725.3: in the zone a merged permanent went to, on the object its top card became, the same
+    list: the cards that left with it, which an effect that finds "it" finds too. Empty for
+    any other object (the usual case)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
