@@ -48,6 +48,7 @@ def _merge(game: Game, spell: GameObject, targets: tuple[int, ...]) -> Proc[None
     if SIDES[side] == "over":
         target.merged = (part, *below)
         target.card, target.name, target.is_token = part
+        target.face_down = False  # 721.2e: its status is its top card's (not "turned face up")
     else:
         target.merged = (*below, part)
     game.changed()  # 725.2: its characteristics are now the merged ones
