@@ -37,9 +37,14 @@ def read_expect(expect: Any, where: str) -> ExpectTable:
 
 
 def find_card(game: Game, card: int) -> GameObject | None:
-    """The object a physical card (or token) is now, if it is in a zone."""
+    """The object a physical card (or token) is now, if it is in a zone: a merged permanent
+    for each of its cards (725.1)."""
     for obj in game.state.objects.values():
         if obj.card == card and not obj.ability_kind:
+            return obj
+    for oid in game.state.battlefield:
+        obj = game.state.objects[oid]
+        if obj.merged and any(part[0] == card for part in obj.merged):
             return obj
     return None
 

@@ -24,6 +24,7 @@ from ..legality import (
     timing_refusal,
 )
 from ..mana import ManaCost
+from ..registry import COST_OPTIONS
 from ..state import Action, GameObject, Proc, ResolutionCast
 from ..triggers import condition_holds, trigger_cast
 from ..views import ask_choose, visible_name, visible_to
@@ -113,11 +114,17 @@ def cast_forms(game: Game, seat: int, obj: GameObject,
     return tuple(out)
 
 
-def spell_specs(face: CardDefinition, modes: tuple[int, ...], bestowed: bool) -> tuple[TargetSpec, ...]:
+def spell_specs(face: CardDefinition, modes: tuple[int, ...], bestowed: bool,
+                costs: tuple[str, ...] = ()) -> tuple[TargetSpec, ...]:
     """601.2c: the target requirements of the spell as announced: its chosen modes' in printed
-    order (700.2), an Aura's (303.4a), or a bestowed spell's enchant creature (702.103b)."""
+    order (700.2), an Aura's (303.4a), a bestowed spell's enchant creature (702.103b), or those
+    a cost chosen gives it instead (``CostOptionRule.targets``: mutate, 702.140a)."""
     if bestowed:
         return BESTOW_TARGETS
+    for name in costs:
+        instead = COST_OPTIONS[name].targets if name in COST_OPTIONS else ()
+        if instead:
+            return instead
     spell = face.spell
     if spell is not None and spell.modes:
         return tuple(t for m in sorted(modes) for t in spell.modes[m - 1].targets)
@@ -380,7 +387,7 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
                       f"must be 0, got {action.x}")
     bestowed = any(o.name == "bestow" for o in chosen)
     # 601.2c: targets; 601.2d: the division.
-    specs = spell_specs(face, action.modes, bestowed)
+    specs = spell_specs(face, action.modes, bestowed, tuple(o.name for o in chosen))
     groups = split_targets(game, specs, action.targets, seat, obj.id, face.name, obj,
                            cast_as(obj, face))
     divide = _division(game, face, action, seat)

@@ -147,7 +147,8 @@ def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
                 mode_sets = list(combinations(range(1, len(spell.modes) + 1), spell.mode_count))
             for modes in mode_sets:
                 bestowed = alt is not None and alt.name == "bestow"
-                reqs = target_requirements(game, spell_specs(proposed, modes, bestowed), seat, obj.id,
+                reqs = target_requirements(game, spell_specs(proposed, modes, bestowed,
+                                                             (alt.name,) if alt is not None else ()), seat, obj.id,
                                      obj, cast_as(obj, proposed))
                 if reqs is None:
                     continue

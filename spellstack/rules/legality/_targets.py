@@ -58,6 +58,10 @@ def _nonland_permanent(game: Game, obj: GameObject) -> bool:
     return obj.zone == "battlefield" and not game.is_type(obj, "Land")
 
 
+def _non_human_creature(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and game.is_creature(obj) and "Human" not in game.subtypes(obj)
+
+
 def _artifact_or_creature(game: Game, obj: GameObject) -> bool:
     return obj.zone == "battlefield" and (game.is_type(obj, "Artifact") or game.is_creature(obj))
 
@@ -83,6 +87,7 @@ than the battlefield when it says so); their ``controller`` word names the grave
 TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, str]] = {
     "any": (_creature_or_planeswalker, True, "any target"),  # 115.4
     "creature": (_creature, False, "target creature"),
+    "non_human_creature": (_non_human_creature, False, "target non-Human creature"),
     "player": (None, True, "target player"),
     "permanent": (_permanent, False, "target permanent"),
     "land": (_land, False, "target land"),
@@ -117,6 +122,8 @@ def target_prompt(spec: TargetSpec) -> str:
         words = words.replace("target ", "target non" + "".join(spec.not_colors).lower() + " ")
     if spec.min_power:
         words += f" with power {spec.min_power} or greater"
+    if spec.owner:
+        words += " you own"
     if spec.max >= ANY_NUMBER:
         return f"any number of {words.removeprefix('target ')} targets".replace(
             "any target targets", "targets")
@@ -153,6 +160,8 @@ def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
         return False
     if spec.min_power and game.power(obj) < spec.min_power:
         return False
+    if spec.owner and obj.owner != controller:
+        return False  # "you own" (108.3)
     if spec.controller:
         # 108.4a: a card in a graveyard has no controller; "an opponent's graveyard" names its
         # owner.

@@ -174,6 +174,12 @@ class GameObject:
     """708.9: as last known information, a face-down permanent or spell that left the
     battlefield or the stack (but for a spell entering the battlefield): its owner revealed it
     as it moved, so every player knows what it was."""
+    merged: tuple[tuple[int, str, bool], ...] = ()
+    """725.1: on the battlefield, a merged permanent's cards and tokens, top first, each as
+    (card, definition name, is a token); the first is the object's own ``card`` and ``name``.
+    725.3: in the zone a merged permanent went to, on the object its top card became, the same
+    list: the cards that left with it, which an effect that finds "it" finds too. Empty for
+    any other object (the usual case)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""

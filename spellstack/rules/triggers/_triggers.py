@@ -364,6 +364,14 @@ def trigger_attacks(game: Game, attacker: GameObject) -> None:
         event.fire(game, seen)
 
 
+def trigger_merges(game: Game, merged: GameObject) -> None:
+    """725.1, 702.140d: a resolving spell merged with the permanent ``merged`` (it is the same
+    object: it neither left nor entered), with the abilities the merged permanent has."""
+    seen: Happened = _seen(merged, game.triggered(merged), 0, "", False, "")
+    for event in _ON["merges"]:
+        event.fire(game, seen)
+
+
 _STEP_BEGAN: dict[str, Happened] = {step: Happened(None, (), 0, "", False, step) for step in STEPS}
 """Each step's beginning, made once (a step begins many times a game)."""
 
