@@ -187,7 +187,7 @@ def _final_chapter_reached(game: Game, enchantments: Collection[Any]) -> list[SB
         if final and o.counters.get(LORE, 0) >= final and not _chapter_waiting_or_on_the_stack(
                 game, o.id):
             hits.append(SBAHit(o.id, "graveyard",
-                               "its controller sacrifices it after its final chapter (704.5s)"))
+                               "it is sacrificed after its final chapter (704.5s)"))
     return hits
 
 
