@@ -17,7 +17,7 @@
   everything.
 
 A game with no Saga card (``kinds_seen`` notes the key) spends one set lookup on each precombat
-main phase and each check of the enchantments.
+main phase and each check of the permanents with counters.
 """
 
 from __future__ import annotations
@@ -174,13 +174,15 @@ def _chapter_waiting_or_on_the_stack(game: Game, oid: int) -> bool:
                    for s in (st.objects[i] for i in st.stack)))
 
 
-def _final_chapter_reached(game: Game, enchantments: Collection[Any]) -> list[SBAHit]:
+def _final_chapter_reached(game: Game, with_counters: Collection[Any]) -> list[SBAHit]:
     """704.5s: the Sagas with one or more chapter abilities, with at least their final chapter
-    number of lore counters, none of whose chapter abilities waits or is on the stack."""
+    number of lore counters, none of whose chapter abilities waits or is on the stack. Such a
+    Saga has counters: the action looks among the permanents with counters, as 704.5q and r do,
+    so that a check picks out no other group for it."""
     if KEY not in kinds_seen(game):
         return []
     hits = []
-    for o, c in enchantments:
+    for o, c in with_counters:
         if "Saga" not in c.subtypes:
             continue
         final = _final_chapter(game, o)
@@ -210,7 +212,7 @@ TRIGGER_EVENTS.register(EVENT, TriggerEvent(
 SBA_ACTIONS.register("704.5s", StateBasedAction(
     "a Saga with lore counters at least its final chapter number and no chapter ability waiting "
     "or on the stack is sacrificed", "permanents", frozenset({"board"}),
-    frozenset({"graveyard"}), _final_chapter_reached, only="Enchantment"))
+    frozenset({"graveyard"}), _final_chapter_reached, only="counters"))
 
 MECHANICS.register("saga", Mechanic(
     ("714.2a", "714.2b", "714.2c", "714.3a", "714.3b", "714.4", "704.5s"),
