@@ -207,8 +207,9 @@ TURN_ACTIONS.register("add_lore", TurnAction(
     "714.3b", "the active player puts a lore counter on each Saga they control with one or more "
     "chapter abilities", "precombat_main", "begin", act=_add_lore))
 TRIGGER_EVENTS.register(EVENT, TriggerEvent(
-    "714.2b", "a Saga's chapter ability: as lore counters are put on it and reach its chapter "
-    "number", "counters", True, False, _lore_added))
+    "714.2b", "a Saga's chapter ability (written as ``[[card.chapter]]``, which gives its "
+    "number): as lore counters are put on it and reach its chapter number", "counters", True,
+    False, _lore_added))
 SBA_ACTIONS.register("704.5s", StateBasedAction(
     "a Saga with lore counters at least its final chapter number and no chapter ability waiting "
     "or on the stack is sacrificed", "permanents", frozenset({"board"}),
