@@ -430,7 +430,8 @@ def test_bad_deck_file_names_deck_and_card(line: str, problem: str, tmp_path: Pa
     path = write(tmp_path, DECK_HEAD + line + "\n", "homebrew.toml")
     with pytest.raises(CardDefinitionError,
                        match=f"^{re.escape(str(path))}: deck 'homebrew': {problem}"):
-        load_deck(str(path), CARDS)
+        # The engine as it was before The Eldest Reborn: every pool card is implemented now.
+        load_deck(str(path), {name: d for name, d in CARDS.items() if name != "The Eldest Reborn"})
 
 
 def test_small_deck_is_refused(tmp_path: Path) -> None:

@@ -110,7 +110,8 @@ def events_printed() -> set[str]:
 
 def counter_kinds_named() -> set[str]:
     """The counter kinds the pool's card files name: ``counter`` arguments, ``counters`` tables
-    (enters with), "Remove a KIND counter" costs, counter limits, and a planeswalker's loyalty."""
+    (enters with, also as a mechanic's card key stands for them), "Remove a KIND counter" costs,
+    counter limits, and a planeswalker's loyalty."""
     named: set[str] = set()
 
     def walk(value: Any) -> None:
@@ -131,6 +132,8 @@ def counter_kinds_named() -> set[str]:
 
     for path in DATA.glob("*.toml"):
         walk(tomllib.loads(path.read_text("utf-8")))
+    # A mechanic's card key may stand for "enters with" counters (a Saga's lore counter).
+    named.update(kind for card in CARDS.values() for r in card.replacements for kind, _ in r.counters)
     return named
 
 
@@ -421,10 +424,11 @@ READS_TABLE: dict[str, Any] = {
                               "Test Sand Timer"],
               "graveyard": [{"token": "Soldier"}]},
     "bob": {"battlefield": [{"card": "Pacifism", "attached_to": "bears"},
-                            {"card": "Grizzly Bears", "label": "hurt", "counters": {"+1/+1": 1, "-1/-1": 1}}]},
+                            {"card": "Grizzly Bears", "label": "hurt", "counters": {"+1/+1": 1, "-1/-1": 1}},
+                            {"card": "The Eldest Reborn", "counters": {"lore": 3}}]},
 }
 """A table where each action reads what it can: a token in a graveyard, legends, worlds, a
-planeswalker, counters of every sort, an Aura attached, an Hourglass out of sand."""
+planeswalker, counters of every sort, an Aura attached, an Hourglass out of sand, a Saga after its final chapter."""
 
 
 def test_every_state_based_action_reads_only_what_its_marks_cover() -> None:

@@ -76,10 +76,16 @@ def _creature_or_enchantment_card_in_graveyard(game: Game, obj: GameObject) -> b
                                         or game.is_type(obj, "Enchantment"))
 
 
+def _creature_or_planeswalker_card_in_graveyard(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "graveyard" and (game.is_type(obj, "Creature")
+                                        or game.is_type(obj, "Planeswalker"))
+
+
 STACK_KINDS: frozenset[str] = frozenset({"spell", "noncreature_spell", "instant_or_sorcery_spell",
                                         "creature_spell"})
 """Target kinds that name spells on the stack (115.1)."""
-GRAVEYARD_KINDS: frozenset[str] = frozenset({"creature_or_enchantment_card_in_graveyard"})
+GRAVEYARD_KINDS: frozenset[str] = frozenset({"creature_or_enchantment_card_in_graveyard",
+                                            "creature_or_planeswalker_card_in_graveyard"})
 """Target kinds that name cards in graveyards (115.1: a spell may target a card in a zone other
 than the battlefield when it says so); their ``controller`` word names the graveyard's owner."""
 
@@ -108,6 +114,9 @@ TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, s
     "creature_or_enchantment_card_in_graveyard": (
         _creature_or_enchantment_card_in_graveyard, False,
         "target creature or enchantment card in a graveyard"),
+    "creature_or_planeswalker_card_in_graveyard": (
+        _creature_or_planeswalker_card_in_graveyard, False,
+        "target creature or planeswalker card in a graveyard"),
 }
 """The closed registry of target kinds a card's data may name."""
 

@@ -457,6 +457,7 @@ def _put_on_stack(game: Game, trig: PendingTrigger) -> Proc[None]:
                 game.log("trigger_removed",
                          f"{trigger_name(trig.source_name, trig.position, game)} has no legal "
                          "target and is removed (603.3d)", player=trig.controller)
+                st.sba.board = True  # 704.5s: its source may wait for it no more (714.4)
                 return
             picked = yield from ask_choose(game,
                 trig.controller, f"603.3d: choose targets for {trig.source_name}", cands,
