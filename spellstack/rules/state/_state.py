@@ -174,6 +174,8 @@ class GameObject:
     """708.9: as last known information, a face-down permanent or spell that left the
     battlefield or the stack (but for a spell entering the battlefield): its owner revealed it
     as it moved, so every player knows what it was."""
+    protector: int = -1
+    """310.8: on the battlefield, a battle's protector (a seat); -1: none designated (704.5w)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
