@@ -163,7 +163,8 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
     target = spell.targets[0] if spell.targets and is_aura(game, spell) else 0
     new = move_object(game, spell.id, "battlefield", controller=spell.controller, event=event)
     for cost in new.cast_costs:
-        on_enter = COST_OPTIONS[cost].on_enter  # 702.109a: dash's haste and return
+        # 702.109a: dash's haste and return ("free", 118.9, is no registered option: nothing)
+        on_enter = COST_OPTIONS[cost].on_enter if cost in COST_OPTIONS else None
         if on_enter is not None:
             on_enter(game, new)
     if target:
