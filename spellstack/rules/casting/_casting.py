@@ -55,15 +55,21 @@ class CastForm:
     """The cost option ``required_cost`` names (its own or one an effect gives it, 601.3e)."""
 
 
-def castable_faces(game: Game, obj: GameObject) -> tuple[CardDefinition, ...]:
+def castable_faces(game: Game, obj: GameObject, transformed: bool = False) -> tuple[CardDefinition, ...]:
     """601.3e: the faces of ``obj``'s card that can be cast from where it is: both halves of a
     split card (709.3), the creature or its Adventure from a hand but only the creature from an
     Adventure's exile (715.3, 715.4), the front face of a modal double-faced card (712.11; its
-    land face is played, not cast); a card's one face otherwise. Land faces are never cast."""
+    land face is played, not cast), the front face of a transforming double-faced card, or its
+    back face alone when it is cast ``transformed`` (712.1: a Siege, 310.11b); a card's one face
+    otherwise. Land faces are never cast."""
     card = game.cards[obj.name]
     if not card.faces:
-        return () if "Land" in card.card_types else (card,)
+        return () if "Land" in card.card_types or transformed else (card,)
     faces = tuple(game.cards[n] for n in card.faces)
+    if transformed:
+        faces = faces[1:] if card.layout == "transform" else ()
+    elif card.layout == "transform":
+        faces = faces[:1]
     if card.layout == "adventure" and obj.zone == "exile" and obj.on_adventure:
         faces = faces[:1]
     return tuple(f for f in faces if "Land" not in f.card_types)
@@ -82,7 +88,7 @@ def cast_forms(game: Game, seat: int, obj: GameObject,
     one alternative cost) with the additional costs."""
     zone = obj.zone
     if during is not None:
-        forms = [CastForm(f, "", f.cost_options) for f in castable_faces(game, obj)]
+        forms = [CastForm(f, "", f.cost_options) for f in castable_faces(game, obj, during.transformed)]
         if not during.free:
             return tuple(replace(f, costs=tuple(o for o in f.costs if o.zone == "hand"))
                          for f in forms)

@@ -257,11 +257,13 @@ class Cast(Verb):
     """Only a spell with this mana value or less (202.3)."""
     without_paying_mana_cost: Flag = False
     """118.9: cast without paying its mana cost."""
+    transformed: Flag = False
+    """"Cast it transformed": a transforming double-faced card's back face (712.1, 310.11b)."""
 
     def run(self, ctx: EffectContext) -> Proc[None]:
         game = ctx.game
         most = ctx.amount(self.mana_value_at_most) if self.mana_value_at_most is not None else -1
-        permit = ResolutionCast(ctx.source.name, self.without_paying_mana_cost, most)
+        permit = ResolutionCast(ctx.source.name, self.without_paying_mana_cost, most, self.transformed)
         if self.what is None or self.from_ is not None:
             zone = self.from_ if self.from_ is not None else "hand"
             st = game.state
