@@ -110,13 +110,16 @@ def events_printed() -> set[str]:
 
 def counter_kinds_named() -> set[str]:
     """The counter kinds the pool's card files name: ``counter`` arguments, ``counters`` tables
-    (enters with), "Remove a KIND counter" costs, counter limits, and a planeswalker's loyalty."""
+    (enters with), "Remove a KIND counter" costs, counter limits, a planeswalker's loyalty and a
+    battle's defense."""
     named: set[str] = set()
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             if "loyalty" in value and "type" in value:
                 named.add("loyalty")  # 306.5b: it enters with that many loyalty counters
+            if "defense" in value and "type" in value:
+                named.add("defense")  # 310.4b: a battle enters with that many defense counters
             for key, item in value.items():
                 if key == "counter" and isinstance(item, str):
                     named.add(item)
