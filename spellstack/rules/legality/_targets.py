@@ -54,6 +54,12 @@ def _creature_or_planeswalker(game: Game, obj: GameObject) -> bool:
     return _creature(game, obj) or _planeswalker(game, obj)
 
 
+def _any_target(game: Game, obj: GameObject) -> bool:
+    """115.4: a creature, a planeswalker or a battle (and any player)."""
+    return obj.zone == "battlefield" and (game.is_creature(obj) or game.is_type(obj, "Planeswalker")
+                                          or game.is_type(obj, "Battle"))
+
+
 def _nonland_permanent(game: Game, obj: GameObject) -> bool:
     return obj.zone == "battlefield" and not game.is_type(obj, "Land")
 
@@ -81,7 +87,7 @@ than the battlefield when it says so); their ``controller`` word names the grave
 
 # kind -> (object test or None, whether players qualify, prompt)
 TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, str]] = {
-    "any": (_creature_or_planeswalker, True, "any target"),  # 115.4
+    "any": (_any_target, True, "any target"),  # 115.4
     "creature": (_creature, False, "target creature"),
     "player": (None, True, "target player"),
     "permanent": (_permanent, False, "target permanent"),
