@@ -20,10 +20,11 @@ from ..legality import (
     cast_refusal,
     flash_permitted,
     granted_costs,
+    play_tax,
     spell_target_specs,
     timing_refusal,
 )
-from ..mana import ManaCost
+from ..mana import ManaCost, parse_mana_cost
 from ..state import Action, GameObject, Proc, ResolutionCast
 from ..triggers import condition_holds, trigger_cast
 from ..views import ask_choose, visible_name, visible_to
@@ -148,6 +149,15 @@ def total_cost(face: CardDefinition, chosen: tuple[CostOption, ...]) -> ManaCost
     base = alternative.mana_cost if alternative is not None else (face.mana_cost or ManaCost(()))
     extra = tuple(s for o in chosen if o.kind == "additional" for s in o.mana_cost.symbols)
     return ManaCost(base.symbols + extra) if extra else base
+
+
+def taxed(game: Game, seat: int, obj: GameObject, cost: ManaCost) -> ManaCost:
+    """601.2f: ``cost`` with what the effect that lets ``seat`` play ``obj`` from exile adds to
+    it ("a spell cast this way costs {2} more to cast"; ``play_tax``)."""
+    if obj.zone != "exile":
+        return cost
+    more = play_tax(game, seat, obj)
+    return ManaCost(cost.symbols + parse_mana_cost(more).symbols) if more else cost
 
 
 def instant_speed(game: Game, seat: int, obj: GameObject, face: CardDefinition,
@@ -378,6 +388,8 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
             raise refusal(game, "101.2", f"{why}; {face.name} can't be cast now")
     _modes(game, face, action)
     cost = total_cost(face, chosen)
+    if during is None:
+        cost = taxed(game, seat, obj, cost)
     printed = face.mana_cost or ManaCost(())
     if action.x and not (printed.has_x or cost.has_x):
         raise refusal(game, "601.2b", f"X={action.x} is not allowed for {face.name}")
