@@ -170,6 +170,8 @@ def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
             return False
         if protected_from(game, obj, source, as_cast):
             return False
+    if obj.zone == "battlefield" and game.has_keyword(obj, "hexproof") and game.controller(obj) != controller:
+        return False  # 702.11b: not the target of spells or abilities its opponents control
     return True
 
 

@@ -108,7 +108,8 @@ def _lethal_damage(game: Game, damaged: Collection[Permanent]) -> list[SBAHit]:
     """704.5g: a creature with toughness greater than 0 and damage marked on it at least equal
     to its toughness is destroyed."""
     return [_hit(o.id, "destroy", "lethal damage (704.5g)", 0) for o, c in damaged
-            if "Creature" in c.card_types and (t := c.toughness or 0) > 0 and o.damage >= t]
+            if "Creature" in c.card_types and (t := c.toughness or 0) > 0 and o.damage >= t
+            and "indestructible" not in c.keywords]  # 702.12b: it isn't destroyed
 
 
 def _deathtouch_damage(game: Game, damaged: Collection[Permanent]) -> list[SBAHit]:
@@ -117,7 +118,8 @@ def _deathtouch_damage(game: Game, damaged: Collection[Permanent]) -> list[SBAHi
     the reason given is 704.5g's when both apply)."""
     return [_hit(o.id, "destroy", "damage from a deathtouch source (704.5h)", 0)
             for o, c in damaged if o.deathtouch_damage and "Creature" in c.card_types
-            and 0 < (t := c.toughness or 0) and not o.damage >= t]
+            and 0 < (t := c.toughness or 0) and not o.damage >= t
+            and "indestructible" not in c.keywords]  # 702.12b
 
 
 def _forget_deathtouch(damaged: Collection[Permanent]) -> None:

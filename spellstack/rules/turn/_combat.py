@@ -105,6 +105,9 @@ def declare_attackers(game: Game) -> Proc[None]:
         return  # 800.4a: they left the game while declaring; their creatures left with them
     chosen = [(choices[a].ref, choices[d].ref) for a, d in reply.pairs]
     st.combat.attackers_declared = bool(chosen)
+    if chosen:  # "each creature that attacked this turn"
+        turn, before = st.attacked_this_turn
+        st.attacked_this_turn = (st.turn, (before if turn == st.turn else ()) + tuple(a for a, _ in chosen))
     for aid, target in chosen:
         obj = st.objects[aid]
         st.combat.attackers[aid] = target
