@@ -484,3 +484,21 @@ def test_a_state_based_action_must_declare_its_marks_and_what_it_does() -> None:
     with pytest.raises(ValueError, match="only picks among the permanents"):
         StateBasedAction("sand", "worlds", frozenset({"board"}), frozenset({"graveyard"}), _destroy_damaged,
                          only="Creature")
+
+
+def test_a_state_based_action_that_chooses_brings_its_own_choice() -> None:
+    # 704.5w, 704.5x: the outcome 'choose' is performed by the action's own ``choose``.
+    def find(game: Any, battles: Collection[Any]) -> list[SBAHit]:
+        return []
+
+    def choose(game: Any, oid: int) -> Iterator[Any]:
+        yield from ()
+
+    with pytest.raises(ValueError, match="'choose' goes with its own choose"):
+        StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"choose"}), find)
+    with pytest.raises(ValueError, match="'choose' goes with its own choose"):
+        StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"graveyard"}), find,
+                         choose=choose)
+    made = StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"choose"}), find,
+                            choose=choose)
+    assert made.choose is choose
