@@ -179,6 +179,10 @@ def _check_object(game: Game, label: str, labels: Mapping[str, int], want: Objec
         "counters": lambda: {k: v for k, v in obj.counters.items() if v},
         "types": lambda: set(game.card_types(obj)),
         "attached_to": lambda: _attached_name(game, obj, labels),
+        "defense": lambda: obj.counters.get("defense", 0),
+        "transformed": lambda: game.cards[obj.name].layout == "transform"
+        and game.cards[obj.name].card_name != obj.name,
+        "protector": lambda: st.players[obj.protector].name if obj.protector >= 0 else "none",
     }
     for key, value in given.items():
         if key == "abilities_include":

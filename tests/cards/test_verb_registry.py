@@ -28,6 +28,8 @@ SINGLE_USE_ALLOWED: dict[str, str] = {
     "discard": "701.8: discard is a keyword action",
     "destroy": "701.7: destroy is a keyword action",
     "put_counters": "122.1: putting counters on objects is a general primitive",
+    "add_abilities": "613.1f: gaining abilities for a time is the general layer 6 effect, the one "
+                     "static abilities use too",
     "delayed_trigger": "603.7: creating a delayed triggered ability is a general primitive",
     "gain_life": "119.3: gaining life is a general life-total change",
     "lose_life": "119.3: losing life is a general life-total change",

@@ -111,13 +111,15 @@ def events_printed() -> set[str]:
 def counter_kinds_named() -> set[str]:
     """The counter kinds the pool's card files name: ``counter`` arguments, ``counters`` tables
     (enters with, also as a mechanic's card key stands for them), "Remove a KIND counter" costs,
-    counter limits, and a planeswalker's loyalty."""
+    counter limits, a planeswalker's loyalty and a battle's defense."""
     named: set[str] = set()
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             if "loyalty" in value and "type" in value:
                 named.add("loyalty")  # 306.5b: it enters with that many loyalty counters
+            if "defense" in value and "type" in value:
+                named.add("defense")  # 310.4b: a battle enters with that many defense counters
             for key, item in value.items():
                 if key == "counter" and isinstance(item, str):
                     named.add(item)
@@ -485,3 +487,21 @@ def test_a_state_based_action_must_declare_its_marks_and_what_it_does() -> None:
     with pytest.raises(ValueError, match="only picks among the permanents"):
         StateBasedAction("sand", "worlds", frozenset({"board"}), frozenset({"graveyard"}), _destroy_damaged,
                          only="Creature")
+
+
+def test_a_state_based_action_that_chooses_brings_its_own_choice() -> None:
+    # 704.5w, 704.5x: the outcome 'choose' is performed by the action's own ``choose``.
+    def find(game: Any, battles: Collection[Any]) -> list[SBAHit]:
+        return []
+
+    def choose(game: Any, oid: int) -> Iterator[Any]:
+        yield from ()
+
+    with pytest.raises(ValueError, match="'choose' goes with its own choose"):
+        StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"choose"}), find)
+    with pytest.raises(ValueError, match="'choose' goes with its own choose"):
+        StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"graveyard"}), find,
+                         choose=choose)
+    made = StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"choose"}), find,
+                            choose=choose)
+    assert made.choose is choose

@@ -94,6 +94,13 @@ class EffectContext:
             return [st.objects[i] for i in self.remembered.get(w, ()) if i in st.objects]
         if w == "each_creature":
             return [st.objects[i] for i in st.battlefield if self.game.is_creature(st.objects[i])]
+        if w == "each_creature_that_attacked":  # "each creature that attacked this turn"
+            turn, ids = st.attacked_this_turn
+            return [st.objects[i] for i in ids if turn == st.turn and i in st.objects
+                    and st.objects[i].zone == "battlefield" and self.game.is_creature(st.objects[i])]
+        if w == "each_creature_you_control":
+            return [st.objects[i] for i in st.battlefield if self.game.is_creature(st.objects[i])
+                    and self.game.controller(st.objects[i]) == self.controller]
         if w == "each_permanent":
             return [st.objects[i] for i in st.battlefield]
         raise AssertionError(word)

@@ -54,6 +54,12 @@ def _creature_or_planeswalker(game: Game, obj: GameObject) -> bool:
     return _creature(game, obj) or _planeswalker(game, obj)
 
 
+def _any_target(game: Game, obj: GameObject) -> bool:
+    """115.4: a creature, a planeswalker or a battle (and any player)."""
+    return obj.zone == "battlefield" and (game.is_creature(obj) or game.is_type(obj, "Planeswalker")
+                                          or game.is_type(obj, "Battle"))
+
+
 def _nonland_permanent(game: Game, obj: GameObject) -> bool:
     return obj.zone == "battlefield" and not game.is_type(obj, "Land")
 
@@ -91,7 +97,7 @@ than the battlefield when it says so); their ``controller`` word names the grave
 
 # kind -> (object test or None, whether players qualify, prompt)
 TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, str]] = {
-    "any": (_creature_or_planeswalker, True, "any target"),  # 115.4
+    "any": (_any_target, True, "any target"),  # 115.4
     "creature": (_creature, False, "target creature"),
     "non_human_creature": (_non_human_creature, False, "target non-Human creature"),
     "player": (None, True, "target player"),
@@ -182,6 +188,8 @@ def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
             return False
         if protected_from(game, obj, source, as_cast):
             return False
+    if obj.zone == "battlefield" and game.has_keyword(obj, "hexproof") and game.controller(obj) != controller:
+        return False  # 702.11b: not the target of spells or abilities its opponents control
     return True
 
 

@@ -108,7 +108,8 @@ def _lethal_damage(game: Game, damaged: Collection[Permanent]) -> list[SBAHit]:
     """704.5g: a creature with toughness greater than 0 and damage marked on it at least equal
     to its toughness is destroyed."""
     return [_hit(o.id, "destroy", "lethal damage (704.5g)", 0) for o, c in damaged
-            if "Creature" in c.card_types and (t := c.toughness or 0) > 0 and o.damage >= t]
+            if "Creature" in c.card_types and (t := c.toughness or 0) > 0 and o.damage >= t
+            and "indestructible" not in c.keywords]  # 702.12b: it isn't destroyed
 
 
 def _deathtouch_damage(game: Game, damaged: Collection[Permanent]) -> list[SBAHit]:
@@ -117,7 +118,8 @@ def _deathtouch_damage(game: Game, damaged: Collection[Permanent]) -> list[SBAHi
     the reason given is 704.5g's when both apply)."""
     return [_hit(o.id, "destroy", "damage from a deathtouch source (704.5h)", 0)
             for o, c in damaged if o.deathtouch_damage and "Creature" in c.card_types
-            and 0 < (t := c.toughness or 0) and not o.damage >= t]
+            and 0 < (t := c.toughness or 0) and not o.damage >= t
+            and "indestructible" not in c.keywords]  # 702.12b
 
 
 def _forget_deathtouch(damaged: Collection[Permanent]) -> None:
@@ -598,6 +600,8 @@ class _Found:
     """704.5r: (permanent, counter kind, most it may have)."""
     keep_one: list[GameObject]
     """704.5j: the legendary permanents looked at, when there are two or more."""
+    choose: list[tuple[int, str]]
+    """(object, the action whose ``choose`` performs it): 704.5w, 704.5x."""
 
     def __init__(self) -> None:
         """Nothing found yet (made only once something is: a check that finds nothing makes
@@ -610,11 +614,12 @@ class _Found:
         self.annihilate = []
         self.cap = []
         self.keep_one = []
+        self.choose = []
 
     def anything(self) -> bool:
         """Whether any action applies (the legend rule's choices already made)."""
         return bool(self.lose or self.cease or self.graveyard or self.unattach or self.destroy
-                    or self.annihilate or self.cap)
+                    or self.annihilate or self.cap or self.choose)
 
 
 def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> None:
@@ -638,6 +643,8 @@ def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> 
                 found.annihilate.append(hit.subject)
             elif outcome == "cap":
                 found.cap.append((hit.subject, hit.why, hit.most))
+            elif outcome == "choose":
+                found.choose.append((hit.subject, hit.why))
             else:  # keep_one
                 found.keep_one.append(objects[hit.subject])
             continue
@@ -675,6 +682,7 @@ def _words(game: Game, found: _Found) -> list[str]:
     out += [f"{name[oid]} destroyed: {why}" for oid, why in found.destroy.items()]
     out += [f"{name[oid]} loses counter pairs (704.5q)" for oid in found.annihilate]
     out += [f"{st.objects[oid].name} has more than {most} {kind} (704.5r)" for oid, kind, most in found.cap]
+    out += [f"{st.objects[oid].name}: {SBA_ACTIONS[action].does} ({action})" for oid, action in found.choose]
     for seat in st.apnap() if found.keep_one else ():
         out += [f"{st.players[seat].name} keeps one {legend} (704.5j)"
                 for legend, ids in _legend_groups(game, found.keep_one, seat).items() if len(ids) >= 2]
@@ -745,6 +753,10 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         game.end_batch()  # nothing applied: the batch's events (none, as a rule) are not returned
         return ()
 
+    for oid, action in found.choose:  # a choice an action asks (704.5w, 704.5x), made first
+        choose = SBA_ACTIONS[action].choose
+        if oid in st.objects and choose is not None:
+            yield from choose(game, oid)
     # All at once (704.3). (A player asked about the legend rule may have left the game
     # meanwhile, taking their objects with them: 800.4a.)
     vanish = [oid for oid in found.cease if oid in st.objects]

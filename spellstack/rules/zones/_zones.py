@@ -497,6 +497,9 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
         if game.is_type(victim, "Planeswalker"):
             # 120.3c: damage to a planeswalker removes that many loyalty counters.
             add_counters(game, victim, "loyalty", -amount)
+        elif game.is_type(victim, "Battle"):
+            # 120.3h, 310.6: damage to a battle removes that many defense counters.
+            add_counters(game, victim, "defense", -min(amount, victim.counters.get("defense", 0)))
         if game.is_creature(victim):
             if infect:
                 add_counters(game, victim, "-1/-1", amount)
