@@ -81,6 +81,8 @@ class ObjectTable:
     """Label of the permanent (or name of the player) it is attached to."""
     face_down: bool = False
     """Face down."""
+    sector: Literal["alpha", "beta", "gamma"] | None = None
+    """A creature's sector (704.5u); default none."""
 
 
 ObjectEntry = str | ObjectTable
@@ -153,6 +155,8 @@ class ObjectExpect:
     """Keywords it must have."""
     face_down: bool | None = None
     """Face down."""
+    sector: Literal["alpha", "beta", "gamma", "none"] | None = None
+    """Its sector (704.5u), or ``none``."""
 
 
 Names = tuple[str, ...]

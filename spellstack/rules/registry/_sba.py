@@ -50,6 +50,7 @@ SBA_READS: dict[str, frozenset[SBAMark]] = {
     "GameObject.bestowed": _BOARD,
     "GameObject.timestamp": _BOARD,
     "GameObject.face_down": _BOARD,
+    "GameObject.sector": _BOARD,
     "GameObject.id": _NONE,
     "GameObject.name": _NONE,
     "GameObject.owner": _NONE,

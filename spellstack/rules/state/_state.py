@@ -174,6 +174,10 @@ class GameObject:
     """708.9: as last known information, a face-down permanent or spell that left the
     battlefield or the stack (but for a spell entering the battlefield): its owner revealed it
     as it moved, so every player knows what it was."""
+    sector: str = ""
+    """704.5u: on the battlefield, the sector its controller assigned it (``alpha``, ``beta`` or
+    ``gamma``, 702.158); empty for none. A designation, not a characteristic: a new object has
+    none (400.7)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
