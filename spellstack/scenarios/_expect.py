@@ -172,6 +172,7 @@ def _check_object(game: Game, label: str, labels: Mapping[str, int], want: Objec
         "controller": lambda: st.players[game.controller(obj)].name,
         "tapped": lambda: obj.tapped,
         "face_down": lambda: obj.face_down,
+        "sector": lambda: obj.sector or "none",
         "damage": lambda: obj.damage,
         "power": lambda: game.power(obj),
         "toughness": lambda: game.toughness(obj),

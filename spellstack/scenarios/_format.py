@@ -85,6 +85,8 @@ class ObjectTable:
     """A transforming double-faced permanent with its back face up (712)."""
     protector: str | None = None
     """A battle's protector (310.8); default the first of its controller's opponents in turn order."""
+    sector: Literal["alpha", "beta", "gamma"] | None = None
+    """A creature's sector (704.5u); default none."""
 
 
 ObjectEntry = str | ObjectTable
@@ -163,6 +165,8 @@ class ObjectExpect:
     """Its back face up (712)."""
     protector: str | None = None
     """A battle's protector's name (310.8), or ``none``."""
+    sector: Literal["alpha", "beta", "gamma", "none"] | None = None
+    """Its sector (704.5u), or ``none``."""
 
 
 Names = tuple[str, ...]

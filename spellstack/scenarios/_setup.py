@@ -133,6 +133,8 @@ def _place(game: Game, item: str | ObjectTable, seat: int, zone: str, seat_of: d
     obj.damage = spec.damage
     obj.sick = spec.sick
     obj.face_down = spec.face_down
+    if spec.sector is not None:
+        obj.sector = spec.sector
     obj.counters = {k: v for k, v in spec.counters.items() if v}
     if zone == "battlefield" and defn.loyalty is not None and "loyalty" not in spec.counters:
         obj.counters["loyalty"] = defn.loyalty

@@ -48,8 +48,10 @@ from spellstack.rules.registry import (
     TriggerEvent,
     TurnAction,
 )
+from spellstack.rules.state import Answer
 from spellstack.rules.triggers import trigger_attacks
 from spellstack.rules.turn import advance
+from spellstack.rules.views import ask_word
 from tests.registries.registry_samples import CARDS, Missing, problem, table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -310,6 +312,43 @@ def test_a_registered_state_based_action_is_performed_with_the_others(monkeypatc
     bears = next(o for o in game.state.objects.values() if o.card == labels["bears"])
     assert bears.zone == "graveyard"
     assert any("its sand ran out (704.5z)" in e.text for e in events)
+
+
+def test_an_action_that_performs_what_it_found_asks_and_acts_in_the_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An outcome none of the others is: the action's own procedure, run in the batch before
+    # anything moves; it may ask, and its events are the batch's. The check repeats until the
+    # action finds nothing (here: once each creature was named).
+    named: dict[int, str] = {}
+    asked: list[str] = []
+
+    def unnamed_creatures(game: Game, creatures: Collection[Any]) -> list[SBAHit]:
+        return [SBAHit(o.id, "perform", "704.5z") for o, _ in creatures if o.id not in named]
+
+    def name_them(game: Game, ids: list[int]) -> Any:
+        for oid in ids:
+            pick = yield from ask_word(game, 0, "704.5z: a name", ("red", "blue"))
+            named[oid] = ("red", "blue")[pick]
+            game.log("sba", f"{game.state.objects[oid].name} is named (704.5z)", subject=oid)
+
+    def answer(decision: Any) -> Any:
+        asked.append(decision.prompt)
+        return Answer(decision.id, (1,))
+
+    monkeypatch.setitem(SBA_ACTIONS, "704.5z", StateBasedAction(
+        "a creature without a name gets one", "permanents", frozenset({"board"}),
+        frozenset({"perform"}), unnamed_creatures, only="Creature", perform=name_them))
+    game, _ = table(BOARD)
+    events = run_proc(state_based_actions(game), answer)
+    assert sorted(named.values()) == ["blue", "blue"] and asked == ["704.5z: a name"] * 2
+    assert [e.text for e in events] == ["Grizzly Bears is named (704.5z)",
+                                        "Isamaru, Hound of Konda is named (704.5z)"]
+    assert sba_would_apply(game) == ()
+    assert run_proc(state_based_actions(game), answer) == ()
+    with pytest.raises(ValueError, match="perform"):
+        StateBasedAction("x", "permanents", frozenset({"board"}), frozenset({"perform"}), unnamed_creatures)
+    with pytest.raises(ValueError, match="perform"):
+        StateBasedAction("x", "permanents", frozenset({"board"}), frozenset({"graveyard"}),
+                         unnamed_creatures, perform=name_them)
 
 
 def test_a_step_walks_its_turn_based_actions_in_registry_order(monkeypatch: pytest.MonkeyPatch) -> None:

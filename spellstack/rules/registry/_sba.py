@@ -8,7 +8,7 @@ registry order, then what they found performed all at once, outcome by outcome (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Generator
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, get_args
 
@@ -50,6 +50,7 @@ SBA_READS: dict[str, frozenset[SBAMark]] = {
     "GameObject.bestowed": _BOARD,
     "GameObject.timestamp": _BOARD,
     "GameObject.face_down": _BOARD,
+    "GameObject.sector": _BOARD,
     "GameObject.id": _NONE,
     "GameObject.name": _NONE,
     "GameObject.owner": _NONE,
@@ -81,14 +82,16 @@ not replace one found by an earlier look."""
 SBA_LOOKS: tuple[SBALook, ...] = get_args(SBALook)
 
 SBAOutcome = Literal["lose", "cease", "keep_one", "graveyard", "unattach", "destroy", "annihilate",
-                     "cap", "choose"]
+                     "cap", "choose", "perform"]
 """What a state-based action does where it applies: the player loses the game (704.5a-c, one
 event with every reason, 704.7), the object ceases to exist (704.5d, e), its controller keeps one
 of each name and the rest go to the graveyard (704.5j), the permanent is put into its owner's
 graveyard, becomes unattached, is destroyed, loses its +1/+1 and -1/-1 counters in pairs (704.5q),
 or loses the counters beyond a cap (704.5r), or a player makes the choice the action's own
-``choose`` asks (704.5w, 704.5x: a battle's new protector). All are performed at once (704.3), in
-this order but ``keep_one`` and ``choose`` first: unattach, cease, graveyard and destroy (as one
+``choose`` asks (704.5w, 704.5x: a battle's new protector); or the action performs what it found
+itself (``perform``: a mechanic's action that does something none of these does, such as a
+choice made as it is performed, 704.5u). All are performed at once (704.3), in this order but
+``keep_one`` and ``choose`` first: perform, unattach, cease, graveyard and destroy (as one
 move), annihilate, cap, lose."""
 SBA_OUTCOMES: tuple[SBAOutcome, ...] = get_args(SBAOutcome)
 
@@ -103,7 +106,8 @@ class SBAHit:
     """What is done to it."""
     why: str = ""
     """The reason in words, with its rule (``keep_one``: none; ``cap``: the counter kind;
-    ``choose``: the registry name of the action whose ``choose`` performs it)."""
+    ``choose``: the registry name of the action whose ``choose`` performs it; ``perform``: the
+    name the action is registered by, whose ``perform`` does it)."""
     most: int = 0
     """``cap``: the most counters of the kind it may have."""
 
@@ -134,7 +138,15 @@ class StateBasedAction(Generic[GameT, SubjectT]):
     """For the outcome ``choose``: what it does to the subject (a generator that may ask a
     player, ``Proc``), performed before the rest of the event."""
 
+    perform: Callable[[GameT, list[int]], Generator[Any, Any, None]] | None = None
+    """For an action with the outcome ``perform``: what it does, shown the subjects it found (in
+    the order found), as a procedure of the batch (it may ask a player, and logs each change
+    it makes as an event of the batch); it is run before the other outcomes are performed."""
+
     def __post_init__(self) -> None:
+        if ("perform" in self.outcomes) != (self.perform is not None):
+            raise ValueError(f"state-based action {self.does!r}: an action performs what it found "
+                             "(perform) exactly when perform is among its outcomes")
         if self.looks_at not in SBA_LOOKS:
             raise ValueError(f"state-based action: looks_at {self.looks_at!r} is not one of {SBA_LOOKS}")
         if self.only and self.looks_at != "permanents":

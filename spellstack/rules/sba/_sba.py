@@ -602,6 +602,8 @@ class _Found:
     """704.5j: the legendary permanents looked at, when there are two or more."""
     choose: list[tuple[int, str]]
     """(object, the action whose ``choose`` performs it): 704.5w, 704.5x."""
+    perform: dict[str, list[int]]
+    """The subjects of each action that performs what it found itself, by its name."""
 
     def __init__(self) -> None:
         """Nothing found yet (made only once something is: a check that finds nothing makes
@@ -615,11 +617,13 @@ class _Found:
         self.cap = []
         self.keep_one = []
         self.choose = []
+        self.perform = {}
 
     def anything(self) -> bool:
         """Whether any action applies (the legend rule's choices already made)."""
         return bool(self.lose or self.cease or self.graveyard or self.unattach or self.destroy
-                    or self.annihilate or self.cap or self.choose)
+                    or self.annihilate or self.cap or self.choose
+                    or self.perform)
 
 
 def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> None:
@@ -645,6 +649,8 @@ def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> 
                 found.cap.append((hit.subject, hit.why, hit.most))
             elif outcome == "choose":
                 found.choose.append((hit.subject, hit.why))
+            elif outcome == "perform":
+                found.perform.setdefault(hit.why, []).append(hit.subject)
             else:  # keep_one
                 found.keep_one.append(objects[hit.subject])
             continue
@@ -683,6 +689,7 @@ def _words(game: Game, found: _Found) -> list[str]:
     out += [f"{name[oid]} loses counter pairs (704.5q)" for oid in found.annihilate]
     out += [f"{st.objects[oid].name} has more than {most} {kind} (704.5r)" for oid, kind, most in found.cap]
     out += [f"{st.objects[oid].name}: {SBA_ACTIONS[action].does} ({action})" for oid, action in found.choose]
+    out += [f"{rule} applies to {len(subjects)}" for rule, subjects in found.perform.items()]
     for seat in st.apnap() if found.keep_one else ():
         out += [f"{st.players[seat].name} keeps one {legend} (704.5j)"
                 for legend, ids in _legend_groups(game, found.keep_one, seat).items() if len(ids) >= 2]
@@ -758,7 +765,12 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         if oid in st.objects and choose is not None:
             yield from choose(game, oid)
     # All at once (704.3). (A player asked about the legend rule may have left the game
-    # meanwhile, taking their objects with them: 800.4a.)
+    # meanwhile, taking their objects with them: 800.4a.) A mechanic's action that performs
+    # what it found itself goes first: what it asks is asked before anything moves.
+    for rule, subjects in found.perform.items():
+        perform = SBA_ACTIONS[rule].perform
+        assert perform is not None
+        yield from perform(game, subjects)
     vanish = [oid for oid in found.cease if oid in st.objects]
     for oid, why in found.unattach.items():
         if oid in st.objects:

@@ -182,6 +182,10 @@ class GameObject:
     any other object (the usual case)."""
     protector: int = -1
     """310.8: on the battlefield, a battle's protector (a seat); -1: none designated (704.5w)."""
+    sector: str = ""
+    """704.5u: on the battlefield, the sector its controller assigned it (``alpha``, ``beta`` or
+    ``gamma``, 702.158); empty for none. A designation, not a characteristic: a new object has
+    none (400.7)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
