@@ -65,6 +65,7 @@ from ._soak import (
     soak_deck,
     soak_game,
     soak_game_seed,
+    soak_pool,
 )
 from ._soak_checks import InvariantError, check_invariants, check_no_sba_missed, view_leaks
 
@@ -82,5 +83,5 @@ __all__ = [
     "machine", "measure_floor", "new_bench_game", "play_actor_games", "play_games", "play_kernel",
     "play_kernel_games", "policy_game", "profile_call", "profile_report", "record_game",
     "render_fuzz", "render_soak", "replay_messages", "resident_kb", "run_hostile_seat", "soak",
-    "soak_deck", "soak_game", "soak_game_seed", "view_leaks",
+    "soak_deck", "soak_game", "soak_game_seed", "soak_pool", "view_leaks",
 ]
