@@ -2,7 +2,11 @@
 passes; defects planted in the kernel (an object in two zones, an exception, a view showing an
 opponent's hand card, a state that replays differently, a loop that never leaves its step) are
 each reported with their game and seed, exit 1, and the printed command replays them; the
-report is the same for any number of worker processes; bad arguments exit 2 in one line."""
+report is the same for any number of worker processes; bad arguments exit 2 in one line.
+
+The defects are planted where the soak's driver (the bench's kernel driver) reaches the kernel:
+the names it imports into ``harness._bench_kernel``, replaced for one test by broken fakes; the
+runs use one job, so the games are played in this process, with the fakes."""
 
 from __future__ import annotations
 
@@ -20,7 +24,16 @@ import pytest
 from spellstack.cards import load_cards
 from spellstack.cli import main
 from spellstack.harness import _bench_kernel, soak_deck, soak_pool
-from spellstack.rules import Game, GameRandom, ObjectView, PlayerView, Proc
+from spellstack.rules import (
+    Game,
+    GameRandom,
+    ObjectView,
+    PlayerView,
+    Proc,
+    resolve_top,
+    state_based_actions,
+    view_for,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 FAILURE = re.compile(r"^  game (\d+) \(game seed (\d+)\): (\w+) at action (\d+) \((.*?)\): (.*)$", re.M)
@@ -69,7 +82,7 @@ def test_random_decks_are_legal_and_draw_on_the_whole_pool() -> None:
 
 def test_an_object_in_two_zones_is_reported_and_replayed(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    real = _bench_kernel.resolve_top
+    real = resolve_top
 
     def leaky_resolve(game: Game) -> Proc[None]:
         # The planted defect: once a Giant Growth resolves, a card in hand is also in the graveyard.
@@ -93,7 +106,7 @@ def test_an_object_in_two_zones_is_reported_and_replayed(
 
 def test_an_exception_is_reported_with_where_it_was_raised(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    real = _bench_kernel.resolve_top
+    real = resolve_top
 
     def raising_resolve(game: Game) -> Proc[None]:
         if game.state.objects[game.state.stack[-1]].name == "Lightning Bolt":
@@ -113,7 +126,7 @@ def test_an_exception_is_reported_with_where_it_was_raised(
 
 def test_a_view_showing_an_opponents_hand_card_is_reported(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    real = _bench_kernel.view_for
+    real = view_for
 
     def peeking_view(game: Game, seat: int, *args: object) -> PlayerView:
         # The planted defect: from turn 4 on, seat 0's view shows the top card of seat 1's hand.
@@ -136,7 +149,7 @@ def test_a_view_showing_an_opponents_hand_card_is_reported(
 
 def test_a_state_that_replays_differently_is_reported(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    real = _bench_kernel.resolve_top
+    real = resolve_top
     resolutions = [0]
 
     def forgetful_resolve(game: Game) -> Proc[None]:
@@ -157,7 +170,7 @@ def test_a_state_that_replays_differently_is_reported(
 
 def test_a_loop_that_never_leaves_its_step_is_a_stall(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    real = _bench_kernel.state_based_actions
+    real = state_based_actions
 
     def restless_sba(game: Game) -> Proc[object]:
         # The planted defect: from turn 3 on, every state-based action check marks the board as
