@@ -24,6 +24,7 @@ import time
 import traceback
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..actors import GameSetup
 from ..bots import Bot, RandomBot
@@ -167,21 +168,14 @@ class _Found(Exception):
         self.detail = detail
 
 
-_POOL: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
-
-
 def soak_pool(cards: Mapping[str, CardDefinition]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The cards a deck may hold (no token, no test-only card, no single face of a split,
     Adventure or modal double-faced card), as (nonland cards, nonbasic lands), sorted."""
-    known = _POOL.get(id(cards))
-    if known is None:
-        names = sorted(n for n, d in cards.items() if not d.is_token and not d.test_only
-                       and (not d.card_name or d.card_name == n))
-        spells = tuple(n for n in names if "Land" not in cards[n].card_types)
-        lands = tuple(n for n in names if "Land" in cards[n].card_types
-                      and "Basic" not in cards[n].supertypes)
-        known = _POOL[id(cards)] = (spells, lands)
-    return known
+    names = sorted(n for n, d in cards.items() if not d.is_token and not d.test_only
+                   and (not d.card_name or d.card_name == n))
+    spells = tuple(n for n in names if "Land" not in cards[n].card_types)
+    lands = tuple(n for n in names if "Land" in cards[n].card_types and "Basic" not in cards[n].supertypes)
+    return spells, lands
 
 
 def soak_deck(rng: GameRandom, cards: Mapping[str, CardDefinition]) -> tuple[str, ...]:
@@ -319,13 +313,18 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+_PACKAGE = Path(__file__).resolve().parents[1]
+"""spellstack's own folder: an exception is placed at the innermost of its frames there."""
+
+
 def _exception_detail(err: BaseException) -> str:
     """The exception and the innermost frame of spellstack it came from."""
-    frames = [f for f in traceback.extract_tb(err.__traceback__) if "spellstack" in f.filename]
+    frames = [f for f in traceback.extract_tb(err.__traceback__)
+              if Path(f.filename).resolve().is_relative_to(_PACKAGE)]
     at = ""
     if frames:
         f = frames[-1]
-        path = f.filename[f.filename.rfind("spellstack"):]
+        path = Path(f.filename).resolve().relative_to(_PACKAGE.parent).as_posix()
         at = f" at {path}:{f.lineno} ({f.name})"
     return _short(f"{type(err).__name__}: {err}{at}")
 
@@ -424,7 +423,8 @@ def render_soak(report: SoakReport) -> list[str]:
     replays it, and last the time (the only line that differs between runs)."""
     run, results = report.run, report.results
     hashes = "every action" if run.hash_every == 1 else f"every {run.hash_every} actions"
-    lines = [f"soak: seed {run.seed}, games {run.start}..{run.start + run.games - 1}, "
+    games = f"game {run.start}" if run.games == 1 else f"games {run.start}..{run.start + run.games - 1}"
+    lines = [f"soak: seed {run.seed}, {games}, "
              f"{run.players} players, random decks of the whole pool; state hash {hashes}, "
              f"stall after {run.stall:,} steps"]
     actions = sum(r.actions for r in results)
