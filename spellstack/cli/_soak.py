@@ -16,6 +16,8 @@ __all__ = ["add_parser"]
 
 MAX_JOBS = 64
 """The most worker processes a soak starts."""
+PROGRESS_SECONDS = 30.0
+"""The longest time between two lines of progress."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -67,9 +69,12 @@ def run(args: argparse.Namespace) -> int:
     hash_every = _whole("hash-every", args.hash_every, 1)
     stall = _whole("stall", args.stall, 1)
     step = max(1, games // 10)
+    shown = [0.0]
 
     def progress(done: int, seconds: float, failures: int) -> None:
-        if done % step == 0 or done == games:
+        # Every tenth of the games, and at least every PROGRESS_SECONDS in a long run.
+        if done % step == 0 or done == games or seconds - shown[0] >= PROGRESS_SECONDS:
+            shown[0] = seconds
             print(f"  soak: {done}/{games} games, {done / max(seconds, 1e-9):.2f} games/s, "
                   f"{failures} failure{'' if failures == 1 else 's'}", file=sys.stderr, flush=True)
 
