@@ -29,6 +29,7 @@ from pathlib import Path
 from ..actors import GameSetup
 from ..bots import Bot, RandomBot
 from ..cards import Deck, load_cards
+from ..protocol import to_plain
 from ..rules import (
     BeginTask,
     CardDefinition,
@@ -41,7 +42,7 @@ from ..rules import (
 )
 from ._bench_kernel import KernelDriver
 from ._bench_modes import worker_context
-from ._fuzz_hidden import HiddenNames
+from ._fuzz_hidden import HiddenNames, hidden_leaks
 from ._soak_checks import InvariantError, check_invariants, check_no_sba_missed, view_leaks
 
 __all__ = ["DECK_SIZE", "DEFAULT_HASH_EVERY", "DEFAULT_STALL", "SOAK_NAMES", "GameSoak",
@@ -298,6 +299,11 @@ class _SoakDriver(KernelDriver):
 
     def _decide(self, seat: int, view: PlayerView, decision: Decision) -> Reply:
         self._step()
+        if not self.replay:
+            leaks = hidden_leaks(self.game, seat, to_plain(decision), self._hidden[seat])
+            if leaks:
+                raise _Found("hidden", f"seat {seat}'s decision {decision.id} ({decision.kind}) "
+                                       f"{leaks[0]}")
         reply = super()._decide(seat, view, decision)
         if not self.replay:
             self.replies.append((seat, decision.id, reply))

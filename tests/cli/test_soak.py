@@ -23,17 +23,20 @@ import pytest
 
 from spellstack.cards import load_cards
 from spellstack.cli import main
-from spellstack.harness import _bench_kernel, soak_deck, soak_pool
+from spellstack.harness import _bench_kernel, hidden_leaks, soak_deck, soak_pool
 from spellstack.rules import (
+    AskPriority,
     Game,
     GameRandom,
     ObjectView,
     PlayerView,
     Proc,
+    Reply,
     resolve_top,
     state_based_actions,
     view_for,
 )
+from spellstack.testing import deck_game
 
 ROOT = Path(__file__).resolve().parents[2]
 FAILURE = re.compile(r"^  game (\d+) \(game seed (\d+)\): (\w+) at action (\d+) \((.*?)\): (.*)$", re.M)
@@ -243,3 +246,40 @@ def test_ci_soak_300_games() -> None:
     assert done.returncode == 0, "\n".join(line for line in done.stdout.splitlines() if "game" in line)
     seconds = float(re.findall(r"^time: ([\d.]+) s", done.stdout, re.M)[0])
     assert seconds < 120, done.stdout
+
+
+def test_a_decision_naming_a_hidden_card_is_reported(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    real = _bench_kernel.KernelDriver.ask_priority
+
+    def telling_priority(self: _bench_kernel.KernelDriver, request: AskPriority) -> Reply:
+        # The planted defect: from turn 3 on, seat 1's priority prompt names the top card of seat
+        # 0's library, with its id.
+        st = self.game.state
+        if request.decision.player == 1 and st.turn >= 3:
+            top = st.objects[st.players[0].library[0]]
+            told = dataclasses.replace(request.decision,
+                                       prompt=f"{request.decision.prompt} ({top.name} (#{top.id}) is next)")
+            request = dataclasses.replace(request, decision=told)
+        return real(self, request)
+
+    monkeypatch.setattr(_bench_kernel.KernelDriver, "ask_priority", telling_priority)
+    code, out, _ = _soak(capsys, "--games", "2", "--seed", "1", "--hash-every", "10")
+    assert code == 1
+    failures = FAILURE.findall(out)
+    assert [(f[0], f[2]) for f in failures] == [("0", "hidden"), ("1", "hidden")]
+    # Named by the id next to it, or by a name no card the seat may see has.
+    assert all(re.match(r"seat 1's decision \d+ \(priority\) (identifies hidden #|names hidden card)", f[5])
+               for f in failures), failures
+
+
+def test_a_hidden_object_shown_only_by_its_number_is_no_leak() -> None:
+    # "#N" is how the engine names an object a seat may not see (a face-down creature of an
+    # opponent, say, as a target or a blocker's choice): its number, which the seat knows, and
+    # nothing of its identity.
+    game = deck_game("gruul", "dimir", seed=3)
+    hidden = game.state.players[1].hand[0]
+    name = game.state.objects[hidden].name
+    assert hidden_leaks(game, 0, {"ref": hidden, "name": f"#{hidden}"}) == []
+    assert f"shows hidden #{hidden} with the name {name!r}" in hidden_leaks(
+        game, 0, {"ref": hidden, "name": name})
