@@ -7,7 +7,8 @@ that the soak sees the state between any two tasks of the loop (an action: a gra
 resolution, a state-based-action check, trigger placement, a step or turn change). After each one
 it checks the state's invariants (``check_invariants``: no object in two zones, no card lost)
 and that no state-based action was missed before a grant of priority; every view a seat is sent
-is checked for what the seat may not see (``view_leaks``); a game that goes ``stall`` kernel
+is checked for what the seat may not see (``view_leaks``), and every decision it is asked for a
+hidden card's name or id (``hidden_leaks``); a game that goes ``stall`` kernel
 steps (tasks and questions) without its turn or step changing has stalled. The state hash is
 taken every ``hash_every`` actions, and at the end the game is played again from its seed with
 the answers recorded the first time: the hashes must be the same at the same actions.

@@ -1,6 +1,7 @@
 """``spellstack soak``: random games with the whole pool, every action checked. A small run
 passes; defects planted in the kernel (an object in two zones, an exception, a view showing an
-opponent's hand card, a state that replays differently, a loop that never leaves its step) are
+opponent's hand card, a prompt naming a library card, a state that replays differently, a loop
+that never leaves its step) are
 each reported with their game and seed, exit 1, and the printed command replays them; the
 report is the same for any number of worker processes; bad arguments exit 2 in one line.
 
