@@ -84,6 +84,12 @@ def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
         elif not is_token and not is_copy:  # 707.10: a copy of a spell is no card either
             cards.append(card)
             owners[owner] += 1
+    for o in objs:
+        if o.merged and o.zone == "battlefield":  # 725.1: one object of several cards (one owner)
+            for card, _, token in o.merged[1:]:
+                if not token:
+                    cards.append(card)
+                    owners[o.owner] += 1
     if 0 in cards:
         raise InvariantError("a card object with no physical card")
     if len(set(cards)) != len(cards):

@@ -233,33 +233,17 @@ def test_bad_arguments_exit_2_in_one_line(capsys: pytest.CaptureFixture[str], ar
     assert err == f"spellstack soak: {message}\n"
 
 
-KNOWN_DEFECTS: tuple[tuple[str, str], ...] = (
-    # 608.3: a permanent spell cast "without paying its mana cost" (a creature cast by
-    # Electrodominance) looks its alternative cost up among the cost options as it enters.
-    ("exception", "KeyError: 'free' at spellstack/rules/resolution/_resolution.py"),
-    # 707.2, 708.2: Clone entering as a copy of a face-down creature.
-    ("exception", "KeyError: '' at spellstack/rules/layers/_engine.py"),
-)
-"""The engine defects the CI run finds today, as (kind, start of the detail) pairs: each one
-fixed comes out of this list, until the run passes with none."""
-
-
 @pytest.mark.slow
 def test_ci_soak_300_games() -> None:
-    # The CI size: 300 games, the state hash compared every 10 actions, two workers, within the
-    # two minutes CI gives it (real time: the workers are other processes). Any failure but the
-    # known defects fails the test.
+    # The CI size: 300 games, the state hash compared every 10 actions, two workers (real time:
+    # the workers are other processes). Any failure fails the test; how long it takes is the
+    # command's own report, not asserted here.
     done = subprocess.run([sys.executable, "-m", "spellstack", "soak", "--games", "300", "--seed", "1",
                            "--hash-every", "10", "--jobs", "2"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
-    assert done.returncode in (0, 1), done.stderr
-    unknown = [f for f in FAILURE.findall(done.stdout)
-               if not any(f[2] == kind and f[5].startswith(detail) for kind, detail in KNOWN_DEFECTS)]
-    assert not unknown, unknown
-    assert done.returncode == (1 if FAILURE.search(done.stdout) else 0)
+    assert FAILURE.findall(done.stdout) == []
+    assert done.returncode == 0, done.stdout + done.stderr
     assert "300 games" in done.stdout
-    seconds = float(re.findall(r"^time: ([\d.]+) s", done.stdout, re.M)[0])
-    assert seconds < 120, done.stdout
 
 
 def test_a_decision_naming_a_hidden_card_is_reported(

@@ -260,6 +260,10 @@ class ChooseCard(Verb):
             game.log("look", f"{game.player_name(seat)} looks at {game.player_name(owner)}'s "
                      f"{self.zone}: {', '.join(st.objects[i].name for i in ids) or 'no cards'}",
                      player=seat, private_to=(seat,))
+            for i in ids:  # 400.2: from now on they may see these cards there
+                obj = st.objects[i]
+                if seat != owner and seat not in obj.looked_at_by:
+                    obj.looked_at_by = (*obj.looked_at_by, seat)
             objs = ctx.narrowed([st.objects[i] for i in ids], self.types,
                                 mana_value_at_most=self.mana_value_at_most)
             if self.nonland:

@@ -186,6 +186,9 @@ class GameObject:
     """704.5u: on the battlefield, the sector its controller assigned it (``alpha``, ``beta`` or
     ``gamma``, 702.158); empty for none. A designation, not a characteristic: a new object has
     none (400.7)."""
+    looked_at_by: tuple[int, ...] = ()
+    """400.2: the seats an effect let look at this hidden card where it is (Invasion of Gobakhan:
+    an opponent's hand), who may see it there from then on; a new object starts unseen (400.7)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""

@@ -31,7 +31,8 @@ def visible_to(game: Game, seat: int, obj: GameObject) -> bool:
     """Whether ``seat`` may see ``obj``'s identity (name and characteristics) where it is.
 
     400.2: no one sees a library (but its top card where an effect lets its owner look at it, or
-    reveals it to all, ``Game.top_card_seen``); a hand is seen only by its owner. 708.2/708.5: a face-down
+    reveals it to all, ``Game.top_card_seen``); a hand is seen only by its owner (and by a player
+    an effect let look at it, ``GameObject.looked_at_by``). 708.2/708.5: a face-down
     spell or permanent is seen only by its controller (708.5), until it leaves the
     battlefield or the stack (708.9: its last known information is revealed to all); 406.3: a
     card exiled face down by no one. Everything else (the battlefield face up, the stack, graveyards, face-up exile) is
@@ -53,8 +54,8 @@ def visible_to(game: Game, seat: int, obj: GameObject) -> bool:
             return False
         look, revealed = game.top_card_seen(obj.owner)
         return revealed or (look and seat == obj.owner)
-    if obj.zone == "hand":
-        return seat != PUBLIC_SEAT and obj.owner == seat
+    if obj.zone == "hand":  # and a card an effect let another player look at (400.2)
+        return seat != PUBLIC_SEAT and (obj.owner == seat or seat in obj.looked_at_by)
     return True
 
 

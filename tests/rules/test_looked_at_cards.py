@@ -1,0 +1,21 @@
+"""400.2: a hidden card an effect let a player look at (an opponent's hand, Invasion of
+Gobakhan) is visible to that player where it is, and to nobody else; once it moves it is a new
+object, unseen (400.7)."""
+
+from __future__ import annotations
+
+from spellstack.rules import move_object
+from spellstack.rules.views import PUBLIC_SEAT, visible_to
+from spellstack.testing import Table
+
+
+def test_a_card_looked_at_is_seen_by_the_looker_alone_until_it_moves() -> None:
+    game = Table("alice", "bob", "carol").hand("bob", "Grizzly Bears").game()
+    bears = next(o for o in game.state.objects.values() if o.name == "Grizzly Bears")
+    assert [visible_to(game, seat, bears) for seat in (0, 1, 2)] == [False, True, False]
+    bears.looked_at_by = (0,)
+    assert [visible_to(game, seat, bears) for seat in (0, 1, 2)] == [True, True, False]
+    assert not visible_to(game, PUBLIC_SEAT, bears)
+    moved = move_object(game, bears.id, "library")
+    moved = move_object(game, moved.id, "hand")
+    assert [visible_to(game, seat, moved) for seat in (0, 1, 2)] == [False, True, False]
