@@ -528,19 +528,19 @@ def test_a_state_based_action_must_declare_its_marks_and_what_it_does() -> None:
                          only="Creature")
 
 
-def test_a_state_based_action_that_chooses_brings_its_own_choice() -> None:
-    # 704.5w, 704.5x: the outcome 'choose' is performed by the action's own ``choose``.
+def test_a_state_based_action_that_performs_brings_its_own_procedure() -> None:
+    # 704.5u, 704.5w, 704.5x: the outcome 'perform' is done by the action's own ``perform``.
     def find(game: Any, battles: Collection[Any]) -> list[SBAHit]:
         return []
 
-    def choose(game: Any, oid: int) -> Iterator[Any]:
+    def perform(game: Any, oids: list[int]) -> Iterator[Any]:
         yield from ()
 
-    with pytest.raises(ValueError, match="'choose' goes with its own choose"):
-        StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"choose"}), find)
-    with pytest.raises(ValueError, match="'choose' goes with its own choose"):
+    with pytest.raises(ValueError, match="exactly when perform is among its outcomes"):
+        StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"perform"}), find)
+    with pytest.raises(ValueError, match="exactly when perform is among its outcomes"):
         StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"graveyard"}), find,
-                         choose=choose)
-    made = StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"choose"}), find,
-                            choose=choose)
-    assert made.choose is choose
+                         perform=perform)
+    made = StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"perform"}), find,
+                            perform=perform)
+    assert made.perform is perform

@@ -113,7 +113,7 @@ def _no_protector(game: Game, battles: Collection[Any]) -> list[SBAHit]:
     hits = []
     for o, c in battles:
         if (o.protector < 0 or players[o.protector].lost) and not _attacked(game, o.id):
-            hits.append(SBAHit(o.id, "choose", "704.5w") if _opponents(game, c.controller)
+            hits.append(SBAHit(o.id, "perform", "704.5w") if _opponents(game, c.controller)
                         else SBAHit(o.id, "graveyard", "it has no legal protector (704.5w)"))
     return hits
 
@@ -126,7 +126,7 @@ def _protects_itself(game: Game, battles: Collection[Any]) -> list[SBAHit]:
     hits = []
     for o, c in battles:
         if o.protector == c.controller and "Siege" in c.subtypes:
-            hits.append(SBAHit(o.id, "choose", "704.5x") if _opponents(game, c.controller)
+            hits.append(SBAHit(o.id, "perform", "704.5x") if _opponents(game, c.controller)
                         else SBAHit(o.id, "graveyard", "its controller protects it and has no "
                                     "opponent (704.5x)"))
     return hits
@@ -148,6 +148,14 @@ def choose_protector(game: Game, oid: int) -> Proc[None]:
              f"to protect {obj.name} (310.8)", player=seat, subject=oid)
 
 
+def choose_protectors(game: Game, battles: list[int]) -> Proc[None]:
+    """704.5w, 704.5x, as the check performs them: each battle's controller chooses its new
+    protector (``choose_protector``), battle by battle, before anything moves."""
+    for oid in battles:
+        if oid in game.state.objects:
+            yield from choose_protector(game, oid)
+
+
 CARD_KEYS.register(KEY, CardKey(
     "integer", "310.4a", "a battle's printed defense: it enters with that many defense counters "
     "(310.4b)", mechanic=KEY, reads_as=Annotated[int, AtLeast(1)], stands_for=_stands_for,
@@ -166,12 +174,12 @@ SBA_ACTIONS.register("704.5v", StateBasedAction(
 SBA_ACTIONS.register("704.5w", StateBasedAction(
     "a battle whose protector is not in the game and that no creature attacks gets a protector "
     "its controller chooses among their opponents, or goes to the graveyard", "permanents",
-    frozenset({"board"}), frozenset({"choose", "graveyard"}), _no_protector, only="Battle",
-    choose=choose_protector))
+    frozenset({"board"}), frozenset({"perform", "graveyard"}), _no_protector, only="Battle",
+    perform=choose_protectors))
 SBA_ACTIONS.register("704.5x", StateBasedAction(
     "a Siege protected by its controller gets an opponent of theirs as its protector, or goes "
-    "to the graveyard", "permanents", frozenset({"board"}), frozenset({"choose", "graveyard"}),
-    _protects_itself, only="Battle", choose=choose_protector))
+    "to the graveyard", "permanents", frozenset({"board"}), frozenset({"perform", "graveyard"}),
+    _protects_itself, only="Battle", perform=choose_protectors))
 LAYOUTS.register("transform", Layout(
     "712.1", "a transforming double-faced card: its front face is cast; its back face only by "
     "an effect that casts it transformed (310.11b); elsewhere it has its front face's "

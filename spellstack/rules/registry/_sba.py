@@ -82,17 +82,16 @@ not replace one found by an earlier look."""
 SBA_LOOKS: tuple[SBALook, ...] = get_args(SBALook)
 
 SBAOutcome = Literal["lose", "cease", "keep_one", "graveyard", "unattach", "destroy", "annihilate",
-                     "cap", "choose", "perform"]
+                     "cap", "perform"]
 """What a state-based action does where it applies: the player loses the game (704.5a-c, one
 event with every reason, 704.7), the object ceases to exist (704.5d, e), its controller keeps one
 of each name and the rest go to the graveyard (704.5j), the permanent is put into its owner's
 graveyard, becomes unattached, is destroyed, loses its +1/+1 and -1/-1 counters in pairs (704.5q),
-or loses the counters beyond a cap (704.5r), or a player makes the choice the action's own
-``choose`` asks (704.5w, 704.5x: a battle's new protector); or the action performs what it found
-itself (``perform``: a mechanic's action that does something none of these does, such as a
-choice made as it is performed, 704.5u). All are performed at once (704.3), in this order but
-``keep_one`` and ``choose`` first: perform, unattach, cease, graveyard and destroy (as one
-move), annihilate, cap, lose."""
+or loses the counters beyond a cap (704.5r); or the action performs what it found itself
+(``perform``: a mechanic's action that does something none of these does, such as a choice
+made as it is performed: 704.5u's sectors, 704.5w's and 704.5x's new protectors). All are
+performed at once (704.3), in this order but ``keep_one`` first: perform, unattach, cease,
+graveyard and destroy (as one move), annihilate, cap, lose."""
 SBA_OUTCOMES: tuple[SBAOutcome, ...] = get_args(SBAOutcome)
 
 
@@ -106,8 +105,7 @@ class SBAHit:
     """What is done to it."""
     why: str = ""
     """The reason in words, with its rule (``keep_one``: none; ``cap``: the counter kind;
-    ``choose``: the registry name of the action whose ``choose`` performs it; ``perform``: the
-    name the action is registered by, whose ``perform`` does it)."""
+    ``perform``: the name the action is registered by, whose ``perform`` does it)."""
     most: int = 0
     """``cap``: the most counters of the kind it may have."""
 
@@ -134,10 +132,6 @@ class StateBasedAction(Generic[GameT, SubjectT]):
     checked: Callable[[Collection[SubjectT]], None] | None = None
     """What a check (not a look) forgets of what it showed the action, once every action has
     looked: 704.5b and 704.5h read what happened "since the last check"."""
-    choose: Callable[[GameT, int], Any] | None = None
-    """For the outcome ``choose``: what it does to the subject (a generator that may ask a
-    player, ``Proc``), performed before the rest of the event."""
-
     perform: Callable[[GameT, list[int]], Generator[Any, Any, None]] | None = None
     """For an action with the outcome ``perform``: what it does, shown the subjects it found (in
     the order found), as a procedure of the batch (it may ask a player, and logs each change
@@ -156,9 +150,6 @@ class StateBasedAction(Generic[GameT, SubjectT]):
         if not self.marks or not self.marks <= frozenset(SBA_MARKS):
             raise ValueError(f"state-based action {self.does!r}: marks {sorted(self.marks)} must name "
                              f"the changes it reads, among {SBA_MARKS}")
-        if ("choose" in self.outcomes) != (self.choose is not None):
-            raise ValueError(f"state-based action {self.does!r}: the outcome 'choose' goes with "
-                             "its own choose, and only with it")
         if not self.outcomes or not self.outcomes <= frozenset(SBA_OUTCOMES):
             raise ValueError(f"state-based action {self.does!r}: outcomes {sorted(self.outcomes)} "
                              f"must be among {SBA_OUTCOMES}")

@@ -600,8 +600,6 @@ class _Found:
     """704.5r: (permanent, counter kind, most it may have)."""
     keep_one: list[GameObject]
     """704.5j: the legendary permanents looked at, when there are two or more."""
-    choose: list[tuple[int, str]]
-    """(object, the action whose ``choose`` performs it): 704.5w, 704.5x."""
     perform: dict[str, list[int]]
     """The subjects of each action that performs what it found itself, by its name."""
 
@@ -616,14 +614,12 @@ class _Found:
         self.annihilate = []
         self.cap = []
         self.keep_one = []
-        self.choose = []
         self.perform = {}
 
     def anything(self) -> bool:
         """Whether any action applies (the legend rule's choices already made)."""
         return bool(self.lose or self.cease or self.graveyard or self.unattach or self.destroy
-                    or self.annihilate or self.cap or self.choose
-                    or self.perform)
+                    or self.annihilate or self.cap or self.perform)
 
 
 def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> None:
@@ -647,8 +643,6 @@ def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> 
                 found.annihilate.append(hit.subject)
             elif outcome == "cap":
                 found.cap.append((hit.subject, hit.why, hit.most))
-            elif outcome == "choose":
-                found.choose.append((hit.subject, hit.why))
             elif outcome == "perform":
                 found.perform.setdefault(hit.why, []).append(hit.subject)
             else:  # keep_one
@@ -688,7 +682,6 @@ def _words(game: Game, found: _Found) -> list[str]:
     out += [f"{name[oid]} destroyed: {why}" for oid, why in found.destroy.items()]
     out += [f"{name[oid]} loses counter pairs (704.5q)" for oid in found.annihilate]
     out += [f"{st.objects[oid].name} has more than {most} {kind} (704.5r)" for oid, kind, most in found.cap]
-    out += [f"{st.objects[oid].name}: {SBA_ACTIONS[action].does} ({action})" for oid, action in found.choose]
     out += [f"{rule} applies to {len(subjects)}" for rule, subjects in found.perform.items()]
     for seat in st.apnap() if found.keep_one else ():
         out += [f"{st.players[seat].name} keeps one {legend} (704.5j)"
@@ -760,10 +753,6 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         game.end_batch()  # nothing applied: the batch's events (none, as a rule) are not returned
         return ()
 
-    for oid, action in found.choose:  # a choice an action asks (704.5w, 704.5x), made first
-        choose = SBA_ACTIONS[action].choose
-        if oid in st.objects and choose is not None:
-            yield from choose(game, oid)
     # All at once (704.3). (A player asked about the legend rule may have left the game
     # meanwhile, taking their objects with them: 800.4a.) A mechanic's action that performs
     # what it found itself goes first: what it asks is asked before anything moves.
