@@ -32,6 +32,7 @@ from ..bots import Bot, RandomBot
 from ..cards import Deck, load_cards
 from ..protocol import to_plain
 from ..rules import (
+    BASIC_LAND_BY_COLOR,
     BeginTask,
     CardDefinition,
     Decision,
@@ -63,7 +64,6 @@ DEFAULT_STALL = 5_000
 random games' longest step takes under a hundred."""
 SOAK_NAMES = ("p1", "p2", "p3", "p4")
 """The players' names, by seat."""
-_BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
 _COLOURS = "WUBRG"
 _COLOUR_COUNTS = (1, 2, 2, 2, 3, 5)
 """How many colours a deck plays, drawn from these: mostly two; five (every card) one time in six."""
@@ -206,7 +206,7 @@ def soak_deck(rng: GameRandom, cards: Mapping[str, CardDefinition]) -> tuple[str
     weights = {c: sum(copies[n] for n in picks if c in cards[n].colors) for c in sorted(mine)}
     pips = [c for c, n in weights.items() for _ in range(n)] or sorted(mine)
     while len(out) < DECK_SIZE:
-        out.append(_BASICS[rng.choice(pips)])
+        out.append(BASIC_LAND_BY_COLOR[rng.choice(pips)])
     return tuple(sorted(out))
 
 

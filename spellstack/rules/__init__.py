@@ -6,6 +6,7 @@ may need a player's choice are generators that yield ``Decision`` and receive ``
 """
 
 from .base import (
+    BASIC_LAND_BY_COLOR,
     SETUP_ZONES,
     CardDefinitionError,
     GameRandom,
@@ -171,6 +172,7 @@ from .zones import (
 
 __all__ = [
     "ACTION_KINDS",
+    "BASIC_LAND_BY_COLOR",
     "CARD_KEYS",
     "CONDITIONS",
     "COST_OPTIONS",

@@ -10,6 +10,8 @@ from ._marks import AtLeast, Parsed, Words
 from ._quote import in_int64, quote
 from ._rng import GameRandom
 from ._words import (
+    BASIC_LAND_BY_COLOR,
+    BASIC_LAND_TYPES,
     CARD_TYPES,
     CARD_ZONES,
     COLOR_BY_WORD,
@@ -22,6 +24,8 @@ from ._words import (
 )
 
 __all__ = [
+    "BASIC_LAND_BY_COLOR",
+    "BASIC_LAND_TYPES",
     "CARD_TYPES",
     "CARD_ZONES",
     "COLOR_BY_WORD",

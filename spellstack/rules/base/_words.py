@@ -13,6 +13,11 @@ WORD_BY_COLOR: Mapping[str, str] = {"W": "white", "U": "blue", "B": "black", "R"
 """105.1: the five colours by letter, in WUBRG order, with their words ("W" -> "white")."""
 COLOR_BY_WORD: Mapping[str, str] = {word: letter for letter, word in WORD_BY_COLOR.items()}
 """The inverse of ``WORD_BY_COLOR``: a colour word's letter ("white" -> "W")."""
+BASIC_LAND_BY_COLOR: Mapping[str, str] = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain",
+                                          "G": "Forest"}
+"""305.6: the basic land type whose intrinsic mana ability makes each colour's mana."""
+BASIC_LAND_TYPES: tuple[str, ...] = tuple(BASIC_LAND_BY_COLOR.values())
+"""205.3i: the basic land types (text-changing effects may swap them)."""
 
 CARD_TYPES: frozenset[str] = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instant",
                                         "Kindred", "Land", "Planeswalker", "Sorcery"})

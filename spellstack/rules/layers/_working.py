@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from ..base import COLOR_BY_WORD
+from ..base import BASIC_LAND_TYPES, COLOR_BY_WORD
 from ..mana import ManaCost
 
 if TYPE_CHECKING:
@@ -46,8 +46,6 @@ class Working:
 
 
 
-BASIC_LAND_TYPES: tuple[str, ...] = ("Plains", "Island", "Swamp", "Mountain", "Forest")
-"""205.3i: the basic land types (text-changing effects may swap them)."""
 TEXT_WORDS: frozenset[str] = frozenset(COLOR_BY_WORD) | frozenset(BASIC_LAND_TYPES)
 """Words a text-changing effect may replace: the colour words (105.1) and the basic land types."""
 
