@@ -307,6 +307,33 @@ def test_a_registered_state_based_action_is_performed_with_the_others(monkeypatc
     assert any("its sand ran out (704.5z)" in e.text for e in events)
 
 
+def test_an_action_of_its_own_is_performed_with_the_others_in_the_same_event(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    done: list[tuple[int, bool]] = []
+
+    def perform(game: Game, seat: int) -> None:
+        # Performed after the moves of the same check (704.3): the Bears are in the graveyard.
+        bears = next(o for o in game.state.objects.values() if o.name == "Grizzly Bears")
+        done.append((seat, bears.zone == "graveyard"))
+        game.log("sba", f"seat {seat}'s sand is counted (704.5z)")
+
+    def sand(game: Game, players: Collection[Any]) -> list[SBAHit]:
+        return [SBAHit(p.seat, "own", "sand (704.5z)", perform=perform) for p in players if p.seat == 1]
+
+    def bears(game: Game, creatures: Collection[Any]) -> list[SBAHit]:
+        return [SBAHit(o.id, "graveyard", "bears (704.5z)") for o, c in creatures if c.name == "Grizzly Bears"]
+    monkeypatch.setitem(SBA_ACTIONS, "704.5z", StateBasedAction(
+        "a player's sand is counted", "players", frozenset({"players"}), frozenset({"own"}), sand))
+    monkeypatch.setitem(SBA_ACTIONS, "704.5z-bears", StateBasedAction(
+        "a Grizzly Bears goes", "permanents", frozenset({"board"}), frozenset({"graveyard"}), bears,
+        only="Creature"))
+    game, _ = table(BOARD)
+    events = run_proc(state_based_actions(game), default_answer)
+    assert done == [(1, True)]
+    texts = [e.text for e in events]
+    assert any("704.5z)" in t and "sand" in t for t in texts) and any("bears (704.5z)" in t for t in texts)
+
+
 def test_a_step_walks_its_turn_based_actions_in_registry_order(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[str] = []
     for name in ("second", "first"):

@@ -80,13 +80,15 @@ not replace one found by an earlier look."""
 SBA_LOOKS: tuple[SBALook, ...] = get_args(SBALook)
 
 SBAOutcome = Literal["lose", "cease", "keep_one", "graveyard", "unattach", "destroy", "annihilate",
-                     "cap"]
+                     "cap", "own"]
 """What a state-based action does where it applies: the player loses the game (704.5a-c, one
 event with every reason, 704.7), the object ceases to exist (704.5d, e), its controller keeps one
 of each name and the rest go to the graveyard (704.5j), the permanent is put into its owner's
 graveyard, becomes unattached, is destroyed, loses its +1/+1 and -1/-1 counters in pairs (704.5q),
-or loses the counters beyond a cap (704.5r). All are performed at once (704.3), in this order but
-``keep_one`` first: unattach, cease, graveyard and destroy (as one move), annihilate, cap, lose."""
+or loses the counters beyond a cap (704.5r), or what the mechanic that found it does (``own``:
+``SBAHit.perform``, 704.5t: a completed dungeon is removed). All are performed at once (704.3), in
+this order but ``keep_one`` first: unattach, cease, graveyard and destroy (as one move),
+annihilate, cap, own, lose."""
 SBA_OUTCOMES: tuple[SBAOutcome, ...] = get_args(SBAOutcome)
 
 
@@ -102,6 +104,8 @@ class SBAHit:
     """The reason in words, with its rule (``keep_one``: none; ``cap``: the counter kind)."""
     most: int = 0
     """``cap``: the most counters of the kind it may have."""
+    perform: Callable[[Any, int], None] | None = None
+    """``own``: what is done, as (game, subject), with the rest of the check's actions."""
 
 
 @dataclass(frozen=True, slots=True)

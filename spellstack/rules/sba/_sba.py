@@ -598,6 +598,8 @@ class _Found:
     """704.5r: (permanent, counter kind, most it may have)."""
     keep_one: list[GameObject]
     """704.5j: the legendary permanents looked at, when there are two or more."""
+    own: list[SBAHit]
+    """What mechanics do themselves (``SBAHit.perform``)."""
 
     def __init__(self) -> None:
         """Nothing found yet (made only once something is: a check that finds nothing makes
@@ -610,11 +612,12 @@ class _Found:
         self.annihilate = []
         self.cap = []
         self.keep_one = []
+        self.own = []
 
     def anything(self) -> bool:
         """Whether any action applies (the legend rule's choices already made)."""
         return bool(self.lose or self.cease or self.graveyard or self.unattach or self.destroy
-                    or self.annihilate or self.cap)
+                    or self.annihilate or self.cap or self.own)
 
 
 def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> None:
@@ -638,6 +641,8 @@ def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> 
                 found.annihilate.append(hit.subject)
             elif outcome == "cap":
                 found.cap.append((hit.subject, hit.why, hit.most))
+            elif outcome == "own":
+                found.own.append(hit)
             else:  # keep_one
                 found.keep_one.append(objects[hit.subject])
             continue
@@ -784,6 +789,9 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             game.log("sba", f"{obj.counters[kind] - most} {kind} counter(s) are removed from "
                      f"{visible_name(game, oid)}: it can't have more than {most} (704.5r)", subject=oid)
             add_counters(game, obj, kind, most - obj.counters[kind])
+    for hit in found.own:
+        assert hit.perform is not None
+        hit.perform(game, hit.subject)
     for seat, all_reasons in found.lose.items():
         # 704.7/614.1a: one loss event per player, replaced once if anything replaces it.
         if st.players[seat].lost:
