@@ -14,8 +14,8 @@ WORD_BY_COLOR: Mapping[str, str] = {"W": "white", "U": "blue", "B": "black", "R"
 COLOR_BY_WORD: Mapping[str, str] = {word: letter for letter, word in WORD_BY_COLOR.items()}
 """The inverse of ``WORD_BY_COLOR``: a colour word's letter ("white" -> "W")."""
 
-CARD_TYPES: frozenset[str] = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instant",
-                                        "Kindred", "Land", "Planeswalker", "Sorcery"})
+CARD_TYPES: frozenset[str] = frozenset({"Artifact", "Battle", "Creature", "Dungeon", "Enchantment",
+                                        "Instant", "Kindred", "Land", "Planeswalker", "Sorcery"})
 """205.2a: the card types."""
 SUPERTYPES: frozenset[str] = frozenset({"Basic", "Legendary", "Snow", "World"})
 """205.4a: the supertypes (a copy "except it isn't legendary" names one, 707.9b)."""
