@@ -121,6 +121,12 @@ def venture(game: Game, seat: int) -> Proc[None]:
     """701.49a/b: ``seat`` ventures into the dungeon."""
     st = game.state
     obj = dungeon_of(game, seat)
+    if obj is not None and not room_named(obj.name, st.players[seat].room)[1].exits:
+        # The marker can't move on from the bottommost room (most likely its room ability is
+        # still on the stack, so 704.5t has not removed it): the dungeon leaves the command zone,
+        # completed (309.7), and the player ventures into a new one (701.49a).
+        _complete(game, seat, "venture")
+        obj = None
     if obj is None:
         # 701.49a: choose a dungeon (Lost Mine of Phandelver is the only one the game has).
         name = sorted(ROOMS)[0]
@@ -131,8 +137,6 @@ def venture(game: Game, seat: int) -> Proc[None]:
         _enter_room(game, seat, obj, first)
         return
     _, room = room_named(obj.name, st.players[seat].room)
-    if not room.exits:
-        return  # 309.5a: the marker can't move on from the bottommost room (704.5t removes it)
     nxt = room.exits[0]
     if len(room.exits) > 1:
         # 309.5a: the player chooses which room the marker moves to.
@@ -199,8 +203,9 @@ def _room_ability_pending(game: Game, oid: int) -> bool:
                    for s in st.stack))
 
 
-def _complete(game: Game, seat: int) -> None:
-    """704.5t, 309.7: ``seat``'s dungeon is removed from the game: they have completed it."""
+def _complete(game: Game, seat: int, kind: str = "sba") -> None:
+    """704.5t, 309.7: ``seat``'s dungeon is removed from the game: they have completed it (as it
+    leaves the command zone)."""
     st = game.state
     player = st.players[seat]
     oid = player.command.pop(0)
@@ -208,8 +213,8 @@ def _complete(game: Game, seat: int) -> None:
     st.lki[oid] = obj
     player.room = ""
     player.completed_dungeons.append(obj.name)
-    game.log("sba", f"{player.name} completes {obj.name}: it is removed from the game (704.5t, "
-             "309.7)", player=seat, subject=oid)
+    game.log(kind, f"{player.name} completes {obj.name}: it is removed from the game "
+             f"({'704.5t, ' if kind == 'sba' else ''}309.7)", player=seat, subject=oid)
     game.changed()  # "as long as you've completed a dungeon" may apply now
 
 
