@@ -43,3 +43,11 @@ def test_the_files_touched_are_counted() -> None:
     count = int(re.search(r"\*\*(\d+) files\*\*", section).group(1))  # type: ignore[union-attr]
     assert count == len(rows) == len(set(rows))
     assert sum(r.startswith("spellstack/rules/") for r in rows) == 1  # one source module
+
+
+def test_the_table_of_mechanics_lists_every_module() -> None:
+    from spellstack.rules import MECHANIC_MODULES
+
+    text = PAGE.read_text("utf-8")
+    listed = re.findall(r"^\| `(\w+)\.py` \|", text[text.index("## Mechanics and their rules"):], re.M)
+    assert sorted(listed) == sorted(MECHANIC_MODULES)

@@ -220,24 +220,38 @@ class HeuristicBot:
 
     def _attack(self, view: PlayerView, decision: Decision) -> Answer:
         """Attack with each creature that no untapped opposing creature can block and kill
-        while surviving; at the opponent (a player rather than a planeswalker)."""
+        while surviving: at a battle of its own while its defense is not yet covered (310.5:
+        defeating its Siege casts the back face), else at the opponent (a player rather than a
+        planeswalker or another's battle)."""
         board = {o.id: o for o in view.battlefield}
         ref_of = {c.key: c.ref for c in decision.choices}
         blockers = [o for o in view.battlefield
                     if o.controller != view.seat and "Creature" in o.types and not o.tapped]
+        defense = {o.id: dict(o.counters).get("defense", 0) for o in view.battlefield
+                   if o.controller == view.seat and "Battle" in o.types}
+
+        def rank(pair: tuple[int, int]) -> tuple[int, tuple[int, int]]:
+            ref = ref_of.get(pair[1], 0)
+            return (0 if ref in defense else 1 if is_player_ref(ref) else 2), pair
+
         pairs: list[tuple[int, int]] = []
         used: set[int] = set()
-        for a, b in sorted(decision.legal_pairs, key=lambda p: (not is_player_ref(ref_of.get(p[1], 0)), p)):
+        for a, b in sorted(decision.legal_pairs, key=rank):
             if a in used:
                 continue
             attacker = board.get(ref_of.get(a, 0))
             if attacker is None:
                 continue
+            target = ref_of.get(b, 0)
+            if target in defense and (defense[target] <= 0 or attacker.power <= 0):
+                continue  # covered already: this creature goes elsewhere
             punished = any(o.power >= attacker.toughness - attacker.damage
                            and attacker.power < o.toughness - o.damage for o in blockers)
             if not punished:
                 used.add(a)
                 pairs.append((a, b))
+                if target in defense:
+                    defense[target] -= attacker.power
         return Answer(decision.id, (), tuple(pairs))
 
     def _block(self, view: PlayerView, decision: Decision) -> Answer:

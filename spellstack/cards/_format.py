@@ -64,7 +64,8 @@ __all__ = [
 
 KEYWORDS: frozenset[str] = frozenset({
     "flying", "reach", "vigilance", "haste", "defender", "deathtouch", "lifelink", "trample",
-    "infect", "first strike", "double strike", "flash", "undying", "persist",
+    "infect", "first strike", "double strike", "flash", "undying", "persist", "hexproof",
+    "indestructible",
 })
 """Keyword abilities (702) the kernel implements."""
 

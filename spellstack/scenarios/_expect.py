@@ -37,9 +37,14 @@ def read_expect(expect: Any, where: str) -> ExpectTable:
 
 
 def find_card(game: Game, card: int) -> GameObject | None:
-    """The object a physical card (or token) is now, if it is in a zone."""
+    """The object a physical card (or token) is now, if it is in a zone: a merged permanent
+    for each of its cards (725.1)."""
     for obj in game.state.objects.values():
         if obj.card == card and not obj.ability_kind:
+            return obj
+    for oid in game.state.battlefield:
+        obj = game.state.objects[oid]
+        if obj.merged and any(part[0] == card for part in obj.merged):
             return obj
     return None
 
@@ -176,6 +181,7 @@ def _check_object(game: Game, label: str, labels: Mapping[str, int], want: Objec
         "controller": lambda: st.players[game.controller(obj)].name,
         "tapped": lambda: obj.tapped,
         "face_down": lambda: obj.face_down,
+        "sector": lambda: obj.sector or "none",
         "damage": lambda: obj.damage,
         "power": lambda: game.power(obj),
         "toughness": lambda: game.toughness(obj),
@@ -183,6 +189,10 @@ def _check_object(game: Game, label: str, labels: Mapping[str, int], want: Objec
         "counters": lambda: {k: v for k, v in obj.counters.items() if v},
         "types": lambda: set(game.card_types(obj)),
         "attached_to": lambda: _attached_name(game, obj, labels),
+        "defense": lambda: obj.counters.get("defense", 0),
+        "transformed": lambda: game.cards[obj.name].layout == "transform"
+        and game.cards[obj.name].card_name != obj.name,
+        "protector": lambda: st.players[obj.protector].name if obj.protector >= 0 else "none",
     }
     for key, value in given.items():
         if key == "abilities_include":

@@ -81,6 +81,12 @@ class ObjectTable:
     """Label of the permanent (or name of the player) it is attached to."""
     face_down: bool = False
     """Face down."""
+    transformed: bool = False
+    """A transforming double-faced permanent with its back face up (712)."""
+    protector: str | None = None
+    """A battle's protector (310.8); default the first of its controller's opponents in turn order."""
+    sector: Literal["alpha", "beta", "gamma"] | None = None
+    """A creature's sector (704.5u); default none."""
 
 
 ObjectEntry = str | ObjectTable
@@ -167,6 +173,14 @@ class ObjectExpect:
     """Keywords it must have."""
     face_down: bool | None = None
     """Face down."""
+    defense: int | None = None
+    """Defense counters (310.4c)."""
+    transformed: bool | None = None
+    """Its back face up (712)."""
+    protector: str | None = None
+    """A battle's protector's name (310.8), or ``none``."""
+    sector: Literal["alpha", "beta", "gamma", "none"] | None = None
+    """Its sector (704.5u), or ``none``."""
 
 
 Names = tuple[str, ...]

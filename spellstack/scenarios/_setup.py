@@ -9,6 +9,7 @@ from ..cards import card_name_problem
 from ..rules import (
     CardDefinition,
     Game,
+    GameObject,
     GameRandom,
     GameState,
     PlayerState,
@@ -100,6 +101,26 @@ def _put_dungeon(game: Game, seat: int, dungeon: str, room: str, path: str) -> N
     put_dungeon(game, seat, dungeon, room)
 
 
+def _protect(game: Game, obj: GameObject, spec: ObjectTable, seat: int, seat_of: dict[str, int],
+             path: str) -> None:
+    """310.4b, 310.8: a battle gets its printed defense as defense counters unless its
+    ``counters`` say otherwise, and its protector (default: the first of its controller's
+    opponents in turn order)."""
+    defense = game.cards[obj.name].mechanic_key("defense")
+    if spec.protector is not None and (defense is None or obj.zone != "battlefield"):
+        raise ScenarioError(f"{path}.protector: only a battle on the battlefield has a protector")
+    if defense is None or obj.zone != "battlefield":
+        return
+    if "defense" not in spec.counters:
+        obj.counters["defense"] = int(defense)
+    if spec.protector is None:
+        obj.protector = next((s for s in range(len(game.state.players)) if s != seat), -1)
+    elif spec.protector not in seat_of:
+        raise ScenarioError(f"{path}.protector: {spec.protector!r} is not a player")
+    else:
+        obj.protector = seat_of[spec.protector]
+
+
 def _place(game: Game, item: str | ObjectTable, seat: int, zone: str, seat_of: dict[str, int],
            labels: dict[str, int], attach: list[tuple[int, str, str]], path: str) -> None:
     spec = ObjectTable(card=item) if isinstance(item, str) else item
@@ -118,14 +139,22 @@ def _place(game: Game, item: str | ObjectTable, seat: int, zone: str, seat_of: d
     owner = seat_of[spec.owner] if spec.owner is not None else seat
     if zone != "battlefield" and owner != seat:
         raise ScenarioError(f"{path}.owner: only permanents can be owned by another player")
+    if spec.transformed:
+        if zone != "battlefield" or defn.layout != "transform":
+            raise ScenarioError(f"{path}.transformed: only a transforming double-faced permanent "
+                                "can be transformed")
+        name = defn.faces[1]  # 712: its back face up
     obj = create_object(game, name, owner, zone, controller=seat, is_token=token)
     obj.tapped = spec.tapped
     obj.damage = spec.damage
     obj.sick = spec.sick
     obj.face_down = spec.face_down
+    if spec.sector is not None:
+        obj.sector = spec.sector
     obj.counters = {k: v for k, v in spec.counters.items() if v}
     if zone == "battlefield" and defn.loyalty is not None and "loyalty" not in spec.counters:
         obj.counters["loyalty"] = defn.loyalty
+    _protect(game, obj, spec, seat, seat_of, path)
     if spec.attached_to is not None:
         attach.append((obj.id, spec.attached_to, path))
     label = spec.label

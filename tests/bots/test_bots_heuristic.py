@@ -121,6 +121,18 @@ def test_it_attacks_only_where_no_blocker_kills_it_and_lives() -> None:
         2, (), ((0, 2), (1, 2)))
 
 
+def test_it_attacks_its_own_battle_until_its_defense_is_covered_then_the_opponent() -> None:
+    # 310.5: its Siege (defense 3, protected by the foe) and three 2/2s: two attack the Siege
+    # (4 damage covers 3 defense), the third the foe.
+    siege = ObjectView(300, "Invasion of Gobakhan", ME, ME, ("Battle",), counters=(("defense", 3),))
+    board = (_creature(202, ME, 2, 2), _creature(203, ME, 2, 2), _creature(204, ME, 2, 2), siege)
+    choices = (*(Choice(i, oid, f"c{oid}") for i, oid in enumerate((202, 203, 204))),
+               Choice(3, player_ref(FOE), "foe", 1), Choice(4, 300, "Invasion of Gobakhan", 1))
+    decision = Decision(2, ME, "attackers", "508.1", choices, min=0, max=3,
+                        legal_pairs=tuple((i, d) for i in range(3) for d in (3, 4)))
+    assert HeuristicBot(1).decide(_view(board), decision) == Answer(2, (), ((0, 4), (1, 4), (2, 3)))
+
+
 def _block_decision(blockers: tuple[int, ...], attackers: tuple[int, ...]) -> Decision:
     left = tuple(Choice(i, oid, f"c{oid}") for i, oid in enumerate(blockers))
     right = tuple(Choice(len(blockers) + j, oid, f"c{oid}", 1) for j, oid in enumerate(attackers))

@@ -24,10 +24,14 @@ SUPERTYPES = frozenset({"Basic", "Legendary", "Ongoing", "Snow", "World"})
 WUBRG = "WUBRG"
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
-CARD_NAMES = sorted(n for n, d in CARDS.items() if not d.is_token and not d.test_only
+POOL_TEST_ONLY = frozenset(c["name"] for c in tomllib.loads(POOL.read_text("utf-8")).get("card", [])
+                           if c.get("test_only"))
+"""The pool's own test-only cards (Sector Sculptor): pool cards, checked against the pool, that
+no deck may use."""
+CARD_NAMES = sorted(n for n, d in CARDS.items() if not d.is_token and (not d.test_only or n in POOL_TEST_ONLY)
                     and "Dungeon" not in d.card_types)
 DUNGEON_NAMES = sorted(n for n, d in CARDS.items() if "Dungeon" in d.card_types)
-TEST_ONLY_NAMES = sorted(n for n, d in CARDS.items() if d.test_only)
+TEST_ONLY_NAMES = sorted(n for n, d in CARDS.items() if d.test_only and n not in POOL_TEST_ONLY)
 TOKEN_NAMES = sorted(n for n, d in CARDS.items() if d.is_token)
 
 

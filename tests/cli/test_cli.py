@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from spellstack.cards import _loader
 from spellstack.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -167,10 +168,19 @@ def test_a_broken_expected_failures_file_is_a_one_line_error(
     _one_line_error(*_main(capsys, "scenario", "run", str(tmp_path)), "expected_failures.toml")
 
 
+@pytest.fixture
+def without_the_eldest_reborn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine as it was before The Eldest Reborn (every pool card is implemented now), for a
+    pool card the engine lacks."""
+    cards = _loader.load_cards()
+    monkeypatch.setattr(_loader, "_CACHE", {n: d for n, d in cards.items() if n != "The Eldest Reborn"})
+
+
 @pytest.mark.parametrize("card, needle", [
     ("Grizly Bears", "deck 'typo': unknown card 'Grizly Bears' (did you mean 'Grizzly Bears'?)"),
     ("The Eldest Reborn", "deck 'typo': 'The Eldest Reborn' is a pool card not implemented yet"),
 ])
+@pytest.mark.usefixtures("without_the_eldest_reborn")
 def test_a_deck_card_the_engine_lacks_says_whether_it_is_unknown_or_not_implemented(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], card: str, needle: str) -> None:
     deck = tmp_path / "typo.toml"
@@ -178,6 +188,7 @@ def test_a_deck_card_the_engine_lacks_says_whether_it_is_unknown_or_not_implemen
     _one_line_error(*_main(capsys, "play", "--deck", str(deck), "--deck", "gruul"), needle)
 
 
+@pytest.mark.usefixtures("without_the_eldest_reborn")
 def test_scenario_run_takes_the_expected_failures_of_a_folder_outside_tests(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "scenarios"

@@ -47,9 +47,13 @@ def test_the_refusals_the_doc_quotes_are_the_loaders(card: str, tmp_path: Path) 
     [deck_text] = _blocks("toml")
     path = tmp_path / "deck.toml"
     path.write_text(deck_text.replace('"Young Wolf"', f'"{card}"'), "utf-8")
+    # A pool card the engine lacks: the engine as it was before The Eldest Reborn (every pool
+    # card is implemented now); the doc names it in general, as 'Card Name'.
+    cards = {n: d for n, d in load_cards().items() if n != "The Eldest Reborn"}
     with pytest.raises(CardDefinitionError) as err:
-        load_deck(str(path), load_cards())
-    problem = str(err.value).rpartition("deck 'mono-green': ")[2]
+        load_deck(str(path), cards)
+    problem = str(err.value).rpartition("deck 'mono-green': ")[2].replace(
+        "'The Eldest Reborn'", "'Card Name'")
     assert f"(`{problem}`)" in " ".join(DOC.read_text("utf-8").split())
 
 

@@ -48,8 +48,10 @@ from spellstack.rules.registry import (
     TriggerEvent,
     TurnAction,
 )
+from spellstack.rules.state import Answer
 from spellstack.rules.triggers import trigger_attacks
 from spellstack.rules.turn import advance
+from spellstack.rules.views import ask_word
 from tests.registries.registry_samples import CARDS, Missing, problem, table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,13 +112,16 @@ def events_printed() -> set[str]:
 
 def counter_kinds_named() -> set[str]:
     """The counter kinds the pool's card files name: ``counter`` arguments, ``counters`` tables
-    (enters with), "Remove a KIND counter" costs, counter limits, and a planeswalker's loyalty."""
+    (enters with, also as a mechanic's card key stands for them), "Remove a KIND counter" costs,
+    counter limits, a planeswalker's loyalty and a battle's defense."""
     named: set[str] = set()
 
     def walk(value: Any) -> None:
         if isinstance(value, dict):
             if "loyalty" in value and "type" in value:
                 named.add("loyalty")  # 306.5b: it enters with that many loyalty counters
+            if "defense" in value and "type" in value:
+                named.add("defense")  # 310.4b: a battle enters with that many defense counters
             for key, item in value.items():
                 if key == "counter" and isinstance(item, str):
                     named.add(item)
@@ -131,6 +136,8 @@ def counter_kinds_named() -> set[str]:
 
     for path in DATA.glob("*.toml"):
         walk(tomllib.loads(path.read_text("utf-8")))
+    # A mechanic's card key may stand for "enters with" counters (a Saga's lore counter).
+    named.update(kind for card in CARDS.values() for r in card.replacements for kind, _ in r.counters)
     return named
 
 
@@ -307,31 +314,41 @@ def test_a_registered_state_based_action_is_performed_with_the_others(monkeypatc
     assert any("its sand ran out (704.5z)" in e.text for e in events)
 
 
-def test_an_action_of_its_own_is_performed_with_the_others_in_the_same_event(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    done: list[tuple[int, bool]] = []
+def test_an_action_that_performs_what_it_found_asks_and_acts_in_the_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An outcome none of the others is: the action's own procedure, run in the batch before
+    # anything moves; it may ask, and its events are the batch's. The check repeats until the
+    # action finds nothing (here: once each creature was named).
+    named: dict[int, str] = {}
+    asked: list[str] = []
 
-    def perform(game: Game, seat: int) -> None:
-        # Performed after the moves of the same check (704.3): the Bears are in the graveyard.
-        bears = next(o for o in game.state.objects.values() if o.name == "Grizzly Bears")
-        done.append((seat, bears.zone == "graveyard"))
-        game.log("sba", f"seat {seat}'s sand is counted (704.5z)")
+    def unnamed_creatures(game: Game, creatures: Collection[Any]) -> list[SBAHit]:
+        return [SBAHit(o.id, "perform", "704.5z") for o, _ in creatures if o.id not in named]
 
-    def sand(game: Game, players: Collection[Any]) -> list[SBAHit]:
-        return [SBAHit(p.seat, "own", "sand (704.5z)", perform=perform) for p in players if p.seat == 1]
+    def name_them(game: Game, ids: list[int]) -> Any:
+        for oid in ids:
+            pick = yield from ask_word(game, 0, "704.5z: a name", ("red", "blue"))
+            named[oid] = ("red", "blue")[pick]
+            game.log("sba", f"{game.state.objects[oid].name} is named (704.5z)", subject=oid)
 
-    def bears(game: Game, creatures: Collection[Any]) -> list[SBAHit]:
-        return [SBAHit(o.id, "graveyard", "bears (704.5z)") for o, c in creatures if c.name == "Grizzly Bears"]
+    def answer(decision: Any) -> Any:
+        asked.append(decision.prompt)
+        return Answer(decision.id, (1,))
+
     monkeypatch.setitem(SBA_ACTIONS, "704.5z", StateBasedAction(
-        "a player's sand is counted", "players", frozenset({"players"}), frozenset({"own"}), sand))
-    monkeypatch.setitem(SBA_ACTIONS, "704.5z-bears", StateBasedAction(
-        "a Grizzly Bears goes", "permanents", frozenset({"board"}), frozenset({"graveyard"}), bears,
-        only="Creature"))
+        "a creature without a name gets one", "permanents", frozenset({"board"}),
+        frozenset({"perform"}), unnamed_creatures, only="Creature", perform=name_them))
     game, _ = table(BOARD)
-    events = run_proc(state_based_actions(game), default_answer)
-    assert done == [(1, True)]
-    texts = [e.text for e in events]
-    assert any("704.5z)" in t and "sand" in t for t in texts) and any("bears (704.5z)" in t for t in texts)
+    events = run_proc(state_based_actions(game), answer)
+    assert sorted(named.values()) == ["blue", "blue"] and asked == ["704.5z: a name"] * 2
+    assert [e.text for e in events] == ["Grizzly Bears is named (704.5z)",
+                                        "Isamaru, Hound of Konda is named (704.5z)"]
+    assert sba_would_apply(game) == ()
+    assert run_proc(state_based_actions(game), answer) == ()
+    with pytest.raises(ValueError, match="perform"):
+        StateBasedAction("x", "permanents", frozenset({"board"}), frozenset({"perform"}), unnamed_creatures)
+    with pytest.raises(ValueError, match="perform"):
+        StateBasedAction("x", "permanents", frozenset({"board"}), frozenset({"graveyard"}),
+                         unnamed_creatures, perform=name_them)
 
 
 def test_a_step_walks_its_turn_based_actions_in_registry_order(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -448,10 +465,11 @@ READS_TABLE: dict[str, Any] = {
                               "Test Sand Timer"],
               "graveyard": [{"token": "Soldier"}]},
     "bob": {"battlefield": [{"card": "Pacifism", "attached_to": "bears"},
-                            {"card": "Grizzly Bears", "label": "hurt", "counters": {"+1/+1": 1, "-1/-1": 1}}]},
+                            {"card": "Grizzly Bears", "label": "hurt", "counters": {"+1/+1": 1, "-1/-1": 1}},
+                            {"card": "The Eldest Reborn", "counters": {"lore": 3}}]},
 }
 """A table where each action reads what it can: a token in a graveyard, legends, worlds, a
-planeswalker, counters of every sort, an Aura attached, an Hourglass out of sand."""
+planeswalker, counters of every sort, an Aura attached, an Hourglass out of sand, a Saga after its final chapter."""
 
 
 def test_every_state_based_action_reads_only_what_its_marks_cover() -> None:
@@ -508,3 +526,21 @@ def test_a_state_based_action_must_declare_its_marks_and_what_it_does() -> None:
     with pytest.raises(ValueError, match="only picks among the permanents"):
         StateBasedAction("sand", "worlds", frozenset({"board"}), frozenset({"graveyard"}), _destroy_damaged,
                          only="Creature")
+
+
+def test_a_state_based_action_that_chooses_brings_its_own_choice() -> None:
+    # 704.5w, 704.5x: the outcome 'choose' is performed by the action's own ``choose``.
+    def find(game: Any, battles: Collection[Any]) -> list[SBAHit]:
+        return []
+
+    def choose(game: Any, oid: int) -> Iterator[Any]:
+        yield from ()
+
+    with pytest.raises(ValueError, match="'choose' goes with its own choose"):
+        StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"choose"}), find)
+    with pytest.raises(ValueError, match="'choose' goes with its own choose"):
+        StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"graveyard"}), find,
+                         choose=choose)
+    made = StateBasedAction("a protector", "permanents", frozenset({"board"}), frozenset({"choose"}), find,
+                            choose=choose)
+    assert made.choose is choose

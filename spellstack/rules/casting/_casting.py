@@ -20,10 +20,12 @@ from ..legality import (
     cast_refusal,
     flash_permitted,
     granted_costs,
+    play_tax,
     spell_target_specs,
     timing_refusal,
 )
-from ..mana import ManaCost
+from ..mana import ManaCost, parse_mana_cost
+from ..registry import COST_OPTIONS
 from ..state import Action, GameObject, Proc, ResolutionCast
 from ..triggers import condition_holds, trigger_cast
 from ..views import ask_choose, visible_name, visible_to
@@ -55,15 +57,21 @@ class CastForm:
     """The cost option ``required_cost`` names (its own or one an effect gives it, 601.3e)."""
 
 
-def castable_faces(game: Game, obj: GameObject) -> tuple[CardDefinition, ...]:
+def castable_faces(game: Game, obj: GameObject, transformed: bool = False) -> tuple[CardDefinition, ...]:
     """601.3e: the faces of ``obj``'s card that can be cast from where it is: both halves of a
     split card (709.3), the creature or its Adventure from a hand but only the creature from an
     Adventure's exile (715.3, 715.4), the front face of a modal double-faced card (712.11; its
-    land face is played, not cast); a card's one face otherwise. Land faces are never cast."""
+    land face is played, not cast), the front face of a transforming double-faced card, or its
+    back face alone when it is cast ``transformed`` (712.1: a Siege, 310.11b); a card's one face
+    otherwise. Land faces are never cast."""
     card = game.cards[obj.name]
     if not card.faces:
-        return () if "Land" in card.card_types else (card,)
+        return () if "Land" in card.card_types or transformed else (card,)
     faces = tuple(game.cards[n] for n in card.faces)
+    if transformed:
+        faces = faces[1:] if card.layout == "transform" else ()
+    elif card.layout == "transform":
+        faces = faces[:1]
     if card.layout == "adventure" and obj.zone == "exile" and obj.on_adventure:
         faces = faces[:1]
     return tuple(f for f in faces if "Land" not in f.card_types)
@@ -82,7 +90,7 @@ def cast_forms(game: Game, seat: int, obj: GameObject,
     one alternative cost) with the additional costs."""
     zone = obj.zone
     if during is not None:
-        forms = [CastForm(f, "", f.cost_options) for f in castable_faces(game, obj)]
+        forms = [CastForm(f, "", f.cost_options) for f in castable_faces(game, obj, during.transformed)]
         if not during.free:
             return tuple(replace(f, costs=tuple(o for o in f.costs if o.zone == "hand"))
                          for f in forms)
@@ -113,11 +121,17 @@ def cast_forms(game: Game, seat: int, obj: GameObject,
     return tuple(out)
 
 
-def spell_specs(face: CardDefinition, modes: tuple[int, ...], bestowed: bool) -> tuple[TargetSpec, ...]:
+def spell_specs(face: CardDefinition, modes: tuple[int, ...], bestowed: bool,
+                costs: tuple[str, ...] = ()) -> tuple[TargetSpec, ...]:
     """601.2c: the target requirements of the spell as announced: its chosen modes' in printed
-    order (700.2), an Aura's (303.4a), or a bestowed spell's enchant creature (702.103b)."""
+    order (700.2), an Aura's (303.4a), a bestowed spell's enchant creature (702.103b), or those
+    a cost chosen gives it instead (``CostOptionRule.targets``: mutate, 702.140a)."""
     if bestowed:
         return BESTOW_TARGETS
+    for name in costs:
+        instead = COST_OPTIONS[name].targets if name in COST_OPTIONS else ()
+        if instead:
+            return instead
     spell = face.spell
     if spell is not None and spell.modes:
         return tuple(t for m in sorted(modes) for t in spell.modes[m - 1].targets)
@@ -142,6 +156,15 @@ def total_cost(face: CardDefinition, chosen: tuple[CostOption, ...]) -> ManaCost
     base = alternative.mana_cost if alternative is not None else (face.mana_cost or ManaCost(()))
     extra = tuple(s for o in chosen if o.kind == "additional" for s in o.mana_cost.symbols)
     return ManaCost(base.symbols + extra) if extra else base
+
+
+def taxed(game: Game, seat: int, obj: GameObject, cost: ManaCost) -> ManaCost:
+    """601.2f: ``cost`` with what the effect that lets ``seat`` play ``obj`` from exile adds to
+    it ("a spell cast this way costs {2} more to cast"; ``play_tax``)."""
+    if obj.zone != "exile":
+        return cost
+    more = play_tax(game, seat, obj)
+    return ManaCost(cost.symbols + parse_mana_cost(more).symbols) if more else cost
 
 
 def instant_speed(game: Game, seat: int, obj: GameObject, face: CardDefinition,
@@ -372,6 +395,8 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
             raise refusal(game, "101.2", f"{why}; {face.name} can't be cast now")
     _modes(game, face, action)
     cost = total_cost(face, chosen)
+    if during is None:
+        cost = taxed(game, seat, obj, cost)
     printed = face.mana_cost or ManaCost(())
     if action.x and not (printed.has_x or cost.has_x):
         raise refusal(game, "601.2b", f"X={action.x} is not allowed for {face.name}")
@@ -380,7 +405,7 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
                       f"must be 0, got {action.x}")
     bestowed = any(o.name == "bestow" for o in chosen)
     # 601.2c: targets; 601.2d: the division.
-    specs = spell_specs(face, action.modes, bestowed)
+    specs = spell_specs(face, action.modes, bestowed, tuple(o.name for o in chosen))
     groups = split_targets(game, specs, action.targets, seat, obj.id, face.name, obj,
                            cast_as(obj, face))
     divide = _division(game, face, action, seat)

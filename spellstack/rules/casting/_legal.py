@@ -42,6 +42,7 @@ from ._casting import (
     instant_speed,
     is_face_down_cast,
     spell_specs,
+    taxed,
     total_cost,
 )
 from ._checks import MAIN_STEPS, loyalty_refusal, sorcery_timing
@@ -115,6 +116,7 @@ def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
     alternative cost (or none) and choice of modes that could be cast now, each with the
     additional costs that could be paid on top of it."""
     out: list[ActionOption] = []
+    exiled = obj.zone == "exile"  # 601.2f: an effect letting it be played may tax it
     for form in cast_forms(game, seat, obj):
         face = form.face
         if form.required_cost:
@@ -130,6 +132,8 @@ def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
                     continue
                 base += (flash,)  # 601.3c: Rout, "as though it had flash if you pay {2} more"
             cost = total_cost(face, base)
+            if exiled:
+                cost = taxed(game, seat, obj, cost)
             mx = supply.max_x(cost)
             if mx is None:
                 continue
@@ -139,7 +143,8 @@ def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
                    for x in range(min(mx, 1) + 1)):
                 continue  # 601.2e/101.2, as for a card of one face
             extra = tuple(o.name for o in additional if o not in base
-                          and supply.can_pay(total_cost(face, (*base, o)), 0))
+                          and supply.can_pay(taxed(game, seat, obj, total_cost(face, (*base, o)))
+                                             if exiled else total_cost(face, (*base, o)), 0))
             named = "+".join(o.name for o in base)
             spell = proposed.spell
             mode_sets: list[tuple[int, ...]] = [()]
@@ -147,7 +152,8 @@ def _form_options(game: Game, seat: int, obj: GameObject, supply: ManaSupply,
                 mode_sets = list(combinations(range(1, len(spell.modes) + 1), spell.mode_count))
             for modes in mode_sets:
                 bestowed = alt is not None and alt.name == "bestow"
-                reqs = target_requirements(game, spell_specs(proposed, modes, bestowed), seat, obj.id,
+                reqs = target_requirements(game, spell_specs(proposed, modes, bestowed,
+                                                             (alt.name,) if alt is not None else ()), seat, obj.id,
                                      obj, cast_as(obj, proposed))
                 if reqs is None:
                     continue

@@ -90,6 +90,9 @@ class TargetSpec:
     opponent (each controlled by a different opponent); ``min``/``max`` are set as it is cast."""
     min_power: Annotated[int, AtLeast(0)] = 0
     """"with power N or greater": the least power a target may have (0: any)."""
+    owner: Literal["", "you"] = ""
+    """``you`` when the text restricts the owner ("target non-Human creature you own",
+    702.140a); empty otherwise."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,9 +53,11 @@ PLAYER_WORDS: frozenset[str] = frozenset({"you", "target", "each_player", "each_
 """Words an effect may use for players: the controller, the targeted player(s), everyone."""
 OBJECT_WORDS: frozenset[str] = frozenset({"self", "target", "subject", "each_creature",
                                          "each_permanent", "self_in_graveyard", "exiled",
+                                         "each_creature_you_control", "each_creature_that_attacked",
                                          "chosen", "copy", "that", "that_card", "those_cards"})
 """Words an effect may use for objects: the source, the target(s), the object the trigger event
-was about, every creature, every permanent (``destroy`` narrows it with ``types`` and
+was about, every creature, every creature the controller controls, every creature that attacked
+this turn (508.1), every permanent (``destroy`` narrows it with ``types`` and
 ``mana_value``), the card the source became in its owner's graveyard (603.6e), the cards exiled
 with the source ("the exiled card", 607.2a), the card an earlier instruction of the ability
 chose (``choose_card``) and the copy it made (``copy_card``); the permanent or player a

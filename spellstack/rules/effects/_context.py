@@ -72,7 +72,16 @@ class EffectContext:
         if w == "target":
             return [st.objects[r] for r in self._target_refs(word) if r in st.objects]
         if w == "subject":
-            return [st.objects[self.subject]] if self.subject in st.objects else []
+            it = st.objects.get(self.subject)
+            if it is None:
+                return []
+            if it.merged and it.zone != "battlefield":
+                # 725.3, 400.7: a merged permanent that left is each of the cards it became
+                # ("return it": each returns, as a permanent of its own).
+                cards = {card for card, _, _ in it.merged[1:]}
+                return [it, *(o for o in st.objects.values() if o.card in cards and o.zone == it.zone
+                              and not o.ability_kind)]
+            return [it]
         if w == "self_in_graveyard":
             # 603.6e: an Aura's "when enchanted creature dies" ability finds the new object the
             # Aura became in its owner's graveyard (400.7).
@@ -85,6 +94,13 @@ class EffectContext:
             return [st.objects[i] for i in self.remembered.get(w, ()) if i in st.objects]
         if w == "each_creature":
             return [st.objects[i] for i in st.battlefield if self.game.is_creature(st.objects[i])]
+        if w == "each_creature_that_attacked":  # "each creature that attacked this turn"
+            turn, ids = st.attacked_this_turn
+            return [st.objects[i] for i in ids if turn == st.turn and i in st.objects
+                    and st.objects[i].zone == "battlefield" and self.game.is_creature(st.objects[i])]
+        if w == "each_creature_you_control":
+            return [st.objects[i] for i in st.battlefield if self.game.is_creature(st.objects[i])
+                    and self.game.controller(st.objects[i]) == self.controller]
         if w == "each_permanent":
             return [st.objects[i] for i in st.battlefield]
         raise AssertionError(word)

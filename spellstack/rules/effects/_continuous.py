@@ -20,7 +20,9 @@ from ._arguments import (
     CardTypes,
     Colors,
     Duration,
+    Flag,
     Keywords,
+    ManaCostText,
     ObjectWord,
     PlayerWord,
     Positions,
@@ -349,14 +351,24 @@ class MayPlay(Verb):
     what: ObjectWord
     """The cards in exile."""
     until: Duration = "end_of_your_next_turn"
-    """How long."""
+    """How long (``indefinite``: "for as long as that card remains exiled": the effect locks
+    onto the card in exile, 400.7)."""
+    owner_may: Flag = False
+    """"Its owner may play it" (rather than the controller)."""
+    costs_more: ManaCostText | None = None
+    """601.2f: "a spell cast this way costs {2} more to cast"."""
 
     def run(self, ctx: EffectContext) -> None:
         cards = [o for o in ctx.objects(self.what) if o.zone == "exile"]
         if not cards:
             return
-        add_effect(ctx.game, new_effect(ctx.game, self.verb, (), tuple(o.id for o in cards),
-                                        ctx.source, self.until, controller=ctx.controller))
+        args: tuple[tuple[str, ArgValue], ...] = (
+            (("costs_more", self.costs_more),) if self.costs_more is not None else ())
+        for who, mine in ((s, [o for o in cards if not self.owner_may or o.owner == s])
+                          for s in sorted({o.owner for o in cards} if self.owner_may
+                                          else {ctx.controller})):
+            add_effect(ctx.game, new_effect(ctx.game, self.verb, args, tuple(o.id for o in mine),
+                                            ctx.source, self.until, controller=who))
 
 
 # ----------------------------------------------------------------------------- protection, shields

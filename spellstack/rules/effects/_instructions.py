@@ -28,6 +28,7 @@ from ._arguments import (
     Effects,
     Flag,
     ObjectWord,
+    PlayerWord,
     Recipients,
     Step,
     Zone,
@@ -219,15 +220,25 @@ class ChooseCard(Verb):
     """Only cards with this mana value or less (202.3)."""
     optional: Flag = False
     """The controller may choose none."""
+    whose: PlayerWord = "you"
+    """Whose zone: another player's hand is looked at first ("look at target opponent's hand.
+    You may exile a nonland card from it"): the controller is shown its cards."""
+    nonland: Flag = False
+    """Only nonland cards (205.4a: "nonland" means without the card type land)."""
 
     def run(self, ctx: EffectContext) -> Proc[None]:
         game = ctx.game
         st = game.state
         zone = self.zone
         seat = ctx.controller
+        if self.whose != "you":
+            yield from self._look(ctx)
+            return
         ids = st.exile if zone == "exile" else st.zone_list(zone, seat)
         objs = ctx.narrowed([st.objects[i] for i in ids if st.objects[i].owner == seat], self.types,
                             mana_value_at_most=self.mana_value_at_most)
+        if self.nonland:
+            objs = [o for o in objs if not game.is_type(o, "Land")]
         optional = self.optional
         types = self.types
         kind = " or ".join(types).lower() + " " if types is not None else ""
@@ -237,6 +248,33 @@ class ChooseCard(Verb):
                                        f"{limit} from your {zone}" + (", or none" if optional else ""),
                                        [o.id for o in objs], 0 if optional else 1, 1)
         ctx.remembered["chosen"] = tuple(picked)
+
+    def _look(self, ctx: EffectContext) -> Proc[None]:
+        """The controller looks at another player's cards in ``zone`` (shown to them alone,
+        400.2) and chooses among those admitted, naming them as they see them."""
+        game = ctx.game
+        st = game.state
+        seat = ctx.controller
+        for owner in ctx.players(self.whose):
+            ids = st.zone_list(self.zone, owner)
+            game.log("look", f"{game.player_name(seat)} looks at {game.player_name(owner)}'s "
+                     f"{self.zone}: {', '.join(st.objects[i].name for i in ids) or 'no cards'}",
+                     player=seat, private_to=(seat,))
+            objs = ctx.narrowed([st.objects[i] for i in ids], self.types,
+                                mana_value_at_most=self.mana_value_at_most)
+            if self.nonland:
+                objs = [o for o in objs if not game.is_type(o, "Land")]
+            if not objs:
+                ctx.remembered["chosen"] = ()
+                continue
+            lo = 0 if self.optional else 1
+            choices = tuple(Choice(i, o.id, o.name, 0) for i, o in enumerate(objs))
+            reply = yield game.decision(seat, "choose", f"608.2d: {ctx.source.name}: choose a card "
+                                        f"from {game.player_name(owner)}'s {self.zone}"
+                                        + (", or none" if self.optional else ""),
+                                        choices=choices, min=lo, max=1)
+            assert isinstance(reply, Answer)
+            ctx.remembered["chosen"] = tuple(objs[k].id for k in reply.keys)
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,11 +295,13 @@ class Cast(Verb):
     """Only a spell with this mana value or less (202.3)."""
     without_paying_mana_cost: Flag = False
     """118.9: cast without paying its mana cost."""
+    transformed: Flag = False
+    """"Cast it transformed": a transforming double-faced card's back face (712.1, 310.11b)."""
 
     def run(self, ctx: EffectContext) -> Proc[None]:
         game = ctx.game
         most = ctx.amount(self.mana_value_at_most) if self.mana_value_at_most is not None else -1
-        permit = ResolutionCast(ctx.source.name, self.without_paying_mana_cost, most)
+        permit = ResolutionCast(ctx.source.name, self.without_paying_mana_cost, most, self.transformed)
         if self.what is None or self.from_ is not None:
             zone = self.from_ if self.from_ is not None else "hand"
             st = game.state

@@ -258,12 +258,16 @@ class Exile(Verb):
             ctx.game.log("resolve", f"{ctx.source.name} has left the battlefield: nothing is exiled "
                          "(610.3c)", subject=ctx.source.id)
             return
+        exiled = []
         for obj in ctx.objects(self.what):
             # A proc: what it exiled "until" it leaves returns asking (610.3c, 614.12).
             new = yield from move_object_proc(ctx.game, obj.id, "exile")
+            exiled.append(new.id)
             if until or self.linked:
                 new.exiled_by = ctx.source.id
                 new.exiled_until = until
+        if self.what == "chosen":
+            ctx.remembered["that_card"] = tuple(exiled)  # "that card", the card now in exile (400.7)
 
 
 @dataclass(frozen=True, slots=True)

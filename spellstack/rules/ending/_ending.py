@@ -127,3 +127,16 @@ def check_game_over(game: Game) -> None:
         st.winner = -1
         st.end_reason = "draw: every player lost at once (104.4a)"
     game.log("game_over", st.end_reason)
+
+
+def draw_game(game: Game, reason: str) -> None:
+    """104.4b and the like: the game ends as a draw now, for ``reason`` (recorded as the game's
+    end reason, after ``draw: ``)."""
+    st = game.state
+    if st.game_over:
+        return
+    st.game_over = True
+    st.priority = -1
+    st.winner = -1
+    st.end_reason = f"draw: {reason}"
+    game.log("game_over", st.end_reason)

@@ -100,7 +100,25 @@ def become_copy(game: LayerHost, obj: GameObject, original: GameObject, source: 
     excepted = copiable_exceptions(game, original)
     if excepted:
         args += (("except_supertypes", excepted),)
+    under = copiable_under(game, original)
+    if under:
+        args += (("merged", under),)  # 725.2: a merged permanent's abilities are all copied
     add_effect(game, new_effect(game, "copy_of", args, (obj.id,), source, "indefinite"))
+
+
+def copiable_under(game: LayerHost, obj: GameObject) -> tuple[str, ...]:
+    """725.2, 707.2: the names of the cards under the top of the merged permanent whose
+    copiable values ``obj`` has: those its latest copy effect copied, else its own."""
+    latest = None
+    for rec in game.state.effects:
+        if rec.verb == "copy_of" and obj.id in rec.affected and (
+                latest is None or rec.timestamp > latest.timestamp):
+            latest = rec
+    if latest is None:
+        return tuple(name for _, name, _ in obj.merged[1:])
+    under = latest.get("merged", ())
+    assert isinstance(under, tuple)
+    return tuple(str(n) for n in under)
 
 
 def copiable_exceptions(game: LayerHost, obj: GameObject) -> tuple[str, ...]:

@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 from ..base import CARD_ZONES, COLOR_BY_WORD
 from ..definitions import definition_named
 from ..state import AbilityRef, Characteristics
-from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, RULE_EFFECT_VERBS, VALUES, ActiveEffect
-from ._working import Working, copy_working, freeze, set_copied, set_face_down, set_printed, substitute
+from ._vocabulary import AFFECTED, LAYER_VERBS, LAYERS, RULE_EFFECT_VERBS, VALUES, ActiveEffect, copied_under
+from ._working import Working, copy_working, freeze, merged_under, set_copied, set_face_down, set_printed, substitute
 
 
 def _static_ability(game: LayerHost, ref: AbilityRef) -> StaticAbility | None:
@@ -39,7 +39,8 @@ class _Board:
             if obj.face_down:
                 set_face_down(w)
             else:
-                set_printed(w, game.cards[face[1] if oid == face[0] else obj.name])
+                set_printed(w, game.cards[face[1] if oid == face[0] else obj.name],
+                            merged_under(game.cards, obj) if obj.merged else ())
             self.works[oid] = w
         self.sets: dict[tuple[int, int], list[int]] = {}  # started groups -> objects (613.6)
         self.carried: dict[str, list[ActiveEffect]] = {}  # later-layer effects of started groups
@@ -179,7 +180,8 @@ def _single(game: LayerHost, obj: GameObject) -> Characteristics:
         if rec.verb == "copy_of" and obj.id in rec.affected:  # a spell entering as a copy
             of, excepted = rec.get("of"), rec.get("except_supertypes", ())
             assert isinstance(of, str) and isinstance(excepted, tuple)
-            set_copied(w, definition_named(game.cards, of), tuple(t for t in excepted if isinstance(t, str)))
+            set_copied(w, definition_named(game.cards, of), tuple(t for t in excepted if isinstance(t, str)),
+                       copied_under(game.cards, rec))
     cdas = [a for a in definition_named(game.cards, w.definition).static if a.is_cda]
     for ability in cdas:
         for eff in ability.effects:
@@ -230,7 +232,7 @@ def _evaluate_battlefield(game: LayerHost) -> None:
         templates = game.caches.templates
         for oid in ids:
             obj = objects[oid]
-            if obj.face_down:
+            if obj.face_down or obj.merged:  # 708.2a, 725.2: not its printed values
                 evaluate.append(oid)
                 continue
             name = obj.name

@@ -15,7 +15,8 @@ Card data format for static abilities::
 Layer verbs (``LAYER_VERBS``; each names its layer; arguments are checked at load):
 
 - ``copy_of`` (1): ``of`` = a definition name (set by ``become_copy``, not card data; empty
-  for a face-down original), ``except_supertypes`` = supertypes a copied exception removes
+  for a face-down original), ``except_supertypes`` = supertypes a copied exception removes,
+  ``merged`` = the names of a copied merged permanent's other cards (725.2)
 - ``gain_control`` (2): the effect's ``controller`` controls the affected objects
 - ``change_text`` (3): ``from``/``to`` = colour words (white ... green) or basic land types
 - ``add_types`` (4): ``types``, ``subtypes``, ``supertypes`` (lists), "in addition to its
@@ -43,12 +44,12 @@ effects at resolution (the effects package): each layer verb is also an effect v
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..base import CARD_TYPES, SUPERTYPES
-from ..definitions import ArgValue, definition_named
-from ..state import AbilityRef, GameObject
+from ..definitions import ArgValue, CardDefinition, definition_named
+from ..state import AbilityRef, ContinuousEffect, GameObject
 from ._host import LayerHost
 from ._working import TEXT_WORDS, Working, definition_abilities, set_copied, substitute
 
@@ -253,7 +254,19 @@ def _copy_of(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: W
     ``except_supertypes`` of a copied exception (707.9b); a copy of a face-down permanent
     (``of`` empty) takes the face-down values (708.2a), face up."""
     of = eff.raw("of")
-    set_copied(w, definition_named(game.cards, of), _strs(eff.arg("except_supertypes", works, ())))
+    set_copied(w, definition_named(game.cards, of), _strs(eff.arg("except_supertypes", works, ())),
+               copied_under(game.cards, eff))
+
+
+def copied_under(cards: Mapping[str, CardDefinition], eff: ActiveEffect | ContinuousEffect,
+                 ) -> tuple[CardDefinition, ...]:
+    """725.2, 707.2: the other cards of the merged permanent a copy effect copied (its ``merged``
+    argument, names under the top), whose abilities are part of the copiable values."""
+    for key, value in eff.args:
+        if key == "merged":
+            assert isinstance(value, tuple)
+            return tuple(cards[str(n)] for n in value)
+    return ()
 
 
 def _gain_control(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w: Working) -> None:
@@ -350,7 +363,8 @@ def _switch_pt(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w:
 _PT = {"power": "value", "toughness": "value"}
 
 LAYER_VERBS: dict[str, LayerVerbSpec] = {
-    "copy_of": LayerVerbSpec("1", "707.2", {"of": "name", "except_supertypes": "supertypes"},
+    "copy_of": LayerVerbSpec("1", "707.2", {"of": "name", "except_supertypes": "supertypes",
+                                            "merged": "words"},
                              _copy_of, "indefinite"),
     "gain_control": LayerVerbSpec("2", "613.1b", {}, _gain_control, "indefinite"),
     "change_text": LayerVerbSpec("3", "612.2", {"from": "text_word", "to": "text_word"}, _change_text),

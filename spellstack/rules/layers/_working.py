@@ -86,8 +86,14 @@ _NON_CREATURE_SUBTYPES = frozenset({"Aura", "Equipment", "Saga", "Role", "Treasu
 """Subtypes of other card types that a bestowed creature card may print beside its creature types."""
 
 
-def set_printed(w: Working, defn: CardDefinition) -> None:
-    """Layer 1's starting point: the copiable values a definition prints (707.2)."""
+def merged_under(cards: Mapping[str, CardDefinition], obj: GameObject) -> tuple[CardDefinition, ...]:
+    """725.2: the definitions of the cards and tokens under the top of a merged permanent."""
+    return tuple(cards[name] for _, name, _ in obj.merged[1:])
+
+
+def set_printed(w: Working, defn: CardDefinition, under: tuple[CardDefinition, ...] = ()) -> None:
+    """Layer 1's starting point: the copiable values a definition prints (707.2); ``under``:
+    the other cards of a merged permanent, whose abilities it has too (725.2, 702.140e)."""
     w.name = defn.name
     w.definition = defn.name
     w.mana_cost = defn.mana_cost
@@ -100,6 +106,9 @@ def set_printed(w: Working, defn: CardDefinition) -> None:
     w.power = defn.power
     w.toughness = defn.toughness
     w.loyalty = defn.loyalty
+    for part in under:
+        w.keywords += [k for k in part.keywords if k not in w.keywords]
+        w.abilities += definition_abilities(part)
     if w.obj.bestowed:
         # 702.103b/e: a bestowed spell, and the Aura it becomes while attached, is an Aura
         # enchantment with enchant creature: it loses the creature card type and its creature
@@ -112,10 +121,12 @@ def set_printed(w: Working, defn: CardDefinition) -> None:
         w.supertypes = [t for t in w.supertypes if t not in w.obj.except_supertypes]
 
 
-def set_copied(w: Working, defn: CardDefinition, except_supertypes: tuple[str, ...]) -> None:
+def set_copied(w: Working, defn: CardDefinition, except_supertypes: tuple[str, ...],
+               under: tuple[CardDefinition, ...] = ()) -> None:
     """Layer 1, a copy effect (707.2): the copiable values ``defn`` prints, less the supertypes
-    a copied exception removes (707.9b, 707.3)."""
-    set_printed(w, defn)
+    a copied exception removes (707.9b, 707.3); ``under``: a copied merged permanent's other
+    cards, whose abilities are part of its copiable values (725.2, 707.2)."""
+    set_printed(w, defn, under)
     if except_supertypes:
         w.supertypes = [t for t in w.supertypes if t not in except_supertypes]
 

@@ -35,6 +35,7 @@ from ._restrictions import (
     kinds_seen,
     land_play_permitted_from,
     play_land_refusal,
+    play_tax,
     timing_refusal,
 )
 from ._targets import TARGET_KINDS, for_caster, group_ok, is_legal_target, target_candidates, target_prompt
@@ -70,6 +71,7 @@ __all__ = [
     "kinds_seen",
     "land_play_permitted_from",
     "play_land_refusal",
+    "play_tax",
     "protected_from",
     "protection_keyword",
     "protection_qualities",

@@ -144,6 +144,21 @@ def may_play(game: Game, seat: int, obj: GameObject) -> bool:
                                  and obj.id in rec.affected for rec in effects)
 
 
+def play_tax(game: Game, seat: int, obj: GameObject) -> str:
+    """601.2f: what a ``may_play`` effect that lets ``seat`` play ``obj`` adds to the cost of a
+    spell cast that way ("a spell cast this way costs {2} more to cast"), as printed; empty for
+    none."""
+    effects = game.state.effects
+    if not effects or obj.zone != "exile":
+        return ""
+    for rec in effects:
+        if rec.verb == "may_play" and rec.controller == seat and obj.id in rec.affected:
+            more = dict(rec.args).get("costs_more")
+            if isinstance(more, str) and more:
+                return more
+    return ""
+
+
 def _applies_to_player(game: Game, word: str, source: GameObject, seat: int) -> bool:
     you = game.controller(source)
     if word == "you":

@@ -54,8 +54,18 @@ def _creature_or_planeswalker(game: Game, obj: GameObject) -> bool:
     return _creature(game, obj) or _planeswalker(game, obj)
 
 
+def _any_target(game: Game, obj: GameObject) -> bool:
+    """115.4: a creature, a planeswalker or a battle (and any player)."""
+    return obj.zone == "battlefield" and (game.is_creature(obj) or game.is_type(obj, "Planeswalker")
+                                          or game.is_type(obj, "Battle"))
+
+
 def _nonland_permanent(game: Game, obj: GameObject) -> bool:
     return obj.zone == "battlefield" and not game.is_type(obj, "Land")
+
+
+def _non_human_creature(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "battlefield" and game.is_creature(obj) and "Human" not in game.subtypes(obj)
 
 
 def _artifact_or_creature(game: Game, obj: GameObject) -> bool:
@@ -72,17 +82,24 @@ def _creature_or_enchantment_card_in_graveyard(game: Game, obj: GameObject) -> b
                                         or game.is_type(obj, "Enchantment"))
 
 
+def _creature_or_planeswalker_card_in_graveyard(game: Game, obj: GameObject) -> bool:
+    return obj.zone == "graveyard" and (game.is_type(obj, "Creature")
+                                        or game.is_type(obj, "Planeswalker"))
+
+
 STACK_KINDS: frozenset[str] = frozenset({"spell", "noncreature_spell", "instant_or_sorcery_spell",
                                         "creature_spell"})
 """Target kinds that name spells on the stack (115.1)."""
-GRAVEYARD_KINDS: frozenset[str] = frozenset({"creature_or_enchantment_card_in_graveyard"})
+GRAVEYARD_KINDS: frozenset[str] = frozenset({"creature_or_enchantment_card_in_graveyard",
+                                            "creature_or_planeswalker_card_in_graveyard"})
 """Target kinds that name cards in graveyards (115.1: a spell may target a card in a zone other
 than the battlefield when it says so); their ``controller`` word names the graveyard's owner."""
 
 # kind -> (object test or None, whether players qualify, prompt)
 TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, str]] = {
-    "any": (_creature_or_planeswalker, True, "any target"),  # 115.4
+    "any": (_any_target, True, "any target"),  # 115.4
     "creature": (_creature, False, "target creature"),
+    "non_human_creature": (_non_human_creature, False, "target non-Human creature"),
     "player": (None, True, "target player"),
     "permanent": (_permanent, False, "target permanent"),
     "land": (_land, False, "target land"),
@@ -103,6 +120,9 @@ TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, s
     "creature_or_enchantment_card_in_graveyard": (
         _creature_or_enchantment_card_in_graveyard, False,
         "target creature or enchantment card in a graveyard"),
+    "creature_or_planeswalker_card_in_graveyard": (
+        _creature_or_planeswalker_card_in_graveyard, False,
+        "target creature or planeswalker card in a graveyard"),
 }
 """The closed registry of target kinds a card's data may name."""
 
@@ -117,6 +137,8 @@ def target_prompt(spec: TargetSpec) -> str:
         words = words.replace("target ", "target non" + "".join(spec.not_colors).lower() + " ")
     if spec.min_power:
         words += f" with power {spec.min_power} or greater"
+    if spec.owner:
+        words += " you own"
     if spec.max >= ANY_NUMBER:
         return f"any number of {words.removeprefix('target ')} targets".replace(
             "any target targets", "targets")
@@ -153,6 +175,8 @@ def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
         return False
     if spec.min_power and game.power(obj) < spec.min_power:
         return False
+    if spec.owner and obj.owner != controller:
+        return False  # "you own" (108.3)
     if spec.controller:
         # 108.4a: a card in a graveyard has no controller; "an opponent's graveyard" names its
         # owner.
@@ -164,6 +188,8 @@ def is_legal_target(game: Game, spec: TargetSpec, ref: int, controller: int,
             return False
         if protected_from(game, obj, source, as_cast):
             return False
+    if obj.zone == "battlefield" and game.has_keyword(obj, "hexproof") and game.controller(obj) != controller:
+        return False  # 702.11b: not the target of spells or abilities its opponents control
     return True
 
 

@@ -44,6 +44,8 @@ from ..triggers import Happened, trigger_ability
 
 KEY = "dungeon"
 """The mechanic's name."""
+RULE = "704.5t"
+"""The state-based action's rule, the name it is registered by."""
 EVENT = "room_entered"
 """309.4c: the trigger event of a room ability; ``kinds_seen`` notes it in a game with a dungeon
 object (a dungeon card prints it)."""
@@ -230,9 +232,15 @@ def _completed(game: Game, players: Collection[PlayerState]) -> list[SBAHit]:
             obj = game.state.objects[oid]
             if (not room_named(obj.name, p.room)[1].exits
                     and not _room_ability_pending(game, oid)):
-                hits.append(SBAHit(p.seat, "own", f"{obj.name} is completed (704.5t)",
-                                   perform=_complete))
+                hits.append(SBAHit(p.seat, "perform", RULE))
     return hits
+
+
+def _remove_completed(game: Game, seats: list[int]) -> Proc[None]:
+    """704.5t: each of these players' dungeons is removed from the game, completed (309.7)."""
+    for seat in seats:
+        _complete(game, seat)
+    yield from ()
 
 
 def _completed_a_dungeon(game: LayerHost, source: GameObject, you: int, w: Working) -> bool:
@@ -245,13 +253,13 @@ EFFECT_VERBS[Scry.verb] = Scry
 AFFECTED["self_if_completed_dungeon"] = _completed_a_dungeon
 TRIGGER_EVENTS.register(EVENT, TriggerEvent(
     "309.4c", "as the venture marker enters this room", "enters", True, False, _no_happening))
-SBA_ACTIONS.register("704.5t", StateBasedAction(
+SBA_ACTIONS.register(RULE, StateBasedAction(
     "a dungeon whose venture marker is on its bottommost room, with no room ability of it waiting "
     "or on the stack, is removed from the game: its owner completed it", "players",
-    frozenset({"players"}), frozenset({"own"}), _completed))
+    frozenset({"players"}), frozenset({"perform"}), _completed, perform=_remove_completed))
 
 MECHANICS.register(KEY, Mechanic(
     ("309.2", "309.3", "309.4c", "309.5a", "309.7", "701.49a", "701.49b", "704.5t"),
     "dungeons in the command zone, venturing into them room by room, and completing them",
-    (("TRIGGER_EVENTS", EVENT), ("SBA_ACTIONS", "704.5t")),
+    (("TRIGGER_EVENTS", EVENT), ("SBA_ACTIONS", RULE)),
     frozenset({"kinds_seen", "sba_marks"})))

@@ -45,6 +45,14 @@ class CostOptionRule(Generic[GameT, ObjT]):
     on_enter: Callable[[GameT, ObjT], None] | None = None
     """What happens to the permanent a spell cast with it becomes, as it enters the battlefield
     (608.3; dash: haste, and its return to hand, 702.109a); None: nothing."""
+    targets: tuple[Any, ...] = ()
+    """The target requirements (``TargetSpec``) a spell cast with it has instead of its own
+    (601.2c; mutate: target non-Human creature you own, 702.140a); empty: its own. With an
+    illegal target as it resolves, it is a creature spell and resolves as one (608.3b)."""
+    resolves: Callable[[GameT, ObjT, tuple[int, ...]], Any] | None = None
+    """What a permanent spell cast with it does as it resolves with a legal target, instead of
+    entering the battlefield (608.3d, mutate: it merges with the target): a generator given
+    the game, the spell and its legal targets (the resolution's ``Proc``); None: it enters."""
 
     def __post_init__(self) -> None:
         if self.kind not in COST_KINDS:

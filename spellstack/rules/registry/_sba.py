@@ -8,7 +8,7 @@ registry order, then what they found performed all at once, outcome by outcome (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Generator
 from dataclasses import dataclass
 from typing import Any, Generic, Literal, TypeVar, get_args
 
@@ -50,10 +50,12 @@ SBA_READS: dict[str, frozenset[SBAMark]] = {
     "GameObject.bestowed": _BOARD,
     "GameObject.timestamp": _BOARD,
     "GameObject.face_down": _BOARD,
+    "GameObject.sector": _BOARD,
     "GameObject.id": _NONE,
     "GameObject.name": _NONE,
     "GameObject.owner": _NONE,
     "GameObject.controller": _BOARD,
+    "GameObject.protector": _BOARD,
     "Characteristics.*": _BOARD,
 }
 """What a state-based action may read of what it is shown, with the marks a change to it sets
@@ -80,15 +82,17 @@ not replace one found by an earlier look."""
 SBA_LOOKS: tuple[SBALook, ...] = get_args(SBALook)
 
 SBAOutcome = Literal["lose", "cease", "keep_one", "graveyard", "unattach", "destroy", "annihilate",
-                     "cap", "own"]
+                     "cap", "choose", "perform"]
 """What a state-based action does where it applies: the player loses the game (704.5a-c, one
 event with every reason, 704.7), the object ceases to exist (704.5d, e), its controller keeps one
 of each name and the rest go to the graveyard (704.5j), the permanent is put into its owner's
 graveyard, becomes unattached, is destroyed, loses its +1/+1 and -1/-1 counters in pairs (704.5q),
-or loses the counters beyond a cap (704.5r), or what the mechanic that found it does (``own``:
-``SBAHit.perform``, 704.5t: a completed dungeon is removed). All are performed at once (704.3), in
-this order but ``keep_one`` first: unattach, cease, graveyard and destroy (as one move),
-annihilate, cap, own, lose."""
+or loses the counters beyond a cap (704.5r), or a player makes the choice the action's own
+``choose`` asks (704.5w, 704.5x: a battle's new protector); or the action performs what it found
+itself (``perform``: a mechanic's action that does something none of these does, such as a
+choice made as it is performed, 704.5u). All are performed at once (704.3), in this order but
+``keep_one`` and ``choose`` first: perform, unattach, cease, graveyard and destroy (as one
+move), annihilate, cap, lose."""
 SBA_OUTCOMES: tuple[SBAOutcome, ...] = get_args(SBAOutcome)
 
 
@@ -101,11 +105,11 @@ class SBAHit:
     outcome: SBAOutcome
     """What is done to it."""
     why: str = ""
-    """The reason in words, with its rule (``keep_one``: none; ``cap``: the counter kind)."""
+    """The reason in words, with its rule (``keep_one``: none; ``cap``: the counter kind;
+    ``choose``: the registry name of the action whose ``choose`` performs it; ``perform``: the
+    name the action is registered by, whose ``perform`` does it)."""
     most: int = 0
     """``cap``: the most counters of the kind it may have."""
-    perform: Callable[[Any, int], None] | None = None
-    """``own``: what is done, as (game, subject), with the rest of the check's actions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +134,19 @@ class StateBasedAction(Generic[GameT, SubjectT]):
     checked: Callable[[Collection[SubjectT]], None] | None = None
     """What a check (not a look) forgets of what it showed the action, once every action has
     looked: 704.5b and 704.5h read what happened "since the last check"."""
+    choose: Callable[[GameT, int], Any] | None = None
+    """For the outcome ``choose``: what it does to the subject (a generator that may ask a
+    player, ``Proc``), performed before the rest of the event."""
+
+    perform: Callable[[GameT, list[int]], Generator[Any, Any, None]] | None = None
+    """For an action with the outcome ``perform``: what it does, shown the subjects it found (in
+    the order found), as a procedure of the batch (it may ask a player, and logs each change
+    it makes as an event of the batch); it is run before the other outcomes are performed."""
 
     def __post_init__(self) -> None:
+        if ("perform" in self.outcomes) != (self.perform is not None):
+            raise ValueError(f"state-based action {self.does!r}: an action performs what it found "
+                             "(perform) exactly when perform is among its outcomes")
         if self.looks_at not in SBA_LOOKS:
             raise ValueError(f"state-based action: looks_at {self.looks_at!r} is not one of {SBA_LOOKS}")
         if self.only and self.looks_at != "permanents":
@@ -141,6 +156,9 @@ class StateBasedAction(Generic[GameT, SubjectT]):
         if not self.marks or not self.marks <= frozenset(SBA_MARKS):
             raise ValueError(f"state-based action {self.does!r}: marks {sorted(self.marks)} must name "
                              f"the changes it reads, among {SBA_MARKS}")
+        if ("choose" in self.outcomes) != (self.choose is not None):
+            raise ValueError(f"state-based action {self.does!r}: the outcome 'choose' goes with "
+                             "its own choose, and only with it")
         if not self.outcomes or not self.outcomes <= frozenset(SBA_OUTCOMES):
             raise ValueError(f"state-based action {self.does!r}: outcomes {sorted(self.outcomes)} "
                              f"must be among {SBA_OUTCOMES}")

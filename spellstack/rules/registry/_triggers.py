@@ -15,11 +15,11 @@ GameT = TypeVar("GameT")
 SeenT = TypeVar("SeenT")
 """A happening as a matcher is shown it (``rules.triggers.Happened``)."""
 
-Happening = Literal["enters", "leaves", "blocks", "attacks", "cast", "step", "counters"]
+Happening = Literal["enters", "leaves", "blocks", "attacks", "cast", "step", "counters", "merges"]
 """What happens in the game that abilities may trigger on: a permanent enters the battlefield
 (603.6a) or leaves it (603.6c), a creature blocks (509.1i) or attacks (508.3a), a spell becomes
 cast (601.2i), a step begins (503.1a, 513.1a), counters are put on or removed from a permanent
-(122.6; ``COUNTERS_CHANGED``)."""
+(122.6; ``COUNTERS_CHANGED``), a resolving spell merges with a permanent (725.1, 702.140d)."""
 HAPPENINGS: tuple[Happening, ...] = get_args(Happening)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from ..definitions import Condition, Effect, TargetSpec
 from ..effects import CreateDelayedTrigger, EffectContext, run_effects
@@ -53,6 +54,9 @@ def _ability_parts(game: Game, obj: GameObject) -> tuple[tuple[TargetSpec, ...],
         return (), (), None
     if obj.bestowed:
         return BESTOW_TARGETS, (), None  # 702.103b: enchant creature
+    instead = _cost_option(obj, "targets")
+    if instead:
+        return instead, (), None  # 702.140a: a mutating creature spell's target
     if defn.spell is not None and defn.spell.modes:
         # 700.2: the chosen modes' targets and instructions, in printed order.
         chosen = [defn.spell.modes[m - 1] for m in sorted(obj.modes)]
@@ -90,15 +94,15 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         any_legal = any_legal or bool(still)
         legal_groups.append(still)
     fizzle = bool(top.targets) and not any_legal
-    if fizzle and top.bestowed:
-        # 608.3b/702.103e: a bestowed Aura spell whose target is illegal is not countered: it
-        # becomes a creature spell again and resolves as one.
+    if fizzle and (top.bestowed or _cost_option(top, "targets")):
+        # 608.3b/702.103e/702.140b: a bestowed Aura spell or a mutating creature spell whose
+        # target is illegal is not countered: it is a creature spell and resolves as one.
         top.bestowed = False
         top.targets, top.target_groups = (), ()
         game.changed()
         fizzle = False
         game.log("resolve", f"{name}'s target is illegal: it resolves as a creature spell "
-                 "(608.3b, 702.103e)", subject=top.id)
+                 "(608.3b)", subject=top.id)
     if top.ability_kind == "triggered" and not condition_holds(
             game, top.controller, condition,
             st.objects.get(top.source_id) or st.lki.get(top.source_id)):
@@ -121,7 +125,10 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         yield from run_effects(ctx, effects)
         if top.id in st.objects:
             # 110.4a: a spell with a permanent type becomes a permanent (its types now, 613).
-            if not top.ability_kind and not {"Instant", "Sorcery"} & set(game.card_types(top)):
+            merges = _cost_option(top, "resolves") if top.targets else None
+            if merges is not None:  # 608.3d: a mutating creature spell merges with its target
+                yield from merges(game, top, tuple(t for g in legal_groups for t in g))
+            elif not top.ability_kind and not {"Instant", "Sorcery"} & set(game.card_types(top)):
                 yield from _enter_battlefield(game, top)
             else:
                 _leave_stack(game, top, resolved=True)
@@ -133,6 +140,16 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         st.passes = 0
     st.sba.mark_all()  # a full check after a resolution: whatever it did
     return game.end_batch()
+
+
+def _cost_option(obj: GameObject, what: str) -> Any:
+    """``what`` (``targets``, ``resolves``) of a cost option the spell ``obj`` was cast with
+    that has one (``CostOptionRule``); empty or None if none has."""
+    for cost in obj.cast_costs:
+        rule = COST_OPTIONS.get(cost) if not obj.ability_kind else None
+        if rule is not None and getattr(rule, what):
+            return getattr(rule, what)
+    return None
 
 
 def _target_source(game: Game, top: GameObject) -> GameObject:
@@ -163,9 +180,11 @@ def _enter_battlefield(game: Game, spell: GameObject) -> Proc[None]:
     target = spell.targets[0] if spell.targets and is_aura(game, spell) else 0
     new = move_object(game, spell.id, "battlefield", controller=spell.controller, event=event)
     for cost in new.cast_costs:
-        on_enter = COST_OPTIONS[cost].on_enter  # 702.109a: dash's haste and return
-        if on_enter is not None:
-            on_enter(game, new)
+        # 702.109a: dash's haste and return. "Without paying its mana cost" (``free``, 118.9)
+        # is an effect's permission, no cost option a card names: it is not registered.
+        rule = COST_OPTIONS.get(cost)
+        if rule is not None and rule.on_enter is not None:
+            rule.on_enter(game, new)
     if target:
         new.attached_to = target
         new.timestamp = game.state.new_timestamp()  # 613.7e

@@ -108,7 +108,8 @@ def _lethal_damage(game: Game, damaged: Collection[Permanent]) -> list[SBAHit]:
     """704.5g: a creature with toughness greater than 0 and damage marked on it at least equal
     to its toughness is destroyed."""
     return [_hit(o.id, "destroy", "lethal damage (704.5g)", 0) for o, c in damaged
-            if "Creature" in c.card_types and (t := c.toughness or 0) > 0 and o.damage >= t]
+            if "Creature" in c.card_types and (t := c.toughness or 0) > 0 and o.damage >= t
+            and "indestructible" not in c.keywords]  # 702.12b: it isn't destroyed
 
 
 def _deathtouch_damage(game: Game, damaged: Collection[Permanent]) -> list[SBAHit]:
@@ -117,7 +118,8 @@ def _deathtouch_damage(game: Game, damaged: Collection[Permanent]) -> list[SBAHi
     the reason given is 704.5g's when both apply)."""
     return [_hit(o.id, "destroy", "damage from a deathtouch source (704.5h)", 0)
             for o, c in damaged if o.deathtouch_damage and "Creature" in c.card_types
-            and 0 < (t := c.toughness or 0) and not o.damage >= t]
+            and 0 < (t := c.toughness or 0) and not o.damage >= t
+            and "indestructible" not in c.keywords]  # 702.12b
 
 
 def _forget_deathtouch(damaged: Collection[Permanent]) -> None:
@@ -598,8 +600,10 @@ class _Found:
     """704.5r: (permanent, counter kind, most it may have)."""
     keep_one: list[GameObject]
     """704.5j: the legendary permanents looked at, when there are two or more."""
-    own: list[SBAHit]
-    """What mechanics do themselves (``SBAHit.perform``)."""
+    choose: list[tuple[int, str]]
+    """(object, the action whose ``choose`` performs it): 704.5w, 704.5x."""
+    perform: dict[str, list[int]]
+    """The subjects of each action that performs what it found itself, by its name."""
 
     def __init__(self) -> None:
         """Nothing found yet (made only once something is: a check that finds nothing makes
@@ -612,12 +616,14 @@ class _Found:
         self.annihilate = []
         self.cap = []
         self.keep_one = []
-        self.own = []
+        self.choose = []
+        self.perform = {}
 
     def anything(self) -> bool:
         """Whether any action applies (the legend rule's choices already made)."""
         return bool(self.lose or self.cease or self.graveyard or self.unattach or self.destroy
-                    or self.annihilate or self.cap or self.own)
+                    or self.annihilate or self.cap or self.choose
+                    or self.perform)
 
 
 def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> None:
@@ -641,8 +647,10 @@ def _keep(found: _Found, hits: list[SBAHit], objects: dict[int, GameObject]) -> 
                 found.annihilate.append(hit.subject)
             elif outcome == "cap":
                 found.cap.append((hit.subject, hit.why, hit.most))
-            elif outcome == "own":
-                found.own.append(hit)
+            elif outcome == "choose":
+                found.choose.append((hit.subject, hit.why))
+            elif outcome == "perform":
+                found.perform.setdefault(hit.why, []).append(hit.subject)
             else:  # keep_one
                 found.keep_one.append(objects[hit.subject])
             continue
@@ -680,6 +688,8 @@ def _words(game: Game, found: _Found) -> list[str]:
     out += [f"{name[oid]} destroyed: {why}" for oid, why in found.destroy.items()]
     out += [f"{name[oid]} loses counter pairs (704.5q)" for oid in found.annihilate]
     out += [f"{st.objects[oid].name} has more than {most} {kind} (704.5r)" for oid, kind, most in found.cap]
+    out += [f"{st.objects[oid].name}: {SBA_ACTIONS[action].does} ({action})" for oid, action in found.choose]
+    out += [f"{rule} applies to {len(subjects)}" for rule, subjects in found.perform.items()]
     for seat in st.apnap() if found.keep_one else ():
         out += [f"{st.players[seat].name} keeps one {legend} (704.5j)"
                 for legend, ids in _legend_groups(game, found.keep_one, seat).items() if len(ids) >= 2]
@@ -750,8 +760,17 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
         game.end_batch()  # nothing applied: the batch's events (none, as a rule) are not returned
         return ()
 
+    for oid, action in found.choose:  # a choice an action asks (704.5w, 704.5x), made first
+        choose = SBA_ACTIONS[action].choose
+        if oid in st.objects and choose is not None:
+            yield from choose(game, oid)
     # All at once (704.3). (A player asked about the legend rule may have left the game
-    # meanwhile, taking their objects with them: 800.4a.)
+    # meanwhile, taking their objects with them: 800.4a.) A mechanic's action that performs
+    # what it found itself goes first: what it asks is asked before anything moves.
+    for rule, subjects in found.perform.items():
+        perform = SBA_ACTIONS[rule].perform
+        assert perform is not None
+        yield from perform(game, subjects)
     vanish = [oid for oid in found.cease if oid in st.objects]
     for oid, why in found.unattach.items():
         if oid in st.objects:
@@ -789,9 +808,6 @@ def state_based_actions(game: Game) -> Proc[tuple[Event, ...]]:
             game.log("sba", f"{obj.counters[kind] - most} {kind} counter(s) are removed from "
                      f"{visible_name(game, oid)}: it can't have more than {most} (704.5r)", subject=oid)
             add_counters(game, obj, kind, most - obj.counters[kind])
-    for hit in found.own:
-        assert hit.perform is not None
-        hit.perform(game, hit.subject)
     for seat, all_reasons in found.lose.items():
         # 704.7/614.1a: one loss event per player, replaced once if anything replaces it.
         if st.players[seat].lost:

@@ -181,6 +181,8 @@ class ResolutionCast:
     (107.3b)."""
     max_mana_value: int = -1
     """601.2e: only a spell with this mana value or less (as it would be cast); -1 for any."""
+    transformed: bool = False
+    """"Cast it transformed" (712.1): a transforming double-faced card is cast as its back face."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -174,6 +174,18 @@ class GameObject:
     """708.9: as last known information, a face-down permanent or spell that left the
     battlefield or the stack (but for a spell entering the battlefield): its owner revealed it
     as it moved, so every player knows what it was."""
+    merged: tuple[tuple[int, str, bool], ...] = ()
+    """725.1: on the battlefield, a merged permanent's cards and tokens, top first, each as
+    (card, definition name, is a token); the first is the object's own ``card`` and ``name``.
+    725.3: in the zone a merged permanent went to, on the object its top card became, the same
+    list: the cards that left with it, which an effect that finds "it" finds too. Empty for
+    any other object (the usual case)."""
+    protector: int = -1
+    """310.8: on the battlefield, a battle's protector (a seat); -1: none designated (704.5w)."""
+    sector: str = ""
+    """704.5u: on the battlefield, the sector its controller assigned it (``alpha``, ``beta`` or
+    ``gamma``, 702.158); empty for none. A designation, not a characteristic: a new object has
+    none (400.7)."""
 
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
@@ -520,6 +532,9 @@ class GameState:
     seed: int | None = None
     """The seed ``new_game`` started the game from, to reproduce it (a failed game's report
     names it); None for a state built another way (a scenario's setup)."""
+    attacked_this_turn: tuple[int, tuple[int, ...]] = (0, ())
+    """(turn, the creatures declared as attackers in it, 508.1): "each creature that attacked
+    this turn" reads them while the turn is that turn."""
     start: StartProgress | None = None
     """103: for a game that starts the tournament way (a chosen starting player, mulligans), how
     that start stands; None for a game that starts with seat 0 and seven-card hands kept."""
@@ -649,6 +664,8 @@ class GameState:
             # Only a game that starts the tournament way has one: every other state hashes as
             # it did before games could start that way.
             *((self.start.canonical(),) if self.start is not None else ()),
+            # Only a game in which a creature attacked has one (hashes stay as they were).
+            *((self.attacked_this_turn,) if self.attacked_this_turn[1] else ()),
         )
 
     def state_hash(self) -> str:

@@ -14,6 +14,7 @@ from ._triggers import (
     trigger_cast,
     trigger_enters,
     trigger_leaves,
+    trigger_merges,
     trigger_name,
     trigger_step,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "trigger_cast",
     "trigger_enters",
     "trigger_leaves",
+    "trigger_merges",
     "trigger_name",
     "trigger_step",
 ]

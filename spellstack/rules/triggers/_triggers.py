@@ -364,6 +364,14 @@ def trigger_attacks(game: Game, attacker: GameObject) -> None:
         event.fire(game, seen)
 
 
+def trigger_merges(game: Game, merged: GameObject) -> None:
+    """725.1, 702.140d: a resolving spell merged with the permanent ``merged`` (it is the same
+    object: it neither left nor entered), with the abilities the merged permanent has."""
+    seen: Happened = _seen(merged, game.triggered(merged), 0, "", False, "")
+    for event in _ON["merges"]:
+        event.fire(game, seen)
+
+
 _STEP_BEGAN: dict[str, Happened] = {step: Happened(None, (), 0, "", False, step) for step in STEPS}
 """Each step's beginning, made once (a step begins many times a game)."""
 
@@ -449,6 +457,7 @@ def _put_on_stack(game: Game, trig: PendingTrigger) -> Proc[None]:
                 game.log("trigger_removed",
                          f"{trigger_name(trig.source_name, trig.position, game)} has no legal "
                          "target and is removed (603.3d)", player=trig.controller)
+                st.sba.board = True  # 704.5s: its source may wait for it no more (714.4)
                 return
             picked = yield from ask_choose(game,
                 trig.controller, f"603.3d: choose targets for {trig.source_name}", cands,

@@ -41,8 +41,9 @@ BLOCK_PROMPT = "509.1: declare blockers"
 
 def attack_options(game: Game) -> tuple[tuple[Choice, ...], int, tuple[tuple[int, int], ...]]:
     """508.1a: what the active player may declare: the choices (the creatures that can attack,
-    then the players and planeswalkers they can attack), how many of them are creatures, and
-    the legal (creature key, defender key) pairs; no pairs if no creature could attack."""
+    then the players, planeswalkers and battles they can attack: 508.1b, a battle the player
+    doesn't protect, 310.5), how many of them are creatures, and the legal (creature key,
+    defender key) pairs; no pairs if no creature could attack."""
     st = game.state
     seat = st.active
     layers = game.caches.layers
@@ -52,6 +53,8 @@ def attack_options(game: Game) -> tuple[tuple[Choice, ...], int, tuple[tuple[int
     for oid in st.battlefield:
         c = layers[oid]
         if c.controller != seat and "Planeswalker" in c.card_types:
+            defenders.append(oid)
+        elif "Battle" in c.card_types and st.objects[oid].protector not in (seat, -1):
             defenders.append(oid)
     n = len(attackers)
     choices = tuple(Choice(i, a.id, a.name, 0) for i, a in enumerate(attackers)) + tuple(
@@ -102,6 +105,9 @@ def declare_attackers(game: Game) -> Proc[None]:
         return  # 800.4a: they left the game while declaring; their creatures left with them
     chosen = [(choices[a].ref, choices[d].ref) for a, d in reply.pairs]
     st.combat.attackers_declared = bool(chosen)
+    if chosen:  # "each creature that attacked this turn"
+        turn, before = st.attacked_this_turn
+        st.attacked_this_turn = (st.turn, (before if turn == st.turn else ()) + tuple(a for a, _ in chosen))
     for aid, target in chosen:
         obj = st.objects[aid]
         st.combat.attackers[aid] = target
@@ -114,9 +120,13 @@ def declare_attackers(game: Game) -> Proc[None]:
 
 
 def _defends(game: Game, seat: int, target: int) -> bool:
+    """506.2: whether ``seat`` is the player attacked, the planeswalker's controller or the
+    battle's protector (310.8)."""
     if is_player_ref(target):
         return seat_of_ref(target) == seat
     obj = game.state.objects.get(target)
+    if obj is not None and game.is_type(obj, "Battle"):
+        return obj.protector == seat
     return obj is not None and game.controller(obj) == seat
 
 

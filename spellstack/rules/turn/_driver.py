@@ -23,12 +23,13 @@ from typing import Generic, Literal, Protocol, TypeVar, assert_never
 
 from ..base import IllegalActionError, InvalidMessageError, builder
 from ..casting import legal_actions, only_pass_possible
-from ..ending import lose_game
+from ..ending import draw_game, lose_game
 from ..game import Game
 from ..resolution import resolve_top
 from ..sba import state_based_actions
 from ..state import Action, Decision, Proc, Reply
 from ..triggers import place_triggers
+from ._loops import WATCH_AFTER, LoopWatch
 from ._priority import (
     after_sba,
     after_triggers,
@@ -413,6 +414,11 @@ class StopRule(Protocol):
 # ---------------------------------------------------------------------- the loop
 
 
+LOOP_DRAW = ("the game came back to a position it held, with nothing any player chose in between: "
+             "a loop of mandatory actions that never ends (104.4b)")
+"""The end reason of a game drawn by 104.4b (after ``draw: ``)."""
+
+
 class GameLoop:
     """One game's priority cycle (117, 704.3, 603.3b, 608.1), sans-IO: ``next`` returns the
     next ``LoopRequest`` (None once the game is over) and takes the reply to the previous one.
@@ -433,6 +439,8 @@ class GameLoop:
         self.gone: set[int] = set()
         """Seats that left by forfeit."""
         self.stepwise = stepwise
+        self.watch = LoopWatch()
+        """104.4b: told of each check and resolution, it finds a loop of mandatory actions."""
         self._auto = [False] * n
         for seat in range(n):
             self._refresh(seat)
@@ -499,6 +507,12 @@ class GameLoop:
             if task == "start_game":
                 yield from self._procedure(start_game(game))
                 continue
+            if task == "check_sba" or task == "resolve":
+                watch = self.watch
+                watch.ticks += 1
+                if watch.ticks >= WATCH_AFTER and watch.looping(game):
+                    draw_game(game, LOOP_DRAW)
+                    continue
             if task == "check_sba":
                 events = yield RUN_SBA
                 after_sba(game, events)  # type: ignore[arg-type]
@@ -534,6 +548,7 @@ class GameLoop:
         stops = self.stops[seat]
         if stops is not None and not gone and not stops.wants(st.step, st.active == seat, not st.stack):
             yield NoStopPass(seat)  # outside the seat's stops: 117.3d on its behalf
+            self.watch.chosen += 1  # not a loop of mandatory actions (104.4b): its stops chose
             pass_priority(game, seat)
             return
         auto_pass = self.auto_pass[seat] and not gone
@@ -551,6 +566,8 @@ class GameLoop:
             return
         # Numbered only now: a seat's decision ids count the decisions it is asked.
         decision = priority_decision(game, actions)
+        if len(actions) == 1:
+            self.watch.forced += 1  # passing is all it can do: no choice (104.4b)
         reply = yield _new_ask_priority(decision)
         if reply is None:
             return

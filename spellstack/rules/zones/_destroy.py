@@ -19,6 +19,10 @@ def destroy_permanent(game: Game, oid: int, why: str, *, regenerate: bool = True
     obj = st.objects.get(oid)
     if obj is None or obj.zone != "battlefield":
         return False
+    if game.has_keyword(obj, "indestructible"):
+        game.log("destroy", f"{visible_name(game, oid)} is indestructible: it isn't destroyed "
+                 "(702.12b)", subject=oid)
+        return False
     # Only a regeneration shield on it replaces destruction (``destroy_replacements``): with
     # none (the usual case) or "can't be regenerated" (701.15c), nothing is looked for.
     if regenerate and any(s.kind == "regenerate" and s.affected == oid for s in st.shields):

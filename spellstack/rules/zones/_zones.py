@@ -175,6 +175,15 @@ def move_object(
         top=top if to_zone == "library" else False,
         moved_from=old.zone,
     )
+    if old.merged and old.zone == "battlefield":
+        # 725.3: one permanent leaves, and each other card or token of it goes to the same zone
+        # as a new object of its own (a token there ceases to exist, 704.5d).
+        for card, part, token in old.merged[1:]:
+            create_object(game, part if to_zone == "battlefield" else game.cards[part].card_name or part,
+                          old.owner, to_zone, is_token=token, card=card,
+                          top=top if to_zone == "library" else False, moved_from=old.zone)
+        if to_zone != "battlefield":
+            new.merged = old.merged  # what "it" finds there: each of them (``EffectContext``)
     if old.is_copy:
         new.except_supertypes = old.except_supertypes  # 707.9b: part of its copiable values
         if to_zone == "battlefield":
@@ -488,6 +497,9 @@ def deal_damage(game: Game, source: GameObject, target: int, amount: int) -> int
         if game.is_type(victim, "Planeswalker"):
             # 120.3c: damage to a planeswalker removes that many loyalty counters.
             add_counters(game, victim, "loyalty", -amount)
+        elif game.is_type(victim, "Battle"):
+            # 120.3h, 310.6: damage to a battle removes that many defense counters.
+            add_counters(game, victim, "defense", -min(amount, victim.counters.get("defense", 0)))
         if game.is_creature(victim):
             if infect:
                 add_counters(game, victim, "-1/-1", amount)
