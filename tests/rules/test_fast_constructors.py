@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from spellstack.rules import ActionOption, Choice, Decision, Event, TargetRequirement
-from spellstack.rules.base import builder
 from spellstack.rules.casting._boards import _new_seat_board
 from spellstack.rules.casting._legal import _new_hand_facts
 from spellstack.rules.game import HandFacts, SeatBoard
@@ -51,19 +50,3 @@ def test_a_fast_constructor_builds_what_the_class_builds(cls: type[Any], new: Ca
 
 def test_an_event_made_by_the_class_still_takes_its_defaults() -> None:
     assert Event("lose", text="Ann loses") == new_event("lose", -1, 0, 0, "Ann loses", ())
-
-
-def test_a_fast_constructor_leaves_out_the_last_fields_with_plain_defaults_as_the_class_does() -> None:
-    @dataclasses.dataclass(frozen=True, slots=True)
-    class Hit:
-        subject: int
-        outcome: str
-        why: str = ""
-        most: int = 0
-        extra: tuple[int, ...] = ()
-
-    new = builder(Hit)
-    assert new is not Hit
-    assert new(3, "own") == Hit(3, "own") and new(3, "own", "w", 2) == Hit(3, "own", "w", 2)
-    with pytest.raises(TypeError):
-        new(3)  # a field without a default is still required

@@ -5,7 +5,7 @@ many value objects on hot paths.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, fields
+from dataclasses import fields
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
@@ -30,15 +30,7 @@ def builder(cls: type[_T]) -> Callable[..., _T]:
         return cls
     body = "".join(f"    self.{name} = {name}\n" for name in names)
     namespace: dict[str, Any] = {"_cls": cls}
-    # The last fields with plain defaults may be left out, as the generated ``__init__`` allows
-    # (a field with a default factory, and any before it, must be given).
-    params = list(names)
-    for i, f in reversed(list(enumerate(fields(cls)))):  # type: ignore[arg-type]
-        if f.default is MISSING:
-            break
-        namespace[f"_default_{f.name}"] = f.default
-        params[i] = f"{f.name}=_default_{f.name}"
-    exec(f"def __init__(self, {', '.join(params)}):\n{body}    self.__class__ = _cls\n",
+    exec(f"def __init__(self, {', '.join(names)}):\n{body}    self.__class__ = _cls\n",
          namespace)
     made: Callable[..., _T] = type(f"{cls.__name__}Builder", (), {
         "__slots__": names, "__init__": namespace["__init__"], "__module__": cls.__module__,
