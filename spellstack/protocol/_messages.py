@@ -289,6 +289,8 @@ GAME_EVENT_KINDS: Mapping[str, str] = MappingProxyType({
                "special action); subject: the permanent, the same object (708.8)",
     "reveal": "708.9: a face-down permanent or spell that leaves the battlefield or the stack is "
               "revealed to all; subject: its id there",
+    "look": "400.2: a player looks at another player's hidden cards (private_to the looker, who "
+            "is told their names)",
     "trigger": "603.3: a triggered ability is put on the stack",
     "trigger_removed": "603.8 and 603.4: a trigger that won't go on the stack is removed",
     "resolve": "608.2: a spell or ability resolves",

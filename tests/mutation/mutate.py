@@ -73,8 +73,8 @@ MUTANTS: tuple[Mutant, ...] = (
         "704.5g",
         "lethal damage `>=` becomes `>`",
         "spellstack/rules/sba/_sba.py",
-        "> 0 and o.damage >= t]",
-        "> 0 and o.damage > t]",
+        "> 0 and o.damage >= t\n",
+        "> 0 and o.damage > t\n",
     ),
     Mutant(
         "toughness-zero",

@@ -2,26 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from spellstack.cards import load_cards
-from spellstack.rules import Decision, run_proc, sba_would_apply, state_based_actions
+from spellstack.rules import Decision, Game, run_proc, sba_would_apply, state_based_actions
 from spellstack.rules.state import Answer
-from spellstack.scenarios import build_game
-
-CARDS = load_cards()
+from spellstack.testing import Table
 
 
-def _game(alice: list[Any], bob: list[Any]) -> Any:
-    game, _ = build_game({"players": ["alice", "bob"], "alice": {"battlefield": alice},
-                          "bob": {"battlefield": bob}}, 0, CARDS, "test")
-    return game
+def board(alice: list[str], bob: list[str]) -> Game:
+    """A game with these permanents, alice active in her first main phase."""
+    return Table("alice", "bob").battlefield("alice", *alice).battlefield("bob", *bob).game()
 
 
 def test_players_without_space_sculptor_choose_first_then_the_others() -> None:
     # alice (the active player) controls the sculptor: bob chooses first although APNAP
     # order would ask alice first (704.5u).
-    game = _game(["Sector Sculptor", "Grizzly Bears"], ["Grizzly Bears", "Hill Giant"])
+    game = board(["Sector Sculptor", "Grizzly Bears"], ["Grizzly Bears", "Hill Giant"])
     asked: list[tuple[int, str]] = []
 
     def answer(decision: Decision) -> Answer:
@@ -44,6 +38,6 @@ def test_players_without_space_sculptor_choose_first_then_the_others() -> None:
 
 
 def test_without_space_sculptor_a_creature_gets_no_sector() -> None:
-    game = _game(["Grizzly Bears"], ["Hill Giant"])
+    game = board(["Grizzly Bears"], ["Hill Giant"])
     assert run_proc(state_based_actions(game), lambda d: Answer(d.id, (0,))) == ()
     assert all(not o.sector for o in game.state.objects.values())
