@@ -9,7 +9,7 @@ import sys
 from .. import __version__
 from .._printable import error_line
 from ..rules import SpellstackError
-from . import _bench, _cards, _chat, _fuzz, _play, _replay, _scenario, _tournament, _trace
+from . import _bench, _cards, _chat, _fuzz, _play, _replay, _scenario, _soak, _tournament, _trace
 from ._errors import CommandError
 
 __all__ = ["main"]
@@ -27,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     _scenario.add_parser(sub)
     _bench.add_parser(sub)
     _fuzz.add_parser(sub)
+    _soak.add_parser(sub)
     _cards.add_parser(sub)
     _replay.add_parser(sub)
     _trace.add_parser(sub)

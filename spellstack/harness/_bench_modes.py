@@ -34,6 +34,7 @@ __all__ = [
     "play_games",
     "play_kernel_games",
     "resident_kb",
+    "worker_context",
 ]
 
 
@@ -235,7 +236,7 @@ CHUNK = 1
 """Seeds handed to a worker at a time (the same whatever the number of workers)."""
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def worker_context() -> multiprocessing.context.BaseContext:
     """forkserver where the platform has it, else spawn: never fork a process that may hold
     threads or a trio run."""
     methods = multiprocessing.get_all_start_methods()
@@ -256,7 +257,7 @@ def bench_jobs(seeds: Sequence[int], jobs: int, repeat: int, kernel: bool, out: 
     """``--jobs J``: the games spread over J worker processes, and over 1 worker, ``repeat``
     times each, alternately; reports the medians and the speed-up. Returns each run's
     outcomes (in seed order) by number of workers."""
-    ctx = _context()
+    ctx = worker_context()
     counts = [1] if jobs == 1 else [1, jobs]
     tasks = [(tuple(seeds[i:i + CHUNK]), kernel) for i in range(0, len(seeds), CHUNK)]
     times: dict[int, list[float]] = {n: [] for n in counts}

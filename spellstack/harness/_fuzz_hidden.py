@@ -108,7 +108,7 @@ def hidden_leaks(game: Game, seat: int, plain: Any, hidden: HiddenNames | None =
             if type(name) is str and name:
                 for key in ("id", "object_id", "ref", "source_id"):
                     ref = v.get(key)
-                    if type(ref) is int and ref in ids:
+                    if type(ref) is int and ref in ids and name != f"#{ref}":  # "#N": no name
                         out.append(f"shows hidden #{ref} with the name {name!r}")
             items: Any = v.values()
         elif type(v) is list:

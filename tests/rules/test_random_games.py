@@ -8,10 +8,8 @@ import copy
 import os
 import subprocess
 import sys
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from operator import attrgetter
 from pathlib import Path
 from typing import cast
 
@@ -21,6 +19,7 @@ from hypothesis import strategies as st
 
 from spellstack.bots import RandomBot
 from spellstack.cards import DECKS, load_cards, load_deck
+from spellstack.harness import check_invariants, check_no_sba_missed
 from spellstack.rules import (
     Action,
     Answer,
@@ -30,9 +29,7 @@ from spellstack.rules import (
     GameState,
     Reply,
     new_game,
-    next_task,
     play_sync,
-    sba_would_apply,
     view_for,
 )
 
@@ -56,82 +53,6 @@ pass; about three times a game, at points spread over the 100 games), and at the
 end: this adds about 12% to the soak. A deep copy costs about 20 tasks' worth of play, so
 copying after every action would triple its run time, so six further games
 (``test_a_deep_copy_hashes_like_the_state_after_every_action``) copy after every action."""
-
-
-_ZONE = attrgetter("zone")
-_OWNER = attrgetter("owner")
-_PHYSICAL = attrgetter("card", "owner", "is_token", "ability_kind", "zone", "source_id",
-                       "card_copy")
-
-
-def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
-    """Zones, object identity and physical cards are consistent. (Written with map() so that
-    checking after every task of a hundred games stays fast.)"""
-    objects = state.objects
-    zones: list[tuple[str, int, list[int]]] = [("battlefield", -1, state.battlefield),
-                                               ("stack", -1, state.stack),
-                                               ("exile", -1, state.exile)]
-    for p in state.players:
-        zones += [("library", p.seat, p.library), ("hand", p.seat, p.hand),
-                  ("graveyard", p.seat, p.graveyard)]
-    listed: list[int] = []
-    for zone, owner, ids in zones:
-        listed += ids
-        missing = [oid for oid in ids if oid not in objects]
-        assert not missing, f"{missing} are in the {zone} list but not in objects"
-        listed_objs = list(map(objects.__getitem__, ids))
-        if list(map(_ZONE, listed_objs)).count(zone) != len(ids):
-            wrong = [(o.id, o.name, o.zone) for o in listed_objs if o.zone != zone]
-            raise AssertionError(f"listed in {zone} but in another zone: {wrong}")
-        if owner >= 0 and list(map(_OWNER, listed_objs)).count(owner) != len(ids):
-            raise AssertionError(f"a card in player {owner}'s {zone} belongs to someone else")
-    if len(set(listed)) != len(listed):
-        twice = sorted(oid for oid, n in Counter(listed).items() if n > 1)
-        raise AssertionError(f"ids listed more than once: {twice}")
-    if len(listed) != len(objects):
-        unlisted = sorted(set(objects) - set(listed))
-        raise AssertionError(f"objects in no zone list: {unlisted}")
-    # 400.7: an id that left its zone is never handed out again.
-    assert objects.keys().isdisjoint(state.lki.keys()), "an object id is both current and LKI"
-    assert all(oid == obj.id for oid, obj in objects.items())
-    assert not objects or max(objects) < state.next_id
-
-    objs = list(objects.values())
-    assert not objs or min(o.damage for o in objs) >= 0, "negative damage"
-    for o in objs:
-        if o.counters:
-            assert min(o.counters.values()) >= 0, f"{o.name} has counters {o.counters}"
-    cards: list[int] = []
-    owners = [0] * len(deck_sizes)
-    for card, owner, is_token, ability_kind, zone, source_id, card_copy in map(_PHYSICAL, objs):
-        if ability_kind:
-            assert zone == "stack" and card == 0 and source_id, "an ability that is a card"
-        elif card_copy:  # 707.12: a copy of a card is no physical card (704.5e: it goes)
-            assert card not in cards, "a copy of a card shares its physical card"
-        elif not is_token:
-            cards.append(card)
-            owners[owner] += 1
-    assert 0 not in cards, "a card object with no physical card"
-    if len(set(cards)) != len(cards):
-        twice = sorted(card for card, n in Counter(cards).items() if n > 1)
-        raise AssertionError(f"physical cards present as two objects: {twice}")
-    assert len(cards) == sum(deck_sizes), "a card was lost or duplicated"
-    assert owners == deck_sizes, f"cards per owner {owners}, decks {deck_sizes}"
-    for p in state.players:
-        assert p.poison >= 0
-        assert not p.mana or min(p.mana.values()) >= 0, f"{p.name}'s pool {p.mana}"
-    if not state.game_over:
-        assert state.priority in state.living_seats()
-        assert not state.turn_limit or state.turn <= state.turn_limit
-
-
-def check_no_sba_missed(game: Game) -> None:
-    """704.3/117.5: when priority is about to be granted, a look at everything finds no
-    state-based action to perform: the checks, which look only at what was marked as changed
-    (``GameState.sba``) or are skipped when nothing was, missed nothing."""
-    if next_task(game) == "priority":
-        found = sba_would_apply(game)
-        assert not found, f"turn {game.state.turn}, {game.state.step}: unchecked {found}"
 
 
 def check_copy_hashes_equal(state: GameState) -> None:
