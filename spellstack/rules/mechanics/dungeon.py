@@ -41,6 +41,7 @@ from ..registry import (
 )
 from ..state import Answer, Choice, GameObject, PlayerState, Proc
 from ..triggers import Happened, trigger_ability
+from ..views import ask_choose
 
 KEY = "dungeon"
 """The mechanic's name."""
@@ -177,14 +178,13 @@ class Scry(Verb):
         top = library[:ctx.amount(self.amount)]
         if not top:
             return
-        # The player looks at them (701.22a): the choices name the cards to them alone.
+        # The player looks at them (701.22a): told their names alone, in order from the top.
         st = game.state
-        choices = tuple(Choice(i, oid, st.objects[oid].name) for i, oid in enumerate(top))
-        reply = yield game.decision(seat, "choose", "701.22a: scry: choose the cards to put on "
-                                    "the bottom of your library", choices=choices, min=0,
-                                    max=len(top))
-        assert isinstance(reply, Answer)
-        bottom = [top[k] for k in reply.keys]
+        game.log("look", f"{game.player_name(seat)} looks at the top of their library (scry): "
+                 f"{', '.join(st.objects[oid].name for oid in top)}", player=seat,
+                 private_to=(seat,))
+        bottom = yield from ask_choose(game, seat, "701.22a: scry: choose the cards to put on the "
+                                       "bottom of your library, top first", top, 0, len(top))
         for oid in bottom:
             library.remove(oid)
             library.append(oid)
