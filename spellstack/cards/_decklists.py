@@ -162,12 +162,14 @@ def _read(text: str, source: str) -> tuple[str | None, list[_Line], bool]:
 def _unknown(source: str, lines: list[_Line], cards: Mapping[str, CardDefinition]) -> None:
     """Raise one error for every line naming something that is not a card ``cards`` has."""
     bad = [line for line in lines if line.name not in cards or cards[line.name].is_token
-           or cards[line.name].test_only]
+           or cards[line.name].test_only or "Dungeon" in cards[line.name].card_types]
     if not bad:
         return
     parts = [f"line {line.number} {short_value(line.text)}: "
              + (f"{line.name!r} is a test-only card (for the tests of a rule), never in a deck"
                 if line.name in cards and cards[line.name].test_only
+                else f"{line.name!r} is a dungeon (309.2: it starts outside the game), never in a deck"
+                if line.name in cards and "Dungeon" in cards[line.name].card_types
                 else card_name_problem(line.name, cards)[1]) for line in bad[:_MAX_LISTED]]
     more = f"; and {len(bad) - _MAX_LISTED} more" if len(bad) > _MAX_LISTED else ""
     raise CardDefinitionError(f"{source}: {'; '.join(parts)}{more}")

@@ -73,6 +73,9 @@ def _check(source: str, deck: DeckFile, cards: Mapping[str, CardDefinition]) -> 
         if cards[card].test_only:
             raise CardDefinitionError(f"{source}: deck {short_value(name)}: {short_value(card)} is a test-only card "
                                       "(for the tests of a rule), never in a deck")
+        if "Dungeon" in cards[card].card_types:
+            raise CardDefinitionError(f"{source}: deck {short_value(name)}: {short_value(card)} is a dungeon "
+                                      "(309.2: it starts outside the game), never in a deck")
         if len(out) + count > MAX_DECK_SIZE:
             raise CardDefinitionError(f"{source}: deck {short_value(name)} has more than {MAX_DECK_SIZE} "
                                       "cards")

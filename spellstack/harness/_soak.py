@@ -171,10 +171,10 @@ class _Found(Exception):
 
 
 def soak_pool(cards: Mapping[str, CardDefinition]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The cards a deck may hold (no token, no test-only card, no single face of a split,
-    Adventure or modal double-faced card), as (nonland cards, nonbasic lands), sorted."""
+    """The cards a deck may hold (no token, no test-only card, no dungeon, no single face of a
+    split, Adventure or modal double-faced card), as (nonland cards, nonbasic lands), sorted."""
     names = sorted(n for n, d in cards.items() if not d.is_token and not d.test_only
-                   and (not d.card_name or d.card_name == n))
+                   and "Dungeon" not in d.card_types and (not d.card_name or d.card_name == n))
     spells = tuple(n for n in names if "Land" not in cards[n].card_types)
     lands = tuple(n for n in names if "Land" in cards[n].card_types and "Basic" not in cards[n].supertypes)
     return spells, lands

@@ -33,7 +33,7 @@ def _check_zones(state: GameState) -> None:
                                                ("exile", -1, state.exile)]
     for p in state.players:
         zones += [("library", p.seat, p.library), ("hand", p.seat, p.hand),
-                  ("graveyard", p.seat, p.graveyard)]
+                  ("graveyard", p.seat, p.graveyard), ("command", p.seat, p.command)]
     listed: list[int] = []
     for zone, owner, ids in zones:
         listed += ids
@@ -81,6 +81,8 @@ def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
         elif card_copy:  # 707.12: a copy of a card is no physical card (704.5e: it goes)
             if card in cards:
                 raise InvariantError("a copy of a card shares its physical card")
+        elif zone == "command":  # 309.2: a dungeon comes from outside the game, no deck's card
+            continue
         elif not is_token and not is_copy:  # 707.10: a copy of a spell is no card either
             cards.append(card)
             owners[owner] += 1

@@ -310,6 +310,10 @@ GAME_EVENT_KINDS: Mapping[str, str] = MappingProxyType({
     "sacrifice": "701.21: a permanent is sacrificed",
     "discard": "701.9: a card is discarded",
     "shuffle": "701.24: a library is shuffled",
+    "scry": "701.22a: a player scries (amount: how many cards they looked at)",
+    "venture": "701.49: a player ventures into the dungeon: a dungeon is put into their command "
+               "zone, their venture marker enters a room (309.4c), or a dungeon is completed "
+               "as they venture (309.7); subject: the dungeon",
     "token": "111: a token is created",
     "attach": "701.3: an Aura or Equipment becomes attached",
     "shield": "701.15a: a regeneration shield is created",

@@ -122,6 +122,15 @@ def check_expect(game: Game, raw: ExpectTable | Mapping[str, Any], labels: Mappi
         if label not in labels:
             raise ScenarioError(f"{where}: objects.{label}: no such label")
         _check_object(game, label, labels, want)
+    for name, want in (expect.dungeon or {}).items():
+        p = st.players[_seat(game, name, f"{where}.dungeon")]
+        got = p.room if p.command else "none"
+        if got != want:
+            raise _fail(f"dungeon.{name}", want, got)
+    for name, want in (expect.completed_dungeons or {}).items():
+        p = st.players[_seat(game, name, f"{where}.completed_dungeons")]
+        if Counter(p.completed_dungeons) != Counter(want):
+            raise _fail(f"completed_dungeons.{name}", sorted(want), sorted(p.completed_dungeons))
     if expect.lost is not None:
         got = sorted(p.name for p in st.players if p.lost)
         if got != sorted(expect.lost):

@@ -94,6 +94,16 @@ ObjectEntry = str | ObjectTable
 
 
 @dataclass(frozen=True, slots=True)
+class DungeonTable:
+    """``dungeon = { name = DUNGEON, room = ROOM }``: a player's dungeon in the command zone."""
+
+    name: str
+    """The dungeon's name."""
+    room: str
+    """The room the player's venture marker is on."""
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerTable:
     """A player's state in setup (``[setup.NAME]``), every key optional."""
 
@@ -115,6 +125,10 @@ class PlayerTable:
     """Mana in the pool, ``{R}{R}``."""
     lands_played: Whole | None = None
     """Lands played this turn; default 0."""
+    dungeon: DungeonTable | None = None
+    """The dungeon in the command zone and its venture marker's room (309); default none."""
+    completed_dungeons: tuple[str, ...] = ()
+    """Dungeons completed this game (309.7)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +233,10 @@ class ExpectTable:
     """The turn number."""
     mana: dict[str, Annotated[str, _pool]] | None = None
     """Mana pools by player."""
+    dungeon: dict[str, str] | None = None
+    """The room each player's venture marker is on, or ``none`` (309.4)."""
+    completed_dungeons: dict[str, Names] | None = None
+    """The dungeons each player has completed, as multisets (309.7)."""
 
 
 @dataclass(frozen=True, slots=True)

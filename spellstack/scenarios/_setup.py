@@ -17,6 +17,7 @@ from ..rules import (
     parse_pool,
     player_ref,
 )
+from ..rules.mechanics.dungeon import ROOMS, put_dungeon, room_named
 from ..schema import SchemaError, from_plain
 from ._errors import ScenarioError, ScenarioUnsupported
 from ._format import PRIORITY_STEPS, ObjectTable, PlayerTable, SetupTable
@@ -67,6 +68,10 @@ def build_game(setup: Mapping[str, Any], seed: int, cards: Mapping[str, CardDefi
                 setattr(p, key, getattr(player, key))
         if player.mana is not None:
             p.mana = parse_pool(player.mana)
+        if player.dungeon is not None:
+            _put_dungeon(game, seat, player.dungeon.name, player.dungeon.room,
+                         f"{where}: setup.{name}.dungeon")
+        p.completed_dungeons = list(player.completed_dungeons)
         for zone in ("library", "hand", "graveyard", "exile", "battlefield"):
             for i, item in enumerate(getattr(player, zone)):
                 _place(game, item, seat, zone, seat_of, labels, attach,
@@ -83,6 +88,17 @@ def build_game(setup: Mapping[str, Any], seed: int, cards: Mapping[str, CardDefi
     state.dirty = True
     game.changed()  # counters, attachments and face-down status were set directly above
     return game, labels
+
+
+def _put_dungeon(game: Game, seat: int, dungeon: str, room: str, path: str) -> None:
+    """309.3: the player's dungeon in the command zone, their venture marker on ``room``."""
+    if dungeon not in ROOMS:
+        raise ScenarioError(f"{path}.name: no dungeon {dungeon!r} (known: {', '.join(sorted(ROOMS))})")
+    try:
+        room_named(dungeon, room)
+    except KeyError as err:
+        raise ScenarioError(f"{path}.room: {err.args[0]}") from None
+    put_dungeon(game, seat, dungeon, room)
 
 
 def _protect(game: Game, obj: GameObject, spec: ObjectTable, seat: int, seat_of: dict[str, int],

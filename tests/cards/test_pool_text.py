@@ -14,6 +14,7 @@ import pytest
 
 from spellstack.cards import load_cards
 from spellstack.rules import CardDefinition, parse_mana_cost
+from spellstack.rules.mechanics.dungeon import ROOMS
 
 POOL = Path(__file__).resolve().parent / "pool.toml"
 """The repository's copy of ``../shared/cards/pool.toml`` (test_pool_copy.py compares them)."""
@@ -27,7 +28,9 @@ POOL_TEST_ONLY = frozenset(c["name"] for c in tomllib.loads(POOL.read_text("utf-
                            if c.get("test_only"))
 """The pool's own test-only cards (Sector Sculptor): pool cards, checked against the pool, that
 no deck may use."""
-CARD_NAMES = sorted(n for n, d in CARDS.items() if not d.is_token and (not d.test_only or n in POOL_TEST_ONLY))
+CARD_NAMES = sorted(n for n, d in CARDS.items() if not d.is_token and (not d.test_only or n in POOL_TEST_ONLY)
+                    and "Dungeon" not in d.card_types)
+DUNGEON_NAMES = sorted(n for n, d in CARDS.items() if "Dungeon" in d.card_types)
 TEST_ONLY_NAMES = sorted(n for n, d in CARDS.items() if d.test_only and n not in POOL_TEST_ONLY)
 TOKEN_NAMES = sorted(n for n, d in CARDS.items() if d.is_token)
 
@@ -46,7 +49,8 @@ def _index(entries: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def pool() -> dict[str, dict[str, dict[str, Any]]]:
     """The pool's ``card`` and ``token`` tables, each by name."""
     data = tomllib.loads(POOL.read_text("utf-8"))
-    return {"card": _index(data.get("card", [])), "token": _index(data.get("token", []))}
+    return {"card": _index(data.get("card", [])), "token": _index(data.get("token", [])),
+            "dungeon": _index(data.get("dungeon", []))}
 
 
 def split_type_line(line: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
@@ -104,6 +108,22 @@ def test_card_matches_pool(name: str, pool: dict[str, dict[str, dict[str, Any]]]
             s for h in halves for s in (h.mana_cost.symbols if h.mana_cost else ()))
         return
     check_against_pool(defn, _entry(defn, pool))
+
+
+@pytest.mark.parametrize("name", DUNGEON_NAMES)
+def test_dungeon_matches_pool(name: str, pool: dict[str, dict[str, dict[str, Any]]]) -> None:
+    # 309.4: its rooms, in order, with their exits (the mechanic's data) and their room
+    # abilities' words (the card's triggered abilities, one per room in that order).
+    assert name in pool["dungeon"], f"{name!r} is not a [[dungeon]] in pool.toml"
+    rooms = pool["dungeon"][name]["rooms"]
+    assert [(r.name, list(r.exits)) for r in ROOMS[name]] == [(r["name"], r["next"]) for r in rooms]
+    assert CARDS[name].text.split("\n") == [f"{r['name']} — {r['text']}" for r in rooms]
+    assert [(a.position, a.event) for a in CARDS[name].triggered] == [
+        (i, "room_entered") for i in range(1, len(rooms) + 1)]
+
+
+def test_every_pool_dungeon_is_defined(pool: dict[str, dict[str, dict[str, Any]]]) -> None:
+    assert sorted(pool["dungeon"]) == DUNGEON_NAMES
 
 
 @pytest.mark.parametrize("name", TOKEN_NAMES)

@@ -38,6 +38,8 @@ SINGLE_USE_ALLOWED: dict[str, str] = {
     "set_life": "119.5: a life total becoming a number is a general life-total change",
     "shuffle_into_library": "701.20: shuffling cards into a library is a keyword action",
     "tap": "701.26: tap is a keyword action",
+    "venture": "701.49: venture into the dungeon is a keyword action",
+    "scry": "701.22: scry is a keyword action",
     "return_exiled": "607.2a: returning the cards a linked ability exiled is a general primitive",
     "gain_protection": "702.16: gaining protection from a quality chosen on resolution is a "
                        "general ability-granting primitive",

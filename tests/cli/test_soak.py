@@ -76,9 +76,11 @@ def test_random_decks_are_legal_and_draw_on_the_whole_pool() -> None:
         deck = soak_deck(GameRandom.from_seed(seed), cards)
         assert len(deck) == 60
         counts = Counter(deck)
-        # 100.2a: at most four of a card other than a basic land; no token, no test-only card.
+        # 100.2a: at most four of a card other than a basic land; no token, no test-only card,
+        # no dungeon (309.2: it starts outside the game).
         assert all(n <= 4 for name, n in counts.items() if "Basic" not in cards[name].supertypes)
-        assert not any(cards[name].is_token or cards[name].test_only for name in counts)
+        assert not any(cards[name].is_token or cards[name].test_only
+                       or "Dungeon" in cards[name].card_types for name in counts)
         seen.update(counts)
     assert set(spells) | set(lands) <= set(seen), sorted(set(spells) | set(lands) - set(seen))
     assert soak_deck(GameRandom.from_seed(7), cards) == soak_deck(GameRandom.from_seed(7), cards)

@@ -19,8 +19,8 @@ BASIC_LAND_BY_COLOR: Mapping[str, str] = {"W": "Plains", "U": "Island", "B": "Sw
 BASIC_LAND_TYPES: tuple[str, ...] = tuple(BASIC_LAND_BY_COLOR.values())
 """205.3i: the basic land types (text-changing effects may swap them)."""
 
-CARD_TYPES: frozenset[str] = frozenset({"Artifact", "Battle", "Creature", "Enchantment", "Instant",
-                                        "Kindred", "Land", "Planeswalker", "Sorcery"})
+CARD_TYPES: frozenset[str] = frozenset({"Artifact", "Battle", "Creature", "Dungeon", "Enchantment",
+                                        "Instant", "Kindred", "Land", "Planeswalker", "Sorcery"})
 """205.2a: the card types."""
 SUPERTYPES: frozenset[str] = frozenset({"Basic", "Legendary", "Snow", "World"})
 """205.4a: the supertypes (a copy "except it isn't legendary" names one, 707.9b)."""

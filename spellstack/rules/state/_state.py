@@ -239,15 +239,27 @@ class PlayerState:
     """Why they lost."""
     won: bool = False
     """Has won the game."""
+    command: list[int] = field(default_factory=list)
+    """408: the object ids of what this player owns in the command zone: their dungeon (309.2)."""
+    room: str = ""
+    """309.4: the room of their dungeon their venture marker is on."""
+    completed_dungeons: list[str] = field(default_factory=list)
+    """309.7: the names of the dungeons this player has completed, in order."""
 
     def canonical(self) -> tuple[Any, ...]:
-        """Every field as a tuple, the pool sorted."""
+        """Every field as a tuple, the pool sorted (the dungeon's only once there is one, so that
+        a state without one hashes as before dungeons existed)."""
         return tuple(
             tuple(sorted(getattr(self, f.name).items())) if f.name == "mana" else
             tuple(getattr(self, f.name)) if isinstance(getattr(self, f.name), list) else
             getattr(self, f.name)
             for f in fields(self)
+            if f.name not in _DUNGEON_FIELDS or getattr(self, f.name)
         )
+
+
+_DUNGEON_FIELDS = frozenset({"command", "room", "completed_dungeons"})
+"""``PlayerState``'s fields left out of its hash while empty."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -612,6 +624,8 @@ class GameState:
             return p.hand
         if zone == "graveyard":
             return p.graveyard
+        if zone == "command":
+            return p.command
         raise ValueError(f"unknown zone {zone!r}")
 
     # ------------------------------------------------------------------ hashing
