@@ -281,7 +281,7 @@ class _SoakDriver(KernelDriver):
         game = self.game
         if not self.replay:
             check_invariants(game.state, self.sizes)
-            check_no_sba_missed(game)
+            check_no_sba_missed(game, request.task)
         self._step()
         if self.actions % self.run_cfg.hash_every == 0:
             self.hashes.append((self.actions, self.where(), game.state.state_hash()))

@@ -8,7 +8,7 @@ from collections import Counter
 from operator import attrgetter
 
 from ..protocol import to_plain
-from ..rules import Game, GameState, PlayerView, next_task, sba_would_apply, visible_to
+from ..rules import Game, GameState, PlayerView, Task, sba_would_apply, visible_to
 from ._fuzz_hidden import HiddenNames, hidden_leaks
 
 __all__ = ["InvariantError", "check_invariants", "check_no_sba_missed", "view_leaks"]
@@ -116,11 +116,12 @@ def check_invariants(state: GameState, deck_sizes: list[int]) -> None:
             raise InvariantError(f"turn {state.turn} past the turn limit {state.turn_limit}")
 
 
-def check_no_sba_missed(game: Game) -> None:
-    """704.3/117.5: when priority is about to be granted, a look at everything finds no
-    state-based action to perform: the checks, which look only at what was marked as changed
-    (``GameState.sba``) or are skipped when nothing was, missed nothing."""
-    if next_task(game) == "priority":
+def check_no_sba_missed(game: Game, task: Task) -> None:
+    """704.3/117.5: when priority is about to be granted (``task``, what the game loop does next,
+    is ``priority``), a look at everything finds no state-based action to perform: the checks,
+    which look only at what was marked as changed (``GameState.sba``) or are skipped when
+    nothing was, missed nothing."""
+    if task == "priority":
         found = sba_would_apply(game)
         if found:
             raise InvariantError(f"turn {game.state.turn}, {game.state.step}: unchecked {found}")

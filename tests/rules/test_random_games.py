@@ -29,6 +29,7 @@ from spellstack.rules import (
     GameState,
     Reply,
     new_game,
+    next_task,
     play_sync,
     view_for,
 )
@@ -117,7 +118,7 @@ def play(seed: int, decks: tuple[str, str], *, check: bool = True,
         played.tasks += 1
         if check:
             check_invariants(g.state, sizes)
-            check_no_sba_missed(g)
+            check_no_sba_missed(g, next_task(g))
             if actions[0] >= copy_every:
                 actions[0] = 0
                 played.copies += 1
