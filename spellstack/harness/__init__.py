@@ -47,7 +47,7 @@ from ._fuzz import (
     fuzz,
     fuzz_game,
 )
-from ._fuzz_hidden import hidden_leaks
+from ._fuzz_hidden import HiddenNames, hidden_leaks
 from ._fuzz_report import Failure, FuzzReport, KindCounts, PolicyCounts, SiblingCounts, render_fuzz
 from ._fuzz_siblings import DEFAULT_BLOCK, SIBLING_TIMEOUT, beside, policy_game
 from ._hostile import HOSTILE_KINDS, RAW_KINDS, HostileStream, Outgoing
@@ -74,7 +74,7 @@ __all__ = [
     "DEFAULT_STALL", "FUZZ_DECKS", "FUZZ_NAMES", "GAME_SECONDS", "HOSTILE_KINDS", "LAYER_OTHERS",
     "LAYER_STATICS", "LEAVE_CHANCE", "MAX_GAME_MESSAGES", "POLICY_KINDS", "PROFILE_GROUPS",
     "RAW_KINDS", "SIBLING_TIMEOUT", "BlockingBot", "Failure", "ForfeitGuard", "FuzzReport",
-    "GameSoak", "HostileBot", "HostileSeat", "HostileStream", "InvariantError", "KernelDriver",
+    "GameSoak", "HiddenNames", "HostileBot", "HostileSeat", "HostileStream", "InvariantError", "KernelDriver",
     "KindCounts", "Outcome", "Outgoing", "PolicyCounts", "Profile", "RaisingBot", "RecordedGame",
     "Replay", "SiblingCounts", "SoakFailure", "SoakReport", "SoakRun", "bench_bombing",
     "bench_bots", "bench_concurrent", "bench_games", "bench_jobs", "bench_kernel", "bench_layers",

@@ -26,12 +26,13 @@ class HiddenNames:
     """What is hidden from one seat now: objects it may not see (``visible_to``) and ids that
     were hidden from it when they last existed, with their names, and the names it may not
     know from anything it sees. Recomputed when objects have moved (every zone change makes a
-    new object, 400.7, so the id counter and the table sizes tell)."""
+    new object, 400.7, so the id counter and the table sizes tell) or a player looked at a
+    hidden card."""
 
     def __init__(self, game: Game, seat: int) -> None:
         self.game = game
         self.seat = seat
-        self.key: tuple[int, int, int] = (-1, -1, -1)
+        self.key: tuple[int, int, int, int] = (-1, -1, -1, -1)
         self.ids: dict[int, str] = {}
         """Hidden id -> its name."""
         self.names: dict[str, tuple[str, ...]] = {}
@@ -41,7 +42,10 @@ class HiddenNames:
 
     def refresh(self) -> None:
         st = self.game.state
-        key = (st.next_id, len(st.lki), len(st.objects))
+        # A card an effect let a player look at (400.2, ``looked_at_by``) becomes visible to
+        # them without moving: the looks count too.
+        key = (st.next_id, len(st.lki), len(st.objects),
+               sum(len(o.looked_at_by) for o in st.objects.values()))
         if key == self.key:
             return
         self.key = key

@@ -19,3 +19,17 @@ def test_a_card_looked_at_is_seen_by_the_looker_alone_until_it_moves() -> None:
     moved = move_object(game, bears.id, "library")
     moved = move_object(game, moved.id, "hand")
     assert [visible_to(game, seat, moved) for seat in (0, 1, 2)] == [False, True, False]
+
+
+def test_the_hidden_name_check_sees_a_look_without_anything_moving() -> None:
+    # The soak's check keeps what is hidden from a seat until something changes; a look changes
+    # what a seat may see without moving anything, so it must count as a change.
+    from spellstack.harness import HiddenNames, hidden_leaks
+
+    game = Table("alice", "bob").hand("bob", "Grizzly Bears").game()
+    bears = next(o for o in game.state.objects.values() if o.name == "Grizzly Bears")
+    shown = {"choices": [{"id": bears.id, "name": "Grizzly Bears"}]}
+    hidden = HiddenNames(game, 0)
+    assert hidden_leaks(game, 0, shown, hidden) == [f"shows hidden #{bears.id} with the name 'Grizzly Bears'"]
+    bears.looked_at_by = (0,)
+    assert hidden_leaks(game, 0, shown, hidden) == []
