@@ -26,8 +26,8 @@ class HiddenNames:
     """What is hidden from one seat now: objects it may not see (``visible_to``) and ids that
     were hidden from it when they last existed, with their names, and the names it may not
     know from anything it sees. Recomputed when objects have moved (every zone change makes a
-    new object, 400.7, so the id counter and the table sizes tell) or a player looked at a
-    hidden card."""
+    new object, 400.7, so the id counter and the table sizes tell), a player looked at a
+    hidden card or a face-down permanent was turned face up."""
 
     def __init__(self, game: Game, seat: int) -> None:
         self.game = game
@@ -42,10 +42,10 @@ class HiddenNames:
 
     def refresh(self) -> None:
         st = self.game.state
-        # A card an effect let a player look at (400.2, ``looked_at_by``) becomes visible to
-        # them without moving: the looks count too.
+        # Some objects become visible without moving: a card an effect let a player look at
+        # (400.2, ``looked_at_by``) and a face-down permanent turned face up (702.37e, 708.8).
         key = (st.next_id, len(st.lki), len(st.objects),
-               sum(len(o.looked_at_by) for o in st.objects.values()))
+               sum(len(o.looked_at_by) + 2 * o.face_down for o in st.objects.values()))
         if key == self.key:
             return
         self.key = key
