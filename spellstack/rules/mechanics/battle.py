@@ -45,7 +45,7 @@ from ..registry import (
     TriggerEvent,
 )
 from ..state import Proc, player_ref, seat_of_ref
-from ..triggers import Happened, trigger_ability
+from ..triggers import Happened, trigger_ability, triggered_not_left_stack
 from ..views import ask_choose
 
 KEY = "defense"
@@ -73,14 +73,6 @@ def _defeated(game: Game, seen: Happened) -> None:
             trigger_ability(game, obj, ability, name=name)
 
 
-def _waiting_or_on_the_stack(game: Game, oid: int) -> bool:
-    """Whether a triggered ability of ``oid`` has triggered and not yet left the stack."""
-    st = game.state
-    return (any(t.source_id == oid for t in st.pending_triggers)
-            or any(st.objects[s].source_id == oid and st.objects[s].ability_kind == "triggered"
-                   for s in st.stack))
-
-
 def _no_defense(game: Game, battles: Collection[Any]) -> list[SBAHit]:
     """704.5v: the battles with no defense counters, not the source of an ability that has
     triggered and not yet left the stack (their defeat triggers)."""
@@ -88,7 +80,7 @@ def _no_defense(game: Game, battles: Collection[Any]) -> list[SBAHit]:
         return []
     return [SBAHit(o.id, "graveyard", "it has no defense counters (704.5v)")
             for o, _ in battles
-            if not o.counters.get(KEY) and not _waiting_or_on_the_stack(game, o.id)]
+            if not o.counters.get(KEY) and not triggered_not_left_stack(game, o.id)]
 
 
 def _opponents(game: Game, seat: int) -> list[int]:

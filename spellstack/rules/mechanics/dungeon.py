@@ -40,7 +40,7 @@ from ..registry import (
     TriggerEvent,
 )
 from ..state import Answer, Choice, GameObject, PlayerState, Proc
-from ..triggers import Happened, trigger_ability
+from ..triggers import Happened, trigger_ability, triggered_not_left_stack
 from ..views import ask_choose
 
 KEY = "dungeon"
@@ -197,14 +197,6 @@ def _no_happening(game: Game, seen: Happened) -> None:
     among the waiting triggers); a dungeon never enters the battlefield."""
 
 
-def _room_ability_pending(game: Game, oid: int) -> bool:
-    """Whether a room ability of ``oid`` has triggered and not yet left the stack."""
-    st = game.state
-    return (any(t.source_id == oid for t in st.pending_triggers)
-            or any(st.objects[s].source_id == oid and st.objects[s].ability_kind == "triggered"
-                   for s in st.stack))
-
-
 def _complete(game: Game, seat: int, kind: str = "sba") -> None:
     """704.5t, 309.7: ``seat``'s dungeon is removed from the game: they have completed it (as it
     leaves the command zone)."""
@@ -231,7 +223,7 @@ def _completed(game: Game, players: Collection[PlayerState]) -> list[SBAHit]:
             oid = p.command[0]
             obj = game.state.objects[oid]
             if (not room_named(obj.name, p.room)[1].exits
-                    and not _room_ability_pending(game, oid)):
+                    and not triggered_not_left_stack(game, oid)):
                 hits.append(SBAHit(p.seat, "perform", RULE))
     return hits
 

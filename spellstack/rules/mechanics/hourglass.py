@@ -41,7 +41,7 @@ from ..registry import (
     TurnAction,
 )
 from ..state import GameObject
-from ..triggers import Happened, trigger_ability
+from ..triggers import Happened, trigger_ability, triggered_not_left_stack
 
 KEY = "hourglass"
 """The card key, and what ``kinds_seen`` notes for a game with an Hourglass card."""
@@ -88,14 +88,6 @@ def _sand_removed(game: Game, seen: Happened) -> None:
                 trigger_ability(game, obj, ability, name=name)
 
 
-def _waiting_or_on_the_stack(game: Game, oid: int) -> bool:
-    """Whether a triggered ability of ``oid`` has triggered and not yet left the stack."""
-    st = game.state
-    return (any(t.source_id == oid for t in st.pending_triggers)
-            or any(st.objects[s].source_id == oid and st.objects[s].ability_kind == "triggered"
-                   for s in st.stack))
-
-
 def _run_out(game: Game, artifacts: Collection[Any]) -> list[SBAHit]:
     """704.5s, as mirrored: the Hourglass permanents with no sand counters and no triggered
     ability waiting or on the stack."""
@@ -104,7 +96,7 @@ def _run_out(game: Game, artifacts: Collection[Any]) -> list[SBAHit]:
     return [SBAHit(o.id, "graveyard", "it has no sand counters (as 704.5s)")
             for o, c in artifacts
             if not o.counters.get(SAND) and _is_hourglass(game, o, c.definition)
-            and not _waiting_or_on_the_stack(game, o.id)]
+            and not triggered_not_left_stack(game, o.id)]
 
 
 CARD_KEYS.register(KEY, CardKey(

@@ -44,7 +44,7 @@ from ..registry import (
     TurnAction,
 )
 from ..state import GameObject
-from ..triggers import Happened, trigger_ability
+from ..triggers import Happened, trigger_ability, triggered_not_left_stack
 
 KEY = "chapter"
 """The card key, and what ``kinds_seen`` notes for a game with a Saga card."""
@@ -165,13 +165,8 @@ def _lore_added(game: Game, seen: Happened) -> None:
 
 def _chapter_waiting_or_on_the_stack(game: Game, oid: int) -> bool:
     """714.4: whether a chapter ability of ``oid`` has triggered and not yet left the stack."""
-    st = game.state
     cards = game.cards
-    return (any(t.source_id == oid and _numbers(cards[t.source_name], t.position)
-                for t in st.pending_triggers)
-            or any(s.source_id == oid and s.ability_kind == "triggered"
-                   and _numbers(cards[s.name], s.ability_index)
-                   for s in (st.objects[i] for i in st.stack)))
+    return triggered_not_left_stack(game, oid, lambda name, position: bool(_numbers(cards[name], position)))
 
 
 def _final_chapter_reached(game: Game, with_counters: Collection[Any]) -> list[SBAHit]:

@@ -17,6 +17,7 @@ from ._triggers import (
     trigger_merges,
     trigger_name,
     trigger_step,
+    triggered_not_left_stack,
 )
 
 __all__ = [
@@ -34,4 +35,5 @@ __all__ = [
     "trigger_merges",
     "trigger_name",
     "trigger_step",
+    "triggered_not_left_stack",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from ..base import builder
@@ -21,6 +22,25 @@ def trigger_name(source_name: str, position: int, game: Game) -> str:
     if defn is not None and len(defn.triggered) > 1:
         return f"ability: {source_name} #{position}"
     return f"ability: {source_name}"
+
+
+def triggered_not_left_stack(game: Game, source_id: int,
+                             which: Callable[[str, int], bool] | None = None) -> bool:
+    """Whether a triggered ability of the object ``source_id`` has triggered and not yet left the
+    stack: waiting to be put on it (603.3) or on it. The state-based actions of a Saga, a dungeon
+    and a battle wait for it (704.5s, 704.5t, 704.5v). ``which`` narrows it to some of the
+    object's abilities, by the definition they are printed on and their position (a Saga's
+    chapter abilities)."""
+    st = game.state
+    for t in st.pending_triggers:
+        if t.source_id == source_id and (which is None or which(t.source_name, t.position)):
+            return True
+    for oid in st.stack:
+        s = st.objects[oid]
+        if (s.source_id == source_id and s.ability_kind == "triggered"
+                and (which is None or which(s.name, s.ability_index))):
+            return True
+    return False
 
 
 def trigger_ability(game: Game, obj: GameObject, ability: TriggeredAbility, subject: int = 0,
