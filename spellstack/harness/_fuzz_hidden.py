@@ -55,6 +55,10 @@ class HiddenNames:
             for oid, obj in table.items():
                 if visible_to(self.game, self.seat, obj):
                     seen.add(obj.name)
+                    # A merged permanent shows each of its cards, the ones under its top too
+                    # (725.1): a Clone that copied a Dryad Arbor since mutated over is named so.
+                    for _, card, _ in obj.merged:
+                        seen.add(card)
                 else:
                     ids[oid] = obj.name
         self.ids = ids

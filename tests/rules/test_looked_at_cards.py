@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from spellstack.harness import HiddenNames, hidden_leaks
 from spellstack.rules import move_object
+from spellstack.rules.layers import become_copy
 from spellstack.rules.views import PUBLIC_SEAT, visible_to
 from spellstack.testing import Card, Table
 
@@ -42,3 +43,25 @@ def test_the_hidden_name_check_sees_a_permanent_turned_face_up() -> None:
     assert hidden_leaks(game, 0, shown, hidden)
     angel.face_down = False  # 702.37e: turned face up, the same object (708.8)
     assert hidden_leaks(game, 0, shown, hidden) == []
+
+
+def test_the_hidden_name_check_knows_the_cards_of_a_merged_permanent() -> None:
+    # A Clone copied a Dryad Arbor that a Gemrazer then mutated over (725.1: the merged
+    # permanent is the same object, named Gemrazer): the Arbor under it is public, so a view
+    # naming the Clone "Dryad Arbor" names nothing hidden, though another is in a library.
+    game = (Table("alice", "bob").library("bob", "Dryad Arbor").hand("bob", "Gemrazer")
+            .battlefield("bob", "Dryad Arbor", "Clone").game())
+    st = game.state
+    arbor = next(o for o in st.objects.values() if o.name == "Dryad Arbor" and o.zone == "battlefield")
+    hidden_arbor = next(o for o in st.objects.values() if o.name == "Dryad Arbor" and o.zone == "library")
+    clone = next(o for o in st.objects.values() if o.name == "Clone")
+    gem = next(o for o in st.objects.values() if o.name == "Gemrazer")
+    become_copy(game, clone, arbor, clone)
+    st.players[1].hand.remove(gem.id)  # Gemrazer merged on top, as the kernel holds it
+    del st.objects[gem.id]
+    arbor.merged = ((gem.card, gem.name, False), (arbor.card, arbor.name, False))
+    arbor.card, arbor.name = gem.card, gem.name
+    st.lki.clear()  # nothing else remembers a Dryad Arbor seat 0 saw
+    game.changed()
+    assert hidden_leaks(game, 0, {"battlefield": [{"id": clone.id, "name": "Dryad Arbor"}]}) == []
+    assert hidden_leaks(game, 0, {"choices": [{"id": hidden_arbor.id, "name": "Dryad Arbor"}]})
