@@ -166,7 +166,7 @@ def test_an_unknown_format_version(tmp_path: Path, traced: Path) -> None:
     lines = _lines(traced)
     lines[0] = lines[0].replace(f'"format":{TRACE_FORMAT}', '"format":99')
     err = _refused(tmp_path, lines, TraceFormatError)
-    assert (err.line, err.problem) == (1, "trace format 99; this version reads formats 5 and 6")
+    assert (err.line, err.problem) == (1, "trace format 99; this version reads formats 5, 6 and 7")
 
 
 def test_a_trace_of_format_4_is_refused_naming_the_formats_read(tmp_path: Path, traced: Path) -> None:
@@ -174,12 +174,12 @@ def test_a_trace_of_format_4_is_refused_naming_the_formats_read(tmp_path: Path, 
     # could not replay a game from deck files or with its stops, so a format-4 trace is
     # refused rather than read as a later format. (Format 5 is read: its only difference, the
     # events its replies carried again, reads as their count; tests/trace_format.)
-    assert TRACE_FORMAT == 6
+    assert TRACE_FORMAT == 7
     lines = _lines(traced)
-    lines[0] = lines[0].replace('"format":6', '"format":4')
+    lines[0] = lines[0].replace('"format":7', '"format":4')
     err = _refused(tmp_path, lines, TraceFormatError)
-    assert (err.line, err.problem) == (1, "trace format 4; this version reads formats 5 and 6")
-    assert str(err).endswith("broken.jsonl: line 1: trace format 4; this version reads formats 5 and 6")
+    assert (err.line, err.problem) == (1, "trace format 4; this version reads formats 5, 6 and 7")
+    assert str(err).endswith("broken.jsonl: line 1: trace format 4; this version reads formats 5, 6 and 7")
 
 
 def test_a_file_without_its_result_line(tmp_path: Path, traced: Path) -> None:

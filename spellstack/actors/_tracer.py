@@ -16,7 +16,7 @@ from ._wire import TraceRecord
 
 __all__ = ["TRACE_FORMAT", "TraceWriter", "tracer_actor"]
 
-TRACE_FORMAT = 6
+TRACE_FORMAT = 7
 """Version of the trace format (2: requests carry view deltas; payloads in the named form;
 3: decision ids are numbered per seat, and automatic passes take none; 4: a game that starts the
 way a game of a match does, 103.1 and 103.5, says so in its header's ``start``; 5: the header

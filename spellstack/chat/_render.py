@@ -95,8 +95,9 @@ def _object_names(view: PlayerView) -> dict[int, str]:
     return names
 
 
-def _permanent(o: ObjectView, numbering: Numbering) -> str:
-    """``[n] Name 2/2 T sick dmg1 +1/+1x2 on [m]``: one permanent, compactly."""
+def _permanent(o: ObjectView, numbering: Numbering, view: PlayerView | None = None) -> str:
+    """``[n] Name 2/2 T sick dmg1 +1/+1x2 on [m]``: one permanent, compactly, with its marks
+    (``(protected by Bob, sector alpha)``; ``view``: whose players' names the marks give)."""
     parts = [f"[{numbering.number(o.id)}] {_name(o)}"]
     if "Creature" in o.types:
         parts.append(f"{o.power}/{o.toughness}")
@@ -114,6 +115,10 @@ def _permanent(o: ObjectView, numbering: Numbering) -> str:
         parts.append(f"{kind}x{n}")
     if o.attached_to:
         parts.append(f"on [{numbering.number(o.attached_to)}]")
+    if o.marks is not None:
+        players = view.players if view is not None else ()
+        words = o.marks.words(lambda s: players[s].name if 0 <= s < len(players) else f"seat {s}")
+        parts.append(f"({', '.join(words)})")
     return " ".join(parts)
 
 
@@ -129,6 +134,9 @@ def _player_line(view: PlayerView, seat: int) -> str:
     parts.append(f"library {p.library_count}")
     if p.lost:
         parts.append("OUT")
+    dungeon = p.dungeon_words()
+    if dungeon:
+        parts.append(dungeon)
     return " | ".join(parts)
 
 
@@ -168,10 +176,10 @@ def _lands_grouped(lands: Sequence[ObjectView], numbering: Numbering) -> list[st
 def _battlefield(view: PlayerView, seat: int, numbering: Numbering, *, group_lands: bool) -> list[str]:
     mine = [o for o in view.battlefield if o.controller == seat]
     plain = [o for o in mine if "Land" in o.types and "Creature" not in o.types
-             and not o.counters and not o.attached_to and not o.damage]
+             and not o.counters and not o.attached_to and not o.damage and o.marks is None]
     others = [o for o in mine if o not in plain]
-    items = [_permanent(o, numbering) for o in others]
-    items += _lands_grouped(plain, numbering) if group_lands else [_permanent(o, numbering) for o in plain]
+    items = [_permanent(o, numbering, view) for o in others]
+    items += _lands_grouped(plain, numbering) if group_lands else [_permanent(o, numbering, view) for o in plain]
     return _wrap(items) if items else ["  (no permanents)"]
 
 

@@ -1,7 +1,7 @@
 """The wire format: msgpack envelopes ``{"k": KIND, "v": PROTOCOL_VERSION, "b": body}``.
 
 The body is the message in the wire form of the schema engine (``spellstack.schema``): maps of field names, except the
-small frequent records (``ObjectView``, ``StackItemView``, ``PlayerChange``, ``Choice``,
+small frequent records (``ObjectView`` and its ``ObjectMarks``, ``StackItemView``, ``PlayerChange``, ``Choice``,
 ``TargetRequirement``, ``ActionOption``, ``Event``), which are positional lists of their
 fields in declaration order.
 
@@ -37,7 +37,7 @@ from spellstack.protocol._messages import MESSAGE_TYPES, Message
 from spellstack.protocol._views import PlayerChange
 from spellstack.rules.base import InvalidMessageError
 from spellstack.rules.state import ActionOption, Choice, Event, TargetRequirement
-from spellstack.rules.views import ObjectView, StackItemView
+from spellstack.rules.views import ObjectMarks, ObjectView, StackItemView
 from spellstack.schema import SchemaError, from_wire
 
 __all__ = [
@@ -61,7 +61,7 @@ __all__ = [
 
 M = TypeVar("M")
 
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 """Version of the wire format; a decoder accepts only its own."""
 MAX_MESSAGE_BYTES = 1 << 20
 """Largest encoded message accepted, in bytes."""
@@ -100,7 +100,7 @@ with the largest decision id), a forfeit 8 KiB (its reason is free text, such as
 the exception that ended a bot; the engine's player actor cuts it to 200 characters)."""
 
 COMPACT_RECORDS: tuple[type, ...] = (
-    ObjectView, StackItemView, PlayerChange, Choice, TargetRequirement, ActionOption, Event)
+    ObjectMarks, ObjectView, StackItemView, PlayerChange, Choice, TargetRequirement, ActionOption, Event)
 """Records sent as positional lists: the ones a message carries by the dozen."""
 for _record in COMPACT_RECORDS:
     compact(_record)

@@ -60,6 +60,12 @@ class PlayerChange:
     library_top: tuple[int, ...] = ()
     """The id of the library's top card if the seat may see it (``PlayerPublic.library_top``;
     its view is in the delta's ``objects`` or unchanged since the base), else empty."""
+    dungeon: str = ""
+    """The dungeon in their command zone, or empty (``PlayerPublic.dungeon``)."""
+    room: str = ""
+    """The room their venture marker is on, or empty (``PlayerPublic.room``)."""
+    completed_dungeons: tuple[str, ...] = ()
+    """The dungeons they have completed (``PlayerPublic.completed_dungeons``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +123,8 @@ def _ids(objs: tuple[ObjectView, ...]) -> tuple[int, ...]:
 def _change(p: PlayerPublic) -> PlayerChange:
     change: PlayerChange = _new_change(p.seat, p.name, p.life, p.poison, p.hand_count,
                                        p.library_count, _ids(p.graveyard), p.mana, p.lost,
-                                       _ids(p.library_top) if p.library_top else ())
+                                       _ids(p.library_top) if p.library_top else (),
+                                       p.dungeon, p.room, p.completed_dungeons)
     return change
 
 
@@ -233,7 +240,7 @@ def _shared(o: ObjectView) -> ObjectView:
     view: ObjectView = new_object_view(o.id, name if n is None else n, o.owner, o.controller,
                                        types if t is None else t, o.tapped, o.damage, o.power,
                                        o.toughness, o.counters, o.attached_to, o.sick, o.attacking,
-                                       o.blocking)
+                                       o.blocking, o.marks)
     return view
 
 
@@ -297,7 +304,8 @@ class ViewMirror:
                 new_player_public(c.seat, c.name, c.life, c.poison, c.hand_count,
                                   c.library_count, tuple([index[i] for i in c.graveyard]), c.mana,
                                   c.lost, tuple([index[i] for i in c.library_top])
-                                  if c.library_top else ())
+                                  if c.library_top else (), c.dungeon, c.room,
+                                  c.completed_dungeons)
                 for c in players])
             view: PlayerView = new_player_view(
                 delta.seat, delta.turn, delta.step, delta.active, delta.priority, publics,

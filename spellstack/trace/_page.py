@@ -90,26 +90,32 @@ def _payload(line: ShowLine, m: TraceMessage | None, viewer: bool) -> Any:
     return {"kind": m.kind, "sender": m.sender, "receiver": m.receiver, "payload": payload}
 
 
-def _object(o: ObjectView) -> list[Any]:
+def _object(o: ObjectView, names: Sequence[str]) -> list[Any]:
     """An object as the page draws it: id, name, controller, types, tapped, power,
-    toughness, damage, counters, flags (sick, attacking, blocking), attached to."""
+    toughness, damage, counters, flags (sick, attacking, blocking), attached to, and its marks
+    in words (a battle's protector, a sector, a merged permanent's cards)."""
     flags = "".join(c for c, on in (("s", o.sick and "Creature" in o.types), ("a", o.attacking),
                                     ("b", o.blocking)) if on)
+    marks = list(o.marks.words(lambda s: names[s] if 0 <= s < len(names) else f"seat {s}")
+                 ) if o.marks is not None else []
     return [o.id, o.name, o.controller, list(o.types), int(o.tapped), o.power, o.toughness,
-            o.damage, [list(c) for c in o.counters], flags, o.attached_to]
+            o.damage, [list(c) for c in o.counters], flags, o.attached_to, marks]
 
 
 def _view(view: PlayerView) -> dict[str, Any]:
+    names = [p.name for p in view.players]
     return {
         "seat": view.seat, "turn": view.turn, "step": view.step, "active": view.active,
         "priority": view.priority,
         "players": [{"name": p.name, "life": p.life, "poison": p.poison, "hand": p.hand_count,
-                     "library": p.library_count, "graveyard": [_object(o) for o in p.graveyard],
-                     "mana": [list(m) for m in p.mana], "lost": p.lost} for p in view.players],
-        "hand": [_object(o) for o in view.hand],
-        "battlefield": [_object(o) for o in view.battlefield],
+                     "library": p.library_count,
+                     "graveyard": [_object(o, names) for o in p.graveyard],
+                     "mana": [list(m) for m in p.mana], "lost": p.lost,
+                     "dungeon": p.dungeon_words()} for p in view.players],
+        "hand": [_object(o, names) for o in view.hand],
+        "battlefield": [_object(o, names) for o in view.battlefield],
         "stack": [[s.id, s.name, s.controller, int(s.is_ability), list(s.targets)] for s in view.stack],
-        "exile": [_object(o) for o in view.exile],
+        "exile": [_object(o, names) for o in view.exile],
     }
 
 

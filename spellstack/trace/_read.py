@@ -40,10 +40,11 @@ __all__ = [
 ]
 
 
-READ_FORMATS = (5, TRACE_FORMAT)
-"""The trace formats this version reads: its own, and 5, whose ``Resolved`` and ``SBABatch``
-records carried their events again (the ``GameEvent`` lines before them hold the same); each
-such list is read as its count, as format 6 writes it."""
+READ_FORMATS = (5, 6, TRACE_FORMAT)
+"""The trace formats this version reads: its own; 6, whose views lacked the marks of a
+permanent and a player's dungeon (read as none: a field a record leaves out takes its default);
+and 5, whose ``Resolved`` and ``SBABatch`` records carried their events again (the ``GameEvent``
+lines before them hold the same), each such list read as its count, as format 6 writes it."""
 
 MAX_DEPTH = 64
 """How deep lists and objects may nest in one line. A trace as written nests 8 deep at most;
@@ -311,7 +312,7 @@ def _header(source: str, number: int, record: Mapping[str, Any]) -> TraceHeader:
     fmt = _field(source, number, record, "format", int)
     if fmt not in READ_FORMATS:
         raise TraceFormatError(source, number, f"trace format {fmt}; this version reads formats "
-                               f"{' and '.join(map(str, READ_FORMATS))}")
+                               f"{', '.join(map(str, READ_FORMATS[:-1]))} and {READ_FORMATS[-1]}")
     decks = _field(source, number, record, "decks", dict)
     if not all(isinstance(v, str) for v in decks.values()):
         raise TraceRecordError(source, number, "field 'decks': every deck must be a name")
@@ -380,6 +381,8 @@ def _message(source: str, number: int, record: Mapping[str, Any], fmt: int) -> T
     payload = _field(source, number, record, "payload", dict)
     if fmt == 5 and kind in _COUNTED:
         payload = _counted(payload)
+    if fmt < 7 and "view" in payload:
+        payload = _marked(payload)
     data = b""
     if "bytes" in record:  # optional: a malformed event's unreadable bytes
         text = _field(source, number, record, "bytes", str)
@@ -407,6 +410,34 @@ def _counted(payload: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in payload.items() if k != "events"}
     out["count"] = len(events)
     return out
+
+
+_OBJECT_KEYS = frozenset(("id", "name", "owner", "controller", "types", "tapped", "damage",
+                          "power", "toughness", "counters", "attached_to", "sick", "attacking",
+                          "blocking"))
+"""An object view's fields before format 7 added its ``marks``."""
+_PLAYER_ADDED = {"dungeon": "", "room": "", "completed_dungeons": []}
+"""The fields format 7 added to a player in a view, as a player with no dungeon has them."""
+
+
+def _marked(payload: dict[str, Any]) -> dict[str, Any]:
+    """A payload carrying a view, written before format 7, as format 7 writes it: each object
+    view with ``marks`` null, each player with no dungeon, as those formats showed every object
+    and player (a replay of such a game with a battle, a sector, a merged permanent or a
+    dungeon shows them in its views, which then differ from the trace's)."""
+    view = payload.get("view")
+    if not isinstance(view, dict):
+        return payload
+    view = dict(view)
+    objects = view.get("objects")
+    if isinstance(objects, list):
+        view["objects"] = [{**o, "marks": None} if isinstance(o, dict) and o.keys() == _OBJECT_KEYS
+                           else o for o in objects]
+    players = view.get("players")
+    if isinstance(players, list):
+        view["players"] = [{**p, **_PLAYER_ADDED} if isinstance(p, dict) and "hand_count" in p
+                           and "dungeon" not in p else p for p in players]
+    return {**payload, "view": view}
 
 
 def _result(source: str, number: int, record: Mapping[str, Any]) -> TraceResult:

@@ -563,6 +563,8 @@ def format_view(view: PlayerView) -> list[str]:
         mana = " ".join(f"{c}{n}" for c, n in p.mana)
         out.append(f"  {p.name}: life {p.life}, poison {p.poison}, hand {p.hand_count}, library "
                    f"{p.library_count}{', mana ' + mana if mana else ''}{', lost' if p.lost else ''}")
+        if p.dungeon or p.completed_dungeons:
+            out.append(f"    dungeon: {p.dungeon_words()}")
         if p.graveyard:
             out.append(f"    graveyard: {', '.join(f'#{o.id} {o.name}' for o in p.graveyard)}")
         if p.library_top:
@@ -576,6 +578,8 @@ def format_view(view: PlayerView) -> list[str]:
         pt = f" {o.power}/{o.toughness}" if "Creature" in o.types else ""
         extra = f", damage {o.damage}" if o.damage else ""
         extra += "".join(f", {n} {c}" for c, n in o.counters)
+        if o.marks is not None:
+            extra += "".join(f", {w}" for w in o.marks.words(lambda s: str(names.get(s, s))))
         out.append(f"    #{o.id} {o.name or '(face down)'}{pt} ({names.get(o.controller, o.controller)})"
                    f"{extra}{' [' + ', '.join(state) + ']' if state else ''}")
     out.append(f"  stack: {', '.join(f'#{s.id} {s.name}' for s in view.stack) or 'empty'}")

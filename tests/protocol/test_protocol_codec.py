@@ -261,7 +261,7 @@ def test_missing_field_at_depth(body: Any) -> None:
 
 def test_missing_field_in_a_compact_record(body: Any) -> None:
     del body["view"]["objects"][1][0]
-    with pytest.raises(InvalidMessageError, match=r"view\.objects\[1\]: expected 14 fields for ObjectView, got 13"):
+    with pytest.raises(InvalidMessageError, match=r"view\.objects\[1\]: expected 15 fields for ObjectView, got 14"):
         decode(envelope(body))
 
 
@@ -281,7 +281,7 @@ def test_extra_fields(body: Any) -> None:
 
 def test_extra_field_in_a_compact_record(body: Any) -> None:
     body["view"]["objects"][1].append(0)
-    with pytest.raises(InvalidMessageError, match=r"view\.objects\[1\]: expected 14 fields for ObjectView, got 15"):
+    with pytest.raises(InvalidMessageError, match=r"view\.objects\[1\]: expected 15 fields for ObjectView, got 16"):
         decode(envelope(body))
 
 

@@ -20,10 +20,17 @@ from spellstack.protocol import (
     encode,
 )
 from spellstack.rules import Decision, InvalidMessageError
-from spellstack.rules.views import ObjectView, PlayerPublic, PlayerView, StackItemView
+from spellstack.rules.views import ObjectMarks, ObjectView, PlayerPublic, PlayerView, StackItemView
 
 DECISION = Decision(3, 0, "priority", "You have priority.")
 NAMES = ("Forest", "Grizzly Bears", "Shock", "")
+MARKS = (None, ObjectMarks(protector=1), ObjectMarks(sector="beta"),
+         ObjectMarks(merged=("Gemrazer", "Grizzly Bears")), ObjectMarks(0, "alpha", ("Gemrazer", "Clone")))
+"""An object's marks: none (nearly always), a battle's protector, a sector, a merged permanent."""
+DUNGEONS = (("", "", ()), ("Lost Mine of Phandelver", "Cave Entrance", ()),
+            ("Lost Mine of Phandelver", "Dark Pool", ("Lost Mine of Phandelver",)),
+            ("", "", ("Lost Mine of Phandelver",)))
+"""A player's dungeon, room and completed dungeons."""
 
 
 @st.composite
@@ -33,7 +40,7 @@ def object_views(draw: st.DrawFn, oid: int) -> ObjectView:
                       draw(st.booleans()), draw(st.integers(0, 3)), draw(st.integers(0, 4)),
                       draw(st.integers(0, 4)), draw(st.sampled_from(((), (("+1/+1", 2),)))),
                       draw(st.sampled_from((0, 101))), draw(st.booleans()), draw(st.booleans()),
-                      draw(st.booleans()))
+                      draw(st.booleans()), draw(st.sampled_from(MARKS)))
 
 
 @st.composite
@@ -49,7 +56,7 @@ def views(draw: st.DrawFn, seat: int = 0) -> PlayerView:
         PlayerPublic(s, f"p{s}", draw(st.integers(0, 20)), 0, draw(st.integers(0, 7)),
                      draw(st.integers(0, 40)), tuple(zones[s]),
                      draw(st.sampled_from(((), (("G", 1),)))), draw(st.booleans()),
-                     tuple(zones[5 + s]))
+                     tuple(zones[5 + s]), *draw(st.sampled_from(DUNGEONS)))
         for s in range(2))
     stack = tuple(StackItemView(i, "Shock", 0, False, (101,))
                   for i in draw(st.lists(st.integers(200, 203), unique=True, max_size=2)))

@@ -23,7 +23,7 @@ from spellstack.rules import (
     view_for,
 )
 from spellstack.rules.base import builder
-from spellstack.rules.views import ObjectView, PlayerPublic
+from spellstack.rules.views import ObjectMarks, ObjectView, PlayerPublic
 from spellstack.rules.zones import create_object
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
@@ -243,15 +243,17 @@ def test_a_view_the_tracker_never_sent_is_not_taken_for_its_base() -> None:
 
 def test_the_fast_constructors_build_what_the_dataclass_builds() -> None:
     fields = (7, "Grizzly Bears", 0, 1, ("Creature",), True, 1, 2, 2, (("+1/+1", 1),), 0, True,
-              False, True)
+              False, True, None)
     made = builder(ObjectView)(*fields)
     assert type(made) is ObjectView
     assert made == ObjectView(*fields) and hash(made) == hash(ObjectView(*fields))
     assert dataclasses.astuple(made) == fields
     with pytest.raises(dataclasses.FrozenInstanceError):
         made.tapped = False  # type: ignore[misc]
-    public = builder(PlayerPublic)(0, "Ann", 20, 0, 7, 33, (made,), (), False, ())
+    public = builder(PlayerPublic)(0, "Ann", 20, 0, 7, 33, (made,), (), False, (), "", "", ())
     assert public == PlayerPublic(0, "Ann", 20, 0, 7, 33, (made,), (), False)
+    marks = builder(ObjectMarks)(1, "alpha", ("Gemrazer", "Grizzly Bears"))
+    assert type(marks) is ObjectMarks and marks == ObjectMarks(1, "alpha", ("Gemrazer", "Grizzly Bears"))
 
     @dataclasses.dataclass(frozen=True, slots=True)
     class Checked:

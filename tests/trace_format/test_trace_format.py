@@ -1,7 +1,7 @@
 """The trace format: every event kind registered, the header holds what a replay needs, each
 GameEvent names its turn and step and the details of its kind, each event is carried once, the
 same seed gives the same file, alone or beside fifty other games, which replays to the recorded
-state, and a trace of the previous format (5) is read and replays too."""
+state, and traces of the previous formats (5 and 6) are read and replay too."""
 
 from __future__ import annotations
 
@@ -141,7 +141,7 @@ async def test_the_header_holds_decklists_entrants_and_seat_settings(tmp_path: P
     await _traced(path, 3, configs=[SeatConfig(timeout=12.5, stops=stops), SeatConfig()], turn_limit=90,
                   game_id="match-7")
     header = _lines(path)[0]
-    assert header["format"] == TRACE_FORMAT == 6 and header["game"] == "match-7" and header["turn_limit"] == 90
+    assert header["format"] == TRACE_FORMAT == 7 and header["game"] == "match-7" and header["turn_limit"] == 90
     assert sorted(header["decklists"]) == NAMES and len(header["decklists"]["alice"]) == 60
     assert header["entrants"] == {n: "spellstack.bots._random.RandomBot" for n in NAMES}
     assert header["seats"] == [
@@ -244,6 +244,19 @@ def _write(path: Path, records: list[dict[str, Any]]) -> None:
                     "utf-8")
 
 
+async def test_a_format_6_trace_is_read_as_format_7_and_replays_line_for_line(tmp_path: Path) -> None:
+    path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    await _traced(path, 3)
+    records = _lines(path)
+    _write(old, as_format_6(records))
+    assert '"marks"' in path.read_text("utf-8") and '"marks"' not in old.read_text("utf-8")
+    new_trace, old_trace = read_trace(path), read_trace(old)
+    assert (new_trace.header.format, old_trace.header.format) == (7, 6)
+    assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
+    check = await check_replay(old_trace)
+    assert check.identical and check.compared == len(records) - 2
+
+
 async def test_each_event_is_carried_once(tmp_path: Path) -> None:
     """The game of ``spellstack play --seed 1``: each event is in the trace once, as its
     ``GameEvent``; the replies of the stack actor and the SBA checker count their events."""
@@ -260,14 +273,31 @@ async def test_each_event_is_carried_once(tmp_path: Path) -> None:
     assert carried_again(as_format_5(records)) == 94
 
 
-async def test_a_format_5_trace_is_read_as_format_6_and_replays_line_for_line(tmp_path: Path) -> None:
+def as_format_6(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A format-7 trace of a game with no marked permanent and no dungeon as format 6 wrote it:
+    object views without ``marks``, players in views without their dungeon."""
+    out = [dict(records[0], format=6)]
+    for r in records[1:-1]:
+        view = r["payload"].get("view")
+        if view is not None:
+            assert all(o["marks"] is None for o in view["objects"])
+            view = {**view, "objects": [{k: v for k, v in o.items() if k != "marks"} for o in view["objects"]],
+                    "players": [{k: v for k, v in p.items() if k not in ("dungeon", "room", "completed_dungeons")}
+                                for p in view["players"]]}
+            r = {**r, "payload": {**r["payload"], "view": view}}
+        out.append(r)
+    return [*out, records[-1]]
+
+
+async def test_a_format_5_trace_is_read_as_format_7_and_replays_line_for_line(tmp_path: Path) -> None:
     path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
     await _traced(path, 2)
     records = _lines(path)
-    _write(old, as_format_5(records))
+    _write(old, as_format_5(as_format_6(records)))
     assert '"events":[{' in old.read_text("utf-8")  # the replies carry their events
+    assert '"marks"' not in old.read_text("utf-8")
     new_trace, old_trace = read_trace(path), read_trace(old)
-    assert (new_trace.header.format, old_trace.header.format) == (6, 5)
+    assert (new_trace.header.format, old_trace.header.format) == (7, 5)
     assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
     check = await check_replay(old_trace)
     assert check.identical and check.compared == len(records) - 2

@@ -6,10 +6,12 @@ from ._asking import ask_choose, ask_keys, ask_word, ask_yes_no
 from ._building import ViewMemo, view_for
 from ._changes import view_changes
 from ._types import (
+    ObjectMarks,
     ObjectView,
     PlayerPublic,
     PlayerView,
     StackItemView,
+    new_object_marks,
     new_object_view,
     new_player_public,
     new_player_view,
@@ -18,6 +20,7 @@ from ._visibility import PUBLIC_SEAT, ref_visible_to, seats_seeing, visible_name
 
 __all__ = [
     "PUBLIC_SEAT",
+    "ObjectMarks",
     "ObjectView",
     "PlayerPublic",
     "PlayerView",
@@ -27,6 +30,7 @@ __all__ = [
     "ask_keys",
     "ask_word",
     "ask_yes_no",
+    "new_object_marks",
     "new_object_view",
     "new_player_public",
     "new_player_view",

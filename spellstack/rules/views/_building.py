@@ -7,7 +7,16 @@ from typing import Any
 
 from ..game import Game
 from ..state import GameObject
-from ._types import ObjectView, PlayerView, new_object_view, new_player_public, new_player_view, new_stack_item_view
+from ._types import (
+    ObjectMarks,
+    ObjectView,
+    PlayerView,
+    new_object_marks,
+    new_object_view,
+    new_player_public,
+    new_player_view,
+    new_stack_item_view,
+)
 from ._visibility import visible_to
 
 
@@ -39,13 +48,27 @@ class ViewMemo:
 
 
 def _hidden_view(game: Game, obj: GameObject) -> ObjectView:
-    # 708.2a: a face-down permanent is a nameless 2/2 creature to those who can't see it.
+    # 708.2a: a face-down permanent is a nameless 2/2 creature to those who can't see it; its
+    # sector is a designation, not a characteristic, and shows, but not the cards it is made of.
     combat = game.state.combat
     view: ObjectView = new_object_view(
         obj.id, "", obj.owner, game.controller(obj), ("Creature",), obj.tapped, obj.damage, 2, 2,
         tuple(sorted(obj.counters.items())), obj.attached_to, obj.sick,
-        bool(combat and obj.id in combat.attackers), bool(combat and obj.id in combat.blockers))
+        bool(combat and obj.id in combat.attackers), bool(combat and obj.id in combat.blockers),
+        _marks(obj, cards=False))
     return view
+
+
+def _marks(obj: GameObject, cards: bool = True) -> ObjectMarks | None:
+    """What only some permanents have (``ObjectMarks``): a battle's protector (310.8), a sector
+    (704.5u), a merged permanent's cards (725.1: only if ``cards``, for a viewer who may see the
+    permanent); None when it has none of them."""
+    merged = obj.merged if cards else ()
+    if obj.protector < 0 and not obj.sector and not merged:
+        return None
+    marks: ObjectMarks = new_object_marks(obj.protector, obj.sector,
+                                          tuple([name for _, name, _ in merged]))
+    return marks
 
 
 def _object_view(game: Game, obj: GameObject, attackers: Mapping[int, Any],
@@ -62,7 +85,8 @@ def _object_view(game: Game, obj: GameObject, attackers: Mapping[int, Any],
                       obj.tapped, obj.damage, (c.power or 0) if creature else 0,
                       (c.toughness or 0) if creature else 0,
                       tuple(sorted(obj.counters.items())) if obj.counters else (),
-                      obj.attached_to, obj.sick, obj.id in attackers, obj.id in blockers)
+                      obj.attached_to, obj.sick, obj.id in attackers, obj.id in blockers,
+                      _marks(obj) if on_battlefield else None)
 
 
 _NO_COMBATANTS: dict[int, Any] = {}
@@ -103,9 +127,11 @@ class _Build:
             obj = objects[i]
             # The fast way is for an object face up in the zone it is listed in, a public one
             # (400.2: a graveyard, the battlefield, exile) or the seat's own hand: ``visible_to``
-            # answers yes for it. Any other is asked, and built the general way.
+            # answers yes for it. Any other is asked, and built the general way, as is a
+            # permanent with marks (``_marks``: a battle, a sector, a merged permanent).
             if (hidden_zone or obj.face_down or obj.zone != zone
-                    or (owner is not None and obj.owner != owner)):
+                    or (owner is not None and obj.owner != owner)
+                    or (permanents and (obj.protector >= 0 or obj.sector or obj.merged))):
                 if visible_to(game, self.seat, obj):
                     view = _object_view(game, obj, attackers, blockers)
                 elif permanents:
@@ -151,12 +177,13 @@ class _Build:
                     and known.toughness == toughness and known.name == c.name
                     and known.owner == obj.owner
                     and (known.types is types or known.types == types)
-                    and (known.counters is counters or known.counters == counters)):
+                    and (known.counters is counters or known.counters == counters)
+                    and known.marks is None):
                 out.append(known)
                 continue
             view = new_object_view(i, c.name, obj.owner, controller, types, obj.tapped,
                                    obj.damage, power, toughness, counters, obj.attached_to,
-                                   obj.sick, attacking, blocking)
+                                   obj.sick, attacking, blocking, None)
             out.append(view)
             fresh.append(view)
         return out
@@ -186,17 +213,23 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
             if revealed or (look and seat == p.seat):
                 library_top = tuple(build.zone(p.library[:1], "library"))
         mana = tuple(sorted(p.mana.items())) if p.mana else ()
+        # 408.2: the command zone is public: a dungeon there, the venture marker's room (309.4)
+        # and the dungeons completed (309.7).
+        dungeon = st.objects[p.command[0]].name if p.command else ""
+        completed = tuple(p.completed_dungeons) if p.completed_dungeons else ()
         known = before[n] if n < len(before) else None
         # An unchanged player is the previous view's (the same object, so deltas see it at once).
         if (known is not None and known.life == p.life and known.hand_count == len(p.hand)
                 and known.library_count == len(p.library) and known.mana == mana
                 and known.graveyard == graveyard and known.lost == p.lost
                 and known.poison == p.poison and known.seat == p.seat and known.name == p.name
-                and known.library_top == library_top):
+                and known.library_top == library_top and known.dungeon == dungeon
+                and known.room == p.room and known.completed_dungeons == completed):
             players.append(known)
         else:
             players.append(new_player_public(p.seat, p.name, p.life, p.poison, len(p.hand),
-                                             len(p.library), graveyard, mana, p.lost, library_top))
+                                             len(p.library), graveyard, mana, p.lost, library_top,
+                                             dungeon, p.room, completed))
     own = st.players[seat].hand
     hand = tuple(build.zone(own, "hand", seat)) if own else ()
     # Every permanent is shown; one that is face down without its name (708.2).

@@ -2,9 +2,34 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..base import builder
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectMarks:
+    """What only some permanents have, shown to those who may see the permanent."""
+
+    protector: int = -1
+    """A battle's protector (a seat, 310.8); -1: none, or not a battle."""
+    sector: str = ""
+    """The sector its controller assigned it (704.5u), or empty."""
+    merged: tuple[str, ...] = ()
+    """A merged permanent's cards by name, top first (725.1); empty for any other."""
+
+    def words(self, player_name: Callable[[int], str]) -> tuple[str, ...]:
+        """The marks in words, as views are shown to people: "protected by Bob", "sector
+        alpha", "merged: Gemrazer over Grizzly Bears" (``player_name``: a seat's name)."""
+        out = []
+        if self.protector >= 0:
+            out.append(f"protected by {player_name(self.protector)}")
+        if self.sector:
+            out.append(f"sector {self.sector}")
+        if self.merged:
+            out.append(f"merged: {' over '.join(self.merged)}")
+        return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +64,9 @@ class ObjectView:
     """Attacking."""
     blocking: bool = False
     """Blocking."""
+    marks: ObjectMarks | None = None
+    """A battle's protector, a sector, a merged permanent's cards (``ObjectMarks``); None for a
+    permanent with none of them, and for a card in any other zone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +112,22 @@ class PlayerPublic:
     """The top card of the library, if the viewer may see it (400.2 as an effect changes it:
     its owner under "You may look at the top card of your library any time", everyone under
     "Play with the top card of your library revealed"); empty otherwise."""
+    dungeon: str = ""
+    """The dungeon in their command zone (309.2, public), or empty."""
+    room: str = ""
+    """The room of that dungeon their venture marker is on (309.4), or empty."""
+    completed_dungeons: tuple[str, ...] = ()
+    """The dungeons they have completed, in order (309.7)."""
+
+    def dungeon_words(self) -> str:
+        """Their dungeon and room and the dungeons completed, in words ("" for none): "in Lost
+        Mine of Phandelver, room Cave Entrance; completed Lost Mine of Phandelver"."""
+        parts = []
+        if self.dungeon:
+            parts.append(f"in {self.dungeon}" + (f", room {self.room}" if self.room else ""))
+        if self.completed_dungeons:
+            parts.append(f"completed {', '.join(self.completed_dungeons)}")
+        return "; ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +171,7 @@ class PlayerView:
 
 
 # The views' constructors that the view builders use (``builder``): every field, in order.
+new_object_marks = builder(ObjectMarks)
 new_object_view = builder(ObjectView)
 new_player_public = builder(PlayerPublic)
 new_player_view = builder(PlayerView)

@@ -87,7 +87,7 @@
     const newest = V[Math.max(...have)];
     const faceDown = new Set();
     for (const v of have) for (const o of V[v].battlefield) if (!o[1]) faceDown.add(o[0]);
-    const hide = (o) => faceDown.has(o[0]) ? [o[0], "", ...o.slice(2)] : o;
+    const hide = (o) => faceDown.has(o[0]) ? [o[0], "", ...o.slice(2, 11), []] : o;
     return Object.assign({}, newest, {hand: null, battlefield: newest.battlefield.map(hide)});
   }
 
@@ -99,7 +99,7 @@
   }
 
   function card(o, v) {
-    const [id, nm, , types, tapped, power, toughness, damage, counters, flags, attached] = o;
+    const [id, nm, , types, tapped, power, toughness, damage, counters, flags, attached, marks] = o;
     const cls = ["card"];
     if (tapped) cls.push("tapped");
     if (flags.includes("a")) cls.push("attacking");
@@ -113,6 +113,7 @@
     if (flags.includes("a")) extra.push("attacking");
     if (flags.includes("b")) extra.push("blocking");
     if (attached) extra.push(`on ${name(attached, v)}`);
+    for (const m of marks) extra.push(m);
     return `<span class="${cls.join(" ")}" title="#${id}">${esc(nm || "face down")}` +
       (extra.length ? ` <small>${esc(extra.join(", "))}</small>` : "") + "</span>";
   }
@@ -132,6 +133,7 @@
         `<b style="color:${COLORS[s % 4]}">${esc(p.name)}</b> life <b>${p.life}</b>` +
         (p.poison ? `, poison <b>${p.poison}</b>` : "") +
         `<br>hand ${p.hand}, library ${p.library}${mana ? ", mana " + esc(mana) : ""}${p.lost ? " (lost)" : ""}` +
+        (p.dungeon ? `<br>dungeon: ${esc(p.dungeon)}` : "") +
         zone("battlefield", v.battlefield.filter((o) => o[2] === s), v) +
         zone("graveyard", p.graveyard, v) + "</div>";
     });
