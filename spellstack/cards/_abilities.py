@@ -182,9 +182,10 @@ def read_replacements(tables: tuple[ReplacementTable, ...], text: str,
         f = f"replacement[{i}]"
         if not r.text:
             raise where.error(f"{f}.text", "a replacement ability quotes its Oracle text")
-        wanted = {"enters": {"counters", "tapped", "unless_pay_life"},
+        wanted = {"enters": {"counters", "tapped", "unless_pay_life", "choose_protector"},
                   "to_graveyard": {"applies_to", "zone"}, "lose_game": {"effects"}}[r.event]
-        given = {k for k in ("counters", "tapped", "applies_to", "zone", "effects")
+        given = {k for k in ("counters", "tapped", "applies_to", "zone", "effects",
+                             "choose_protector")
                  if getattr(r, k) is not None}
         if not given or given - wanted:
             raise where.error(f, f"a {r.event!r} replacement takes {sorted(wanted)}, got "
@@ -198,7 +199,7 @@ def read_replacements(tables: tuple[ReplacementTable, ...], text: str,
         out.append(ReplacementAbility(
             r.event, r.applies_to or "self", tuple(sorted((r.counters or {}).items())),
             bool(r.tapped), r.unless_pay_life or 0, r.zone or "", effects,
-            read_position(r.text, text, where, f, i + 1), r.text))
+            read_position(r.text, text, where, f, i + 1), r.text, bool(r.choose_protector)))
     return tuple(out)
 
 

@@ -298,6 +298,8 @@ class ReplacementTable:
     """For ``enters``: it enters tapped."""
     unless_pay_life: Annotated[int, AtLeast(0)] | None = None
     """For ``enters``: unless this much life is paid (614.12, 119.4)."""
+    choose_protector: bool | None = None
+    """For ``enters``: its controller chooses an opponent to protect it as it enters (310.11a)."""
     applies_to: Literal["self", "any"] | None = None
     """For ``to_graveyard``: this card only, or any card."""
     zone: Annotated[str, Known("zone", REDIRECT_ZONES)] | None = None

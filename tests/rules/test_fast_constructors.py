@@ -29,7 +29,7 @@ CASES: list[tuple[type[Any], Callable[..., Any], tuple[Any, ...]]] = [
     (Decision, new_decision, (4, 1, "priority", "117.1: Ben, you have priority", (), (_OPTION,), 0, 0,
                               ((1, 2),), ((3, 4),))),
     (MoveEvent, _new_move, (12, "hand", "battlefield", True, False, (("+1/+1", 2),), True,
-                            "Shatterskull, the Hammer Pass", 7, 1)),
+                            "Shatterskull, the Hammer Pass", 7, 1, 2)),
     (AutoRun, _new_auto_run, ((0, 1), "priority", True, None, None)),
     (SeatBoard, _new_seat_board, (3, (5, 8), (), 0, True, False, True)),
     (HandFacts, _new_hand_facts, ((9, 10), -1, True, (), ())),

@@ -318,6 +318,9 @@ class ReplacementAbility:
     """The ability's place among the card's printed abilities."""
     text: str = ""
     """The Oracle sentence it implements, for choices (616.1)."""
+    choose_protector: bool = False
+    """For ``enters``: "as a Siege enters, choose an opponent to protect it": the player it
+    enters under chooses its protector among their opponents as it enters (310.11a, 614.12)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,8 +10,9 @@
   cost;
 - state-based actions: a battle with no defense counters that isn't the source of an ability
   that has triggered and not yet left the stack goes to its owner's graveyard (704.5v); a battle
-  whose protector is not in the game (one never designated included: its protector is chosen
-  as it enters, 310.8, 310.11a) and that no creature attacks gets a protector its controller
+  whose protector is not in the game (one never designated included: a Siege's is chosen as it
+  enters, 310.8, 310.11a, by its replacement ability ``choose_protector``; a permanent that
+  became a copy of one had none) and that no creature attacks gets a protector its controller
   chooses among their opponents, or goes to the graveyard if there is none (704.5w); a Siege
   whose controller is its protector gets an opponent of theirs as its protector the same way
   (704.5x);
@@ -56,8 +57,11 @@ SIEGE_ENTERS = "As a Siege enters"
 
 def _stands_for(n: int) -> dict[str, list[dict[str, Any]]]:
     """310.4b: ``defense = N`` is a replacement effect, "this permanent enters with N defense
-    counters" (quoted, on a Siege, by the words its entering is reminded with)."""
-    return {"replacement": [{"event": "enters", "counters": {KEY: n}, "text": SIEGE_ENTERS}]}
+    counters"; 310.11a: as a Siege enters, its controller chooses an opponent to protect it
+    (``choose_protector``). Both are quoted by the words a Siege's entering is reminded with,
+    which every battle of the pool has (a battle that is not a Siege would need its own)."""
+    return {"replacement": [{"event": "enters", "counters": {KEY: n}, "choose_protector": True,
+                             "text": SIEGE_ENTERS}]}
 
 
 def _defeated(game: Game, seen: Happened) -> None:

@@ -44,7 +44,17 @@ from typing import Generic, TypeVar
 from ..definitions import Effect, ReplacementAbility, definition_named
 from ..game import Game
 from ..layers import AFFECTED, Working, as_it_would_enter, characteristics
-from ..state import AbilityRef, Answer, Choice, GameObject, Proc, Shield, is_player_ref
+from ..state import (
+    AbilityRef,
+    Answer,
+    Choice,
+    GameObject,
+    Proc,
+    Shield,
+    is_player_ref,
+    player_ref,
+    seat_of_ref,
+)
 from ..views import ask_choose, ask_yes_no, visible_name
 
 REPLACEMENT_EVENTS: frozenset[str] = frozenset({"enters", "to_graveyard", "lose_game"})
@@ -80,6 +90,9 @@ class MoveEvent:
     controller: int = -1
     """For the battlefield: the player it enters under, who makes its "as it enters" choices
     (614.12); -1: its controller now."""
+    protector: int = -1
+    """For the battlefield: the battle's protector, chosen as it enters (310.11a, 614.12); -1:
+    none chosen."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,15 +240,28 @@ def _redirect_static(obj: GameObject, rep: ReplacementAbility) -> Replacement[Mo
                        obj.timestamp, apply)
 
 
+def _opponents(game: Game, seat: int) -> list[int]:
+    """310.11a: who may protect a battle entering under ``seat``: their opponents still in the
+    game, in turn order."""
+    st = game.state
+    return [s for s in st.apnap() if s != seat and not st.players[s].lost]
+
+
 def _enters_static(obj: GameObject, rep: ReplacementAbility, face: str = "") -> Replacement[MoveEvent]:
     text = f"{face or obj.name}: {rep.text}"
 
-    def apply(game: Game, ev: MoveEvent) -> MoveEvent:
+    def entering(ev: MoveEvent) -> MoveEvent:
         counters = dict(ev.counters)
         for kind, n in rep.counters:
             counters[kind] = counters.get(kind, 0) + n
         return replace(ev, counters=tuple(sorted(counters.items())),
                        tapped=ev.tapped or rep.tapped)
+
+    def apply(game: Game, ev: MoveEvent) -> MoveEvent:
+        if rep.choose_protector:  # nobody to ask: the first opponent in turn order
+            seats = _opponents(game, game.controller(obj) if ev.controller < 0 else ev.controller)
+            ev = replace(ev, protector=seats[0] if seats else -1)
+        return entering(ev)
 
     def ask(game: Game, ev: MoveEvent) -> Proc[MoveEvent]:
         # 614.12: the choice is made as it enters, by the player who controls the card (616.1;
@@ -243,19 +269,33 @@ def _enters_static(obj: GameObject, rep: ReplacementAbility, face: str = "") -> 
         # least the payment; paying it is losing it (119.3).
         seat = game.controller(obj) if ev.controller < 0 else ev.controller
         player = game.state.players[seat]
+        if rep.choose_protector:
+            # 310.11a: its controller chooses one of their opponents to protect it (asked only
+            # if there are several; with none, it has no protector and 704.5w puts it into
+            # its owner's graveyard).
+            name = face or obj.name
+            refs = [player_ref(s) for s in _opponents(game, seat)]
+            picked = yield from ask_choose(game, seat, f"310.11a: choose an opponent to protect "
+                                           f"{name}", refs, 1, 1)
+            if picked:
+                ev = replace(ev, protector=seat_of_ref(picked[0]))
+                game.log("replace", f"{player.name} chooses "
+                         f"{game.player_name(ev.protector)} to protect {name} as it enters "
+                         "(310.11a)", player=seat, subject=obj.id)
         life = rep.unless_pay_life
-        if player.life >= life and (yield from ask_yes_no(
-                game, seat, f"614.12: {rep.text} Pay {life} life?")):
-            player.life -= life
-            game.state.sba.players.add(seat)  # 704.5a
-            game.log("life", f"{player.name} pays {life} life ({player.life}): {text}",
-                     player=seat, amount=-life)
-            return ev
+        if life:
+            if player.life >= life and (yield from ask_yes_no(
+                    game, seat, f"614.12: {rep.text} Pay {life} life?")):
+                player.life -= life
+                game.state.sba.players.add(seat)  # 704.5a
+                game.log("life", f"{player.name} pays {life} life ({player.life}): {text}",
+                         player=seat, amount=-life)
+                return ev
         game.log("replace", f"replacement effect (614.6): {text}", subject=obj.id)
-        return apply(game, ev)
+        return entering(ev)
 
     return Replacement(f"enters:{obj.id}:{rep.position}", obj.id, text, obj.timestamp, apply,
-                       ask=ask if rep.unless_pay_life else None)
+                       ask=ask if rep.unless_pay_life or rep.choose_protector else None)
 
 
 def _copiable(game: Game, word: str, source: GameObject, seat: int, obj: GameObject) -> bool:

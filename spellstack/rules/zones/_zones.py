@@ -84,10 +84,10 @@ def copy_card(game: Game, obj: GameObject, seat: int) -> GameObject:
     return copy
 
 
-_new_move: Callable[[int, str, str, bool, bool, tuple[tuple[str, int], ...], bool, str, int, int],
-                    MoveEvent] = builder(MoveEvent)
+_new_move: Callable[[int, str, str, bool, bool, tuple[tuple[str, int], ...], bool, str, int, int,
+                     int], MoveEvent] = builder(MoveEvent)
 """``MoveEvent(object_id, from_zone, to_zone, top, shuffle, counters, tapped, face, copy_of,
-controller)``, every field given (``builder``): one for every zone change."""
+controller, protector)``, every field given (``builder``): one for every zone change."""
 
 
 def move_object(
@@ -132,7 +132,7 @@ def move_object(
     if event is None:
         event = _new_move(oid, st.objects[oid].zone, to_zone, top, False, counters, False,
                           name if to_zone == "battlefield" else "", 0,
-                          -1 if controller is None else controller)
+                          -1 if controller is None else controller, -1)
         if instead or _may_be_replaced(game, oid, to_zone, event.face):
             event = run_sync(replace_move(game, event, instead, ask=False))
     to_zone, top, copy_of = event.to_zone, event.top, copy_of or event.copy_of
@@ -208,6 +208,8 @@ def move_object(
             game.changed()
         # 302.6: a permanent that just came under its controller's control is "sick".
         new.sick = True
+        if event.protector >= 0:
+            new.protector = event.protector  # 310.11a: chosen as it entered
         new.tapped = event.tapped  # 614.1c: it enters tapped, or with counters
         for kind, n in event.counters:
             add_counters(game, new, kind, n)
@@ -267,7 +269,7 @@ def replace_entering(game: Game, oid: int, to_zone: str, *, controller: int | No
     resolving permanent spell checks before it enters (608.3e)."""
     ev = _new_move(oid, game.state.objects[oid].zone, to_zone, top, False, counters, False,
                    name if to_zone == "battlefield" else "", 0,
-                   -1 if controller is None else controller)
+                   -1 if controller is None else controller, -1)
     if instead or _may_be_replaced(game, oid, to_zone, ev.face):
         ev = yield from replace_move(game, ev, instead)
     return ev
