@@ -25,8 +25,10 @@ from spellstack.rules.views import ObjectMarks, ObjectView, PlayerPublic, Player
 DECISION = Decision(3, 0, "priority", "You have priority.")
 NAMES = ("Forest", "Grizzly Bears", "Shock", "")
 MARKS = (None, ObjectMarks(protector=1), ObjectMarks(sector="beta"),
-         ObjectMarks(merged=("Gemrazer", "Grizzly Bears")), ObjectMarks(0, "alpha", ("Gemrazer", "Clone")))
-"""An object's marks: none (nearly always), a battle's protector, a sector, a merged permanent."""
+         ObjectMarks(merged=("Gemrazer", "Grizzly Bears")), ObjectMarks(goals=(("final chapter", 3),)),
+         ObjectMarks(0, "alpha", ("Gemrazer", "Clone"), (("final chapter", 2),)))
+"""An object's marks: none (nearly always), a battle's protector, a sector, a merged permanent,
+a Saga's final chapter."""
 DUNGEONS = (("", "", ()), ("Lost Mine of Phandelver", "Cave Entrance", ()),
             ("Lost Mine of Phandelver", "Dark Pool", ("Lost Mine of Phandelver",)),
             ("", "", ("Lost Mine of Phandelver",)))

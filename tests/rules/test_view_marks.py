@@ -20,14 +20,16 @@ ALICE, BOB = 0, 1
 
 def marked_game() -> tuple[Game, dict[str, GameObject]]:
     """Alice: Grizzly Bears in sector alpha, Invasion of Gobakhan (bob protects it), Savannah
-    Lions with a Gemrazer merged over it, a face-down Exalted Angel in sector gamma, in Lost Mine
-    of Phandelver's Goblin Lair; bob has completed that dungeon."""
+    Lions with a Gemrazer merged over it, a face-down Exalted Angel in sector gamma, The Eldest
+    Reborn with 2 lore counters, in Lost Mine of Phandelver's Goblin Lair; bob has completed that
+    dungeon."""
     setup: dict[str, Any] = {
         "players": ["alice", "bob"],
         "alice": {"battlefield": [{"card": "Grizzly Bears", "sector": "alpha"},
                                   {"card": "Invasion of Gobakhan"},
                                   {"card": "Savannah Lions"}, {"card": "Exalted Angel",
-                                                               "face_down": True, "sector": "gamma"}],
+                                                               "face_down": True, "sector": "gamma"},
+                                  {"card": "The Eldest Reborn", "counters": {"lore": 2}}],
                   "hand": ["Gemrazer"],
                   "dungeon": {"name": "Lost Mine of Phandelver", "room": "Goblin Lair"}},
         "bob": {"completed_dungeons": ["Lost Mine of Phandelver"]},
@@ -52,6 +54,7 @@ def test_each_permanent_shows_its_marks_and_each_player_their_dungeon() -> None:
         assert marks["Grizzly Bears"] == ObjectMarks(sector="alpha")
         assert marks["Invasion of Gobakhan"] == ObjectMarks(protector=BOB)
         assert marks["Gemrazer"] == ObjectMarks(merged=("Gemrazer", "Savannah Lions"))
+        assert marks["The Eldest Reborn"] == ObjectMarks(goals=(("final chapter", 3),))  # 714.2c
         alice, bob = view.players
         assert (alice.dungeon, alice.room, alice.completed_dungeons) == (
             "Lost Mine of Phandelver", "Goblin Lair", ())
@@ -85,15 +88,17 @@ def test_trace_show_the_page_and_the_chat_name_the_marks() -> None:
     assert "Gemrazer 4/4 (alice), merged: Gemrazer over Savannah Lions" in text
     assert "Grizzly Bears 2/2 (alice), sector alpha" in text
     assert "(face down) 2/2 (alice), sector gamma" in text
+    assert "The Eldest Reborn (alice), 2 lore, final chapter 3" in text
     assert "dungeon: in Lost Mine of Phandelver, room Goblin Lair" in text
     assert "dungeon: completed Lost Mine of Phandelver" in text
     page = page_view(view)
     assert sorted(o[11] for o in page["battlefield"]) == [
-        ["merged: Gemrazer over Savannah Lions"], ["protected by bob"], ["sector alpha"],
-        ["sector gamma"]]
+        ["final chapter 3"], ["merged: Gemrazer over Savannah Lions"], ["protected by bob"],
+        ["sector alpha"], ["sector gamma"]]
     assert [p["dungeon"] for p in page["players"]] == [
         "in Lost Mine of Phandelver, room Goblin Lair", "completed Lost Mine of Phandelver"]
     board = render_board(view, Numbering())
     assert "Invasion of Gobakhan defensex3 (protected by bob)" in board
     assert "(merged: Gemrazer over Savannah Lions)" in board and "(sector alpha)" in board
+    assert "The Eldest Reborn lorex2 (final chapter 3)" in board
     assert "in Lost Mine of Phandelver, room Goblin Lair" in board

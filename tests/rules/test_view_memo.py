@@ -252,7 +252,7 @@ def test_the_fast_constructors_build_what_the_dataclass_builds() -> None:
         made.tapped = False  # type: ignore[misc]
     public = builder(PlayerPublic)(0, "Ann", 20, 0, 7, 33, (made,), (), False, (), "", "", ())
     assert public == PlayerPublic(0, "Ann", 20, 0, 7, 33, (made,), (), False)
-    marks = builder(ObjectMarks)(1, "alpha", ("Gemrazer", "Grizzly Bears"))
+    marks = builder(ObjectMarks)(1, "alpha", ("Gemrazer", "Grizzly Bears"), ())
     assert type(marks) is ObjectMarks and marks == ObjectMarks(1, "alpha", ("Gemrazer", "Grizzly Bears"))
 
     @dataclasses.dataclass(frozen=True, slots=True)

@@ -197,7 +197,8 @@ CARD_KEYS.register(KEY, CardKey(
     stands_for=_stands_for, card_type="Enchantment"))
 COUNTER_KINDS.register(LORE, CounterKind(
     "714.3a", "a Saga's: one as it enters and one as each of its controller's precombat main "
-              "phases begins; its chapter abilities trigger as they are put on it"))
+              "phases begins; its chapter abilities trigger as they are put on it",
+    goal=("final chapter", _final_chapter)))
 TURN_ACTIONS.register("add_lore", TurnAction(
     "714.3b", "the active player puts a lore counter on each Saga they control with one or more "
     "chapter abilities", "precombat_main", "begin", act=_add_lore))

@@ -3,7 +3,9 @@ of 122.1 are registered here; a mechanic's own kind by its module (``rules/mecha
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ._registry import Registry
 
@@ -17,6 +19,10 @@ class CounterKind:
     does: str
     """What the rules make it do, with the rules that do it; empty when it means nothing by
     itself (a card's own text reads it, 122.1)."""
+    goal: tuple[str, Callable[[Any, Any], int]] | None = None
+    """What a permanent's counters of this kind count toward, shown in views beside them: its
+    name in words and how to find it, as (game, permanent) -> number (a Saga's lore counters:
+    ``("final chapter", ...)``, 714.2c); None for a kind that counts toward nothing."""
 
 
 COUNTER_KINDS: Registry[CounterKind] = Registry("counter kind")

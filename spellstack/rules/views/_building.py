@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..game import Game
+from ..registry import COUNTER_KINDS
 from ..state import GameObject
 from ._types import (
     ObjectMarks,
@@ -55,19 +56,35 @@ def _hidden_view(game: Game, obj: GameObject) -> ObjectView:
         obj.id, "", obj.owner, game.controller(obj), ("Creature",), obj.tapped, obj.damage, 2, 2,
         tuple(sorted(obj.counters.items())), obj.attached_to, obj.sick,
         bool(combat and obj.id in combat.attackers), bool(combat and obj.id in combat.blockers),
-        _marks(obj, cards=False))
+        _marks(game, obj, cards=False))
     return view
 
 
-def _marks(obj: GameObject, cards: bool = True) -> ObjectMarks | None:
+_GOALS: dict[str, tuple[str, Callable[[Any, Any], int]]] = {}
+"""The counter kinds that count toward a number (``CounterKind.goal``: lore), rebuilt as the
+registry changes."""
+
+
+def _rebuild_goals() -> None:
+    _GOALS.clear()
+    _GOALS.update({kind: k.goal for kind, k in COUNTER_KINDS.items() if k.goal is not None})
+
+
+COUNTER_KINDS.watch(_rebuild_goals)
+
+
+def _marks(game: Game, obj: GameObject, cards: bool = True) -> ObjectMarks | None:
     """What only some permanents have (``ObjectMarks``): a battle's protector (310.8), a sector
-    (704.5u), a merged permanent's cards (725.1: only if ``cards``, for a viewer who may see the
-    permanent); None when it has none of them."""
+    (704.5u), and, only if ``cards`` (for a viewer who may see the permanent), a merged
+    permanent's cards (725.1) and what its counters count toward (a Saga's final chapter,
+    714.2c); None when it has none of them."""
     merged = obj.merged if cards else ()
-    if obj.protector < 0 and not obj.sector and not merged:
+    goals = tuple([(_GOALS[kind][0], _GOALS[kind][1](game, obj)) for kind in sorted(obj.counters)
+                   if kind in _GOALS]) if cards and obj.counters and _GOALS else ()
+    if obj.protector < 0 and not obj.sector and not merged and not goals:
         return None
     marks: ObjectMarks = new_object_marks(obj.protector, obj.sector,
-                                          tuple([name for _, name, _ in merged]))
+                                          tuple([name for _, name, _ in merged]), goals)
     return marks
 
 
@@ -86,7 +103,7 @@ def _object_view(game: Game, obj: GameObject, attackers: Mapping[int, Any],
                       (c.toughness or 0) if creature else 0,
                       tuple(sorted(obj.counters.items())) if obj.counters else (),
                       obj.attached_to, obj.sick, obj.id in attackers, obj.id in blockers,
-                      _marks(obj) if on_battlefield else None)
+                      _marks(game, obj) if on_battlefield else None)
 
 
 _NO_COMBATANTS: dict[int, Any] = {}
@@ -122,16 +139,18 @@ class _Build:
         layers = game.caches.layers
         permanents = zone == "battlefield"
         hidden_zone = zone == "library"
+        goals = _GOALS.keys()
         out: list[ObjectView] = []
         for i in ids:
             obj = objects[i]
             # The fast way is for an object face up in the zone it is listed in, a public one
             # (400.2: a graveyard, the battlefield, exile) or the seat's own hand: ``visible_to``
             # answers yes for it. Any other is asked, and built the general way, as is a
-            # permanent with marks (``_marks``: a battle, a sector, a merged permanent).
+            # permanent with marks (``_marks``: a battle, a sector, a merged permanent, a Saga with lore counters).
             if (hidden_zone or obj.face_down or obj.zone != zone
                     or (owner is not None and obj.owner != owner)
-                    or (permanents and (obj.protector >= 0 or obj.sector or obj.merged))):
+                    or (permanents and (obj.protector >= 0 or obj.sector or obj.merged or (
+                        obj.counters and not goals.isdisjoint(obj.counters))))):
                 if visible_to(game, self.seat, obj):
                     view = _object_view(game, obj, attackers, blockers)
                 elif permanents:

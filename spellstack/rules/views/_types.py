@@ -18,10 +18,14 @@ class ObjectMarks:
     """The sector its controller assigned it (704.5u), or empty."""
     merged: tuple[str, ...] = ()
     """A merged permanent's cards by name, top first (725.1); empty for any other."""
+    goals: tuple[tuple[str, int], ...] = ()
+    """What some of its counters count toward, in words and as a number: ``("final chapter",
+    3)`` for a Saga with lore counters (714.2c); empty for any other."""
 
     def words(self, player_name: Callable[[int], str]) -> tuple[str, ...]:
         """The marks in words, as views are shown to people: "protected by Bob", "sector
-        alpha", "merged: Gemrazer over Grizzly Bears" (``player_name``: a seat's name)."""
+        alpha", "merged: Gemrazer over Grizzly Bears", "final chapter 3" (``player_name``: a
+        seat's name)."""
         out = []
         if self.protector >= 0:
             out.append(f"protected by {player_name(self.protector)}")
@@ -29,6 +33,7 @@ class ObjectMarks:
             out.append(f"sector {self.sector}")
         if self.merged:
             out.append(f"merged: {' over '.join(self.merged)}")
+        out += [f"{words} {n}" for words, n in self.goals]
         return tuple(out)
 
 
