@@ -35,9 +35,17 @@ def test_the_ci_command_is_the_one_the_tests_run() -> None:
 
 
 def test_the_failure_shown_is_in_the_reports_format() -> None:
-    [sample] = _blocks("text")
+    sample, _record = _blocks("text")
     assert re.fullmatch(r"  game \d+ \(game seed \d+\): \w+ at action \d+ \(turn \d+, \w+'s \w+\): .+\n"
                         r"    replay: spellstack soak --seed \d+ --start \d+ --games 1\n", sample)
+
+
+def test_the_record_shown_is_in_the_reports_format() -> None:
+    _sample, record = _blocks("text")
+    assert re.fullmatch(r"10,000 games, [\d,]+ actions, [\d,]+ decisions, [\d,]+ turns, [\d,]+ refused actions\n"
+                        r"ended: \d+ draw, \d+ won\n"
+                        r"failures: 0\n"
+                        r"time: [\d,.]+ s, [\d.]+ games/s, [\d,]+ actions/s, 2 jobs\n", record)
 
 
 def test_the_options_table_gives_the_parsers_defaults() -> None:
