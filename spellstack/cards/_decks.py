@@ -11,6 +11,7 @@ from typing import Annotated
 
 from .._files import FileRefused, read_regular_file
 from .._printable import printable
+from .._suggest import closest
 from ..rules import CardDefinition, CardDefinitionError
 from ..rules.base import AtLeast
 from ..schema import SchemaError, from_plain, other_keys_ignored
@@ -120,8 +121,10 @@ def load_deck(name_or_path: str, cards: Mapping[str, CardDefinition]) -> Deck:
             raise CardDefinitionError(f"{short_value(name_or_path)} is a folder, not a deck "
                                       "file") from None
         if err.missing:
+            near = closest(name_or_path, DECKS)
+            hint = f"; did you mean {near!r}?" if near else ""
             raise CardDefinitionError(f"no built-in deck or deck file {short_value(name_or_path)} "
-                                      f"(built-in: {', '.join(DECKS)})") from None
+                                      f"(built-in: {', '.join(DECKS)}){hint}") from None
         raise CardDefinitionError(f"deck file {short_value(name_or_path)}: {err}") from None
     # The path names the file in every error: escaped, as it may hold anything.
     source = printable(str(path))

@@ -3,12 +3,12 @@ engine does not define: a pool card not implemented yet, or an unknown name."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 
 from .._printable import SHORT_LIMIT, short_value
+from .._suggest import closest
 from ..rules import CardDefinition, CardDefinitionError
 from ._toml import parse_toml
 
@@ -55,7 +55,6 @@ def card_name_problem(name: str, cards: Mapping[str, CardDefinition], *,
     hint = ""
     if len(name) <= 2 * SHORT_LIMIT:
         # No card name is longer: a longer one is no misspelling worth the comparisons.
-        known = sorted(pool_same | {n for n, d in cards.items() if d.is_token == token})
-        close = difflib.get_close_matches(name, known, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        near = closest(name, pool_same | {n for n, d in cards.items() if d.is_token == token})
+        hint = f" (did you mean {near!r}?)" if near else ""
     return False, f"unknown {kind} {shown}{hint}"

@@ -5,23 +5,28 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from typing import cast
 
 from .. import __version__
 from .._printable import error_line
 from ..rules import SpellstackError
 from . import _bench, _cards, _chat, _fuzz, _play, _replay, _scenario, _soak, _tournament, _trace
 from ._errors import CommandError
+from ._parser import Parser
 
 __all__ = ["main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="spellstack",
         description="A Magic: The Gathering rules engine run as an actor-based async "
                     "simulation.")
     parser.add_argument("--version", action="version", version=f"spellstack {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    # Each subcommand's parser is a Parser too (argparse makes them of the parent's class);
+    # the functions that add them take any ArgumentParser's.
+    sub = cast("argparse._SubParsersAction[argparse.ArgumentParser]",
+               parser.add_subparsers(dest="command", required=True))
     _play.add_parser(sub)
     _tournament.add_parser(sub)
     _scenario.add_parser(sub)

@@ -61,7 +61,14 @@ def _modes(args: argparse.Namespace) -> list[str]:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("bench", help="measure games/s and decisions/s on one core")
+    p = sub.add_parser(
+        "bench", help="measure games/s and decisions/s on one core",
+        description="Measure how fast games are played: by default 200 games between two seeded "
+                    "random bots through the real actors, on one core, in games, decisions and "
+                    "messages per second, beside the floor of one msgpack round trip over a trio "
+                    "memory channel measured in the same run. Each mode option (--kernel, --trace, "
+                    "--jobs, --concurrent, --messages, --layers, --bombing, --tournament, "
+                    "--profile) measures something else instead: see docs/performance.md.")
     p.add_argument("--games", type=int, default=None,
                    help="games to play (default 200; with --concurrent N, default N)")
     p.add_argument("--seed", type=int, default=0, help="first seed (default 0)")

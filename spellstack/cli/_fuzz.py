@@ -16,8 +16,12 @@ __all__ = ["add_parser"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("fuzz", help="play games against a hostile client, checking every "
-                                    "message")
+    p = sub.add_parser(
+        "fuzz", help="play games against a hostile client, checking every message",
+        description="Play games in which one seat is a hostile client sending a seeded stream "
+                    "of malformed, mutated and out-of-turn messages, and check the game after "
+                    "every message; exit 1 if a check failed, each failure with a command that "
+                    "replays its game (see docs/fuzzing.md).")
     p.add_argument("--messages", type=int, default=None,
                    help="hostile messages to send (default 20000; with --game: cut that "
                         "game's mutated stream after this many, default none)")

@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "only, and compare every line with the trace. Exit 0 if the replay is "
                     "identical, 1 at the first line that differs (both versions are shown), "
                     "2 if the file is missing or not a trace.")
-    p.add_argument("file", type=Path, help="a trace (spellstack play --trace FILE)")
+    p.add_argument("file", type=Path, metavar="FILE", help="a trace (spellstack play --trace FILE)")
     p.set_defaults(run=run)
 
 

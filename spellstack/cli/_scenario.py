@@ -20,9 +20,16 @@ __all__ = ["add_parser"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("scenario", help="scenario files")
+    p = sub.add_parser("scenario", help="scenario files",
+                       description="Scenario files: games set up, played and checked as a TOML "
+                                   "file says (see docs/scenarios.md).")
     inner = p.add_subparsers(dest="scenario_command", required=True)
-    r = inner.add_parser("run", help="run scenario files or folders")
+    r = inner.add_parser("run", help="run scenario files or folders",
+                         description="Play each scenario file (each .toml file below a folder) "
+                                     "through the real actors and protocol and print PASS or "
+                                     "FAIL with the first expectation that did not hold, then a "
+                                     "summary. Exit 0 if every scenario passed or failed as "
+                                     "expected, 1 if not, 2 for bad paths.")
     r.add_argument("paths", nargs="+", type=Path, help="scenario files or folders")
     r.add_argument("--json", action="store_true",
                    help="one JSON object per scenario on stdout (the summary goes to stderr)")

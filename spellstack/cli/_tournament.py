@@ -111,8 +111,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                     "goes on with --resume, and the standings, a line per pair (Elo "
                     "difference, LOS) and openskill ratings are printed at the end.",
         epilog=f"An entrant is [NAME=]BOT@DECK. BOT: {', '.join(BUILT_IN_BOTS)}, a Python class "
-               "as module:Class or path/to/file.py:Class (see docs/bots.md). DECK: a built-in "
-               f"deck ({', '.join(DECKS)}), a TOML deck file, or an MTG Arena or MTGO text "
+               "as module:Class or path/to/file.py:Class (see docs/bots.md), or a program "
+               "speaking the stdio protocol as stdio:COMMAND (see docs/stdio-bots.md). DECK: a "
+               f"built-in deck ({', '.join(DECKS)}), a TOML deck file, or an MTG Arena or MTGO text "
                "list (see docs/decks.md). With no --entrant: the random bot with each built-in "
                "deck. See docs/tournaments.md.")
     p.add_argument("--entrant", action="append", default=None, metavar="[NAME=]BOT@DECK",
@@ -360,6 +361,10 @@ def run(args: argparse.Namespace) -> int:
 
     settings = with_key_from(settings_from(args), args)
     jobs = _jobs(args)
+    if args.resume and not args.db.exists():
+        # Refused before --trace-dir's folder is made: a refused --resume leaves nothing behind.
+        raise CommandError(f"{args.db}: no such file, so no tournament to resume; start it "
+                           "without --resume, or give --db the file it was recorded in")
     for flag, path in (("--results", args.results), ("--db", args.db)):
         if path is not None and (path.is_dir() or not path.parent.is_dir()):
             raise CommandError(f"{flag} {str(path)!r}: " + ("is a folder" if path.is_dir() else

@@ -20,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         description="Explain, from the trace alone, why a spell or ability resolved, didn't "
                     "resolve (every target illegal) or was countered, or why a step ended: the "
                     "rule, the record that caused it and the passes that let it happen.")
-    p.add_argument("file", type=Path, help="a trace (spellstack play --trace FILE)")
+    p.add_argument("file", type=Path, metavar="FILE", help="a trace (spellstack play --trace FILE)")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--seq", type=int, metavar="N",
                        help="the record to explain: a cast, a resolution, a counter, a step")

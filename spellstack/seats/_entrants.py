@@ -26,6 +26,7 @@ from pathlib import Path
 from types import MappingProxyType, ModuleType
 from typing import Any
 
+from .._suggest import closest
 from ..bots import Bot, HeuristicBot, RandomBot
 from ..cards import DECKS, Deck, load_deck, short_value
 from ..rules import CardDefinition, CardDefinitionError
@@ -244,7 +245,10 @@ def _class_spec(spec: str) -> tuple[str, str]:
     """A Python class bot's spec as (module or file, class), if it is of that form."""
     where, colon, attr = spec.rpartition(":")
     if not colon:
-        raise EntrantError(f"bot {short_value(spec)}: not a built-in bot and no ':CLASS' ({_FORMS})")
+        near = closest(spec, BUILT_IN_BOTS)
+        hint = f"; did you mean {near!r}?" if near else ""
+        raise EntrantError(f"bot {short_value(spec)}: not a built-in bot and no ':CLASS' ({_FORMS})"
+                           f"{hint}")
     if not where or not attr:
         raise EntrantError(f"bot {short_value(spec)}: a module or file before the ':' and a class after "
                            f"it ({_FORMS})")

@@ -57,7 +57,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
     if scheduler is not None and backend != "dask":
         raise ValueError("a scheduler is for the dask backend")
     names = tuple(e.name for e in settings.entrants)
-    store = ResultsStore(Path(db))
+    # Resuming only reads a file that holds results: none is made for a tournament it lacks.
+    store = ResultsStore(Path(db), create=not resume)
     try:
         explicit = bool(settings.key) or settings.seed is not None
         proposed = settings.secret() if explicit else new_key()

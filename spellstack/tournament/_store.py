@@ -126,17 +126,25 @@ def _shown(value: object) -> str:
 class ResultsStore:
     """One open results database."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, create: bool = True) -> None:
+        """Open ``path``; ``create=False`` (to resume a tournament): StoreError, and no file
+        made or changed, if it doesn't exist or holds no results yet."""
         self.path = path
         """The database file."""
         self.read_only = False
         """Whether the file (or its filesystem) can't be written: it can be read, not added to."""
         if path.is_dir():
             raise StoreError(f"{path}: is a folder, not a results database")
+        if not create and not path.exists():
+            raise StoreError(f"{path}: no such file, so no tournament to resume; start it "
+                             "without --resume, or give --db the file it was recorded in")
         self._db = self._connect(path)
         try:
             self.version = self._version()
             """Its schema version (0 for a new, empty file)."""
+            if self.version == 0 and not create:
+                raise StoreError(f"{path}: no tournament to resume (it holds no results); start "
+                                 "it without --resume, or give --db the file it was recorded in")
             if not self.read_only and self.version != 1:
                 # A version 1 file is left as it is until a new tournament is recorded in it.
                 self._db.execute("PRAGMA journal_mode=WAL")
