@@ -123,8 +123,10 @@ def format_stats(trace: Trace, stats: TraceStats) -> list[str]:
     out += [f"  {k:<18}{n:>6}" for k, n in stats.messages]
     out += ["", f"game events by kind ({sum(n for _, n in stats.events)}):"]
     out += [f"  {k:<18}{n:>6}" for k, n in stats.events]
-    out += ["", f"passes per step:   {'player':>6}{'auto':>6}"]
-    out += [f"  {p.step.replace('_', ' '):<18}{p.by_players:>6}{p.automatic:>6}" for p in stats.passes]
+    # The step names' column is as wide as the longest (``beginning of combat``, 19).
+    width = max([16, *(len(p.step) for p in stats.passes)])
+    out += ["", f"{'passes per step:':<{width + 2}}{'player':>7}{'auto':>6}"]
+    out += [f"  {p.step.replace('_', ' '):<{width}}{p.by_players:>7}{p.automatic:>6}" for p in stats.passes]
     out += ["", f"decisions per player: {'priority':>8}{'other':>6}{'replies':>8}"]
     out += [f"  {d.player:<20}{d.priority:>8}{d.other:>6}{d.replies:>8}" for d in stats.decisions]
     return out
