@@ -182,17 +182,43 @@ def test_a_trace_of_format_4_is_refused_naming_the_formats_read(tmp_path: Path, 
     assert str(err).endswith("broken.jsonl: line 1: trace format 4; this version reads formats 5, 6 and 7")
 
 
-def test_a_file_without_its_result_line(tmp_path: Path, traced: Path) -> None:
+def test_a_file_without_its_result_line_is_read_without_a_result(tmp_path: Path, traced: Path) -> None:
     lines = _lines(traced)[:-1]
-    err = _refused(tmp_path, lines, TraceTruncatedError)
-    assert (err.line, err.problem) == (len(lines), "the file ends here without a result line")
+    trace = read_trace(_write(tmp_path, lines))
+    assert trace.result is None and trace.cut_line == 0
+    assert trace.messages == read_trace(traced).messages
+    assert trace.last_seq == len(lines) - 1
 
 
-def test_a_file_cut_in_the_middle_of_a_line(tmp_path: Path, traced: Path) -> None:
+def test_a_file_cut_in_the_middle_of_a_line_is_read_up_to_the_line_before(tmp_path: Path, traced: Path) -> None:
     lines = _lines(traced)[:10]
     lines[-1] = lines[-1][:40]
-    err = _refused(tmp_path, lines, TraceTruncatedError)
-    assert err.line == 10 and err.problem.startswith("the file ends in the middle of this line")
+    trace = read_trace(_write(tmp_path, lines))
+    assert (trace.result, trace.cut_line, trace.last_seq) == (None, 10, 8)
+    assert trace.messages == read_trace(traced).messages[:8]
+
+
+def test_a_header_cut_in_the_middle_is_refused(tmp_path: Path, traced: Path) -> None:
+    err = _refused(tmp_path, [_lines(traced)[0][:40]], TraceTruncatedError)
+    assert err.line == 1 and err.problem.startswith("the file ends in the middle of this line")
+
+
+def test_only_the_last_line_may_be_cut_off(traced: Path) -> None:
+    # Lines given without their newlines: one that is not JSON is cut off only if it is last.
+    lines = [line.rstrip("\n") for line in _lines(traced)[:10]]
+    lines[5] = lines[5][:40]
+    with pytest.raises(TraceNotJSONError, match=r"^given: line 6: not JSON"):
+        parse_trace(lines, "given")
+    assert parse_trace(lines[:6], "given").cut_line == 6
+
+
+async def test_a_trace_cut_short_replays_up_to_its_cut(tmp_path: Path, traced: Path) -> None:
+    lines = _lines(traced)
+    for cut in (lines[:-1], lines[:200]):
+        trace = read_trace(_write(tmp_path, cut))
+        again = tmp_path / "again.jsonl"
+        await replay_trace(trace, trace_path=again)  # no mismatch: it stops past the cut
+        assert again.read_text("utf-8").splitlines(keepends=True)[:len(cut)] == cut
 
 
 @pytest.mark.parametrize(("line", "edit", "problem"), [

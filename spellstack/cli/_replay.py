@@ -11,7 +11,7 @@ import trio
 from .._printable import printable
 from ..trace import ReplayCheck, ReplayError, TraceError, check_replay
 from ._errors import CommandError
-from ._trace_file import load_trace
+from ._trace_file import load_trace, note_cut
 
 __all__ = ["add_parser", "render_check"]
 
@@ -20,8 +20,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser(
         "replay", help="play a traced game again and check it against its trace",
         description="Play the game of a trace again from its header and what each player sent "
-                    "only, and compare every line with the trace. Exit 0 if the replay is "
-                    "identical, 1 at the first line that differs (both versions are shown), "
+                    "only, and compare every line with the trace (a trace cut short: every "
+                    "line up to its last record). Exit 0 if the replay is identical, 1 at the "
+                    "first line that differs (both versions are shown), "
                     "2 if the file is missing or not a trace.")
     p.add_argument("file", type=Path, metavar="FILE", help="a trace (spellstack play --trace FILE)")
     p.set_defaults(run=run)
@@ -34,6 +35,8 @@ def _line(record: object) -> str:
 def render_check(check: ReplayCheck) -> list[str]:
     """The report's lines."""
     d = check.divergence
+    if d is None and check.cut_after:
+        return [f"identical up to record {check.cut_after}; the trace has no result line"]
     if d is None:
         return [f"identical: {check.compared} message lines and the result line",
                 f"final state hash {check.final_hash}"]
@@ -42,8 +45,9 @@ def render_check(check: ReplayCheck) -> list[str]:
              f"recorded: {_line(d.recorded)}", f"replayed: {_line(d.replayed)}"]
     if check.error:
         lines.append(f"replay: {check.error}")
+    recorded = check.recorded_hash or "none: the trace has no result line"
     lines.append(f"final state hash {check.final_hash or '(none: the replay has no result line)'}"
-                 f" (recorded {check.recorded_hash})")
+                 f" (recorded {recorded})")
     return lines
 
 
@@ -57,4 +61,5 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"not a trace: {err}") from None
     for line in render_check(check):
         print(printable(line))
+    note_cut(trace, args.file)
     return 0 if check.identical else 1

@@ -8,7 +8,9 @@ from pathlib import Path
 
 from .._printable import printable
 from ..trace import (
+    ShowLine,
     ShowOptions,
+    Trace,
     TraceError,
     TraceQueryError,
     format_show,
@@ -21,7 +23,7 @@ from ..trace import (
 )
 from . import _trace_why
 from ._errors import CommandError
-from ._trace_file import load_trace
+from ._trace_file import load_trace, note_cut
 
 __all__ = ["add_parser", "run_html", "run_show", "run_stats"]
 
@@ -90,6 +92,7 @@ def run_show(args: argparse.Namespace) -> int:
                               player=args.player, turn=args.turn, kinds=tuple(args.kind))
         if args.view is not None:
             print("\n".join(map(printable, format_view(view_at(trace, args.view, options)))))
+            note_cut(trace, args.file)
             return 0
         lines = show_trace(trace, options)
     except TraceQueryError as err:
@@ -101,8 +104,23 @@ def run_show(args: argparse.Namespace) -> int:
     else:
         print("no record matches")
     r = trace.result
-    print(f"result: {printable(r.reason)} (turn {r.turns})")
+    if r is None:
+        print(f"-- the trace ends here without a result (cut after record {_cut_after(trace, options, lines)}) --")
+    else:
+        print(f"result: {printable(r.reason)} (turn {r.turns})")
+    note_cut(trace, args.file)
     return 0
+
+
+def _cut_after(trace: Trace, options: ShowOptions, lines: list[ShowLine]) -> int:
+    """The last record of a trace cut short, as the account numbers it: its ``seq``, or, shown
+    as a player, the last line of that player's whole account (a ``seq`` would tell how many
+    records were hidden from it)."""
+    if options.as_player is None:
+        return trace.last_seq
+    if options != ShowOptions(as_player=options.as_player):  # filtered: the whole account's end
+        lines = show_trace(trace, ShowOptions(as_player=options.as_player))
+    return lines[-1].number if lines else 0
 
 
 def run_stats(args: argparse.Namespace) -> int:
@@ -113,6 +131,7 @@ def run_stats(args: argparse.Namespace) -> int:
     except TraceError as err:  # a record that doesn't decode as its kind
         raise CommandError(f"not a trace: {err}") from None
     print("\n".join(map(printable, format_stats(trace, stats))))
+    note_cut(trace, args.file)
     return 0
 
 
@@ -135,4 +154,5 @@ def run_html(args: argparse.Namespace) -> int:
     except OSError as err:
         raise CommandError(f"{out}: {err.strerror or err}") from None
     print(f"wrote {out} ({len(page.encode()) // 1024} KiB)")
+    note_cut(trace, args.file)
     return 0

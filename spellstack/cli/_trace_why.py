@@ -9,7 +9,7 @@ from pathlib import Path
 from .._printable import printable
 from ..trace import Explanation, TraceError, WhyError, explain
 from ._errors import CommandError
-from ._trace_file import load_trace
+from ._trace_file import load_trace, note_cut
 
 __all__ = ["add_parser", "render_explanation"]
 
@@ -57,4 +57,5 @@ def run(args: argparse.Namespace) -> int:
             print()
         for line in render_explanation(e):
             print(printable(line))
+    note_cut(trace, args.file)
     return 0

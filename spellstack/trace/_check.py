@@ -45,9 +45,12 @@ class ReplayCheck:
     final_hash: str
     """The replayed game's final state hash ("" if its trace has no result line)."""
     recorded_hash: str
-    """The trace's final state hash."""
+    """The trace's final state hash ("" if it has no result line)."""
     error: str = ""
     """Why the replay stopped early or ended differently (its ``ReplayMismatchError``), or ""."""
+    cut_after: int = 0
+    """For a trace cut short (no result line): its last record, up to which the replay was
+    compared; 0: the trace is whole."""
 
     @property
     def identical(self) -> bool:
@@ -91,7 +94,8 @@ def _replayed_lines(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | 
 async def check_replay(trace: Trace) -> ReplayCheck:
     """Play ``trace``'s game again from its header and what each seat sent (``replay_trace``),
     tracing the replay to a temporary file, and compare the two traces line by line: each
-    message line by number (sender, receiver, kind, payload), then the result line.
+    message line by number (sender, receiver, kind, payload), then the result line. A trace
+    cut short (no result line) is compared up to its last record (``ReplayCheck.cut_after``).
     ``ReplayError`` if the game can't be set up again; ``TraceRecordError`` (before anything is
     played) if a message a seat sent doesn't decode as its kind."""
     error = ""
@@ -106,18 +110,26 @@ async def check_replay(trace: Trace) -> ReplayCheck:
         messages, result = _replayed_lines(path) if path.exists() else ([], None)
     recorded = [record_json(m) for m in trace.messages]
     final = str(result.get("final_hash", "")) if result is not None else ""
+    r = trace.result
+    recorded_hash = r.final_hash if r is not None else ""
+    cut = trace.last_seq if r is None else 0
     for i, (mine, theirs) in enumerate(zip(recorded, messages, strict=False)):
         if mine != theirs:
             return ReplayCheck(i, Divergence(int(mine["seq"]), mine, theirs), final,
-                               trace.result.final_hash, error)
+                               recorded_hash, error, cut)
+    if len(recorded) < len(messages) and r is None:
+        # Cut short: the replay went on past the last record (until a seat was sent what the
+        # trace doesn't hold), and every line the trace has is the replay's.
+        return ReplayCheck(len(recorded), None, final, "", "", cut)
     if len(recorded) != len(messages):
         n = min(len(recorded), len(messages))
         longer = recorded if len(recorded) > n else messages
         seq = int(longer[n]["seq"])
         return ReplayCheck(n, Divergence(seq, recorded[n] if len(recorded) > n else None,
                                          messages[n] if len(messages) > n else None),
-                           final, trace.result.final_hash, error)
-    r = trace.result
+                           final, recorded_hash, error, cut)
+    if r is None:  # cut just before its result line: the replay ended where the trace does
+        return ReplayCheck(len(recorded), None, final, "", error, cut)
     mine_result = {"event": "result", "winner": r.winner, "reason": r.reason, "turns": r.turns,
                    "final_hash": r.final_hash}
     theirs_result = None if result is None else {

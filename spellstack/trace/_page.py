@@ -175,7 +175,11 @@ def page_data(trace: Trace, as_player: str | None = None) -> PageData:
         # with the built-in decklists, they would rebuild every hand and draw (new_game).
         "decks": [trace.header.decks.get(n, "") if not viewer or n == as_player else "" for n in names],
         "viewer": as_player,
-        "result": {"winner": r.winner, "reason": r.reason, "turns": r.turns},
+        # A trace cut short has no result: the page says after which record it was cut (for a
+        # viewer, its own last line: a seq would tell how many records it was not shown).
+        "result": ({"winner": r.winner, "reason": r.reason, "turns": r.turns, "cut": None} if r is not None
+                   else {"winner": None, "reason": "", "turns": max((ln.turn for ln in lines), default=0),
+                         "cut": lines[-1].number if viewer and lines else trace.last_seq}),
         "lines": rows,
         "payloads": payloads,
         "views": views,

@@ -4,6 +4,10 @@ A trace is a header line (format and engine versions, seed, decks, players), one
 message in the order the messages were numbered, and a result line with the final state hash.
 ``read_trace`` turns a file into a ``Trace`` of typed records, or raises a ``TraceError``
 naming the line and what is wrong with it (``_replay`` plays one again).
+
+A trace cut short (its game killed, its disk full) is read up to its last complete record: it
+has no result (``Trace.result`` None), and a last line cut in the middle is skipped, its
+number kept (``Trace.cut_line``). Every line before the last must still be whole.
 """
 
 from __future__ import annotations
@@ -81,7 +85,8 @@ class TraceFormatError(TraceError):
 
 
 class TraceTruncatedError(TraceError):
-    """The file ends before its result line (or in the middle of a line)."""
+    """The file ends in the middle of its header line (a trace cut later is read up to its
+    last complete record)."""
 
 
 class TraceRecordError(TraceError):
@@ -179,16 +184,23 @@ class TraceResult:
 
 @dataclass(frozen=True, slots=True)
 class Trace:
-    """A whole trace, read and checked line by line."""
+    """A trace, read and checked line by line: whole, or cut short (no ``result``)."""
 
     header: TraceHeader
     """The header line."""
     messages: tuple[TraceMessage, ...]
     """The message lines, in order."""
-    result: TraceResult
-    """The result line."""
+    result: TraceResult | None
+    """The result line; None: the file ends before it (the trace was cut short)."""
     source: str = "<trace>"
     """Where it was read from, for errors."""
+    cut_line: int = 0
+    """The file's last line, cut off in the middle and skipped (from 1); 0: none was."""
+
+    @property
+    def last_seq(self) -> int:
+        """The number of the last message record (0: there is none)."""
+        return self.messages[-1].seq if self.messages else 0
 
     def replies(self, player: str) -> list[Reply]:
         """What ``player`` answered, in order: each ``SubmitAction``'s action and each
@@ -218,34 +230,47 @@ class Trace:
 
 
 def read_trace(path: str | Path) -> Trace:
-    """Read a trace file; ``TraceError`` (by cause) for a file that is not a whole trace."""
+    """Read a trace file; ``TraceError`` (by cause) for a file that is not a trace. A trace
+    cut short is read up to its last complete record (``Trace.result`` None)."""
     path = Path(path)
+    data = path.read_bytes()
+    # The bytes after the last newline are the last line: cut short, it may end inside a
+    # character, which is no reason to refuse the whole lines before it.
+    cut = data.rfind(b"\n") + 1
     try:
-        text = path.read_text("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = path.read_bytes()[: err.start].count(b"\n") + 1
-        raise TraceNotJSONError(str(path), line, f"not UTF-8 text (byte {err.start})") from None
+        if not (cut and err.start >= cut and err.reason == "unexpected end of data"):
+            line = data[: err.start].count(b"\n") + 1
+            raise TraceNotJSONError(str(path), line, f"not UTF-8 text (byte {err.start})") from None
+        text = data[: err.start].decode("utf-8") + "\ufffd"  # cut off: no longer JSON
     return parse_trace(text.splitlines(keepends=True), str(path))
 
 
 def parse_trace(lines: Iterable[str], source: str = "<trace>") -> Trace:
     """Read a trace from its lines (as a file gives them, newlines kept or not); ``source``
-    names it in errors."""
+    names it in errors. A last line without its newline that is not JSON was cut off: it is
+    skipped (``Trace.cut_line``), unless it is the header."""
     header: TraceHeader | None = None
     messages: list[TraceMessage] = []
     result: TraceResult | None = None
-    number = 0
+    cut_line, cut_error = 0, ""
     for number, raw in enumerate(lines, start=1):
+        if cut_line:  # not the last line after all (lines given without their newlines)
+            raise TraceNotJSONError(source, cut_line, f"not JSON ({cut_error})")
         if result is not None:
             raise TraceRecordError(source, number, "a line after the result line")
         text = raw.rstrip("\r\n")
         try:
             record = orjson.loads(text)
         except orjson.JSONDecodeError as err:
-            if not raw.endswith("\n"):
+            if raw.endswith("\n"):
+                raise TraceNotJSONError(source, number, f"not JSON ({err})") from None
+            if header is None:
                 raise TraceTruncatedError(source, number, f"the file ends in the middle of this "
                                           f"line ({err})") from None
-            raise TraceNotJSONError(source, number, f"not JSON ({err})") from None
+            cut_line, cut_error = number, str(err)
+            continue
         # Each opening bracket may nest one level deeper: fewer than the limit need no walk.
         if text.count("[") + text.count("{") > MAX_DEPTH and _too_deep(record):
             raise TraceRecordError(source, number, f"lists and objects nested more than "
@@ -265,9 +290,7 @@ def parse_trace(lines: Iterable[str], source: str = "<trace>") -> Trace:
                                    f"{short_value(event)}")
     if header is None:
         raise TraceHeaderError(source, 1, "the file is empty; a trace starts with a header line")
-    if result is None:
-        raise TraceTruncatedError(source, number, "the file ends here without a result line")
-    return Trace(header, tuple(messages), result, source)
+    return Trace(header, tuple(messages), result, source, cut_line)
 
 
 def _too_deep(record: Any) -> bool:

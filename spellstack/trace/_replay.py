@@ -209,6 +209,11 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
     recorded). ``TraceRecordError``, before the game starts, for a recorded message that
     doesn't decode.
 
+    A trace cut short (no result line) is played up to its cut: the game stops at the first
+    message to a seat that the trace doesn't record (its result is then an engine error
+    naming it), and only whether every recorded message was sent again is checked here
+    (``check_replay`` compares the lines).
+
     Everything else comes from the trace's header: the decklists (so a game played from deck
     files replays without them), each seat's settings, the turn limit, how the game started.
     ``decks`` and ``configs`` override the header's decklists and seat settings.
@@ -233,11 +238,15 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
         functools.partial(trio.run, play, clock=trio.testing.MockClock(autojump_threshold=0)))
     recorded = trace.result
     problems = []
-    if isinstance(result.error, ReplayMismatchError):
-        problems.append(str(result.error))
-    if result.final_hash != recorded.final_hash:
-        problems.append(f"final state hash {result.final_hash}, recorded {recorded.final_hash} "
-                        f"(ended: {result.reason!r}; recorded: {recorded.reason!r})")
+    if recorded is not None:
+        if isinstance(result.error, ReplayMismatchError):
+            problems.append(str(result.error))
+        if result.final_hash != recorded.final_hash:
+            problems.append(f"final state hash {result.final_hash}, recorded {recorded.final_hash} "
+                            f"(ended: {result.reason!r}; recorded: {recorded.reason!r})")
+    # A trace cut short ends nowhere in particular: its seats stop the replay at the first
+    # message it doesn't record (a ReplayMismatchError of theirs, expected), and what was
+    # recorded must all have been sent again.
     problems += [f"{p} sent {s.sent} of its {len(s.script.steps)} recorded messages"
                  for p, s in zip(players, seats, strict=True) if s.sent != len(s.script.steps)]
     if problems:

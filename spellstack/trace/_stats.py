@@ -54,9 +54,9 @@ class TraceStats:
     deepest_stack: int
     """The most spells and abilities on the stack at once."""
     turns: int
-    """The turn the game ended on."""
-    result: TraceResult
-    """How it ended."""
+    """The turn the game ended on (for a trace cut short, the last turn it records)."""
+    result: TraceResult | None
+    """How it ended; None: the trace was cut short before its result line."""
 
 
 def _ranked(counts: Counter[str]) -> tuple[tuple[str, int], ...]:
@@ -71,7 +71,7 @@ def trace_stats(trace: Trace) -> TraceStats:
     automatic: Counter[str] = Counter()
     asked: dict[tuple[str, str], set[int]] = {}
     replies: Counter[str] = Counter()
-    depth = deepest = 0
+    depth = deepest = turn = 0
     abilities: set[int] = set()
     for m in trace.messages:
         if m.kind in ("SubmitAction", "SubmitAnswer"):
@@ -87,6 +87,7 @@ def trace_stats(trace: Trace) -> TraceStats:
                 depth -= 1
         elif isinstance(msg, GameEvent):
             events[msg.kind] += 1
+            turn = max(turn, msg.turn)
             if msg.kind == "pass":
                 chosen[msg.step] += 1
             elif msg.kind == "auto_pass":
@@ -108,23 +109,27 @@ def trace_stats(trace: Trace) -> TraceStats:
         tuple(PlayerDecisions(p, len(asked.get((p, "PriorityRequest"), ())),
                               len(asked.get((p, "DecisionRequest"), ())), replies[p])
               for p in trace.header.players),
-        deepest, trace.result.turns, trace.result)
+        deepest, trace.result.turns if trace.result is not None else turn, trace.result)
 
 
 def format_stats(trace: Trace, stats: TraceStats) -> list[str]:
     """The figures as text, one table after another."""
     h = trace.header
     result = stats.result
+    ended = (f"{result.reason} (winner: {result.winner or 'none'})" if result is not None
+             else f"none (cut after record {trace.last_seq})")
     out = [f"game {h.game}, seed {h.seed}: " + " vs ".join(f"{p} ({h.decks[p]})" for p in h.players),
-           f"result: {result.reason} (winner: {result.winner or 'none'})",
+           f"result: {ended}",
            f"turns: {stats.turns}",
            f"deepest stack: {stats.deepest_stack}",
            "", f"records by message kind ({sum(n for _, n in stats.messages)}):"]
     out += [f"  {k:<18}{n:>6}" for k, n in stats.messages]
     out += ["", f"game events by kind ({sum(n for _, n in stats.events)}):"]
     out += [f"  {k:<18}{n:>6}" for k, n in stats.events]
-    out += ["", f"passes per step:   {'player':>6}{'auto':>6}"]
-    out += [f"  {p.step.replace('_', ' '):<18}{p.by_players:>6}{p.automatic:>6}" for p in stats.passes]
+    # The step names' column is as wide as the longest (``beginning of combat``, 19).
+    width = max([16, *(len(p.step) for p in stats.passes)])
+    out += ["", f"{'passes per step:':<{width + 2}}{'player':>7}{'auto':>6}"]
+    out += [f"  {p.step.replace('_', ' '):<{width}}{p.by_players:>7}{p.automatic:>6}" for p in stats.passes]
     out += ["", f"decisions per player: {'priority':>8}{'other':>6}{'replies':>8}"]
     out += [f"  {d.player:<20}{d.priority:>8}{d.other:>6}{d.replies:>8}" for d in stats.decisions]
     return out

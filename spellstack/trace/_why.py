@@ -4,6 +4,8 @@ An object on the stack resolved because all players passed in succession (117.4,
 not resolve because every one of its targets had become illegal (608.2b), or was countered
 (701.5); a step ended because all players passed in succession with the stack empty (117.4,
 500.2). Each ``Explanation`` names the rule, the sequence number of the cause and the passes.
+The first step of a game, its first turn's upkeep, has no record of its own: the first step
+change ends it.
 
 The passes of a step that nobody could act in are made by the engine at kernel speed and
 recorded together once the run stops, after the records of the steps they ended: the n-th
@@ -140,7 +142,14 @@ class _Index:
         gone: set[str] = set()
         current: list[Pass] = []
         waiting: list[tuple[int, list[Pass], int]] = []  # (record, passes so far, needed)
+        # Every game starts in its first turn's upkeep (the untap step has nothing to untap,
+        # 103.7): a step no record opens, whose passes come before the first step change. Its
+        # active player is the one turn 1's next step names; failing that, the one chosen to
+        # take the first turn (103.1), or else the first seat (a game that starts without
+        # that choice).
         step: tuple[str, int, str] | None = None
+        first = True
+        opener = players[0] if players else ""
         for m in trace.messages:
             msg = self.decoded.get(m.line)
             if isinstance(msg, Resolve):
@@ -167,12 +176,17 @@ class _Index:
                     current.append(p)
             elif kind == "forfeit":
                 gone.add(who)
+            elif kind == "starting_player" and who:
+                opener = who
             elif kind in _ACTIONS:
                 current = []
                 self._put(m, ev, who)
             elif kind == "trigger":
                 self._put(m, ev, who)
             elif kind in ("step", "turn"):
+                if first:
+                    first = False
+                    step = ("upkeep", 1, who if kind == "step" and ev.turn == 1 and who else opener)
                 if step is not None:
                     self.steps[m.seq] = step
                     need = 0 if step[0] in _NO_PRIORITY else self._n(players, gone)
@@ -283,12 +297,9 @@ def _passes_words(passed: tuple[Pass, ...]) -> str:
 
 
 def _step(index: _Index, seq: int) -> Explanation:
-    ended, turn, active = index.steps.get(seq, ("", 0, ""))
+    ended, turn, active = index.steps[seq]
     step_words = ended.replace("_", " ")
-    subject = f"{active}'s {step_words} step (turn {turn})" if ended else "the game's start"
-    if not ended:
-        return Explanation(subject, "step ended", "", "this is the first step of the game",
-                           None, (), seq)
+    subject = f"{active}'s {step_words} step (turn {turn})"
     if ended in _NO_PRIORITY:
         rule = "502.4" if ended == "untap" else "514.3"
         return Explanation(subject, "step ended", rule,

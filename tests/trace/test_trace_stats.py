@@ -3,6 +3,7 @@ lines."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -60,3 +61,19 @@ def test_the_command_prints_the_figures(cli: Run, game: Path) -> None:
     for kind, n in kinds.items():
         assert f"  {kind:<18}{n:>6}" in lines
     assert f"records by message kind ({sum(kinds.values())}):" in lines
+
+
+def test_the_passes_table_lines_up_whatever_the_step_names(cli: Run, game: Path) -> None:
+    # ``beginning of combat`` is the longest step name with passes in this game: its row is
+    # as wide as the others, each count under its heading.
+    _, out, _ = cli("trace", "stats", str(game))
+    lines = out.splitlines()
+    start = lines.index(next(ln for ln in lines if ln.startswith("passes per step:")))
+    table = lines[start:lines.index("", start)]
+    assert any("beginning of combat" in row for row in table)
+    assert len({len(row) for row in table}) == 1, table
+    header = table[0]
+    for row in table[1:]:
+        found = re.fullmatch(r"  (\S.*\S) +(\d+) +(\d+)", row)
+        assert found is not None, row
+        assert found.end(2) == header.index("player") + len("player"), (header, row)

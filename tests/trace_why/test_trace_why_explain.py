@@ -5,11 +5,14 @@ batch, in the rules' order."""
 
 from __future__ import annotations
 
+from functools import partial
 from itertools import pairwise
 from pathlib import Path
 
 import pytest
+import trio
 
+from spellstack import RandomBot, play_one_game
 from spellstack.cli import main
 from spellstack.protocol import (
     AskPlayer,
@@ -21,6 +24,7 @@ from spellstack.protocol import (
     SBABatch,
     SubmitAction,
 )
+from spellstack.rules import StartSettings
 from spellstack.trace import WhyError, explain_object, explain_seq, read_trace
 from tests.trace_why._trace_why_games import events, raw_lines
 
@@ -163,6 +167,35 @@ def test_the_end_of_a_step_names_117_4_and_every_players_pass(asked_trace: Path)
     assert why.cause_seq == expected[-1][1]
     assert not any(p.automatic for p in why.passed)
     assert {p.player for p in why.passed} == set(lines[0]["players"])
+
+
+@pytest.mark.parametrize("start", [None, StartSettings(None, True)], ids=["play", "match start"])
+def test_the_first_step_change_ends_turn_1s_upkeep_with_the_passes_before_it(
+        tmp_path: Path, start: StartSettings | None) -> None:
+    # The game starts in turn 1's upkeep, which no record opens: its passes (after a match's
+    # starting-player choice, opening hands and mulligans) come before the first step change.
+    path = tmp_path / "t.jsonl"
+    trio.run(partial(play_one_game, ["gruul", "orzhov"], [RandomBot(3), RandomBot(4)], 1,
+                     names=["alice", "bob"], trace_path=path, start=start))
+    lines = raw_lines(path)
+    players = lines[0]["players"]
+    evs = events(lines)
+    first = next(e for e in evs if e["payload"]["kind"] in ("step", "turn"))
+    assert (first["payload"]["kind"], first["payload"]["turn"]) == ("step", 1)
+    passes = [(players[e["payload"]["player"]], e["seq"]) for e in evs
+              if e["seq"] < first["seq"] and e["payload"]["kind"] in ("pass", "auto_pass")]
+    opener = players[first["payload"]["player"]]
+    if start is not None:  # seed 1's chooser picks bob: turn 1 is not the first seat's
+        assert opener == "bob" and any(e["payload"]["kind"] == "starting_player" for e in evs)
+
+    why = explain_seq(read_trace(path), first["seq"])
+
+    assert (why.subject, why.outcome, why.rule) == (f"{opener}'s upkeep step (turn 1)", "step ended",
+                                                    "117.4, 500.2")
+    assert len(passes) == 2 and [(p.player, p.seq) for p in why.passed] == passes
+    assert why.cause_seq == passes[-1][1]
+    said = ", ".join(f"{who} (automatic pass, {seq})" for who, seq in passes)
+    assert why.text == f"all players passed in succession with the stack empty: {said}; the upkeep step ended"
 
 
 def test_passes_the_engine_made_in_one_run_go_to_the_steps_they_ended(war_trace: Path) -> None:

@@ -28,7 +28,8 @@
   const r = D.result;
   $("summary").innerHTML = P.map((n, i) => `<b style="color:${COLORS[i % 4]}">${esc(n)}</b>` +
       (D.decks[i] ? ` (${esc(D.decks[i])})` : "")).join(" vs ") +
-    ` · ${L.length} lines · ${esc(r.reason)} (turn ${r.turns})` +
+    ` · ${L.length} lines · ` + (r.cut === null ? `${esc(r.reason)} (turn ${r.turns})`
+      : `no result: the trace ends at turn ${r.turns}, cut after record ${r.cut}`) +
     (D.viewer !== null ? ` · <b>as ${esc(D.viewer)}</b>: only what ${esc(D.viewer)} could see` : "");
   const lanes = P.length + 1;
   document.documentElement.style.setProperty("--lanes", `repeat(${lanes}, var(--lane))`);
@@ -60,6 +61,7 @@
     html.push(`<div class="row" role="option" data-i="${i}"><span class="num">${label}</span>${cells.join("")}` +
               `<span class="text t-${mark}" title="${esc(text)}">${esc(text)}</span></div>`);
   });
+  if (r.cut !== null) html.push(`<div class="cut">the trace ends here without a result (cut after record ${r.cut})</div>`);
   $("rows").innerHTML = html.join("");
   const rowEls = Array.from(document.querySelectorAll("#rows .row"));
 
