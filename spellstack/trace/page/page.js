@@ -173,7 +173,8 @@
   function show(i) {
     const row = L[i];
     const p = D.payloads[i];
-    $("payload").textContent = `line ${row[0]} · turn ${row[1]}, ${stepName(row[2])} · ${row[6]}\n${row[7]}\n\n` +
+    $("payload").textContent = `line ${row[0]} · ${row[1] ? `turn ${row[1]}` : "before the game"}, ` +
+      `${stepName(row[2])} · ${row[6]}\n${row[7]}\n\n` +
       (p === null ? "(a folded run of records: no single payload)" : JSON.stringify(p, null, 2));
     drawBoard(i);
     drawCursor(i);
