@@ -42,8 +42,9 @@ def _add_show(tools: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p = tools.add_parser(
         "show", help="tell the game line by line",
         description="Tell the game one line per record worth reading (numbered by its place "
-                    "in the trace), with a heading at each turn and step; runs of automatic "
-                    "passes and skipped state-based-action checks fold into one line.")
+                    "in the trace), with a heading at each turn and step (a step's with the "
+                    "record number of its step change); runs of automatic passes and skipped "
+                    "state-based-action checks fold into one line (--unfold: a line each).")
     p.add_argument("file", type=Path, metavar="FILE", help="the trace (JSON Lines)")
     p.add_argument("--as", dest="as_player", metavar="PLAYER", default=None,
                    help="only what PLAYER could see at the time, lines numbered from 1")
@@ -51,9 +52,11 @@ def _add_show(tools: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    help="only the flow of priority: grants, passes, actions, resolutions")
     p.add_argument("--player", metavar="PLAYER", default=None,
                    help="only the records concerning PLAYER")
-    p.add_argument("--turn", type=int, metavar="N", default=None, help="only turn N")
+    p.add_argument("--turn", type=int, metavar="N", default=None, help="only turn N (0: before the game)")
     p.add_argument("--kind", action="append", default=[], metavar="KIND",
                    help="only records of this message kind or game event kind (repeatable)")
+    p.add_argument("--unfold", action="store_true",
+                   help="each automatic pass on its own line, not folded into a run")
     p.add_argument("--view", type=int, metavar="N", default=None,
                    help="print instead the full view the request at line N carried (N: its seq; "
                         "with --as, its line in the listing the other options give)")
@@ -89,7 +92,8 @@ def run_show(args: argparse.Namespace) -> int:
     trace = load_trace(args.file)
     try:
         options = ShowOptions(as_player=args.as_player, priority=args.priority,
-                              player=args.player, turn=args.turn, kinds=tuple(args.kind))
+                              player=args.player, turn=args.turn, kinds=tuple(args.kind),
+                              unfold=args.unfold)
         if args.view is not None:
             print("\n".join(map(printable, format_view(view_at(trace, args.view, options)))))
             note_cut(trace, args.file)

@@ -41,7 +41,10 @@ class PageData:
     """Everything the page shows, as plain data (what its embedded JSON holds)."""
 
     data: Mapping[str, Any]
-    """The page's data: players, viewer, result, lines, payloads, views, life."""
+    """The page's data: players, viewer, result, lines, payloads, views, life. A line is
+    ``[label, turn, step, active, lanes, mark, kind, text, view, step_seq, folded]``: ``turn``
+    0 before the game; ``step_seq`` the record of its step's change (0: none, or a viewer's
+    page); ``folded`` a folded run's passes, ``[label, lanes, mark, text]`` each."""
     lines: int
     """How many lines of the account it holds."""
 
@@ -141,6 +144,21 @@ def _life(lines: Sequence[ShowLine], by_seq: Mapping[int, TraceMessage],
     return points
 
 
+def _folded(lines: Sequence[ShowLine], unfolded: Sequence[ShowLine], trace: Trace,
+            by_seq: Mapping[int, TraceMessage], viewer: bool) -> dict[int, list[list[Any]]]:
+    """The passes each folded line holds, by the line's index: ``[label, lanes, mark, text]``
+    each, as the unfolded account tells them (for a viewer without a label: the record's
+    ``seq`` is not shown to one, and the unfolded account's numbers are not the page's)."""
+    by_record = {u.seq: u for u in unfolded}
+    out: dict[int, list[list[Any]]] = {}
+    for i, line in enumerate(lines):
+        if line.kind == "fold":
+            held = [by_record[s] for s in range(line.seq, line.seq_last + 1) if s in by_record]
+            out[i] = [["" if viewer else str(u.seq), _lanes(u, trace, by_seq),
+                       _mark(u, by_seq[u.seq]), u.text] for u in held]
+    return out
+
+
 def page_data(trace: Trace, as_player: str | None = None) -> PageData:
     """The data of the page of ``trace``: as everybody saw the game, or ``as_player`` did
     (only what that player could see; lines numbered from 1).
@@ -150,12 +168,14 @@ def page_data(trace: Trace, as_player: str | None = None) -> PageData:
     """
     lines = show_trace(trace, ShowOptions(as_player=as_player))
     by_seq = {m.seq: m for m in trace.messages}
-    names = list(trace.header.players)
     viewer = as_player is not None
+    folded = _folded(lines, show_trace(trace, ShowOptions(as_player=as_player, unfold=True)),
+                     trace, by_seq, viewer)
+    names = list(trace.header.players)
     views: list[dict[str, Any]] = []
     rows: list[list[Any]] = []
     payloads: list[Any] = []
-    for line in lines:
+    for i, line in enumerate(lines):
         m = None if line.kind == "fold" else by_seq[line.seq]
         view = -1
         if line.view is not None:
@@ -163,7 +183,7 @@ def page_data(trace: Trace, as_player: str | None = None) -> PageData:
             views.append(_view(line.view))
         label = str(line.number) if line.last == line.number else f"{line.number}-{line.last}"
         rows.append([label, line.turn, line.step, names.index(line.active), _lanes(line, trace, by_seq),
-                     _mark(line, m), line.kind, line.text, view])
+                     _mark(line, m), line.kind, line.text, view, line.step_seq, folded.get(i, [])])
         payloads.append(_payload(line, m, viewer))
     r = trace.result
     data: dict[str, Any] = {"game": trace.header.game}

@@ -3,12 +3,14 @@ as one player did.
 
 ``show_trace`` turns a ``Trace`` into ``ShowLine``s: the kernel's events in words, each request
 to a seat and what the seat answered, runs of automatic passes and skipped state-based-action
-checks folded into one line, filtered by ``ShowOptions``. ``format_show`` lays them out with a
-heading at each new turn and step. Shown ``as`` a player, only what that player could see at
-the time is kept (its own requests and replies, public events and its own private ones, the
-engine's messages with what was private to others taken out, each object named as that player
-knew it), and the lines are numbered from 1, so no number tells how many hidden records came
-between. ``view_at`` rebuilds the full view a request carried from the seat's view deltas, as
+checks folded into one line (unless ``unfold``), filtered by ``ShowOptions``; what came before
+the game (who plays first, opening hands, mulligans) is turn 0. ``format_show`` lays them out
+with a heading at each new turn and step, a step's naming the record of its step change.
+Shown ``as`` a player, only what that player could see at the time is kept (its own requests
+and replies, public events and its own private ones, the engine's messages with what was
+private to others taken out, each object named as that player knew it), and the lines are
+numbered from 1 (headings with no record number), so no number tells how many hidden records
+came between. ``view_at`` rebuilds the full view a request carried from the seat's view deltas, as
 the client rebuilt it (``ViewMirror``).
 """
 
@@ -73,6 +75,8 @@ class ShowOptions:
     """Only the records of this turn."""
     kinds: tuple[str, ...] = ()
     """Only records of these kinds (message kinds or ``GameEvent`` kinds); empty: any."""
+    unfold: bool = False
+    """Each automatic pass on its own line, instead of a run of them folded into one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +88,10 @@ class ShowLine:
     last: int
     """The number of the last record it folds (``number`` for a single record)."""
     turn: int
-    """The turn it belongs to."""
+    """The turn it belongs to (0: before the game)."""
     step: str
-    """The step it belongs to."""
+    """The step it belongs to (before the game: ``starting_player`` or
+    ``opening_hands_and_mulligans``)."""
     active: str
     """The active player's name."""
     kind: str
@@ -101,6 +106,10 @@ class ShowLine:
     renumbered for a player: for tools that build on the account, never to be shown to one."""
     seq_last: int = 0
     """The ``seq`` of the last record it folds (``seq`` for a single record)."""
+    step_seq: int = 0
+    """The ``seq`` of the step change its step began with (``trace why --seq`` explains it);
+    0 where none did (turn 1's first step, before the game) or for a viewer (``as_player``),
+    to whom no ``seq`` is shown."""
 
 
 # --------------------------------------------------------------------------- records
@@ -120,6 +129,15 @@ _TOLD_ALONE = frozenset({"refused", "malformed"})
 """Events the engine notes when it refuses a seat's message: that seat alone was told (the
 reason, written for it, may name its hidden cards), so no other viewer sees them."""
 _FOLDS = frozenset({"auto_pass"})
+BEFORE_THE_GAME = 0
+"""The turn of the records before the game (103.1-103.7: who takes the first turn, the opening
+hands and mulligans)."""
+STARTING_PLAYER = "starting_player"
+"""The step of the records before the game up to the choice of who takes the first turn."""
+OPENING_HANDS = "opening_hands_and_mulligans"
+"""The step of the records before the game after that choice: the opening draws and mulligans."""
+_BEGUN = frozenset({"step", "turn", "priority", "auto_pass", "pass"})
+"""Events that only happen once the first turn has begun."""
 _LISTED = 6
 """Most options or choices a request line names."""
 
@@ -157,6 +175,8 @@ class _Record:
     skipped: bool = False
     """A grant of priority made without a state-based action check (704.3: nothing one reads
     had changed)."""
+    step_seq: int = 0
+    """The ``seq`` of the step change its step began with (0: none)."""
 
 
 def _step_name(step: str) -> str:
@@ -181,6 +201,14 @@ class _Reader:
         """The events the stack actor or the SBA checker recorded since the last ``Resolve`` or
         ``CheckSBA``: what its reply (``Resolved``, ``SBABatch``) counts."""
         self.turn, self.step, self.active = 0, "", 0
+        self.step_seq, self.step_begun = 0, ""
+        """The ``seq`` of the last step change, and the step it began."""
+        self.begun = trace.header.start is None
+        """Whether the first turn has begun. A game that starts the way a match's does makes
+        its pre-game choices stamped with turn 1's upkeep (the state's first step) and a view
+        whose active player is not chosen yet; they are put before the game instead."""
+        self.before = STARTING_PLAYER
+        """The step of the next record before the game."""
 
     # -- who may see what
 
@@ -227,7 +255,14 @@ class _Reader:
         out: list[_Record] = []
         decoded = [m.decode(self.trace.source) for m in self.trace.messages]
         for i, (m, msg) in enumerate(zip(self.trace.messages, decoded, strict=True)):
+            if not self.begun and (isinstance(msg, CheckSBA | PriorityRequest)
+                                   or (isinstance(msg, GameEvent) and msg.kind in _BEGUN)):
+                # 103.7: the start ends with the first turn's state-based action check (every
+                # check marked due), before anyone gets priority.
+                self.begun = True
             rec = self._record(m.seq, m.sender, m.receiver, msg)
+            if isinstance(msg, GameEvent) and msg.kind == "starting_player":
+                self.before = OPENING_HANDS
             if rec is None:
                 continue
             after = decoded[i + 1] if i + 1 < len(decoded) else None
@@ -242,8 +277,12 @@ class _Reader:
     def _make(self, seq: int, kind: str, text: str, concerns: Iterable[int], *, echo: bool = False,
               plumbing: bool = False, view: PlayerView | None = None, request: bool = False,
               player: int = -1, event: bool = False, skipped: bool = False) -> _Record:
-        return _Record(seq, self.turn, self.step, self.active, kind, text, frozenset(concerns),
-                       echo, plumbing, view, request, player, event, skipped)
+        turn, step = (self.turn, self.step) if self.begun else (BEFORE_THE_GAME, self.before)
+        # A step no record began (turn 1's first; cleanup, 514, which the engine enters
+        # without a step event) names none.
+        began = self.step_seq if self.begun and self.step_begun == step else 0
+        return _Record(seq, turn, step, self.active, kind, text, frozenset(concerns),
+                       echo, plumbing, view, request, player, event, skipped, began)
 
     def _record(self, seq: int, sender: str, receiver: str, msg: Message) -> _Record | None:
         if isinstance(msg, GameEvent):
@@ -261,8 +300,10 @@ class _Reader:
 
     def _event(self, seq: int, ev: GameEvent) -> _Record | None:
         self.turn, self.step = ev.turn, ev.step
-        if ev.kind in _HEADINGS and ev.player >= 0:
-            self.active = ev.player
+        if (ev.kind in _HEADINGS or ev.kind == "starting_player") and ev.player >= 0:
+            self.active = ev.player  # a starting_player event's player: who takes turn 1
+        if ev.kind == "step":
+            self.step_seq, self.step_begun = seq, ev.step
         private = (ev.player,) if ev.kind in _TOLD_ALONE and ev.player >= 0 else ev.private_to
         seats = private or range(len(self.names))
         self._learn(seats, (ev.subject, *ev.refs))
@@ -291,7 +332,9 @@ class _Reader:
         if view is not None:
             self.known[seat].update(view.objects_by_id())
             self.known[seat].update(item.id for item in view.stack)
-            self.turn, self.step, self.active = view.turn, view.step, view.active
+            self.turn, self.step = view.turn, view.step
+            if self.begun:  # before, the view's active player is not chosen yet (103.1)
+                self.active = view.active
         d = msg.decision
         self.decisions[seat][d.id] = d
         if not self._sees((seat,)):
@@ -441,7 +484,8 @@ def _keep(rec: _Record, options: ShowOptions, seat: int | None) -> bool:
 
 def show_trace(trace: Trace, options: ShowOptions = ShowOptions()) -> list[ShowLine]:
     """The account of ``trace`` as ``options`` asks: one line per record worth reading, runs
-    of automatic passes and skipped SBA checks folded into one line each (within a turn).
+    of automatic passes and skipped SBA checks folded into one line each (within a turn), or
+    each on its own line (``unfold``).
 
     Raises:
         TraceQueryError: An unknown player, or a kind no record of the trace has.
@@ -463,15 +507,15 @@ def show_trace(trace: Trace, options: ShowOptions = ShowOptions()) -> list[ShowL
         if run and (rec.kind not in _FOLDS or rec.turn != run[0].turn):
             lines.append(_fold(run, trace, options.as_player is not None))
             run = []
-        if rec.kind in _FOLDS:
+        if rec.kind in _FOLDS and not options.unfold:
             run.append(rec)
             continue
         lines.append(ShowLine(rec.seq, rec.seq, rec.turn, rec.step, trace.header.players[rec.active],
-                              rec.kind, rec.text, rec.view, rec.seq, rec.seq))
+                              rec.kind, rec.text, rec.view, rec.seq, rec.seq, rec.step_seq))
     if run:
         lines.append(_fold(run, trace, options.as_player is not None))
     if options.as_player is not None:
-        lines = [replace(ln, number=i, last=i) for i, ln in enumerate(lines, start=1)]
+        lines = [replace(ln, number=i, last=i, step_seq=0) for i, ln in enumerate(lines, start=1)]
     return lines
 
 
@@ -496,23 +540,32 @@ def _fold(run: Sequence[_Record], trace: Trace, viewer: bool = False) -> ShowLin
         parts.append(f"{skipped} SBA check{'s' * (skipped != 1)} skipped")
     text = f"{'; '.join(parts)} ({steps})"
     return ShowLine(first.seq, run[-1].seq, first.turn, first.step, names[first.active], "fold",
-                    text, None, first.seq, run[-1].seq)
+                    text, None, first.seq, run[-1].seq, first.step_seq)
+
+
+def _step_heading(line: ShowLine) -> str:
+    """The words of the heading of ``line``'s step: its name, and the ``seq`` of the step
+    change it began with, if the line has one (``precombat main (5)``)."""
+    name = _step_name(line.step)
+    return f"{name} ({line.step_seq})" if line.step_seq else name
 
 
 def format_show(lines: Sequence[ShowLine]) -> list[str]:
-    """The lines as text: a heading at each new turn and step, then each line's number (a
-    folded run's first and last) and text."""
+    """The lines as text: a heading at each new turn and step (a step's with the number of
+    its step change's record), then each line's number (a folded run's first and last) and
+    text."""
     labels = [str(ln.number) if ln.last == ln.number else f"{ln.number}-{ln.last}" for ln in lines]
     width = max((len(label) for label in labels), default=1)
     out: list[str] = []
-    turn, step = -1, ""
+    turn, step = -1, ("", 0)
     for ln, label in zip(lines, labels, strict=True):
         if ln.turn != turn:
-            out.append(f"== turn {ln.turn}: {ln.active} ==" if ln.turn else "== before turn 1 ==")
-            turn, step = ln.turn, ""
-        if ln.step != step:
-            out.append(f"-- {_step_name(ln.step)} --")
-            step = ln.step
+            out.append(f"== turn {ln.turn}: {ln.active} ==" if ln.turn != BEFORE_THE_GAME
+                       else "== before the game ==")
+            turn, step = ln.turn, ("", 0)
+        if (ln.step, ln.step_seq) != step:
+            out.append(f"-- {_step_heading(ln)} --")
+            step = ln.step, ln.step_seq
         out.append(f"{label:>{width}}  {ln.text}")
     return out
 

@@ -249,3 +249,89 @@ def test_view_as_a_player_counts_the_lines_of_the_listing_asked_for(cli: Run, ga
                and m["kind"] == "DecisionRequest" and _turns(game)[m["seq"]] == 11)
     _, view, _ = cli("trace", "show", str(game), "--as", "bob", "--turn", "11", "--view", str(number))
     assert view.splitlines() == _mirror_view(game, seq)
+
+
+def _sections(out: str) -> list[tuple[str, str, int]]:
+    """(turn heading, step heading, seq) of each numbered line of ``out``."""
+    turn = step = ""
+    found = []
+    for line in out.splitlines():
+        if line.startswith("== "):
+            turn, step = line, ""
+        elif line.startswith("-- "):
+            step = line
+        elif m := LINE.match(line):
+            found.append((turn, step, int(m.group(1))))
+    return found
+
+
+def test_the_choices_before_the_game_come_before_turn_1_of_who_took_it(cli: Run, match_game: Path) -> None:
+    messages = _messages(match_game)
+    chosen = next(m for m in messages if _event_kind(m) == "starting_player")
+    assert chosen["payload"]["text"] == "bob chooses bob to take the first turn"
+    # the game's first turn begins with its first state-based action check
+    begun = next(m["seq"] for m in messages if m["kind"] == "CheckSBA")
+    pregame = {m["seq"]: _event_kind(m) for m in messages if m["seq"] < begun}
+    assert {"starting_player", "draw", "mulligan", "mulligan_bottom"} <= set(pregame.values())
+    code, out, _ = cli("trace", "show", str(match_game))
+    assert code == 0
+    headings = [h for h in out.splitlines() if h.startswith(("==", "--"))]
+    assert headings[:4] == ["== before the game ==", "-- starting player --",
+                            "-- opening hands and mulligans --", "== turn 1: bob =="]
+    for turn, step, seq in _sections(out):
+        if seq in pregame:
+            assert turn == "== before the game ==", seq
+            before_choice = seq <= chosen["seq"]
+            assert step == ("-- starting player --" if before_choice
+                            else "-- opening hands and mulligans --"), seq
+        else:
+            assert turn != "== before the game ==", seq
+    assert "== turn 1: alice ==" not in out
+    # --turn 0 keeps what came before the game, --turn 1 the first turn alone
+    _, before, _ = cli("trace", "show", str(match_game), "--turn", "0")
+    assert {seq for _, _, seq in _sections(before)} == {seq for _, _, seq in _sections(out) if seq in pregame}
+    _, first, _ = cli("trace", "show", str(match_game), "--turn", "1")
+    assert first.startswith("== turn 1: bob ==\n")
+
+
+def test_a_steps_heading_names_the_record_of_its_step_change(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game))
+    steps = {m["seq"]: m["payload"]["step"] for m in _messages(game) if _event_kind(m) == "step"}
+    headings = re.findall(r"^-- (.+?)(?: \((\d+)\))? --$", out, flags=re.M)
+    assert headings[0] == ("upkeep", "")  # the game began in it: no record began it
+    assert headings[1] == ("precombat main", "5")
+    numbered = [(name, int(seq)) for name, seq in headings if seq]
+    # the cleanup step is entered without a step change record
+    assert {name for name, seq in headings[1:] if not seq} == {"cleanup"}
+    for name, seq in numbered:
+        assert steps[seq].replace("_", " ") == name
+    # each line under a heading comes after the record that began its step
+    for _, step, seq in _sections(out):
+        if m := re.search(r"\((\d+)\) --$", step):
+            assert seq > int(m.group(1))
+    # the number is what `trace why --seq` explains: why that step began
+    for _, seq in numbered[:3]:
+        code, why, err = cli("trace", "why", str(game), "--seq", str(seq))
+        assert code == 0, err
+        assert why.splitlines()[0].endswith(f": step ended (record {seq})")
+
+
+def test_as_a_player_step_headings_name_no_record(cli: Run, game: Path) -> None:
+    _, out, _ = cli("trace", "show", str(game), "--as", "bob", "--turn", "3")
+    headings = [h for h in out.splitlines() if h.startswith("-- ")]
+    assert headings and all(re.fullmatch(r"-- [a-z ]+ --", h) for h in headings)
+
+
+def test_unfold_puts_each_automatic_pass_on_its_own_line(cli: Run, game: Path) -> None:
+    _, folded, _ = cli("trace", "show", str(game))
+    code, out, _ = cli("trace", "show", str(game), "--unfold")
+    assert code == 0
+    lines = _lines(out)
+    assert all(a == b for a, b, _ in lines)
+    auto = {m["seq"]: m for m in _messages(game) if _event_kind(m) == "auto_pass"}
+    shown = {a: text for a, _, text in lines}
+    for seq, m in auto.items():
+        assert shown[seq] == m["payload"]["text"]
+    # the same account otherwise: every other line is the folded account's
+    others = [(a, t) for a, _, t in _lines(folded) if "passed automatically" not in t]
+    assert [(a, t) for a, _, t in lines if a not in auto] == others

@@ -16,6 +16,7 @@ import trio
 
 from spellstack import RandomBot, play_one_game
 from spellstack.cli import main
+from spellstack.rules import StartSettings
 
 NAMES = ["alice", "bob"]
 GAMES = [(1, ("gruul", "orzhov")), (2, ("dimir", "orzhov")), (3, ("orzhov", "dimir")),
@@ -51,6 +52,15 @@ def make_traces(folder: Path) -> list[Path]:
             trio.run(partial(play_one_game, list(decks), bots, seed, names=NAMES, trace_path=path))
         paths.append(path)
     return paths
+
+
+def make_match_game_trace(path: Path) -> Path:
+    """The trace of a game started the way a match's is (103.1, 103.5): bob, in the second
+    seat, chooses who plays first and chooses himself; bob and alice both take a mulligan."""
+    bots = [RandomBot(1), RandomBot(101)]
+    trio.run(partial(play_one_game, ["gruul", "orzhov"], bots, 1, names=NAMES, trace_path=path,
+                     start=StartSettings(chooser=1), turn_limit=3))
+    return path
 
 
 BOB = 1

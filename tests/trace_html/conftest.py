@@ -21,6 +21,12 @@ def html_traces(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return paths
 
 
+@pytest.fixture(scope="session")
+def match_trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game started the way a match's is: bob, the second seat, chose to play first."""
+    return helpers.make_match_game_trace(tmp_path_factory.mktemp("html-match") / "match.jsonl")
+
+
 def _missing(reason: str) -> None:
     """Fail under CI (``CI=true``), where the browser must be there; skip elsewhere."""
     if os.environ.get("CI") == "true":

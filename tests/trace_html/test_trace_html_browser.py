@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +101,27 @@ def test_a_long_game_renders_in_time(browser: Any, tmp_path: Path) -> None:
     print(f"long game: {messages} messages, {rows} lines, {size // 1024} KiB, DOMContentLoaded {timing[0]:.0f} ms, "
           f"first contentful paint {timing[1]} ms")
     assert 0 < timing[0] < 10_000
+
+
+def test_headings_and_folded_runs_in_chromium(browser: Any, match_trace: Path, tmp_path: Path) -> None:
+    browser.get_log("browser")
+    _open(browser, match_trace, tmp_path / "match.html")
+    headings = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "#rows .heading")]
+    assert headings[:4] == ["Before the game", "starting player", "opening hands and mulligans", "Turn 1: bob"]
+    assert any(re.fullmatch(r"precombat main \(\d+\)", h) for h in headings)
+
+    fold = browser.find_elements(By.CSS_SELECTOR, "#rows .row.fold")[0]
+    i = int(fold.get_attribute("data-i"))
+    box = browser.find_element(By.ID, f"unfolded-{i}")
+    assert not box.is_displayed() and fold.get_attribute("aria-expanded") == "false"
+    fold.click()  # a click selects the run and opens it: a line per pass
+    WebDriverWait(browser, WAIT).until(lambda d: box.is_displayed())
+    passes = box.find_elements(By.CSS_SELECTOR, ".subrow")
+    assert len(passes) >= 2 and fold.get_attribute("aria-expanded") == "true"
+    assert all("can only pass" in p.text for p in passes)
+    browser.find_element(By.ID, "rows").send_keys(Keys.ENTER)  # Enter closes it, and opens it again
+    WebDriverWait(browser, WAIT).until(lambda d: not box.is_displayed())
+    browser.find_element(By.ID, "rows").send_keys(Keys.ENTER)
+    WebDriverWait(browser, WAIT).until(lambda d: box.is_displayed())
+    assert _selected(browser) == i
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []

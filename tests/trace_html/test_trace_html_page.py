@@ -88,3 +88,36 @@ def test_bad_output_paths_are_one_line_errors(html_traces: list[Path], tmp_path:
     assert code == 2 and "no such folder" in err
     code, out, _ = helpers.run_cli("trace", "html", str(html_traces[0]), "-o", str(tmp_path / "p.html"))
     assert code == 0 and "wrote" in out and (tmp_path / "p.html").stat().st_size > 10_000
+
+
+def test_the_choices_before_the_game_are_turn_0(match_trace: Path) -> None:
+    rows = page_data(read_trace(match_trace)).data["lines"]
+    chosen = next(i for i, row in enumerate(rows) if row[6] == "starting_player")
+    first_turn = next(i for i, row in enumerate(rows) if row[1] == 1)
+    assert all(row[1] == 0 and row[9] == 0 for row in rows[:first_turn])
+    assert {row[2] for row in rows[:chosen + 1]} == {"starting_player"}
+    assert {row[2] for row in rows[chosen + 1:first_turn]} == {"opening_hands_and_mulligans"}
+    assert rows[first_turn][3] == 1  # bob, who took the first turn
+
+
+def test_a_step_row_carries_its_step_change_and_a_folded_row_its_passes(html_traces: list[Path]) -> None:
+    trace = read_trace(html_traces[0])
+    rows = page_data(trace).data["lines"]
+    assert next(r[9] for r in rows if r[2] == "precombat_main" and r[1] == 1) == 5
+    unfolded = {ln.seq: ln for ln in show_trace(trace, ShowOptions(unfold=True))}
+    folds = [r for r in rows if r[6] == "fold"]
+    assert folds and all(r[10] for r in folds) and not any(r[10] for r in rows if r[6] != "fold")
+    for r in folds:
+        first, last = map(int, r[0].split("-")) if "-" in r[0] else (int(r[0]), int(r[0]))
+        held = [s for s in range(first, last + 1) if s in unfolded]
+        assert [sub[0] for sub in r[10]] == [str(s) for s in held]
+        assert [sub[3] for sub in r[10]] == [unfolded[s].text for s in held]
+        assert all(sub[2] == "pass" for sub in r[10])
+
+
+def test_as_a_player_folded_passes_carry_no_record_number(html_traces: list[Path]) -> None:
+    rows = page_data(read_trace(html_traces[0]), "bob").data["lines"]
+    subs = [sub for r in rows for sub in r[10]]
+    assert subs and all(sub[0] == "" for sub in subs)
+    assert all(r[9] == 0 for r in rows)
+    assert any(sub[3] == "alice passes" for sub in subs)

@@ -1,7 +1,7 @@
 "use strict";
 (function () {
   const D = JSON.parse(document.getElementById("trace-data").textContent);
-  const L = D.lines;            // [label, turn, step, active, lanes, mark, kind, text, view]
+  const L = D.lines;            // [label, turn, step, active, lanes, mark, kind, text, view, stepSeq, folded]
   const P = D.players;
   const V = D.views;
   const COLORS = ["#2f6fdf", "#d9822b", "#2e9d57", "#8e44ad"];
@@ -43,27 +43,48 @@
 
   const html = [];
   let turn = -1, step = null;
-  L.forEach((row, i) => {
-    const [label, t, s, active, seats, mark, , text] = row;
-    if (t !== turn) {
-      html.push(`<div class="heading turn">${t ? `Turn ${t}: ${esc(P[active])}` : "Before turn 1"}</div>`);
-      turn = t; step = null;
-    }
-    if (s !== step) {
-      html.push(`<div class="heading step">${esc(stepName(s))}</div>`);
-      step = s;
-    }
+  const laneCells = (seats, mark) => {
     const cells = [];
     for (let lane = 0; lane < lanes; lane++) {
       const here = lane < P.length ? seats.includes(lane) : seats.length === 0;
       cells.push(`<span class="lane">${here ? `<i class="mark m-${mark}"></i>` : ""}</span>`);
     }
-    html.push(`<div class="row" role="option" data-i="${i}"><span class="num">${label}</span>${cells.join("")}` +
+    return cells.join("");
+  };
+  L.forEach((row, i) => {
+    const [label, t, s, active, seats, mark, , text, , stepSeq, folded] = row;
+    if (t !== turn) {
+      // Turn 0 holds what came before the game: who takes the first turn, opening hands, mulligans.
+      html.push(`<div class="heading turn">${t ? `Turn ${t}: ${esc(P[active])}` : "Before the game"}</div>`);
+      turn = t; step = null;
+    }
+    if (`${s} ${stepSeq}` !== step) {
+      // A step's heading carries the record of its step change: what `trace why --seq` explains.
+      html.push(`<div class="heading step">${esc(stepName(s))}${stepSeq ? ` (${stepSeq})` : ""}</div>`);
+      step = `${s} ${stepSeq}`;
+    }
+    const fold = folded.length > 0;
+    html.push(`<div class="row${fold ? " fold" : ""}" role="option" data-i="${i}"` +
+              `${fold ? ` aria-expanded="false" title="click or Enter: each pass on its own line"` : ""}>` +
+              `<span class="num">${label}</span>${laneCells(seats, mark)}` +
               `<span class="text t-${mark}" title="${esc(text)}">${esc(text)}</span></div>`);
+    if (fold) {
+      html.push(`<div class="unfolded" id="unfolded-${i}" hidden>` + folded.map(([sub, subSeats, subMark, subText]) =>
+        `<div class="subrow"><span class="num">${sub}</span>${laneCells(subSeats, subMark)}` +
+        `<span class="text t-${subMark}" title="${esc(subText)}">${esc(subText)}</span></div>`).join("") + "</div>");
+    }
   });
   if (r.cut !== null) html.push(`<div class="cut">the trace ends here without a result (cut after record ${r.cut})</div>`);
   $("rows").innerHTML = html.join("");
   const rowEls = Array.from(document.querySelectorAll("#rows .row"));
+
+  // -- a folded run of passes opens (and closes) on click or Enter
+  function toggleFold(i) {
+    const box = document.getElementById(`unfolded-${i}`);
+    if (!box) return;
+    box.hidden = !box.hidden;
+    rowEls[i].setAttribute("aria-expanded", String(!box.hidden));
+  }
 
   // -- the board
   let board = viewerSeat >= 0 ? viewerSeat : -1;    // -1: the public view
@@ -154,7 +175,8 @@
   function show(i) {
     const row = L[i];
     const p = D.payloads[i];
-    $("payload").textContent = `line ${row[0]} · turn ${row[1]}, ${stepName(row[2])} · ${row[6]}\n${row[7]}\n\n` +
+    $("payload").textContent = `line ${row[0]} · ${row[1] ? `turn ${row[1]}` : "before the game"}, ` +
+      `${stepName(row[2])} · ${row[6]}\n${row[7]}\n\n` +
       (p === null ? "(a folded run of records: no single payload)" : JSON.stringify(p, null, 2));
     drawBoard(i);
     drawCursor(i);
@@ -170,7 +192,7 @@
   }
   $("rows").addEventListener("click", (e) => {
     const row = e.target.closest(".row");
-    if (row) select(Number(row.dataset.i), false);
+    if (row) { select(Number(row.dataset.i), false); toggleFold(Number(row.dataset.i)); }
   });
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
@@ -178,6 +200,8 @@
     if (step) { select(selected < 0 ? 0 : Math.min(L.length - 1, Math.max(0, selected + step)), true); e.preventDefault(); }
     else if (e.key === "Home") { select(0, true); e.preventDefault(); }
     else if (e.key === "End") { select(L.length - 1, true); e.preventDefault(); }
+    else if (e.key === "Enter" && selected >= 0 && L[selected][10].length
+             && !e.target.closest("button, input, select, textarea, a")) { toggleFold(selected); e.preventDefault(); }
   });
 
   // -- the life chart
