@@ -93,9 +93,12 @@ def test_the_first_line_is_selected_and_a_line_has_an_address(browser: Any, seed
     # a record folded into a run of passes: the run's line
     _open(browser, url + "#line=4")
     assert _selected(browser) == "3-4"
+    # a number no line has (5 and 6 are records of no line): the next line after it
+    _open(browser, url + "#line=5")
+    assert _selected(browser) == "7" and _hash(browser) == "#line=7"
     # selecting a line writes its number in the address; a new address selects its line
     browser.find_element(By.TAG_NAME, "body").send_keys("j")
-    WebDriverWait(browser, WAIT).until(lambda d: _hash(d) == "#line=7")
+    WebDriverWait(browser, WAIT).until(lambda d: _hash(d) == "#line=8")
     browser.execute_script("location.hash = '#line=432'")
     WebDriverWait(browser, WAIT).until(lambda d: _selected(d) == "432")
 
