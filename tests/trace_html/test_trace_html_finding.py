@@ -144,6 +144,7 @@ def test_the_board_shows_printed_cards(browser: Any, seed1_page: Path) -> None:
 
 
 def test_a_long_games_chart_and_line_numbers(browser: Any, long_page: Path) -> None:
+    browser.get_log("browser")  # what an earlier page logged
     _open(browser, long_page.as_uri() + "#line=3635")
     assert _selected(browser) == "3635-3636"
     # turn labels: none overlapping another, and many of them
@@ -157,6 +158,7 @@ def test_a_long_games_chart_and_line_numbers(browser: Any, long_page: Path) -> N
         "return [...document.querySelectorAll('#rows .num')].map((n) => n.getClientRects()[0].height)")
     assert max(heights) < 1.5 * min(heights)
     assert "alice's life" in browser.find_element(By.ID, "chartlegend").text
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
 
 
 def test_poison_has_its_own_scale_and_legend(browser: Any, seed1_page: Path) -> None:

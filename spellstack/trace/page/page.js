@@ -211,7 +211,7 @@
   });
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    if (e.target.closest && e.target.closest("input, select, textarea, button")) return;  // typing, not stepping
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;  // typing, not stepping
     if (e.key === "/") { $("search").focus(); e.preventDefault(); return; }
     const step = {j: 1, ArrowDown: 1, k: -1, ArrowUp: -1}[e.key];
     if (step) { select(selected < 0 ? 0 : Math.min(L.length - 1, Math.max(0, selected + step)), true); e.preventDefault(); }
