@@ -3,9 +3,11 @@ mark of each, the payload of each record a line shows, the views the lines' requ
 and the life totals along the game.
 
 ``page_data`` builds it on ``show_trace``: the lines, what a viewer may see (``as_player``) and
-the views rebuilt from each seat's deltas are the account's. Shown as a player, the data holds
-only what that player was shown: its own requests and replies, the events public or private to
-it, its views; no record's number in the trace, no seed, and no deck name but its own.
+the views rebuilt from each seat's deltas are the account's. Each card name the views show has
+its printed mana cost, type line, power and toughness and Oracle text once, in a table by name.
+Shown as a player, the data holds only what that player was shown: its own requests and
+replies, the events public or private to it, its views (and so only cards it was shown); no
+record's number in the trace, no seed, and no deck name but its own.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules import ObjectView, PlayerView
+from ..cards import load_cards
+from ..rules import CardDefinition, ObjectView, PlayerView
 from ._read import Trace, TraceMessage
 from ._show import ShowLine, ShowOptions, show_trace
 
@@ -41,7 +44,7 @@ class PageData:
     """Everything the page shows, as plain data (what its embedded JSON holds)."""
 
     data: Mapping[str, Any]
-    """The page's data: players, viewer, result, lines, payloads, views, life. A line is
+    """The page's data: players, viewer, result, lines, payloads, views, life, cards. A line is
     ``[label, turn, step, active, lanes, mark, kind, text, view, step_seq, folded]``: ``turn``
     0 before the game; ``step_seq`` the record of its step's change (0: none, or a viewer's
     page); ``folded`` a folded run's passes, ``[label, lanes, mark, text]`` each."""
@@ -93,15 +96,27 @@ def _payload(line: ShowLine, m: TraceMessage | None, viewer: bool) -> Any:
     return {"kind": m.kind, "sender": m.sender, "receiver": m.receiver, "payload": payload}
 
 
-def _object(o: ObjectView, names: Sequence[str]) -> list[Any]:
+def _printed(name: str) -> CardDefinition | None:
+    return load_cards().get(name) if name else None
+
+
+def _object(o: ObjectView, names: Sequence[str], on_battlefield: bool = False) -> list[Any]:
     """An object as the page draws it: id, name, controller, types, tapped, power,
     toughness, damage, counters, flags (sick, attacking, blocking), attached to, and its marks
-    in words (a battle's protector, a sector, a merged permanent's cards)."""
+    in words (a battle's protector, a sector, a merged permanent's cards).
+
+    Off the battlefield a view's power and toughness are 0 (it gives current values for
+    permanents only): there the object has its card's printed ones, null if none is printed."""
     flags = "".join(c for c, on in (("s", o.sick and "Creature" in o.types), ("a", o.attacking),
                                     ("b", o.blocking)) if on)
     marks = list(o.marks.words(lambda s: names[s] if 0 <= s < len(names) else f"seat {s}")
                  ) if o.marks is not None else []
-    return [o.id, o.name, o.controller, list(o.types), int(o.tapped), o.power, o.toughness,
+    power: int | None = o.power
+    toughness: int | None = o.toughness
+    if not on_battlefield:
+        card = _printed(o.name)
+        power, toughness = (card.power, card.toughness) if card is not None else (None, None)
+    return [o.id, o.name, o.controller, list(o.types), int(o.tapped), power, toughness,
             o.damage, [list(c) for c in o.counters], flags, o.attached_to, marks]
 
 
@@ -116,7 +131,7 @@ def _view(view: PlayerView) -> dict[str, Any]:
                      "mana": [list(m) for m in p.mana], "lost": p.lost,
                      "dungeon": p.dungeon_words()} for p in view.players],
         "hand": [_object(o, names) for o in view.hand],
-        "battlefield": [_object(o, names) for o in view.battlefield],
+        "battlefield": [_object(o, names, on_battlefield=True) for o in view.battlefield],
         "stack": [[s.id, s.name, s.controller, int(s.is_ability), list(s.targets)] for s in view.stack],
         "exile": [_object(o, names) for o in view.exile],
     }
@@ -157,6 +172,33 @@ def _folded(lines: Sequence[ShowLine], unfolded: Sequence[ShowLine], trace: Trac
             out[i] = [["" if viewer else str(u.seq), _lanes(u, trace, by_seq),
                        _mark(u, by_seq[u.seq]), u.text] for u in held]
     return out
+
+
+def _card(card: CardDefinition) -> dict[str, Any]:
+    """A card as the page tells it on hover: mana cost, type line, printed P/T, Oracle text."""
+    types = " ".join((*card.supertypes, *card.card_types))
+    pt = ""
+    if card.power is not None or card.toughness is not None:
+        pt = f"{'*' if card.power is None else card.power}/{'*' if card.toughness is None else card.toughness}"
+    elif "Creature" in card.card_types:
+        pt = "*/*"
+    elif card.loyalty is not None:
+        pt = f"loyalty {card.loyalty}"
+    return {"cost": "" if card.mana_cost is None else str(card.mana_cost),
+            "type": types + (" — " + " ".join(card.subtypes) if card.subtypes else ""),
+            "pt": pt, "text": card.text}
+
+
+def _cards(views: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The printed card of each name the views show (on the board, in a zone or on the stack),
+    by name, in the order first shown: only names the page's reader was shown."""
+    shown: dict[str, None] = {}
+    for v in views:
+        objects = [*v["battlefield"], *v["hand"], *v["exile"],
+                   *(o for p in v["players"] for o in p["graveyard"])]
+        shown.update((o[1], None) for o in objects)
+        shown.update((s[1], None) for s in v["stack"])
+    return {name: _card(card) for name in shown if (card := _printed(name)) is not None}
 
 
 def page_data(trace: Trace, as_player: str | None = None) -> PageData:
@@ -204,5 +246,6 @@ def page_data(trace: Trace, as_player: str | None = None) -> PageData:
         "payloads": payloads,
         "views": views,
         "life": _life(lines, by_seq, len(names)),
+        "cards": _cards(views),
     }
     return PageData(data, len(rows))

@@ -121,3 +121,45 @@ def test_as_a_player_folded_passes_carry_no_record_number(html_traces: list[Path
     assert subs and all(sub[0] == "" for sub in subs)
     assert all(r[9] == 0 for r in rows)
     assert any(sub[3] == "alice passes" for sub in subs)
+
+
+def _off_battlefield(data: dict[str, object]) -> list[list[object]]:
+    """Every object the page's views show in a hand, a graveyard or exile."""
+    views = data["views"]
+    assert isinstance(views, list)
+    return [o for v in views for o in [*v["hand"], *v["exile"], *(o for p in v["players"] for o in p["graveyard"])]]
+
+
+def test_cards_off_the_battlefield_have_their_printed_power_and_toughness(html_traces: list[Path]) -> None:
+    data = dict(page_data(read_trace(html_traces[0])).data)
+    objects = _off_battlefield(data)
+    # seed 1: Serra Angel and Elvish Visionary reach a graveyard (the view says 0/0 there)
+    angels = [o for o in objects if o[1] == "Serra Angel"]
+    assert angels and all(o[5:7] == [4, 4] for o in angels)
+    assert all(o[5:7] == [1, 1] for o in objects if o[1] == "Elvish Visionary")
+    # no creature card off the battlefield is 0/0 (none in these decks is printed so)
+    assert not [o for o in objects if "Creature" in o[3] and o[5:7] == [0, 0]]
+    # an instant has no P/T
+    assert all(o[5:7] == [None, None] for o in objects if o[1] == "Shock")
+
+
+def test_the_page_has_each_shown_card_printed_once(html_traces: list[Path]) -> None:
+    data = page_data(read_trace(html_traces[0])).data
+    cards = data["cards"]
+    assert cards["Serra Angel"] == {"cost": "{3}{W}{W}", "type": "Creature — Angel", "pt": "4/4",
+                                    "text": "Flying, vigilance"}
+    assert cards["Mountain"] == {"cost": "", "type": "Basic Land — Mountain", "pt": "", "text": "({T}: Add {R}.)"}
+    shown = {o[1] for v in data["views"] for o in [*v["battlefield"], *v["hand"], *v["exile"],
+                                                   *(o for p in v["players"] for o in p["graveyard"])]}
+    shown |= {s[1] for v in data["views"] for s in v["stack"]}
+    assert set(cards) == shown - {""}
+
+
+def test_as_a_player_the_card_table_holds_only_what_it_was_shown(html_traces: list[Path], tmp_path: Path) -> None:
+    path = html_traces[0]
+    seq, hidden, _ = helpers.hidden_from_bob(path, 0.1)
+    cut = helpers.cut_trace(path, seq, tmp_path)
+    cards = page_data(read_trace(cut), "bob").data["cards"]
+    assert cards and not set(cards) & hidden
+    # the check can fail: the page of everything has alice's hidden cards in its table
+    assert set(page_data(read_trace(cut)).data["cards"]) & hidden

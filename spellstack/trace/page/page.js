@@ -4,6 +4,7 @@
   const L = D.lines;            // [label, turn, step, active, lanes, mark, kind, text, view, stepSeq, folded]
   const P = D.players;
   const V = D.views;
+  const C = D.cards;            // name -> {cost, type, pt, text}: the printed card
   const COLORS = ["#2f6fdf", "#d9822b", "#2e9d57", "#8e44ad"];
   const MARKS = [["priority", "priority"], ["pass", "pass (folded run)"], ["cast", "cast, activate, play"],
                  ["resolve", "resolve, counter"], ["sba", "state-based action"], ["trigger", "trigger"],
@@ -128,7 +129,11 @@
     if (flags.includes("a")) cls.push("attacking");
     if (flags.includes("b")) cls.push("blocking");
     const extra = [];
-    if (types.includes("Creature")) extra.push(`${power}/${toughness}`);
+    if (types.includes("Creature")) {
+      // Off the battlefield the data gives the printed P/T (null: none printed).
+      if (power !== null && toughness !== null) extra.push(`${power}/${toughness}`);
+      else if (C[nm] && C[nm].pt) extra.push(C[nm].pt);
+    }
     if (damage) extra.push(`${damage} damage`);
     for (const [c, n] of counters) extra.push(`${n} ${c}`);
     if (tapped) extra.push("tapped");
@@ -137,9 +142,34 @@
     if (flags.includes("b")) extra.push("blocking");
     if (attached) extra.push(`on ${name(attached, v)}`);
     for (const m of marks) extra.push(m);
-    return `<span class="${cls.join(" ")}" title="#${id}">${esc(nm || "face down")}` +
+    return `<span class="${cls.join(" ")}"${cardAttrs(nm, id)}>${esc(nm || "face down")}` +
       (extra.length ? ` <small>${esc(extra.join(", "))}</small>` : "") + "</span>";
   }
+  // -- a card's printed mana cost, type line and Oracle text: on hover (the title) and on a
+  // click (the box under the board)
+  function cardWords(nm) {
+    const c = C[nm];
+    if (!c) return "";
+    return [nm + (c.cost ? " " + c.cost : ""), c.type + (c.pt ? " · " + c.pt : ""), c.text].filter((t) => t).join("\n");
+  }
+  function cardAttrs(nm, id) {
+    const words = cardWords(nm);
+    return ` title="${esc(words ? words + "\n#" + id : "#" + id)}"` + (words ? ` data-card="${esc(nm)}" tabindex="0"` : "");
+  }
+  function showCard(nm) {
+    const box = $("card");
+    box.hidden = !nm;
+    box.textContent = nm ? cardWords(nm) : "";
+  }
+  $("board").addEventListener("click", (e) => {
+    const chip = e.target.closest("[data-card]");
+    if (chip) showCard(chip.dataset.card);
+  });
+  $("board").addEventListener("keydown", (e) => {
+    const chip = e.target.closest("[data-card]");
+    if (chip && e.key === "Enter") showCard(chip.dataset.card);
+  });
+
   const zone = (label, objs, v) => `<div class="zone"><span class="z">${label}</span>` +
     (objs.length ? objs.map((o) => card(o, v)).join("") : "<small>empty</small>") + "</div>";
 
@@ -162,7 +192,7 @@
     });
     out += "</div>";
     out += `<div class="zone"><span class="z">stack</span>` + (v.stack.length ? v.stack.map((s) =>
-      `<span class="card" title="#${s[0]}">${esc(s[1])}${s[3] ? " <small>ability</small>" : ""}` +
+      `<span class="card"${cardAttrs(s[1], s[0])}>${esc(s[1])}${s[3] ? " <small>ability</small>" : ""}` +
       (s[4].length ? ` <small>→ ${esc(s[4].map((t) => name(t, v)).join(", "))}</small>` : "") +
       `</span>`).join("") : "<small>empty</small>") + "</div>";
     if (v.exile.length) out += zone("exile", v.exile, v);
@@ -187,8 +217,17 @@
     selected = i;
     rowEls[i].classList.add("sel");
     rowEls[i].setAttribute("aria-selected", "true");
-    if (scroll) rowEls[i].scrollIntoView({block: "nearest"});
+    if (scroll) scrollToRow(i);
     show(i);
+    setAddress(i);
+  }
+  function scrollToRow(i, middle) {
+    // Keep the row in sight below the heading drawn over the top of the rows.
+    const rows = $("rows"), el = rowEls[i], over = $("where").offsetHeight || 26;
+    if (middle) rows.scrollTop = el.offsetTop - rows.clientHeight / 3;
+    else if (el.offsetTop - over < rows.scrollTop) rows.scrollTop = el.offsetTop - over;
+    else if (el.offsetTop + el.offsetHeight > rows.scrollTop + rows.clientHeight)
+      rows.scrollTop = el.offsetTop + el.offsetHeight - rows.clientHeight;
   }
   $("rows").addEventListener("click", (e) => {
     const row = e.target.closest(".row");
@@ -196,6 +235,8 @@
   });
   document.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;  // typing, not stepping
+    if (e.key === "/") { $("search").focus(); e.preventDefault(); return; }
     const step = {j: 1, ArrowDown: 1, k: -1, ArrowUp: -1}[e.key];
     if (step) { select(selected < 0 ? 0 : Math.min(L.length - 1, Math.max(0, selected + step)), true); e.preventDefault(); }
     else if (e.key === "Home") { select(0, true); e.preventDefault(); }
@@ -204,51 +245,193 @@
              && !e.target.closest("button, input, select, textarea, a")) { toggleFold(selected); e.preventDefault(); }
   });
 
-  // -- the life chart
-  const W = 1000, H = 120, PAD = 24;
+  // -- the address: #line=N selects the line numbered N (the folded run holding N; with no
+  // line N, the next line after it), and selecting a line writes its number there
+  function lineAt(n) {
+    for (let i = 0; i < L.length; i++) {
+      const [first, last] = String(L[i][0]).split("-").map(Number);
+      if (n <= (last === undefined ? first : last)) return i;
+    }
+    return L.length - 1;
+  }
+  function lineFromAddress() {
+    const m = /^#line=(\d+)$/.exec(location.hash);
+    return m ? lineAt(Number(m[1])) : -1;
+  }
+  function setAddress(i) {
+    const hash = "#line=" + String(L[i][0]).split("-")[0];
+    if (location.hash !== hash) history.replaceState(null, "", hash);
+  }
+  window.addEventListener("hashchange", () => {
+    const i = lineFromAddress();
+    if (i >= 0 && i !== selected) select(i, true);
+  });
+
+  // -- the heading over the rows: the turn and step of the top row, on one line
+  function drawWhere() {
+    const rows = $("rows"), where = $("where");
+    // The headings of the first row below this one (it covers the rows' top).
+    const top = rows.scrollTop + (where.offsetHeight || 24) + 8;
+    let turn = null, step = null;
+    for (const h of rows.querySelectorAll(".heading")) {
+      if (h.offsetTop > top) break;
+      if (h.classList.contains("step")) step = h;
+      else { turn = h; step = null; }
+    }
+    where.hidden = rows.scrollTop <= 0 || !turn;
+    if (where.hidden) return;
+    where.textContent = turn.textContent + (step ? " · " + step.textContent : "");
+    where.style.width = rows.clientWidth + "px";
+  }
+  let whereQueued = false;
+  $("rows").addEventListener("scroll", () => {
+    if (whereQueued) return;
+    whereQueued = true;
+    requestAnimationFrame(() => { whereQueued = false; drawWhere(); });
+  });
+
+  // -- the line numbers' column: as wide as the longest number or range, on one line
+  function sizeNumbers() {
+    const widest = Math.max(4, ...L.map((row) => String(row[0]).length));
+    document.documentElement.style.setProperty("--num", `${widest + 2}ch`);
+  }
+
+  // -- jump to a turn
+  function turnList() {
+    const starts = [];
+    L.forEach((row, i) => { if (!starts.length || L[starts[starts.length - 1]][1] !== row[1]) starts.push(i); });
+    $("turn").innerHTML = `<option value="">turn…</option>` + starts.map((i) =>
+      `<option value="${i}">${L[i][1] ? `Turn ${L[i][1]}: ${esc(P[L[i][3]])}` : "Before turn 1"}</option>`).join("");
+    $("turn").addEventListener("change", (e) => {
+      if (e.target.value !== "") select(Number(e.target.value), true);
+      e.target.value = "";
+    });
+  }
+
+  // -- search the lines: every match highlighted, Enter (or ›) the next, Shift+Enter (or ‹) the one before
+  let matches = [];
+  function highlight(i, query) {
+    const el = rowEls[i].querySelector(".text"), text = L[i][7];
+    if (!query) { el.textContent = text; rowEls[i].classList.remove("match"); return; }
+    const lower = text.toLowerCase();
+    let out = "", at = 0;
+    for (let k = lower.indexOf(query); k >= 0; k = lower.indexOf(query, k + query.length)) {
+      out += esc(text.slice(at, k)) + `<mark>${esc(text.slice(k, k + query.length))}</mark>`;
+      at = k + query.length;
+    }
+    el.innerHTML = out + esc(text.slice(at));
+    rowEls[i].classList.add("match");
+  }
+  function search() {
+    const query = $("search").value.trim().toLowerCase();
+    for (const i of matches) highlight(i, "");
+    matches = query ? L.map((row, i) => i).filter((i) => L[i][7].toLowerCase().includes(query)) : [];
+    for (const i of matches) highlight(i, query);
+    countMatches();
+  }
+  function countMatches() {
+    const at = matches.indexOf(selected);
+    $("matches").textContent = !$("search").value.trim() ? "" : !matches.length ? "no match"
+      : `${at >= 0 ? at + 1 + " of " : ""}${matches.length} match${matches.length === 1 ? "" : "es"}`;
+  }
+  function nextMatch(dir) {
+    if (!matches.length) return;
+    let i = dir > 0 ? matches.find((m) => m > selected) : [...matches].reverse().find((m) => m < selected);
+    if (i === undefined) i = dir > 0 ? matches[0] : matches[matches.length - 1];  // round again
+    select(i, true);
+    countMatches();
+  }
+  function searchBox() {
+    $("search").addEventListener("input", search);
+    $("search").addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { nextMatch(e.shiftKey ? -1 : 1); e.preventDefault(); }
+      else if (e.key === "Escape") { e.target.value = ""; search(); e.target.blur(); }
+    });
+    $("next").addEventListener("click", () => nextMatch(1));
+    $("prev").addEventListener("click", () => nextMatch(-1));
+  }
+
+  // -- the life chart: drawn at its width in pixels (redrawn when that changes), life on the
+  // left scale, poison (dashed) on a scale of its own on the right, turn labels thinned to fit
+  const H = 120, BOTTOM = 14, TOP = 6;
   const life = D.life;
-  let top = 20;
-  for (const [, lives, poisons] of life) top = Math.max(top, ...lives, ...poisons);
-  const x = (i) => PAD + (W - 2 * PAD) * (L.length > 1 ? i / (L.length - 1) : 0);
-  const y = (v) => H - 14 - (H - 24) * Math.max(0, v) / top;
-  let svg = `<svg viewBox="0 0 ${W} ${H}" preserveAspectRatio="none" xmlns="http://www.w3.org/2000/svg">`;
-  let t0 = -1;
-  L.forEach((row, i) => {
-    if (row[1] !== t0) {
+  let chartW = 1000, PADL = 26, PADR = 26;
+  const x = (i) => PADL + (chartW - PADL - PADR) * (L.length > 1 ? i / (L.length - 1) : 0);
+  function drawChart() {
+    chartW = Math.max(200, Math.round($("chart").clientWidth) || 1000);
+    let lifeTop = 20, poisonTop = 10;
+    for (const [, lives, poisons] of life) { lifeTop = Math.max(lifeTop, ...lives); poisonTop = Math.max(poisonTop, ...poisons); }
+    const poisoned = P.map((n, s) => life.some((pt) => pt[2][s] > 0));
+    const anyPoison = poisoned.some((p) => p);
+    PADR = anyPoison ? 26 : 8;
+    const scale = (top) => (v) => H - BOTTOM - (H - BOTTOM - TOP) * Math.max(0, v) / top;
+    const yLife = scale(lifeTop), yPoison = scale(poisonTop);
+    let svg = `<svg viewBox="0 0 ${chartW} ${H}" width="${chartW}" height="${H}" xmlns="http://www.w3.org/2000/svg">`;
+    // Turn lines, and a label for each turn that has room after the last one drawn.
+    let t0 = null, free = PADL;
+    L.forEach((row, i) => {
+      if (row[1] === t0) return;
       t0 = row[1];
-      svg += `<line class="turn" x1="${x(i)}" x2="${x(i)}" y1="4" y2="${H - 14}"/>` +
-        (t0 % 2 === 1 || L.length < 400 ? `<text x="${x(i) + 2}" y="${H - 3}">${t0 ? "T" + t0 : ""}</text>` : "");
-    }
-  });
-  svg += `<line class="axis" x1="${PAD}" x2="${W - PAD}" y1="${y(0)}" y2="${y(0)}"/>` +
-    `<text x="2" y="${y(top) + 4}">${top}</text><text x="2" y="${y(0) + 3}">0</text>`;
-  const path = (k, s) => {
-    let d = "", prev = null;
-    for (const pt of life) {
-      const v = pt[k][s];
-      d += prev === null ? `M${x(pt[0])},${y(v)}` : `H${x(pt[0])}V${y(v)}`;
-      prev = v;
-    }
-    return prev === null ? "" : d + `H${x(L.length - 1)}`;
-  };
-  P.forEach((n, s) => {
-    svg += `<path d="${path(1, s)}" fill="none" stroke="${COLORS[s % 4]}" stroke-width="2"><title>${esc(n)}: life</title></path>`;
-    if (life.some((pt) => pt[2][s] > 0))
-      svg += `<path d="${path(2, s)}" fill="none" stroke="${COLORS[s % 4]}" stroke-width="1.5" stroke-dasharray="4 3"><title>${esc(n)}: poison</title></path>`;
-  });
-  svg += `<line id="cursor" class="cursor" x1="-10" x2="-10" y1="2" y2="${H - 14}"/></svg>`;
-  $("chart").innerHTML = svg;
-  const chart = $("chart").querySelector("svg");
+      svg += `<line class="turn" x1="${x(i)}" x2="${x(i)}" y1="${TOP}" y2="${H - BOTTOM}"/>`;
+      const label = t0 ? "T" + t0 : "";
+      const w = label.length * 6.5;
+      if (label && x(i) >= free && x(i) + w <= chartW) {
+        svg += `<text class="tlabel" x="${x(i) + 1}" y="${H - 3}">${label}</text>`;
+        free = x(i) + w + 6;
+      }
+    });
+    svg += `<line class="axis" x1="${PADL}" x2="${chartW - PADR}" y1="${yLife(0)}" y2="${yLife(0)}"/>` +
+      `<text x="2" y="${yLife(lifeTop) + 8}">${lifeTop}</text><text x="2" y="${yLife(0)}">0</text>`;
+    if (anyPoison)
+      svg += `<line class="axis" x1="${chartW - PADR}" x2="${chartW - PADR}" y1="${TOP}" y2="${H - BOTTOM}"/>` +
+        `<text class="poison" x="${chartW - PADR + 3}" y="${yPoison(poisonTop) + 8}">${poisonTop}</text>` +
+        `<text class="poison" x="${chartW - PADR + 3}" y="${yPoison(0)}">0</text>`;
+    const path = (k, s, y) => {
+      let d = "", prev = null;
+      for (const pt of life) {
+        const v = pt[k][s];
+        d += prev === null ? `M${x(pt[0])},${y(v)}` : `H${x(pt[0])}V${y(v)}`;
+        prev = v;
+      }
+      return prev === null ? "" : d + `H${x(L.length - 1)}`;
+    };
+    P.forEach((n, s) => {
+      svg += `<path d="${path(1, s, yLife)}" fill="none" stroke="${COLORS[s % 4]}" stroke-width="2"><title>${esc(n)}: life</title></path>`;
+      if (poisoned[s])
+        svg += `<path class="poison" d="${path(2, s, yPoison)}" fill="none" stroke="${COLORS[s % 4]}" stroke-width="1.5" stroke-dasharray="4 3"><title>${esc(n)}: poison</title></path>`;
+    });
+    svg += `<line id="cursor" class="cursor" x1="-10" x2="-10" y1="2" y2="${H - BOTTOM}"/></svg>`;
+    $("chart").innerHTML = svg;
+    $("chartlegend").innerHTML = P.map((n, s) =>
+      `<span><svg width="22" height="8"><line x1="0" x2="22" y1="4" y2="4" stroke="${COLORS[s % 4]}" stroke-width="2"/></svg>${esc(n)}'s life (left scale)</span>` +
+      (poisoned[s] ? `<span><svg width="22" height="8"><line x1="0" x2="22" y1="4" y2="4" stroke="${COLORS[s % 4]}" stroke-width="1.5" stroke-dasharray="4 3"/></svg>${esc(n)}'s poison (right scale)</span>` : "")).join("");
+    if (selected >= 0) drawCursor(selected);
+  }
   function drawCursor(i) {
     const c = document.getElementById("cursor");
     c.setAttribute("x1", x(i)); c.setAttribute("x2", x(i));
   }
-  chart.addEventListener("click", (e) => {
-    const box = chart.getBoundingClientRect();
-    const f = ((e.clientX - box.left) / box.width * W - PAD) / (W - 2 * PAD);
+  $("chart").addEventListener("click", (e) => {
+    const box = $("chart").getBoundingClientRect();
+    const f = (e.clientX - box.left - PADL) / (chartW - PADL - PADR);
     select(Math.round(Math.min(1, Math.max(0, f)) * (L.length - 1)), true);
   });
+  let chartQueued = false;
+  window.addEventListener("resize", () => {
+    if (chartQueued) return;
+    chartQueued = true;
+    requestAnimationFrame(() => { chartQueued = false; if (Math.round($("chart").clientWidth) !== chartW) drawChart(); drawWhere(); });
+  });
 
+  sizeNumbers();
   boardButtons();
+  drawChart();
+  turnList();
+  searchBox();
+  {
+    const i = lineFromAddress();
+    select(i >= 0 ? i : 0, false);
+    if (i >= 0) scrollToRow(i, true);
+  }
   document.body.dataset.ready = "1";
 })();
