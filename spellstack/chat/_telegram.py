@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 from ..cards import Deck, load_cards
 from ._decks import DeckRefused, DeckShelf, log
-from ._game_host import GameHost
+from ._game_host import ChatError, GameHost
 from ._seats import BotSeat, HumanSeat
 
 __all__ = ["SEND_FAILURES", "TelegramChat", "TelegramMissing", "build_application", "to_telegram_html"]
@@ -228,8 +228,11 @@ class TelegramChat:
                 log.warning("game %s: a message to Telegram chat %s failed to send (%d in a row): %s",
                             seat.game_id, chat, failures, what)
                 if failures == SEND_FAILURES:
-                    await self.host.end_game(seat.game_id, f"{failures} messages in a row to "
-                                             f"{seat.player}'s chat failed to send (the last: {what})")
+                    reason = f"{failures} messages in a row to {seat.player}'s chat failed to send (the last: {what})"
+                    try:
+                        await self.host.end_game(seat.game_id, reason)
+                    except ChatError:  # the host has stopped: the game is over already
+                        pass
             else:
                 failures = 0
 
