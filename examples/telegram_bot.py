@@ -18,7 +18,7 @@ import os
 import sys
 
 from spellstack import GameHost
-from spellstack.chat import build_application
+from spellstack.chat import TelegramMissing, build_application
 
 
 def main() -> int:
@@ -33,7 +33,12 @@ def main() -> int:
     # Why a deck file of the folder failed to load goes to this log, never to the player.
     # (Not INFO: the HTTP library logs each request's address there, and it holds the token.)
     logging.basicConfig(level=logging.WARNING)
-    build_application(token, GameHost(), deck_dir=deck_dir).run_polling()
+    try:
+        application = build_application(token, GameHost(), deck_dir=deck_dir)
+    except TelegramMissing as missing:  # pip install 'spellstack[telegram]'
+        print(missing, file=sys.stderr)
+        return 2
+    application.run_polling()
     return 0
 
 

@@ -20,7 +20,7 @@ from ._render import (
     render_view,
 )
 from ._seats import HUMAN_STOPS, BotSeat, HumanSeat, SeatTimeout
-from ._telegram import TelegramChat, build_application, to_telegram_html
+from ._telegram import SEND_FAILURES, TelegramChat, TelegramMissing, build_application, to_telegram_html
 
 __all__ = [
     "FEED_KINDS",
@@ -28,6 +28,7 @@ __all__ = [
     "LOCAL_COMMANDS",
     "MESSAGE_LIMIT",
     "PRIORITY_VERBS",
+    "SEND_FAILURES",
     "BotSeat",
     "ChatError",
     "DeckRefused",
@@ -40,6 +41,7 @@ __all__ = [
     "Parsed",
     "SeatTimeout",
     "TelegramChat",
+    "TelegramMissing",
     "build_application",
     "feed_lines",
     "help_text",

@@ -75,7 +75,7 @@ class HostStatistics:
     failed: int
     """Games that ended with an error of their own set-up or hosting (``host error: ...``)."""
     stopped: int
-    """Games ended by the host stopping."""
+    """Games ended by the host stopping, or by ``end_game``."""
     texts_sent: int
     """Texts given to players: questions with their view, the event feed, time-outs, ends."""
     commands: int
@@ -91,6 +91,10 @@ class _Hosted:
     sessions: dict[str, Session]
     done: asyncio.Event
     error: Exception | None = None
+    scope: trio.CancelScope = field(default_factory=trio.CancelScope)
+    """The game's own: cancelled by ``end_game``."""
+    ended: str = ""
+    """Why ``end_game`` ended it."""
 
 
 class GameHost:
@@ -211,11 +215,17 @@ class GameHost:
         assert game is not None
         ending = ""
         try:
-            result = await play_game(game, policies, configs=configs, game_id=info.game_id)
-            info.result = result
-            info.reason = result.reason
-            ending = (f"Game over: {result.winner} wins. {result.reason}" if result.winner
-                      else f"Game over: a draw. {result.reason}")
+            result = None
+            with hosted.scope:
+                result = await play_game(game, policies, configs=configs, game_id=info.game_id)
+            if result is None:  # end_game
+                info.reason = hosted.ended
+                ending = f"Game over, with no winner: {hosted.ended}"
+            else:
+                info.result = result
+                info.reason = result.reason
+                ending = (f"Game over: {result.winner} wins. {result.reason}" if result.winner
+                          else f"Game over: a draw. {result.reason}")
         except Exception as err:  # a game that fails ends alone, with a reason
             hosted.error = err
             info.reason = f"host error: {type(err).__name__}: {err}"[:300]
@@ -225,6 +235,18 @@ class GameHost:
                 info.reason = "stopped: the host is shutting down"
                 ending = "Game over: the host stopped, so the game ended with no winner."
             self._end(hosted, ending)
+
+    async def end_game(self, game_id: str, reason: str) -> GameInfo:
+        """End a running game now, with no winner, because of ``reason`` (its ``GameInfo.reason``,
+        told to its players); a game over already is left as it is. Returns its entry once it
+        has ended."""
+        token, _ = self._require()
+        hosted = self._hosted(game_id)
+        if hosted.info.running and not hosted.ended:
+            hosted.ended = reason
+            token.run_sync_soon(hosted.scope.cancel)
+        await hosted.done.wait()
+        return hosted.info
 
     def _end(self, hosted: _Hosted, ending: str) -> None:
         info = hosted.info

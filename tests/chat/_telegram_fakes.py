@@ -39,6 +39,7 @@ class FakeChat:
 @dataclass
 class FakeUser:
     username: str
+    id: int = 1
 
 
 @dataclass
@@ -54,8 +55,9 @@ class FakeContext:
     args: list[str] = field(default_factory=list)
 
 
-def command(text: str, bot: FakeBot, chat: int = 42, user: str = "alice") -> tuple[FakeUpdate, FakeContext]:
-    """The update and context of a command ``/play random gruul`` sent in ``chat``: its words
-    after the command are ``context.args``, as python-telegram-bot splits them."""
-    update = FakeUpdate(FakeChat(chat), FakeUser(user), FakeMessage(text))
+def command(text: str, bot: FakeBot, chat: int = 42, user: str = "alice",
+            user_id: int = 1) -> tuple[FakeUpdate, FakeContext]:
+    """The update and context of a command ``/play random gruul`` sent in ``chat`` by ``user``:
+    its words after the command are ``context.args``, as python-telegram-bot splits them."""
+    update = FakeUpdate(FakeChat(chat), FakeUser(user, user_id), FakeMessage(text))
     return update, FakeContext(bot, text.split()[1:])

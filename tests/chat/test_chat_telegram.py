@@ -47,6 +47,7 @@ class Id:
 @dataclass
 class User:
     username: str
+    id: int = 1
 
 
 @dataclass
@@ -89,7 +90,7 @@ def test_a_game_by_telegram_messages() -> None:
                 await chat.on_text(u, context)
             quit_ = update("/concede")
             await chat.on_concede(quit_, context)
-            info = await host.wait(chat.seats[42].game_id)
+            info = await host.wait(chat.seats[42, 1].game_id)
             await _until(bot, lambda: any("Game over" in t for _, t in bot.sent))
             other = update("hand", chat=7)
             await chat.on_text(other, context)

@@ -193,7 +193,7 @@ def test_a_deck_of_the_folder_and_a_built_in_deck_are_played(places: dict[str, P
             chat = TelegramChat(host, deck_dir=places["decks"])
             update, context = command("/play random MINE Orzhov", FakeBot())
             await chat.on_play(update, context)
-            gid = chat.seats[42].game_id
+            gid = chat.seats[42, 1].game_id
             game = host.engine_game(gid)
             decks = [sorted(o.name for o in game.state.objects.values() if o.owner == seat)
                      for seat in (0, 1)]
@@ -267,7 +267,7 @@ def test_a_thousand_telegram_games_have_secret_seeds_a_player_cant_rebuild() -> 
             while len(bot.sent) < GAMES:
                 bot.arrived.clear()
                 await asyncio.wait_for(bot.arrived.wait(), 60)
-            seats = dict(chat.seats)
+            seats = {c: seat for (c, _), seat in chat.seats.items()}
             views = {c: host.player_view(s.game_id, s.player) for c, s in seats.items()}
             out = {c: (s.game_id, host.info(s.game_id).seed, host.engine_game(s.game_id).state.seed,
                        [v.name for v in views[c].hand] if views[c] else [])
