@@ -130,10 +130,13 @@ def _match_key(name: str) -> str:
 
 
 def _names_by_key(cards: Mapping[str, CardDefinition]) -> dict[str, str]:
-    """Each card's name by its ``_match_key``."""
+    """Each card's name by its ``_match_key``, and a two-faced card's full ``front // back``
+    name (an adventurer's, a double-faced card's) by its key, to the front face's name."""
     out: dict[str, str] = {}
-    for name in cards:
+    for name, defn in cards.items():
         out.setdefault(_match_key(name), name)
+        if defn.layout != "split" and len(defn.faces) == 2:
+            out.setdefault(_match_key(" // ".join(defn.faces)), name)
     return out
 
 

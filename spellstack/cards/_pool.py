@@ -57,5 +57,10 @@ def card_name_problem(name: str, cards: Mapping[str, CardDefinition], *,
         # No card name is longer: a longer one is no misspelling worth the comparisons.
         known = sorted(pool_same | {n for n, d in cards.items() if d.is_token == token})
         close = difflib.get_close_matches(name, known, n=1)
+        if close and close[0] in cards:
+            # A two-faced card (not a split card, named by both halves) goes by its front face.
+            defn = cards[close[0]]
+            if defn.layout != "split" and defn.card_name:
+                close[0] = defn.card_name
         hint = f" (did you mean {close[0]!r}?)" if close else ""
     return False, f"unknown {kind} {shown}{hint}"

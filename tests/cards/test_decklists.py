@@ -174,6 +174,25 @@ def test_a_misspelt_card_in_the_maybeboard_is_named() -> None:
     assert refused(f"{FORTY}\nMaybeboard\n4 Shcok\n").startswith("lists/deck.txt: line 5 '4 Shcok': ")
 
 
+@pytest.mark.parametrize(("line", "card"), [("Giant Killer // Chop Down", "Giant Killer"),
+                                            ("giant killer/chop down", "Giant Killer"),
+                                            ("Shatterskull Smashing // Shatterskull, the Hammer Pass",
+                                             "Shatterskull Smashing"),
+                                            ("Invasion of Gobakhan // Lightshield Array",
+                                             "Invasion of Gobakhan")])
+def test_a_two_faced_card_by_its_full_name(line: str, card: str) -> None:
+    assert parse(f"36 Plains\n4 {line}\n")[1] == ("Plains",) * 36 + (card,) * 4
+
+
+@pytest.mark.parametrize(("name", "front"), [
+    ("Shatterskull Smashing // Shatterskull, the Hammer Pas", "Shatterskull Smashing"),
+    ("Shatterskull, the Hamer Pass", "Shatterskull Smashing"),
+    ("Giant Killer // Chop Dow", "Giant Killer"),
+])
+def test_a_suggestion_for_a_two_faced_card_names_its_front_face(name: str, front: str) -> None:
+    assert refused(f"36 Plains\n4 {name}\n").endswith(f"(did you mean {front!r}?)")
+
+
 # --- what a text file may look like ------------------------------------------------------------
 
 

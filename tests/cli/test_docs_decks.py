@@ -99,3 +99,12 @@ def test_the_text_list_refusal_the_doc_quotes_is_the_loaders(tmp_path: Path, cap
     assert f"`{err.value}`" in " ".join(DOC.read_text("utf-8").split())
     assert main(["play", "--deck", name, "--deck", "gruul"]) == 2  # refused before the game
     assert capsys.readouterr() == ("", f"spellstack: {err.value}\n")
+
+
+def test_the_two_faced_suggestion_the_doc_quotes_is_the_loaders(tmp_path: Path) -> None:
+    path = tmp_path / "deck.txt"
+    path.write_text("36 Mountain\n4 Shatterskull, the Hamer Pass\n", "utf-8")
+    with pytest.raises(CardDefinitionError) as err:
+        load_deck(str(path), load_cards())
+    quoted = str(err.value).partition(": line 2 '4 Shatterskull, the Hamer Pass': ")[2]
+    assert quoted and f"`{quoted}`" in " ".join(DOC.read_text("utf-8").split())
