@@ -172,7 +172,7 @@ def _card_line(source: str, number: int, raw: str, section: str, arena: bool,
     return _Line(number, shown, section, name, int(first))
 
 
-def _read(text: str, source: str) -> tuple[str | None, list[_Line], int | None]:
+def _read(text: str, source: str) -> tuple[str | None, list[_Line], int]:
     """The ``About`` name if any, the card lines, and how many cards a blank line (not a
     header) put in the sideboard."""
     lines = text.removeprefix("\ufeff").split("\n")
@@ -184,6 +184,7 @@ def _read(text: str, source: str) -> tuple[str | None, list[_Line], int | None]:
     name: str | None = None
     out: list[_Line] = []
     blank_split = False
+    after_blank = 0
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
@@ -212,7 +213,9 @@ def _read(text: str, source: str) -> tuple[str | None, list[_Line], int | None]:
             out.append(_card_line(source, number, line[prefix.end():], "sideboard", arena, raw))
             continue
         out.append(_card_line(source, number, raw, section, arena))
-    return name, out, (0 if blank_split else None)
+        if blank_split:
+            after_blank += out[-1].count
+    return name, out, after_blank
 
 
 def _unknown(source: str, lines: list[_Line], cards: Mapping[str, CardDefinition]) -> None:
@@ -260,10 +263,9 @@ def parse_decklist(text: str, source: str, cards: Mapping[str, CardDefinition]) 
         main.extend([line.name] * line.count)
     if len(main) < MIN_DECK_SIZE:
         hint = ""
-        if after_blank is not None:
-            side = sum(line.count for line in lines if line.section == "sideboard")
-            hint = (f" (a blank line ends the main deck: the {side} cards after it are the "
-                    "sideboard)")
+        if after_blank:
+            hint = (f" (a blank line ends the main deck: the {after_blank} cards after it are "
+                    "the sideboard)")
         raise CardDefinitionError(f"{source}: the main deck has {len(main)} cards; at least "
                                   f"{MIN_DECK_SIZE}{hint}")
     return Deck(name if name is not None else PurePath(source).stem, tuple(main))

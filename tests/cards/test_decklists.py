@@ -289,6 +289,12 @@ def test_too_few_cards() -> None:
         parse_decklist("Deck\n39 Forest\nSideboard\n15 Shock\n", "lists/deck.txt", CARDS)
 
 
+@pytest.mark.parametrize("text", ["10 Forest\n", "10 Forest\n\n\n", "Deck\n10 Forest\n\nSideboard\n4 Shock\n",
+                                  "10 Forest\nSB: 4 Shock\n", "10 Forest\n\n// the sideboard\n"])
+def test_too_few_cards_says_nothing_of_a_blank_line_with_no_cards_after_it(text: str) -> None:
+    assert refused(text) == "lists/deck.txt: the main deck has 10 cards; at least 40"
+
+
 def test_too_few_cards_says_when_a_blank_line_made_the_rest_a_sideboard() -> None:
     assert refused("20 Forest\n\n20 Mountain\n4 Shock\n") == (
         "lists/deck.txt: the main deck has 20 cards; at least 40 (a blank line ends the main "
