@@ -86,7 +86,8 @@ def test_the_text_lists_play_with_the_docs_command(tmp_path: Path, capsys: pytes
     monkeypatch.chdir(tmp_path)
     assert main(shlex.split(command)[1:]) == 0
     out = capsys.readouterr().out
-    assert "(red-green.txt) vs" in out and "Winner: " in out
+    # A deck file is shown by its deck's name: the Arena list's Name line, the MTGO list's file.
+    assert "alice (Red-Green Stompy) vs bob (white-weenie), seed 3" in out and "Winner: " in out
 
 
 def test_the_text_list_refusal_the_doc_quotes_is_the_loaders(tmp_path: Path, capsys: pytest.CaptureFixture[str],
