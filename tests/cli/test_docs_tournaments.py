@@ -47,7 +47,7 @@ def test_every_command_runs_as_written(tmp_path: Path, monkeypatch: pytest.Monke
     [shown, *_] = _blocks("text")
     assert printed[0] == shown
     assert (tmp_path / DEFAULT_DB).is_file()
-    assert "random-Red-Green Stompy" in printed[1] and "steady" in printed[1]
+    assert "random-Red-Green-Stompy" in printed[1] and "steady" in printed[1]
     assert "swiss, 5 entrants, 3 rounds" in printed[2] and (tmp_path / "swiss.json").is_file()
     # Resumed with every game recorded: the same standings again.
     assert printed[4] == printed[3]
