@@ -112,6 +112,8 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
         "pairs": [{"a": p.name_a, "b": p.name_b, "wins": p.wins, "losses": p.losses,
                    "draws": p.draws, "score": round(p.score, _PERCENT_PLACES),
                    "elo": None if p.elo is None else round(p.elo, 1),
+                   # JSON has no infinity: the sign of a score of 1 or 0, as text.
+                   "elo_limit": None if p.elo is not None else "+inf" if p.score > 0.5 else "-inf",
                    "elo_margin": None if p.elo_margin is None else round(p.elo_margin, 1),
                    "los": None if p.los is None else round(p.los, _PERCENT_PLACES)}
                   for p in rep.pairs],
