@@ -355,6 +355,7 @@ def run(args: argparse.Namespace) -> int:
         play_tournament,
         report,
         results_json,
+        round_lines,
         standings_table,
     )
 
@@ -440,6 +441,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"spellstack tournament: {settings.format}, {len(settings.entrants)} entrants, "
           f"{settings.round_count()} rounds{each}, best of {settings.best_of}, {told}: "
           f"{len(played.rows)} games (results in {args.db})")
+    if settings.format == "swiss":
+        # A Swiss round's pairings come from the rounds before: each is worth seeing.
+        for line in round_lines(rep):
+            print(line)
+        print()
     print(standings_table(rep), end="")
     if args.results is not None:
         try:

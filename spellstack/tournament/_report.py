@@ -19,7 +19,7 @@ from ._ratings import Rating, ratings
 from ._run import Played
 from ._standings import Standing, standings
 
-__all__ = ["Report", "report", "results_json", "standings_table"]
+__all__ = ["Report", "report", "results_json", "round_lines", "standings_table"]
 
 _PERCENT_PLACES = 4
 """Decimal places of the percentages in the results file."""
@@ -122,6 +122,27 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
                      "ordinal": round(r.ordinal, _PERCENT_PLACES)} for r in rep.ratings],
     }
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def round_lines(rep: Report) -> list[str]:
+    """A line per round: its matches with their game scores, the match's winner first (a drawn
+    match in seat order; drawn games as a third number), then its bye, as in ``round 1:
+    heuristic-dimir 2-0 random-gruul; random-orzhov 2-1 random-dimir; heuristic-gruul has the
+    bye``. Names are escaped (``printable``)."""
+    names = [printable(n) for n in rep.names]
+    told: dict[int, list[str]] = {}
+    byes: dict[int, list[str]] = {}
+    for spec, result in rep.played.matches:
+        if spec is None or result.b is None:
+            byes.setdefault(result.round, []).append(f"{names[result.a]} has the bye")
+            continue
+        a, b, a_wins, b_wins = result.a, result.b, result.a_wins, result.b_wins
+        if b_wins > a_wins:
+            a, b, a_wins, b_wins = b, a, b_wins, a_wins
+        score = f"{a_wins}-{b_wins}" + (f"-{result.draws}" if result.draws else "")
+        told.setdefault(result.round, []).append(f"{names[a]} {score} {names[b]}")
+    return [f"round {r}: {'; '.join(told.get(r, []) + byes.get(r, []))}"
+            for r in sorted(told.keys() | byes.keys())]
 
 
 def standings_table(rep: Report) -> str:
