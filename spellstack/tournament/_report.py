@@ -146,17 +146,18 @@ def round_lines(rep: Report) -> list[str]:
 
 
 def standings_table(rep: Report) -> str:
-    """The standings as a text table (rank, entrant, points, W-L-D, OMW%, GW%, OGW%), then a
+    """The standings as a text table (rank, entrant, points, W-L-D, byes, OMW%, GW%, OGW%), then a
     line per pair and the ratings. Names are escaped (``printable``): a name is text from an
     entrant or a deck file, and the table goes to a terminal."""
     names = [printable(n) for n in rep.names]
     width = max(len("entrant"), *(len(n) for n in names))
-    lines = [f"{'rank':>4}  {'entrant':<{width}}  {'points':>6}  {'W-L-D':>8}  {'OMW%':>6}  "
-             f"{'GW%':>6}  {'OGW%':>6}"]
+    # W-L-D counts a bye as a won match (MTR appendix C); ``byes`` says how many of them were.
+    lines = [f"{'rank':>4}  {'entrant':<{width}}  {'points':>6}  {'W-L-D':>8}  {'byes':>4}  "
+             f"{'OMW%':>6}  {'GW%':>6}  {'OGW%':>6}"]
     for s in rep.standings:
         wld = f"{s.wins}-{s.losses}-{s.draws}"
         lines.append(f"{s.rank:>4}  {names[s.entrant]:<{width}}  {s.points:>6}  {wld:>8}  "
-                     f"{float(s.omw) * 100:>6.2f}  {float(s.gw) * 100:>6.2f}  "
+                     f"{s.byes:>4}  {float(s.omw) * 100:>6.2f}  {float(s.gw) * 100:>6.2f}  "
                      f"{float(s.ogw) * 100:>6.2f}")
     if rep.pairs:
         lines.append("")

@@ -12,6 +12,7 @@ from spellstack.tournament import (
     parse_entrant,
     report,
     round_lines,
+    standings_table,
 )
 
 CARDS = load_cards()
@@ -41,3 +42,12 @@ def test_a_line_per_round_the_winner_first_then_the_bye() -> None:
         "round 1: cy 2-0 bob; eve 2-1 dee; ann has the bye",
         "round 2: ann 1-1-1 cy; eve 2-0 bob; dee has the bye",
     ]
+
+
+def test_the_record_counts_a_bye_as_a_win_and_the_byes_column_says_so() -> None:
+    table = standings_table(report(PLAYED)).splitlines()
+    assert table[0].split() == ["rank", "entrant", "points", "W-L-D", "byes", "OMW%", "GW%", "OGW%"]
+    rows = {line.split()[1]: line.split()[2:5] for line in table[1:6]}
+    # ann: a bye and a drawn match; dee: a loss and a bye; eve: two wins, no bye.
+    assert rows == {"ann": ["4", "1-0-1", "1"], "bob": ["0", "0-2-0", "0"], "cy": ["4", "1-0-1", "0"],
+                    "dee": ["3", "1-1-0", "1"], "eve": ["6", "2-0-0", "0"]}
