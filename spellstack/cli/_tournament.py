@@ -402,11 +402,16 @@ def run(args: argparse.Namespace) -> int:
         if done > bar.n:
             bar.update(done - bar.n)
 
+    def resuming(held: int) -> None:
+        # Said even with --quiet, as the other notes on stderr: what --resume found.
+        recorded = f"{held} game{'s' if held != 1 else ''} recorded"
+        bar.write(f"spellstack tournament: resuming: {recorded}; playing the rest", file=sys.stderr)
+
     try:
         played = trio.run(lambda: play_tournament(
             settings, db=args.db, resume=args.resume, jobs=jobs,
             concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress,
-            backend=args.backend, scheduler=args.scheduler))
+            backend=args.backend, scheduler=args.scheduler, resuming=resuming))
     except (StoreError, WorkerSetupError, ClusterError) as err:
         raise CommandError(str(err)) from None
     except (sqlite3.Error, OSError) as err:

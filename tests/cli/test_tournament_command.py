@@ -128,8 +128,10 @@ def test_a_tournament_killed_halfway_resumes_to_the_same_standings_and_games(tmp
     assert (tmp_path / "part.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
     standings = whole.stdout.split("\n", 1)[1]
     assert resumed.stdout.split("\n", 1)[1].replace("part.json", "whole.json") == standings
-    # Only the missing games were played after the kill: one line each.
-    assert _unwarned(resumed.stderr).count("\n") == total - len(kept)
+    # What --resume found, then only the missing games were played after the kill: a line each.
+    found, _, rest = _unwarned(resumed.stderr).partition("\n")
+    assert found == f"spellstack tournament: resuming: {len(kept)} games recorded; playing the rest"
+    assert rest.count("\n") == total - len(kept)
 
 
 def _children(pid: int) -> list[int]:
