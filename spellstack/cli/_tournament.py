@@ -250,6 +250,17 @@ def forfeits(rows: list[GameRow], names: list[str]) -> list[str]:
     return [f"{name} forfeited {len(reasons)} game{'s' if len(reasons) != 1 else ''}; the first: "
             f"{reasons[0]}" for name, reasons in lost.items()]
 
+BAR_FORMAT = ("{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/≤{total_fmt} "
+              "[{elapsed}<{remaining}, {rate_fmt}{postfix}]")
+"""The progress bar: tqdm's own layout, the total marked as the most games the matches may
+still need (it falls as matches end early)."""
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 round``, ``3 rounds``."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
 SEED_WARNING = ("spellstack tournament: warning: --seed {seed}: anyone who knows or guesses the "
                 "seed can work out every hand and draw of every game; leave out --seed for a "
                 "secret key")
@@ -383,7 +394,7 @@ def run(args: argparse.Namespace) -> int:
     # On a terminal, a progress bar; otherwise (a log file, a pipe) a line per game.
     lines = not args.quiet and not sys.stderr.isatty()
     bar = tqdm(total=0, unit="game", file=sys.stderr, disable=args.quiet or lines,
-               mininterval=0.5, dynamic_ncols=True, desc="games")
+               mininterval=0.5, dynamic_ncols=True, desc="games", bar_format=BAR_FORMAT)
     names = [e.name for e in settings.entrants]
     began = time.perf_counter()
     now = [0]  # games played by this run (not those a resumed tournament had recorded)
@@ -393,7 +404,8 @@ def run(args: argparse.Namespace) -> int:
             if row is not None:
                 now[0] += 1
                 rate = now[0] / max(time.perf_counter() - began, 1e-9)
-                print(printable(f"[{done}/{total}] {describe(row, names)} ({rate:.1f} games/s)"),
+                # The total is a maximum: it falls as matches end before their last game.
+                print(printable(f"[{done}/≤{total}] {describe(row, names)} ({rate:.1f} games/s)"),
                       file=sys.stderr, flush=True)
             return
         if bar.total != total:
@@ -444,8 +456,8 @@ def run(args: argparse.Namespace) -> int:
     told = "a secret key" if played.settings.seed is None else f"seed {played.settings.seed}"
     each = f" (each pair meets {settings.repeat} times)" if settings.repeat > 1 else ""
     print(f"spellstack tournament: {settings.format}, {len(settings.entrants)} entrants, "
-          f"{settings.round_count()} rounds{each}, best of {settings.best_of}, {told}: "
-          f"{len(played.rows)} games (results in {args.db})")
+          f"{_count(settings.round_count(), 'round')}{each}, best of {settings.best_of}, {told}: "
+          f"{_count(len(played.rows), 'game')} (results in {args.db})")
     if settings.format == "swiss":
         # A Swiss round's pairings come from the rounds before: each is worth seeing.
         for line in round_lines(rep):
