@@ -9,6 +9,13 @@ comes from its content:
   collector number after it are dropped: a card is named by its name alone.
 - **MTGO** otherwise: ``4 Lightning Bolt`` lines, the name taken as written.
 
+What other tools write is read too: ``//`` comment lines (skipped), ``SB: 2 Shock`` (a
+sideboard card), ``20x Island`` (a count), Moxfield's ``*F*``/``*E*`` after the set code
+(dropped), and ``Maybeboard``/``Considering`` sections (checked, then left out as the
+sideboard is). A name matches a card's in any case, with runs of spaces as one and a split
+card's slash written ``/``, `` / `` or `` // ``; a two-faced card's full ``front // back``
+name is its front face's card.
+
 Sections. A text with a header line (Arena's, or a ``Sideboard`` line, with or without a
 colon, in any case) is split by its headers: the lines before the first header and those
 under ``Deck`` are the main deck, and blank lines only separate. A text without headers (an
