@@ -9,6 +9,13 @@ comes from its content:
   collector number after it are dropped: a card is named by its name alone.
 - **MTGO** otherwise: ``4 Lightning Bolt`` lines, the name taken as written.
 
+What other tools write is read too: ``//`` comment lines (skipped), ``SB: 2 Shock`` (a
+sideboard card), ``20x Island`` (a count), Moxfield's ``*F*``/``*E*`` after the set code
+(dropped), and ``Maybeboard``/``Considering`` sections (checked, then left out as the
+sideboard is). A name matches a card's in any case, with runs of spaces as one and a split
+card's slash written ``/``, `` / `` or `` // ``; a two-faced card's full ``front // back``
+name is its front face's card.
+
 Sections. A text with a header line (Arena's, or a ``Sideboard`` line, with or without a
 colon, in any case) is split by its headers: the lines before the first header and those
 under ``Deck`` are the main deck, and blank lines only separate. A text without headers (an
@@ -39,7 +46,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 
 from ..rules import CardDefinition, CardDefinitionError
@@ -52,11 +59,26 @@ __all__ = ["parse_decklist"]
 _ARENA_HEADERS = frozenset({"about", "deck", "commander", "companion"})
 """Section headers only an Arena export has (lower case)."""
 
-_HEADERS = _ARENA_HEADERS | {"sideboard"}
+_LEFT_OUT = frozenset({"maybeboard", "considering"})
+"""Sections of cards a deck-building site keeps beside the deck, not in it (lower case)."""
+
+_HEADERS = _ARENA_HEADERS | _LEFT_OUT | {"sideboard"}
 """Every section header (lower case; a trailing colon is allowed)."""
 
 _SET_AND_NUMBER = re.compile(r"\s+\([A-Za-z0-9]{2,8}\)(?:\s+[^\s()]+)?$")
 """Arena's ``(SET) NUMBER`` after a card's name (the number may be missing)."""
+
+_PRINTING_MARKS = re.compile(r"(?:\s+\*[FE]\*)+$")
+"""Moxfield's foil and etched markers after the set code: ``*F*``, ``*E*``."""
+
+_SIDEBOARD_PREFIX = re.compile(r"SB:\s*", re.IGNORECASE)
+"""The ``SB:`` an Apprentice ``.dec`` or Cockatrice list puts before a sideboard card."""
+
+_TIMES = re.compile(r"([0-9]+)[xX]")
+"""A count written ``20x``, as TappedOut and forums do."""
+
+_SLASHES = re.compile(r"\s*/{1,2}\s*")
+"""The slash between a split card's halves, as the tools write it: ``/``, `` / ``, `` // ``."""
 
 _MAX_DIGITS = len(str(MAX_DECK_SIZE))
 """A count with more digits than this is over ``MAX_DECK_SIZE`` without converting it."""
@@ -90,55 +112,93 @@ def _header(line: str) -> str | None:
     return word if word in _HEADERS else None
 
 
+def _is_comment(line: str) -> bool:
+    """Whether ``line`` (stripped) is a ``//`` comment (``.dec`` and Cockatrice lists)."""
+    return line.startswith("//")
+
+
 def _is_arena(lines: list[str]) -> bool:
     """Whether the text is an Arena export (a header only Arena writes, or a set code)."""
     for line in lines:
+        line = line.strip()
         header = _header(line)
         if header in _ARENA_HEADERS:
             return True
-        if header is None and _SET_AND_NUMBER.search(line):
+        if header is None and not _is_comment(line) and _SET_AND_NUMBER.search(
+                _PRINTING_MARKS.sub("", line)):
             return True
     return False
+
+
+def _match_key(name: str) -> str:
+    """``name`` as names are compared: in lower case, runs of spaces as one, and a split
+    card's halves joined by `` // `` however the slash was written."""
+    return " ".join(_SLASHES.sub(" // ", name).split()).lower()
+
+
+def _names_by_key(cards: Mapping[str, CardDefinition]) -> dict[str, str]:
+    """Each card's name by its ``_match_key``, and a two-faced card's full ``front // back``
+    name (an adventurer's, a double-faced card's) by its key, to the front face's name."""
+    out: dict[str, str] = {}
+    for name, defn in cards.items():
+        out.setdefault(_match_key(name), name)
+        if defn.layout != "split" and len(defn.faces) == 2:
+            out.setdefault(_match_key(" // ".join(defn.faces)), name)
+    return out
 
 
 def _fail(source: str, number: int, text: str, reason: str) -> CardDefinitionError:
     return CardDefinitionError(f"{source}: line {number} {short_value(text)}: {reason}")
 
 
-def _card_line(source: str, number: int, raw: str, section: str, arena: bool) -> _Line:
-    """The card line ``raw`` (line ``number``), or an error naming what is wrong with it."""
+def _card_line(source: str, number: int, raw: str, section: str, arena: bool,
+               whole: str | None = None) -> _Line:
+    """The card line ``raw`` (line ``number``; ``whole``: the line as written, if ``raw`` is
+    what follows its ``SB:``), or an error naming what is wrong with it."""
+    shown = raw if whole is None else whole
+    if not raw.strip():
+        raise _fail(source, number, shown, f"a card line starts with its count, {_EXAMPLE}")
     first, *more = raw.split(None, 1)
     rest = more[0].strip() if more else ""
+    times = _TIMES.fullmatch(first)
+    if times:
+        first = times.group(1)
     if not first[:1].isdigit() and not (first[:1] in "+-" and first[1:2].isdigit()):
         hint = ""
         if first.startswith("<"):
             hint = " (an MTGO .dek file is XML: export the deck as a .txt list instead)"
-        raise _fail(source, number, raw, f"a card line starts with its count, {_EXAMPLE}{hint}")
+        raise _fail(source, number, shown, f"a card line starts with its count, {_EXAMPLE}{hint}")
     if not (first.isascii() and first.isdigit()) or len(first) > _MAX_DIGITS or not 1 <= int(first) <= MAX_DECK_SIZE:
-        raise _fail(source, number, raw, f"the count must be a whole number from 1 to "
-                                         f"{MAX_DECK_SIZE:,}, not {short_value(first)}")
+        count = times.group(0) if times else first
+        raise _fail(source, number, shown, f"the count must be a whole number from 1 to "
+                                           f"{MAX_DECK_SIZE:,}, not {short_value(count)}")
+    rest = _PRINTING_MARKS.sub("", rest)
     name = _SET_AND_NUMBER.sub("", rest) if arena else rest
     if not name:
-        raise _fail(source, number, raw, f"a count with no card name after it ({_EXAMPLE})")
-    return _Line(number, raw, section, name, int(first))
+        raise _fail(source, number, shown, f"a count with no card name after it ({_EXAMPLE})")
+    return _Line(number, shown, section, name, int(first))
 
 
-def _read(text: str, source: str) -> tuple[str | None, list[_Line], bool]:
-    """The ``About`` name if any, the card lines, and whether a blank line (not a header)
-    started the sideboard."""
+def _read(text: str, source: str) -> tuple[str | None, list[_Line], int]:
+    """The ``About`` name if any, the card lines, and how many cards a blank line (not a
+    header) put in the sideboard."""
     lines = text.removeprefix("\ufeff").split("\n")
     lines = [line.removesuffix("\r") for line in lines]
     arena = _is_arena(lines)
-    by_headers = any(_header(line.strip()) is not None for line in lines)
+    # A Maybeboard after an MTGO list's sideboard leaves its blank line the sideboard's start.
+    by_headers = any(_header(line.strip()) not in (None, *_LEFT_OUT) for line in lines)
     section = "deck"
     name: str | None = None
     out: list[_Line] = []
     blank_split = False
+    after_blank = 0
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if not line:
             if not by_headers and section == "deck" and out:
                 section, blank_split = "sideboard", True
+            continue
+        if _is_comment(line):
             continue
         header = _header(line)
         if header is not None:
@@ -155,8 +215,14 @@ def _read(text: str, source: str) -> tuple[str | None, list[_Line], bool]:
                 raise _fail(source, number, raw, "a second 'Name' line")
             name = value.strip()
             continue
+        prefix = _SIDEBOARD_PREFIX.match(line)
+        if prefix:
+            out.append(_card_line(source, number, line[prefix.end():], "sideboard", arena, raw))
+            continue
         out.append(_card_line(source, number, raw, section, arena))
-    return name, out, blank_split
+        if blank_split:
+            after_blank += out[-1].count
+    return name, out, after_blank
 
 
 def _unknown(source: str, lines: list[_Line], cards: Mapping[str, CardDefinition]) -> None:
@@ -189,7 +255,10 @@ def parse_decklist(text: str, source: str, cards: Mapping[str, CardDefinition]) 
     if not text.strip("\ufeff \t\r\n"):
         raise CardDefinitionError(f"{source}: empty: a decklist has a line per card, "
                                   f"{_EXAMPLE}")
-    name, lines, blank_split = _read(text, source)
+    name, lines, after_blank = _read(text, source)
+    keys = _names_by_key(cards)
+    lines = [line if line.name in cards else replace(line, name=keys.get(_match_key(line.name), line.name))
+             for line in lines]
     _unknown(source, lines, cards)
     main: list[str] = []
     for line in lines:
@@ -201,10 +270,9 @@ def parse_decklist(text: str, source: str, cards: Mapping[str, CardDefinition]) 
         main.extend([line.name] * line.count)
     if len(main) < MIN_DECK_SIZE:
         hint = ""
-        if blank_split:
-            side = sum(line.count for line in lines if line.section == "sideboard")
-            hint = (f" (a blank line ends the main deck: the {side} cards after it are the "
-                    "sideboard)")
+        if after_blank:
+            hint = (f" (a blank line ends the main deck: the {after_blank} cards after it are "
+                    "the sideboard)")
         raise CardDefinitionError(f"{source}: the main deck has {len(main)} cards; at least "
                                   f"{MIN_DECK_SIZE}{hint}")
     return Deck(name if name is not None else PurePath(source).stem, tuple(main))

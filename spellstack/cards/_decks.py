@@ -3,6 +3,7 @@ or a text decklist (an MTG Arena export or an MTGO ``.txt`` list, ``_decklists``
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
@@ -128,10 +129,18 @@ def load_deck(name_or_path: str, cards: Mapping[str, CardDefinition]) -> Deck:
         raise CardDefinitionError(f"deck file {short_value(name_or_path)}: {err}") from None
     # The path names the file in every error: escaped, as it may hold anything.
     source = printable(str(path))
+    # Windows Notepad's "Unicode" is UTF-16 with a byte-order mark: the mark says which.
+    utf16 = data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE))
+    if not utf16 and b"\0" in data:
+        # Valid UTF-8, yet no text: most likely UTF-16 saved without its mark.
+        raise CardDefinitionError(f"{source}: a deck file must be UTF-8 text (byte "
+                                  f"{data.index(0)} is a NUL: UTF-16 without its byte-order "
+                                  "mark?)")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-16") if utf16 else data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise CardDefinitionError(f"{source}: a deck file must be UTF-8 text (byte {err.start} "
+        kind = "UTF-16 text after its byte-order mark" if utf16 else "UTF-8 text"
+        raise CardDefinitionError(f"{source}: a deck file must be {kind} (byte {err.start} "
                                   "is not)") from None
     if path.suffix.lower() == ".toml":
         return _parse(source, text, cards)

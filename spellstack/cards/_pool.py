@@ -56,5 +56,10 @@ def card_name_problem(name: str, cards: Mapping[str, CardDefinition], *,
     if len(name) <= 2 * SHORT_LIMIT:
         # No card name is longer: a longer one is no misspelling worth the comparisons.
         near = closest(name, pool_same | {n for n, d in cards.items() if d.is_token == token})
+        if near and near in cards:
+            # A two-faced card (not a split card, named by both halves) goes by its front face.
+            defn = cards[near]
+            if defn.layout != "split" and defn.card_name:
+                near = defn.card_name
         hint = f" (did you mean {near!r}?)" if near else ""
     return False, f"unknown {kind} {shown}{hint}"

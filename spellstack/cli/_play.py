@@ -91,13 +91,15 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError("--timestamps is for the trace: give --trace FILE too")
     names, decks, seats = _table(args)
     # The random bots' seeds are 2 * seed + 1 and + 2 (GameSetup's default).
-    setup = GameSetup(decks, args.seed, names)
+    # Read before the game, so that a deck file is shown by its deck's name (an Arena
+    # export's ``Name`` line), as a tournament names it.
+    setup = GameSetup(decks, args.seed, names).loaded()
     try:
         game, result = trio.run(lambda: play_seats(setup, seats, trace_path=args.trace, history=True,
                                                    timestamps=args.timestamps))
     except OSError as err:  # the trace file can't be created (permissions, a full disk)
         raise CommandError(f"--trace {str(args.trace)!r}: {err.strerror or err}") from None
-    shown = [d if isinstance(d, str) else d.name for d in decks]
+    shown = [d.name for d in setup.read_decks()]
     print(printable(f"spellstack play: {names[0]} ({shown[0]}) vs {names[1]} ({shown[1]}), "
                     f"seed {args.seed}"))
     print(printable(f"turn 1: {names[0]}"))

@@ -251,6 +251,17 @@ def forfeits(rows: list[GameRow], names: list[str]) -> list[str]:
     return [f"{name} forfeited {len(reasons)} game{'s' if len(reasons) != 1 else ''}; the first: "
             f"{reasons[0]}" for name, reasons in lost.items()]
 
+BAR_FORMAT = ("{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/≤{total_fmt} "
+              "[{elapsed}<{remaining}, {rate_fmt}{postfix}]")
+"""The progress bar: tqdm's own layout, the total marked as the most games the matches may
+still need (it falls as matches end early)."""
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 round``, ``3 rounds``."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
 SEED_WARNING = ("spellstack tournament: warning: --seed {seed}: anyone who knows or guesses the "
                 "seed can work out every hand and draw of every game; leave out --seed for a "
                 "secret key")
@@ -356,6 +367,7 @@ def run(args: argparse.Namespace) -> int:
         play_tournament,
         report,
         results_json,
+        round_lines,
         standings_table,
     )
 
@@ -387,7 +399,7 @@ def run(args: argparse.Namespace) -> int:
     # On a terminal, a progress bar; otherwise (a log file, a pipe) a line per game.
     lines = not args.quiet and not sys.stderr.isatty()
     bar = tqdm(total=0, unit="game", file=sys.stderr, disable=args.quiet or lines,
-               mininterval=0.5, dynamic_ncols=True, desc="games")
+               mininterval=0.5, dynamic_ncols=True, desc="games", bar_format=BAR_FORMAT)
     names = [e.name for e in settings.entrants]
     began = time.perf_counter()
     now = [0]  # games played by this run (not those a resumed tournament had recorded)
@@ -397,7 +409,8 @@ def run(args: argparse.Namespace) -> int:
             if row is not None:
                 now[0] += 1
                 rate = now[0] / max(time.perf_counter() - began, 1e-9)
-                print(printable(f"[{done}/{total}] {describe(row, names)} ({rate:.1f} games/s)"),
+                # The total is a maximum: it falls as matches end before their last game.
+                print(printable(f"[{done}/≤{total}] {describe(row, names)} ({rate:.1f} games/s)"),
                       file=sys.stderr, flush=True)
             return
         if bar.total != total:
@@ -406,11 +419,16 @@ def run(args: argparse.Namespace) -> int:
         if done > bar.n:
             bar.update(done - bar.n)
 
+    def resuming(held: int) -> None:
+        # Said even with --quiet, as the other notes on stderr: what --resume found.
+        recorded = f"{held} game{'s' if held != 1 else ''} recorded"
+        bar.write(f"spellstack tournament: resuming: {recorded}; playing the rest", file=sys.stderr)
+
     try:
         played = trio.run(lambda: play_tournament(
             settings, db=args.db, resume=args.resume, jobs=jobs,
             concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress,
-            backend=args.backend, scheduler=args.scheduler))
+            backend=args.backend, scheduler=args.scheduler, resuming=resuming))
     except (StoreError, WorkerSetupError, ClusterError) as err:
         raise CommandError(str(err)) from None
     except (sqlite3.Error, OSError) as err:
@@ -443,8 +461,13 @@ def run(args: argparse.Namespace) -> int:
     told = "a secret key" if played.settings.seed is None else f"seed {played.settings.seed}"
     each = f" (each pair meets {settings.repeat} times)" if settings.repeat > 1 else ""
     print(f"spellstack tournament: {settings.format}, {len(settings.entrants)} entrants, "
-          f"{settings.round_count()} rounds{each}, best of {settings.best_of}, {told}: "
-          f"{len(played.rows)} games (results in {args.db})")
+          f"{_count(settings.round_count(), 'round')}{each}, best of {settings.best_of}, {told}: "
+          f"{_count(len(played.rows), 'game')} (results in {args.db})")
+    if settings.format == "swiss":
+        # A Swiss round's pairings come from the rounds before: each is worth seeing.
+        for line in round_lines(rep):
+            print(line)
+        print()
     print(standings_table(rep), end="")
     if args.results is not None:
         try:

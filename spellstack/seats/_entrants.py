@@ -301,7 +301,8 @@ def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool
     """The entrant ``[NAME=]BOT@DECK``: the bot by ``load_bot``, the deck by ``load_deck`` (a
     built-in deck, a TOML deck file or a text decklist). The name defaults to
     ``BOTNAME-DECKNAME``: ``random-gruul``, or the class's name lower-cased with the deck's
-    name, or a command's program (its script, for ``stdio:python3 bot.py``) with the deck's.
+    name, or a command's program (its script, for ``stdio:python3 bot.py``) with the deck's,
+    each space made a ``-`` (``heuristic-Izzet-Tempo``); a NAME holds no space.
     A name holds no ``=`` and a bot spec no ``@``; the deck is everything after the ``@``. An
     entrant beginning ``stdio:`` has no name part, so that its command may hold ``=``.
 
@@ -323,6 +324,10 @@ def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool
     if name is not None and not _good_name(name):
         raise EntrantError(f"entrant {short_value(text)}: a name is 1 to {_MAX_NAME} printable "
                            f"characters, not {short_value(name)}")
+    if name is not None and any(c.isspace() for c in name):
+        raise EntrantError(f"entrant {short_value(text)}: a name holds no spaces (the standings "
+                           f"are columns split at spaces), not {short_value(name)}: write "
+                           f"{short_value('-'.join(name.split()))}")
     try:
         factory = load_bot(bot, trust=trust)
     except EntrantError as err:
@@ -332,7 +337,8 @@ def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool
     except CardDefinitionError as err:
         raise EntrantError(f"entrant {short_value(text)}: deck: {err}") from None
     if name is None:
-        name = f"{_bot_name(bot)}-{deck.name}"
+        # A space for a '-': the standings are columns split at spaces.
+        name = re.sub(r"\s", "-", f"{_bot_name(bot)}-{deck.name}")
         # A deck's name is a file's text: the name made from it is held to a NAME's rules.
         if not _good_name(name):
             raise EntrantError(f"entrant {short_value(text)}: its name would be "

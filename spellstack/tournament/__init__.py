@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
     from ._play import BACKENDS, play_tournament
     from ._ratings import Rating, ratings
-    from ._report import Report, report, results_json, standings_table
+    from ._report import Report, report, results_json, round_lines, standings_table
     from ._run import Played, RunningTournament, TournamentSettings, TournamentStatistics, run_tournament
     from ._standings import FLOOR, MatchResult, Standing, match_points, standings
     from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
@@ -73,7 +73,7 @@ _HOMES = {
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
-    "_report": ("Report", "report", "results_json", "standings_table"),
+    "_report": ("Report", "report", "results_json", "round_lines", "standings_table"),
     "_run": ("Played", "RunningTournament", "TournamentSettings", "TournamentStatistics", "run_tournament"),
     "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
     "_store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
@@ -154,6 +154,7 @@ __all__ = [
     "read_key_file",
     "report",
     "results_json",
+    "round_lines",
     "round_robin",
     "run_tournament",
     "seat_order",

@@ -138,14 +138,19 @@ def format_pair_line(line: PairLine) -> str:
     ``A vs B: W - L - D  [score]  Elo diff E +/- M, LOS P%``
 
     for example ``random-gruul vs random-dimir: 6 - 2 - 2  [0.700]  Elo diff 147.2 +/- 268.7,
-    LOS 92.1%``. An infinite Elo difference prints as ``+inf`` or ``-inf``, an unbounded
-    margin as ``inf``, and the LOS without decisive games as ``n/a``.
+    LOS 92.1%``. What has no number is said in words: a score of 0 or 1 (``B won all 2 games:
+    no Elo estimate``), an interval with no bound (``Elo diff 120.4 (interval unbounded:
+    3 games)``), and the LOS without decisive games (``n/a``).
     """
     if line.elo is None:
-        elo = "+inf" if line.score > 0.5 else "-inf"
+        winner = line.name_a if line.score > 0.5 else line.name_b
+        swept = "the only game" if line.games == 1 else f"all {line.games} games"
+        elo = f"{winner} won {swept}: no Elo estimate"
+    elif line.elo_margin is None:
+        games = f"{line.games} game{'s' if line.games != 1 else ''}"
+        elo = f"Elo diff {line.elo:.1f} (interval unbounded: {games})"
     else:
-        elo = f"{line.elo:.1f}"
-    margin = "inf" if line.elo_margin is None else f"{line.elo_margin:.1f}"
+        elo = f"Elo diff {line.elo:.1f} +/- {line.elo_margin:.1f}"
     chance = "n/a" if line.los is None else f"{100.0 * line.los:.1f}%"
     return (f"{line.name_a} vs {line.name_b}: {line.wins} - {line.losses} - {line.draws}  "
-            f"[{line.score:.3f}]  Elo diff {elo} +/- {margin}, LOS {chance}")
+            f"[{line.score:.3f}]  {elo}, LOS {chance}")

@@ -30,7 +30,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                           trace_dir: Path | None = None,
                           progress: Callable[[int, int, GameRow | None], None] | None = None,
                           backend: str = "local", scheduler: str | None = None,
-                          running: RunningTournament | None = None) -> Played:
+                          running: RunningTournament | None = None,
+                          resuming: Callable[[int], None] | None = None) -> Played:
     """Play ``settings``'s tournament, every game written to the results database ``db`` the
     moment it ends; returns what it came to.
 
@@ -45,7 +46,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
     ``scheduler`` (such as ``tcp://10.0.0.5:8786``) or, without one, on a local cluster of
     ``jobs`` worker processes that it starts and stops (``Dask``); the results are the same.
     ``running``: a handle whose ``statistics()`` follow the tournament while it is played
-    (``RunningTournament``).
+    (``RunningTournament``). ``resuming(n)``: with ``resume``, called once before any game is
+    played, with the number of games the database holds of the tournament.
     The tournament's key: the one the database holds for it; for a new one, ``settings.key``,
     else the seed's, else a fresh secret key (``new_key``). ``Played.settings`` carries it.
     Raises ``StoreError`` for a database that can't be used as asked (or a write to it that
@@ -69,6 +71,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
         mismatched: list[tuple[GameRow, GameRow]] = []
         if resume:
             done, record = recorded, store.record
+            if resuming is not None:
+                resuming(len(recorded))
         else:
             # Played again from the start: a game the database holds already is checked
             # against it (the same seed must give the same game), the others are recorded.

@@ -19,7 +19,7 @@ from ._ratings import Rating, ratings
 from ._run import Played
 from ._standings import Standing, standings
 
-__all__ = ["Report", "report", "results_json", "standings_table"]
+__all__ = ["Report", "report", "results_json", "round_lines", "standings_table"]
 
 _PERCENT_PLACES = 4
 """Decimal places of the percentages in the results file."""
@@ -112,6 +112,8 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
         "pairs": [{"a": p.name_a, "b": p.name_b, "wins": p.wins, "losses": p.losses,
                    "draws": p.draws, "score": round(p.score, _PERCENT_PLACES),
                    "elo": None if p.elo is None else round(p.elo, 1),
+                   # JSON has no infinity: the sign of a score of 1 or 0, as text.
+                   "elo_limit": None if p.elo is not None else "+inf" if p.score > 0.5 else "-inf",
                    "elo_margin": None if p.elo_margin is None else round(p.elo_margin, 1),
                    "los": None if p.los is None else round(p.los, _PERCENT_PLACES)}
                   for p in rep.pairs],
@@ -122,18 +124,40 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
 
 
+def round_lines(rep: Report) -> list[str]:
+    """A line per round: its matches with their game scores, the match's winner first (a drawn
+    match in seat order; drawn games as a third number), then its bye, as in ``round 1:
+    heuristic-dimir 2-0 random-gruul; random-orzhov 2-1 random-dimir; heuristic-gruul has the
+    bye``. Names are escaped (``printable``)."""
+    names = [printable(n) for n in rep.names]
+    told: dict[int, list[str]] = {}
+    byes: dict[int, list[str]] = {}
+    for spec, result in rep.played.matches:
+        if spec is None or result.b is None:
+            byes.setdefault(result.round, []).append(f"{names[result.a]} has the bye")
+            continue
+        a, b, a_wins, b_wins = result.a, result.b, result.a_wins, result.b_wins
+        if b_wins > a_wins:
+            a, b, a_wins, b_wins = b, a, b_wins, a_wins
+        score = f"{a_wins}-{b_wins}" + (f"-{result.draws}" if result.draws else "")
+        told.setdefault(result.round, []).append(f"{names[a]} {score} {names[b]}")
+    return [f"round {r}: {'; '.join(told.get(r, []) + byes.get(r, []))}"
+            for r in sorted(told.keys() | byes.keys())]
+
+
 def standings_table(rep: Report) -> str:
-    """The standings as a text table (rank, entrant, points, W-L-D, OMW%, GW%, OGW%), then a
+    """The standings as a text table (rank, entrant, points, W-L-D, byes, OMW%, GW%, OGW%), then a
     line per pair and the ratings. Names are escaped (``printable``): a name is text from an
     entrant or a deck file, and the table goes to a terminal."""
     names = [printable(n) for n in rep.names]
     width = max(len("entrant"), *(len(n) for n in names))
-    lines = [f"{'rank':>4}  {'entrant':<{width}}  {'points':>6}  {'W-L-D':>8}  {'OMW%':>6}  "
-             f"{'GW%':>6}  {'OGW%':>6}"]
+    # W-L-D counts a bye as a won match (MTR appendix C); ``byes`` says how many of them were.
+    lines = [f"{'rank':>4}  {'entrant':<{width}}  {'points':>6}  {'W-L-D':>8}  {'byes':>4}  "
+             f"{'OMW%':>6}  {'GW%':>6}  {'OGW%':>6}"]
     for s in rep.standings:
         wld = f"{s.wins}-{s.losses}-{s.draws}"
         lines.append(f"{s.rank:>4}  {names[s.entrant]:<{width}}  {s.points:>6}  {wld:>8}  "
-                     f"{float(s.omw) * 100:>6.2f}  {float(s.gw) * 100:>6.2f}  "
+                     f"{s.byes:>4}  {float(s.omw) * 100:>6.2f}  {float(s.gw) * 100:>6.2f}  "
                      f"{float(s.ogw) * 100:>6.2f}")
     if rep.pairs:
         lines.append("")

@@ -14,8 +14,9 @@ from fractions import Fraction
 
 __all__ = ["FLOOR", "MatchResult", "Standing", "check_results", "match_points", "rank_key", "standings"]
 
-FLOOR = Fraction(1, 3)
-"""The lowest match-win and game-win percentage counted (MTR appendix C: "use 0.33 instead")."""
+FLOOR = Fraction(33, 100)
+"""The lowest match-win and game-win percentage counted: exactly 0.33, as MTR appendix C
+writes it ("If this number is lower than 0.33, use 0.33 instead"), not 1/3."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,11 +56,11 @@ class Standing:
     byes: int
     """Byes received (each also counted in ``wins``)."""
     mw: Fraction
-    """Match-win percentage: points / (3 x rounds played), at least 1/3."""
+    """Match-win percentage: points / (3 x rounds played), at least 0.33."""
     omw: Fraction
     """Opponents' match-win percentage: the mean of the opponents' ``mw`` (0 without opponents)."""
     gw: Fraction
-    """Game-win percentage: game points / (3 x games played), at least 1/3."""
+    """Game-win percentage: game points / (3 x games played), at least 0.33."""
     ogw: Fraction
     """Opponents' game-win percentage: the mean of the opponents' ``gw`` (0 without opponents)."""
 
@@ -115,7 +116,7 @@ def _games(result: MatchResult, entrant: int, games_to_win: int) -> tuple[int, i
 
 
 def _floored(points: int, possible: int) -> Fraction:
-    """points / possible, at least 1/3; nothing possible yet counts as 0, so 1/3."""
+    """points / possible, at least 0.33; nothing possible yet counts as 0, so 0.33."""
     if possible == 0:
         return FLOOR
     return max(FLOOR, Fraction(points, possible))
@@ -138,7 +139,7 @@ def standings(n: int, results: Iterable[MatchResult], games_to_win: int) -> list
       best-of-3).
     - MW% = match points / (3 x rounds played, byes included); GW% = game points / (3 x
       games played), where a game win is 3 game points and a drawn game 1. Both are raised
-      to 1/3 when lower; an entrant that has played nothing has 1/3.
+      to 0.33 when lower; an entrant that has played nothing has 0.33.
     - OMW% and OGW% are the means, over the matches the entrant played (byes ignored), of
       the opponent's MW% and GW%, each already floored; an opponent met twice counts twice.
       An entrant without opponents has OMW% and OGW% 0.

@@ -121,6 +121,78 @@ def test_an_mtgo_name_is_taken_as_written() -> None:
     assert parse("40 Isamaru, Hound of Konda\n")[1] == ("Isamaru, Hound of Konda",) * 40
 
 
+# --- how the common tools write a list -------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["4 Fire/Ice", "4 Fire / Ice", "4 Fire // Ice", "4 fire // ice",
+                                  "4 FIRE//ICE", "4  Fire  /  Ice "])
+def test_a_split_card_in_any_spelling_of_its_slash_and_any_case(line: str) -> None:
+    assert parse("36 Mountain\n" + line + "\n")[1] == ("Mountain",) * 36 + ("Fire // Ice",) * 4
+
+
+def test_names_are_matched_ignoring_case_and_repeated_spaces() -> None:
+    text = "32 mountain\n4 Lightning  Bolt\n4 ISAMARU,   hound of konda\n"
+    assert parse(text)[1] == (("Mountain",) * 32 + ("Lightning Bolt",) * 4
+                              + ("Isamaru, Hound of Konda",) * 4)
+
+
+def test_sb_lines_are_the_sideboard_and_comment_lines_are_skipped() -> None:
+    # An Apprentice .dec / Cockatrice list: comments, and SB: before each sideboard card.
+    text = "// Lands\n20 Mountain\n// Creatures\n20 Raging Goblin\nSB: 2 Shock\nsb:4 Naturalize\n"
+    assert parse(text)[1] == ("Mountain",) * 20 + ("Raging Goblin",) * 20
+    assert parse(FORTY + "SB: 2 Shock\n") == parse(FORTY)
+
+
+def test_an_unknown_card_on_an_sb_line_names_the_line() -> None:
+    assert refused(FORTY + "SB: 2 Shcok\n") == ("lists/deck.txt: line 3 'SB: 2 Shcok': unknown card "
+                                                 "'Shcok' (did you mean 'Shock'?)")
+    assert refused(FORTY + "SB: 0 Shock\n").startswith("lists/deck.txt: line 3 'SB: 0 Shock': the count")
+
+
+def test_counts_written_with_an_x() -> None:
+    assert parse("20x Mountain\n20X Forest\n")[1] == ("Mountain",) * 20 + ("Forest",) * 20
+
+
+def test_moxfield_foil_and_etched_markers_and_set_codes_are_dropped() -> None:
+    text = "16 Mountain (M21) 1 *F*\n20 Forest (ANA) 59 *E*\n4 Shock (m19) 156\n"
+    assert parse(text)[1] == ("Mountain",) * 16 + ("Forest",) * 20 + ("Shock",) * 4
+
+
+def test_an_unknown_card_before_a_marker_names_the_line() -> None:
+    assert refused(FORTY + "4 Shcok (M19) 156 *F*\n") == (
+        "lists/deck.txt: line 3 '4 Shcok (M19) 156 *F*': unknown card 'Shcok' (did you mean 'Shock'?)")
+
+
+@pytest.mark.parametrize("header", ["Maybeboard", "MAYBEBOARD:", "Considering", "considering:"])
+def test_maybeboard_and_considering_are_left_out(header: str) -> None:
+    assert parse(f"Deck\n{FORTY}\n{header}\n4 Shock\n")[1] == ("Mountain",) * 20 + ("Forest",) * 20
+    # After an MTGO list's sideboard, the blank line still starts the sideboard.
+    assert parse(f"{FORTY}\n4 Shock\n\n{header}\n4 Shock\n")[1] == ("Mountain",) * 20 + ("Forest",) * 20
+
+
+def test_a_misspelt_card_in_the_maybeboard_is_named() -> None:
+    assert refused(f"{FORTY}\nMaybeboard\n4 Shcok\n").startswith("lists/deck.txt: line 5 '4 Shcok': ")
+
+
+@pytest.mark.parametrize(("line", "card"), [("Giant Killer // Chop Down", "Giant Killer"),
+                                            ("giant killer/chop down", "Giant Killer"),
+                                            ("Shatterskull Smashing // Shatterskull, the Hammer Pass",
+                                             "Shatterskull Smashing"),
+                                            ("Invasion of Gobakhan // Lightshield Array",
+                                             "Invasion of Gobakhan")])
+def test_a_two_faced_card_by_its_full_name(line: str, card: str) -> None:
+    assert parse(f"36 Plains\n4 {line}\n")[1] == ("Plains",) * 36 + (card,) * 4
+
+
+@pytest.mark.parametrize(("name", "front"), [
+    ("Shatterskull Smashing // Shatterskull, the Hammer Pas", "Shatterskull Smashing"),
+    ("Shatterskull, the Hamer Pass", "Shatterskull Smashing"),
+    ("Giant Killer // Chop Dow", "Giant Killer"),
+])
+def test_a_suggestion_for_a_two_faced_card_names_its_front_face(name: str, front: str) -> None:
+    assert refused(f"36 Plains\n4 {name}\n").endswith(f"(did you mean {front!r}?)")
+
+
 # --- what a text file may look like ------------------------------------------------------------
 
 
@@ -172,7 +244,8 @@ def test_a_token_is_refused_as_in_toml_decks() -> None:
                                                  "a token, not a card")
 
 
-@pytest.mark.parametrize(("count", "shown"), [("0", "'0'"), ("4x", "'4x'"), ("-4", "'-4'"),
+@pytest.mark.parametrize(("count", "shown"), [("0", "'0'"), ("0x", "'0x'"), ("4y", "'4y'"),
+                                              ("-4", "'-4'"),
                                               ("+4", "'+4'"), ("4.5", "'4.5'"), ("10001", "'10001'"),
                                               ("9" * 5000, short_value("9" * 5000)),
                                               ("٤", "'٤'")])
@@ -187,7 +260,7 @@ def test_a_bad_count_in_the_sideboard_is_refused_too() -> None:
         parse_decklist(FORTY + "\n0 Shock\n", "lists/deck.txt", CARDS)
 
 
-@pytest.mark.parametrize("line", ["Lightning Bolt", "Lightning Bolt x4", "// Creatures", "Maybeboard"])
+@pytest.mark.parametrize("line", ["Lightning Bolt", "Lightning Bolt x4", "/ Creatures", "Maybe", "SB:"])
 def test_a_line_without_a_count(line: str) -> None:
     assert refused(FORTY + line + "\n") == (f"lists/deck.txt: line 3 {line!r}: a card line starts "
                                             "with its count, '4 Lightning Bolt'")
@@ -214,6 +287,12 @@ def test_too_few_cards() -> None:
     with pytest.raises(CardDefinitionError,
                        match=r"^lists/deck\.txt: the main deck has 39 cards; at least 40$"):
         parse_decklist("Deck\n39 Forest\nSideboard\n15 Shock\n", "lists/deck.txt", CARDS)
+
+
+@pytest.mark.parametrize("text", ["10 Forest\n", "10 Forest\n\n\n", "Deck\n10 Forest\n\nSideboard\n4 Shock\n",
+                                  "10 Forest\nSB: 4 Shock\n", "10 Forest\n\n// the sideboard\n"])
+def test_too_few_cards_says_nothing_of_a_blank_line_with_no_cards_after_it(text: str) -> None:
+    assert refused(text) == "lists/deck.txt: the main deck has 10 cards; at least 40"
 
 
 def test_too_few_cards_says_when_a_blank_line_made_the_rest_a_sideboard() -> None:
@@ -262,6 +341,33 @@ def test_a_file_not_utf8_is_refused(tmp_path: Path) -> None:
     with pytest.raises(CardDefinitionError, match=r"deck\.txt: a deck file must be UTF-8 text "
                                                   r"\(byte 18 is not\)$"):
         load_deck(str(path), CARDS)
+
+
+def test_a_utf16_file_is_read_by_its_byte_order_mark(tmp_path: Path) -> None:
+    text = "About\r\nName Notepad\r\n\r\nDeck\r\n20 Mountain\r\n20 Forest\r\n"
+    for encoding in ("utf-16", "utf-16-le", "utf-16-be"):
+        bom = "\ufeff" if encoding != "utf-16" else ""
+        (tmp_path / "deck.txt").write_bytes((bom + text).encode(encoding))
+        deck = load_deck(str(tmp_path / "deck.txt"), CARDS)
+        assert (deck.name, deck.cards) == ("Notepad", ("Mountain",) * 20 + ("Forest",) * 20)
+
+
+def test_a_utf8_byte_order_mark_with_windows_line_ends(tmp_path: Path) -> None:
+    (tmp_path / "deck.txt").write_bytes(("\ufeff" + FORTY.replace("\n", "\r\n")).encode())
+    assert load_deck(str(tmp_path / "deck.txt"), CARDS).cards == ("Mountain",) * 20 + ("Forest",) * 20
+
+
+def test_utf16_without_its_byte_order_mark_must_be_utf8(tmp_path: Path) -> None:
+    (tmp_path / "deck.txt").write_bytes(FORTY.encode("utf-16-le"))
+    with pytest.raises(CardDefinitionError, match=r"deck\.txt: a deck file must be UTF-8 text "):
+        load_deck(str(tmp_path / "deck.txt"), CARDS)
+
+
+def test_a_broken_utf16_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "deck.txt").write_bytes("\ufeff20 Mountain\n".encode("utf-16-le") + b"\x00\xd8")
+    with pytest.raises(CardDefinitionError, match=r"deck\.txt: a deck file must be UTF-16 text after "
+                                                  r"its byte-order mark \(byte \d+ is not\)$"):
+        load_deck(str(tmp_path / "deck.txt"), CARDS)
 
 
 def test_any_file_not_ending_toml_is_a_text_list(tmp_path: Path) -> None:

@@ -86,7 +86,8 @@ def test_the_text_lists_play_with_the_docs_command(tmp_path: Path, capsys: pytes
     monkeypatch.chdir(tmp_path)
     assert main(shlex.split(command)[1:]) == 0
     out = capsys.readouterr().out
-    assert "(red-green.txt) vs" in out and "Winner: " in out
+    # A deck file is shown by its deck's name: the Arena list's Name line, the MTGO list's file.
+    assert "alice (Red-Green Stompy) vs bob (white-weenie), seed 3" in out and "Winner: " in out
 
 
 def test_the_text_list_refusal_the_doc_quotes_is_the_loaders(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -99,3 +100,12 @@ def test_the_text_list_refusal_the_doc_quotes_is_the_loaders(tmp_path: Path, cap
     assert f"`{err.value}`" in " ".join(DOC.read_text("utf-8").split())
     assert main(["play", "--deck", name, "--deck", "gruul"]) == 2  # refused before the game
     assert capsys.readouterr() == ("", f"spellstack: {err.value}\n")
+
+
+def test_the_two_faced_suggestion_the_doc_quotes_is_the_loaders(tmp_path: Path) -> None:
+    path = tmp_path / "deck.txt"
+    path.write_text("36 Mountain\n4 Shatterskull, the Hamer Pass\n", "utf-8")
+    with pytest.raises(CardDefinitionError) as err:
+        load_deck(str(path), load_cards())
+    quoted = str(err.value).partition(": line 2 '4 Shatterskull, the Hamer Pass': ")[2]
+    assert quoted and f"`{quoted}`" in " ".join(DOC.read_text("utf-8").split())

@@ -47,13 +47,15 @@ def test_every_command_runs_as_written(tmp_path: Path, monkeypatch: pytest.Monke
     [shown, *_] = _blocks("text")
     assert printed[0] == shown
     assert (tmp_path / DEFAULT_DB).is_file()
-    assert "random-Red-Green Stompy" in printed[1] and "steady" in printed[1]
+    assert "random-Red-Green-Stompy" in printed[1] and "steady" in printed[1]
     assert "swiss, 5 entrants, 3 rounds" in printed[2] and (tmp_path / "swiss.json").is_file()
+    [swiss] = [b for b in _blocks("text") if b.startswith("spellstack tournament: swiss")]
+    assert printed[2] == swiss  # its rounds, then the standings
     # Resumed with every game recorded: the same standings again.
     assert printed[4] == printed[3]
     # On a local Dask cluster: what the page shows, the standings of the default run.
     assert "--backend dask" in lines[5]
-    shown_on_a_cluster = _blocks("text")[1]
+    [shown_on_a_cluster] = [b for b in _blocks("text") if "(results in cluster.db)" in b]
     assert printed[5] == shown_on_a_cluster == shown.replace(str(DEFAULT_DB), "cluster.db")
 
 

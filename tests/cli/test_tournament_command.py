@@ -82,7 +82,8 @@ def test_the_default_tournament_plays_the_built_in_entrants_and_prints_the_stand
     assert 6 <= len(doc["games"]) <= 9
     assert len(_rows(tmp_path / "spellstack-tournament.db")) == len(doc["games"])
     # Not a terminal: a line per game on stderr, with the games done out of the total.
-    assert _unwarned(done.stderr).startswith("[1/9] r")
+    # The total is a maximum: it falls as matches end early.
+    assert _unwarned(done.stderr).startswith("[1/≤9] r")
     # Run again in the same folder: every game is played again and checked against the
     # database, and the results file is the same.
     again = _run("--seed", "7", "--results", "again.json", cwd=tmp_path)
@@ -128,8 +129,10 @@ def test_a_tournament_killed_halfway_resumes_to_the_same_standings_and_games(tmp
     assert (tmp_path / "part.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
     standings = whole.stdout.split("\n", 1)[1]
     assert resumed.stdout.split("\n", 1)[1].replace("part.json", "whole.json") == standings
-    # Only the missing games were played after the kill: one line each.
-    assert _unwarned(resumed.stderr).count("\n") == total - len(kept)
+    # What --resume found, then only the missing games were played after the kill: a line each.
+    found, _, rest = _unwarned(resumed.stderr).partition("\n")
+    assert found == f"spellstack tournament: resuming: {len(kept)} games recorded; playing the rest"
+    assert rest.count("\n") == total - len(kept)
 
 
 def _children(pid: int) -> list[int]:
@@ -214,3 +217,22 @@ def test_entrants_that_forfeit_are_named_with_the_first_reason(tmp_path: Path) -
     assert done.stderr.splitlines()[-1] == ("spellstack tournament: quitter forfeited 2 games; the first: "
                                             "bot process exited with code 3; its stderr ended: giving up")
     assert "quitter" in done.stdout and "0-1-0" in done.stdout
+
+
+def test_one_round_of_one_game_is_said_in_the_singular(tmp_path: Path) -> None:
+    done = _run("--entrant", "random@gruul", "--entrant", "random@dimir", "--best-of", "1", "--seed", "1",
+                "--quiet", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    head = done.stdout.splitlines()[0]
+    # Seed 1's one game is not drawn, so the match is that one game.
+    assert head == ("spellstack tournament: round-robin, 2 entrants, 1 round, best of 1, seed 1: 1 game "
+                    "(results in spellstack-tournament.db)")
+
+
+def test_the_bar_marks_its_total_as_a_maximum() -> None:
+    from tqdm import tqdm
+
+    from spellstack.cli._tournament import BAR_FORMAT
+
+    shown = tqdm.format_meter(5, 8, 2.0, ncols=80, prefix="games", unit="game", bar_format=BAR_FORMAT)
+    assert " 5/≤8 [" in shown and shown.startswith("games:  62%|")

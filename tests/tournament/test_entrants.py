@@ -321,7 +321,7 @@ def test_an_entrant_of_the_random_bot_and_a_built_in_deck() -> None:
 
 def test_an_entrant_named_and_not(here: Path) -> None:
     assert parse_entrant("alice=random@orzhov", CARDS, trust=True).name == "alice"
-    assert parse_entrant(" Big Spell = bots/seeded.py:Seeded @ dimir ", CARDS, trust=True).name == "Big Spell"
+    assert parse_entrant(" Big-Spell = bots/seeded.py:Seeded @ dimir ", CARDS, trust=True).name == "Big-Spell"
     mine = parse_entrant("bots/seeded.py:Seeded@dimir", CARDS, trust=True)
     assert (mine.name, mine.bot, mine.deck.name) == ("seeded-dimir", "bots/seeded.py:Seeded", "dimir")
     assert mine.factory(4).seed == 4  # type: ignore[attr-defined]
@@ -333,7 +333,7 @@ def test_an_entrant_with_a_decklist_file(here: Path) -> None:
     for name in ("red-green.txt", "white-weenie.txt"):
         (here / "my=lists" / name).write_text((LISTS / name).read_text("utf-8"), "utf-8")
     arena = parse_entrant("random@my=lists/red-green.txt", CARDS, trust=True)  # an '=' after the '@'
-    assert (arena.name, len(arena.deck.cards)) == ("random-Red-Green Stompy", 60)
+    assert (arena.name, len(arena.deck.cards)) == ("random-Red-Green-Stompy", 60)
     mtgo = parse_entrant("ww=bots/plain.py:Plain@my=lists/white-weenie.txt", CARDS, trust=True)
     assert (mtgo.name, mtgo.deck.name, mtgo.bot) == ("ww", "white-weenie", "bots/plain.py:Plain")
 
@@ -356,6 +356,8 @@ FORM = "an entrant is [NAME=]BOT@DECK, like random@gruul or mine=bots/mine.py:My
     ("=random@gruul", "entrant '=random@gruul': a name is 1 to 60 printable characters, not ''"),
     ("a\tb=random@gruul", "entrant 'a\\tb=random@gruul': a name is 1 to 60 printable characters"),
     ("x" * 61 + "=random@gruul", "a name is 1 to 60 printable characters"),
+    ("ann lee=random@gruul", "entrant 'ann lee=random@gruul': a name holds no spaces (the standings "
+                             "are columns split at spaces), not 'ann lee': write 'ann-lee'"),
     ("randon@gruul", "entrant 'randon@gruul': bot 'randon': not a built-in bot and no ':CLASS'"),
     ("random@grull", "entrant 'random@grull': deck: no built-in deck or deck file 'grull' "
                      "(built-in: dimir, gruul, orzhov)"),
@@ -409,11 +411,16 @@ def test_the_bots_pages_entrants_are_read_as_it_says(here: Path, monkeypatch: py
     entrants = [parse_entrant(line, CARDS, trust=True) for line in lines]
     assert [(e.name, e.deck.name) for e in entrants] == [
         ("random-gruul", "gruul"), ("big", "orzhov"),
-        ("bigspellbot-Red-Green Stompy", "Red-Green Stompy")]
+        ("bigspellbot-Red-Green-Stompy", "Red-Green Stompy")]
     said = " ".join(section.split())
-    assert "`random-gruul` for the first line above, `bigspellbot-Red-Green Stompy` for the third" in said
+    assert "`random-gruul` for the first line above, `bigspellbot-Red-Green-Stompy` for the third" in said
     bots = [e.factory(5) for e in entrants]
     assert isinstance(bots[0], RandomBot)
     assert [type(b).__name__ for b in bots[1:]] == ["BigSpellBot", "BigSpellBot"]
     assert type(bots[1]).__module__.startswith("spellstack_bot_big_")
     assert type(bots[2]).__module__ == "mybots.big"
+
+
+def test_a_name_made_from_a_decks_name_has_a_dash_for_each_space(here: Path) -> None:
+    (here / "izzet.txt").write_text("About\nName Izzet Tempo\n\nDeck\n20 Island\n20 Mountain\n", "utf-8")
+    assert parse_entrant("heuristic@izzet.txt", CARDS).name == "heuristic-Izzet-Tempo"

@@ -197,6 +197,9 @@ def test_a_read_only_database_is_called_read_only(tmp_path: Path, capsys: pytest
         assert code == 0, err
         # Games to play: the first write is refused as read-only.
         code, err = _main(capsys, "--db", str(part), "--resume")
+        # What --resume found, then the error in one line.
+        note, _, err = err.partition("\n")
+        assert note == "spellstack tournament: resuming: 2 games recorded; playing the rest"
         assert code == 2 and err.count("\n") == 0, err
         assert "read-only" in err and "not a results database" not in err
         assert "2 games of this tournament are recorded" in err

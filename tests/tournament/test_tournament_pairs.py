@@ -47,9 +47,11 @@ def test_a_clean_sweep_is_infinite() -> None:
     line = pair_line(0, 1, "a", "b", 3, 0, 0)
     assert (line.score, line.elo, line.elo_margin) == (1.0, None, None)
     assert line.los == pytest.approx(0.958368, abs=1e-6)
-    assert format_pair_line(line) == "a vs b: 3 - 0 - 0  [1.000]  Elo diff +inf +/- inf, LOS 95.8%"
+    assert format_pair_line(line) == "a vs b: 3 - 0 - 0  [1.000]  a won all 3 games: no Elo estimate, LOS 95.8%"
     lost = pair_line(0, 1, "a", "b", 0, 3, 0)
-    assert format_pair_line(lost) == "a vs b: 0 - 3 - 0  [0.000]  Elo diff -inf +/- inf, LOS 4.2%"
+    assert format_pair_line(lost) == "a vs b: 0 - 3 - 0  [0.000]  b won all 3 games: no Elo estimate, LOS 4.2%"
+    one = pair_line(0, 1, "a", "b", 0, 1, 0)
+    assert format_pair_line(one) == "a vs b: 0 - 1 - 0  [0.000]  b won the only game: no Elo estimate, LOS 15.9%"
 
 
 def test_an_interval_that_reaches_a_clean_sweep_is_unbounded() -> None:
@@ -58,6 +60,8 @@ def test_an_interval_that_reaches_a_clean_sweep_is_unbounded() -> None:
     line = pair_line(0, 1, "a", "b", 9, 1, 0)
     assert line.elo == pytest.approx(381.70, abs=0.01)
     assert line.elo_margin is None
+    assert format_pair_line(line) == ("a vs b: 9 - 1 - 0  [0.900]  Elo diff 381.7 (interval unbounded: "
+                                      "10 games), LOS 99.4%")
 
 
 def test_only_draws() -> None:

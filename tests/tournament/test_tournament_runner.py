@@ -176,3 +176,11 @@ async def test_workers_that_can_not_load_a_bot_stop_the_tournament_with_one_erro
     settings = replace(_settings(entrants), trust=True)
     with pytest.raises(WorkerSetupError, match="here_only_bot"):
         await play_tournament(settings, db=tmp_path / "r.db", jobs=2)
+
+
+async def test_the_results_file_keeps_the_sign_of_an_elo_with_no_number(tmp_path: Path) -> None:
+    # Two entrants, best of one: one game, so the pair's score is 1 or 0 (seed 7: not drawn).
+    played = await play_tournament(_settings(FOUR[:2], seed=7), db=tmp_path / "t.db")
+    [pair] = json.loads(results_json(report(played)))["pairs"]
+    assert pair["score"] in (0, 1) and pair["elo"] is None
+    assert pair["elo_limit"] == ("+inf" if pair["score"] == 1 else "-inf")

@@ -53,22 +53,22 @@ def test_the_same_pairings_in_every_process() -> None:
 
 def test_winners_meet_winners_in_tiebreaker_order() -> None:
     # Round 1 (best of three): 0 beats 1 2-0, 2 beats 3 2-1, 4 beats 5 2-0, 6 beats 7 2-1.
-    # The 3-point group {0, 2, 4, 6}: every OMW% is 1/3 (each opponent has 0 points, floored);
+    # The 3-point group {0, 2, 4, 6}: every OMW% is 0.33 (each opponent has 0 points, floored);
     # GW% 0 and 4: 6/6 = 1, 2 and 6: 6/9 = 2/3. So the order is {0, 4} (a tie: by lot), {2, 6}.
-    # The 0-point group {1, 3, 5, 7}: OMW% 1 each; GW% 1: 0 -> 1/3, 3: 3/9 = 1/3, 5 and 7 as
-    # 1 and 3, all 1/3; OGW% 1: gw0 = 1, 5: gw4 = 1, 3: gw2 = 2/3, 7: gw6 = 2/3: {1, 5}, {3, 7}.
-    # Top down: 0-4, 2-6, 1-5, 3-7 (each pair's order by lot).
+    # The 0-point group {1, 3, 5, 7}: OMW% 1 each; GW% 1: 0 -> 0.33, 3: 3/9 = 1/3 (above the
+    # floor of 0.33), 5 and 7 as 1 and 3: {3, 7} (1/3) rank above {1, 5} (0.33).
+    # Top down: 0-4, 2-6, 3-7, 1-5 (each pair's order by lot).
     results = [won(1, 0, 1), won(1, 2, 3, 2, 1), won(1, 4, 5), won(1, 6, 7, 2, 1)]
     for seed in range(5):
         pairs = swiss_pairings(8, results, 2, seed, 2)
-        assert [set(pair) for pair in pairs] == [{0, 4}, {2, 6}, {1, 5}, {3, 7}]
+        assert [set(pair) for pair in pairs] == [{0, 4}, {2, 6}, {3, 7}, {1, 5}]
 
 
 def test_an_odd_group_pairs_down() -> None:
     # Round 1: 0 beats 1 2-0, 2 beats 3 2-0, 4 beats 5 2-1: three entrants on 3 points.
-    # Order: {0, 2} (GW% 1 each), then 4 (GW% 6/9 = 2/3); {1, 3} (OGW% 1 each), then 5
-    # (OGW% gw4 = 2/3; every loser's GW% is floored to 1/3 and every OMW% is 1).
-    # 0 and 2 meet; 4 pairs down to the higher of {1, 3}; the other meets 5.
+    # Order: {0, 2} (GW% 1 each), then 4 (GW% 6/9 = 2/3); then 5 (GW% 3/9 = 1/3, above the
+    # floor of 0.33), then {1, 3} (GW% 0, floored to 0.33; OGW% 1 each; every OMW% is 1).
+    # 0 and 2 meet; 4 pairs down past 5 (a rematch) to the higher of {1, 3}; the other meets 5.
     results = [won(1, 0, 1), won(1, 2, 3), won(1, 4, 5, 2, 1)]
     downs = set()
     for seed in range(20):
@@ -76,7 +76,7 @@ def test_an_odd_group_pairs_down() -> None:
         assert set(pairs[0]) == {0, 2}
         assert pairs[1][0] == 4 and pairs[1][1] in (1, 3)
         other = ({1, 3} - {pairs[1][1]}).pop()
-        assert pairs[2] == (other, 5)
+        assert pairs[2] == (5, other)
         downs.add(pairs[1][1])
     assert downs == {1, 3}  # which of the tied two pairs down is the seeded lot
 
@@ -122,7 +122,7 @@ def test_the_bye_moves_up_when_the_lowest_would_force_a_rematch() -> None:
 
 def test_the_lowest_gets_the_bye_when_it_has_none() -> None:
     # r1: 0 beats 1 2-0, 2 has the bye. Round 2: 1 (0 points) is lowest and has had no bye.
-    # 0 and 2 have 3 points each; 0's OMW% is 1/3 (1's MW% 0, floored), 2's is 0 (a bye is
+    # 0 and 2 have 3 points each; 0's OMW% is 0.33 (1's MW% 0, floored), 2's is 0 (a bye is
     # no opponent), so 0 is first.
     assert swiss_pairings(3, [won(1, 0, 1), bye(1, 2)], 2, 7, 2) == [(0, 2), (1, None)]
 
