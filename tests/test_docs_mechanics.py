@@ -9,8 +9,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "mechanics.md"
-MODULE = ROOT / "spellstack" / "rules" / "mechanics" / "hourglass.py"
-CARDS = ROOT / "spellstack" / "cards" / "data" / "test_only.toml"
+MODULE = ROOT / "src" / "spellstack" / "rules" / "mechanics" / "hourglass.py"
+CARDS = ROOT / "src" / "spellstack" / "cards" / "data" / "test_only.toml"
 
 
 def blocks(language: str) -> list[str]:
@@ -31,7 +31,7 @@ def test_the_card_shown_is_the_test_cards_data() -> None:
 
 
 def test_every_file_named_exists() -> None:
-    named = set(re.findall(r"`((?:spellstack|tests|docs)/[\w./-]+\.(?:py|toml|md))`", PAGE.read_text("utf-8")))
+    named = set(re.findall(r"`((?:src/spellstack|tests|docs)/[\w./-]+\.(?:py|toml|md))`", PAGE.read_text("utf-8")))
     assert len(named) >= 10
     assert sorted(p for p in named if not (ROOT / p).exists() and "NAME" not in p) == []
 
@@ -42,7 +42,7 @@ def test_the_files_touched_are_counted() -> None:
     rows = re.findall(r"^\| `([^`]+)` \|", section, re.M)
     count = int(re.search(r"\*\*(\d+) files\*\*", section).group(1))  # type: ignore[union-attr]
     assert count == len(rows) == len(set(rows))
-    assert sum(r.startswith("spellstack/rules/") for r in rows) == 1  # one source module
+    assert sum(r.startswith("src/spellstack/rules/") for r in rows) == 1  # one source module
 
 
 def test_the_table_of_mechanics_lists_every_module() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -38,6 +39,21 @@ def test_importing_spellstack_loads_no_layer_and_no_io_library() -> None:
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.strip() == "['spellstack._version']"
+
+
+def test_python_m_spellstack_runs_from_the_folder_that_holds_the_clone(tmp_path: Path) -> None:
+    # ``git clone`` leaves you beside the clone, a folder named spellstack: with the package at
+    # the clone's root, that folder was found first (as a namespace package) and hid the
+    # installed one. Run as installed: no PYTHONPATH.
+    clone = tmp_path / "spellstack"
+    clone.mkdir()
+    (clone / "README.md").write_text("a clone\n", "utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-m", "spellstack", "--version"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert spellstack.__version__ in done.stdout
+    assert not (ROOT / "spellstack").exists() and (ROOT / "src" / "spellstack" / "__init__.py").is_file()
 
 
 def test_the_version_is_the_packages() -> None:

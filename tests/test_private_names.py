@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "spellstack"
+PACKAGE = ROOT / "src" / "spellstack"
 
 
 def private_names_imported(source: str, package: str,
@@ -37,7 +37,7 @@ def _is_module(dotted: str) -> bool:
     own, otherwise whatever the import system finds."""
     parts = dotted.split(".")
     if parts[0] == "spellstack":
-        path = ROOT.joinpath(*parts)
+        path = ROOT.joinpath("src", *parts)
         return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
     try:
         return importlib.util.find_spec(dotted) is not None
@@ -50,7 +50,7 @@ def test_no_module_imports_a_private_name_of_another() -> None:
     assert len(paths) > 100  # the walk found the package
     problems: list[str] = []
     for path in paths:
-        package = ".".join(path.relative_to(ROOT).parts[:-1])  # an __init__.py's too
+        package = ".".join(path.relative_to(PACKAGE.parent).parts[:-1])  # an __init__.py's too
         for line, name in private_names_imported(path.read_text("utf-8"), package, _is_module):
             problems.append(f"{path.relative_to(ROOT)}:{line}: imports {name}")
     assert problems == []

@@ -20,12 +20,12 @@ def _tool(name: str) -> str:
 
 
 def test_ruff_is_clean() -> None:
-    result = subprocess.run([_tool("ruff"), "check", "spellstack", "tests"], cwd=ROOT,
+    result = subprocess.run([_tool("ruff"), "check", "src", "tests"], cwd=ROOT,
                             capture_output=True, text=True, timeout=300, check=False)
     assert result.returncode == 0, result.stdout[-3000:]
 
 
 def test_mypy_strict_is_clean() -> None:
-    result = subprocess.run([_tool("mypy"), "--strict", "spellstack"], cwd=ROOT,
+    result = subprocess.run([_tool("mypy"), "--strict", "src/spellstack"], cwd=ROOT,
                             capture_output=True, text=True, timeout=600, check=False)
     assert result.returncode == 0, result.stdout[-3000:]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 POOL = HERE / "pool.toml"
-NAMES = HERE.parents[1] / "spellstack" / "cards" / "pool_names.toml"
+NAMES = HERE.parents[1] / "src" / "spellstack" / "cards" / "pool_names.toml"
 
 
 def render(pool_text: str) -> str:

@@ -31,7 +31,7 @@ from tests.registries.registry_samples import CARDS, Missing
 from tests.registries.registry_samples import table as game_table
 
 ROOT = Path(__file__).resolve().parents[2]
-CARD_FILES = sorted([*(ROOT / "spellstack" / "cards" / "data").glob("*.toml"),
+CARD_FILES = sorted([*(ROOT / "src" / "spellstack" / "cards" / "data").glob("*.toml"),
                      *(ROOT / "tests").rglob("*.toml")])
 DOC = ROOT / "docs" / "card-format.md"
 

@@ -55,7 +55,7 @@ from spellstack.rules.views import ask_word
 from tests.registries.registry_samples import CARDS, Missing, problem, table
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "spellstack" / "cards" / "data"
+DATA = ROOT / "src" / "spellstack" / "cards" / "data"
 
 
 # ====================================================================== named by a scenario or a test

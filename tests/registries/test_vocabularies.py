@@ -22,7 +22,7 @@ from spellstack.rules.base import (
 from spellstack.rules.mana import COLORS
 
 ROOT = Path(__file__).resolve().parents[2]
-HOME = ROOT / "spellstack" / "rules" / "base" / "_words.py"
+HOME = ROOT / "src" / "spellstack" / "rules" / "base" / "_words.py"
 VOCABULARIES = {"colour letters": frozenset(WORD_BY_COLOR), "colour words": frozenset(COLOR_BY_WORD),
                 "card types": CARD_TYPES,
                 "supertypes": SUPERTYPES, "zones": frozenset(ZONES)}
@@ -54,7 +54,7 @@ def vocabularies_defined(source: str) -> list[tuple[int, str, str]]:
 
 
 def test_each_vocabulary_is_defined_in_one_module() -> None:
-    paths = sorted((ROOT / "spellstack").rglob("*.py"))
+    paths = sorted((ROOT / "src" / "spellstack").rglob("*.py"))
     assert len(paths) > 100  # the walk found the package
     elsewhere = [f"{path.relative_to(ROOT)}:{line}: {name} ({vocabulary})"
                  for path in paths if path != HOME

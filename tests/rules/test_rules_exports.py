@@ -34,11 +34,12 @@ def names_imported_from_the_kernel(source: str, package: str) -> set[str]:
 def _users() -> dict[str, set[str]]:
     """Each name imported from the kernel's top level outside it, with who imports it."""
     users: dict[str, set[str]] = {}
-    kernel = ROOT / "spellstack" / "rules"
-    for path in sorted([*(ROOT / "spellstack").rglob("*.py"), *(ROOT / "tests").rglob("*.py")]):
+    kernel = ROOT / "src" / "spellstack" / "rules"
+    for path in sorted([*(ROOT / "src" / "spellstack").rglob("*.py"), *(ROOT / "tests").rglob("*.py")]):
         if kernel in path.parents:
             continue
-        package = ".".join(path.relative_to(ROOT).parts[:-1])
+        package = ".".join(path.relative_to(ROOT / "src" if "src" in path.relative_to(ROOT).parts[:1]
+                                            else ROOT).parts[:-1])
         for name in names_imported_from_the_kernel(path.read_text("utf-8"), package):
             users.setdefault(name, set()).add(str(path.relative_to(ROOT)))
     return users

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-RULES = ROOT / "spellstack" / "rules"
+RULES = ROOT / "src" / "spellstack" / "rules"
 FORBIDDEN = frozenset({"trio", "msgpack", "structlog"})
 
 PROBE = ("import spellstack.rules, sys; "

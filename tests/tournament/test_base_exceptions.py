@@ -233,7 +233,8 @@ def _tournament(tmp_path: Path, db: str, *more: str) -> list[str]:
 def test_ctrl_c_while_a_trusted_bot_decides_stops_the_tournament_and_resume_finishes_it(
         tmp_path: Path) -> None:
     marker = tmp_path / "held"
-    env = {**os.environ, "SPELLSTACK_TEST_HOLD": str(marker), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "SPELLSTACK_TEST_HOLD": str(marker),
+           "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))}
     # The whole tournament, the bot never holding the loop (its marker is there already).
     marker.write_text("")
     whole = subprocess.run([sys.executable, "-m", "spellstack", "tournament",

@@ -89,7 +89,7 @@ def scheduler() -> Iterator[str]:
 @pytest.fixture(autouse=True)
 def workers_find_the_tests(monkeypatch: pytest.MonkeyPatch) -> None:
     """Worker processes import the test bots from ``tests``, wherever pytest runs."""
-    paths = (str(ROOT), os.environ.get("PYTHONPATH"))
+    paths = (str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH"))
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in paths if p))
 
 
@@ -104,7 +104,8 @@ def games(db: Path) -> list[tuple[object, ...]]:
 def command(folder: Path, *args: str) -> tuple[int, str]:
     """The command's exit code and stdout, run in a process of its own in ``folder``."""
     folder.mkdir()
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+    paths = (str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH"))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
     done = subprocess.run([sys.executable, "-m", "spellstack", *args], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=300, check=False)
     return done.returncode, done.stdout

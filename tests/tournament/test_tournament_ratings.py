@@ -68,7 +68,7 @@ def test_the_same_ratings_in_every_process() -> None:
             f"print(ratings({GAMES!r}, {NAMES!r}))")
     printed = set()
     for hash_seed in ("0", "99"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))}
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                               timeout=60, check=True)
         printed.add(done.stdout.strip())

@@ -44,7 +44,7 @@ def test_the_same_pairings_in_every_process() -> None:
             "print(swiss_pairings(9, [], 1, 'night', 2))")
     printed = set()
     for hash_seed in ("0", "1", "12345"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(ROOT)}
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))}
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                               timeout=60, check=True)
         printed.add(done.stdout.strip())

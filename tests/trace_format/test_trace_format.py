@@ -42,9 +42,9 @@ async def _traced(path: Path, seed: int, **options: Any) -> None:
 
 def test_every_kind_the_engine_logs_is_registered() -> None:
     logged: set[str] = set()
-    for path in [*(ROOT / "spellstack" / "rules").rglob("*.py"),
-                 ROOT / "spellstack" / "actors" / "_coordinator.py",
-                 ROOT / "spellstack" / "actors" / "_seat_channel.py"]:
+    for path in [*(ROOT / "src" / "spellstack" / "rules").rglob("*.py"),
+                 ROOT / "src" / "spellstack" / "actors" / "_coordinator.py",
+                 ROOT / "src" / "spellstack" / "actors" / "_seat_channel.py"]:
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr in ("log", "_note") and node.args

@@ -24,7 +24,8 @@ _BLOCK = re.compile(r"^```console\n(.*?)^```$", re.S | re.M)
 def _run(command: str, folder: Path) -> str:
     done = subprocess.run(["bash", "-c", _PRELUDE + command], cwd=folder, capture_output=True,
                           text=True, timeout=300, check=False,
-                          env={**os.environ, "PY": sys.executable, "PYTHONPATH": str(ROOT)})
+                          env={**os.environ, "PY": sys.executable,
+                               "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))})
     return done.stdout + done.stderr
 
 

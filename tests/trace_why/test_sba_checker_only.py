@@ -11,7 +11,7 @@ from pathlib import Path
 from spellstack.protocol import CheckSBA, GameEvent, SBABatch
 from spellstack.trace import read_trace
 
-PACKAGE = Path(__file__).resolve().parents[2] / "spellstack"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "spellstack"
 
 
 def _callers(name: str) -> set[str]:

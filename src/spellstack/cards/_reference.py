@@ -267,7 +267,7 @@ _INTRO = """\
 Every card spellstack knows is a table in a TOML file: what is printed on it (its name, mana
 cost, type line and Oracle text) and its abilities written as data (targets, trigger events and
 effect verbs) that the rules engine carries out. The built-in cards are in the data files of
-`spellstack/cards/data/`, and a new card is a new table in one of them; `spellstack cards`
+`src/spellstack/cards/data/`, and a new card is a new table in one of them; `spellstack cards`
 lists them with their Oracle text.
 
 A card file is checked as it is loaded. Every key, verb and word must be one this page lists,
