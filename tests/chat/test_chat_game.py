@@ -101,8 +101,8 @@ def test_a_human_who_times_out_passes_takes_defaults_and_forfeits_after_misses()
             return await host.wait(gid), told
 
     info, told = asyncio.run(main())
-    assert info.reason == ("bob wins: alice forfeited: policy raised SeatTimeout: alice missed 3 "  # type: ignore[attr-defined]
-                           "decisions in a row")
+    assert info.reason == ("bob wins: alice forfeited: alice missed 3 decisions in a row "  # type: ignore[attr-defined]
+                           "(time limit 0.05 s)")
     assert info.result.forfeits[0][0] == "alice"  # type: ignore[attr-defined]
     assert "missed 3 decisions in a row" in info.result.forfeits[0][1]  # type: ignore[attr-defined]
     assert len(info.timeouts["alice"]) == 2  # type: ignore[attr-defined]
