@@ -38,7 +38,7 @@ def test_two_users_play_a_whole_game_by_text() -> None:
         assert all(len(t) <= MESSAGE_LIMIT for t in me.told)
         assert any(f"{other.name} casts" in t for t in me.told)  # the public feed
         assert any(f"{me.name} casts" in t and "targeting" in t for u in (alice, bob) for t in u.told)
-        assert me.told[-1] == "Game over: bob wins. bob wins: alice has 0 or less life (704.5a)"
+        assert me.told[-1] == "Game over: bob wins: alice has 0 or less life (704.5a)."
         assert all(f"{other.name} (you)" not in t for t in me.told)  # only one's own view
     assert any("> Your priority" in t for t in alice.told)
     assert any("Declare blockers" in t for t in alice.told + bob.told)
