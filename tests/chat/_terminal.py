@@ -18,19 +18,22 @@ LIMIT = 60.0
 class Terminal:
     """A child process on a pseudo-terminal; waits for its output, never sleeps."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, login: str = "ann") -> None:
         main, child = pty.openpty()
-        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        # getpass.getuser reads LOGNAME first: the session's default name is ``login``.
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "LOGNAME": login}
         self.proc = subprocess.Popen([sys.executable, "-m", "spellstack", *args], stdin=child,
                                      stdout=child, stderr=child, cwd=ROOT, env=env, close_fds=True)
         os.close(child)
         self.fd = main
         self.out = ""
+        self.pos = 0
+        """Where the next ``expect`` looks from: the end of the last text expected."""
         self.deadline = time.monotonic() + LIMIT
 
     def expect(self, text: str) -> str:
         """Read until ``text`` appears; returns what was read up to and including it."""
-        start = len(self.out)
+        start = self.pos
         while text not in self.out[start:]:
             left = self.deadline - time.monotonic()
             assert left > 0, f"no {text!r} in: {self.out[-2000:]}"
@@ -43,6 +46,7 @@ class Terminal:
                 assert chunk, f"the session ended before {text!r}: {self.out[-2000:]}"
                 self.out += chunk
         end = self.out.index(text, start) + len(text)
+        self.pos = end
         return self.out[start:end]
 
     def send(self, line: str) -> None:

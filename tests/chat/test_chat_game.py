@@ -38,7 +38,7 @@ def test_two_users_play_a_whole_game_by_text() -> None:
         assert all(len(t) <= MESSAGE_LIMIT for t in me.told)
         assert any(f"{other.name} casts" in t for t in me.told)  # the public feed
         assert any(f"{me.name} casts" in t and "targeting" in t for u in (alice, bob) for t in u.told)
-        assert me.told[-1] == "Game over: bob wins. bob wins: alice has 0 or less life (704.5a)"
+        assert me.told[-1] == "Game over: bob wins: alice has 0 or less life (704.5a)."
         assert all(f"{other.name} (you)" not in t for t in me.told)  # only one's own view
     assert any("> Your priority" in t for t in alice.told)
     assert any("Declare blockers" in t for t in alice.told + bob.told)
@@ -101,8 +101,8 @@ def test_a_human_who_times_out_passes_takes_defaults_and_forfeits_after_misses()
             return await host.wait(gid), told
 
     info, told = asyncio.run(main())
-    assert info.reason == ("bob wins: alice forfeited: policy raised SeatTimeout: alice missed 3 "  # type: ignore[attr-defined]
-                           "decisions in a row")
+    assert info.reason == ("bob wins: alice forfeited: alice missed 3 decisions in a row "  # type: ignore[attr-defined]
+                           "(time limit 0.05 s)")
     assert info.result.forfeits[0][0] == "alice"  # type: ignore[attr-defined]
     assert "missed 3 decisions in a row" in info.result.forfeits[0][1]  # type: ignore[attr-defined]
     assert len(info.timeouts["alice"]) == 2  # type: ignore[attr-defined]

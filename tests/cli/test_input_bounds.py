@@ -73,7 +73,7 @@ def test_a_1mb_entrant_text(tmp_path: Path, capsys: pytest.CaptureFixture[str], 
 
 
 def test_a_1mb_name(capsys: pytest.CaptureFixture[str]) -> None:
-    line = _error(capsys, "chat", "--name", "n" * MB, "--name", "bot")
+    line = _error(capsys, "chat", "--name", "n" * MB)
     assert "--name 'nnn" in line
 
 

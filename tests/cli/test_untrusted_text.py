@@ -125,7 +125,7 @@ def test_chat_prints_a_deck_name_escaped(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args", [
     ("play", "--deck", EVIL, "--deck", "gruul"),
-    ("chat", "--name", EVIL, "--name", "bot"),
+    ("chat", "--name", EVIL),
     ("tournament", "--entrant", f"{EVIL}=random@gruul"),
     ("tournament", "--entrant", f"random@{EVIL}"),
     ("scenario", "run", EVIL),

@@ -10,7 +10,15 @@ from ._coordinator import (
 )
 from ._kernel_actors import sba_actor, stack_actor
 from ._lag import LAG_FRACTION, LAG_PERIOD, HeldTime, LoopLag, SeatClock, loop_lag
-from ._player import REASON_LIMIT, PlayerActor, PlayerStatistics, error_text, player_actor, raise_unless_policys
+from ._player import (
+    REASON_LIMIT,
+    PlayerActor,
+    PlayerStatistics,
+    SeatLeaves,
+    error_text,
+    player_actor,
+    raise_unless_policys,
+)
 from ._run import Client, CoordinatorFactory, play_game, play_one_game, play_setup
 from ._seat_channel import MAX_REJECTIONS, MAX_SETTINGS, MAX_STRIKES, ChannelStatistics, SeatChannel
 from ._setup import GameSetup
@@ -42,6 +50,7 @@ __all__ = [
     "SeatChannel",
     "SeatClock",
     "SeatConfig",
+    "SeatLeaves",
     "TraceRecord",
     "TraceWriter",
     "Wire",

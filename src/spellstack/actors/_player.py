@@ -31,7 +31,8 @@ from ..rules import Action, Answer, InvalidMessageError
 from ._lag import HeldTime
 from ._wire import Link
 
-__all__ = ["REASON_LIMIT", "PlayerActor", "PlayerStatistics", "error_text", "player_actor", "raise_unless_policys"]
+__all__ = ["REASON_LIMIT", "PlayerActor", "PlayerStatistics", "SeatLeaves", "error_text", "player_actor",
+           "raise_unless_policys"]
 
 REASON_LIMIT = 200
 """Longest forfeit reason the player actor sends for its policy's failure, in characters: the
@@ -141,6 +142,9 @@ class PlayerActor:
                 held.own += _now() - start
                 if inspect.isawaitable(reply):
                     reply = await _charged(reply, held)
+            except SeatLeaves as err:  # the policy's own word for why it leaves, as it is
+                await self._leave(str(err))
+                return
             except BaseException as err:  # a crashing policy loses its own game, nothing else
                 raise_unless_policys(err)
                 await self._leave(f"policy raised {error_text(err)}")
@@ -272,6 +276,12 @@ def _fit(text: str, limit: int) -> str:
     if len(text) > limit:
         text = text[:limit - 3] + "..."
     return text.encode("utf-8", "replace").decode("utf-8")
+
+
+class SeatLeaves(Exception):
+    """Raised by a policy's ``decide`` to leave the game on purpose (a person who concedes or
+    stops answering): the seat forfeits with the exception's text as the reason, with no
+    ``policy raised`` before it."""
 
 
 def error_text(err: BaseException) -> str:

@@ -470,12 +470,18 @@ def _question(ctx: _Context, line: str, low: str) -> Parsed:
         return Parsed(reply=Answer(d.id, ()), summary="none")
     picks: list[int] = []
     for token in ([t for t in re.split(r"[\s,]+", low) if t]
-                  if re.fullmatch(r"[\d\s,]+", low) else _split_list(line, [c.name for c in d.choices])):
+                  if re.fullmatch(r"[#\d\s,]+", low) else _split_list(line, [c.name for c in d.choices])):
         if token.isdigit():
             n = int(token)
             if not 1 <= n <= len(d.choices):
-                return _fail(f"No option {n}: answer with numbers 1 to {len(d.choices)}.")
+                return _fail(f"No option {n}: answer with 1 to {len(d.choices)}.")
             key = d.choices[n - 1].key
+        elif re.fullmatch(r"#\d+", token):  # an object's own number, as the question writes it
+            ref = ctx.numbering.ids.get(int(token[1:]), 0)
+            found_key = next((c.key for c in d.choices if ref and c.ref == ref), None)
+            if found_key is None:
+                return _fail(f"{token} is not one of the options; answer with 1 to {len(d.choices)}.")
+            key = found_key
         else:
             found = _choice_by_name(ctx, token)
             if found is None:

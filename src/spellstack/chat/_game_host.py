@@ -22,11 +22,11 @@ import trio
 from ..actors import Client, GameResult, GameSetup, SeatConfig, play_game
 from ..bots import Bot
 from ..cards import Deck
-from ..rules import DEFAULT_TURN_LIMIT, Decision, Game, PlayerView
+from ..rules import DEFAULT_TURN_LIMIT, Decision, Event, Game, PlayerView
 from ..seats import BuiltBot, EntrantError, Seat, hellos, load_bot, seat_of
 from ._commands import help_text, parse_command
 from ._feed import feed_lines
-from ._render import Numbering, fence, render_board, render_hand, render_stack, render_view
+from ._render import Hasty, Numbering, fence, render_board, render_hand, render_stack, render_view
 from ._seats import CONCEDE, BotSeat, HumanSeat, Session, fit_message, human_config
 
 __all__ = ["ChatError", "GameHost", "GameInfo", "HostStatistics"]
@@ -202,6 +202,8 @@ class GameHost:
         setup = GameSetup(decks, seed, names, turn_limit=turn_limit, configs=configs, game_id=gid,
                           bot_seeds=[seed * 7 + seat for seat in range(len(seats))])
         game = setup.build(history=True)
+        for session in sessions.values():
+            session.hasty = _hasty(game)
         humans = tuple(sessions)
         hosted = _Hosted(GameInfo(gid, tuple(names), humans, seed=seed), game, sessions, asyncio.Event())
         policies = [s.player(hello) for s, hello in zip(seated, hellos(setup), strict=True)]
@@ -224,8 +226,7 @@ class GameHost:
             else:
                 info.result = result
                 info.reason = result.reason
-                ending = (f"Game over: {result.winner} wins. {result.reason}" if result.winner
-                          else f"Game over: a draw. {result.reason}")
+                ending = _ending(result)
         except Exception as err:  # a game that fails ends alone, with a reason
             hosted.error = err
             info.reason = f"host error: {type(err).__name__}: {err}"[:300]
@@ -254,7 +255,7 @@ class GameHost:
         for session in hosted.sessions.values():
             if session.over:
                 continue
-            self._flush(session)
+            self._flush(session, final=True)
             session.over = True
             session.decision = None
             info.timeouts[session.spec.name] = list(session.timeouts)
@@ -288,13 +289,18 @@ class GameHost:
             self._on_text(session.game_id, session.spec.name, text)
         session.outbox.put_nowait(text)
 
-    def _flush(self, session: Session) -> None:
-        """Tell the player the feed lines of what happened since they were last told."""
+    def _flush(self, session: Session, *, final: bool = False) -> None:
+        """Tell the player the feed lines of what happened since they were last told;
+        ``final``: the game is over, and its ending tells who lost (not the feed)."""
         hosted = self._games.get(session.game_id)
         if hosted is None or hosted.game is None or hosted.game.history is None:
             return
         history = hosted.game.history
-        lines = feed_lines(history[session.feed_index:], session.seat)
+        events = history[session.feed_index:]
+        if final:
+            events = [e for e in events if e.kind != "lose"]
+        names = [p.name for p in hosted.game.state.players]
+        lines = feed_lines(events, session.seat, names, cleanup=_in_cleanup(history, session.feed_index))
         session.feed_index = len(history)
         if lines:
             self._tell(session, fit_message(lines))
@@ -340,10 +346,10 @@ class GameHost:
         if command == "hand":
             return fence(render_hand(view, numbering))
         if command == "board":
-            return fence(render_board(view, numbering))
+            return fence(render_board(view, numbering, hasty=session.hasty))
         if command == "stack":
             return fence(render_stack(view, numbering))
-        text, _ = render_view(view, session.decision, numbering)
+        text, _ = render_view(view, session.decision, numbering, hasty=session.hasty)
         return text
 
     def _concede_now(self, session: Session) -> str:
@@ -366,7 +372,7 @@ class GameHost:
         session = self._session(game_id, player)
         if session.view is None:
             return "No view yet."
-        return render_view(session.view, session.decision, session.numbering)[0]
+        return render_view(session.view, session.decision, session.numbering, hasty=session.hasty)[0]
 
     def player_view(self, game_id: str, player: str) -> PlayerView | None:
         """The player's last view (None before their first question)."""
@@ -411,6 +417,35 @@ class GameHost:
         game = self._hosted(game_id).game
         assert game is not None
         return game
+
+
+def _hasty(game: Game) -> Hasty:
+    """Whether a permanent has haste now (702.10): a public fact of a permanent (a face-down one
+    has no abilities, 708.2), read from the game the player's question waits in."""
+
+    def hasty(oid: int) -> bool:
+        obj = game.state.objects.get(oid)
+        return obj is not None and obj.zone == "battlefield" and game.has_keyword(obj, "haste")
+
+    return hasty
+
+
+def _ending(result: GameResult) -> str:
+    """The game's end, told once: ``Game over: bob wins: alice conceded (104.3a).``"""
+    reason = result.reason.rstrip(".")
+    if result.winner and not reason.startswith(f"{result.winner} wins"):
+        reason = f"{result.winner} wins: {reason}"
+    elif not result.winner and not reason.startswith("draw"):
+        reason = f"a draw: {reason}"
+    return f"Game over: {reason}."
+
+
+def _in_cleanup(history: Sequence[Event], index: int) -> bool:
+    """Whether the game was in a cleanup step at ``history[index]`` (the last step begun)."""
+    for i in range(index - 1, -1, -1):
+        if history[i].kind == "step":
+            return history[i].text.endswith(" cleanup")
+    return False
 
 
 def _seat(bot: str | Bot | Seat) -> Seat:

@@ -1,9 +1,11 @@
 """Rendering: a player's view as plain text for a chat message (a monospace block).
 
 Everything here is built from the seat's own ``PlayerView`` and its pending ``Decision``, and
-nothing else, so a rendering can name only what that seat may see (400.2): the hand shown is
-always the viewer's own. Objects get short numbers (``[3]``) in the order they are shown; the
-numbers of the last view sent to a player are what its commands may use (``Numbering``).
+nothing else (but whether a permanent shown has haste now, a public fact, 702.10), so a
+rendering can name only what that seat may see (400.2): the hand shown is always the viewer's
+own. Objects get short numbers (``[3]``) in the order they are shown; the numbers of the last
+view sent to a player are what its commands may use (``Numbering``); a question writes them
+``#3``, its options being numbered ``1.``, ``2.``, ...
 
 A view that would not fit ``MESSAGE_LIMIT`` characters is shortened step by step (lands
 grouped, graveyards counted, the battlefield and then the hand summarised) and says what it
@@ -12,20 +14,34 @@ left out and how to see it (``board``, ``hand``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..rules import ActionOption, Decision, ObjectView, PlayerView, is_player_ref
 from ..rules.views import StackItemView
 
-__all__ = ["MESSAGE_LIMIT", "Numbering", "render_board", "render_hand", "render_question",
-           "render_stack", "render_view"]
+__all__ = ["MESSAGE_LIMIT", "Hasty", "Numbering", "prompt_words", "render_board", "render_hand",
+           "render_question", "render_stack", "render_view"]
 
 MESSAGE_LIMIT = 2000
 """Most characters of one chat message (Discord's limit), the code-block fence included."""
 _FENCE = "```"
 _STEP_TEXT = {"precombat_main": "main 1", "postcombat_main": "main 2",
               "beginning_of_combat": "beginning of combat"}
+Hasty = Callable[[int], bool]
+"""Whether the permanent with this id has haste now (702.10): a sick one can still attack and
+pay {T} costs (302.6), so it is not shown ``sick``."""
+_ASKED_FOR = {"attackers": "to declare attackers", "blockers": "to declare blockers",
+              "choose": "to choose", "yes_no": "to answer yes or no", "order": "to put things in order",
+              "divide": "to divide"}
+"""What a player is asked for, by the decision's kind (priority: ``has priority``)."""
+_RULES_FIRST = re.compile(r"(?P<rules>\d{3}(?:\.\d+[a-z]?)?(?:,\s*\d{3}(?:\.\d+[a-z]?)?)*):\s*(?P<text>.+)",
+                          re.DOTALL)
+"""A kernel prompt: the rules that ask, then the question (``514.1: discard 1 card(s)``)."""
+_PLURAL = re.compile(r"\b(\d+) (\w+)\(s\)")
+"""``2 card(s)``: a count and a noun whose plural is left open."""
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 
 
 @dataclass(slots=True)
@@ -77,15 +93,17 @@ def _name(o: ObjectView) -> str:
     return o.name or "face-down card"
 
 
-def _ref_text(view: PlayerView, numbering: Numbering, ref: int, names: dict[int, str]) -> str:
-    """A target or choice ref as the viewer knows it: a player's name, ``[n] Name``, ``#id``."""
+def _ref_text(view: PlayerView, numbering: Numbering, ref: int, names: dict[int, str],
+              mark: str = "[{}]") -> str:
+    """A target or choice ref as the viewer knows it: a player's name, ``[n] Name`` (``mark``:
+    how the number is written), ``#id``."""
     if is_player_ref(ref):
         seat = ref - 1
         return view.players[seat].name if seat < len(view.players) else f"#{ref}"
     name = names.get(ref)
     if name is None:
         return f"#{ref}"
-    return f"[{numbering.number(ref)}] {name}"
+    return f"{mark.format(numbering.number(ref))} {name}"
 
 
 def _object_names(view: PlayerView) -> dict[int, str]:
@@ -95,9 +113,11 @@ def _object_names(view: PlayerView) -> dict[int, str]:
     return names
 
 
-def _permanent(o: ObjectView, numbering: Numbering, view: PlayerView | None = None) -> str:
+def _permanent(o: ObjectView, numbering: Numbering, view: PlayerView | None = None,
+               hasty: Hasty | None = None) -> str:
     """``[n] Name 2/2 T sick dmg1 +1/+1x2 on [m]``: one permanent, compactly, with its marks
-    (``(protected by Bob, sector alpha)``; ``view``: whose players' names the marks give)."""
+    (``(protected by Bob, sector alpha)``; ``view``: whose players' names the marks give).
+    ``sick``: it can't attack or pay {T} costs this turn (302.6), having no haste (702.10)."""
     parts = [f"[{numbering.number(o.id)}] {_name(o)}"]
     if "Creature" in o.types:
         parts.append(f"{o.power}/{o.toughness}")
@@ -107,7 +127,7 @@ def _permanent(o: ObjectView, numbering: Numbering, view: PlayerView | None = No
         parts.append("attacking")
     if o.blocking:
         parts.append("blocking")
-    if o.sick and "Creature" in o.types:
+    if o.sick and "Creature" in o.types and not (hasty is not None and hasty(o.id)):
         parts.append("sick")
     if o.damage:
         parts.append(f"dmg {o.damage}")
@@ -158,7 +178,7 @@ def _wrap(items: Sequence[str], indent: str = "  ", width: int = 78) -> list[str
     return lines
 
 
-def _lands_grouped(lands: Sequence[ObjectView], numbering: Numbering) -> list[str]:
+def _lands_grouped(lands: Sequence[ObjectView], numbering: Numbering, hasty: Hasty | None) -> list[str]:
     """Plain lands (no counters, not attached, no damage) by name: ``Mountain x4 (1 T) [1-4]``."""
     groups: dict[str, list[ObjectView]] = {}
     for o in lands:
@@ -169,29 +189,32 @@ def _lands_grouped(lands: Sequence[ObjectView], numbering: Numbering) -> list[st
         tapped = sum(1 for o in objs if o.tapped)
         label = ",".join(str(n) for n in nums) if len(nums) <= 2 else f"{nums[0]}..{nums[-1]}"
         out.append(f"{name} x{len(objs)}" + (f" ({tapped} T)" if tapped else "") + f" [{label}]"
-                   if len(objs) > 1 else _permanent(objs[0], numbering))
+                   if len(objs) > 1 else _permanent(objs[0], numbering, hasty=hasty))
     return out
 
 
-def _battlefield(view: PlayerView, seat: int, numbering: Numbering, *, group_lands: bool) -> list[str]:
+def _battlefield(view: PlayerView, seat: int, numbering: Numbering, *, group_lands: bool,
+                 hasty: Hasty | None) -> list[str]:
     mine = [o for o in view.battlefield if o.controller == seat]
     plain = [o for o in mine if "Land" in o.types and "Creature" not in o.types
              and not o.counters and not o.attached_to and not o.damage and o.marks is None]
     others = [o for o in mine if o not in plain]
-    items = [_permanent(o, numbering, view) for o in others]
-    items += _lands_grouped(plain, numbering) if group_lands else [_permanent(o, numbering, view) for o in plain]
+    items = [_permanent(o, numbering, view, hasty) for o in others]
+    items += (_lands_grouped(plain, numbering, hasty) if group_lands
+              else [_permanent(o, numbering, view, hasty) for o in plain])
     return _wrap(items) if items else ["  (no permanents)"]
 
 
 def render_board(view: PlayerView, numbering: Numbering, *, group_lands: bool = False,
-                 graveyards: bool = True) -> str:
+                 graveyards: bool = True, hasty: Hasty | None = None) -> str:
     """Every player's public facts and permanents (power/toughness, tapped, counters,
-    attachments), and graveyards."""
+    attachments), and graveyards; ``hasty``: which permanents have haste now (a sick creature
+    with haste is not shown ``sick``; without it, none is known to have haste)."""
     lines: list[str] = []
     order = [s for s in range(len(view.players)) if s != view.seat] + [view.seat]
     for seat in order:
         lines.append(_player_line(view, seat))
-        lines += _battlefield(view, seat, numbering, group_lands=group_lands)
+        lines += _battlefield(view, seat, numbering, group_lands=group_lands, hasty=hasty)
         grave = view.players[seat].graveyard
         if grave and graveyards:
             lines += _wrap([f"[{numbering.number(o.id)}] {_name(o)}" for o in reversed(grave)],
@@ -232,10 +255,31 @@ def render_stack(view: PlayerView, numbering: Numbering) -> str:
         "  " + _stack_item(view, s, numbering, names) for s in view.stack)
 
 
-def _header(view: PlayerView) -> str:
+def _header(view: PlayerView, decision: Decision | None = None) -> str:
+    """``Turn 3, alice's main 1 | bob to declare blockers``: the turn, and who is asked for
+    what (or, with no question, who holds priority)."""
     active = view.players[view.active].name if 0 <= view.active < len(view.players) else "-"
+    head = f"Turn {view.turn}, {active}'s {_step(view)}"
+    if decision is not None and 0 <= view.seat < len(view.players):
+        me = view.players[view.seat].name
+        return f"{head} | {me} " + _ASKED_FOR.get(decision.kind, "has priority")
     prio = view.players[view.priority].name if 0 <= view.priority < len(view.players) else "nobody"
-    return f"Turn {view.turn}, {active}'s {_step(view)} | priority: {prio}"
+    return f"{head} | priority: {prio}"
+
+
+def prompt_words(view: PlayerView, prompt: str) -> str:
+    """A kernel prompt said in words first, its rules after, with the right plural:
+    ``514.1: discard 1 card(s)`` is ``Discard 1 card: your hand is over seven (514.1)``."""
+    m = _RULES_FIRST.fullmatch(prompt.strip())
+    rules, text = (m["rules"], m["text"]) if m else ("", prompt.strip())
+    text = _PLURAL.sub(lambda p: f"{p[1]} {p[2]}" + ("" if p[1] == "1" else "s"), text)
+    if rules == "514.1" and (d := re.fullmatch(r"discard (\d+) cards?", text)):
+        size = len(view.hand) - int(d[1])
+        over = _NUMBER_WORDS[size] if 0 <= size < len(_NUMBER_WORDS) else str(size)
+        text += f": your hand is over {over}"
+    text = text.rstrip(".")
+    text = text[:1].upper() + text[1:]
+    return f"{text} ({rules})" if rules else text
 
 
 def _option_text(view: PlayerView, o: ActionOption, numbering: Numbering) -> str:
@@ -292,16 +336,28 @@ def render_question(view: PlayerView, decision: Decision, numbering: Numbering,
         return _cut(head, limit)
     choices = []
     for i, c in enumerate(decision.choices, 1):
-        shown = (_ref_text(view, numbering, c.ref, names) if c.ref and not is_player_ref(c.ref)
+        # One number per option: an object's own number is written #n here, never [n].
+        shown = (_ref_text(view, numbering, c.ref, names, "#{}") if c.ref and not is_player_ref(c.ref)
                  else c.name)
         choices.append(f"{i}. {shown}")
-    how = {"order": "Answer with every number, in order (first first).",
+    count = len(decision.choices)
+    span = f"from 1 to {count}" if count > 1 else "(only 1)"
+    how = {"order": f"Answer with every number {span}, in order (first first).",
            "yes_no": "Answer `yes` or `no`.",
            "divide": f"Answer with amounts in order, totalling {decision.max} (e.g. `{decision.max} 0`)."}
-    default = (f"Answer with {decision.min} number(s)." if decision.min == decision.max
-               else f"Answer with {decision.min} to {decision.max} numbers.")
-    head = f"> {decision.prompt}\n  " + how.get(decision.kind, default)
+    most = min(decision.max, count)
+    if decision.min == most:
+        default = f"Answer with {_count_words(most, 'number')} {span}."
+    else:
+        default = (f"Answer with {decision.min} to {most} numbers {span}"
+                   + (" (`none` for none)." if decision.min == 0 else "."))
+    head = f"> {prompt_words(view, decision.prompt)}\n  " + how.get(decision.kind, default)
     return _fit_items(head, choices, limit, sep="  ")
+
+
+def _count_words(n: int, noun: str) -> str:
+    """``a number``, ``2 numbers``."""
+    return f"a {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _fit_items(head: str, items: list[str], limit: int, sep: str = " | ") -> str:
@@ -323,24 +379,24 @@ _Section = Callable[[], str]
 
 
 def render_view(view: PlayerView, decision: Decision | None, numbering: Numbering | None = None,
-                *, limit: int = MESSAGE_LIMIT) -> tuple[str, Numbering]:
+                *, limit: int = MESSAGE_LIMIT, hasty: Hasty | None = None) -> tuple[str, Numbering]:
     """The whole view for the chat message sent when the player is asked something (or for
     ``view``): header, each player with their permanents, the stack, the viewer's hand and the
     pending question, in a code block of at most ``limit`` characters; and the numbering used.
 
     When it would not fit, it is shortened in this order, and says so: lands grouped by name,
     graveyards counted, the battlefield counted (see ``board``), the hand counted (see
-    ``hand``)."""
+    ``hand``). ``hasty``: which permanents have haste now (see ``render_board``)."""
     attempts: list[tuple[bool, bool, bool, bool]] = [
         (False, True, True, True), (True, True, True, True), (True, False, True, True),
         (True, False, False, True), (True, False, False, False)]
     text = ""
     numbering = numbering or Numbering.of(view)
     for group, graves, board, hand in attempts:
-        parts = [_header(view)]
+        parts = [_header(view, decision)]
         left_out: list[str] = []
         if board:
-            parts.append(render_board(view, numbering, group_lands=group, graveyards=graves))
+            parts.append(render_board(view, numbering, group_lands=group, graveyards=graves, hasty=hasty))
         else:
             parts += [_player_line(view, s) for s in range(len(view.players))]
             parts.append(f"  ({len(view.battlefield)} permanents)")

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ..actors import SeatConfig
+from ..actors import SeatConfig, SeatLeaves
 from ..bots import Bot
 from ..protocol import Accepted, ErrorReply, Message, Rejected, Stops
 from ..rules import Action, Answer, Decision, PlayerView, Reply, default_answer
 from ..seats import Seat, SeatHello
-from ._render import MESSAGE_LIMIT, Numbering, fence, render_view
+from ._render import MESSAGE_LIMIT, Hasty, Numbering, fence, render_view
 
 if TYPE_CHECKING:
     import asyncio
@@ -67,11 +67,11 @@ class BotSeat:
     """The seat's settings (deadline, stops)."""
 
 
-class SeatTimeout(Exception):
+class SeatTimeout(SeatLeaves):
     """A human seat missed ``max_misses`` decisions in a row: it forfeits."""
 
 
-class Conceded(Exception):
+class Conceded(SeatLeaves):
     """A human seat conceded while asked something other than priority (104.3a)."""
 
 
@@ -120,6 +120,8 @@ class Session:
         self.inbox_send, self.inbox = trio.open_memory_channel[tuple[int, object]](math.inf)
         self.over = False
         """The game is over (or the seat left it)."""
+        self.hasty: Hasty | None = None
+        """Which permanents have haste now (set by the host once the game is built)."""
 
     def tell(self, text: str) -> None:
         """Queue ``text`` for the player."""
@@ -170,7 +172,7 @@ class HumanPolicy:
         s.view = view
         if not quiet:
             s.numbering = Numbering.of(view)
-            text, s.numbering = render_view(view, decision, s.numbering)
+            text, s.numbering = render_view(view, decision, s.numbering, hasty=s.hasty)
             s.tell(text)
         s.decision = decision
         with trio.move_on_after(s.spec.time_limit):
@@ -189,7 +191,8 @@ class HumanPolicy:
         s.settle("Too late: the time for that question ran out.")
         if s.misses >= s.spec.max_misses:
             s.tell(f"You missed {s.misses} decisions in a row: you forfeit the game.")
-            raise SeatTimeout(f"{s.spec.name} missed {s.misses} decisions in a row")
+            raise SeatTimeout(f"{s.spec.name} missed {s.misses} decisions in a row "
+                              f"(time limit {s.spec.time_limit:g} s)")
         default = default_answer(decision)
         done = "you pass" if decision.kind == "priority" else "the default answer is taken"
         record = f"turn {view.turn} {view.step}: {decision.kind} timed out, {done}"
@@ -204,7 +207,7 @@ class HumanPolicy:
         s.conceding = False
         if decision.kind == "priority":
             return Action("concede")
-        raise Conceded(f"{s.spec.name} concedes")
+        raise Conceded("conceded (104.3a)")
 
 
 def human_config(spec: HumanSeat) -> SeatConfig:

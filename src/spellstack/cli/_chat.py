@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import sys
 import threading
 
@@ -44,7 +45,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "every hidden card and draw (default: a secret seed from the operating "
                         "system)")
     p.add_argument("--name", action="append", default=None, metavar="NAME",
-                   help="a player's name (give it twice with --hotseat; default you/bot, p1/p2)")
+                   help="your name, given once (the bot is bot); with --hotseat, the two players' names, "
+                        "given twice (default: your login name, or player; p1 and p2)")
     p.add_argument("--time-limit", type=float, default=600.0,
                    help="seconds per decision for a person (default 600)")
     p.add_argument("--turn-limit", type=int, default=50, help="the game is a draw after this "
@@ -54,20 +56,62 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 _MAX_NAME = 60
 """The longest player name."""
+_BOT_NAME = "bot"
+"""The name of the bot one plays against with ``--vs``."""
+_DEFAULT_NAME = "player"
+"""The player's name when neither ``--name`` nor the login name gives one."""
+
+
+def _names(given: list[str] | None, *, hotseat: bool) -> list[str]:
+    """The players' names, by seat: ``--name`` once with ``--vs`` (the bot is ``bot``), twice
+    with ``--hotseat``; without it, the login name (``player`` if there is none) and ``bot``,
+    or ``p1`` and ``p2``."""
+    if hotseat:
+        names = given or ["p1", "p2"]
+        if len(names) != 2:
+            raise CommandError(f"--hotseat: give --name twice (or not at all), got {len(names)}")
+        if names[0] == names[1]:
+            raise CommandError(f"--name {short_value(names[0])} twice: the two players need two names")
+    else:
+        if given is not None and len(given) != 1:
+            raise CommandError(f"--vs: give --name once (the bot is {_BOT_NAME}), got {len(given)}")
+        names = [given[0] if given else _login_name(), _BOT_NAME]
+    for name in names:
+        _check_name(name)
+    if not hotseat and names[0] == _BOT_NAME:
+        raise CommandError(f"--name {_BOT_NAME}: that is the bot's name; choose another")
+    return names
+
+
+def _check_name(name: str) -> None:
+    """A name is shown on every line of the game: held to an entrant NAME's rules."""
+    if not name.strip():
+        raise CommandError("--name is empty: a name needs at least one letter or digit"
+                           if not name else f"--name {short_value(name)}: a name can't be only spaces")
+    if not name.isprintable():
+        raise CommandError(f"--name {short_value(name)}: a name can't hold a control character")
+    if len(name) > _MAX_NAME:
+        raise CommandError(f"--name {short_value(name)}: a name is at most {_MAX_NAME} characters")
+
+
+def _login_name() -> str:
+    """The login name (``getpass.getuser``) if it makes a good player name, else ``player``."""
+    try:
+        name = getpass.getuser()
+    except Exception:  # no login name in the environment nor the password database
+        return _DEFAULT_NAME
+    try:
+        _check_name(name)
+    except CommandError:
+        return _DEFAULT_NAME
+    return name if name != _BOT_NAME else _DEFAULT_NAME
 
 
 def run(args: argparse.Namespace) -> int:
     decks = args.deck or ["gruul", "dimir"]
     if len(decks) != 2:
         raise CommandError(f"give --deck exactly twice (or not at all), got {len(decks)}")
-    names = args.name or (["p1", "p2"] if args.hotseat else ["you", "bot"])
-    if len(names) != 2 or names[0] == names[1]:
-        raise CommandError("give --name twice, two different names (or not at all)")
-    for name in names:
-        # A name is shown on every line of the game: held to an entrant NAME's rules.
-        if not 0 < len(name) <= _MAX_NAME or not name.isprintable():
-            raise CommandError(f"--name {short_value(name)}: a name is 1 to {_MAX_NAME} printable "
-                               "characters")
+    names = _names(args.name, hotseat=args.hotseat)
     bot: Seat | None = None
     if not args.hotseat:
         try:
@@ -84,9 +128,44 @@ def _reader(loop: asyncio.AbstractEventLoop, lines: asyncio.Queue[str | None]) -
     loop.call_soon_threadsafe(lines.put_nowait, None)
 
 
+_FENCE = "```"
+"""A code block's fence line: chat platforms' markup, not shown in a terminal."""
+
+
+class _Screen:
+    """The terminal's output: texts without their chat markup, and the prompt (``ann> ``)
+    shown when, and only when, the player at the terminal is asked something."""
+
+    def __init__(self) -> None:
+        self.prompted = ""
+        """The name whose prompt ends the output now (empty: none)."""
+
+    def say(self, text: str) -> None:
+        # Each line escaped: a text quotes names, reasons and card names nobody here wrote.
+        if self.prompted:
+            print(flush=True)  # text came while the prompt waited: it goes on a line of its own
+            self.prompted = ""
+        print("\n".join(printable(line) for line in text.split("\n") if line != _FENCE), flush=True)
+
+    def prompt(self, name: str) -> None:
+        if not self.prompted:
+            print(f"{printable(name)}> ", end="", flush=True)
+            self.prompted = name
+
+    def typed(self) -> None:
+        """The player typed a line (its newline ended the prompt's line)."""
+        self.prompted = ""
+
+    def clear(self) -> None:
+        print(_CLEAR, end="")
+        self.prompted = ""
+
+
+_SCREEN = _Screen()
+
+
 def _say(text: str) -> None:
-    # Each line escaped: a text quotes names, reasons and card names nobody here wrote.
-    print("\n".join(printable(line) for line in text.split("\n")), flush=True)
+    _SCREEN.say(text)
 
 
 async def _session(args: argparse.Namespace, decks: list[str], names: list[str], bot: Seat | None) -> int:
@@ -136,13 +215,14 @@ async def _session(args: argparse.Namespace, decks: list[str], names: list[str],
                     for n in humans:
                         await host.concede(gid, n)
                     continue
+                _SCREEN.typed()
                 _say(await host.submit(gid, at_terminal, line))
             elif get_line is not None:
                 get_line.cancel()
+            if inbox.empty() and host.pending(gid, at_terminal) is not None:
+                _SCREEN.prompt(at_terminal)
         for task in tasks:
             await task
-        info = host.info(gid)
-    _say(f"({info.reason})")
     return 0
 
 
@@ -150,13 +230,14 @@ async def _hand_over(name: str, held: dict[str, list[str]], lines: asyncio.Queue
                      pending_line: asyncio.Future[str | None] | None) -> str:
     """Hot-seat: clear the screen (the last player's hand with it), wait for the next player
     to press Enter, show them what they were told meanwhile."""
-    print(_CLEAR, end="")
+    _SCREEN.clear()
     _say(f"Pass the terminal to {name}, then press Enter.")
     if pending_line is not None:
         await pending_line
     else:
         await lines.get()
-    print(_CLEAR, end="")
+    _SCREEN.typed()
+    _SCREEN.clear()
     for text in held[name]:
         _say(text)
     held[name].clear()
