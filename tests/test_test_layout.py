@@ -73,7 +73,7 @@ def test_collecting_the_suite_adds_at_most_one_folder_to_sys_path() -> None:
         "code = pytest.main(['--collect-only', '-qq', '-p', 'no:cacheprovider', sys.argv[1]])\n"
         "print(json.dumps({'code': int(code), 'added': [p for p in sys.path if p not in before]}))\n"
     )
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))}
     done = subprocess.run([sys.executable, "-c", script, str(TESTS)], cwd=ROOT, env=env,
                           capture_output=True, text=True, check=False)
     report = json.loads(done.stdout.strip().splitlines()[-1])

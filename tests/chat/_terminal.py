@@ -21,7 +21,7 @@ class Terminal:
     def __init__(self, *args: str, login: str = "ann") -> None:
         main, child = pty.openpty()
         # getpass.getuser reads LOGNAME first: the session's default name is ``login``.
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "LOGNAME": login}
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT))), "LOGNAME": login}
         self.proc = subprocess.Popen([sys.executable, "-m", "spellstack", *args], stdin=child,
                                      stdout=child, stderr=child, cwd=ROOT, env=env, close_fds=True)
         os.close(child)

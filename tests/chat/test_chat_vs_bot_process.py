@@ -33,7 +33,7 @@ def test_a_scripted_person_plays_the_example_stdio_bot_to_the_end() -> None:
     # Seed 4: the person's gruul outraces the example bot's dimir.
     assert info.result is not None and info.result.forfeits == [], info.reason
     assert info.reason == "you wins: bot has 0 or less life (704.5a)"
-    assert you.told[-1] == f"Game over: you wins. {info.reason}"
+    assert you.told[-1] == f"Game over: {info.reason}."  # the end told once
     # The bot process played its side: the feed tells the person what it did.
     assert any("bot plays" in t for t in you.told)
     assert all(answer.startswith("OK") for _, answer in you.sent)
@@ -56,14 +56,14 @@ def test_a_bot_spec_that_can_t_be_used_is_refused_before_the_game() -> None:
 
 
 def test_chat_vs_a_stdio_bot_in_a_terminal() -> None:
-    term = Terminal("chat", "--vs", f"stdio:{sys.executable} examples/stdio_bot.py", "--seed", "3")
+    term = Terminal("chat", "--vs", f"stdio:{sys.executable} examples/stdio_bot.py", "--seed", "3", "--name", "ann")
     try:
-        term.expect("spellstack chat: you against bot; type `help` for the commands.")
+        term.expect("spellstack chat: ann against bot; type `help` for the commands.")
         term.expect("> Your priority. You can:")
         term.send("play mou")
         term.expect("OK: play Mountain.")
         term.send("concede")
-        term.expect("Game over: bot wins. bot wins: you conceded (104.3a)")
+        term.expect("Game over: bot wins: ann conceded (104.3a).")
         assert term.close() == 0
     finally:
         if term.proc.poll() is None:

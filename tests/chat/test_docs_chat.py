@@ -23,7 +23,7 @@ def _hosting_example() -> str:
 def test_the_hosting_example_plays_to_the_end(tmp_path: Path) -> None:
     script = tmp_path / "host_example.py"
     script.write_text(_hosting_example(), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))}
     # Real time: the example is a program of its own, run as a user runs it. It takes about a
     # second; the limit allows for a busy machine, far short of one 120 s time-out of the seat.
     done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True,

@@ -112,7 +112,7 @@ def test_a_fifo_is_refused_at_once_as_not_a_regular_file(tmp_path: Path, args: t
     done = subprocess.run([sys.executable, "-m", "spellstack",
                            *(a.replace("{}", str(fifo)) for a in args)],
                           cwd=tmp_path, text=True, capture_output=True, timeout=30, check=False,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                          env={"PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT))), "PATH": "/usr/bin:/bin"})
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "not a regular file" in done.stderr, done.stderr
     assert time.monotonic() - began < 20

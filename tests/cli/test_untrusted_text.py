@@ -7,6 +7,7 @@ and error lines). Run as a user runs them, in real processes."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -28,7 +29,7 @@ LIMIT = 120.0
 def _run(*args: str, cwd: Path, stdin: str = "") -> str:
     done = subprocess.run([sys.executable, "-m", "spellstack", *args], cwd=cwd, text=True,
                           input=stdin, capture_output=True, timeout=LIMIT, check=False,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+                          env={"PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT))), "PATH": "/usr/bin:/bin"},
                           encoding="utf-8", errors="surrogateescape")
     assert "Traceback" not in done.stderr, done.stderr
     return done.stdout + done.stderr
@@ -142,7 +143,8 @@ def test_a_deck_name_that_fails_the_name_check_is_refused_without_name(tmp_path:
     done = subprocess.run([sys.executable, "-m", "spellstack", "tournament", "--entrant",
                            "random@evil.toml", "--entrant", "random@gruul", "--db", "r.db"],
                           cwd=tmp_path, text=True, capture_output=True, timeout=LIMIT,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, check=False)
+                          env={"PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT))),
+                               "PATH": "/usr/bin:/bin"}, check=False)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1, done.stderr
     assert "from the deck's name" in done.stderr and "NAME=" in done.stderr

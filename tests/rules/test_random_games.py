@@ -277,7 +277,7 @@ print(game.state.state_hash())
 def test_same_game_in_another_process(hash_seed: str) -> None:
     # Byte for byte across processes: nothing may depend on str hashing or set order.
     seed, decks = 99, (DECKS[-1], DECKS[0])
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": hash_seed}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT))), "PYTHONHASHSEED": hash_seed}
     done = subprocess.run([sys.executable, "-c", FINAL_HASH, str(seed), *decks], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr

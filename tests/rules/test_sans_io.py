@@ -21,7 +21,7 @@ PROBE = ("import spellstack.rules, sys; "
 def loaded_after(statement: str) -> list[str]:
     """Forbidden modules in ``sys.modules`` after running ``statement`` in a fresh interpreter."""
     probe = PROBE.replace("import spellstack.rules", statement)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))}
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
