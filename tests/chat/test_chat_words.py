@@ -8,8 +8,8 @@ from spellstack.cards import load_cards
 from spellstack.chat import Numbering, feed_lines, parse_command, render_question, render_view
 from spellstack.chat._game_host import _hasty
 from spellstack.chat._render import prompt_words
-from spellstack.rules import Answer, Choice, Decision, Event, Game, PlayerView, default_answer, play_sync, view_for
-from spellstack.scenarios import build_game
+from spellstack.rules import Answer, Choice, Decision, Event, Game, PlayerView, default_answer, view_for
+from spellstack.testing import Table
 
 CARDS = load_cards()
 NAMES = ("ann", "bot")
@@ -54,11 +54,8 @@ def test_a_private_move_goes_only_to_who_may_see_it() -> None:
     assert feed_lines([event], 1, NAMES) == ["  Island moves from bot's library to exile"]
 
 
-def _game(ann: dict[str, object]) -> Game:
-    game, _ = build_game({"players": list(NAMES), "ann": ann, "bot": {"library": ["Island"]}},
-                         0, CARDS, "chat")
-    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "priority")
-    return game
+def _table(ann: dict[str, object]) -> Table:
+    return Table.from_setup({"players": list(NAMES), "ann": ann, "bot": {"library": ["Island"]}})
 
 
 HAND = ["Elvish Visionary", "Grizzly Bears", "Forest", "Forest", "Forest", "Forest", "Forest", "Shock"]
@@ -71,7 +68,7 @@ def _discard_question(game: Game) -> tuple[PlayerView, Decision]:
 
 
 def test_a_prompt_leads_with_words_and_the_right_plural() -> None:
-    view = view_for(_game({"hand": HAND, "library": ["Forest"]}), 0)
+    view = view_for(_table({"hand": HAND, "library": ["Forest"]}).at_priority(default_answer), 0)
     assert prompt_words(view, "514.1: discard 1 card(s)") == "Discard 1 card: your hand is over seven (514.1)"
     assert prompt_words(view, "701.8: discard 2 card(s)") == "Discard 2 cards (701.8)"
     assert prompt_words(view, "608.2c: follow the instructions in order.") == (
@@ -79,7 +76,7 @@ def test_a_prompt_leads_with_words_and_the_right_plural() -> None:
 
 
 def test_a_question_numbers_each_option_once_and_says_which_numbers_it_takes() -> None:
-    game = _game({"hand": HAND, "library": ["Forest"]})
+    game = _table({"hand": HAND, "library": ["Forest"]}).at_priority(default_answer)
     view, decision = _discard_question(game)
     numbering = Numbering.of(view)
     text = render_question(view, decision, numbering)
@@ -94,7 +91,8 @@ def test_a_question_numbers_each_option_once_and_says_which_numbers_it_takes() -
 
 
 def test_the_header_names_who_is_asked_and_for_what() -> None:
-    game = _game({"battlefield": [{"card": "Grizzly Bears", "sick": False}], "library": ["Forest"]})
+    game = _table({"battlefield": [{"card": "Grizzly Bears", "sick": False}], "library": ["Forest"]}).at_priority(
+        default_answer)
     view = view_for(game, 0)
     bears = view.battlefield[0].id
     attack = Decision(2, 0, "attackers", "508.1: declare attackers",
@@ -104,8 +102,9 @@ def test_the_header_names_who_is_asked_and_for_what() -> None:
 
 
 def test_sick_only_without_haste() -> None:
-    game = _game({"battlefield": [{"card": "Raging Goblin", "sick": True},
-                                  {"card": "Grizzly Bears", "sick": True}], "library": ["Forest"]})
+    game = _table({"battlefield": [{"card": "Raging Goblin", "sick": True},
+                                  {"card": "Grizzly Bears", "sick": True}], "library": ["Forest"]}).at_priority(
+        default_answer)
     view = view_for(game, 0)
     assert all(o.sick for o in view.battlefield)  # the view's flag is 302.6's, haste or not
     text, _ = render_view(view, None, hasty=_hasty(game))
