@@ -47,6 +47,29 @@ def test_a_misspelt_option_is_refused_with_the_subcommands_usage_and_a_suggestio
     assert not any(line.startswith("usage: spellstack [-h]") for line in err)
 
 
+def test_a_misspelt_subcommand_names_the_nearest_one(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _refused(capsys, "tornament")
+    assert err[-1].startswith("spellstack: error: argument command: invalid choice: 'tornament' "
+                              "(did you mean 'tournament'?); choose from 'play', 'tournament',")
+    err = _refused(capsys, "trace", "shwo", "t.jsonl")
+    assert err[-1].startswith("spellstack trace: error: argument TOOL: invalid choice: 'shwo' "
+                              "(did you mean 'show'?); choose from 'show',")
+
+
+def test_a_misspelt_choice_of_an_option_names_the_nearest_one(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    err = _refused(capsys, "tournament", "--format", "swis")
+    assert err[-1] == ("spellstack tournament: error: argument --format: invalid choice: 'swis' "
+                       "(did you mean 'swiss'?); choose from 'round-robin', 'swiss'")
+
+
+def test_a_choice_near_nothing_gets_only_the_list(capsys: pytest.CaptureFixture[str]) -> None:
+    err = _refused(capsys, "zzz")
+    assert "did you mean" not in err[-1]
+    assert err[-1].startswith("spellstack: error: argument command: invalid choice: 'zzz'; "
+                              "choose from 'play',")
+
+
 def test_a_sub_subcommand_refuses_its_own_unknown_option(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     err = _refused(capsys, "trace", "show", str(tmp_path / "t.jsonl"), "--playr", "alice")

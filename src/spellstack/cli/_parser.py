@@ -1,5 +1,6 @@
 """The command line's argument parser: no abbreviated options, and an unknown argument refused
-by the (sub)command it was given to, with the option it most likely meant."""
+by the (sub)command it was given to, with the option it most likely meant; a misspelt choice (a
+subcommand, a ``--format``) with the choice it most likely meant."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ class Parser(argparse.ArgumentParser):
     An option is taken only as written (``allow_abbrev=False``: ``--see 3`` is not ``--seed 3``).
     Arguments a subcommand doesn't know are refused by that subcommand, with its own usage and
     name (``spellstack tournament: error: ...``), not by the top-level parser, which argparse
-    would otherwise hand them to; an unknown option names the nearest known one."""
+    would otherwise hand them to; an unknown option names the nearest known one, and so does
+    an unknown choice (``spellstack tornament``: did you mean 'tournament'?)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["allow_abbrev"] = False
@@ -33,6 +35,19 @@ class Parser(argparse.ArgumentParser):
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}{self._hint(extras)}")
         return parsed, extras
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """Refuse a value that is not one of ``action``'s choices, naming the nearest choice.
+        (argparse's own check, which this replaces, has no hint; it is a private method, the
+        one place every choice, subcommands included, is checked.)"""
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        listed = ", ".join(repr(c) for c in choices)
+        near = closest(str(value), [str(c) for c in choices])
+        hint = f" (did you mean {near!r}?)" if near is not None else ""
+        raise argparse.ArgumentError(
+            action, f"invalid choice: {value!r}{hint}; choose from {listed}")
 
     def _hint(self, extras: list[str]) -> str:
         """`` (did you mean --best-of?)`` for the unknown options in ``extras`` near a known
