@@ -201,3 +201,14 @@ def test_under_500_px_one_column_and_no_horizontal_scroll(narrow: Any, seed1_pag
     assert detail["y"] >= log["y"] + log["height"] - 1  # the board under the log
     text = narrow.find_element(By.CSS_SELECTOR, "#rows .row.sel .text")
     assert text.rect["width"] > 100 and "Savannah Lions" in text.text
+
+
+def test_under_500_px_each_lane_heading_shows_its_whole_name(narrow: Any, seed1_page: Path) -> None:
+    _open(narrow, seed1_page.as_uri())
+    heads = narrow.find_elements(By.CSS_SELECTOR, "#lanes span.who")
+    assert [h.text for h in heads] == ["alice", "bob", "game"]
+    for head in heads:  # nothing of the name is cut off by its narrow lane
+        cut = narrow.execute_script(
+            "const e = arguments[0]; return [e.scrollWidth > e.clientWidth, "
+            "e.scrollHeight > e.clientHeight];", head)
+        assert cut == [False, False], head.text

@@ -35,8 +35,8 @@
   const lanes = P.length + 1;
   document.documentElement.style.setProperty("--lanes", `repeat(${lanes}, var(--lane))`);
   $("lanes").innerHTML = `<span class="num">line</span>` +
-    P.map((n, i) => `<span style="color:${COLORS[i % 4]}">${esc(n)}</span>`).join("") +
-    `<span>game</span><span class="text">what happened</span>`;
+    P.map((n, i) => `<span class="who" title="${esc(n)}" style="color:${COLORS[i % 4]}">${esc(n)}</span>`).join("") +
+    `<span class="who">game</span><span class="text">what happened</span>`;
   const legend = document.createElement("div");
   legend.className = "legend";
   legend.innerHTML = MARKS.map(([m, label]) => `<span><i class="mark m-${m}"></i>${label}</span>`).join("");
