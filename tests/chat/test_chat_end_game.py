@@ -45,3 +45,27 @@ def test_end_game_leaves_a_finished_game_as_it_ended() -> None:
 
     reason, result = asyncio.run(main())
     assert "alice conceded" in reason and result is not None
+
+
+def test_conceding_while_a_question_is_open_is_a_concession_not_a_forfeit() -> None:
+    async def main() -> tuple[str, str, list[tuple[str, str]]]:
+        async with GameHost() as host:
+            gid = await host.create_game([HumanSeat("alice"), BotSeat("bot")], ["gruul", "dimir"], seed=1)
+            asked = ""
+            async for _ in host.messages(gid, "alice"):
+                decision = host.pending(gid, "alice")
+                if decision is None:
+                    continue
+                if decision.kind == "priority":
+                    await host.submit(gid, "alice", "pass")
+                    continue
+                asked = decision.kind  # the hand-size discard of alice's cleanup (514.1)
+                await host.concede(gid, "alice")
+                break
+            info = await host.wait(gid)
+            return asked, info.reason, info.result.forfeits  # type: ignore[attr-defined]
+
+    asked, reason, forfeits = asyncio.run(main())
+    assert asked == "choose"
+    assert reason == "bot wins: alice conceded (104.3a)"
+    assert forfeits == []

@@ -16,7 +16,7 @@ import msgpack
 import pytest
 
 from spellstack.cli import main
-from spellstack.protocol import SubmitAction, SubmitAnswer, decode_from_player
+from spellstack.protocol import Concede, SubmitAction, SubmitAnswer, decode_from_player
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "stdio-bots.md"
@@ -91,7 +91,7 @@ def test_the_messages_shown_are_messages_a_player_may_send() -> None:
     [block] = _blocks("python")
     shown = [ast.literal_eval(part) for part in re.split(r"\n(?=\{)", block.strip())]
     decoded = [decode_from_player(msgpack.packb(message)) for message in shown]
-    assert [type(m) for m in decoded] == [SubmitAction, SubmitAnswer]
+    assert [type(m) for m in decoded] == [SubmitAction, SubmitAnswer, Concede]
 
 
 def test_the_hello_table_says_the_protocol_version_and_what_the_seed_is() -> None:

@@ -33,6 +33,7 @@ EXPECTED_KINDS = {
     "Rejected",
     "ErrorReply",
     "Forfeit",
+    "Concede",
     "CheckSBA",
     "SBABatch",
     "Resolve",

@@ -97,7 +97,7 @@ def test_objects_are_counted_with_each_container_for_itself_and_its_elements() -
 
 def test_every_kind_a_player_sends_has_a_cap_within_the_overall_cap() -> None:
     assert PLAYER_KINDS == {"SubmitAction", "SubmitAnswer", "RequestFullView", "SetStops",
-                            "Forfeit"}
+                            "Forfeit", "Concede"}
     assert set(PLAYER_KIND_BYTES) == PLAYER_KINDS
     assert all(0 < cap <= MAX_PLAYER_MESSAGE_BYTES for cap in PLAYER_KIND_BYTES.values())
     assert MAX_PLAYER_MESSAGE_BYTES < MAX_MESSAGE_BYTES

@@ -13,6 +13,7 @@ import trio
 from ..bots import Bot
 from ..protocol import (
     Accepted,
+    Concede,
     DecisionRequest,
     ErrorReply,
     Forfeit,
@@ -31,8 +32,8 @@ from ..rules import Action, Answer, InvalidMessageError
 from ._lag import HeldTime
 from ._wire import Link
 
-__all__ = ["REASON_LIMIT", "PlayerActor", "PlayerStatistics", "SeatLeaves", "error_text", "player_actor",
-           "raise_unless_policys"]
+__all__ = ["REASON_LIMIT", "PlayerActor", "PlayerStatistics", "SeatConcedes", "SeatLeaves", "error_text",
+           "player_actor", "raise_unless_policys"]
 
 REASON_LIMIT = 200
 """Longest forfeit reason the player actor sends for its policy's failure, in characters: the
@@ -142,6 +143,9 @@ class PlayerActor:
                 held.own += _now() - start
                 if inspect.isawaitable(reply):
                     reply = await _charged(reply, held)
+            except SeatConcedes:
+                await link.send(Concede())
+                return
             except SeatLeaves as err:  # the policy's own word for why it leaves, as it is
                 await self._leave(str(err))
                 return
@@ -279,9 +283,14 @@ def _fit(text: str, limit: int) -> str:
 
 
 class SeatLeaves(Exception):
-    """Raised by a policy's ``decide`` to leave the game on purpose (a person who concedes or
-    stops answering): the seat forfeits with the exception's text as the reason, with no
-    ``policy raised`` before it."""
+    """Raised by a policy's ``decide`` to leave the game on purpose (a person who stops
+    answering): the seat forfeits with the exception's text as the reason, with no ``policy
+    raised`` before it."""
+
+
+class SeatConcedes(SeatLeaves):
+    """Raised by a policy's ``decide`` to concede the game (104.3a), whatever it is asked: the
+    player actor sends ``Concede``, and the player loses by concession, not by forfeit."""
 
 
 def error_text(err: BaseException) -> str:

@@ -19,6 +19,7 @@ import trio
 from .._printable import printable
 from ..protocol import (
     Accepted,
+    Concede,
     DecisionRequest,
     ErrorReply,
     Forfeit,
@@ -244,6 +245,9 @@ class SeatChannel:
                 continue
             if isinstance(msg, Forfeit):
                 await self.forfeit(msg.reason)
+                return None
+            if isinstance(msg, Concede):
+                self.loop.concede(self.seat)
                 return None
             if isinstance(msg, RequestFullView):
                 problem = (f"RequestFullView names decision {msg.decision_id}, but decision "

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import trio
 
-from ..actors import SeatConfig, SeatLeaves
+from ..actors import SeatConcedes, SeatConfig, SeatLeaves
 from ..bots import Bot
 from ..protocol import Accepted, ErrorReply, Message, Rejected, Stops
 from ..rules import Action, Answer, Decision, PlayerView, Reply, default_answer
@@ -71,7 +71,7 @@ class SeatTimeout(SeatLeaves):
     """A human seat missed ``max_misses`` decisions in a row: it forfeits."""
 
 
-class Conceded(SeatLeaves):
+class Conceded(SeatConcedes):
     """A human seat conceded while asked something other than priority (104.3a)."""
 
 
@@ -207,7 +207,7 @@ class HumanPolicy:
         s.conceding = False
         if decision.kind == "priority":
             return Action("concede")
-        raise Conceded("conceded (104.3a)")
+        raise Conceded("conceded")
 
 
 def human_config(spec: HumanSeat) -> SeatConfig:

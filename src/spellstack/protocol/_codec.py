@@ -93,11 +93,13 @@ PLAYER_KIND_BYTES: dict[str, int] = {
     "SetStops": 1 << 10,
     "RequestFullView": 64,
     "Forfeit": MAX_PLAYER_MESSAGE_BYTES,
+    "Concede": 64,
 }
 """Largest message of each kind a player sends, in bytes: an action or an answer 8 KiB, a
 setting 1 KiB (every step name twice is 374 bytes), a request for the full view 64 bytes (46
 with the largest decision id), a forfeit 8 KiB (its reason is free text, such as the text of
-the exception that ended a bot; the engine's player actor cuts it to 200 characters)."""
+the exception that ended a bot; the engine's player actor cuts it to 200 characters), a
+concession 64 bytes (it has no fields: 23 bytes)."""
 
 COMPACT_RECORDS: tuple[type, ...] = (
     ObjectMarks, ObjectView, StackItemView, PlayerChange, Choice, TargetRequirement, ActionOption, Event)

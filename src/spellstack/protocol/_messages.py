@@ -24,6 +24,7 @@ __all__ = [
     "Accepted",
     "AskPlayer",
     "CheckSBA",
+    "Concede",
     "DecisionRequest",
     "ErrorReply",
     "Forfeit",
@@ -184,6 +185,15 @@ class Forfeit:
 
     reason: str
     """Why the player forfeits."""
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """Player→coordinator: the player concedes the game (104.3a: at any time, whatever it is
+    asked); it loses the game by concession, not by forfeit, and is asked nothing more."""
+
+    KIND: ClassVar[str] = "Concede"
+    ROUTES: ClassVar[Routes] = (("player", "coordinator"),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,6 +396,7 @@ Message: TypeAlias = (
     | Rejected
     | ErrorReply
     | Forfeit
+    | Concede
     | CheckSBA
     | SBABatch
     | Resolve

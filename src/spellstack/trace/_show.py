@@ -25,6 +25,7 @@ from ..protocol import (
     Accepted,
     AskPlayer,
     CheckSBA,
+    Concede,
     DecisionRequest,
     ErrorReply,
     Forfeit,
@@ -368,6 +369,8 @@ class _Reader:
                     f"{'; when the stack is not empty' if st.stack else ''}")
         elif isinstance(msg, Forfeit):
             text = f"{who} forfeits: {msg.reason}"
+        elif isinstance(msg, Concede):
+            text = f"{who} concedes (104.3a)"
         else:
             text = f"{who} → {msg.KIND}"
         return self._make(seq, msg.KIND, text, {seat})

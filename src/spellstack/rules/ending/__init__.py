@@ -2,9 +2,10 @@
 with their objects, and the game ends when one player or none is left.
 """
 
-from ._ending import check_game_over, draw_game, lose_game
+from ._ending import CONCEDED, check_game_over, draw_game, lose_game
 
 __all__ = [
+    "CONCEDED",
     "check_game_over",
     "draw_game",
     "lose_game",

@@ -9,6 +9,9 @@ from ..layers import end_effects, snapshot_leaving
 from ..views import visible_name
 from ..zones import move_object
 
+CONCEDED = "conceded (104.3a)"
+"""The reason a player who concedes loses with (104.3a: at any time, as an action or not)."""
+
 
 def lose_game(game: Game, seat: int, reason: str, *, check: bool = True) -> None:
     """104.3: a player loses; 800.4a: in a multiplayer game their objects leave with them.

@@ -23,7 +23,7 @@ from typing import Generic, Literal, Protocol, TypeVar, assert_never
 
 from ..base import IllegalActionError, InvalidMessageError, builder
 from ..casting import legal_actions, only_pass_possible
-from ..ending import draw_game, lose_game
+from ..ending import CONCEDED, draw_game, lose_game
 from ..game import Game
 from ..resolution import resolve_top
 from ..sba import state_based_actions
@@ -464,6 +464,14 @@ class GameLoop:
         self.gone.add(seat)
         self._refresh(seat)
         lose_game(self.game, seat, f"forfeited: {reason}")
+        self.game.state.dirty = True
+
+    def concede(self, seat: int) -> None:
+        """The seat concedes (104.3a: a player can concede the game at any time, even while it
+        is asked something other than priority) and is asked nothing more."""
+        self.gone.add(seat)
+        self._refresh(seat)
+        lose_game(self.game, seat, CONCEDED)
         self.game.state.dirty = True
 
     def _refresh(self, seat: int) -> None:

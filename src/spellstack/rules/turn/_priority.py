@@ -17,7 +17,7 @@ from ..casting import (
     turn_face_up,
     where,
 )
-from ..ending import lose_game
+from ..ending import CONCEDED, lose_game
 from ..game import Game
 from ..state import (
     DECISION_KINDS,
@@ -190,7 +190,7 @@ def take_action(game: Game, seat: int, action: Action) -> Proc[object] | None:
         raise IllegalActionError(f"104: the game is over ({st.end_reason})")
     _check_references(game, seat, action)
     if action.kind == "concede":
-        lose_game(game, seat, "conceded (104.3a)")
+        lose_game(game, seat, CONCEDED)
         st.cycle = "check"
         return None
     if st.cycle != "priority":
