@@ -203,7 +203,7 @@ async def _play_game(
     start = game.state.start
     if start is not None:
         seats = game.state.players
-        result.chooser = seats[start.chooser].name
+        result.chooser = seats[start.chooser].name if start.chooser >= 0 else None  # -1: fixed
         result.starting_player = seats[start.starting].name if start.starting >= 0 else None
         result.mulligans = tuple(start.mulligans)
     return result, coord
@@ -292,7 +292,12 @@ async def play_setup(
         writer = TraceWriter(stream, timestamps=timestamps)
         extra: dict[str, object] = {}
         if start is not None:
-            extra["start"] = {"chooser": start.chooser, "mulligans": start.mulligans}
+            told: dict[str, object] = {"chooser": start.chooser, "mulligans": start.mulligans}
+            if start.starting is not None:  # only then: other traces' headers stay as they were
+                told["starting"] = start.starting
+            if start.library_seeds:
+                told["library_seeds"] = list(start.library_seeds)
+            extra["start"] = told
         try:
             writer.header(setup.seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
                           players=list(names), game=game_id,

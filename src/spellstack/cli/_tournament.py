@@ -18,6 +18,7 @@ import trio
 
 from .._printable import error_line, printable
 from ..cards import DECKS, load_cards
+from ..rules import DEFAULT_TURN_LIMIT
 from ..tournament import (
     BACKENDS,
     BUILT_IN_BOTS,
@@ -43,6 +44,8 @@ MAX_CONCURRENCY = 10_000
 """The most games at once per process ``--concurrency`` may ask for."""
 MAX_BEST_OF = 99
 """The longest match ``--best-of`` may ask for."""
+MAX_TURN_LIMIT = 10_000
+"""The longest game ``--turn-limit`` may allow."""
 MAX_REPEAT = 1000
 """The most times ``--repeat`` may play a round robin's schedule."""
 DASK_JOBS = 2
@@ -125,8 +128,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--repeat", type=_positive(MAX_REPEAT), default=1, metavar="K",
                    help="a round robin: play its whole schedule K times, so each pair meets K "
                         "times, taking turns in seat 0 (default 1; Swiss has --rounds)")
-    p.add_argument("--best-of", type=_positive(MAX_BEST_OF), default=3, metavar="N",
+    p.add_argument("--best-of", type=_positive(MAX_BEST_OF), default=None, metavar="N",
                    help="games a match is the best of (default 3)")
+    p.add_argument("--pairs", action="store_true",
+                   help="each meeting of two entrants is a game pair, not a match: one deal "
+                        "played once from each side (the same seed and library orders, the "
+                        "seats swapped), so the luck of the deal cancels; a round robin's or "
+                        "gauntlet's --repeat K plays K pairs")
+    p.add_argument("--turn-limit", type=_positive(MAX_TURN_LIMIT), default=DEFAULT_TURN_LIMIT,
+                   metavar="N", help=f"a game still going after N turns is drawn (default "
+                                     f"{DEFAULT_TURN_LIMIT})")
     p.add_argument("--seed", type=int, default=None,
                    help="play from this seed, for runs anyone can reproduce: whoever knows or "
                         "guesses it can work out every hand and draw (default: a secret key "
@@ -208,8 +219,16 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     if args.repeat != 1 and args.format != "round-robin":
         raise CommandError(f"--repeat is for --format round-robin (a {args.format} tournament "
                            "has --rounds)")
-    return TournamentSettings(entrants, args.format, args.best_of, args.seed, args.rounds or 0,
-                              args.repeat, deadline=args.deadline, trust=args.trust, bot_memory=memory)
+    if args.pairs and args.format == "swiss":
+        raise CommandError("--pairs is for a round robin or a gauntlet (a Swiss round pairs "
+                           "entrants by their match points)")
+    if args.pairs and args.best_of is not None:
+        raise CommandError("--pairs and --best-of: a game pair is two games, one from each side; "
+                           "give one")
+    best_of = 2 if args.pairs else 3 if args.best_of is None else args.best_of
+    return TournamentSettings(entrants, args.format, best_of, args.seed, args.rounds or 0,
+                              args.repeat, deadline=args.deadline, trust=args.trust, bot_memory=memory,
+                              pairs=args.pairs, turn_limit=args.turn_limit)
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -274,9 +293,12 @@ def _differs(settings: TournamentSettings, doc: Mapping[str, Any]) -> str | None
             "rounds": settings.round_count(), "repeat": settings.repeat,
             "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name}
                          for e in settings.entrants]}
+    given = {"game_pairs": doc.get("game_pairs", False),
+             "turn_limit": doc.get("turn_limit", DEFAULT_TURN_LIMIT)}
+    mine |= {"game_pairs": settings.pairs, "turn_limit": settings.turn_limit}
     for name, value in mine.items():
-        if doc.get(name) != value:
-            shown = repr(doc.get(name))
+        if given.get(name, doc.get(name)) != value:
+            shown = repr(given.get(name, doc.get(name)))
             cut = shown if len(shown) <= 60 else shown[:57] + "..."
             return f"{name.replace('_', '-')} (the file has {cut})"
     return None
@@ -461,7 +483,8 @@ def run(args: argparse.Namespace) -> int:
     told = "a secret key" if played.settings.seed is None else f"seed {played.settings.seed}"
     each = f" (each pair meets {settings.repeat} times)" if settings.repeat > 1 else ""
     print(f"spellstack tournament: {settings.format}, {len(settings.entrants)} entrants, "
-          f"{_count(settings.round_count(), 'round')}{each}, best of {settings.best_of}, {told}: "
+          f"{_count(settings.round_count(), 'round')}{each}, "
+          f"{'game pairs' if settings.pairs else f'best of {settings.best_of}'}, {told}: "
           f"{_count(len(played.rows), 'game')} (results in {args.db})")
     if settings.format == "swiss":
         # A Swiss round's pairings come from the rounds before: each is worth seeing.

@@ -39,7 +39,16 @@ if TYPE_CHECKING:
     from ._games import DEFAULT_DEADLINE, Contestant, GameRow, GameSpec, play_spec, untimed
     from ._ipc import WorkerEntrant
     from ._keys import KeyFileError, key_from_seed, keyed_seed, new_key, read_key_file
-    from ._match import MatchSpec, Score, games_to_win, match_score, next_game, seat_order
+    from ._match import (
+        MatchSpec,
+        Score,
+        games_to_win,
+        match_score,
+        next_game,
+        next_pair_game,
+        pair_score,
+        seat_order,
+    )
     from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
     from ._play import BACKENDS, play_tournament
@@ -69,7 +78,8 @@ _HOMES = {
     "_games": ("DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"),
     "_keys": ("KeyFileError", "key_from_seed", "keyed_seed", "new_key", "read_key_file"),
     "_play": ("BACKENDS", "play_tournament"),
-    "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"),
+    "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "next_pair_game",
+               "pair_score", "seat_order"),
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
@@ -144,8 +154,10 @@ __all__ = [
     "match_score",
     "new_key",
     "next_game",
+    "next_pair_game",
     "pair_line",
     "pair_lines",
+    "pair_score",
     "parse_entrant",
     "play_batch",
     "play_spec",

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..actors import GameResult, GameSetup, SeatConfig
 from ..cards import Deck
-from ..rules import StartSettings
+from ..rules import DEFAULT_TURN_LIMIT, StartSettings
 from ..seats import AnyBot, play_seats, seat_of
 
 __all__ = ["DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"]
@@ -59,6 +59,14 @@ class GameSpec:
     chooser: int | None
     """103.1: the seat that chooses who takes the first turn (the previous game's loser, or
     after a draw its chooser); None in a match's first game: the game's generator picks."""
+    starting: int | None = None
+    """A game pair's game: the seat that takes the first turn, fixed (nobody chooses); None:
+    the chooser chooses."""
+    library_seeds: tuple[int, ...] = ()
+    """A game pair's game: each seat's library shuffle seed, so that a deck's library is in the
+    same order in both games; empty: the game's own generator shuffles."""
+    turn_limit: int = DEFAULT_TURN_LIMIT
+    """The turn after which the game is drawn (``--turn-limit``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +121,8 @@ async def play_spec(spec: GameSpec, seats: Sequence[Contestant], *, trace_dir: P
     does."""
     players = [seats[i] for i in spec.entrants]
     names = [p.name for p in players]
-    setup = GameSetup([p.deck for p in players], spec.seed, names, StartSettings(chooser=spec.chooser),
+    how = StartSettings(chooser=spec.chooser, starting=spec.starting, library_seeds=spec.library_seeds)
+    setup = GameSetup([p.deck for p in players], spec.seed, names, how, spec.turn_limit,
                       configs=[SeatConfig(timeout=deadline)] * len(players), bot_seeds=spec.bot_seeds,
                       game_id=spec.game_id)
     began = time.perf_counter()

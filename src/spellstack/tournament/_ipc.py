@@ -138,7 +138,8 @@ def game_message(ticket: int, spec: GameSpec) -> Message:
     return {"t": "game", "n": ticket, "spec": {
         "game_id": spec.game_id, "round": spec.round, "match": spec.match, "number": spec.number,
         "seed": spec.seed, "entrants": list(spec.entrants), "bot_seeds": list(spec.bot_seeds),
-        "chooser": spec.chooser}}
+        "chooser": spec.chooser, "starting": spec.starting,
+        "library_seeds": list(spec.library_seeds), "turn_limit": spec.turn_limit}}
 
 
 def row_message(ticket: int, row: GameRow) -> Message:
@@ -192,9 +193,13 @@ def decode_game(message: Message) -> tuple[int, GameSpec]:
     chooser = spec.get("chooser")
     if chooser is not None and type(chooser) is not int:
         raise FrameError(f"spec: chooser {chooser!r}")
+    starting = spec.get("starting")
+    if starting is not None and type(starting) is not int:
+        raise FrameError(f"spec: starting {starting!r}")
     return _int(message, "n"), GameSpec(
         _str(spec, "game_id"), _int(spec, "round"), _int(spec, "match"), _int(spec, "number"),
-        _int(spec, "seed"), _ints(spec, "entrants"), _ints(spec, "bot_seeds"), chooser)
+        _int(spec, "seed"), _ints(spec, "entrants"), _ints(spec, "bot_seeds"), chooser, starting,
+        _ints(spec, "library_seeds"), _int(spec, "turn_limit"))
 
 
 def decode_row(message: Message) -> tuple[int, GameRow]:

@@ -23,10 +23,12 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..rules import DEFAULT_TURN_LIMIT
 from ._games import GameRow, GameSpec
 from ._keys import keyed_seed
 
-__all__ = ["MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"]
+__all__ = ["MatchSpec", "Score", "games_to_win", "match_score", "next_game", "next_pair_game", "pair_score",
+           "seat_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +103,8 @@ def seat_order(key: bytes, a: int, b: int, names: Sequence[str], meeting: int) -
     return (low, high) if (coin + meeting - 1) % 2 == 0 else (high, low)
 
 
-def next_game(key: bytes, match: MatchSpec, rows: Sequence[GameRow], best_of: int) -> GameSpec | None:
+def next_game(key: bytes, match: MatchSpec, rows: Sequence[GameRow], best_of: int,
+              turn_limit: int = DEFAULT_TURN_LIMIT) -> GameSpec | None:
     """The match's next game after ``rows`` (its games so far, in order), or None: it is over.
 
     The game's seed is ``keyed_seed(key, "game", names, meeting, number)`` and seat k's bot
@@ -128,4 +131,43 @@ def next_game(key: bytes, match: MatchSpec, rows: Sequence[GameRow], best_of: in
                     keyed_seed(key, "game", pair, match.meeting, number), match.entrants,
                     tuple(keyed_seed(key, "bot", pair, match.meeting, number, seat)
                           for seat in range(2)),
-                    chooser)
+                    chooser, turn_limit=turn_limit)
+
+
+def pair_score(rows: Sequence[GameRow], match: MatchSpec) -> Score:
+    """A game pair's score so far, from the match's entrants' sides (game 2 has the seats
+    reversed, so a game's winning seat is mapped to its entrant); over after two games."""
+    wins = [0, 0]
+    draws = 0
+    for row in rows:
+        if row.winner >= 0:
+            wins[match.entrants.index(row.entrants[row.winner])] += 1
+        else:
+            draws += 1
+    return Score((wins[0], wins[1]), draws, len(rows) >= 2)
+
+
+def next_pair_game(key: bytes, match: MatchSpec, rows: Sequence[GameRow],
+                   turn_limit: int = DEFAULT_TURN_LIMIT) -> GameSpec | None:
+    """A game pair's next game after ``rows``, or None: both are played (cutechess's
+    ``-repeat``, fastchess's ``-games 2``: one deal, played once from each side).
+
+    Both games have the pair's seed, ``keyed_seed(key, "pair", names, meeting)``; each
+    entrant's bot seed and its deck's library shuffle seed are the same in both (keyed by the
+    entrant's place in game 1), so each deck's library before the opening draw is in the same
+    order in both games. Only the seats change: game 2 has them reversed, and seat 0 takes the
+    first turn in each, so the entrant on the play in game 1 is on the draw in game 2; nobody
+    chooses (mulligans are asked as usual)."""
+    if len(rows) >= 2:
+        return None
+    number = len(rows) + 1
+    pair = _pair_part(match.names)
+    places = (0, 1) if number == 1 else (1, 0)  # each seat's entrant, by its place in game 1
+    return GameSpec(f"r{match.round}-m{match.match}-g{number}", match.round, match.match, number,
+                    keyed_seed(key, "pair", pair, match.meeting),
+                    tuple(match.entrants[i] for i in places),
+                    tuple(keyed_seed(key, "pair bot", pair, match.meeting, i) for i in places),
+                    None, starting=0,
+                    library_seeds=tuple(keyed_seed(key, "pair library", pair, match.meeting, i)
+                                        for i in places),
+                    turn_limit=turn_limit)

@@ -13,6 +13,7 @@ from typing import Any
 
 from .._printable import printable
 from .._version import __version__
+from ..rules import DEFAULT_TURN_LIMIT
 from ._games import GameRow
 from ._pairs import GameOutcome, PairLine, format_pair_line, pair_lines
 from ._ratings import Rating, ratings
@@ -102,6 +103,9 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
         "best_of": settings.best_of,
         "rounds": settings.round_count(),
         "repeat": settings.repeat,
+        # Settings added later are written only when not their default: older files stay as they were.
+        **({"game_pairs": True} if settings.pairs else {}),
+        **({} if settings.turn_limit == DEFAULT_TURN_LIMIT else {"turn_limit": settings.turn_limit}),
         "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name} for e in settings.entrants],
         "games": games,
         "matches": matches,

@@ -22,11 +22,12 @@ from typing import Any
 
 import trio
 
+from ..rules import DEFAULT_TURN_LIMIT
 from ..seats import DEFAULT_BOT_MEMORY, Entrant
 from ._executors import Executor
 from ._games import DEFAULT_DEADLINE, GameRow
 from ._keys import key_from_seed, keyed_seed
-from ._match import MatchSpec, Score, match_score, next_game, seat_order
+from ._match import MatchSpec, Score, match_score, next_game, next_pair_game, pair_score, seat_order
 from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult
 
@@ -62,6 +63,11 @@ class TournamentSettings:
     """Each bot process's memory limit in bytes (``--bot-memory``); a bot over it forfeits.
     Part of the settings that identify the tournament only when it is not the default (databases written before
     there was a limit hold tournaments played at the default)."""
+    pairs: bool = False
+    """``--pairs``: each meeting of two entrants is a game pair (the same deal played once
+    from each side, ``next_pair_game``), not a best-of-N match; ``best_of`` is then 2."""
+    turn_limit: int = DEFAULT_TURN_LIMIT
+    """``--turn-limit``: a game still going after this many turns is drawn."""
     key: bytes = field(default=b"", repr=False)
     """The secret every seed comes from (``keyed_seed``); empty: from ``seed``, or (with no
     seed) drawn when the tournament starts (``play_tournament``). Not part of the settings
@@ -94,7 +100,9 @@ class TournamentSettings:
             "seed": self.seed,
             "repeat": self.repeat,
             "deadline": self.deadline,
-        } | ({} if self.bot_memory == DEFAULT_BOT_MEMORY else {"bot_memory": self.bot_memory})
+        } | ({} if self.bot_memory == DEFAULT_BOT_MEMORY else {"bot_memory": self.bot_memory}) \
+          | ({"game_pairs": True} if self.pairs else {}) \
+          | ({} if self.turn_limit == DEFAULT_TURN_LIMIT else {"turn_limit": self.turn_limit})
 
 
 @dataclass(slots=True)
@@ -185,6 +193,9 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
         raise ValueError(f"a round robin is played at least once, not {settings.repeat} times")
     if settings.repeat != 1 and settings.format != "round-robin":
         raise ValueError(f"repeat is for a round robin, not {settings.format!r} (which has rounds)")
+    if settings.pairs and (settings.format == "swiss" or settings.best_of != 2):
+        raise ValueError("game pairs are played in a round robin, two games each (best_of 2), "
+                         f"not {settings.format} best of {settings.best_of}")
     names = [e.name for e in settings.entrants]
     key = settings.secret()
     limiter = trio.CapacityLimiter(executor.capacity)
@@ -205,7 +216,8 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
         run.matches_started += 1
         rows = by_match.setdefault((match.round, match.match), [])
         while True:
-            spec = next_game(key, match, rows, settings.best_of)
+            spec = (next_pair_game(key, match, rows, settings.turn_limit) if settings.pairs
+                    else next_game(key, match, rows, settings.best_of, settings.turn_limit))
             if spec is None:
                 break
             row = done.get(spec.game_id)
@@ -231,7 +243,9 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
             tick(shrink=settings.best_of - len(rows))
 
     def result_of(match: MatchSpec) -> MatchResult:
-        score: Score = match_score(by_match[(match.round, match.match)], settings.best_of)
+        rows = by_match[(match.round, match.match)]
+        score: Score = (pair_score(rows, match) if settings.pairs
+                        else match_score(rows, settings.best_of))
         a, b = match.entrants
         return MatchResult(match.round, a, b, score.wins[0], score.wins[1], score.draws)
 

@@ -385,16 +385,26 @@ def _seat(source: str, number: int, record: object) -> SeatConfig:
 
 
 def _start(source: str, number: int, record: Mapping[str, Any], players: int) -> StartSettings:
-    """The header's ``start``: ``chooser`` (a seat, or null) and ``mulligans`` (true or false)."""
+    """The header's ``start``: ``chooser`` (a seat, or null) and ``mulligans`` (true or false);
+    in a game pair's games also ``starting`` (a seat) and ``library_seeds`` (one per seat)."""
     chooser = record.get("chooser")
     mulligans = record.get("mulligans")
+    starting = record.get("starting")
+    seeds = record.get("library_seeds", [])
+    if starting is not None and (type(starting) is not int or not 0 <= starting < players):
+        raise TraceRecordError(source, number, f"field 'start': 'starting' must be a seat from 0 "
+                               f"to {players - 1}, got {short_value(starting)}")
+    if (type(seeds) is not list or any(type(s) is not int for s in seeds)
+            or len(seeds) not in (0, players)):
+        raise TraceRecordError(source, number, f"field 'start': 'library_seeds' must be a list of "
+                               f"{players} whole numbers, got {short_value(seeds)}")
     if chooser is not None and (type(chooser) is not int or not 0 <= chooser < players):
         raise TraceRecordError(source, number, f"field 'start': 'chooser' must be null or a seat "
                                f"from 0 to {players - 1}, got {short_value(chooser)}")
     if type(mulligans) is not bool:
         raise TraceRecordError(source, number, f"field 'start': 'mulligans' must be true or "
                                f"false, got {short_value(mulligans)}")
-    return StartSettings(chooser, mulligans)
+    return StartSettings(chooser, mulligans, starting, tuple(seeds))
 
 
 def _message(source: str, number: int, record: Mapping[str, Any], fmt: int) -> TraceMessage:

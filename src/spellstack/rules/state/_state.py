@@ -431,6 +431,14 @@ class StartSettings:
     generator (a match's first game)."""
     mulligans: bool = True
     """103.5: each player may take London mulligans (decisions); False: everyone keeps seven."""
+    starting: int | None = None
+    """The seat that takes the first turn, fixed before the game (a game pair's play and draw,
+    as colours are in chess): nobody chooses (no 103.1 decision, and ``chooser`` is ignored);
+    None: the chooser chooses."""
+    library_seeds: tuple[int, ...] = ()
+    """103.3 with a seed per seat: each seat's library is shuffled by a generator of its own
+    from its seed, so that a deck gets the same order whatever seat it is in (a game pair);
+    empty: every library by the game's generator, seat by seat."""
 
 
 @dataclass(slots=True)

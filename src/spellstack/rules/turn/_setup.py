@@ -53,7 +53,14 @@ def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, S
         seed=seed,
     )
     game = Game(state, cards)
-    if start is not None:
+    if start is not None and start.starting is not None:
+        # Play and draw fixed in advance: nobody chooses (chooser -1), nothing is drawn for it.
+        if not 0 <= start.starting < len(players):
+            raise IllegalActionError(f"the starting player must be a seat from 0 to "
+                                     f"{len(players) - 1}, got {start.starting}")
+        state.start = StartProgress(-1, [0] * len(players), starting=start.starting,
+                                    kept=[False] * len(players), allow_mulligans=start.mulligans)
+    elif start is not None:
         chooser = start.chooser
         if chooser is None:
             # 103.1: in a match's first game, "any mutually agreeable method" picks the player
@@ -64,6 +71,10 @@ def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, S
                                      f"{len(players) - 1}, got {chooser}")
         state.start = StartProgress(chooser, [0] * len(players), kept=[False] * len(players),
                                   allow_mulligans=start.mulligans)
+    library_seeds = start.library_seeds if start is not None else ()
+    if library_seeds and len(library_seeds) != len(players):
+        raise IllegalActionError(f"103.3: {len(library_seeds)} library seeds for "
+                                 f"{len(players)} players")
     for seat, (_, deck) in enumerate(players):
         for name in deck:
             if name not in cards:
@@ -71,7 +82,7 @@ def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, S
         # 103.3: shuffle first, then number the cards top to bottom, so that an id says nothing
         # about the deck list's order (400.2: a library's order is hidden).
         order = list(deck)
-        state.rng.shuffle(order)
+        (GameRandom.from_seed(library_seeds[seat]) if library_seeds else state.rng).shuffle(order)
         for name in order:
             create_object(game, name, seat, "library")
     if start is not None:
@@ -113,17 +124,22 @@ def start_game(game: Game) -> Proc[None]:
     start = st.start
     assert start is not None and not start.done, "start_game: not a game that starts this way"
     n = len(st.players)
-    # 103.1: the choice of who takes the first turn.
-    choices = tuple(new_choice(seat, player_ref(seat), p.name, 0) for seat, p in enumerate(st.players))
-    reply = yield game.decision(start.chooser, "starting_player",
-                                "103.1: choose who takes the first turn", choices=choices,
-                                min=1, max=1)
-    assert isinstance(reply, Answer)
-    starting = reply.keys[0]
-    start.starting = starting
+    if start.starting >= 0:  # fixed before the game (``StartSettings.starting``): nobody chooses
+        starting = start.starting
+        game.log("starting_player", f"{st.players[starting].name} takes the first turn (play "
+                 "and draw fixed before the game)", player=starting)
+    else:
+        # 103.1: the choice of who takes the first turn.
+        choices = tuple(new_choice(seat, player_ref(seat), p.name, 0) for seat, p in enumerate(st.players))
+        reply = yield game.decision(start.chooser, "starting_player",
+                                    "103.1: choose who takes the first turn", choices=choices,
+                                    min=1, max=1)
+        assert isinstance(reply, Answer)
+        starting = reply.keys[0]
+        start.starting = starting
+        game.log("starting_player", f"{st.players[start.chooser].name} chooses "
+                 f"{st.players[starting].name} to take the first turn", player=starting)
     st.active = starting
-    game.log("starting_player", f"{st.players[start.chooser].name} chooses "
-             f"{st.players[starting].name} to take the first turn", player=starting)
     order = [(starting + i) % n for i in range(n)]
     for seat in order:  # 103.5: starting hands
         draw_cards(game, seat, OPENING_HAND)

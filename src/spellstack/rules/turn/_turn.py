@@ -309,7 +309,7 @@ def end_turn_steps(game: Game) -> Proc[None] | None:
         st.game_over = True
         st.priority = -1
         st.winner = -1
-        st.end_reason = f"draw: the turn limit of {st.turn_limit} turns was reached"
+        st.end_reason = f"drawn: turn limit {st.turn_limit} reached"
         game.log("game_over", st.end_reason)
         return None
     st.turn += 1
