@@ -125,6 +125,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="round-robin (default) or swiss")
     p.add_argument("--rounds", type=_positive(1000), default=None,
                    help="Swiss rounds (default: enough for the entrants, ceil(log2 N))")
+    p.add_argument("--top", type=int, choices=(2, 4, 8), default=None, metavar="N",
+                   help="with --format swiss: after the Swiss rounds, the first N (2, 4 or 8) "
+                        "play single-elimination matches of --best-of games, seeded 1 v 8, "
+                        "4 v 5, 2 v 7, 3 v 6 (a top 8); the higher seed chooses who plays first, "
+                        "and a match can't end drawn")
     p.add_argument("--repeat", type=_positive(MAX_REPEAT), default=1, metavar="K",
                    help="a round robin: play its whole schedule K times, so each pair meets K "
                         "times, taking turns in seat 0 (default 1; Swiss has --rounds)")
@@ -219,6 +224,11 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     if args.repeat != 1 and args.format != "round-robin":
         raise CommandError(f"--repeat is for --format round-robin (a {args.format} tournament "
                            "has --rounds)")
+    if args.top is not None and args.format != "swiss":
+        raise CommandError(f"--top is for --format swiss: a top cut follows Swiss rounds, not a "
+                           f"{args.format}")
+    if args.top is not None and args.top > len(entrants):
+        raise CommandError(f"--top {args.top}: there are only {len(entrants)} entrants")
     if args.pairs and args.format == "swiss":
         raise CommandError("--pairs is for a round robin or a gauntlet (a Swiss round pairs "
                            "entrants by their match points)")
@@ -228,7 +238,7 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     best_of = 2 if args.pairs else 3 if args.best_of is None else args.best_of
     return TournamentSettings(entrants, args.format, best_of, args.seed, args.rounds or 0,
                               args.repeat, deadline=args.deadline, trust=args.trust, bot_memory=memory,
-                              pairs=args.pairs, turn_limit=args.turn_limit)
+                              pairs=args.pairs, turn_limit=args.turn_limit, top=args.top or 0)
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -391,6 +401,7 @@ def run(args: argparse.Namespace) -> int:
         results_json,
         round_lines,
         standings_table,
+        top_cut_lines,
     )
 
     settings = with_key_from(settings_from(args), args)
@@ -492,6 +503,11 @@ def run(args: argparse.Namespace) -> int:
             print(line)
         print()
     print(standings_table(rep), end="")
+    if played.top_cut:
+        print()
+        print(f"top {settings.top}, best of {settings.best_of}:")
+        for line in top_cut_lines(rep):
+            print(f"  {line}")
     if args.results is not None:
         try:
             args.results.write_text(results_json(rep, timings=args.timings), encoding="utf-8")

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
         MatchSpec,
         Score,
         games_to_win,
+        knockout_score,
         match_score,
         next_game,
         next_pair_game,
@@ -53,8 +54,16 @@ if TYPE_CHECKING:
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
     from ._play import BACKENDS, play_tournament
     from ._ratings import Rating, ratings
-    from ._report import Report, report, results_json, round_lines, standings_table
-    from ._run import Played, RunningTournament, TournamentSettings, TournamentStatistics, run_tournament
+    from ._report import Report, report, results_json, round_lines, standings_table, top_cut_lines
+    from ._run import (
+        TOP_CUTS,
+        KnockoutResult,
+        Played,
+        RunningTournament,
+        TournamentSettings,
+        TournamentStatistics,
+        run_tournament,
+    )
     from ._standings import FLOOR, MatchResult, Standing, match_points, standings
     from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
     from ._throughput import (
@@ -78,13 +87,15 @@ _HOMES = {
     "_games": ("DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"),
     "_keys": ("KeyFileError", "key_from_seed", "keyed_seed", "new_key", "read_key_file"),
     "_play": ("BACKENDS", "play_tournament"),
-    "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "next_pair_game",
-               "pair_score", "seat_order"),
+    "_match": ("MatchSpec", "Score", "games_to_win", "knockout_score", "match_score", "next_game",
+               "next_pair_game", "pair_score", "seat_order"),
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
-    "_report": ("Report", "report", "results_json", "round_lines", "standings_table"),
-    "_run": ("Played", "RunningTournament", "TournamentSettings", "TournamentStatistics", "run_tournament"),
+    "_report": ("Report", "report", "results_json", "round_lines", "standings_table",
+                "top_cut_lines"),
+    "_run": ("TOP_CUTS", "KnockoutResult", "Played", "RunningTournament", "TournamentSettings",
+             "TournamentStatistics", "run_tournament"),
     "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
     "_store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
     "_ipc": ("WorkerEntrant",),
@@ -106,6 +117,7 @@ __all__ = [
     "FORMATS",
     "MAX_DEATHS",
     "MIN_BOT_MEMORY",
+    "TOP_CUTS",
     "Batch",
     "BotFactory",
     "ClusterError",
@@ -119,6 +131,7 @@ __all__ = [
     "GameSpec",
     "InProcess",
     "KeyFileError",
+    "KnockoutResult",
     "MatchResult",
     "MatchSpec",
     "Pace",
@@ -148,6 +161,7 @@ __all__ = [
     "games_to_win",
     "key_from_seed",
     "keyed_seed",
+    "knockout_score",
     "load_bot",
     "los",
     "match_points",
@@ -176,6 +190,7 @@ __all__ = [
     "swiss_pairings",
     "swiss_rounds",
     "time_tournament",
+    "top_cut_lines",
     "untimed",
 ]
 

@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..rules import DEFAULT_TURN_LIMIT
 from ._games import GameRow, GameSpec
 from ._keys import keyed_seed
 
-__all__ = ["MatchSpec", "Score", "games_to_win", "match_score", "next_game", "next_pair_game", "pair_score",
-           "seat_order"]
+__all__ = ["MatchSpec", "Score", "games_to_win", "knockout_score", "match_score", "next_game", "next_pair_game",
+           "pair_score", "seat_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +79,15 @@ def match_score(rows: Sequence[GameRow], best_of: int) -> Score:
     return Score((wins[0], wins[1]), draws, over)
 
 
+def knockout_score(rows: Sequence[GameRow], best_of: int) -> Score:
+    """A knockout match's score (a top cut's): it can't end drawn. It is over as a match is
+    (``match_score``) unless the two are level then; level, it goes on a game at a time, up to
+    twice ``best_of`` games in all, after which the higher seed (seat 0) goes through."""
+    score = match_score(rows, best_of)
+    level = score.wins[0] == score.wins[1]
+    return replace(score, over=len(rows) >= 2 * best_of or (score.over and not level))
+
+
 def _pair_part(names: Sequence[str]) -> str:
     """Names as one part of a seed's text, unambiguously (a name may hold the ``/`` that
     ``keyed_seed`` joins parts with)."""
@@ -104,7 +113,7 @@ def seat_order(key: bytes, a: int, b: int, names: Sequence[str], meeting: int) -
 
 
 def next_game(key: bytes, match: MatchSpec, rows: Sequence[GameRow], best_of: int,
-              turn_limit: int = DEFAULT_TURN_LIMIT) -> GameSpec | None:
+              turn_limit: int = DEFAULT_TURN_LIMIT, *, knockout: bool = False) -> GameSpec | None:
     """The match's next game after ``rows`` (its games so far, in order), or None: it is over.
 
     The game's seed is ``keyed_seed(key, "game", names, meeting, number)`` and seat k's bot
@@ -112,12 +121,15 @@ def next_game(key: bytes, match: MatchSpec, rows: Sequence[GameRow], best_of: in
     entrants' names in seat order as a JSON list: the same game in every tournament that
     holds the two entrants with this key. A bot told its own seed learns nothing of the key,
     so nothing of the game's seed.
+
+    ``knockout``: a top cut's match (``knockout_score``), the higher seed in seat 0, who
+    chooses who plays first in the first game.
     """
-    if match_score(rows, best_of).over:
+    if (knockout_score if knockout else match_score)(rows, best_of).over:
         return None
     number = len(rows) + 1
     game_id = f"r{match.round}-m{match.match}-g{number}"
-    chooser: int | None = None
+    chooser: int | None = 0 if knockout else None
     if rows:
         last = rows[-1]
         if last.winner >= 0:

@@ -20,7 +20,7 @@ from ._ratings import Rating, ratings
 from ._run import Played
 from ._standings import Standing, standings
 
-__all__ = ["Report", "report", "results_json", "round_lines", "standings_table"]
+__all__ = ["Report", "report", "results_json", "round_lines", "standings_table", "top_cut_lines"]
 
 _PERCENT_PLACES = 4
 """Decimal places of the percentages in the results file."""
@@ -121,6 +121,11 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
                    "elo_margin": None if p.elo_margin is None else round(p.elo_margin, 1),
                    "los": None if p.los is None else round(p.los, _PERCENT_PLACES)}
                   for p in rep.pairs],
+        **({"top_cut": [{"round": spec.round, "match": spec.match, "stage": k.stage,
+                         "seeds": list(k.seeds), "players": [names[k.result.a], names[k.result.b or 0]],
+                         "wins": [k.result.a_wins, k.result.b_wins], "draws": k.result.draws,
+                         "winner": names[k.winner], "reason": k.reason}
+                        for spec, k in played.top_cut]} if played.top_cut else {}),
         "ratings": [{"entrant": r.name, "mu": round(r.mu, _PERCENT_PLACES),
                      "sigma": round(r.sigma, _PERCENT_PLACES),
                      "ordinal": round(r.ordinal, _PERCENT_PLACES)} for r in rep.ratings],
@@ -173,3 +178,20 @@ def standings_table(rep: Report) -> str:
             lines.append(f"  {printable(r.name):<{width}}  mu {r.mu:6.2f}  sigma {r.sigma:5.2f}  "
                          f"ordinal {r.ordinal:6.2f}")
     return "\n".join(lines) + "\n"
+
+
+def top_cut_lines(rep: Report) -> list[str]:
+    """The top cut, a line per match, round by round: ``final: heuristic-gruul (1) 2-1
+    random-dimir (2)``, the higher seed first, and the winner's line at the end. A match level
+    after every game says that the higher seed went through."""
+    names = [printable(n) for n in rep.names]
+    lines: list[str] = []
+    for _, k in rep.played.top_cut:
+        r = k.result
+        b = r.b if r.b is not None else r.a
+        score = f"{r.a_wins}-{r.b_wins}" + (f"-{r.draws}" if r.draws else "")
+        told = f"; {k.reason}" if k.reason else ""
+        lines.append(f"{k.stage}: {names[r.a]} ({k.seeds[0]}) {score} {names[b]} ({k.seeds[1]}){told}")
+    if rep.played.top_cut:
+        lines.append(f"winner: {names[rep.played.top_cut[-1][1].winner]}")
+    return lines

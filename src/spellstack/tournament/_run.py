@@ -27,11 +27,33 @@ from ..seats import DEFAULT_BOT_MEMORY, Entrant
 from ._executors import Executor
 from ._games import DEFAULT_DEADLINE, GameRow
 from ._keys import key_from_seed, keyed_seed
-from ._match import MatchSpec, Score, match_score, next_game, next_pair_game, pair_score, seat_order
+from ._match import (
+    MatchSpec,
+    Score,
+    knockout_score,
+    match_score,
+    next_game,
+    next_pair_game,
+    pair_score,
+    seat_order,
+)
 from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
-from ._standings import MatchResult
+from ._standings import MatchResult, standings
 
-__all__ = ["FORMATS", "Played", "RunningTournament", "TournamentSettings", "TournamentStatistics", "run_tournament"]
+__all__ = ["FORMATS", "TOP_CUTS", "KnockoutResult", "Played", "RunningTournament", "TournamentSettings",
+           "TournamentStatistics", "run_tournament"]
+
+TOP_CUTS: dict[int, tuple[tuple[int, int], ...]] = {
+    2: ((1, 2),),
+    4: ((1, 4), (2, 3)),
+    8: ((1, 8), (4, 5), (2, 7), (3, 6)),
+}
+"""A top cut's first round by seed (1: first after the Swiss rounds), as a Magic event's top 8
+is played: the winners of neighbouring matches meet next, so seeds 1 and 2 can meet only in
+the final."""
+
+_STAGES = {4: "quarterfinal", 2: "semifinal", 1: "final"}
+"""A top cut round's name by its number of matches."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +90,9 @@ class TournamentSettings:
     from each side, ``next_pair_game``), not a best-of-N match; ``best_of`` is then 2."""
     turn_limit: int = DEFAULT_TURN_LIMIT
     """``--turn-limit``: a game still going after this many turns is drawn."""
+    top: int = 0
+    """``--top``: after the Swiss rounds, the first 2, 4 or 8 play single-elimination matches
+    (``TOP_CUTS``); 0: none."""
     key: bytes = field(default=b"", repr=False)
     """The secret every seed comes from (``keyed_seed``); empty: from ``seed``, or (with no
     seed) drawn when the tournament starts (``play_tournament``). Not part of the settings
@@ -102,7 +127,24 @@ class TournamentSettings:
             "deadline": self.deadline,
         } | ({} if self.bot_memory == DEFAULT_BOT_MEMORY else {"bot_memory": self.bot_memory}) \
           | ({"game_pairs": True} if self.pairs else {}) \
-          | ({} if self.turn_limit == DEFAULT_TURN_LIMIT else {"turn_limit": self.turn_limit})
+          | ({} if self.turn_limit == DEFAULT_TURN_LIMIT else {"turn_limit": self.turn_limit}) \
+          | ({"top": self.top} if self.top else {})
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutResult:
+    """A top cut match, decided: it can't end drawn."""
+
+    stage: str
+    """``quarterfinal``, ``semifinal`` or ``final``."""
+    seeds: tuple[int, int]
+    """The two entrants' seeds (their places after the Swiss rounds), the higher first."""
+    result: MatchResult
+    """Its games, from the higher seed's side (``a``)."""
+    winner: int
+    """The entrant that goes through."""
+    reason: str
+    """Empty when it won on games; else why it went through (level after every game)."""
 
 
 @dataclass(slots=True)
@@ -124,6 +166,8 @@ class Played:
     """Games sent again because the worker process playing them died (``--jobs``)."""
     workers: int = 0
     """Worker processes started, replacements of dead ones included (0: in process)."""
+    top_cut: list[tuple[MatchSpec, KnockoutResult]] = field(default_factory=list)
+    """The top cut's matches (``TournamentSettings.top``), round by round."""
     sat_out: list[tuple[int, int]] = field(default_factory=list)
     """A round robin of an odd number of entrants: (round, entrant) for the one that sits
     each round out (no match, no points): each entrant once per time the schedule is played."""
@@ -172,7 +216,7 @@ class RunningTournament:
 def _estimate(settings: TournamentSettings) -> int:
     """Games a tournament has at most if no game is drawn: ``best_of`` per match."""
     n = len(settings.entrants)
-    return settings.round_count() * (n // 2) * settings.best_of
+    return (settings.round_count() * (n // 2) + max(settings.top - 1, 0)) * settings.best_of
 
 
 async def run_tournament(settings: TournamentSettings, executor: Executor,
@@ -193,6 +237,9 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
         raise ValueError(f"a round robin is played at least once, not {settings.repeat} times")
     if settings.repeat != 1 and settings.format != "round-robin":
         raise ValueError(f"repeat is for a round robin, not {settings.format!r} (which has rounds)")
+    if settings.top and (settings.format != "swiss" or settings.top not in TOP_CUTS or settings.top > n):
+        raise ValueError(f"a top cut of 2, 4 or 8 (at most the entrants) follows Swiss rounds, "
+                         f"not a top {settings.top} of {n} after a {settings.format}")
     if settings.pairs and (settings.format == "swiss" or settings.best_of != 2):
         raise ValueError("game pairs are played in a round robin, two games each (best_of 2), "
                          f"not {settings.format} best of {settings.best_of}")
@@ -212,12 +259,13 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
         if progress is not None:
             progress(count[0], count[1], row)
 
-    async def play_match(match: MatchSpec) -> None:
+    async def play_match(match: MatchSpec, knockout: bool = False) -> None:
         run.matches_started += 1
         rows = by_match.setdefault((match.round, match.match), [])
         while True:
             spec = (next_pair_game(key, match, rows, settings.turn_limit) if settings.pairs
-                    else next_game(key, match, rows, settings.best_of, settings.turn_limit))
+                    else next_game(key, match, rows, settings.best_of, settings.turn_limit,
+                                   knockout=knockout))
             if spec is None:
                 break
             row = done.get(spec.game_id)
@@ -308,6 +356,39 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                 played.matches.append((spec, result))
     else:
         raise ValueError(f"unknown format {settings.format!r} (formats: {', '.join(FORMATS)})")
+    if settings.top:
+        table = standings(n, results, settings.best_of // 2 + 1)
+        seeded = [s.entrant for s in table[:settings.top]]  # seed k is seeded[k - 1]
+        bracket = list(TOP_CUTS[settings.top])
+        round_no = settings.round_count()
+        while bracket:
+            round_no += 1
+            specs: list[tuple[MatchSpec, tuple[int, int]]] = []
+            for number, (high, low) in enumerate(bracket, 1):
+                high, low = min(high, low), max(high, low)
+                a, b = seeded[high - 1], seeded[low - 1]  # the higher seed in seat 0
+                met[frozenset((a, b))] += 1
+                specs.append((MatchSpec(round_no, number, (a, b), (names[a], names[b]),
+                                        met[frozenset((a, b))]), (high, low)))
+            run.rounds_paired += 1
+            async with trio.open_nursery() as nursery:
+                for spec, _ in specs:
+                    nursery.start_soon(play_match, spec, True)
+            through: list[int] = []
+            for spec, seeds in specs:
+                rows = by_match[(spec.round, spec.match)]
+                score = knockout_score(rows, settings.best_of)
+                a, b = spec.entrants
+                result = MatchResult(spec.round, a, b, score.wins[0], score.wins[1], score.draws)
+                level = score.wins[0] == score.wins[1]
+                winner = b if score.wins[1] > score.wins[0] else a
+                reason = (f"level after {len(rows)} games: the higher seed goes through"
+                          if level else "")
+                played.top_cut.append((spec, KnockoutResult(_STAGES.get(len(specs), f"round of {2 * len(specs)}"),
+                                                            seeds, result, winner, reason)))
+                through.append(seeds[0] if winner == a else seeds[1])
+            # Neighbouring matches' winners meet next; the final's winner is left alone.
+            bracket = list(zip(through[::2], through[1::2], strict=True)) if len(through) > 1 else []
     played.rows = [row for at in sorted(by_match) for row in by_match[at]]
     return played
 
