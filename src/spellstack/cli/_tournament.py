@@ -31,7 +31,7 @@ from ..tournament import (
 from ._errors import CommandError
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from ..tournament import GameRow, TournamentSettings
@@ -159,6 +159,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "is played again and every game checked against its record)")
     p.add_argument("--results", type=Path, default=None, metavar="FILE",
                    help="write every game, match, standing, pair and rating to FILE (JSON)")
+    p.add_argument("--games-csv", type=Path, default=None, metavar="FILE",
+                   help="write a row per game to FILE (CSV, UTF-8, one header row)")
+    p.add_argument("--standings-csv", type=Path, default=None, metavar="FILE",
+                   help="write a row per entrant to FILE (CSV): rank, points, W-L-D, byes, "
+                        "OMW, GW, OGW, mu, sigma, ordinal")
     p.add_argument("--timings", action="store_true",
                    help="put each game's seconds in the results file (which then differs "
                         "from run to run)")
@@ -396,10 +401,12 @@ def run(args: argparse.Namespace) -> int:
         ClusterError,
         StoreError,
         WorkerSetupError,
+        games_csv,
         play_tournament,
         report,
         results_json,
         round_lines,
+        standings_csv,
         standings_table,
         top_cut_lines,
     )
@@ -410,12 +417,15 @@ def run(args: argparse.Namespace) -> int:
         # Refused before --trace-dir's folder is made: a refused --resume leaves nothing behind.
         raise CommandError(f"{args.db}: no such file, so no tournament to resume; start it "
                            "without --resume, or give --db the file it was recorded in")
-    for flag, path in (("--results", args.results), ("--db", args.db)):
+    outputs = (("--results", args.results), ("--games-csv", args.games_csv),
+               ("--standings-csv", args.standings_csv))
+    for flag, path in (*outputs, ("--db", args.db)):
         if path is not None and (path.is_dir() or not path.parent.is_dir()):
             raise CommandError(f"{flag} {str(path)!r}: " + ("is a folder" if path.is_dir() else
                                f"no folder {str(path.parent)!r}"))
-    if args.results is not None:
-        _check_writable("--results", args.results)
+    for flag, path in outputs:
+        if path is not None:
+            _check_writable(flag, path)
     if args.trace_dir is not None:
         if args.trace_dir.exists() and not args.trace_dir.is_dir():
             raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: not a folder")
@@ -508,14 +518,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"top {settings.top}, best of {settings.best_of}:")
         for line in top_cut_lines(rep):
             print(f"  {line}")
-    if args.results is not None:
+    files: tuple[tuple[str, Path | None, Callable[[], str]], ...] = (
+        ("--results", args.results, lambda: results_json(rep, timings=args.timings)),
+        ("--games-csv", args.games_csv, lambda: games_csv(rep, timings=args.timings)),
+        ("--standings-csv", args.standings_csv, lambda: standings_csv(rep)))
+    for flag, path, text in files:
+        if path is None:
+            continue
         try:
-            args.results.write_text(results_json(rep, timings=args.timings), encoding="utf-8")
+            # newline="": the csv module writes its own line ends.
+            with path.open("w", encoding="utf-8", newline="") as out:
+                out.write(text())
         except OSError as err:
-            raise CommandError(f"--results {str(args.results)!r}: can't be written "
+            raise CommandError(f"{flag} {str(path)!r}: can't be written "
                                f"({_reason(err)}); the {len(played.rows)} games are kept in "
                                f"{args.db}, and --resume writes it again") from None
-        print(f"results written to {args.results}")
+        print(f"{'results' if flag == '--results' else flag[2:].replace('-', ' ')} written to {path}")
     for line in forfeits(played.rows, names):
         print(error_line(f"spellstack tournament: {line}"), file=sys.stderr)
     failed = [row for row in played.rows if row.reason.startswith("engine error")]

@@ -54,7 +54,16 @@ if TYPE_CHECKING:
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
     from ._play import BACKENDS, play_tournament
     from ._ratings import Rating, ratings
-    from ._report import Report, report, results_json, round_lines, standings_table, top_cut_lines
+    from ._report import (
+        Report,
+        games_csv,
+        report,
+        results_json,
+        round_lines,
+        standings_csv,
+        standings_table,
+        top_cut_lines,
+    )
     from ._run import (
         TOP_CUTS,
         KnockoutResult,
@@ -92,8 +101,8 @@ _HOMES = {
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
-    "_report": ("Report", "report", "results_json", "round_lines", "standings_table",
-                "top_cut_lines"),
+    "_report": ("Report", "games_csv", "report", "results_json", "round_lines", "standings_csv",
+                "standings_table", "top_cut_lines"),
     "_run": ("TOP_CUTS", "KnockoutResult", "Played", "RunningTournament", "TournamentSettings",
              "TournamentStatistics", "run_tournament"),
     "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
@@ -158,6 +167,7 @@ __all__ = [
     "built_in_entrants",
     "elo_difference",
     "format_pair_line",
+    "games_csv",
     "games_to_win",
     "key_from_seed",
     "keyed_seed",
@@ -186,6 +196,7 @@ __all__ = [
     "seat_order",
     "settings_key",
     "standings",
+    "standings_csv",
     "standings_table",
     "swiss_pairings",
     "swiss_rounds",

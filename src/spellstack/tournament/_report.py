@@ -7,6 +7,8 @@ however they were run, give byte-identical files.
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from fractions import Fraction
 from typing import Any
@@ -20,7 +22,8 @@ from ._ratings import Rating, ratings
 from ._run import Played
 from ._standings import Standing, standings
 
-__all__ = ["Report", "report", "results_json", "round_lines", "standings_table", "top_cut_lines"]
+__all__ = ["Report", "games_csv", "report", "results_json", "round_lines", "standings_csv", "standings_table",
+           "top_cut_lines"]
 
 _PERCENT_PLACES = 4
 """Decimal places of the percentages in the results file."""
@@ -195,3 +198,54 @@ def top_cut_lines(rep: Report) -> list[str]:
     if rep.played.top_cut:
         lines.append(f"winner: {names[rep.played.top_cut[-1][1].winner]}")
     return lines
+
+
+def _csv(header: list[str], rows: list[list[object]]) -> str:
+    """CSV text (the ``csv`` module's own quoting; lines end in ``\\r\\n`` as RFC 4180 has them)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def games_csv(rep: Report, *, timings: bool = False) -> str:
+    """``--games-csv``: a row per game, as the results file's games: id, round, match, game,
+    pair (empty without game pairs), seed, the players in seat
+    order, the chooser, the starting player, the winner (empty for a draw), reason, turns,
+    decisions, final hash; ``seconds`` only with ``timings``. A game pair's number counts the
+    pairs of the whole tournament in schedule order, from 1."""
+    names = rep.names
+    played = rep.played
+    pair_no = {at: i for i, at in enumerate(sorted({(r.round, r.match) for r in played.rows}), 1)}
+    seats = max((len(row.entrants) for row in played.rows), default=2)
+    header = ["id", "round", "match", "game", "pair", "seed",
+              *(f"player_{i + 1}" for i in range(seats)), "chooser", "starting_player", "winner",
+              "reason", "turns", "decisions", "final_hash", *(["seconds"] if timings else [])]
+    rows: list[list[object]] = []
+    for row in played.rows:
+        players = [names[i] for i in row.entrants]
+        rows.append([row.game_id, row.round, row.match, row.number,
+                     pair_no[(row.round, row.match)] if played.settings.pairs else "", row.seed, *players,
+                     players[row.chooser] if row.chooser >= 0 else "",
+                     players[row.starting] if row.starting >= 0 else "",
+                     players[row.winner] if row.winner >= 0 else "", row.reason, row.turns,
+                     row.decisions, row.final_hash, *([f"{row.seconds:.6f}"] if timings else [])])
+    return _csv(header, rows)
+
+
+def standings_csv(rep: Report) -> str:
+    """``--standings-csv``: a row per entrant, ranked: rank, entrant, points, wins, losses,
+    draws, byes, OMW, GW, OGW (fractions of 1, 4 decimals), and the openskill mu, sigma and
+    ordinal (4 decimals), as the results file has them."""
+    rated = {r.name: r for r in rep.ratings}
+    rows: list[list[object]] = []
+    for s in rep.standings:
+        name = rep.names[s.entrant]
+        r = rated[name]
+        rows.append([s.rank, name, s.points, s.wins, s.losses, s.draws, s.byes,
+                     f"{_pct(s.omw):.4f}", f"{_pct(s.gw):.4f}", f"{_pct(s.ogw):.4f}",
+                     f"{round(r.mu, _PERCENT_PLACES):.4f}", f"{round(r.sigma, _PERCENT_PLACES):.4f}",
+                     f"{round(r.ordinal, _PERCENT_PLACES):.4f}"])
+    return _csv(["rank", "entrant", "points", "wins", "losses", "draws", "byes", "omw", "gw", "ogw",
+                 "mu", "sigma", "ordinal"], rows)
