@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ._ipc import WorkerEntrant
     from ._keys import KeyFileError, key_from_seed, keyed_seed, new_key, read_key_file
     from ._match import MatchSpec, Score, games_to_win, match_score, next_game, seat_order
-    from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
+    from ._pairings import FORMATS, PAIRING_VERSION, Pairing, gauntlet, round_robin, swiss_pairings, swiss_rounds
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
     from ._play import BACKENDS, play_tournament
     from ._ratings import Rating, ratings
@@ -70,7 +70,8 @@ _HOMES = {
     "_keys": ("KeyFileError", "key_from_seed", "keyed_seed", "new_key", "read_key_file"),
     "_play": ("BACKENDS", "play_tournament"),
     "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"),
-    "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
+    "_pairings": ("FORMATS", "PAIRING_VERSION", "Pairing", "gauntlet", "round_robin", "swiss_pairings",
+                  "swiss_rounds"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
     "_report": ("Report", "report", "results_json", "round_lines", "standings_table"),
@@ -96,6 +97,7 @@ __all__ = [
     "FORMATS",
     "MAX_DEATHS",
     "MIN_BOT_MEMORY",
+    "PAIRING_VERSION",
     "Batch",
     "BotFactory",
     "ClusterError",
@@ -136,6 +138,7 @@ __all__ = [
     "elo_difference",
     "format_pair_line",
     "games_to_win",
+    "gauntlet",
     "key_from_seed",
     "keyed_seed",
     "load_bot",

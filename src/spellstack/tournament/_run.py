@@ -27,7 +27,7 @@ from ._executors import Executor
 from ._games import DEFAULT_DEADLINE, GameRow
 from ._keys import key_from_seed, keyed_seed
 from ._match import MatchSpec, Score, match_score, next_game, seat_order
-from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
+from ._pairings import FORMATS, PAIRING_VERSION, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult
 
 __all__ = ["FORMATS", "Played", "RunningTournament", "TournamentSettings", "TournamentStatistics", "run_tournament"]
@@ -84,7 +84,8 @@ class TournamentSettings:
 
     def as_dict(self) -> dict[str, Any]:
         """The settings as plain data: what the results database keys the tournament by (the
-        key is not in them)."""
+        key is not in them). A Swiss tournament's include the rule its rounds are paired by
+        (``PAIRING_VERSION``); a round robin's don't, as it has no such rule."""
         return {
             "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name,
                           "cards": list(e.deck.cards)} for e in self.entrants],
@@ -94,7 +95,8 @@ class TournamentSettings:
             "seed": self.seed,
             "repeat": self.repeat,
             "deadline": self.deadline,
-        } | ({} if self.bot_memory == DEFAULT_BOT_MEMORY else {"bot_memory": self.bot_memory})
+        } | ({} if self.bot_memory == DEFAULT_BOT_MEMORY else {"bot_memory": self.bot_memory}) | (
+            {"pairing": PAIRING_VERSION} if self.format == "swiss" else {})
 
 
 @dataclass(slots=True)
