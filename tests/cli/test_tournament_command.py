@@ -229,6 +229,27 @@ def test_one_round_of_one_game_is_said_in_the_singular(tmp_path: Path) -> None:
                     "(results in spellstack-tournament.db)")
 
 
+def test_a_swiss_tournament_of_an_older_pairing_rule_is_refused_for_resume_in_one_line(tmp_path: Path) -> None:
+    from spellstack.tournament import settings_key
+
+    db = tmp_path / "r.db"
+    args = ("--entrant", "random@gruul", "--entrant", "random@dimir", "--format", "swiss", "--best-of", "1",
+            "--seed", "1", "--db", str(db), "--quiet")
+    assert _run(*args).returncode == 0
+    # As an older spellstack recorded it: Swiss settings without a pairing rule (rule 1).
+    with sqlite3.connect(db) as conn:
+        [(text,)] = conn.execute("SELECT settings FROM tournaments").fetchall()
+        older = {k: v for k, v in json.loads(text).items() if k != "pairing"}
+        conn.execute("UPDATE tournaments SET key = ?, settings = ?",
+                     (settings_key(older), json.dumps(older, sort_keys=True)))
+    done = _run(*args, "--resume")
+    assert done.returncode == 2 and done.stdout == ""
+    assert _unwarned(done.stderr) == (
+        f"spellstack tournament: {db}: this Swiss tournament was paired by pairing rule 1, and this "
+        "spellstack pairs by rule 2 (a least-cost matching), so its rounds can't be resumed; start it "
+        "again without --resume, or resume it with the spellstack that started it\n")
+
+
 def test_the_bar_marks_its_total_as_a_maximum() -> None:
     from tqdm import tqdm
 

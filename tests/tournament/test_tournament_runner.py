@@ -14,6 +14,7 @@ import trio
 
 from spellstack.cards import load_cards
 from spellstack.tournament import (
+    PAIRING_VERSION,
     GameRow,
     Played,
     StoreError,
@@ -23,6 +24,7 @@ from spellstack.tournament import (
     play_tournament,
     report,
     results_json,
+    settings_key,
 )
 
 CARDS = load_cards()
@@ -133,6 +135,39 @@ async def test_the_database_refuses_what_it_can_not_do(tmp_path: Path) -> None:
         await play_tournament(_settings(), db=junk)
     with pytest.raises(StoreError, match="is a folder"):
         await play_tournament(_settings(), db=tmp_path)
+
+
+def test_a_swiss_tournament_is_keyed_by_its_pairing_rule_and_a_round_robin_is_not() -> None:
+    assert PAIRING_VERSION == 2  # 1 was the greedy top-down search
+    assert _settings(fmt="swiss").as_dict()["pairing"] == 2
+    # A round robin's settings, and so its key, are as before there was a pairing rule.
+    assert "pairing" not in _settings().as_dict()
+
+
+async def test_a_swiss_tournament_paired_by_the_older_rule_is_not_resumed_nor_mixed(tmp_path: Path) -> None:
+    db = tmp_path / "r.db"
+    swiss = _settings(fmt="swiss")
+    first = await play_tournament(swiss, db=db)
+    # As a database written before the pairing rule had a version holds it: no "pairing".
+    older = {k: v for k, v in swiss.as_dict().items() if k != "pairing"}
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE tournaments SET key = ?, settings = ?",
+                     (settings_key(older), json.dumps(older, sort_keys=True)))
+    with pytest.raises(StoreError, match=r"^[^\n]*r\.db: this Swiss tournament was paired by pairing rule 1, "
+                                         r"and this spellstack pairs by rule 2 \(a least-cost matching\), so "
+                                         r"its rounds can't be resumed; start it again without --resume[^\n]*$"):
+        await play_tournament(swiss, db=db, resume=True)
+    # Started again without --resume: a new tournament beside the old one, whose games stay.
+    again = await play_tournament(swiss, db=db)
+    assert again.checked == 0 and _games(again) == _games(first)
+    with sqlite3.connect(db) as conn:
+        held = conn.execute("SELECT t.settings, COUNT(*) FROM games g JOIN tournaments t "
+                            "ON g.tournament = t.id GROUP BY t.id ORDER BY t.id").fetchall()
+    assert [("pairing" in json.loads(text), games) for text, games in held] == [
+        (False, len(first.rows)), (True, len(first.rows))]
+    # Other settings than the older tournament's: refused as any tournament the file lacks.
+    with pytest.raises(StoreError, match="no tournament with these settings to resume"):
+        await play_tournament(_settings(fmt="swiss", seed=8), db=db, resume=True)
 
 
 async def test_a_round_robin_of_five_meets_every_pair_once_and_each_sits_out_once(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Swiss pairings: score groups, pair-downs, no rematches (with backtracking), byes, seeds."""
+"""Swiss pairings: score groups, pair-downs at the least cost (a matching, checked against every
+pairing), no avoidable rematch, byes, seeds, the same in every process."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from spellstack.tournament import MatchResult, Pairing, swiss_pairings, swiss_rounds
+from spellstack.tournament import MatchResult, Pairing, Standing, standings, swiss_pairings, swiss_rounds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,16 +42,121 @@ def test_round_one_is_random_from_the_seed() -> None:
 
 
 def test_the_same_pairings_in_every_process() -> None:
-    # The lot must not depend on the per-process hash() of strings.
-    code = ("from spellstack.tournament import swiss_pairings; "
-            "print(swiss_pairings(9, [], 1, 'night', 2))")
+    # The lot must not depend on the per-process hash() of strings, nor the matching on the
+    # order of a set: a whole Swiss of nine (byes, pair-downs, rematches late on) and the
+    # example below, paired in processes with different hash seeds.
+    code = """
+import random
+from spellstack.tournament import MatchResult, swiss_pairings
+rng = random.Random("every process")
+results = []
+for round_no in range(1, 9):
+    pairs = swiss_pairings(9, results, round_no, "night", 2)
+    print(pairs)
+    for a, b in pairs:
+        wins = (2, 0) if b is None else rng.choice([(2, 0), (2, 1), (1, 2), (0, 2), (1, 1)])
+        results.append(MatchResult(round_no, a, b, *wins, int(wins == (1, 1))))
+print(swiss_pairings(6, [MatchResult(r, a, b, 2, 0, 0) for r, a, b in EXAMPLE], 4, 3, 2))
+""".replace("EXAMPLE", repr(EXAMPLE))
     printed = set()
     for hash_seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))}
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                               timeout=60, check=True)
-        printed.add(done.stdout.strip())
-    assert printed == {str(swiss_pairings(9, [], 1, "night", 2))}
+        printed.add(done.stdout)
+    assert len(printed) == 1
+    [out] = printed
+    lines = out.splitlines()
+    assert len(lines) == 9 and lines[0] == str(swiss_pairings(9, [], 1, "night", 2))
+    assert lines[-1] == str(swiss_pairings(6, [won(r, a, b) for r, a, b in EXAMPLE], 4, 3, 2))
+
+
+EXAMPLE = [(1, 0, 4), (1, 3, 1), (1, 5, 2), (2, 5, 0), (2, 3, 2), (2, 1, 4), (3, 0, 3), (3, 2, 1), (3, 4, 5)]
+"""Three rounds of six entrants (round, winner 2-0, loser): 0, 3 and 5 on 6 points, 1, 2 and 4
+on 3; they have met as 0-3, 0-4, 0-5, 1-2, 1-3, 1-4, 2-3, 2-5 and 4-5."""
+
+
+def _cost(pairs: Sequence[tuple[int, int]], points: dict[int, int],
+          met: Counter[frozenset[int]]) -> tuple[int, int]:
+    """Rematches (a pair met twice counts two), then the sum of squared point differences."""
+    return (sum(met[frozenset(pair)] for pair in pairs),
+            sum((points[a] - points[b]) ** 2 for a, b in pairs))
+
+
+def _place(row: Standing) -> tuple[int, Fraction, Fraction, Fraction]:
+    """A row's place in the standings, best first (MTR 3.1): points, OMW%, GW%, OGW%."""
+    return (-row.points, -row.omw, -row.gw, -row.ogw)
+
+
+def _every_pairing(entrants: Sequence[int]) -> Iterator[list[tuple[int, int]]]:
+    """Every perfect matching of ``entrants`` (even length): 15 of six, 105 of eight."""
+    if not entrants:
+        yield []
+        return
+    first, rest = entrants[0], entrants[1:]
+    for i, other in enumerate(rest):
+        for tail in _every_pairing([*rest[:i], *rest[i + 1:]]):
+            yield [(first, other), *tail]
+
+
+def _least(n: int, bye: int | None, points: dict[int, int], met: Counter[frozenset[int]]) -> tuple[int, int]:
+    """The least cost of every pairing of entrants 0..n-1 but the bye."""
+    return min(_cost(m, points, met) for m in _every_pairing([e for e in range(n) if e != bye]))
+
+
+def test_pair_downs_cost_the_least_not_what_top_down_gives() -> None:
+    # The top-down search paired 0-2, 5-1, 3-4 here: three pairs across the groups, squared
+    # cost 3 x 9 = 27 (0 has met all of its group, so it pairs down; then 3 and 5, who have
+    # not met, were split). The least: 3-5 in the 6-point group, 0-1 and 2-4 (1-4 and 2-3
+    # have met, so not 0-2 or 0-4): one pair across, cost 9, and no rematch.
+    results = [won(r, a, b) for r, a, b in EXAMPLE]
+    points = {row.entrant: row.points for row in standings(6, results, 2)}
+    assert points == {0: 6, 3: 6, 5: 6, 1: 3, 2: 3, 4: 3}
+    met = Counter(frozenset((r.a, r.b)) for r in results)
+    for seed in range(10):
+        pairs = swiss_pairings(6, results, 4, seed, 2)
+        assert {frozenset(pair) for pair in pairs} == {frozenset((3, 5)), frozenset((0, 1)), frozenset((2, 4))}
+        assert _cost([(a, b) for a, b in pairs if b is not None], points, met) == (0, 9)
+
+
+@pytest.mark.parametrize("n", [6, 7, 8])
+def test_every_round_costs_the_least_of_every_pairing(n: int) -> None:
+    # Seeded random Swiss tournaments of n - 1 rounds (the late ones can force rematches):
+    # each round's pairing has the fewest rematches, then the least sum of squared point
+    # differences, of every pairing of the entrants without the bye. The bye is the lowest
+    # of those with the fewest byes unless only a higher one avoids every rematch.
+    forced = cross = 0  # rounds with a rematch, with a pair across groups
+    for trial in range(40):
+        rng = random.Random(f"least:{n}:{trial}")
+        results: list[MatchResult] = []
+        for round_no in range(1, n):
+            pairs = swiss_pairings(n, results, round_no, trial, 2)
+            rows = sorted(standings(n, results, 2), key=lambda row: row.rank)
+            points = {row.entrant: row.points for row in rows}
+            met = Counter(frozenset((r.a, r.b)) for r in results if r.b is not None)
+            tables = [(a, b) for a, b in pairs if b is not None]
+            byes = [a for a, b in pairs if b is None]
+            assert len(byes) == n % 2 and seated(pairs) == list(range(n))
+            cost = _cost(tables, points, met)
+            assert cost == _least(n, byes[0] if byes else None, points, met)
+            if byes:
+                fewest = min(row.byes for row in rows)
+                candidates = [row for row in rows if row.byes == fewest]
+                [given] = [row for row in rows if row.entrant == byes[0]]
+                assert given in candidates
+                # Those ranked below it (on points and tiebreakers: exact ties are ordered
+                # by lot) are passed over only if each forces a rematch.
+                below = [row.entrant for row in candidates if _place(row) > _place(given)]
+                assert all(_least(n, e, points, met)[0] > 0 for e in below)
+                if cost[0]:
+                    assert below == [] and all(_least(n, row.entrant, points, met)[0] > 0 for row in candidates)
+            forced += cost[0] > 0
+            cross += cost[1] > 0
+            for a, b in pairs:
+                wins = (2, 0) if b is None else rng.choice([(2, 0), (2, 1), (1, 2), (0, 2), (1, 1)])
+                results.append(MatchResult(round_no, a, b, *wins, int(wins == (1, 1))))
+    print(f"{n} entrants, {40 * (n - 1)} rounds: {cross} with a pair-down, {forced} with a rematch")
+    assert cross > 0 and forced > 0
 
 
 def test_winners_meet_winners_in_tiebreaker_order() -> None:
@@ -81,15 +189,16 @@ def test_an_odd_group_pairs_down() -> None:
     assert downs == {1, 3}  # which of the tied two pairs down is the seeded lot
 
 
-def test_backtracking_avoids_a_rematch() -> None:
+def test_a_rematch_is_avoided_where_the_top_down_choice_would_force_one() -> None:
     # Six entrants, three rounds (2-0 wins, 1-1-1 draws):
     #   r1: 3 beats 5, 4 beats 2, 1 beats 0
     #   r2: 3 draws 2, 0 beats 5, 4 beats 1
     #   r3: 1 beats 3, 4 beats 0, 5 draws 2
     # Points: 4: 9, 1: 6, 3: 4, 0: 3, 2: 2, 5: 1, all different, so the order is 4 1 3 0 2 5.
     # Met: 4: 2 1 0; 1: 0 4 3; 3: 5 2 1; 0: 1 5 4; 2: 4 3 5; 5: 3 0 2.
-    # Top down: 4 has met 1, so it takes 3. Then 1 has met 0, so it takes 2, which leaves
-    # 0-5, a rematch of round 2: a dead end. Backing up, 1 takes 5 instead, and 0-2 is new.
+    # 4 has met 1, so it meets 3 or 5. After 4-3, 1 can meet 2 or 5: 1-2 leaves 0-5, a
+    # rematch of round 2, so 1-5 and 0-2: cost 25 + 25 + 1 = 51. After 4-5 (64), 1-2 and
+    # 0-3 cost 16 + 1 more: 81. Of the two pairings without a rematch, the first is the least.
     results = [won(1, 3, 5), won(1, 4, 2), won(1, 1, 0),
                won(2, 3, 2, 1, 1, 1), won(2, 0, 5), won(2, 4, 1),
                won(3, 1, 3), won(3, 4, 0), won(3, 5, 2, 1, 1, 1)]

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
         pair_score,
         seat_order,
     )
-    from ._pairings import FORMATS, Pairing, round_robin, swiss_pairings, swiss_rounds
+    from ._pairings import FORMATS, PAIRING_VERSION, Pairing, gauntlet, round_robin, swiss_pairings, swiss_rounds
     from ._pairs import GameOutcome, PairLine, elo_difference, format_pair_line, los, pair_line, pair_lines
     from ._play import BACKENDS, play_tournament
     from ._ratings import Rating, ratings
@@ -98,7 +98,8 @@ _HOMES = {
     "_play": ("BACKENDS", "play_tournament"),
     "_match": ("MatchSpec", "Score", "games_to_win", "knockout_score", "match_score", "next_game",
                "next_pair_game", "pair_score", "seat_order"),
-    "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
+    "_pairings": ("FORMATS", "PAIRING_VERSION", "Pairing", "gauntlet", "round_robin", "swiss_pairings",
+                  "swiss_rounds"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
     "_report": ("Report", "games_csv", "report", "results_json", "round_lines", "standings_csv",
@@ -126,6 +127,7 @@ __all__ = [
     "FORMATS",
     "MAX_DEATHS",
     "MIN_BOT_MEMORY",
+    "PAIRING_VERSION",
     "TOP_CUTS",
     "Batch",
     "BotFactory",
@@ -169,6 +171,7 @@ __all__ = [
     "format_pair_line",
     "games_csv",
     "games_to_win",
+    "gauntlet",
     "key_from_seed",
     "keyed_seed",
     "knockout_score",

@@ -37,7 +37,7 @@ from ._match import (
     pair_score,
     seat_order,
 )
-from ._pairings import FORMATS, round_robin, swiss_pairings, swiss_rounds
+from ._pairings import FORMATS, PAIRING_VERSION, round_robin, swiss_pairings, swiss_rounds
 from ._standings import MatchResult, standings
 
 __all__ = ["FORMATS", "TOP_CUTS", "KnockoutResult", "Played", "RunningTournament", "TournamentSettings",
@@ -115,7 +115,8 @@ class TournamentSettings:
 
     def as_dict(self) -> dict[str, Any]:
         """The settings as plain data: what the results database keys the tournament by (the
-        key is not in them)."""
+        key is not in them). A Swiss tournament's include the rule its rounds are paired by
+        (``PAIRING_VERSION``); a round robin's don't, as it has no such rule."""
         return {
             "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name,
                           "cards": list(e.deck.cards)} for e in self.entrants],
@@ -128,7 +129,8 @@ class TournamentSettings:
         } | ({} if self.bot_memory == DEFAULT_BOT_MEMORY else {"bot_memory": self.bot_memory}) \
           | ({"game_pairs": True} if self.pairs else {}) \
           | ({} if self.turn_limit == DEFAULT_TURN_LIMIT else {"turn_limit": self.turn_limit}) \
-          | ({"top": self.top} if self.top else {})
+          | ({"top": self.top} if self.top else {}) \
+          | ({"pairing": PAIRING_VERSION} if self.format == "swiss" else {})
 
 
 @dataclass(frozen=True, slots=True)

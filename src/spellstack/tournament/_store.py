@@ -1,10 +1,11 @@
 """The results database: every finished game, written (and committed) the moment it ends.
 
 One SQLite file (``--db``) holds any number of tournaments, each under the key of its settings
-(``settings_key``: entrants, their bots and deck lists, format, rounds, best-of, seed) with its
-secret key beside them (``secret``, hex: every seed comes from it). A game
-row is committed on its own, so a process killed at any point loses at most the games it was
-playing; ``--resume`` reads the rows back and plays only the games that are missing.
+(``settings_key``: entrants, their bots and deck lists, format, rounds, best-of, seed, a Swiss
+tournament's pairing rule) with its secret key beside them (``secret``, hex: every seed comes
+from it). A game row is committed on its own, so a process killed at any point loses at most
+the games it was playing; ``--resume`` reads the rows back and plays only the games that are
+missing.
 
 SQLite's write-ahead log with ``synchronous=NORMAL``: a committed row survives the process
 being killed (the log is in the operating system's hands once written); only a crash of the
@@ -121,6 +122,22 @@ def _shown(value: object) -> str:
     """A stored value as an error line quotes it: cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _check_pairing(path: Path, settings: Mapping[str, Any], held: list[StoredTournament]) -> None:
+    """StoreError if ``held`` has the tournament of ``settings`` but for the rule its Swiss
+    rounds were paired by (``"pairing"``; none recorded: rule 1): its rounds would not be
+    paired as they were, so it is not resumed, nor mixed with rounds paired anew."""
+    if "pairing" not in settings:
+        return
+    rest = settings_key({k: v for k, v in settings.items() if k != "pairing"})
+    for t in held:
+        if settings_key({k: v for k, v in t.settings.items() if k != "pairing"}) == rest:
+            raise StoreError(f"{path}: this Swiss tournament was paired by pairing rule "
+                             f"{t.settings.get('pairing', 1)}, and this spellstack pairs by rule "
+                             f"{settings['pairing']} (a least-cost matching), so its rounds can't "
+                             "be resumed; start it again without --resume, or resume it with the "
+                             "spellstack that started it")
 
 
 class ResultsStore:
@@ -276,6 +293,7 @@ class ResultsStore:
         found = self._find(skey)
         if found is None and resume:
             held = self.tournaments()
+            _check_pairing(self.path, settings, held)
             told = "; ".join(f"{t.settings.get('format')} of {len(t.settings.get('entrants', []))} "
                              f"entrants, {_seed_told(t.settings.get('seed'))}, {t.games} games"
                              for t in held[-5:]) or "none"
