@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import re
 import shlex
 import shutil
@@ -19,8 +20,23 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "tournaments.md"
 
 
-def _blocks(lang: str) -> list[str]:
-    return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text("utf-8"), re.S)
+RATINGS = "## A rating list: spellstack ratings"
+"""The section whose commands are checked by a test of their own (not all are tournaments)."""
+
+
+def _section(heading: str) -> str:
+    """The page's section under ``heading``, to the next heading of its level."""
+    text = DOC.read_text("utf-8")
+    start = text.index(heading + "\n")
+    end = text.find("\n## ", start + len(heading))
+    return text[start:] if end < 0 else text[start:end + 1]
+
+
+def _blocks(lang: str, text: str | None = None) -> list[str]:
+    """The page's ``lang`` code blocks (but the rating list's), or those of ``text``."""
+    if text is None:
+        text = DOC.read_text("utf-8").replace(_section(RATINGS), "")
+    return re.findall(rf"```{lang}\n(.*?)```", text, re.S)
 
 
 def _command(line: str) -> tuple[int, str]:
@@ -101,3 +117,37 @@ def test_what_the_page_says_of_rounds_and_defaults_holds() -> None:
     readme = (ROOT / "README.md").read_text("utf-8")
     first = next(line for line in readme.splitlines() if line.startswith("python3 -m venv"))
     assert first.endswith(".venv/bin/spellstack tournament")  # the main job
+
+
+@pytest.mark.slow
+def test_the_rating_list_example_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    section = _section(RATINGS)
+    [commands] = _blocks("sh", section)
+    *tournaments, rate = commands.splitlines()
+    assert len(tournaments) == 2
+    for line in tournaments:
+        assert _command(line)[0] == 0, line
+    args = shlex.split(rate)
+    assert args[:2] == ["spellstack", "ratings"]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(args[1:]) == 0
+    [shown] = _blocks("text", section)
+    assert out.getvalue() == shown
+
+
+def test_what_the_page_says_of_the_rating_list_holds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from spellstack.tournament import BOOTSTRAP_SEED, RESAMPLES
+
+    text = " ".join(_section(RATINGS).split())
+    assert RESAMPLES == 1000 and "1,000 times" in text and f"seed {BOOTSTRAP_SEED}" in text
+    assert "(190.85 at 75%)" in text and round(-400 * math.log10(1 / 0.75 - 1), 2) == 190.85
+    # The did-you-mean line the page quotes.
+    from spellstack.tournament import ListEntrant, ListGame, ListGames, RatingListError, rating_list
+
+    games = ListGames(tuple(ListEntrant(n, "random", "gruul", ()) for n in ("random-gruul", "heuristic-gruul")),
+                      (ListGame(0, 1, 0.0, 0), ListGame(1, 0, 0.0, 1)))
+    with pytest.raises(RatingListError) as refused:
+        rating_list(games, anchor=("random-grul", 0.0), resamples=1)
+    assert f"`{refused.value}`" in text

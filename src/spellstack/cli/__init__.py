@@ -10,7 +10,7 @@ from typing import cast
 from .. import __version__
 from .._printable import error_line
 from ..rules import SpellstackError
-from . import _bench, _cards, _chat, _fuzz, _play, _replay, _scenario, _soak, _tournament, _trace
+from . import _bench, _cards, _chat, _fuzz, _play, _ratings, _replay, _scenario, _soak, _tournament, _trace
 from ._errors import CommandError
 from ._parser import Parser
 
@@ -29,6 +29,7 @@ def build_parser() -> argparse.ArgumentParser:
                parser.add_subparsers(dest="command", required=True))
     _play.add_parser(sub)
     _tournament.add_parser(sub)
+    _ratings.add_parser(sub)
     _scenario.add_parser(sub)
     _bench.add_parser(sub)
     _fuzz.add_parser(sub)

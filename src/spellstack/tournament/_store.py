@@ -143,15 +143,20 @@ def _check_pairing(path: Path, settings: Mapping[str, Any], held: list[StoredTou
 class ResultsStore:
     """One open results database."""
 
-    def __init__(self, path: Path, *, create: bool = True) -> None:
+    def __init__(self, path: Path, *, create: bool = True, read: bool = False) -> None:
         """Open ``path``; ``create=False`` (to resume a tournament): StoreError, and no file
-        made or changed, if it doesn't exist or holds no results yet."""
+        made or changed, if it doesn't exist or holds no results yet. ``read=True`` (to read
+        its games, ``every_game``): the same, said without resuming (``not a results database``
+        for a file without its tables)."""
         self.path = path
         """The database file."""
         self.read_only = False
         """Whether the file (or its filesystem) can't be written: it can be read, not added to."""
         if path.is_dir():
             raise StoreError(f"{path}: is a folder, not a results database")
+        if read and not path.exists():
+            raise StoreError(f"{path}: no such file")
+        create = create and not read
         if not create and not path.exists():
             raise StoreError(f"{path}: no such file, so no tournament to resume; start it "
                              "without --resume, or give --db the file it was recorded in")
@@ -159,6 +164,9 @@ class ResultsStore:
         try:
             self.version = self._version()
             """Its schema version (0 for a new, empty file)."""
+            if self.version == 0 and read:
+                raise StoreError(f"{path}: not a results database (it has no tournaments or "
+                                 "games tables)")
             if self.version == 0 and not create:
                 raise StoreError(f"{path}: no tournament to resume (it holds no results); start "
                                  "it without --resume, or give --db the file it was recorded in")
@@ -402,6 +410,24 @@ class ResultsStore:
                        whole("starting"), numbers("mulligans"), whole("winner_seat"),
                        text("reason"), whole("turns"), whole("decisions"), text("final_hash"),
                        float(seconds))
+
+    def every_game(self) -> list[tuple[StoredTournament, list[GameRow]]]:
+        """Every tournament it holds, oldest first, each with its games by round, match and
+        number, read at one moment (a tournament being played goes on writing); StoreError
+        naming the game and column of a row that can't be read."""
+        try:
+            self._db.execute("BEGIN")
+            try:
+                held = self.tournaments()
+                ids = [tid for (tid,) in self._db.execute("SELECT id FROM tournaments ORDER BY id")]
+                return [(tournament, [self._row(r) for r in self._db.execute(
+                            f"SELECT {', '.join(_COLUMNS)} FROM games WHERE tournament = ? "
+                            "ORDER BY round, match, number", (tid,))])
+                        for tid, tournament in zip(ids, held, strict=True)]
+            finally:
+                self._db.execute("COMMIT")
+        except sqlite3.Error as err:
+            raise StoreError(f"{self.path}: can't be read ({_cause(err)})") from None
 
     @property
     def recorded(self) -> int:
