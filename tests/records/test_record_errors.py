@@ -62,6 +62,10 @@ EDITS = [
                  "messages[0]: SubmitAction: payload.action.kind: expected str, got None", id="payload"),
     pytest.param(_set(("messages", 0), [0, 1, "bytes", "c1zz"]),
                  "messages[0]: bytes: expected hexadecimal digits, got 'c1zz'", id="hex"),
+    pytest.param(_set(("seats", 0, "cards"), [["Mountain", 10**9]]), "seats[0].cards: more than 10000 cards",
+                 id="huge-deck"),
+    pytest.param(_set(("messages", 1, 1), 0), "messages[1]: seat 0 had received 1 messages by an earlier entry, "
+                 "this one says 0", id="after-decreases"),
     pytest.param(_set(("result", "received"), [1, 1]),
                  "result.received: seat 0 was sent 1 messages, but an entry says it had received", id="received"),
 ]
@@ -114,6 +118,15 @@ def test_a_trace_out_in_a_missing_folder_is_refused_before_the_replay(
     err = capsys.readouterr().err
     assert err == (f"spellstack replay: --trace '{tmp_path / 'no' / 'out.jsonl'}': the folder "
                    f"'{tmp_path / 'no'}' does not exist\n")
+
+
+def test_the_replay_s_trace_may_not_overwrite_the_file_replayed(
+        seed1: Played, capsys: pytest.CaptureFixture[str]) -> None:
+    before = seed1.record.read_bytes()
+    assert main(["replay", str(seed1.record), "--trace", str(seed1.record)]) == 2
+    assert capsys.readouterr().err == (f"spellstack replay: --trace '{seed1.record}' is the file "
+                                       "replayed; name another\n")
+    assert seed1.record.read_bytes() == before
 
 
 @pytest.mark.parametrize("where", ["folder", "missing", "same"])

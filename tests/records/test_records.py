@@ -4,6 +4,9 @@ play the game again, to its result and final state, and to write its trace byte 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,11 +14,12 @@ import pytest
 import trio
 
 from spellstack import RandomBot
-from spellstack.actors import RECORD_FORMAT, Client, deck_runs, encode_record, sparse
+from spellstack.actors import RECORD_FORMAT, Client, GameSetup, SeatConfig, deck_runs, encode_record, sparse
 from spellstack.bots import Bot
 from spellstack.cli import main
 from spellstack.protocol import SubmitAction, SubmitAnswer
 from spellstack.rules import Action, Answer, StartSettings
+from spellstack.seats import PolicySeat, play_seats
 from spellstack.trace import ReplayMismatchError, check_record, is_record, parse_record, read_record, replay_record
 from tests.records.record_games import (
     DEADLINE,
@@ -229,3 +233,36 @@ def test_check_record_reports_what_each_seat_was_sent(seed1: Played) -> None:
     record = read_record(seed1.record)
     check = trio.run(lambda: check_record(record))
     assert check.identical and check.replayed == record.result
+
+
+def test_a_tournament_s_game_played_by_its_seats_records_its_id_and_bot_seeds(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    setup = GameSetup(["gruul", "orzhov"], 41, ["ann", "ben"], StartSettings(chooser=None), turn_limit=12,
+                      configs=[SeatConfig(timeout=DEADLINE)] * 2, bot_seeds=(7, 8), game_id="r1-m2-g1")
+    played = Played(tmp_path / "r1-m2-g1.jsonl", tmp_path / "r1-m2-g1.json")
+    trio.run(lambda: play_seats(setup, [PolicySeat(RandomBot)] * 2, trace_path=played.trace,
+                                record_path=played.record))
+    raw = json.loads(played.record.read_bytes())
+    assert raw["game"] == "r1-m2-g1" and [s["bot_seed"] for s in raw["seats"]] == [7, 8]
+    assert raw["start"] == {"chooser": None, "mulligans": True} and raw["turn_limit"] == 12
+    _same_trace(played, tmp_path / "out.jsonl", capsys)
+
+
+def test_replay_writes_a_trace_s_replay_too(seed1: Played, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    code, text = _replay(capsys, str(seed1.trace), "--trace", str(out))
+    assert code == 0, text
+    assert text.splitlines()[-1] == f"trace written to {out}"
+    assert out.read_bytes() == seed1.trace.read_bytes()
+
+
+def test_the_same_game_gives_the_same_record_in_another_process(seed1: Played, tmp_path: Path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    for hash_seed in ("1", "2"):
+        out = tmp_path / f"hash{hash_seed}.json"
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed,
+               "PYTHONPATH": os.pathsep.join((str(root / "src"), str(root)))}
+        subprocess.run([sys.executable, "-m", "spellstack", "play", "--seed", "1", "--record", str(out)],
+                       env=env, check=True, capture_output=True)
+        assert out.read_bytes() == seed1.record.read_bytes()

@@ -94,6 +94,8 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(out, "--trace")
     if not path.is_file():
         raise CommandError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
+    if out is not None and out.resolve() == path.resolve():
+        raise CommandError(f"--trace {str(out)!r} is the file replayed; name another")
     try:
         data = path.read_bytes()
     except OSError as err:

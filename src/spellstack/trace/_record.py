@@ -33,7 +33,7 @@ from ..actors import (
     RecordedSeat,
     SeatConfig,
 )
-from ..cards import short_value
+from ..cards import MAX_DECK_SIZE, short_value
 from ..protocol import MESSAGE_TYPES, PLAYER_KINDS, Stops, from_plain
 from ..rules import Game, SpellstackError, StartSettings
 from ._read import ReplayMismatchError, TraceHeader
@@ -152,6 +152,8 @@ class _Reader:
                 raise self.fail(f"{where}.cards[{i}]", f"expected [card name, count of 1 or more], "
                                 f"got {short_value(run)}")
             runs.append((run[0], run[1]))
+        if sum(count for _, count in runs) > MAX_DECK_SIZE:
+            raise self.fail(f"{where}.cards", f"more than {MAX_DECK_SIZE} cards")
         deadline = self.get(raw, "deadline", where, float, int)
         if deadline <= 0:
             raise self.fail(f"{where}.deadline", f"expected seconds above 0, got {deadline}")
@@ -255,6 +257,12 @@ def parse_record(data: bytes, source: str = "<record>") -> GameRecord:
         raise read.fail("turn_limit", f"expected 0 (none) or more, got {turn_limit}")
     messages = tuple(read.entry(m, f"messages[{i}]", len(seats))
                      for i, m in enumerate(read.get(raw, "messages", "", list)))
+    received = [0] * len(seats)
+    for i, m in enumerate(messages):
+        if m.after < received[m.seat]:
+            raise read.fail(f"messages[{i}]", f"seat {m.seat} had received {received[m.seat]} messages by an "
+                            f"earlier entry, this one says {m.after}")
+        received[m.seat] = m.after
     return GameRecord(fmt, engine, read.get(raw, "game", "", str), read.get(raw, "seed", "", int), seats,
                       read.start(raw["start"], len(seats)), turn_limit, messages,
                       read.result(raw["result"], messages, len(seats)))
@@ -275,9 +283,9 @@ def record_scripts(record: GameRecord) -> list[SeatScript]:
     builders = [ScriptBuilder(s.name) for s in record.seats]
     for line, entry in enumerate(record.messages, start=1):
         build = builders[entry.seat]
-        # The entries say how many messages each seat had received; the script counts them.
-        while build.received < entry.after:
-            build.receive()
+        # The entries say how many messages each seat had received (never fewer than an
+        # earlier entry of the seat: ``parse_record``); the script counts them.
+        build.receive(entry.after - build.received)
         if entry.message is not None:
             build.send(line, entry.message)
         elif entry.forfeit:
@@ -285,8 +293,7 @@ def record_scripts(record: GameRecord) -> list[SeatScript]:
         else:
             build.unreadable(line, entry.data)
     for build, total in zip(builders, record.result.received, strict=True):
-        while build.received < total:
-            build.receive()
+        build.receive(max(total - build.received, 0))
     return [b.script() for b in builders]
 
 

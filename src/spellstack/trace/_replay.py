@@ -99,9 +99,9 @@ class ScriptBuilder:
         self.last_sent = -1
         """The index of the last message it sent (-1: none)."""
 
-    def receive(self) -> None:
-        """It was sent a message."""
-        self.received += 1
+    def receive(self, count: int = 1) -> None:
+        """It was sent a message (``count`` messages)."""
+        self.received += count
 
     def send(self, line: int, message: Message) -> None:
         """It sent ``message`` (at ``line`` of its trace)."""
