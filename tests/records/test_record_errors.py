@@ -9,8 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import trio
 
-from spellstack import __version__
+from spellstack import RandomBot, __version__
+from spellstack.actors import play_one_game
 from spellstack.cli import main
 from spellstack.trace import RecordError, RecordFormatError, read_record
 from tests.records.record_games import Played
@@ -139,3 +141,11 @@ def test_play_refuses_a_record_path_it_can_t_write_before_playing(
     assert captured.out == "" and len(captured.err.splitlines()) == 1
     assert "--record" in captured.err
     assert not (tmp_path / "g.jsonl").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (a disk always full)")
+def test_a_record_that_can_t_be_written_ends_the_game_as_an_engine_error() -> None:
+    _, result = trio.run(lambda: play_one_game(["gruul", "orzhov"], [RandomBot(1), RandomBot(2)], 1,
+                                               turn_limit=3, record_path=Path("/dev/full")))
+    assert result.winner is None
+    assert result.reason.startswith("engine error: recorder: OSError"), result.reason

@@ -302,7 +302,8 @@ async def play_setup(
     who = list(entrants) if entrants is not None else [_entrant(p) for p in policies]
     with contextlib.ExitStack() as files:
         stream = None if trace_path is None else files.enter_context(open(trace_path, "w", encoding="utf-8"))
-        saved = None if record_path is None else files.enter_context(open(record_path, "wb"))
+        # Unbuffered: written once, at the end, so that a failure to write is the write's.
+        saved = None if record_path is None else files.enter_context(open(record_path, "wb", buffering=0))
         writer = None if stream is None else TraceWriter(stream, timestamps=timestamps)
         recorder = None if saved is None else GameRecorder.of(
             game=game_id, seed=setup.seed, names=names, entrants=who,
@@ -345,8 +346,12 @@ async def play_setup(
                     result = await coord.abort(box.actor, box.fault, skip=everyone, error=err)
         if recorder is not None and saved is not None:
             try:
-                saved.write(encode_record(recorder.finish(result)))
-                saved.flush()
+                left = memoryview(encode_record(recorder.finish(result)))
+                while left:
+                    written = saved.write(left)
+                    if not written:
+                        raise OSError(f"{record_path}: nothing more could be written")
+                    left = left[written:]
             except Exception as err:
                 if not box.fault:
                     box.record("recorder", err)
