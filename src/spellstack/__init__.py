@@ -6,7 +6,8 @@ a ``GameSetup`` played by ``play_setup``; its ``GameResult``, ``SeatConfig``), w
 ``ActionOption``s, and what it returns, a ``Reply``: an ``Action`` or an ``Answer``;
 ``default_answer``, ``player_ref``; its ``Stops``), load cards and decks (``load_cards``,
 ``load_deck``, ``Deck``, ``DECKS``), read and replay traces (``read_trace``, ``replay_trace``,
-``Trace`` and its records and errors), run a tournament (``play_tournament``,
+``Trace`` and its records and errors) and game records (``read_record``, ``check_record``,
+``GameRecord``, ``RecordError``), run a tournament (``play_tournament``,
 ``TournamentSettings``, ``parse_entrant``), host games inside an asyncio program played by
 text, for a chat bot (``GameHost``, ``HumanSeat``, ``BotSeat``). The packages below
 (``spellstack.rules``, ``protocol``, ``actors``, ``seats``, ``bots``, ``cards``, ``trace``,
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
-    from .actors import GameResult, GameSetup, SeatConfig, play_one_game, play_setup
+    from .actors import GameRecord, GameResult, GameSetup, SeatConfig, play_one_game, play_setup
     from .bots import Bot, RandomBot
     from .cards import DECKS, Deck, load_cards, load_deck
     from .chat import BotSeat, GameHost, HumanSeat
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from .seats import parse_entrant
     from .tournament import TournamentSettings, play_tournament
     from .trace import (
+        RecordError,
         ReplayError,
         ReplayMismatchError,
         Trace,
@@ -39,12 +41,14 @@ if TYPE_CHECKING:
         TraceHeader,
         TraceMessage,
         TraceResult,
+        check_record,
+        read_record,
         read_trace,
         replay_trace,
     )
 
 _HOMES = {
-    "spellstack.actors": ("GameResult", "GameSetup", "SeatConfig", "play_one_game", "play_setup"),
+    "spellstack.actors": ("GameRecord", "GameResult", "GameSetup", "SeatConfig", "play_one_game", "play_setup"),
     "spellstack.bots": ("Bot", "RandomBot"),
     "spellstack.cards": ("DECKS", "Deck", "load_cards", "load_deck"),
     "spellstack.chat": ("BotSeat", "GameHost", "HumanSeat"),
@@ -52,9 +56,9 @@ _HOMES = {
     "spellstack.rules": ("Action", "ActionOption", "Answer", "Decision", "PlayerView", "Reply", "default_answer",
                          "player_ref"),
     "spellstack.seats": ("parse_entrant",),
-    "spellstack.trace": ("ReplayError", "ReplayMismatchError", "Trace", "TraceError",
-                         "TraceHeader", "TraceMessage", "TraceResult", "read_trace",
-                         "replay_trace"),
+    "spellstack.trace": ("RecordError", "ReplayError", "ReplayMismatchError", "Trace", "TraceError",
+                         "TraceHeader", "TraceMessage", "TraceResult", "check_record", "read_record",
+                         "read_trace", "replay_trace"),
     "spellstack.tournament": ("TournamentSettings", "play_tournament"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
@@ -70,11 +74,13 @@ __all__ = [
     "Decision",
     "Deck",
     "GameHost",
+    "GameRecord",
     "GameResult",
     "GameSetup",
     "HumanSeat",
     "PlayerView",
     "RandomBot",
+    "RecordError",
     "ReplayError",
     "ReplayMismatchError",
     "Reply",
@@ -87,6 +93,7 @@ __all__ = [
     "TraceMessage",
     "TraceResult",
     "__version__",
+    "check_record",
     "default_answer",
     "load_cards",
     "load_deck",
@@ -95,6 +102,7 @@ __all__ = [
     "play_setup",
     "play_tournament",
     "player_ref",
+    "read_record",
     "read_trace",
     "replay_trace",
 ]

@@ -1,6 +1,6 @@
-"""docs/replay-and-why.md and docs/trace-format.md show what their commands print: every
-```console block's commands are run in order, as a reader would run them from the repository's
-root, and the page must hold exactly their output (``regenerate`` writes it)."""
+"""docs/replay-and-why.md, docs/trace-format.md and docs/records.md show what their commands
+print: every ```console block's commands are run in order, as a reader would run them from the
+repository's root, and the page must hold exactly their output (``regenerate`` writes it)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = {ROOT / "docs" / "replay-and-why.md": 5, ROOT / "docs" / "trace-format.md": 1}
+PAGES = {ROOT / "docs" / "replay-and-why.md": 5, ROOT / "docs" / "trace-format.md": 1,
+         ROOT / "docs" / "records.md": 6}
 """Each page, and how many console blocks it has at least."""
 _PRELUDE = 'spellstack() { "$PY" -m spellstack "$@"; }\npython() { "$PY" "$@"; }\n'
 """``spellstack`` and ``python`` as installed, for the commands run here."""

@@ -20,14 +20,30 @@ from ._player import (
     player_actor,
     raise_unless_policys,
 )
+from ._record import (
+    FORFEITED,
+    RECORD_EVENT,
+    RECORD_FORMAT,
+    UNREADABLE,
+    GameRecord,
+    GameRecorder,
+    RecordedMessage,
+    RecordedResult,
+    RecordedSeat,
+    deck_runs,
+    encode_record,
+    record_entry,
+    sparse,
+)
 from ._run import Client, CoordinatorFactory, play_game, play_one_game, play_setup
 from ._seat_channel import MAX_REJECTIONS, MAX_SETTINGS, MAX_STRIKES, ChannelStatistics, SeatChannel
 from ._setup import GameSetup
-from ._tracer import TRACE_FORMAT, TraceWriter, tracer_actor
+from ._tracer import TRACE_FORMAT, TraceSink, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
 __all__ = [
     "ENGINE_ERROR",
+    "FORFEITED",
     "GAME_OVER_GRACE",
     "LAG_FRACTION",
     "LAG_PERIOD",
@@ -35,12 +51,17 @@ __all__ = [
     "MAX_SETTINGS",
     "MAX_STRIKES",
     "REASON_LIMIT",
+    "RECORD_EVENT",
+    "RECORD_FORMAT",
     "TRACE_FORMAT",
+    "UNREADABLE",
     "ChannelStatistics",
     "Client",
     "Coordinator",
     "CoordinatorFactory",
     "CoordinatorStatistics",
+    "GameRecord",
+    "GameRecorder",
     "GameResult",
     "GameSetup",
     "HeldTime",
@@ -48,14 +69,20 @@ __all__ = [
     "LoopLag",
     "PlayerActor",
     "PlayerStatistics",
+    "RecordedMessage",
+    "RecordedResult",
+    "RecordedSeat",
     "SeatChannel",
     "SeatClock",
     "SeatConcedes",
     "SeatConfig",
     "SeatLeaves",
     "TraceRecord",
+    "TraceSink",
     "TraceWriter",
     "Wire",
+    "deck_runs",
+    "encode_record",
     "error_text",
     "loop_lag",
     "play_game",
@@ -63,7 +90,9 @@ __all__ = [
     "play_setup",
     "player_actor",
     "raise_unless_policys",
+    "record_entry",
     "sba_actor",
+    "sparse",
     "stack_actor",
     "tracer_actor",
 ]

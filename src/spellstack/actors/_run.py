@@ -10,6 +10,7 @@ engine errors: the player actor turns them into a forfeit of that seat.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -24,8 +25,9 @@ from ..rules import DEFAULT_TURN_LIMIT, Game, StartSettings
 from ._coordinator import ENGINE_ERROR, Coordinator, GameResult, SeatConfig
 from ._kernel_actors import sba_actor, stack_actor
 from ._player import player_actor
+from ._record import GameRecorder, encode_record
 from ._setup import GameSetup
-from ._tracer import TraceWriter, tracer_actor
+from ._tracer import TraceSink, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
 __all__ = ["Client", "CoordinatorFactory", "play_game", "play_one_game", "play_setup"]
@@ -150,13 +152,16 @@ async def _play_game(
     game_id: str,
     box: _Containment,
     coordinator: CoordinatorFactory = Coordinator,
+    kernel_events: bool = True,
 ) -> tuple[GameResult, Coordinator]:
+    """``kernel_events``: with ``trace``, the kernel's events are traced too (a record alone
+    needs only the messages and the coordinator's events)."""
     n = len(game.state.players)
     if len(policies) != n:
         raise ValueError(f"{n} players but {len(policies)} policies")
     seat_configs = list(configs) if configs is not None else [SeatConfig()] * n
     wire = Wire(game_id, trace)
-    if trace is not None:  # the kernel's events are traced too, with when they happened
+    if trace is not None and kernel_events:  # traced with when they happened
         game.trace_log = []
         wire.game = game
     names = [f"player:{p.name}" for p in game.state.players]
@@ -246,6 +251,7 @@ async def play_one_game(
     timestamps: bool = False,
     turn_limit: int = DEFAULT_TURN_LIMIT,
     entrants: Sequence[str] | None = None,
+    record_path: Path | None = None,
 ) -> tuple[Game, GameResult]:
     """Play one game from built-in decks, deck files or loaded ``Deck``s, seat ``i`` with
     ``decks[i]`` and ``policies[i]``: a thin convenience over ``play_setup`` for the
@@ -254,7 +260,7 @@ async def play_one_game(
     final state) and the result."""
     setup = GameSetup(decks, seed, names or (), start, turn_limit, configs or (), game_id=game_id)
     return await play_setup(setup, policies, trace_path=trace_path, history=history,
-                            timestamps=timestamps, entrants=entrants)
+                            timestamps=timestamps, entrants=entrants, record_path=record_path)
 
 
 async def play_setup(
@@ -265,16 +271,21 @@ async def play_setup(
     history: bool = False,
     timestamps: bool = False,
     entrants: Sequence[str] | None = None,
+    record_path: Path | None = None,
 ) -> tuple[Game, GameResult]:
     """Play the game of ``setup``, seat ``i`` played by ``policies[i]``, optionally tracing it
     to ``trace_path`` (JSON Lines); returns the game (its final state) and the result.
     ``history``: keep every event in ``game.history``. A setup's ``start`` is recorded in the
     trace's header. ``timestamps``: each trace line gets the time it was written (otherwise no
     line holds a clock's reading). ``entrants``: who plays each seat, for the trace's header
-    (default: each policy's class; a replay gives the recorded ones).
+    (default: each policy's class; a replay gives the recorded ones). ``record_path``: write
+    the game's record there (``GameRecorder``: one JSON object, built from what the tracer is
+    handed, with or without a trace file).
 
-    A tracer that fails (writing a line raises) ends the game as an engine error like any
-    other actor; the result line is still written if the writer can.
+    Both files are opened before the game starts (an ``OSError`` if one can't be). A tracer
+    that fails (writing a line raises) ends the game as an engine error like any other actor;
+    the result line is still written if the writer can. A record that can't be written ends
+    the game as an engine error too (``engine error: recorder: ...``).
     """
     cards = load_cards()
     setup = setup.loaded(cards)
@@ -285,45 +296,82 @@ async def play_setup(
     game_id = setup.game_id
     start = setup.start
     box = _Containment()
-    if trace_path is None:
+    if trace_path is None and record_path is None:
         result, _ = await _play_game(game, policies, configs, None, game_id, box)
         return game, result
-    with open(trace_path, "w", encoding="utf-8") as stream:
-        writer = TraceWriter(stream, timestamps=timestamps)
-        extra: dict[str, object] = {}
-        if start is not None:
-            told: dict[str, object] = {"chooser": start.chooser, "mulligans": start.mulligans}
-            if start.starting is not None:  # only then: other traces' headers stay as they were
-                told["starting"] = start.starting
-            if start.library_seeds:
-                told["library_seeds"] = list(start.library_seeds)
-            extra["start"] = told
-        try:
-            writer.header(setup.seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
-                          players=list(names), game=game_id,
-                          decklists={nm: list(d.cards) for nm, d in zip(names, loaded, strict=True)},
-                          entrants=dict(zip(names, entrants if entrants is not None else
-                                            [_entrant(p) for p in policies], strict=True)),
-                          seats=[_seat_settings(nm, c) for nm, c in zip(names, configs, strict=True)],
-                          turn_limit=setup.turn_limit, **extra)
-        except Exception as err:  # the game is not played: nothing of it could be traced
-            box.record("tracer", err)
+    who = list(entrants) if entrants is not None else [_entrant(p) for p in policies]
+    with contextlib.ExitStack() as files:
+        stream = None if trace_path is None else files.enter_context(open(trace_path, "w", encoding="utf-8"))
+        # Unbuffered: written once, at the end, so that a failure to write is the write's.
+        saved = None if record_path is None else files.enter_context(open(record_path, "wb", buffering=0))
+        writer = None if stream is None else TraceWriter(stream, timestamps=timestamps)
+        recorder = None if saved is None else GameRecorder.of(
+            game=game_id, seed=setup.seed, names=names, entrants=who,
+            bot_seeds=[setup.bot_seed(i) for i in range(len(names))], decks=loaded,
+            configs=configs, start=start, turn_limit=setup.turn_limit)
+        if writer is not None:
+            extra: dict[str, object] = {}
+            if start is not None:
+                told: dict[str, object] = {"chooser": start.chooser, "mulligans": start.mulligans}
+                if start.starting is not None:  # only then: other traces' headers stay as they were
+                    told["starting"] = start.starting
+                if start.library_seeds:
+                    told["library_seeds"] = list(start.library_seeds)
+                extra["start"] = told
+            try:
+                writer.header(setup.seed, {nm: d.name for nm, d in zip(names, loaded, strict=True)},
+                              players=list(names), game=game_id,
+                              decklists={nm: list(d.cards) for nm, d in zip(names, loaded, strict=True)},
+                              entrants=dict(zip(names, who, strict=True)),
+                              seats=[_seat_settings(nm, c) for nm, c in zip(names, configs, strict=True)],
+                              turn_limit=setup.turn_limit, **extra)
+            except Exception as err:  # the game is not played: nothing of it could be traced
+                box.record("tracer", err)
+        sinks = [s for s in (writer, recorder) if s is not None]
+        sink = sinks[0] if len(sinks) == 1 else _Tee(tuple(sinks))
         send, recv = trio.open_memory_channel[TraceRecord](math.inf)
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(box.guard, "tracer", tracer_actor, recv, writer)
+            nursery.start_soon(box.guard, "tracer", tracer_actor, recv, sink)
             async with send:
-                result, coord = await _play_game(game, policies, configs, send, game_id, box)
+                result, coord = await _play_game(game, policies, configs, send, game_id, box,
+                                                 kernel_events=writer is not None)
         everyone = frozenset(range(len(names)))
         if box.fault and not result.reason.startswith(ENGINE_ERROR):
             # The tracer failed on a line written after the game's end: whenever it fails,
             # the game counts as failed, so the outcome does not depend on how far the tracer
             # had got. The seats were told the real outcome already.
             result = await coord.abort(box.actor, box.fault, skip=everyone, error=box.error)
-        try:
-            writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
-                          final_hash=result.final_hash, seed=result.seed)
-        except Exception as err:
-            if not box.fault:
-                box.record("tracer", err)
-                result = await coord.abort(box.actor, box.fault, skip=everyone, error=err)
+        if writer is not None:
+            try:
+                writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
+                              final_hash=result.final_hash, seed=result.seed)
+            except Exception as err:
+                if not box.fault:
+                    box.record("tracer", err)
+                    result = await coord.abort(box.actor, box.fault, skip=everyone, error=err)
+        if recorder is not None and saved is not None:
+            try:
+                left = memoryview(encode_record(recorder.finish(result)))
+                while left:
+                    written = saved.write(left)
+                    if not written:
+                        raise OSError(f"{record_path}: nothing more could be written")
+                    left = left[written:]
+            except Exception as err:
+                if not box.fault:
+                    box.record("recorder", err)
+                    result = await coord.abort(box.actor, box.fault, skip=everyone, error=err)
     return game, result
+
+
+@dataclass(frozen=True, slots=True)
+class _Tee:
+    """Hands each traced record to every sink: the trace writer and the recorder."""
+
+    sinks: tuple[TraceSink, ...]
+    """Where each record goes, in order."""
+
+    def message(self, rec: TraceRecord) -> None:
+        """Hand ``rec`` to each sink."""
+        for sink in self.sinks:
+            sink.message(rec)

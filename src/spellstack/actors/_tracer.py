@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import msgpack  # type: ignore[import-untyped]
 import orjson
@@ -14,7 +14,7 @@ from .._version import __version__
 from ..protocol import MESSAGE_TYPES, named_from_wire, to_plain
 from ._wire import TraceRecord
 
-__all__ = ["TRACE_FORMAT", "TraceWriter", "tracer_actor"]
+__all__ = ["TRACE_FORMAT", "TraceSink", "TraceWriter", "tracer_actor"]
 
 TRACE_FORMAT = 7
 """Version of the trace format (2: requests carry view deltas; payloads in the named form;
@@ -24,6 +24,14 @@ holds the decklists, the entrants and each seat's settings, and ``GameEvent`` re
 happened, each with its turn and step; 6: each event is carried once, as its ``GameEvent``:
 ``Resolved`` and ``SBABatch`` give the count of their events, not the events again;
 ``docs/trace-format.md``)."""
+
+
+class TraceSink(Protocol):
+    """What the tracer hands each record to: a ``TraceWriter``, a game's recorder."""
+
+    def message(self, rec: TraceRecord) -> None:
+        """Take one record."""
+        ...
 
 
 class _LineLogger:
@@ -97,7 +105,7 @@ class TraceWriter:
         self._log.info("result", **fields)
 
 
-async def tracer_actor(inbox: trio.MemoryReceiveChannel[TraceRecord], writer: TraceWriter) -> None:
+async def tracer_actor(inbox: trio.MemoryReceiveChannel[TraceRecord], writer: TraceSink) -> None:
     """Write records until the channel closes. Each time it is scheduled it writes every record
     already waiting (senders never wait on it: ``Wire.record`` uses ``send_nowait``), so a
     game's messages cost it one wake-up per batch rather than a scheduling round each."""

@@ -15,6 +15,7 @@ from ..cards import DECKS, Deck, load_cards
 from ..rules import Event
 from ..seats import BUILT_IN_BOTS, EntrantError, PolicySeat, Seat, parse_entrant, play_seats, seat_of
 from ._errors import CommandError
+from ._trace_file import check_output_path
 
 __all__ = ["add_parser", "narrate"]
 
@@ -57,6 +58,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
     p.add_argument("--trace", type=Path, default=None, help="write the message trace here "
                    "(JSON Lines, docs/trace-format.md)")
+    p.add_argument("--record", type=Path, default=None, metavar="FILE",
+                   help="write the game's record here: one JSON file, a few kilobytes, that "
+                        "`spellstack replay` plays again (docs/records.md)")
     p.add_argument("--timestamps", action="store_true",
                    help="give each trace line the time it was written (UTC); without it no line "
                         "holds a clock's reading, and the same seed gives the same file")
@@ -86,9 +90,13 @@ def _table(args: argparse.Namespace) -> tuple[list[str], list[str | Deck], list[
 
 def run(args: argparse.Namespace) -> int:
     if args.trace is not None:
-        _check_trace_path(args.trace)
+        check_output_path(args.trace, "--trace")
     elif args.timestamps:
         raise CommandError("--timestamps is for the trace: give --trace FILE too")
+    if args.record is not None:
+        check_output_path(args.record, "--record")
+        if args.trace is not None and args.record.resolve() == args.trace.resolve():
+            raise CommandError("--record and --trace name the same file; give each its own")
     names, decks, seats = _table(args)
     # The random bots' seeds are 2 * seed + 1 and + 2 (GameSetup's default).
     # Read before the game, so that a deck file is shown by its deck's name (an Arena
@@ -96,9 +104,11 @@ def run(args: argparse.Namespace) -> int:
     setup = GameSetup(decks, args.seed, names).loaded()
     try:
         game, result = trio.run(lambda: play_seats(setup, seats, trace_path=args.trace, history=True,
-                                                   timestamps=args.timestamps))
-    except OSError as err:  # the trace file can't be created (permissions, a full disk)
-        raise CommandError(f"--trace {str(args.trace)!r}: {err.strerror or err}") from None
+                                                   timestamps=args.timestamps, record_path=args.record))
+    except OSError as err:  # a file can't be created (permissions, a full disk)
+        option, path = ("--record", args.record) if args.record is not None and (
+            err.filename == str(args.record)) else ("--trace", args.trace)
+        raise CommandError(f"{option} {str(path)!r}: {err.strerror or err}") from None
     shown = [d.name for d in setup.read_decks()]
     print(printable(f"spellstack play: {names[0]} ({shown[0]}) vs {names[1]} ({shown[1]}), "
                     f"seed {args.seed}"))
@@ -112,17 +122,11 @@ def run(args: argparse.Namespace) -> int:
           f"passes, {result.messages} messages")
     if args.trace:
         print(f"trace written to {args.trace}")
+    if args.record:
+        print(f"record written to {args.record}")
     if failed:
         print(f"spellstack play: the game stopped on an {result.reason} (seed {result.seed})",
               file=sys.stderr)
         return 1
     return 0
 
-
-def _check_trace_path(path: Path) -> None:
-    """Refuse a trace path that can't be written before the game starts."""
-    if path.is_dir():
-        raise CommandError(f"--trace {str(path)!r} is a folder; name a file in it")
-    if not path.parent.is_dir():
-        raise CommandError(f"--trace {str(path)!r}: the folder {str(path.parent)!r} does not "
-                           "exist")

@@ -9,7 +9,7 @@ from .._printable import printable
 from ..trace import Trace, TraceError, read_trace
 from ._errors import CommandError
 
-__all__ = ["load_trace", "note_cut"]
+__all__ = ["check_output_path", "load_trace", "note_cut"]
 
 
 def load_trace(path: Path) -> Trace:
@@ -33,3 +33,12 @@ def note_cut(trace: Trace, path: Path) -> None:
     if trace.cut_line:
         print(printable(f"note: {path}: line {trace.cut_line} is cut off; read up to line "
                         f"{trace.cut_line - 1}"), file=sys.stderr)
+
+
+def check_output_path(path: Path, option: str) -> None:
+    """Refuse a path to write that can't be (a folder, a missing folder) before any work is
+    done: ``CommandError`` naming ``option``."""
+    if path.is_dir():
+        raise CommandError(f"{option} {str(path)!r} is a folder; name a file in it")
+    if not path.parent.is_dir():
+        raise CommandError(f"{option} {str(path)!r}: the folder {str(path.parent)!r} does not exist")

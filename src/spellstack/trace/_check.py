@@ -91,16 +91,17 @@ def _replayed_lines(path: Path) -> tuple[list[dict[str, Any]], dict[str, Any] | 
     return messages, result
 
 
-async def check_replay(trace: Trace) -> ReplayCheck:
+async def check_replay(trace: Trace, *, trace_path: Path | None = None) -> ReplayCheck:
     """Play ``trace``'s game again from its header and what each seat sent (``replay_trace``),
     tracing the replay to a temporary file, and compare the two traces line by line: each
     message line by number (sender, receiver, kind, payload), then the result line. A trace
     cut short (no result line) is compared up to its last record (``ReplayCheck.cut_after``).
     ``ReplayError`` if the game can't be set up again; ``TraceRecordError`` (before anything is
-    played) if a message a seat sent doesn't decode as its kind."""
+    played) if a message a seat sent doesn't decode as its kind. ``trace_path``: keep the
+    replay's trace there (otherwise it is written to a temporary file)."""
     error = ""
     with tempfile.TemporaryDirectory(prefix="spellstack-replay-") as folder:
-        path = Path(folder) / "replay.jsonl"
+        path = trace_path if trace_path is not None else Path(folder) / "replay.jsonl"
         try:
             await replay_trace(trace, trace_path=path)
         except ReplayError:

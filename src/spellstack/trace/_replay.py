@@ -34,9 +34,10 @@ from ..bots import Bot
 from ..cards import Deck
 from ..protocol import DecisionRequest, Message, PriorityRequest, Stops
 from ..rules import Decision, Game, PlayerView, Reply
-from ._read import ReplayMismatchError, Trace, TraceMessage
+from ._read import ReplayMismatchError, Trace, TraceHeader
 
-__all__ = ["ReplayBot", "ReplaySeat", "SeatScript", "SeatStep", "replay_trace", "seat_script"]
+__all__ = ["ReplayBot", "ReplaySeat", "ScriptBuilder", "SeatScript", "SeatStep", "play_scripts", "replay_trace",
+           "seat_script"]
 
 _LATE = re.compile(r"answered after (\d+(?:\.\d+)?) s, over its (\d+(?:\.\d+)?(?:e[-+]?\d+)?) s deadline")
 """A seat channel's forfeit of a seat whose answer came after its deadline: a policy that held
@@ -70,11 +71,69 @@ class SeatScript:
     """The player's name."""
     steps: tuple[SeatStep, ...]
     """What it sent, in order."""
-    received: tuple[TraceMessage, ...]
-    """What the coordinator sent it, in order."""
+    received: int
+    """How many messages the coordinator sent it."""
     reads: int | None = None
     """For a player forfeited for not reading its messages: how many it read before it
     stopped; None: it read everything."""
+
+
+class ScriptBuilder:
+    """Builds one player's ``SeatScript`` from what happened to its seat, told in the order it
+    happened: each message it was sent (``receive``), each it sent (``send``), the bytes it
+    sent that could not be read (``unreadable``) and the coordinator's forfeits of it
+    (``forfeited``). ``seat_script`` tells it a trace; a record tells it the same
+    (``record_scripts``)."""
+
+    def __init__(self, player: str) -> None:
+        self.player = player
+        """The player's name."""
+        self.received = 0
+        """Messages it was sent so far."""
+        self.steps: list[SeatStep] = []
+        """What it sent so far."""
+        self.late: dict[int, float] = {}
+        """Steps sent after their deadline, by index: how long the player held the loop."""
+        self.reads: int | None = None
+        """How many messages it read before it stopped reading (None: it read them all)."""
+        self.last_sent = -1
+        """The index of the last message it sent (-1: none)."""
+
+    def receive(self, count: int = 1) -> None:
+        """It was sent a message (``count`` messages)."""
+        self.received += count
+
+    def send(self, line: int, message: Message) -> None:
+        """It sent ``message`` (at ``line`` of its trace)."""
+        self.steps.append(SeatStep(self.received, line, message))
+        self.last_sent = len(self.steps) - 1
+
+    def unreadable(self, line: int, data: bytes) -> None:
+        """It sent ``data``, which could not be read (its ``malformed`` event at ``line``)."""
+        self.steps.append(SeatStep(self.received, line, None, data))
+
+    def forfeited(self, reason: str) -> None:
+        """The coordinator forfeited it for ``reason``: for an answer after its deadline, the
+        answer is held as long again; for not reading, it stops reading where it did."""
+        if (found := _LATE.fullmatch(reason)) and self.last_sent >= 0:
+            # Held just past the deadline at least: the reason's time is rounded.
+            spent, limit = float(found[1]), float(found[2])
+            self.late[self.last_sent] = max(spent, limit + 0.001)
+        elif reason.startswith(_UNREAD):
+            # The message it could not be sent waited behind one in the link's buffer.
+            self.reads = max(self.received - 2, 0)
+
+    def script(self) -> SeatScript:
+        """The player's script."""
+        late = self.late
+        held = [SeatStep(s.after, s.line, s.message, s.data, late[i]) if i in late else s
+                for i, s in enumerate(self.steps)]
+        # The coordinator reads a seat's messages in the order they were sent. One that could
+        # not be read is recorded when it is read, a message when it is sent: of two sent after
+        # the same message received, unreadable bytes read before the reply to them came went
+        # first.
+        held.sort(key=lambda s: (s.after, s.message is not None, s.line))
+        return SeatScript(self.player, tuple(held), self.received, self.reads)
 
 
 def seat_script(trace: Trace, player: str) -> SeatScript:
@@ -82,35 +141,19 @@ def seat_script(trace: Trace, player: str) -> SeatScript:
     decode as its kind."""
     actor = f"player:{player}"
     seat = trace.header.players.index(player)
-    received: list[TraceMessage] = []
-    steps: list[SeatStep] = []
-    late: dict[int, float] = {}
-    reads = None
-    last_sent = -1
+    build = ScriptBuilder(player)
     for m in trace.messages:
         if m.receiver == actor:
-            received.append(m)
+            build.receive()
         elif m.sender == actor:
-            steps.append(SeatStep(len(received), m.line, m.decode(trace.source)))
-            last_sent = len(steps) - 1
+            build.send(m.line, m.decode(trace.source))
         elif m.kind == "GameEvent" and m.payload.get("player") == seat:
-            kind, text = m.payload.get("kind"), str(m.payload.get("text", ""))
+            kind = m.payload.get("kind")
             if kind == "malformed" and m.data:
-                steps.append(SeatStep(len(received), m.line, None, m.data))
-            elif kind == "forfeit" and (found := _LATE.fullmatch(text)) and last_sent >= 0:
-                # Held just past the deadline at least: the reason's time is rounded.
-                spent, limit = float(found[1]), float(found[2])
-                late[last_sent] = max(spent, limit + 0.001)
-            elif kind == "forfeit" and text.startswith(_UNREAD):
-                # The message it could not be sent waited behind one in the link's buffer.
-                reads = max(len(received) - 2, 0)
-    held = [SeatStep(s.after, s.line, s.message, s.data, late[i]) if i in late else s
-            for i, s in enumerate(steps)]
-    # The coordinator reads a seat's messages in the order they were sent. One that could not
-    # be read is recorded when it is read, a message when it is sent: of two sent after the
-    # same message received, unreadable bytes read before the reply to them came went first.
-    held.sort(key=lambda s: (s.after, s.message is not None, s.line))
-    return SeatScript(player, tuple(held), tuple(received), reads)
+                build.unreadable(m.line, m.data)
+            elif kind == "forfeit":
+                build.forfeited(str(m.payload.get("text", "")))
+    return build.script()
 
 
 class ReplaySeat:
@@ -137,7 +180,7 @@ class ReplaySeat:
         script = self.script
         await self._send_due(link)
         ready()
-        recorded = len(script.received)
+        recorded = script.received
         while True:
             if script.reads is not None and self.received >= script.reads:
                 await trio.sleep_forever()  # the player stopped reading here
@@ -199,6 +242,29 @@ class ReplayBot:
         return reply
 
 
+async def play_scripts(header: TraceHeader, scripts: Sequence[SeatScript], *,
+                       decks: Sequence[str | Deck] | None = None,
+                       configs: Sequence[SeatConfig] | None = None,
+                       trace_path: Path | None = None) -> tuple[Game, GameResult, list[ReplaySeat]]:
+    """Play the game ``header`` sets up again, each seat played from its script
+    (``ReplaySeat``, in seat order), in a trio run of its own on a mock clock (see
+    ``replay_trace``); returns the game, its result and the seats (what each sent). Checks
+    nothing: its callers compare with what they recorded."""
+    players = header.players
+    chosen: Sequence[str | Deck] = (decks if decks is not None else
+                                    [Deck(header.decks[p], header.decklists[p]) for p in players])
+    seats = [ReplaySeat(s) for s in scripts]
+    clients: list[Bot | Client] = [s.client(header.entrants[p]) for s, p in zip(seats, players, strict=True)]
+    play = functools.partial(play_one_game, chosen, clients, header.seed, names=players,
+                             trace_path=trace_path,
+                             configs=configs if configs is not None else list(header.seats),
+                             start=header.start, game_id=header.game, turn_limit=header.turn_limit,
+                             entrants=[header.entrants[p] for p in players])
+    game, result = await trio.to_thread.run_sync(
+        functools.partial(trio.run, play, clock=trio.testing.MockClock(autojump_threshold=0)))
+    return game, result, seats
+
+
 async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
                        configs: Sequence[SeatConfig] | None = None,
                        trace_path: Path | None = None) -> tuple[Game, GameResult]:
@@ -225,17 +291,8 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
     """
     header = trace.header
     players = header.players
-    chosen: Sequence[str | Deck] = (decks if decks is not None else
-                                    [Deck(header.decks[p], header.decklists[p]) for p in players])
-    seats = [ReplaySeat(seat_script(trace, p)) for p in players]
-    clients: list[Bot | Client] = [s.client(header.entrants[p]) for s, p in zip(seats, players, strict=True)]
-    play = functools.partial(play_one_game, chosen, clients, header.seed, names=players,
-                             trace_path=trace_path,
-                             configs=configs if configs is not None else list(header.seats),
-                             start=header.start, game_id=header.game, turn_limit=header.turn_limit,
-                             entrants=[header.entrants[p] for p in players])
-    game, result = await trio.to_thread.run_sync(
-        functools.partial(trio.run, play, clock=trio.testing.MockClock(autojump_threshold=0)))
+    game, result, seats = await play_scripts(header, [seat_script(trace, p) for p in players],
+                                             decks=decks, configs=configs, trace_path=trace_path)
     recorded = trace.result
     problems = []
     if recorded is not None:

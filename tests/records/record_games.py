@@ -1,0 +1,152 @@
+"""Games for the record tests: each played once with both a trace and a record, so that the
+record's replay can be compared with the trace byte for byte. The misbehaving seats (a bot that
+hangs, one that holds the event loop past its deadline, one that stops reading, one that sends
+bytes that can't be read, asks for full views, tries an illegal action and sets its stops, one
+that concedes) play on a mock clock, as ``spellstack replay`` does."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+import trio.testing
+
+from spellstack import Action, RandomBot, default_answer
+from spellstack.actors import Client, Link, SeatConfig, play_one_game
+from spellstack.bots import Bot
+from spellstack.cli import main
+from spellstack.protocol import (
+    Concede,
+    DecisionRequest,
+    GameOver,
+    PriorityRequest,
+    RequestFullView,
+    SetStops,
+    Stops,
+    SubmitAction,
+    SubmitAnswer,
+)
+from spellstack.rules import Decision, PlayerView, Reply, StartSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+DEADLINE = 30.0
+"""The seats' deadline in the in-process games: a replay that waited for real would take half
+a minute per silent seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """One game's files."""
+
+    trace: Path
+    """Its trace (``--trace``)."""
+    record: Path
+    """Its record (``--record``)."""
+
+
+def play_cli(folder: Path, *args: str) -> Played:
+    """``spellstack play ARGS --trace ... --record ...`` into ``folder``."""
+    played = Played(folder / "game.jsonl", folder / "game.json")
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main(["play", *args, "--trace", str(played.trace), "--record", str(played.record)]) == 0
+    return played
+
+
+def play_mock(folder: Path, policies: Sequence[Bot | Client], *, turn_limit: int = 0,
+              start: StartSettings | None = None) -> Played:
+    """One game of the given seats (ann then ben) on a mock clock, traced and recorded."""
+    played = Played(folder / "game.jsonl", folder / "game.json")
+    configs = [SeatConfig(auto_pass=False, timeout=DEADLINE), SeatConfig(timeout=DEADLINE)]
+    trio.run(lambda: play_one_game(["gruul", "dimir"], policies, 5, names=["ann", "ben"],
+                                   trace_path=played.trace, record_path=played.record,
+                                   configs=configs, turn_limit=turn_limit, start=start),
+             clock=trio.testing.MockClock(autojump_threshold=0))
+    return played
+
+
+class HangsAtThirdPriority:
+    """Plays as a random bot, but never answers its third priority decision."""
+
+    def __init__(self, seed: int) -> None:
+        self.random = RandomBot(seed)
+        self.asked = 0
+
+    async def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        if decision.kind == "priority":
+            self.asked += 1
+            if self.asked == 3:
+                await trio.sleep_forever()
+        return self.random.decide(view, decision)
+
+
+class HoldsAtThirdPriority(RandomBot):
+    """Holds the event loop past its deadline at its third priority decision (on the mock
+    clock: it moves it on without yielding), then answers."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.asked = 0
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        if decision.kind == "priority":
+            self.asked += 1
+            if self.asked == 3:
+                clock = trio.lowlevel.current_clock()
+                assert isinstance(clock, trio.testing.MockClock)
+                clock.jump(DEADLINE + 7.25)
+        return super().decide(view, decision)
+
+
+async def stops_reading(link: Link) -> None:
+    """Asks for its stops twice at its first request, and never reads again."""
+    await link.receive()
+    stops = SetStops(Stops(my_turn=("precombat_main",)))
+    await link.send(stops)
+    await link.send(stops)
+    await trio.sleep_forever()
+
+
+async def misbehaves(link: Link) -> None:
+    """Plays the default answers, and at given requests misbehaves first: bytes that can't be
+    read (2), a request for the full view (4), an illegal action (6), new stops (8), bytes
+    that can't be read sent with the answer (10); concedes at its 14th."""
+    n = 0
+    answered = False
+    while True:
+        msg = await link.receive()
+        if isinstance(msg, GameOver):
+            return
+        if not isinstance(msg, PriorityRequest | DecisionRequest):
+            continue
+        if answered:  # the request sent again after the error reply: answered already
+            answered = False
+            continue
+        n += 1
+        decision = msg.decision
+        reply = default_answer(decision)
+        answer = (SubmitAction(decision.id, reply) if isinstance(reply, Action)
+                  else SubmitAnswer(reply))
+        if n == 2:
+            await link.send_bytes(b"\x91\xc1")
+            continue
+        if n == 4 and not msg.view.full:
+            await link.send(RequestFullView(decision.id))
+            continue
+        if n == 6 and isinstance(msg, PriorityRequest):
+            await link.send(SubmitAction(decision.id, Action("cast", object_id=999_999)))
+            continue
+        if n == 8:
+            await link.send(SetStops(Stops(my_turn=("precombat_main", "declare_attackers"))))
+        if n == 10:
+            await link.send_bytes(b"\xc1")
+            await link.send(answer)
+            answered = True
+            continue
+        if n == 14:
+            await link.send(Concede())
+            continue
+        await link.send(answer)
