@@ -231,15 +231,15 @@ def test_output_paths_are_checked_before_the_first_game(tmp_path: Path, capsys: 
 def test_a_results_file_that_fails_at_the_end_keeps_the_games(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "t.db"
-    real: Callable[..., int] = Path.write_text
+    real: Callable[..., Any] = Path.open
 
-    def full(self: Path, *args: Any, **kwargs: Any) -> int:
-        if self.name == "r.json":
+    def full(self: Path, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        if self.name == "r.json" and "w" in mode:
             raise OSError(errno.ENOSPC, "No space left on device")
-        return real(self, *args, **kwargs)
+        return real(self, mode, *args, **kwargs)
 
     with monkeypatch.context() as patch:
-        patch.setattr(Path, "write_text", full)
+        patch.setattr(Path, "open", full)
         code, err = _main(capsys, "--db", str(db), "--results", str(tmp_path / "r.json"))
     assert code == 2 and err.count("\n") == 0, err
     assert "--results" in err and "No space left on device" in err and f"kept in {db}" in err

@@ -31,10 +31,10 @@ from ..tournament import (
 from ._errors import CommandError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
-    from ..tournament import GameRow, TournamentSettings
+    from ..tournament import GameRow, SprtResult, TournamentSettings
 
 __all__ = ["add_parser"]
 
@@ -65,6 +65,17 @@ def _positive(limit: int) -> type[int]:
         return value
 
     return parse  # type: ignore[return-value]
+
+
+def _whole(text: str) -> int:
+    """An argparse type: a whole number from 0 up."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -140,6 +151,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "played once from each side (the same seed and library orders, the "
                         "seats swapped), so the luck of the deal cancels; a round robin's or "
                         "gauntlet's --repeat K plays K pairs")
+    p.add_argument("--sprt", nargs="+", default=None, metavar="KEY=VALUE",
+                   help="stop once a sequential probability ratio test decides: elo0=E0 elo1=E1 "
+                        "[alpha=0.05] [beta=0.05] [model=normalized|logistic] (H1: the first "
+                        "entrant leads by elo1 rather than elo0); two entrants, with --pairs or "
+                        "--best-of 1")
+    p.add_argument("--rating-interval", type=_whole, default=0, metavar="N",
+                   help="after every N games (in schedule order), the standings so far on "
+                        "stderr (two entrants: the pair line, and the SPRT's); default 0: none")
     p.add_argument("--turn-limit", type=_positive(MAX_TURN_LIMIT), default=DEFAULT_TURN_LIMIT,
                    metavar="N", help=f"a game still going after N turns is drawn (default "
                                      f"{DEFAULT_TURN_LIMIT})")
@@ -241,9 +260,26 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
         raise CommandError("--pairs and --best-of: a game pair is two games, one from each side; "
                            "give one")
     best_of = 2 if args.pairs else 3 if args.best_of is None else args.best_of
+    sprt = None
+    if args.sprt is not None:
+        from ..tournament import SprtError, parse_sprt
+
+        try:
+            sprt = parse_sprt(args.sprt)
+        except SprtError as err:
+            raise CommandError(f"--sprt: {err}") from None
+        if len(entrants) != 2:
+            raise CommandError(f"--sprt tests one entrant against another: give exactly 2 "
+                               f"entrants, not {len(entrants)}")
+        if args.format == "swiss":
+            raise CommandError("--sprt is for a round robin of two entrants, not --format swiss")
+        if not args.pairs and best_of != 1:
+            raise CommandError(f"--sprt needs games that stand alone: --pairs, or --best-of 1 "
+                               f"(not best of {best_of})")
     return TournamentSettings(entrants, args.format, best_of, args.seed, args.rounds or 0,
                               args.repeat, deadline=args.deadline, trust=args.trust, bot_memory=memory,
-                              pairs=args.pairs, turn_limit=args.turn_limit, top=args.top or 0)
+                              pairs=args.pairs, turn_limit=args.turn_limit, top=args.top or 0,
+                              sprt=sprt)
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -402,6 +438,7 @@ def run(args: argparse.Namespace) -> int:
         StoreError,
         WorkerSetupError,
         games_csv,
+        interim_lines,
         play_tournament,
         report,
         results_json,
@@ -467,11 +504,18 @@ def run(args: argparse.Namespace) -> int:
         recorded = f"{held} game{'s' if held != 1 else ''} recorded"
         bar.write(f"spellstack tournament: resuming: {recorded}; playing the rest", file=sys.stderr)
 
+    def interim(rows: Sequence[GameRow], sprt: SprtResult | None) -> None:
+        if args.quiet:
+            return
+        for line in interim_lines(settings, rows, sprt):
+            bar.write(line, file=sys.stderr)  # above the bar on a terminal; a line in a log
+
     try:
         played = trio.run(lambda: play_tournament(
             settings, db=args.db, resume=args.resume, jobs=jobs,
             concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress,
-            backend=args.backend, scheduler=args.scheduler, resuming=resuming))
+            backend=args.backend, scheduler=args.scheduler, resuming=resuming,
+            interim=interim, interval=args.rating_interval))
     except (StoreError, WorkerSetupError, ClusterError) as err:
         raise CommandError(str(err)) from None
     except (sqlite3.Error, OSError) as err:

@@ -35,8 +35,10 @@ if TYPE_CHECKING:
     )
     from ._batches import Batch, play_batch
     from ._dask import ClusterError, Dask
+    from ._elo import EloEstimate, elo_pentanomial, elo_wdl, format_pairs_line, pentanomial_counts
     from ._executors import Executor, InProcess
     from ._games import DEFAULT_DEADLINE, Contestant, GameRow, GameSpec, play_spec, untimed
+    from ._in_order import first_entrant_scores, sprt_of
     from ._ipc import WorkerEntrant
     from ._keys import KeyFileError, key_from_seed, keyed_seed, new_key, read_key_file
     from ._match import (
@@ -70,8 +72,11 @@ if TYPE_CHECKING:
     )
     from ._ratings import Rating, ratings
     from ._report import (
+        GamePairs,
         Report,
         games_csv,
+        interim_lines,
+        pair_text,
         report,
         results_json,
         round_lines,
@@ -87,6 +92,18 @@ if TYPE_CHECKING:
         TournamentSettings,
         TournamentStatistics,
         run_tournament,
+    )
+    from ._sprt import (
+        SPRT_MODELS,
+        SprtError,
+        SprtResult,
+        SprtSettings,
+        format_sprt_line,
+        llr_pentanomial,
+        llr_trinomial,
+        parse_sprt,
+        sprt_bounds,
+        sprt_status,
     )
     from ._standings import FLOOR, MatchResult, Standing, match_points, standings
     from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
@@ -120,8 +137,12 @@ _HOMES = {
     "_rating_list": ("BOOTSTRAP_SEED", "RESAMPLES", "EntrantRating", "ListEntrant", "ListGame",
                      "ListGames", "RatingList", "RatingListError", "format_rating_list", "rating_list",
                      "rating_list_csv", "rating_list_json", "read_list_games"),
-    "_report": ("Report", "games_csv", "report", "results_json", "round_lines", "standings_csv",
-                "standings_table", "top_cut_lines"),
+    "_report": ("GamePairs", "Report", "games_csv", "interim_lines", "pair_text", "report",
+                "results_json", "round_lines", "standings_csv", "standings_table", "top_cut_lines"),
+    "_in_order": ("first_entrant_scores", "sprt_of"),
+    "_sprt": ("SPRT_MODELS", "SprtError", "SprtResult", "SprtSettings", "format_sprt_line", "llr_pentanomial",
+              "llr_trinomial", "parse_sprt", "sprt_bounds", "sprt_status"),
+    "_elo": ("EloEstimate", "elo_pentanomial", "elo_wdl", "format_pairs_line", "pentanomial_counts"),
     "_run": ("TOP_CUTS", "KnockoutResult", "Played", "RunningTournament", "TournamentSettings",
              "TournamentStatistics", "run_tournament"),
     "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
@@ -148,17 +169,20 @@ __all__ = [
     "MIN_BOT_MEMORY",
     "PAIRING_VERSION",
     "RESAMPLES",
+    "SPRT_MODELS",
     "TOP_CUTS",
     "Batch",
     "BotFactory",
     "ClusterError",
     "Contestant",
     "Dask",
+    "EloEstimate",
     "Entrant",
     "EntrantError",
     "EntrantRating",
     "Executor",
     "GameOutcome",
+    "GamePairs",
     "GameRow",
     "GameSpec",
     "InProcess",
@@ -181,6 +205,9 @@ __all__ = [
     "ResultsStore",
     "RunningTournament",
     "Score",
+    "SprtError",
+    "SprtResult",
+    "SprtSettings",
     "Standing",
     "StoreError",
     "StoredTournament",
@@ -194,14 +221,22 @@ __all__ = [
     "bench_tournament",
     "built_in_entrants",
     "elo_difference",
+    "elo_pentanomial",
+    "elo_wdl",
+    "first_entrant_scores",
     "format_pair_line",
+    "format_pairs_line",
     "format_rating_list",
+    "format_sprt_line",
     "games_csv",
     "games_to_win",
     "gauntlet",
+    "interim_lines",
     "key_from_seed",
     "keyed_seed",
     "knockout_score",
+    "llr_pentanomial",
+    "llr_trinomial",
     "load_bot",
     "los",
     "match_points",
@@ -212,7 +247,10 @@ __all__ = [
     "pair_line",
     "pair_lines",
     "pair_score",
+    "pair_text",
     "parse_entrant",
+    "parse_sprt",
+    "pentanomial_counts",
     "play_batch",
     "play_spec",
     "play_tournament",
@@ -229,6 +267,9 @@ __all__ = [
     "run_tournament",
     "seat_order",
     "settings_key",
+    "sprt_bounds",
+    "sprt_of",
+    "sprt_status",
     "standings",
     "standings_csv",
     "standings_table",

@@ -4,7 +4,7 @@ in this process, in worker processes or on a Dask cluster, each recorded as it e
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +15,7 @@ from ._games import Contestant, GameRow, untimed
 from ._ipc import WorkerEntrant
 from ._keys import new_key
 from ._run import Played, RunningTournament, TournamentSettings, run_tournament
+from ._sprt import SprtResult
 from ._store import DEFAULT_DB, ResultsStore, StoreError
 from ._workers import Processes, WorkerSetupError
 
@@ -31,7 +32,9 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                           progress: Callable[[int, int, GameRow | None], None] | None = None,
                           backend: str = "local", scheduler: str | None = None,
                           running: RunningTournament | None = None,
-                          resuming: Callable[[int], None] | None = None) -> Played:
+                          resuming: Callable[[int], None] | None = None,
+                          interim: Callable[[Sequence[GameRow], SprtResult | None], None] | None = None,
+                          interval: int = 0) -> Played:
     """Play ``settings``'s tournament, every game written to the results database ``db`` the
     moment it ends; returns what it came to.
 
@@ -47,7 +50,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
     ``jobs`` worker processes that it starts and stops (``Dask``); the results are the same.
     ``running``: a handle whose ``statistics()`` follow the tournament while it is played
     (``RunningTournament``). ``resuming(n)``: with ``resume``, called once before any game is
-    played, with the number of games the database holds of the tournament.
+    played, with the number of games the database holds of the tournament. ``interim`` and
+    ``interval``: the report of the games so far in schedule order (``run_tournament``).
     The tournament's key: the one the database holds for it; for a new one, ``settings.key``,
     else the seed's, else a fresh secret key (``new_key``). ``Played.settings`` carries it.
     Raises ``StoreError`` for a database that can't be used as asked (or a write to it that
@@ -97,7 +101,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
             executor = Processes(_shipped(settings), jobs, concurrency, trace_dir,
                                  deadline=settings.deadline)
         try:
-            played = await run_tournament(settings, executor, done, record, progress, running=running)
+            played = await run_tournament(settings, executor, done, record, progress, running=running,
+                                          interim=interim, interval=interval)
         except BaseExceptionGroup as group:
             # Every match's game failed the same way when the workers refused their setup (or
             # the cluster went): the caller is told that once, not in a group of as many matches.

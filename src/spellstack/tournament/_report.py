@@ -10,20 +10,26 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
+from itertools import groupby
 from typing import Any
 
 from .._printable import printable
 from .._version import __version__
 from ..rules import DEFAULT_TURN_LIMIT
+from ._elo import elo_pentanomial, format_pairs_line, pentanomial_counts
 from ._games import GameRow
+from ._in_order import first_entrant_scores
 from ._pairs import GameOutcome, PairLine, format_pair_line, pair_lines
 from ._ratings import Rating, ratings
-from ._run import Played
+from ._run import Played, TournamentSettings
+from ._sprt import SprtResult, format_sprt_line
 from ._standings import Standing, standings
 
-__all__ = ["Report", "games_csv", "report", "results_json", "round_lines", "standings_csv", "standings_table",
-           "top_cut_lines"]
+__all__ = ["GamePairs", "Report", "games_csv", "interim_lines", "pair_text", "report", "results_json",
+           "round_lines", "standings_csv", "standings_table", "top_cut_lines"]
 
 _PERCENT_PLACES = 4
 """Decimal places of the percentages in the results file."""
@@ -47,6 +53,40 @@ class Report:
         """One line per pair of entrants that played."""
         self.ratings: list[Rating] = ratings(outcomes, self.names)
         """The openskill ratings, best first."""
+        self.game_pairs: dict[tuple[int, int], GamePairs] = (
+            _game_pairs(played.rows) if settings.pairs else {})
+        """With game pairs: each pair of entrants' pairs, from the lower index's side."""
+
+
+@dataclass(frozen=True, slots=True)
+class GamePairs:
+    """The game pairs two entrants played, from the first's side."""
+
+    pentanomial: tuple[int, int, int, int, int]
+    """Complete pairs by the first's score in them: LL, LD, WL+DD, WD, WW."""
+    on_play: tuple[int, int, int]
+    """The first's wins, losses and draws in the games it started."""
+    on_draw: tuple[int, int, int]
+    """The same in the games the other started."""
+
+
+def _game_pairs(rows: Sequence[GameRow]) -> dict[tuple[int, int], GamePairs]:
+    """Each pair of entrants' game pairs (a pair: the two games of one match)."""
+    totals: dict[tuple[int, int], list[float]] = {}
+    records: dict[tuple[int, int], list[list[int]]] = {}
+    for _, games in groupby(rows, key=lambda r: (r.round, r.match)):
+        pair = list(games)
+        a, b = sorted(pair[0].entrants)
+        record = records.setdefault((a, b), [[0, 0, 0], [0, 0, 0]])
+        for row in pair:
+            won = -1 if row.winner < 0 else row.entrants[row.winner]
+            side = record[0 if row.starting >= 0 and row.entrants[row.starting] == a else 1]
+            side[2 if won < 0 else 0 if won == a else 1] += 1
+        if len(pair) == 2:
+            totals.setdefault((a, b), []).append(sum(first_entrant_scores(pair, a)))
+    return {at: GamePairs(pentanomial_counts(totals.get(at, [])), (rec[0][0], rec[0][1], rec[0][2]),
+                          (rec[1][0], rec[1][1], rec[1][2]))
+            for at, rec in sorted(records.items())}
 
 
 def report(played: Played) -> Report:
@@ -123,7 +163,8 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
                    "elo_limit": None if p.elo is not None else "+inf" if p.score > 0.5 else "-inf",
                    "elo_margin": None if p.elo_margin is None else round(p.elo_margin, 1),
                    "los": None if p.los is None else round(p.los, _PERCENT_PLACES)}
-                  for p in rep.pairs],
+                  | _pairs_fields(rep, p) for p in rep.pairs],
+        **({"sprt": played.sprt.as_dict()} if played.sprt is not None else {}),
         **({"top_cut": [{"round": spec.round, "match": spec.match, "stage": k.stage,
                          "seeds": list(k.seeds), "players": [names[k.result.a], names[k.result.b or 0]],
                          "wins": [k.result.a_wins, k.result.b_wins], "draws": k.result.draws,
@@ -134,6 +175,38 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
                      "ordinal": round(r.ordinal, _PERCENT_PLACES)} for r in rep.ratings],
     }
     return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def _pairs_fields(rep: Report, p: PairLine) -> dict[str, Any]:
+    """A pair line's game-pair fields in the results file (none without game pairs)."""
+    found = rep.game_pairs.get((p.a, p.b))
+    if found is None:
+        return {}
+    est = elo_pentanomial(found.pentanomial)
+
+    def num(value: float | None) -> float | None:
+        return None if value is None else round(value, 1)
+
+    return {"pairs": sum(found.pentanomial), "pentanomial": list(found.pentanomial),
+            "pairs_elo": num(est.elo), "pairs_elo_margin": num(est.elo_margin),
+            "nelo": num(est.nelo), "nelo_margin": num(est.nelo_margin),
+            "pairs_los": None if est.los is None else round(est.los, _PERCENT_PLACES),
+            "on_play": list(found.on_play), "on_draw": list(found.on_draw)}
+
+
+def pair_text(rep: Report, p: PairLine) -> str:
+    """A pair of entrants' line: with game pairs, the pentanomial line (``format_pairs_line``),
+    else the cutechess-style one (``format_pair_line``); the SPRT's line under it, if any."""
+    found = rep.game_pairs.get((p.a, p.b))
+    if found is None:
+        line = format_pair_line(p)
+    else:
+        line = format_pairs_line(p.name_a, p.name_b, wins=p.wins, losses=p.losses, draws=p.draws,
+                                 pentanomial=found.pentanomial, on_play=found.on_play,
+                                 on_draw=found.on_draw)
+    if rep.played.sprt is not None:
+        line += "\n" + format_sprt_line(rep.played.sprt)
+    return line
 
 
 def round_lines(rep: Report) -> list[str]:
@@ -173,7 +246,8 @@ def standings_table(rep: Report) -> str:
                      f"{float(s.ogw) * 100:>6.2f}")
     if rep.pairs:
         lines.append("")
-        lines.extend(printable(format_pair_line(p)) for p in rep.pairs)
+        for p in rep.pairs:
+            lines.extend(printable(part) for part in pair_text(rep, p).split("\n"))
     if rep.ratings:
         lines.append("")
         lines.append("ratings (openskill, Plackett-Luce; ordinal = mu - 3 sigma):")
@@ -249,3 +323,32 @@ def standings_csv(rep: Report) -> str:
                      f"{round(r.ordinal, _PERCENT_PLACES):.4f}"])
     return _csv(["rank", "entrant", "points", "wins", "losses", "draws", "byes", "omw", "gw", "ogw",
                  "mu", "sigma", "ordinal"], rows)
+
+
+def interim_lines(settings: TournamentSettings, rows: Sequence[GameRow], sprt: SprtResult | None) -> list[str]:
+    """``--rating-interval``'s report on the first games in schedule order: with two entrants,
+    their pair line (and the SPRT's); with more, a line per entrant (games, wins, losses,
+    draws, score), the best score first. Names are escaped (``printable``)."""
+    names = [e.name for e in settings.entrants]
+    head = f"after {len(rows)} game{'s' if len(rows) != 1 else ''}:"
+    if len(names) == 2:
+        part = Played(settings, rows=list(rows))
+        rep = Report(part)
+        rep.played.sprt = sprt
+        return [head, *(printable(line) for p in rep.pairs for line in pair_text(rep, p).split("\n"))]
+    tally = {i: [0, 0, 0] for i in range(len(names))}
+    for row in rows:
+        for seat, entrant in enumerate(row.entrants):
+            tally[entrant][2 if row.winner < 0 else 0 if row.winner == seat else 1] += 1
+    width = max(len(printable(n)) for n in names)
+
+    def score(entrant: int) -> float:
+        won, lost, drawn = tally[entrant]
+        return (won + drawn / 2) / (won + lost + drawn) if won + lost + drawn else 0.0
+
+    lines = [head]
+    for entrant in sorted(tally, key=lambda e: (-score(e), names[e])):
+        won, lost, drawn = tally[entrant]
+        lines.append(f"  {printable(names[entrant]):<{width}}  {won + lost + drawn:>5} games  {won}-{lost}-{drawn}  "
+                     f"{100 * score(entrant):6.2f}%")
+    return lines

@@ -26,6 +26,7 @@ from ..rules import DEFAULT_TURN_LIMIT
 from ..seats import DEFAULT_BOT_MEMORY, Entrant
 from ._executors import Executor
 from ._games import DEFAULT_DEADLINE, GameRow
+from ._in_order import sprt_of
 from ._keys import key_from_seed, keyed_seed
 from ._match import (
     MatchSpec,
@@ -38,6 +39,7 @@ from ._match import (
     seat_order,
 )
 from ._pairings import FORMATS, PAIRING_VERSION, round_robin, swiss_pairings, swiss_rounds
+from ._sprt import SprtResult, SprtSettings
 from ._standings import MatchResult, standings
 
 __all__ = ["FORMATS", "TOP_CUTS", "KnockoutResult", "Played", "RunningTournament", "TournamentSettings",
@@ -93,6 +95,9 @@ class TournamentSettings:
     top: int = 0
     """``--top``: after the Swiss rounds, the first 2, 4 or 8 play single-elimination matches
     (``TOP_CUTS``); 0: none."""
+    sprt: SprtSettings | None = None
+    """``--sprt``: stop once a sequential probability ratio test decides between the first
+    entrant leading by ``elo0`` and by ``elo1`` (two entrants; game pairs or single games)."""
     key: bytes = field(default=b"", repr=False)
     """The secret every seed comes from (``keyed_seed``); empty: from ``seed``, or (with no
     seed) drawn when the tournament starts (``play_tournament``). Not part of the settings
@@ -130,7 +135,8 @@ class TournamentSettings:
           | ({"game_pairs": True} if self.pairs else {}) \
           | ({} if self.turn_limit == DEFAULT_TURN_LIMIT else {"turn_limit": self.turn_limit}) \
           | ({"top": self.top} if self.top else {}) \
-          | ({"pairing": PAIRING_VERSION} if self.format == "swiss" else {})
+          | ({"pairing": PAIRING_VERSION} if self.format == "swiss" else {}) \
+          | ({"sprt": self.sprt.as_dict()} if self.sprt is not None else {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +174,9 @@ class Played:
     """Games sent again because the worker process playing them died (``--jobs``)."""
     workers: int = 0
     """Worker processes started, replacements of dead ones included (0: in process)."""
+    sprt: SprtResult | None = None
+    """With ``TournamentSettings.sprt``: the test where it stopped (its decision), or after
+    every game of the schedule (no decision)."""
     top_cut: list[tuple[MatchSpec, KnockoutResult]] = field(default_factory=list)
     """The top cut's matches (``TournamentSettings.top``), round by round."""
     sat_out: list[tuple[int, int]] = field(default_factory=list)
@@ -224,14 +233,23 @@ def _estimate(settings: TournamentSettings) -> int:
 async def run_tournament(settings: TournamentSettings, executor: Executor,
                          done: Mapping[str, GameRow], record: Callable[[GameRow], None],
                          progress: Callable[[int, int, GameRow | None], None] | None = None,
-                         *, running: RunningTournament | None = None) -> Played:
+                         *, running: RunningTournament | None = None,
+                         interim: Callable[[Sequence[GameRow], SprtResult | None], None] | None = None,
+                         interval: int = 0) -> Played:
     """Play the tournament's games that ``done`` (rows by game id, from the results database)
     does not hold, each one given to ``record`` as soon as it ends; returns everything.
 
     ``progress(games done, games in all, the game)`` is called after each game played (the
     games done count those in ``done`` too; the total is an upper bound that shrinks as matches
     end early), and with no game when the total changes. ``running``: the handle whose
-    ``statistics`` follow the tournament as it is played."""
+    ``statistics`` follow the tournament as it is played.
+
+    What is decided from results reads them in schedule order (``_in_order``): the games of
+    the matches ended with none before them still going. With ``settings.sprt``, the test is
+    updated match by match in that order and the run stops at the first match past a bound:
+    no later match is begun, those under way finish and are recorded, and none of them is in
+    the result. ``interim(games, sprt)``: called with the first k x ``interval`` games in
+    schedule order, for each k, as they become known (``--rating-interval``)."""
     n = len(settings.entrants)
     if n < 2:
         raise ValueError(f"a tournament needs at least 2 entrants, got {n}")
@@ -242,6 +260,10 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     if settings.top and (settings.format != "swiss" or settings.top not in TOP_CUTS or settings.top > n):
         raise ValueError(f"a top cut of 2, 4 or 8 (at most the entrants) follows Swiss rounds, "
                          f"not a top {settings.top} of {n} after a {settings.format}")
+    if settings.sprt is not None and (n != 2 or settings.format == "swiss"
+                                      or not (settings.pairs or settings.best_of == 1)):
+        raise ValueError("an SPRT needs exactly two entrants and games that stand alone: game "
+                         "pairs, or matches of one game")
     if settings.pairs and (settings.format == "swiss" or settings.best_of != 2):
         raise ValueError("game pairs are played in a round robin, two games each (best_of 2), "
                          f"not {settings.format} best of {settings.best_of}")
@@ -255,13 +277,51 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     run = running if running is not None else RunningTournament()
     run.games_at_most = count[1]
 
+    order: list[tuple[int, int]] = []  # every match listed so far, in schedule order
+    ended: set[tuple[int, int]] = set()
+    in_order: list[GameRow] = []  # the games of ``order``'s ended prefix
+    at = [0]  # how far into ``order`` that prefix reaches
+    stop = [0]  # the SPRT decided after this round's match (0: not yet)
+
+    def advance() -> None:
+        """Take in the matches that ended with none before them still going."""
+        while at[0] < len(order) and order[at[0]] in ended:
+            place = order[at[0]]
+            at[0] += 1
+            if stop[0] and place[0] > stop[0]:
+                continue  # played after the test decided: left out
+            before = len(in_order)
+            in_order.extend(by_match[place])
+            if settings.sprt is not None and not stop[0]:
+                played.sprt = sprt_of(settings.sprt, in_order, pairs=settings.pairs)
+                if played.sprt.decision is not None:
+                    stop[0] = place[0]
+            if interim is not None and interval > 0:
+                for k in range(before // interval + 1, len(in_order) // interval + 1):
+                    shown = in_order[:k * interval]
+                    interim(shown, None if settings.sprt is None else
+                            sprt_of(settings.sprt, shown, pairs=settings.pairs))
+
     def tick(row: GameRow | None = None, shrink: int = 0) -> None:
         count[1] -= shrink
         run.games_at_most = count[1]
         if progress is not None:
             progress(count[0], count[1], row)
 
+    # Under an SPRT, a match holds a place of its own while it is played, and places are given
+    # in schedule order (trio runs waiting tasks in no set order, so the matches are started one
+    # by one as places free): few are under way when the test decides, and each is played
+    # through rather than its games queued behind every other match's first game.
+    places = trio.Semaphore(executor.capacity) if settings.sprt is not None else None
+
     async def play_match(match: MatchSpec, knockout: bool = False) -> None:
+        try:
+            await play_games(match, knockout)
+        finally:
+            if places is not None:
+                places.release()
+
+    async def play_games(match: MatchSpec, knockout: bool) -> None:
         run.matches_started += 1
         rows = by_match.setdefault((match.round, match.match), [])
         while True:
@@ -271,8 +331,12 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
             if spec is None:
                 break
             row = done.get(spec.game_id)
+            if row is None and not rows and stop[0] and match.round > stop[0]:
+                break  # the SPRT decided before this match began
             if row is None:
                 async with limiter:
+                    if not rows and stop[0] and match.round > stop[0]:
+                        break
                     run.games_in_flight += 1
                     try:
                         row = await executor.play(spec)
@@ -291,6 +355,8 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
         # Games it did not need (an early win) or needed more of (draws) than best_of.
         if len(rows) != settings.best_of:
             tick(shrink=settings.best_of - len(rows))
+        ended.add((match.round, match.match))
+        advance()
 
     def result_of(match: MatchSpec) -> MatchResult:
         rows = by_match[(match.round, match.match)]
@@ -315,6 +381,7 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                 out.append((None, a))
                 continue
             number += 1
+            order.append((round_no, number))
             met[frozenset((a, b))] += 1
             meeting = met[frozenset((a, b))]
             first, second = seat_order(key, a, b, names, meeting)
@@ -332,9 +399,18 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                 listed_now = listed(r, schedule[(r - 1) % len(schedule)])
                 matches.append(listed_now)
                 for spec, _ in listed_now:
-                    if spec is not None:
-                        nursery.start_soon(play_match, spec)
+                    if spec is None:
+                        continue
+                    if places is not None:
+                        await places.acquire()
+                        if stop[0] and r > stop[0]:  # decided: no later match is begun
+                            places.release()
+                            tick(shrink=settings.best_of)
+                            continue
+                    nursery.start_soon(play_match, spec)
         for r, round_matches in enumerate(matches, 1):
+            if stop[0] and r > stop[0]:
+                break  # after the SPRT's decision: neither played to the end nor counted
             for spec, entrant in round_matches:
                 if spec is None:
                     # An odd number of entrants: each sits out one round. That is no match
@@ -369,6 +445,7 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
             for number, (high, low) in enumerate(bracket, 1):
                 high, low = min(high, low), max(high, low)
                 a, b = seeded[high - 1], seeded[low - 1]  # the higher seed in seat 0
+                order.append((round_no, number))
                 met[frozenset((a, b))] += 1
                 specs.append((MatchSpec(round_no, number, (a, b), (names[a], names[b]),
                                         met[frozenset((a, b))]), (high, low)))
@@ -391,6 +468,7 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                 through.append(seeds[0] if winner == a else seeds[1])
             # Neighbouring matches' winners meet next; the final's winner is left alone.
             bracket = list(zip(through[::2], through[1::2], strict=True)) if len(through) > 1 else []
-    played.rows = [row for at in sorted(by_match) for row in by_match[at]]
+    played.rows = [row for place in sorted(by_match) for row in by_match[place]
+                   if not (stop[0] and place[0] > stop[0])]
     return played
 
