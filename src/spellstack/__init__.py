@@ -1,9 +1,10 @@
 """spellstack: a Magic: The Gathering rules engine run as an actor-based async simulation.
 
 The front door for a program that embeds it: play a game between bots (``play_one_game``, or
-a ``GameSetup`` played by ``play_setup``; its ``GameResult``, ``SeatConfig``), write a bot
-(``Bot``, ``RandomBot``: what it is given, ``PlayerView`` and ``Decision`` with its
-``ActionOption``s, and what it returns, a ``Reply``: an ``Action`` or an ``Answer``;
+a ``GameSetup`` played by ``play_setup``; its ``GameResult``, ``SeatConfig``, a seat's
+``GameClock`` and ``parse_clock``), write a bot
+(``Bot``, ``RandomBot``: what it is given, ``PlayerView`` (with its ``ClockState``) and
+``Decision`` with its ``ActionOption``s, and what it returns, a ``Reply``: an ``Action`` or an ``Answer``;
 ``default_answer``, ``player_ref``; its ``Stops``), load cards and decks (``load_cards``,
 ``load_deck``, ``Deck``, ``DECKS``), read and replay traces (``read_trace``, ``replay_trace``,
 ``Trace`` and its records and errors), run a tournament (``play_tournament``,
@@ -23,12 +24,22 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
-    from .actors import GameResult, GameSetup, SeatConfig, play_one_game, play_setup
+    from .actors import GameClock, GameResult, GameSetup, SeatConfig, parse_clock, play_one_game, play_setup
     from .bots import Bot, RandomBot
     from .cards import DECKS, Deck, load_cards, load_deck
     from .chat import BotSeat, GameHost, HumanSeat
     from .protocol import Stops
-    from .rules import Action, ActionOption, Answer, Decision, PlayerView, Reply, default_answer, player_ref
+    from .rules import (
+        Action,
+        ActionOption,
+        Answer,
+        ClockState,
+        Decision,
+        PlayerView,
+        Reply,
+        default_answer,
+        player_ref,
+    )
     from .seats import parse_entrant
     from .tournament import TournamentSettings, play_tournament
     from .trace import (
@@ -44,13 +55,14 @@ if TYPE_CHECKING:
     )
 
 _HOMES = {
-    "spellstack.actors": ("GameResult", "GameSetup", "SeatConfig", "play_one_game", "play_setup"),
+    "spellstack.actors": ("GameClock", "GameResult", "GameSetup", "SeatConfig", "parse_clock", "play_one_game",
+                          "play_setup"),
     "spellstack.bots": ("Bot", "RandomBot"),
     "spellstack.cards": ("DECKS", "Deck", "load_cards", "load_deck"),
     "spellstack.chat": ("BotSeat", "GameHost", "HumanSeat"),
     "spellstack.protocol": ("Stops",),
-    "spellstack.rules": ("Action", "ActionOption", "Answer", "Decision", "PlayerView", "Reply", "default_answer",
-                         "player_ref"),
+    "spellstack.rules": ("Action", "ActionOption", "Answer", "ClockState", "Decision", "PlayerView", "Reply",
+                         "default_answer", "player_ref"),
     "spellstack.seats": ("parse_entrant",),
     "spellstack.trace": ("ReplayError", "ReplayMismatchError", "Trace", "TraceError",
                          "TraceHeader", "TraceMessage", "TraceResult", "read_trace",
@@ -67,8 +79,10 @@ __all__ = [
     "Answer",
     "Bot",
     "BotSeat",
+    "ClockState",
     "Decision",
     "Deck",
+    "GameClock",
     "GameHost",
     "GameResult",
     "GameSetup",
@@ -90,6 +104,7 @@ __all__ = [
     "default_answer",
     "load_cards",
     "load_deck",
+    "parse_clock",
     "parse_entrant",
     "play_one_game",
     "play_setup",

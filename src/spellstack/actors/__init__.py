@@ -1,5 +1,6 @@
 """Thin trio shells around the kernel: coordinator, players, stack, SBA checker, tracer."""
 
+from ._clock import ON_TIME, GameClock, SeatTime, parse_clock
 from ._coordinator import (
     ENGINE_ERROR,
     GAME_OVER_GRACE,
@@ -34,6 +35,7 @@ __all__ = [
     "MAX_REJECTIONS",
     "MAX_SETTINGS",
     "MAX_STRIKES",
+    "ON_TIME",
     "REASON_LIMIT",
     "TRACE_FORMAT",
     "ChannelStatistics",
@@ -41,6 +43,7 @@ __all__ = [
     "Coordinator",
     "CoordinatorFactory",
     "CoordinatorStatistics",
+    "GameClock",
     "GameResult",
     "GameSetup",
     "HeldTime",
@@ -53,11 +56,13 @@ __all__ = [
     "SeatConcedes",
     "SeatConfig",
     "SeatLeaves",
+    "SeatTime",
     "TraceRecord",
     "TraceWriter",
     "Wire",
     "error_text",
     "loop_lag",
+    "parse_clock",
     "play_game",
     "play_one_game",
     "play_setup",

@@ -10,6 +10,12 @@ malformed messages, its settings (``SetStops``), its requests for a full view an
 are all replayed alike. Where the player said nothing, the seat says nothing: a seat the
 coordinator forfeited for time is silent again, and forfeited again.
 
+With game clocks, each answer taken is sent after the time its player took over it, as the
+requests' clock readings tell it (a seat's time left falls by that, less its increment, from
+one decision to the next; the last from the result's ``clock_left``), so that the replay shows
+the same readings. A seat that lost on time while silent is silent again and loses again; one
+whose reply came too late holds the loop past its time left before sending it again.
+
 The replay runs in a trio run of its own on a clock that jumps whenever every task waits
 (``trio.testing.MockClock``), so that waiting out a silent seat's deadline costs nothing and
 no deadline depends on how fast the machine replaying is: a replay is played by the trace's
@@ -19,6 +25,7 @@ record alone.
 from __future__ import annotations
 
 import functools
+import math
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -29,10 +36,10 @@ import trio
 import trio.testing
 
 from .._version import __version__
-from ..actors import Client, GameResult, Link, SeatConfig, play_one_game
+from ..actors import ON_TIME, Client, GameResult, Link, SeatConfig, play_one_game
 from ..bots import Bot
 from ..cards import Deck
-from ..protocol import DecisionRequest, Message, PriorityRequest, Stops
+from ..protocol import DecisionRequest, Message, PriorityRequest, Stops, SubmitAction, SubmitAnswer
 from ..rules import Decision, Game, PlayerView, Reply
 from ._read import ReplayMismatchError, Trace, TraceMessage
 
@@ -59,7 +66,10 @@ class SeatStep:
     """The bytes of a message that could not be read, sent again as they came."""
     hold: float = 0.0
     """Seconds the player held the event loop before sending it: an answer that came after its
-    deadline, by that long (0: none)."""
+    deadline, or after its game clock ran out, by that long (0: none)."""
+    wait: float = 0.0
+    """Seconds of its own time the player took before sending it, waiting (not holding the
+    loop): the time an answer taken cost its game clock (0: none, or no clock)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,9 +97,11 @@ def seat_script(trace: Trace, player: str) -> SeatScript:
     late: dict[int, float] = {}
     reads = None
     last_sent = -1
+    clocks = _ClockReadings()
     for m in trace.messages:
         if m.receiver == actor:
             received.append(m)
+            clocks.received(m, len(received), steps)
         elif m.sender == actor:
             steps.append(SeatStep(len(received), m.line, m.decode(trace.source)))
             last_sent = len(steps) - 1
@@ -104,13 +116,85 @@ def seat_script(trace: Trace, player: str) -> SeatScript:
             elif kind == "forfeit" and text.startswith(_UNREAD):
                 # The message it could not be sent waited behind one in the link's buffer.
                 reads = max(len(received) - 2, 0)
-    held = [SeatStep(s.after, s.line, s.message, s.data, late[i]) if i in late else s
+            elif kind == "lose" and _ON_TIME in text and last_sent >= 0 and clocks.left_ms >= 0 \
+                    and steps[last_sent].after >= clocks.asked:
+                # Its reply to the request came too late (past, or within the last half
+                # millisecond of, the time it had left): held past that time.
+                late[last_sent] = (clocks.left_ms + 1) / 1000
+    if trace.result is not None and seat < len(trace.result.clock_left):
+        clocks.ended(trace.result.clock_left[seat])
+    held = [SeatStep(s.after, s.line, s.message, s.data, late.get(i, 0.0), clocks.waits.get(i, 0.0))
             for i, s in enumerate(steps)]
     # The coordinator reads a seat's messages in the order they were sent. One that could not
     # be read is recorded when it is read, a message when it is sent: of two sent after the
     # same message received, unreadable bytes read before the reply to them came went first.
     held.sort(key=lambda s: (s.after, s.message is not None, s.line))
     return SeatScript(player, tuple(held), tuple(received), reads)
+
+
+_ON_TIME = f": {ON_TIME} (clock "
+"""What the ``lose`` event of a seat whose game clock ran out says (``GameClock.loss``)."""
+
+
+class _ClockReadings:
+    """A seat's game clock as its requests in a trace show it, read message by message: how
+    long each answer taken took (``waits``, by step), from the reading before it and the next."""
+
+    def __init__(self) -> None:
+        self.left_ms = -1
+        """The last request's reading of the time left, in milliseconds (-1: no clock)."""
+        self.increment_ms = 0
+        """Its increment, in milliseconds."""
+        self.asked = 0
+        """How many messages the seat had received when its last request came."""
+        self.waits: dict[int, float] = {}
+        """Seconds to wait before each answer taken, by its step's index."""
+        self._taken: tuple[int, int, int] | None = None
+        """An answer taken whose time is not known yet: its step, the time left before it and
+        the increment (milliseconds), until the next reading (or the end) tells it."""
+
+    def received(self, m: TraceMessage, count: int, steps: list[SeatStep]) -> None:
+        """The seat received ``m``, its ``count``-th message, after sending ``steps``."""
+        if m.kind in ("PriorityRequest", "DecisionRequest"):
+            self.asked = count
+            clock = m.payload.get("clock")
+            if isinstance(clock, dict):
+                left, increment = clock.get("left"), clock.get("increment")
+                if isinstance(left, int | float) and isinstance(increment, int | float):
+                    self._read(round(left * 1000))
+                    self.left_ms, self.increment_ms = round(left * 1000), round(increment * 1000)
+        elif m.kind == "Accepted" and self.left_ms >= 0:
+            decision = m.payload.get("decision_id")
+            for i in range(len(steps) - 1, -1, -1):
+                if _decision_of(steps[i].message) == decision:
+                    self._taken = (i, self.left_ms, self.increment_ms)
+                    break
+
+    def ended(self, left: float) -> None:
+        """The game ended with ``left`` seconds on the seat's clock."""
+        if math.isfinite(left):
+            self._read(round(left * 1000))
+
+    def _read(self, left_ms: int) -> None:
+        """A reading of ``left_ms``: the time of the answer taken before it, if any."""
+        if self._taken is None:
+            return
+        step, before, increment = self._taken
+        self._taken = None
+        spent = before + increment - left_ms
+        if spent > 0:
+            # Just under the time spent: it rounds to the same millisecond, and stays within
+            # a limit it was within.
+            self.waits[step] = (spent - 0.4) / 1000
+
+
+def _decision_of(message: Message | None) -> int | None:
+    """The decision a step's message answers (None: it answers none)."""
+    if isinstance(message, SubmitAction):
+        return message.decision_id
+    if isinstance(message, SubmitAnswer):
+        return message.answer.decision_id
+    return None
 
 
 class ReplaySeat:
@@ -156,6 +240,8 @@ class ReplaySeat:
         while self.sent < len(steps) and steps[self.sent].after <= self.received:
             step = steps[self.sent]
             self.sent += 1  # once it is on the wire, it is in the replay's trace
+            if step.wait:
+                await trio.sleep(step.wait)
             if step.hold:
                 _hold(link, step.hold)
             if step.message is not None:
@@ -221,7 +307,9 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
 
     The game is played in a trio run of its own, in a worker thread, on a mock clock that
     jumps whenever every task waits: a seat that was forfeited for time is forfeited again at
-    no cost in time, and nothing in the replay depends on the caller's clock.
+    no cost in time, and nothing in the replay depends on the caller's clock. With game clocks,
+    each seat takes over each answer the time its player took (as the trace's readings tell
+    it), and a loss on time is a loss on time again.
     """
     header = trace.header
     players = header.players
