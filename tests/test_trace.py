@@ -166,7 +166,7 @@ def test_an_unknown_format_version(tmp_path: Path, traced: Path) -> None:
     lines = _lines(traced)
     lines[0] = lines[0].replace(f'"format":{TRACE_FORMAT}', '"format":99')
     err = _refused(tmp_path, lines, TraceFormatError)
-    assert (err.line, err.problem) == (1, "trace format 99; this version reads formats 5, 6 and 7")
+    assert (err.line, err.problem) == (1, "trace format 99; this version reads formats 5, 6, 7 and 8")
 
 
 def test_a_trace_of_format_4_is_refused_naming_the_formats_read(tmp_path: Path, traced: Path) -> None:
@@ -174,12 +174,30 @@ def test_a_trace_of_format_4_is_refused_naming_the_formats_read(tmp_path: Path, 
     # could not replay a game from deck files or with its stops, so a format-4 trace is
     # refused rather than read as a later format. (Format 5 is read: its only difference, the
     # events its replies carried again, reads as their count; tests/trace_format.)
-    assert TRACE_FORMAT == 7
+    assert TRACE_FORMAT == 8
     lines = _lines(traced)
-    lines[0] = lines[0].replace('"format":7', '"format":4')
+    lines[0] = lines[0].replace('"format":8', '"format":4')
     err = _refused(tmp_path, lines, TraceFormatError)
-    assert (err.line, err.problem) == (1, "trace format 4; this version reads formats 5, 6 and 7")
-    assert str(err).endswith("broken.jsonl: line 1: trace format 4; this version reads formats 5, 6 and 7")
+    assert (err.line, err.problem) == (1, "trace format 4; this version reads formats 5, 6, 7 and 8")
+    assert str(err).endswith("broken.jsonl: line 1: trace format 4; this version reads formats 5, 6, 7 and 8")
+
+
+@pytest.mark.parametrize(("line", "old", "new", "problem"), [
+    (0, '"clock":null', '"clock":{"base":0,"increment":1}',
+     "field 'seats': invalid game clock: BASE must be more than 0 seconds, got 0"),
+    (0, '"clock":null', '"clock":"60+1"',
+     "field 'seats': a seat's clock has a 'base' and an 'increment', got '60+1'"),
+    (0, '"clock":null,', "", "field 'seats': each seat has a 'clock' (null for none), got "),
+    (-1, '"event":"result"', '"clock_left":[1,"a"],"event":"result"',
+     "field 'clock_left': expected a number of seconds (or null) for each seat, got [1, 'a']"),
+])
+def test_a_bad_game_clock_is_refused_naming_the_field(tmp_path: Path, traced: Path, line: int, old: str,
+                                                      new: str, problem: str) -> None:
+    lines = _lines(traced)
+    assert old in lines[line]
+    lines[line] = lines[line].replace(old, new, 1)
+    err = _refused(tmp_path, lines, TraceRecordError)
+    assert err.problem.startswith(problem), err.problem
 
 
 def test_a_file_without_its_result_line_is_read_without_a_result(tmp_path: Path, traced: Path) -> None:

@@ -1,9 +1,10 @@
 """spellstack: a Magic: The Gathering rules engine run as an actor-based async simulation.
 
 The front door for a program that embeds it: play a game between bots (``play_one_game``, or
-a ``GameSetup`` played by ``play_setup``; its ``GameResult``, ``SeatConfig``), write a bot
-(``Bot``, ``RandomBot``: what it is given, ``PlayerView`` and ``Decision`` with its
-``ActionOption``s, and what it returns, a ``Reply``: an ``Action`` or an ``Answer``;
+a ``GameSetup`` played by ``play_setup``; its ``GameResult``, ``SeatConfig``, a seat's
+``GameClock`` and ``parse_clock``), write a bot
+(``Bot``, ``RandomBot``: what it is given, ``PlayerView`` (with its ``ClockState``) and
+``Decision`` with its ``ActionOption``s, and what it returns, a ``Reply``: an ``Action`` or an ``Answer``;
 ``default_answer``, ``player_ref``; its ``Stops``), load cards and decks (``load_cards``,
 ``load_deck``, ``Deck``, ``DECKS``), read and replay traces (``read_trace``, ``replay_trace``,
 ``Trace`` and its records and errors) and game records (``read_record``, ``check_record``,
@@ -24,12 +25,22 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:
-    from .actors import GameRecord, GameResult, GameSetup, SeatConfig, play_one_game, play_setup
+    from .actors import GameClock, GameRecord, GameResult, GameSetup, SeatConfig, parse_clock, play_one_game, play_setup
     from .bots import Bot, RandomBot
     from .cards import DECKS, Deck, load_cards, load_deck
     from .chat import BotSeat, GameHost, HumanSeat
     from .protocol import Stops
-    from .rules import Action, ActionOption, Answer, Decision, PlayerView, Reply, default_answer, player_ref
+    from .rules import (
+        Action,
+        ActionOption,
+        Answer,
+        ClockState,
+        Decision,
+        PlayerView,
+        Reply,
+        default_answer,
+        player_ref,
+    )
     from .seats import parse_entrant
     from .tournament import TournamentSettings, play_tournament
     from .trace import (
@@ -48,13 +59,14 @@ if TYPE_CHECKING:
     )
 
 _HOMES = {
-    "spellstack.actors": ("GameRecord", "GameResult", "GameSetup", "SeatConfig", "play_one_game", "play_setup"),
+    "spellstack.actors": ("GameClock", "GameRecord", "GameResult", "GameSetup", "SeatConfig", "parse_clock",
+                          "play_one_game", "play_setup"),
     "spellstack.bots": ("Bot", "RandomBot"),
     "spellstack.cards": ("DECKS", "Deck", "load_cards", "load_deck"),
     "spellstack.chat": ("BotSeat", "GameHost", "HumanSeat"),
     "spellstack.protocol": ("Stops",),
-    "spellstack.rules": ("Action", "ActionOption", "Answer", "Decision", "PlayerView", "Reply", "default_answer",
-                         "player_ref"),
+    "spellstack.rules": ("Action", "ActionOption", "Answer", "ClockState", "Decision", "PlayerView", "Reply",
+                         "default_answer", "player_ref"),
     "spellstack.seats": ("parse_entrant",),
     "spellstack.trace": ("RecordError", "ReplayError", "ReplayMismatchError", "Trace", "TraceError",
                          "TraceHeader", "TraceMessage", "TraceResult", "check_record", "read_record",
@@ -71,8 +83,10 @@ __all__ = [
     "Answer",
     "Bot",
     "BotSeat",
+    "ClockState",
     "Decision",
     "Deck",
+    "GameClock",
     "GameHost",
     "GameRecord",
     "GameResult",
@@ -97,6 +111,7 @@ __all__ = [
     "default_answer",
     "load_cards",
     "load_deck",
+    "parse_clock",
     "parse_entrant",
     "play_one_game",
     "play_setup",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,8 +11,10 @@ from typing import Any
 
 import pytest
 
+from spellstack.actors import GameClock
 from spellstack.cards import _loader
 from spellstack.cli import main
+from spellstack.trace import read_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
@@ -139,6 +142,32 @@ def test_a_folder_given_as_a_deck_is_a_one_line_error(
 def test_bad_values_are_one_line_errors(capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
                                         needles: tuple[str, ...]) -> None:
     _one_line_error(*_main(capsys, *args), *needles)
+
+
+@pytest.mark.parametrize("clock, problem", [
+    ("0", "BASE must be more than 0 seconds, got 0"),
+    ("-1+1", "BASE must be more than 0 seconds, got -1"),
+    ("60+-1", "INC must be 0 or more seconds, got -1"),
+    ("fast", "expected BASE+INC in seconds (60+0.5; 60 for 60+0)"),
+    ("", "expected BASE+INC in seconds"),
+    ("inf", "BASE must be a finite number of seconds, got inf"),
+])
+def test_a_bad_clock_is_a_one_line_error(capsys: pytest.CaptureFixture[str], clock: str, problem: str) -> None:
+    # ``--clock=VALUE``: argparse would read ``-1+1`` alone as an option.
+    code, out, err = _main(capsys, "play", f"--clock={clock}")
+    _one_line_error(code, out, err, f"spellstack play: --clock: clock {clock!r}: {problem}")
+
+
+def test_play_with_a_clock_says_each_player_s_time_left(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    trace = tmp_path / "t.jsonl"
+    code, out, _ = _main(capsys, "play", "--seed", "2", "--clock", "600+1", "--trace", str(trace))
+    assert code == 0
+    left = re.fullmatch(r"time left: alice (\d+\.\d{3}) s, bob (\d+\.\d{3}) s",
+                        out.splitlines()[-2])
+    assert left is not None and all(600 < float(t) <= 700 for t in left.groups()), out
+    seats = read_trace(trace).header.seats
+    assert [s.clock for s in seats] == [GameClock(600, 1)] * 2
 
 
 def test_bad_deck_files_are_one_line_errors(tmp_path: Path,

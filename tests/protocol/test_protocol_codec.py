@@ -89,7 +89,8 @@ def test_wire_format() -> None:
 def test_to_plain_shapes(priority_request: PriorityRequest) -> None:
     plain = to_plain(priority_request)
     assert type(plain) is dict
-    assert set(plain) == {"decision", "view"}
+    assert set(plain) == {"decision", "view", "clock"}
+    assert plain["clock"] is None  # no game clock
     assert type(plain["view"]["battlefield"]) is list
     assert type(plain["view"]["objects"][0]) is dict
     assert plain["view"]["players"][0]["mana"] == [["G", 2]]

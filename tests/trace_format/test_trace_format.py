@@ -1,7 +1,7 @@
 """The trace format: every event kind registered, the header holds what a replay needs, each
 GameEvent names its turn and step and the details of its kind, each event is carried once, the
 same seed gives the same file, alone or beside fifty other games, which replays to the recorded
-state, and traces of the previous formats (5 and 6) are read and replay too."""
+state, and traces of the previous formats (5, 6 and 7) are read and replay too."""
 
 from __future__ import annotations
 
@@ -141,13 +141,13 @@ async def test_the_header_holds_decklists_entrants_and_seat_settings(tmp_path: P
     await _traced(path, 3, configs=[SeatConfig(timeout=12.5, stops=stops), SeatConfig()], turn_limit=90,
                   game_id="match-7")
     header = _lines(path)[0]
-    assert header["format"] == TRACE_FORMAT == 7 and header["game"] == "match-7" and header["turn_limit"] == 90
+    assert header["format"] == TRACE_FORMAT == 8 and header["game"] == "match-7" and header["turn_limit"] == 90
     assert sorted(header["decklists"]) == NAMES and len(header["decklists"]["alice"]) == 60
     assert header["entrants"] == {n: "spellstack.bots._random.RandomBot" for n in NAMES}
     assert header["seats"] == [
         {"name": "alice", "deadline": 12.5, "auto_pass": True,
-         "stops": {"my_turn": ["precombat_main"], "opponents_turns": [], "stack": True}},
-        {"name": "bob", "deadline": 30.0, "auto_pass": True, "stops": None}]
+         "stops": {"my_turn": ["precombat_main"], "opponents_turns": [], "stack": True}, "clock": None},
+        {"name": "bob", "deadline": 30.0, "auto_pass": True, "stops": None, "clock": None}]
     read = read_trace(path)
     assert read.header.seats[0].stops == stops and read.header.turn_limit == 90
     _, result = await replay_trace(read)
@@ -244,14 +244,44 @@ def _write(path: Path, records: list[dict[str, Any]]) -> None:
                     "utf-8")
 
 
-async def test_a_format_6_trace_is_read_as_format_7_and_replays_line_for_line(tmp_path: Path) -> None:
+def as_format_7(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A format-8 trace of a game without game clocks as format 7 wrote it: seats and requests
+    without their ``clock``."""
+    header = dict(records[0], format=7)
+    assert all(seat["clock"] is None for seat in header["seats"])
+    header["seats"] = [{k: v for k, v in seat.items() if k != "clock"} for seat in header["seats"]]
+    out = [header]
+    for r in records[1:-1]:
+        if r["kind"] in ("PriorityRequest", "DecisionRequest"):
+            assert r["payload"]["clock"] is None
+            r = {**r, "payload": {k: v for k, v in r["payload"].items() if k != "clock"}}
+        out.append(r)
+    assert "clock_left" not in records[-1]
+    return [*out, records[-1]]
+
+
+async def test_a_format_7_trace_is_read_as_format_8_and_replays_line_for_line(tmp_path: Path) -> None:
+    path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    await _traced(path, 5)
+    records = _lines(path)
+    _write(old, as_format_7(records))
+    assert '"clock"' in path.read_text("utf-8") and '"clock"' not in old.read_text("utf-8")
+    new_trace, old_trace = read_trace(path), read_trace(old)
+    assert (new_trace.header.format, old_trace.header.format) == (8, 7)
+    assert old_trace.header.seats == new_trace.header.seats
+    assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
+    check = await check_replay(old_trace)
+    assert check.identical and check.compared == len(records) - 2
+
+
+async def test_a_format_6_trace_is_read_as_format_8_and_replays_line_for_line(tmp_path: Path) -> None:
     path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
     await _traced(path, 3)
     records = _lines(path)
-    _write(old, as_format_6(records))
+    _write(old, as_format_6(as_format_7(records)))
     assert '"marks"' in path.read_text("utf-8") and '"marks"' not in old.read_text("utf-8")
     new_trace, old_trace = read_trace(path), read_trace(old)
-    assert (new_trace.header.format, old_trace.header.format) == (7, 6)
+    assert (new_trace.header.format, old_trace.header.format) == (8, 6)
     assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
     check = await check_replay(old_trace)
     assert check.identical and check.compared == len(records) - 2
@@ -289,15 +319,15 @@ def as_format_6(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [*out, records[-1]]
 
 
-async def test_a_format_5_trace_is_read_as_format_7_and_replays_line_for_line(tmp_path: Path) -> None:
+async def test_a_format_5_trace_is_read_as_format_8_and_replays_line_for_line(tmp_path: Path) -> None:
     path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
     await _traced(path, 2)
     records = _lines(path)
-    _write(old, as_format_5(as_format_6(records)))
+    _write(old, as_format_5(as_format_6(as_format_7(records))))
     assert '"events":[{' in old.read_text("utf-8")  # the replies carry their events
     assert '"marks"' not in old.read_text("utf-8")
     new_trace, old_trace = read_trace(path), read_trace(old)
-    assert (new_trace.header.format, old_trace.header.format) == (7, 5)
+    assert (new_trace.header.format, old_trace.header.format) == (8, 5)
     assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
     check = await check_replay(old_trace)
     assert check.identical and check.compared == len(records) - 2

@@ -1,5 +1,6 @@
 """Thin trio shells around the kernel: coordinator, players, stack, SBA checker, tracer."""
 
+from ._clock import ON_TIME, GameClock, SeatTime, parse_clock
 from ._coordinator import (
     ENGINE_ERROR,
     GAME_OVER_GRACE,
@@ -50,6 +51,7 @@ __all__ = [
     "MAX_REJECTIONS",
     "MAX_SETTINGS",
     "MAX_STRIKES",
+    "ON_TIME",
     "REASON_LIMIT",
     "RECORD_EVENT",
     "RECORD_FORMAT",
@@ -60,6 +62,7 @@ __all__ = [
     "Coordinator",
     "CoordinatorFactory",
     "CoordinatorStatistics",
+    "GameClock",
     "GameRecord",
     "GameRecorder",
     "GameResult",
@@ -77,6 +80,7 @@ __all__ = [
     "SeatConcedes",
     "SeatConfig",
     "SeatLeaves",
+    "SeatTime",
     "TraceRecord",
     "TraceSink",
     "TraceWriter",
@@ -85,6 +89,7 @@ __all__ = [
     "encode_record",
     "error_text",
     "loop_lag",
+    "parse_clock",
     "play_game",
     "play_one_game",
     "play_setup",

@@ -11,6 +11,7 @@ forfeits) is its channel's. Exactly one message of the game is in flight at any 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 
@@ -48,6 +49,7 @@ from ..rules import (
     default_answer,
     perform,
 )
+from ._clock import GameClock
 from ._lag import loop_lag
 from ._seat_channel import SeatChannel
 from ._wire import Link
@@ -74,12 +76,18 @@ class SeatConfig:
     stops: Stops | None = None
     """The seat's stops at the start (the player may change them with ``SetStops``); None:
     no stops, the seat is asked whenever it could do more than pass."""
+    clock: GameClock | None = None
+    """The seat's time for the whole game, counted as ``timeout`` counts it and gaining its
+    increment after each answer taken; running out loses the game on time (``timeout`` still
+    bounds each decision). None: no game clock (``docs/protocol.md``, "Game clocks")."""
 
     def __post_init__(self) -> None:
         if self.stops is not None:
             problem = self.stops.problem() if isinstance(self.stops, Stops) else "not a Stops"
             if problem:
                 raise ValueError(f"invalid stops: {problem}")
+        if self.clock is not None and not isinstance(self.clock, GameClock):
+            raise ValueError(f"invalid clock: not a GameClock: {self.clock!r}")
 
 
 @dataclass(slots=True)
@@ -112,6 +120,10 @@ class GameResult:
     """That game's starting player (None for other games, or if it ended before the choice)."""
     mulligans: tuple[int, ...] = ()
     """103.5: that game's mulligans taken, by seat (empty for other games)."""
+    clock_left: tuple[float, ...] = ()
+    """Each seat's time left on its game clock at the end, in seconds to the millisecond, by
+    seat (0 for a seat that lost on time; ``inf`` for a seat without a clock beside seats with
+    one); empty when no seat had a clock."""
     error: Exception | None = field(default=None, compare=False, repr=False)
     """For a game ended by an engine error: the exception itself (with its traceback), for a
     caller that reports it; not part of comparisons."""
@@ -177,7 +189,8 @@ class Coordinator(LoopDriver[Awaitable[object]]):
         self.result = GameResult(None, "", 0, seed=game.state.seed)
         self.loop = GameLoop(game, [c.auto_pass for c in configs], [c.stops for c in configs])
         """The game loop whose requests this performs (it holds the seats' stops and who left)."""
-        self.channels = [self.channel_class(seat, link, config.timeout, game, self.loop, self.result.forfeits)
+        self.channels = [self.channel_class(seat, link, config.timeout, game, self.loop, self.result.forfeits,
+                                            config.clock)
                          for seat, (link, config) in enumerate(zip(seats, configs, strict=True))]
         """Each seat's channel: how it is asked, and its deadline, strikes and forfeits."""
         self._counts = _Counts()
@@ -214,7 +227,9 @@ class Coordinator(LoopDriver[Awaitable[object]]):
     async def run(self) -> GameResult:
         """Play the game to its end; returns the result. The order is ``GameLoop``'s; this
         performs its requests over the channels (``perform``: one method per request kind)."""
-        lag = loop_lag(min(c.timeout for c in self.configs))
+        # Measured finely enough for the shortest deadline, or game clock if shorter.
+        lag = loop_lag(min(min(c.timeout, c.clock.base if c.clock is not None else c.timeout)
+                           for c in self.configs))
         for channel in self.channels:
             channel.start(lag)
         loop = self.loop
@@ -285,6 +300,12 @@ class Coordinator(LoopDriver[Awaitable[object]]):
 
     # ------------------------------------------------------------------ the end
 
+    def _clocks_left(self) -> None:
+        """Each seat's time left on its game clock, into the result (if any seat has one)."""
+        times = [channel.time for channel in self.channels]
+        if any(t is not None for t in times):
+            self.result.clock_left = tuple(math.inf if t is None else t.left for t in times)
+
     async def _finish(self) -> None:
         st = self.game.state
         winner = st.players[st.winner].name if st.winner >= 0 else None
@@ -292,6 +313,7 @@ class Coordinator(LoopDriver[Awaitable[object]]):
         self.result.reason = st.end_reason
         self.result.turns = st.turn
         self.result.final_hash = st.state_hash()
+        self._clocks_left()
         losers = tuple(p.name for p in st.players if p.lost)
         for channel in self.channels:
             channel.decision_over()  # no decision is open any more
@@ -317,6 +339,7 @@ class Coordinator(LoopDriver[Awaitable[object]]):
         self.result.reason = st.end_reason
         self.result.error = error
         self.result.turns = st.turn
+        self._clocks_left()
         try:
             self.result.final_hash = st.state_hash()
         except Exception as err:  # a state left half-changed may not even hash

@@ -121,12 +121,15 @@ class SeatClock:
     due: float
     """When the deadline is next looked at: the time at which the seat's time would reach
     ``limit`` if the loop were not held from the last look on."""
+    on_clock: bool = False
+    """``limit`` is the time left on the seat's game clock, no more than its deadline: running
+    out loses the game on time, not by forfeit."""
 
     @classmethod
-    def begin(cls, limit: float, lag: LoopLag, mine: HeldTime) -> SeatClock:
-        """A decision's clock, started now."""
+    def begin(cls, limit: float, lag: LoopLag, mine: HeldTime, *, on_clock: bool = False) -> SeatClock:
+        """A decision's clock, started now (``on_clock``: ``limit`` is the game clock's)."""
         now = _now()
-        return cls(limit, now, lag.held_now(), mine.own, now + limit)
+        return cls(limit, now, lag.held_now(), mine.own, now + limit, on_clock)
 
     def charged(self, lag: LoopLag, mine: HeldTime) -> float:
         """The seat's time so far."""

@@ -103,8 +103,9 @@ class PlayerActor:
         ``notify``.
 
         Requests carry view deltas: the actor keeps the seat's view (``ViewMirror``) and gives
-        the policy the rebuilt full view. A delta it cannot apply gets a ``RequestFullView``;
-        the coordinator sends the request again with the full view."""
+        the policy the rebuilt full view, with the seat's game clock as the request shows it
+        (``PlayerView.clock``). A delta it cannot apply gets a ``RequestFullView``; the
+        coordinator sends the request again with the full view."""
         policy, link = self.policy, self.link
         stops = getattr(policy, "stops", None)
         mirror = ViewMirror()
@@ -124,7 +125,7 @@ class PlayerActor:
                 continue
             self._requests += 1
             try:
-                view = mirror.apply(msg.view)
+                view = mirror.apply(msg.view, msg.clock)
             except InvalidMessageError as err:
                 if msg.view.full:  # a full view always applies: the coordinator sent nonsense
                     await self._leave(f"player received a malformed message: {err}", fit=False)

@@ -231,10 +231,12 @@ def _entrant(policy: Bot | Client) -> str:
 def _seat_settings(name: str, config: SeatConfig) -> dict[str, object]:
     """A seat's settings, for the trace's header."""
     stops = config.stops
+    clock = config.clock
     return {"name": name, "deadline": config.timeout, "auto_pass": config.auto_pass,
             "stops": None if stops is None else {"my_turn": list(stops.my_turn),
                                                  "opponents_turns": list(stops.opponents_turns),
-                                                 "stack": stops.stack}}
+                                                 "stack": stops.stack},
+            "clock": None if clock is None else {"base": clock.base, "increment": clock.increment}}
 
 
 async def play_one_game(
@@ -343,8 +345,11 @@ async def play_setup(
             result = await coord.abort(box.actor, box.fault, skip=everyone, error=box.error)
         if writer is not None:
             try:
+                # The clocks' time left only where there were clocks (a seat without one: null).
+                clocks = {"clock_left": [t if math.isfinite(t) else None for t in result.clock_left]
+                          } if result.clock_left else {}
                 writer.footer(winner=result.winner, reason=result.reason, turns=result.turns,
-                              final_hash=result.final_hash, seed=result.seed)
+                              final_hash=result.final_hash, seed=result.seed, **clocks)
             except Exception as err:
                 if not box.fault:
                     box.record("tracer", err)

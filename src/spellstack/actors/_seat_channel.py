@@ -2,12 +2,14 @@
 
 A ``SeatChannel`` owns everything about talking with one seat that is not the game's loop: the
 request and its view (a delta, or the full view again when the seat asks or sent what can't be
-read), the decision's deadline by the seat's own time (``SeatClock``), settings sent meanwhile
-(``SetStops``), malformed messages (strikes), refusals in a row, and the forfeits all of these
-lead to. It answers the coordinator with return values (the action or answer, whether the seat
-is still in the game) and never calls it: what it changes in the game is the seat's part of
-the game loop (``GameLoop.set_stops``, ``GameLoop.leave``), and each forfeit is also recorded in
-the list it was given (the game result's).
+read), the decision's deadline by the seat's own time (``SeatClock``), the seat's game clock if
+it has one (``SeatTime``: each decision's limit is its deadline or the time left, whichever is
+shorter), settings sent meanwhile (``SetStops``), malformed messages (strikes), refusals in a
+row, and the forfeits and losses on time all of these lead to. It answers the coordinator with
+return values (the action or answer, whether the seat is still in the game) and never calls
+it: what it changes in the game is the seat's part of the game loop (``GameLoop.set_stops``,
+``GameLoop.leave``, ``GameLoop.lose``), and each forfeit is also recorded in the list it was
+given (the game result's).
 """
 
 from __future__ import annotations
@@ -36,7 +38,8 @@ from ..protocol import (
     ViewTracker,
     decode_from_player,
 )
-from ..rules import Action, Decision, Game, GameLoop, InvalidMessageError, ViewMemo, view_for
+from ..rules import Action, ClockState, Decision, Game, GameLoop, InvalidMessageError, ViewMemo, view_for
+from ._clock import GameClock, SeatTime
 from ._lag import LoopLag, SeatClock
 from ._wire import Link
 
@@ -70,7 +73,7 @@ class SeatChannel:
     """The coordinator's side of one seat: requests with their deadline, replies, forfeits."""
 
     def __init__(self, seat: int, link: Link, timeout: float, game: Game, loop: GameLoop,
-                 forfeits: list[tuple[str, str]]) -> None:
+                 forfeits: list[tuple[str, str]], clock: GameClock | None = None) -> None:
         self.seat = seat
         """The seat's number."""
         self.link = link
@@ -82,6 +85,11 @@ class SeatChannel:
         """The game loop: the seat's stops are set there, and a forfeit leaves the game there."""
         self.forfeits = forfeits
         """Where each forfeit is recorded, (player, reason), in order with the other seats'."""
+        self.time = SeatTime(clock) if clock is not None else None
+        """The seat's game clock while the game runs (``SeatConfig.clock``); None: it has none."""
+        self._spent = 0.0
+        """The seat's time, by the decision's clock, when its last reply arrived: what the
+        game clock is charged when that reply is taken (``accept``)."""
         self.sent = self.received = self.asked = self.struck = 0
         self._lag: LoopLag | None = None
         """The trio run's lag monitor (``start``)."""
@@ -127,8 +135,8 @@ class SeatChannel:
         # same grant), the seat goes on with the time that remains: one deadline per grant.
         clock = self._grant
         if clock is None:
-            clock = self._grant = self._clock()
-        msg = await self._ask(PriorityRequest(decision, self._delta()), clock)
+            clock = self._grant = self._decision_clock()
+        msg = await self._ask(PriorityRequest(decision, self._delta(), self._reading()), clock)
         if msg is None:
             return None
         if not isinstance(msg, SubmitAction):
@@ -146,9 +154,9 @@ class SeatChannel:
         again has the time that remains of its one deadline."""
         if self._question != decision.id or self._answer_clock is None:
             self._question = decision.id
-            self._answer_clock = self._clock()
+            self._answer_clock = self._decision_clock()
             self._refused_answers = 0
-        msg = await self._ask(DecisionRequest(decision, self._delta()), self._answer_clock)
+        msg = await self._ask(DecisionRequest(decision, self._delta(), self._reading()), self._answer_clock)
         if msg is None:
             return None
         if not isinstance(msg, SubmitAnswer):
@@ -158,8 +166,11 @@ class SeatChannel:
 
     async def accept(self, decision: Decision, *, action: bool) -> None:
         """The seat's ``action`` (or answer) was taken: ``Accepted``; its runs of malformed
-        messages (and of refused actions) end, and so does its decision (and grant)."""
+        messages (and of refused actions) end, and so does its decision (and grant). A game
+        clock is charged the decision's time, to the reply's arrival, and gains its increment."""
         self._strikes = 0
+        if self.time is not None:
+            self.time.spend(self._spent)
         if action:
             self._refused_actions = 0
             self._grant = None  # the grant is over
@@ -196,9 +207,23 @@ class SeatChannel:
     # ------------------------------------------------------------------ deadlines
 
     def _clock(self) -> SeatClock:
-        """A decision's clock, started now (``start`` gave the lag monitor)."""
+        """A clock of the seat's deadline, started now (``start`` gave the lag monitor)."""
         assert self._lag is not None
         return SeatClock.begin(self.timeout, self._lag, self.link.held)
+
+    def _decision_clock(self) -> SeatClock:
+        """A decision's clock, started now: its deadline, or the time left on the seat's game
+        clock if that is no longer (then running out loses the game on time)."""
+        time = self.time
+        if time is not None and time.left <= self.timeout:
+            assert self._lag is not None
+            return SeatClock.begin(time.left, self._lag, self.link.held, on_clock=True)
+        return self._clock()
+
+    def _reading(self) -> ClockState | None:
+        """The seat's game clock as its requests show it now (None: it has none)."""
+        time = self.time
+        return time.reading if time is not None else None
 
     def _in_time(self, clock: SeatClock) -> bool:
         """At the clock's ``due`` time: whether the seat still has time, by its own time (the
@@ -228,13 +253,24 @@ class SeatChannel:
                 with trio.move_on_at(clock.due):
                     data = await link.receive_bytes()
                 if data is None and not self._in_time(clock):
-                    if not self.gone:
+                    if self.gone:
+                        return None
+                    if clock.on_clock:
+                        self.out_of_time()
+                    else:
                         await self.forfeit(f"no answer within {clock.limit:g} s")
                     return None
             self.received += 1
             if trio.current_time() > clock.due and not self._in_time(clock):
                 await self._late(clock)
                 return None
+            time = self.time
+            if time is not None:
+                assert self._lag is not None
+                self._spent = clock.charged(self._lag, link.held)
+                if time.over(self._spent):  # within the last half millisecond it had
+                    self.out_of_time()
+                    return None
             try:
                 msg = decode_from_player(data)
             except InvalidMessageError as err:
@@ -280,7 +316,11 @@ class SeatChannel:
 
     async def _late(self, clock: SeatClock) -> None:
         """A message that arrived after the seat's own time ran out: a policy that held the
-        event loop past its deadline (the coordinator could not even look until it let go)."""
+        event loop past its deadline, or past the time left on its game clock (the
+        coordinator could not even look until it let go)."""
+        if clock.on_clock:
+            self.out_of_time()
+            return
         assert self._lag is not None
         spent = clock.charged(self._lag, self.link.held)
         await self.forfeit(f"answered after {spent:.2f} s, over its {clock.limit:g} s deadline")
@@ -296,7 +336,7 @@ class SeatChannel:
         """The same request with the seat's view in full (the client rebuilds it from nothing)."""
         if request.view.full:
             return request
-        return type(request)(request.decision, self._view.full())
+        return type(request)(request.decision, self._view.full(), request.clock)
 
     # ------------------------------------------------------------------ sending
 
@@ -379,6 +419,14 @@ class SeatChannel:
         self.forfeits.append((self.game.state.players[self.seat].name, reason))
         self._note("forfeit", reason)
         self.loop.leave(self.seat, reason)
+
+    def out_of_time(self) -> None:
+        """The seat's game clock ran out: it loses the game on time (``GameClock.loss``: the
+        game's end reads ``bob wins: alice lost on time (clock 60+0.5)``), not by forfeit."""
+        time = self.time
+        assert time is not None
+        time.run_out()
+        self.loop.lose(self.seat, time.clock.loss)
 
     def _note(self, kind: str, text: str, data: bytes = b"") -> None:
         """A coordinator event about the seat, for the trace (nothing without a tracer)."""

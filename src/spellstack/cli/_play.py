@@ -9,7 +9,7 @@ from pathlib import Path
 import trio
 
 from .._printable import printable
-from ..actors import ENGINE_ERROR, GameSetup
+from ..actors import ENGINE_ERROR, GameClock, GameSetup, SeatConfig, parse_clock
 from ..bots import RandomBot
 from ..cards import DECKS, Deck, load_cards
 from ..rules import Event
@@ -56,6 +56,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="run Python class bots (module:Class, file.py:Class) in this process; "
                         "without it each runs in a bot process of its own")
     p.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    p.add_argument("--clock", default=None, metavar="BASE+INC",
+                   help="give each player a game clock: BASE seconds for the whole game, INC more "
+                        "after each answer (60+0.5; 60 means 60+0); running out loses the game")
     p.add_argument("--trace", type=Path, default=None, help="write the message trace here "
                    "(JSON Lines, docs/trace-format.md)")
     p.add_argument("--record", type=Path, default=None, metavar="FILE",
@@ -97,11 +100,13 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.record, "--record")
         if args.trace is not None and args.record.resolve() == args.trace.resolve():
             raise CommandError("--record and --trace name the same file; give each its own")
+    clock = _clock(args.clock)
     names, decks, seats = _table(args)
+    configs = [SeatConfig(clock=clock)] * 2 if clock is not None else []
     # The random bots' seeds are 2 * seed + 1 and + 2 (GameSetup's default).
     # Read before the game, so that a deck file is shown by its deck's name (an Arena
     # export's ``Name`` line), as a tournament names it.
-    setup = GameSetup(decks, args.seed, names).loaded()
+    setup = GameSetup(decks, args.seed, names, configs=configs).loaded()
     try:
         game, result = trio.run(lambda: play_seats(setup, seats, trace_path=args.trace, history=True,
                                                    timestamps=args.timestamps, record_path=args.record))
@@ -120,6 +125,9 @@ def run(args: argparse.Namespace) -> int:
     print(printable(f"Winner: {result.winner or nobody} on turn {result.turns}. {result.reason}"))
     print(f"{result.decisions} decisions answered by bots, {result.auto_passes} automatic "
           f"passes, {result.messages} messages")
+    if result.clock_left:
+        print(printable("time left: " + ", ".join(f"{name} {left:.3f} s" for name, left
+                                                   in zip(names, result.clock_left, strict=True))))
     if args.trace:
         print(f"trace written to {args.trace}")
     if args.record:
@@ -129,4 +137,14 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     return 0
+
+
+def _clock(text: str | None) -> GameClock | None:
+    """``--clock``'s game clock (None without it); CommandError naming what is wrong."""
+    if text is None:
+        return None
+    try:
+        return parse_clock(text)
+    except ValueError as err:
+        raise CommandError(f"--clock: {err}") from None
 

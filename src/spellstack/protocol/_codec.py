@@ -61,7 +61,7 @@ __all__ = [
 
 M = TypeVar("M")
 
-PROTOCOL_VERSION = 7
+PROTOCOL_VERSION = 8
 """Version of the wire format; a decoder accepts only its own."""
 MAX_MESSAGE_BYTES = 1 << 20
 """Largest encoded message accepted, in bytes."""

@@ -16,6 +16,7 @@ from typing import ClassVar, TypeAlias, get_args
 from spellstack.protocol._stops import Stops
 from spellstack.protocol._views import ViewDelta
 from spellstack.rules.state import Action, Answer, Decision
+from spellstack.rules.views import ClockState
 
 __all__ = [
     "ACTORS",
@@ -63,6 +64,8 @@ class PriorityRequest:
     """The ``priority`` decision, listing the actions available now."""
     view: ViewDelta
     """What the player may see now, as a change of the seat's previous view (or in full)."""
+    clock: ClockState | None = None
+    """The seat's game clock: its time left and its increment; None when it plays without one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,8 @@ class DecisionRequest:
     """The question, with its legal options."""
     view: ViewDelta
     """What the player may see now, as a change of the seat's previous view (or in full)."""
+    clock: ClockState | None = None
+    """The seat's game clock: its time left and its increment; None when it plays without one."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from spellstack.rules.base import InvalidMessageError, builder
 from spellstack.rules.views import (
+    ClockState,
     ObjectView,
     PlayerPublic,
     PlayerView,
@@ -266,8 +267,9 @@ class ViewMirror:
         """Whether ``delta`` applies to the view held (a full view always does)."""
         return delta.base == 0 or (self.view is not None and delta.base == self.number)
 
-    def apply(self, delta: ViewDelta) -> PlayerView:
-        """Apply ``delta`` and return the rebuilt view. On an error nothing changes.
+    def apply(self, delta: ViewDelta, clock: ClockState | None = None) -> PlayerView:
+        """Apply ``delta`` and return the rebuilt view, showing ``clock`` (the seat's game
+        clock, as its request gave it). On an error nothing changes.
 
         Raises:
             InvalidMessageError: The delta is not against the view held, or does not fit it
@@ -310,7 +312,7 @@ class ViewMirror:
             view: PlayerView = new_player_view(
                 delta.seat, delta.turn, delta.step, delta.active, delta.priority, publics,
                 tuple([index[i] for i in hand]), tuple([index[i] for i in battlefield]), stack,
-                tuple([index[i] for i in exile]))
+                tuple([index[i] for i in exile]), clock)
         except KeyError as err:
             raise InvalidMessageError(
                 f"view {delta.number}: shows #{err.args[0]}, whose view was never given") from None

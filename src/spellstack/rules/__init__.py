@@ -153,6 +153,7 @@ from .turn import (
 )
 from .views import (
     PUBLIC_SEAT,
+    ClockState,
     ObjectView,
     PlayerView,
     ViewMemo,
@@ -217,6 +218,7 @@ __all__ = [
     "CardDefinitionError",
     "CardKey",
     "Choice",
+    "ClockState",
     "CombatState",
     "Condition",
     "CostOption",

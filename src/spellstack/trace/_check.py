@@ -4,6 +4,7 @@ with the recorded one, message by message, until the first that differs."""
 
 from __future__ import annotations
 
+import math
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from ._replay import replay_trace
 __all__ = ["Divergence", "ReplayCheck", "check_replay", "record_json"]
 
 _RESULT_FIELDS = ("winner", "reason", "turns", "final_hash")
-"""The result line's fields a replay must reproduce."""
+"""The result line's fields a replay must reproduce (and ``clock_left``, where there is one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,10 +132,14 @@ async def check_replay(trace: Trace, *, trace_path: Path | None = None) -> Repla
                            final, recorded_hash, error, cut)
     if r is None:  # cut just before its result line: the replay ended where the trace does
         return ReplayCheck(len(recorded), None, final, "", error, cut)
-    mine_result = {"event": "result", "winner": r.winner, "reason": r.reason, "turns": r.turns,
-                   "final_hash": r.final_hash}
+    mine_result: dict[str, Any] = {"event": "result", "winner": r.winner, "reason": r.reason, "turns": r.turns,
+                                   "final_hash": r.final_hash}
     theirs_result = None if result is None else {
         "event": "result", **{k: result.get(k) for k in _RESULT_FIELDS}}
+    if r.clock_left and theirs_result is not None and result is not None:
+        # The game clocks' time left (a seat without a clock: null), as the line holds it.
+        mine_result["clock_left"] = [t if math.isfinite(t) else None for t in r.clock_left]
+        theirs_result["clock_left"] = result.get("clock_left")
     if mine_result != theirs_result:
         return ReplayCheck(len(recorded), Divergence(None, mine_result, theirs_result), final,
                            r.final_hash, error)

@@ -12,6 +12,7 @@ number kept (``Trace.cut_line``). Every line before the last must still be whole
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from ..actors import TRACE_FORMAT, SeatConfig
+from ..actors import TRACE_FORMAT, GameClock, SeatConfig
 from ..cards import short_value
 from ..protocol import MESSAGE_TYPES, Message, SetStops, Stops, SubmitAction, SubmitAnswer, from_plain
 from ..rules import Reply, SpellstackError, StartSettings
@@ -44,8 +45,9 @@ __all__ = [
 ]
 
 
-READ_FORMATS = (5, 6, TRACE_FORMAT)
-"""The trace formats this version reads: its own; 6, whose views lacked the marks of a
+READ_FORMATS = (5, 6, 7, TRACE_FORMAT)
+"""The trace formats this version reads: its own; 7, which had no game clocks (each seat read
+as without one, each request as showing none); 6, whose views also lacked the marks of a
 permanent and a player's dungeon (read as none: a field a record leaves out takes its default);
 and 5, whose ``Resolved`` and ``SBABatch`` records carried their events again (the ``GameEvent``
 lines before them hold the same), each such list read as its count, as format 6 writes it."""
@@ -130,7 +132,7 @@ class TraceHeader:
     entrants: Mapping[str, str] = field(default_factory=dict)
     """Who played each seat (a bot's class), by player name."""
     seats: tuple[SeatConfig, ...] = ()
-    """Each seat's settings (deadline, automatic passes, stops), in seat order."""
+    """Each seat's settings (deadline, automatic passes, stops, game clock), in seat order."""
     turn_limit: int = 0
     """The turn after which the game is a draw (0: none)."""
 
@@ -180,6 +182,9 @@ class TraceResult:
     """The state hash at the end (``GameState.state_hash``)."""
     seed: int | None
     """The seed the game was started from."""
+    clock_left: tuple[float, ...] = ()
+    """Each seat's time left on its game clock at the end, by seat (``inf``: a seat without
+    one, beside seats with one); empty when no seat had a clock."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,12 +368,13 @@ def _header(source: str, number: int, record: Mapping[str, Any]) -> TraceHeader:
                        None if start is None else _start(source, number, start, len(players)),
                        _field(source, number, record, "game", str),
                        {p: tuple(cards) for p, cards in decklists.items()}, dict(entrants),
-                       tuple(_seat(source, number, s) for s in seats),
+                       tuple(_seat(source, number, s, fmt) for s in seats),
                        _field(source, number, record, "turn_limit", int))
 
 
-def _seat(source: str, number: int, record: object) -> SeatConfig:
-    """One of the header's ``seats``: ``deadline``, ``auto_pass`` and ``stops`` (or null)."""
+def _seat(source: str, number: int, record: object, fmt: int) -> SeatConfig:
+    """One of the header's ``seats``: ``deadline``, ``auto_pass``, ``stops`` (or null) and,
+    from format 8, ``clock`` (``base`` and ``increment``, or null)."""
     if not isinstance(record, dict):
         raise TraceRecordError(source, number, f"field 'seats': expected maps, got {short_value(record)}")
     deadline = record.get("deadline")
@@ -377,11 +383,23 @@ def _seat(source: str, number: int, record: object) -> SeatConfig:
         raise TraceRecordError(source, number, "field 'seats': each seat has a number 'deadline' "
                                f"and a true or false 'auto_pass', got {short_value(record)}")
     stops = record.get("stops")
+    if fmt >= 8 and "clock" not in record:
+        raise TraceRecordError(source, number, f"field 'seats': each seat has a 'clock' (null for "
+                               f"none), got {short_value(record)}")
+    clock = record.get("clock")
     try:
         parsed = None if stops is None else from_plain(Stops, stops, "stops")
-        return SeatConfig(auto_pass=auto_pass, timeout=float(deadline), stops=parsed)
+        timed = None if clock is None else _clock(clock)
+        return SeatConfig(auto_pass=auto_pass, timeout=float(deadline), stops=parsed, clock=timed)
     except (SpellstackError, ValueError) as err:
         raise TraceRecordError(source, number, f"field 'seats': {err}") from None
+
+
+def _clock(record: object) -> GameClock:
+    """A seat's ``clock``: ``base`` and ``increment`` in seconds (``ValueError`` if not)."""
+    if not isinstance(record, dict) or record.keys() != {"base", "increment"}:
+        raise ValueError(f"a seat's clock has a 'base' and an 'increment', got {short_value(record)}")
+    return GameClock(record["base"], record["increment"])
 
 
 def _start(source: str, number: int, record: Mapping[str, Any], players: int) -> StartSettings:
@@ -416,6 +434,8 @@ def _message(source: str, number: int, record: Mapping[str, Any], fmt: int) -> T
         payload = _counted(payload)
     if fmt < 7 and "view" in payload:
         payload = _marked(payload)
+    if fmt < 8 and kind in _REQUESTS:
+        payload = {**payload, "clock": None}
     data = b""
     if "bytes" in record:  # optional: a malformed event's unreadable bytes
         text = _field(source, number, record, "bytes", str)
@@ -430,6 +450,8 @@ def _message(source: str, number: int, record: Mapping[str, Any], fmt: int) -> T
                         _field(source, number, record, "receiver", str), kind, payload, data)
 
 
+_REQUESTS = frozenset({"PriorityRequest", "DecisionRequest"})
+"""The messages that show the seat's game clock from format 8 on (null: none)."""
 _COUNTED = frozenset({"Resolved", "SBABatch"})
 """The replies that carried their events in format 5, and give their count from format 6 on."""
 
@@ -474,8 +496,15 @@ def _marked(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 def _result(source: str, number: int, record: Mapping[str, Any]) -> TraceResult:
+    left: tuple[float, ...] = ()
+    if "clock_left" in record:  # only where there were game clocks
+        times = _field(source, number, record, "clock_left", list)
+        if not all(t is None or (isinstance(t, int | float) and not isinstance(t, bool)) for t in times):
+            raise TraceRecordError(source, number, "field 'clock_left': expected a number of "
+                                   f"seconds (or null) for each seat, got {short_value(times)}")
+        left = tuple(math.inf if t is None else float(t) for t in times)
     return TraceResult(_field(source, number, record, "winner", str, optional=True),
                        _field(source, number, record, "reason", str),
                        _field(source, number, record, "turns", int),
                        _field(source, number, record, "final_hash", str),
-                       _field(source, number, record, "seed", int, optional=True))
+                       _field(source, number, record, "seed", int, optional=True), left)

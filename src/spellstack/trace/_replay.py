@@ -10,6 +10,12 @@ malformed messages, its settings (``SetStops``), its requests for a full view an
 are all replayed alike. Where the player said nothing, the seat says nothing: a seat the
 coordinator forfeited for time is silent again, and forfeited again.
 
+With game clocks, each answer taken is sent after the time its player took over it, as the
+requests' clock readings tell it (a seat's time left falls by that, less its increment, from
+one decision to the next; the last from the result's ``clock_left``), so that the replay shows
+the same readings. A seat that lost on time while silent is silent again and loses again; one
+whose reply came too late holds the loop past its time left before sending it again.
+
 The replay runs in a trio run of its own on a clock that jumps whenever every task waits
 (``trio.testing.MockClock``), so that waiting out a silent seat's deadline costs nothing and
 no deadline depends on how fast the machine replaying is: a replay is played by the trace's
@@ -19,6 +25,7 @@ record alone.
 from __future__ import annotations
 
 import functools
+import math
 import re
 import time
 from collections.abc import Callable, Sequence
@@ -29,12 +36,12 @@ import trio
 import trio.testing
 
 from .._version import __version__
-from ..actors import Client, GameResult, Link, SeatConfig, play_one_game
+from ..actors import ON_TIME, Client, GameResult, Link, SeatConfig, play_one_game
 from ..bots import Bot
 from ..cards import Deck
-from ..protocol import DecisionRequest, Message, PriorityRequest, Stops
+from ..protocol import DecisionRequest, Message, PriorityRequest, Stops, SubmitAction, SubmitAnswer
 from ..rules import Decision, Game, PlayerView, Reply
-from ._read import ReplayMismatchError, Trace, TraceHeader
+from ._read import ReplayMismatchError, Trace, TraceHeader, TraceMessage
 
 __all__ = ["ReplayBot", "ReplaySeat", "ScriptBuilder", "SeatScript", "SeatStep", "play_scripts", "replay_trace",
            "seat_script"]
@@ -60,7 +67,10 @@ class SeatStep:
     """The bytes of a message that could not be read, sent again as they came."""
     hold: float = 0.0
     """Seconds the player held the event loop before sending it: an answer that came after its
-    deadline, by that long (0: none)."""
+    deadline, or after its game clock ran out, by that long (0: none)."""
+    wait: float = 0.0
+    """Seconds of its own time the player took before sending it, waiting (not holding the
+    loop): the time an answer taken cost its game clock (0: none, or no clock)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,10 +108,15 @@ class ScriptBuilder:
         """How many messages it read before it stopped reading (None: it read them all)."""
         self.last_sent = -1
         """The index of the last message it sent (-1: none)."""
+        self.clocks = _ClockReadings()
+        """Its game clock's readings (a trace's requests carry them; a record has no clocks)."""
 
-    def receive(self, count: int = 1) -> None:
-        """It was sent a message (``count`` messages)."""
+    def receive(self, count: int = 1, *, reading: TraceMessage | None = None) -> None:
+        """It was sent a message (``count`` messages); ``reading``: that message, whose clock
+        reading (a request's) tells how long the answer before it took."""
         self.received += count
+        if reading is not None:
+            self.clocks.received(reading, self.received, self.steps)
 
     def send(self, line: int, message: Message) -> None:
         """It sent ``message`` (at ``line`` of its trace)."""
@@ -123,10 +138,19 @@ class ScriptBuilder:
             # The message it could not be sent waited behind one in the link's buffer.
             self.reads = max(self.received - 2, 0)
 
+    def lost(self, reason: str) -> None:
+        """It lost the game for ``reason``: on time, with its reply to the last request too
+        late (past, or within the last half millisecond of, the time it had left), the reply is
+        held past that time."""
+        clocks = self.clocks
+        if (_ON_TIME in reason and self.last_sent >= 0 and clocks.left_ms >= 0
+                and self.steps[self.last_sent].after >= clocks.asked):
+            self.late[self.last_sent] = (clocks.left_ms + 1) / 1000
+
     def script(self) -> SeatScript:
         """The player's script."""
-        late = self.late
-        held = [SeatStep(s.after, s.line, s.message, s.data, late[i]) if i in late else s
+        late, waits = self.late, self.clocks.waits
+        held = [SeatStep(s.after, s.line, s.message, s.data, late.get(i, 0.0), waits.get(i, 0.0))
                 for i, s in enumerate(self.steps)]
         # The coordinator reads a seat's messages in the order they were sent. One that could
         # not be read is recorded when it is read, a message when it is sent: of two sent after
@@ -144,7 +168,7 @@ def seat_script(trace: Trace, player: str) -> SeatScript:
     build = ScriptBuilder(player)
     for m in trace.messages:
         if m.receiver == actor:
-            build.receive()
+            build.receive(reading=m)
         elif m.sender == actor:
             build.send(m.line, m.decode(trace.source))
         elif m.kind == "GameEvent" and m.payload.get("player") == seat:
@@ -153,7 +177,75 @@ def seat_script(trace: Trace, player: str) -> SeatScript:
                 build.unreadable(m.line, m.data)
             elif kind == "forfeit":
                 build.forfeited(str(m.payload.get("text", "")))
+            elif kind == "lose":
+                build.lost(str(m.payload.get("text", "")))
+    if trace.result is not None and seat < len(trace.result.clock_left):
+        build.clocks.ended(trace.result.clock_left[seat])
     return build.script()
+
+_ON_TIME = f": {ON_TIME} (clock "
+"""What the ``lose`` event of a seat whose game clock ran out says (``GameClock.loss``)."""
+
+
+class _ClockReadings:
+    """A seat's game clock as its requests in a trace show it, read message by message: how
+    long each answer taken took (``waits``, by step), from the reading before it and the next."""
+
+    def __init__(self) -> None:
+        self.left_ms = -1
+        """The last request's reading of the time left, in milliseconds (-1: no clock)."""
+        self.increment_ms = 0
+        """Its increment, in milliseconds."""
+        self.asked = 0
+        """How many messages the seat had received when its last request came."""
+        self.waits: dict[int, float] = {}
+        """Seconds to wait before each answer taken, by its step's index."""
+        self._taken: tuple[int, int, int] | None = None
+        """An answer taken whose time is not known yet: its step, the time left before it and
+        the increment (milliseconds), until the next reading (or the end) tells it."""
+
+    def received(self, m: TraceMessage, count: int, steps: list[SeatStep]) -> None:
+        """The seat received ``m``, its ``count``-th message, after sending ``steps``."""
+        if m.kind in ("PriorityRequest", "DecisionRequest"):
+            self.asked = count
+            clock = m.payload.get("clock")
+            if isinstance(clock, dict):
+                left, increment = clock.get("left"), clock.get("increment")
+                if isinstance(left, int | float) and isinstance(increment, int | float):
+                    self._read(round(left * 1000))
+                    self.left_ms, self.increment_ms = round(left * 1000), round(increment * 1000)
+        elif m.kind == "Accepted" and self.left_ms >= 0:
+            decision = m.payload.get("decision_id")
+            for i in range(len(steps) - 1, -1, -1):
+                if _decision_of(steps[i].message) == decision:
+                    self._taken = (i, self.left_ms, self.increment_ms)
+                    break
+
+    def ended(self, left: float) -> None:
+        """The game ended with ``left`` seconds on the seat's clock."""
+        if math.isfinite(left):
+            self._read(round(left * 1000))
+
+    def _read(self, left_ms: int) -> None:
+        """A reading of ``left_ms``: the time of the answer taken before it, if any."""
+        if self._taken is None:
+            return
+        step, before, increment = self._taken
+        self._taken = None
+        spent = before + increment - left_ms
+        if spent > 0:
+            # Just under the time spent: it rounds to the same millisecond, and stays within
+            # a limit it was within.
+            self.waits[step] = (spent - 0.4) / 1000
+
+
+def _decision_of(message: Message | None) -> int | None:
+    """The decision a step's message answers (None: it answers none)."""
+    if isinstance(message, SubmitAction):
+        return message.decision_id
+    if isinstance(message, SubmitAnswer):
+        return message.answer.decision_id
+    return None
 
 
 class ReplaySeat:
@@ -199,6 +291,8 @@ class ReplaySeat:
         while self.sent < len(steps) and steps[self.sent].after <= self.received:
             step = steps[self.sent]
             self.sent += 1  # once it is on the wire, it is in the replay's trace
+            if step.wait:
+                await trio.sleep(step.wait)
             if step.hold:
                 _hold(link, step.hold)
             if step.message is not None:
@@ -287,7 +381,9 @@ async def replay_trace(trace: Trace, *, decks: Sequence[str] | None = None,
 
     The game is played in a trio run of its own, in a worker thread, on a mock clock that
     jumps whenever every task waits: a seat that was forfeited for time is forfeited again at
-    no cost in time, and nothing in the replay depends on the caller's clock.
+    no cost in time, and nothing in the replay depends on the caller's clock. With game clocks,
+    each seat takes over each answer the time its player took (as the trace's readings tell
+    it), and a loss on time is a loss on time again.
     """
     header = trace.header
     players = header.players

@@ -425,7 +425,8 @@ class GameLoop:
 
     Per seat: ``auto_pass`` (the engine passes for it when passing is all it can do), its
     stops (``set_stops``: outside them the engine passes for it whatever it could do) and
-    whether it has left by forfeit (``leave``: it is asked nothing more and passes).
+    whether it has lost and left (by forfeit, ``leave``; by concession, ``concede``; for a
+    reason of its driver's, ``lose``: it is asked nothing more and passes).
     ``stepwise``: a ``BeginTask`` before every task, and one step change at a time."""
 
     def __init__(self, game: Game, auto_pass: Sequence[bool],
@@ -437,7 +438,7 @@ class GameLoop:
         self.stops: list[StopRule | None] = list(stops) if stops is not None else [None] * n
         """Per seat: its stops, or None (it is asked whenever it could do more than pass)."""
         self.gone: set[int] = set()
-        """Seats that left by forfeit."""
+        """Seats that lost and left (``leave``, ``concede``, ``lose``)."""
         self.stepwise = stepwise
         self.watch = LoopWatch()
         """104.4b: told of each check and resolution, it finds a loop of mandatory actions."""
@@ -459,20 +460,24 @@ class GameLoop:
         self.stops[seat] = stops
         self._refresh(seat)
 
-    def leave(self, seat: int, reason: str) -> None:
-        """The seat loses by forfeit (104.3a-like) and is asked nothing more."""
+    def lose(self, seat: int, reason: str) -> None:
+        """The seat loses the game for ``reason``, which reads after its name (``lost on time
+        (clock 60+0.5)``: the game's end reads ``bob wins: alice lost on time (clock 60+0.5)``),
+        and is asked nothing more. ``leave`` and ``concede`` are the two losses every driver
+        knows; this is for a driver's own (a game clock that runs out)."""
         self.gone.add(seat)
         self._refresh(seat)
-        lose_game(self.game, seat, f"forfeited: {reason}")
+        lose_game(self.game, seat, reason)
         self.game.state.dirty = True
+
+    def leave(self, seat: int, reason: str) -> None:
+        """The seat loses by forfeit (104.3a-like) and is asked nothing more."""
+        self.lose(seat, f"forfeited: {reason}")
 
     def concede(self, seat: int) -> None:
         """The seat concedes (104.3a: a player can concede the game at any time, even while it
         is asked something other than priority) and is asked nothing more."""
-        self.gone.add(seat)
-        self._refresh(seat)
-        lose_game(self.game, seat, CONCEDED)
-        self.game.state.dirty = True
+        self.lose(seat, CONCEDED)
 
     def _refresh(self, seat: int) -> None:
         """Whether ``run_automatic`` passes for ``seat``: no stops, ``auto_pass``, not gone."""

@@ -6,6 +6,7 @@ from ._asking import ask_choose, ask_keys, ask_word, ask_yes_no
 from ._building import ViewMemo, view_for
 from ._changes import view_changes
 from ._types import (
+    ClockState,
     ObjectMarks,
     ObjectView,
     PlayerPublic,
@@ -20,6 +21,7 @@ from ._visibility import PUBLIC_SEAT, ref_visible_to, seats_seeing, visible_name
 
 __all__ = [
     "PUBLIC_SEAT",
+    "ClockState",
     "ObjectMarks",
     "ObjectView",
     "PlayerPublic",

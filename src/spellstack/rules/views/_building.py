@@ -260,7 +260,7 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
                    for o in (objects[i] for i in reversed(st.stack))]) if st.stack else ()
     exile = tuple(build.zone(st.exile, "exile")) if st.exile else ()  # an empty zone shows nothing
     view: PlayerView = new_player_view(seat, st.turn, st.step, st.active, st.priority, tuple(players),
-                                       hand, battlefield, stack, exile)
+                                       hand, battlefield, stack, exile, None)
     if memo is not None:
         memo.view = view
         memo.number += 1

@@ -136,6 +136,18 @@ class PlayerPublic:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockState:
+    """A seat's game clock as its request shows it: the time it has left for the rest of the
+    game, and what each answer adds (``docs/protocol.md``, "Game clocks")."""
+
+    left: float
+    """Seconds on the seat's clock when the decision's time began, to the millisecond (a
+    decision asked again goes on from the same reading, as its deadline does)."""
+    increment: float
+    """Seconds added to it after each answer taken."""
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerView:
     """Everything one player may see now."""
 
@@ -159,6 +171,9 @@ class PlayerView:
     """The stack, top first."""
     exile: tuple[ObjectView, ...]
     """Face-up exiled cards."""
+    clock: ClockState | None = None
+    """The seat's game clock, as the request for this decision gave it; None when the seat
+    plays without one (and in every view the rules build: the clock is the coordinator's)."""
 
     def objects_by_id(self) -> dict[int, ObjectView]:
         """Every object view it shows, by id, in a fixed order (each player's graveyard and
