@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from spellstack.cli import _chat as chat_cli
@@ -44,6 +46,62 @@ def test_a_terminal_session_against_the_random_bot() -> None:
     finally:
         if term.proc.poll() is None:
             term.proc.kill()
+
+
+def _command(question: str, sent: list[str]) -> str:
+    """What a person types for ``question`` (the last ``> ...`` block shown): a land when one can
+    be played, else a pass; the first card for a discard; no attack, no blocks; a look at the
+    hand first."""
+    land = re.search(r"play \[\d+\] ([^,\n]+)", question)
+    if not sent:
+        return "hand"
+    if question.startswith("> Your priority"):
+        return f"play {land.group(1)}" if land else "pass"
+    if "attackers" in question:
+        return "no attack"
+    if "blockers" in question:
+        return "no blocks"
+    return "1"
+
+
+def test_a_session_with_a_name_against_the_random_bot_as_a_person_reads_it() -> None:
+    term = Terminal("chat", "--vs", "random", "--name", "ann", "--seed", "1", login="someone")
+    sent: list[str] = []
+    try:
+        while not (len(sent) >= 10 and "(hand size)" in term.out and " resolves" in term.out):
+            assert len(sent) < 60, "no discard to hand size and resolution in 60 commands"
+            term.expect("ann> ")
+            question = term.out[term.out.rfind("\n> ") + 1:]
+            sent.append(_command(question, sent))
+            term.send(sent[-1])
+        term.expect("ann> ")
+        term.send("concede")
+        term.expect("Game over: bot wins: ann conceded (104.3a).")
+        assert term.close() == 0
+    finally:
+        if term.proc.poll() is None:
+            term.proc.kill()
+    out = term.out.replace("\r\n", "\n")
+    assert {"hand", "pass", "1"} <= set(sent) and any(c.startswith("play ") for c in sent)
+    # A prompt when, and only when, a question waits for an answer: each question is followed by
+    # one before it is answered, and none comes after an answer until the next question.
+    prompts = [m.start() for m in re.finditer(r"ann> ", out)]
+    questions = [m.start() for m in re.finditer(r"^> ", out, re.M)]
+    answered = [m.start() for m in re.finditer(r"^(OK: |You concede)", out, re.M)]
+    assert len(questions) >= 10 and len(answered) >= 10
+    for p in prompts:
+        assert max(q for q in questions if q < p) > max((a for a in answered if a < p), default=-1), out[:p][-500:]
+    for q in questions:
+        reply = min((a for a in answered if a > q), default=len(out))
+        assert any(q < p < reply for p in prompts), out[q:q + 500]
+    assert "```" not in out  # no chat markup in a terminal
+    assert "ann (you) | 20 life" in out and "Turn 1, ann's main 1 | ann has priority" in out
+    assert "you's" not in out and "someone" not in out
+    feed = out.splitlines()
+    assert "  bot discards Counterspell (hand size)" in feed  # a discard to hand size
+    assert any(re.fullmatch(r"  (ann|bot)'s .+ resolves", line) for line in feed)  # a resolution
+    end = out[out.index("You concede"):]
+    assert out.count("Game over") == 1 and end.count("conceded") == 1 and "ann> " not in end
 
 
 def test_end_of_input_at_a_question_reads_as_a_concession() -> None:

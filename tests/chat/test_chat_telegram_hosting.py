@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from spellstack.chat import SEND_FAILURES, GameHost, TelegramChat, TelegramMissing, build_application
+from spellstack.chat import SEND_FAILURES, GameHost, TelegramChat, TelegramMissing, build_application, to_telegram_html
 
 from ._telegram_fakes import FakeBot, command
 
@@ -261,3 +261,70 @@ def test_five_failed_sends_in_a_row_end_the_game_with_that_reason(caplog: pytest
     # are tried too.
     assert bot.attempts > SEND_FAILURES
     assert bot.sent == []
+
+
+@dataclass
+class TelegramErrorsBot:
+    """``context.bot`` whose first send raises python-telegram-bot's ``RetryAfter`` and whose
+    second raises its ``NetworkError``, as Telegram and a dropped connection do; the others are
+    sent."""
+
+    attempts: int = 0
+    sent: list[str] = field(default_factory=list)
+    tried: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def send_message(self, chat_id: int, text: str, **kwargs: Any) -> None:
+        from telegram.error import NetworkError, RetryAfter
+
+        self.attempts += 1
+        self.tried.set()
+        if self.attempts == 1:
+            raise RetryAfter(timedelta(seconds=3))
+        if self.attempts == 2:
+            raise NetworkError("connection reset by peer")
+        self.sent.append(text)
+
+
+class AnsweringChat(TelegramChat):
+    """The adapter, keeping the answers it gave in reply to a player's text (as sent)."""
+
+    def __init__(self, host: GameHost) -> None:
+        super().__init__(host)
+        self.answers: list[str] = []
+
+    async def on_text(self, update: Any, context: Any) -> None:
+        await super().on_text(update, context)
+        self.answers.extend(update.effective_message.replies)
+
+
+@pytest.mark.filterwarnings("ignore:Deprecated since version v22.2")
+def test_after_a_retry_after_and_a_network_error_every_later_message_arrives(
+        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="spellstack.chat")
+    bot = TelegramErrorsBot()
+    told: list[str] = []  # every text the host gave alice: her stream's, and its answers to her
+    answers: list[str] = []
+
+    async def main() -> str:
+        async with GameHost(on_text=lambda game, player, text: told.append(text)) as host:
+            chat = AnsweringChat(host)
+            gid = await _play_passing(chat, bot, host, lambda: bot.attempts >= 12)  # type: ignore[arg-type]
+            assert host.info(gid).running
+            update, context = command("/concede", bot)  # type: ignore[arg-type]
+            await chat.on_concede(update, context)
+            info = await host.wait(gid)
+            forward = chat.seats[42, 1].forward
+            assert forward is not None
+            await forward  # every message of the game tried
+            answers.extend(chat.answers + update.effective_message.replies)
+            return info.reason
+
+    assert asyncio.run(main()) == "random-bot wins: alice conceded (104.3a)"
+    stream = [to_telegram_html(text) for text in told if to_telegram_html(text) not in answers]
+    assert bot.attempts == len(stream) >= 13 and len(answers) >= 10
+    # The first two were lost; every one after them arrived, in order, to the last.
+    assert bot.sent == stream[2:]
+    assert bot.sent[-1] == "Game over: random-bot wins: alice conceded (104.3a)."
+    warnings = [r.getMessage() for r in caplog.records if r.name == "spellstack.chat"]
+    assert len(warnings) == 2
+    assert "(1 in a row): RetryAfter:" in warnings[0] and "(2 in a row): NetworkError: connection reset" in warnings[1]

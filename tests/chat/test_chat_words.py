@@ -4,12 +4,16 @@ what, and ``sick`` marks only a creature that can't attack or pay {T} this turn.
 
 from __future__ import annotations
 
+import asyncio
+import re
+
 from spellstack.cards import load_cards
-from spellstack.chat import Numbering, feed_lines, parse_command, render_question, render_view
+from spellstack.chat import BotSeat, GameHost, Numbering, feed_lines, parse_command, render_question, render_view
 from spellstack.chat._game_host import _hasty
 from spellstack.chat._render import prompt_words
 from spellstack.rules import Answer, Choice, Decision, Event, Game, PlayerView, default_answer, view_for
 from spellstack.testing import Table
+from tests.chat._driver import User, scripted_seat
 
 CARDS = load_cards()
 NAMES = ("ann", "bot")
@@ -20,12 +24,31 @@ def test_the_feed_tells_a_resolution_as_its_controllers() -> None:
     assert lines == ["  bot's Divination resolves"]
 
 
-def test_a_discard_to_hand_size_is_told() -> None:
-    events = [Event("step", 1, 0, 0, "bot's cleanup"),
-              Event("zone", 1, 9, 0, "Serra Angel moves from bot's hand to bot's graveyard")]
-    assert feed_lines(events, 0, NAMES) == ["  bot discards Serra Angel (hand size)"]
-    # The step may have begun before the events the feed tells now.
-    assert feed_lines(events[1:], 0, NAMES, cleanup=True) == ["  bot discards Serra Angel (hand size)"]
+def test_a_discard_to_hand_size_is_told_in_a_real_game() -> None:
+    # Seed 1: the random bot (dimir) ends three turns with eight cards and discards one (514.1),
+    # and ann two turns later on. The engine logs no step event for a cleanup step (no player
+    # gets priority in it): the feed knows each event's step from the game itself.
+    async def main() -> User:
+        async with GameHost() as host:
+            gid = await host.create_game([scripted_seat("ann"), BotSeat("bot", "random")], ["gruul", "dimir"],
+                                         seed=1)
+            ann = User(host, gid, "ann")
+            await ann.play()
+            return ann
+
+    told = [line for text in asyncio.run(main()).told for line in text.splitlines()]
+    assert [line for line in told if "(hand size)" in line] == [
+        "  bot discards Counterspell (hand size)", "  bot discards Divination (hand size)",
+        "  bot discards Air Elemental (hand size)", "  ann discards Elvish Visionary (hand size)",
+        "  ann discards Grizzly Bears (hand size)"]
+    assert not [line for line in told if re.search(r"moves from \w+'s hand to \w+'s graveyard", line)]
+
+
+def test_only_a_move_from_a_hand_in_a_cleanup_step_is_a_discard_to_hand_size() -> None:
+    move = Event("zone", 1, 9, 0, "Serra Angel moves from bot's hand to bot's graveyard")
+    assert feed_lines([move], 0, NAMES, steps=["cleanup"]) == ["  bot discards Serra Angel (hand size)"]
+    assert feed_lines([move], 0, NAMES, steps=["end"]) == ["  " + move.text]
+    assert feed_lines([move], 0, NAMES) == ["  " + move.text]  # no steps known: told as it is
 
 
 def test_moves_to_a_graveyard_or_exile_are_told_once_and_others_left_to_the_views() -> None:

@@ -214,9 +214,31 @@ def test_entrants_that_forfeit_are_named_with_the_first_reason(tmp_path: Path) -
     done = _run("--entrant", f"quitter={exits}@gruul", "--entrant", "random@gruul",
                 "--best-of", "3", "--db", str(tmp_path / "r.db"), "--quiet")
     assert done.returncode == 0, done.stderr
-    assert done.stderr.splitlines()[-1] == ("spellstack tournament: quitter forfeited 2 games; the first: "
+    # It forfeited every game it played: said so, the bot broken rather than beaten.
+    assert done.stderr.splitlines()[-1] == ("spellstack tournament: quitter forfeited all 2 of its games: "
                                             "bot process exited with code 3; its stderr ended: giving up")
     assert "quitter" in done.stdout and "0-1-0" in done.stdout
+
+
+def test_an_entrant_that_forfeited_every_game_it_played_is_told_apart() -> None:
+    from spellstack.cli._tournament import forfeits
+    from spellstack.tournament import GameRow
+
+    def game(n: int, entrants: tuple[int, int], winner: int, reason: str) -> GameRow:
+        return GameRow(f"r1-m1-g{n}", 1, 1, n, n, entrants, (0, 0), 0, 0, (0, 0), winner, reason, 3, 10, "h")
+
+    names = ["stdio_bot-gruul", "random-gruul", "some-dimir"]
+    lost = "random-gruul wins: stdio_bot-gruul forfeited: bot process exited with code 1; its stderr ended: "
+    rows = [game(n, (0, 1), 1, f"{lost}No module named 'msgpack' ({n})") for n in (1, 2, 3)]
+    assert forfeits(rows, names) == ["stdio_bot-gruul forfeited all 3 of its games: bot process exited with "
+                                     "code 1; its stderr ended: No module named 'msgpack' (1)"]
+    # One game won besides: today's line, the count and the first reason.
+    rows.append(game(4, (2, 0), 1, "stdio_bot-gruul wins: some-dimir has 0 or less life (704.5a)"))
+    assert forfeits(rows, names) == ["stdio_bot-gruul forfeited 3 games; the first: bot process exited with "
+                                     "code 1; its stderr ended: No module named 'msgpack' (1)"]
+    # Its only game: in those words.
+    assert forfeits(rows[:1], names) == ["stdio_bot-gruul forfeited its only game: bot process exited with "
+                                         "code 1; its stderr ended: No module named 'msgpack' (1)"]
 
 
 def test_one_round_of_one_game_is_said_in_the_singular(tmp_path: Path) -> None:

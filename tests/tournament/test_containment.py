@@ -292,7 +292,7 @@ def test_bot_memory_reaches_the_bots_of_a_tournament_run(tmp_path: Path, capsys:
                  "--best-of", "1", "--bot-memory", "256M", "--db", str(tmp_path / "r.db"), "--quiet", "--jobs", "2"])
     _, err = capsys.readouterr()
     assert code == 0, err
-    assert ("spellstack tournament: holder forfeited 1 game; the first: bot process went over its memory limit "
+    assert ("spellstack tournament: holder forfeited its only game: bot process went over its memory limit "
             "of 256 MiB and exited with code 1") in err, err
 
 

@@ -219,3 +219,20 @@ async def test_the_results_file_keeps_the_sign_of_an_elo_with_no_number(tmp_path
     [pair] = json.loads(results_json(report(played)))["pairs"]
     assert pair["score"] in (0, 1) and pair["elo"] is None
     assert pair["elo_limit"] == ("+inf" if pair["score"] == 1 else "-inf")
+
+
+async def test_a_2_0_pair_and_a_0_2_pair_differ_in_the_results_file(tmp_path: Path) -> None:
+    # Seed 7, best of three: a beats b 2-0 and loses to c 0-2; neither score has an Elo number,
+    # and the file keeps which way each went.
+    played = await play_tournament(_settings(best_of=3), db=tmp_path / "t.db")
+    pairs = {(p["a"], p["b"]): p for p in json.loads(results_json(report(played)))["pairs"]}
+    won, lost = pairs["a", "b"], pairs["a", "c"]
+    assert (won["wins"], won["losses"], won["draws"], won["score"]) == (2, 0, 0, 1)
+    assert (lost["wins"], lost["losses"], lost["draws"], lost["score"]) == (0, 2, 0, 0)
+    assert won["elo"] is None and won["elo_limit"] == "+inf"
+    assert lost["elo"] is None and lost["elo_limit"] == "-inf"
+    assert {k: v for k, v in won.items() if k not in ("b", "wins", "losses", "score")} != {
+        k: v for k, v in lost.items() if k not in ("b", "wins", "losses", "score")}
+    # A pair with a number has no limit.
+    assert all(p["elo_limit"] is None for p in pairs.values() if p["elo"] is not None)
+    assert any(p["elo"] is not None for p in pairs.values())

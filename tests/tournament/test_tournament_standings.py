@@ -169,3 +169,30 @@ def test_a_bye_counts_in_the_players_own_match_win_percentage_as_mtr_appendix_c_
     assert zero.omw == (F(33, 100) + F(33, 100) + F(1) + F(1)) / 4
     # 1's only opponent is 0, whose 0.60 counts its bye.
     assert row(rows, 1).omw == F(3, 5)
+
+
+def _record(wins: int, losses: int, draws: int, *, bye: bool = False) -> list[MatchResult]:
+    """Entrant 0's matches, one a round against a new opponent (round r: entrant r), best of
+    three: its wins 2-0, its losses 0-2, its draws 1-1; a bye first if ``bye``."""
+    scores = [(2, 0)] * wins + [(0, 2)] * losses + [(1, 1)] * draws
+    results = [MatchResult(round=1, a=0, b=None, a_wins=0, b_wins=0, draws=0)] if bye else []
+    first = len(results) + 1
+    results += [MatchResult(round=r, a=0, b=r, a_wins=a, b_wins=b, draws=0)
+                for r, (a, b) in enumerate(scores, start=first)]
+    return results
+
+
+@pytest.mark.parametrize(("results", "mw", "shown"), [
+    # MTR appendix C's examples of the match-win percentage.
+    (_record(5, 2, 1), F(16, 24), "0.667"),  # 5-2-1 over 8 rounds: 16 / 24, above the floor
+    (_record(1, 3, 0), F(33, 100), "0.330"),  # 1-3-0 over 4 rounds: 3 / 12 = 0.25, so 0.33
+    (_record(2, 2, 0, bye=True), F(9, 15), "0.600"),  # 3-2-0 with a first-round bye over 5: 9 / 15
+], ids=["5-2-1", "1-3-0", "3-2-0 with a bye"])
+def test_the_match_win_percentage_of_mtr_appendix_c_s_examples(results: list[MatchResult], mw: F, shown: str,
+                                                               request: pytest.FixtureRequest) -> None:
+    request_id = request.node.callspec.id
+    rounds = max(r.round for r in results)
+    zero = row(standings(rounds + 1, results, 2), 0)
+    assert zero.wins + zero.losses + zero.draws == rounds
+    assert f"{zero.wins}-{zero.losses}-{zero.draws}" == request_id.split()[0]
+    assert zero.mw == mw and f"{float(zero.mw):.3f}" == shown

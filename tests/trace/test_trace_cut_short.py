@@ -7,6 +7,10 @@ result line make them, from the trace of ``spellstack play --seed 1``."""
 from __future__ import annotations
 
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import orjson
@@ -177,3 +181,81 @@ def test_a_folder_is_still_refused_by_every_tool(cli: Run, tmp_path: Path) -> No
     for tool in TOOLS:
         code, out, err = cli(*_argv(tool, tmp_path))
         assert (code, out) == (2, "") and err.endswith(f"{tmp_path}: not a file\n"), (tool, err)
+
+
+def _step_changes(path: Path) -> list[int]:
+    """The seqs of the step changes and resolutions among the file's complete lines."""
+    lines = path.read_bytes().split(b"\n")[1:-1]  # the header; the last line: b"" or cut off
+    records = [orjson.loads(line) for line in lines]
+    return [r["seq"] for r in records if r.get("kind") == "GameEvent"
+            and r["payload"]["kind"] in ("step", "turn", "resolve")]
+
+
+def _every_tool_reads_up_to_the_cut(cli: Run, path: Path, whole: Path | None = None) -> None:
+    """``trace show``, ``stats``, ``why`` (on the last step change present: the whole trace's
+    answer, if ``whole`` is given), ``html`` and ``replay`` on the cut trace ``path``: each exits
+    0 and says where the trace ends."""
+    last = _last_seq(path)
+    data = path.read_bytes()
+    note = "" if data.endswith(b"\n") else \
+        f"note: {path}: line {last + 2} is cut off; read up to line {last + 1}\n"
+    end = f"cut after record {last}"
+
+    code, out, err = cli("trace", "show", str(path))
+    assert (code, err) == (0, note) and out.splitlines()[-1] == f"-- the trace ends here without a result ({end}) --"
+    code, out, err = cli("trace", "stats", str(path))
+    assert (code, err) == (0, note) and out.splitlines()[1] == f"result: none ({end})"
+    seq = _step_changes(path)[-1]
+    code, out, err = cli("trace", "why", str(path), "--seq", str(seq))
+    assert (code, err) == (0, note) and out.splitlines()[0].endswith(f"(record {seq})"), out
+    if whole is not None:
+        assert out == cli("trace", "why", str(whole), "--seq", str(seq))[1]
+    page = path.with_suffix(".html")
+    code, _, err = cli("trace", "html", str(path), "-o", str(page))
+    assert (code, err) == (0, note)
+    found = re.search(r'id="trace-data">(.*?)</script>', page.read_text("utf-8"), re.S)
+    assert found is not None and orjson.loads(found.group(1))["result"]["cut"] == last
+    code, out, err = cli("replay", str(path))
+    assert (code, out) == (0, f"identical up to record {last}; the trace has no result line\n"), err
+
+
+def test_a_play_killed_mid_game_leaves_a_trace_every_tool_reads(cli: Run, tmp_path: Path) -> None:
+    # The 80-turn game; killed with SIGKILL once its trace holds some 300 KB (of about 1.4 MB).
+    path = tmp_path / "k.jsonl"
+    proc = subprocess.Popen([sys.executable, "-m", "spellstack", "play", "--deck", "orzhov", "--deck", "dimir",
+                             "--seed", "6", "--trace", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while (not path.exists() or path.stat().st_size < 300_000) and proc.poll() is None:
+            assert time.monotonic() < deadline, "the trace did not grow to 300 KB within 60 s"
+            time.sleep(0.05)
+        assert proc.poll() is None, f"the game ended before it was killed: {proc.stderr.read() if proc.stderr else ''}"
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+        if proc.stderr is not None:
+            proc.stderr.close()
+    assert proc.returncode == -signal.SIGKILL
+    assert b'"event":"result"' not in path.read_bytes()
+    _every_tool_reads_up_to_the_cut(cli, path)
+
+
+def _cuts(game: Path) -> list[int]:
+    """Ten sizes to cut ``game`` to: five at the end of a line, five inside one (the middle of
+    the next line), spread over the game past its first steps."""
+    data = game.read_bytes()
+    ends = [i + 1 for i, byte in enumerate(data) if byte == ord("\n")][:-1]  # not the result line's
+    chosen = [ends[len(ends) * k // 11] for k in range(1, 11)]
+    return [end if k % 2 == 0 else (end + ends[ends.index(end) + 1]) // 2 for k, end in enumerate(chosen)]
+
+
+def test_a_trace_cut_at_ten_points_is_read_by_every_tool_at_each(cli: Run, game: Path, tmp_path: Path) -> None:
+    data = game.read_bytes()
+    cuts = _cuts(game)
+    assert len(set(cuts)) == 10
+    assert sum(data[:size].endswith(b"\n") for size in cuts) == 5  # five at a line's end, five inside one
+    for size in cuts:
+        path = tmp_path / f"cut{size}.jsonl"
+        path.write_bytes(data[:size])
+        _every_tool_reads_up_to_the_cut(cli, path, whole=game)

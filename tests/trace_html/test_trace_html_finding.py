@@ -1,16 +1,20 @@
 """The trace page in a headless Chromium: finding things (the first line selected on load, a
 line's address, jumping to a turn, searching the lines, a card's printed text), the board's
 printed P/T off the battlefield, the chart and line numbers of a long game, one heading over
-the scrolled rows, and one column on a narrow screen."""
+the scrolled rows (halfway down the long game too), and one column on a narrow screen, the
+selected line inside it. Screenshots of the long game at 1400 and 400 px are kept under the
+tests' tmp_path (their paths printed)."""
 
 from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from tests.trace import trace_helpers as helpers
@@ -212,3 +216,102 @@ def test_under_500_px_each_lane_heading_shows_its_whole_name(narrow: Any, seed1_
             "const e = arguments[0]; return [e.scrollWidth > e.clientWidth, "
             "e.scrollHeight > e.clientHeight];", head)
         assert cut == [False, False], head.text
+
+
+def _data(page: Path) -> dict[str, Any]:
+    """The page's data (its ``trace-data`` script)."""
+    found = re.search(r'id="trace-data">(.*?)</script>', page.read_text("utf-8"), re.S)
+    assert found is not None
+    data: dict[str, Any] = orjson.loads(found.group(1))
+    return data
+
+
+def _screenshot(browser: Any, path: Path, width: int) -> None:
+    """Keep a screenshot of the page at ``path`` (printed), ``width`` px wide."""
+    assert browser.save_screenshot(str(path))
+    print(f"screenshot: {path}")
+    png = path.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and int.from_bytes(png[16:20], "big") == width
+
+
+def test_the_turn_box_lands_on_turn_40_of_the_long_game(browser: Any, long_page: Path, tmp_path: Path) -> None:
+    lines = _data(long_page)["lines"]
+    assert max(row[1] for row in lines) == 80
+    first = next(i for i, row in enumerate(lines) if row[1] == 40)  # turn 40's first line
+    _open(browser, long_page.as_uri())
+    [option] = [o for o in Select(browser.find_element(By.ID, "turn")).options if o.text.startswith("Turn 40: ")]
+    Select(browser.find_element(By.ID, "turn")).select_by_visible_text(option.text)
+    WebDriverWait(browser, WAIT).until(lambda d: _selected(d) == str(lines[first][0]))
+    # the line is in sight, under the heading of turn 40
+    inside = browser.execute_script(
+        "const r = document.querySelector('#rows .row.sel').getBoundingClientRect(),"
+        " box = document.getElementById('rows').getBoundingClientRect();"
+        "return r.top >= box.top && r.bottom <= box.bottom")
+    assert inside
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "where").text.startswith("Turn 40: "))
+    _screenshot(browser, tmp_path / "long-game-1400px.png", 1400)
+
+
+def test_search_finds_every_serra_angel_line(browser: Any, long_page: Path) -> None:
+    lines = _data(long_page)["lines"]
+    having = [str(row[0]) for row in lines if "serra angel" in row[7].lower()]
+    assert len(having) >= 10
+    _open(browser, long_page.as_uri())
+    browser.find_element(By.ID, "search").send_keys("Serra Angel")
+    found = [r.find_element(By.CSS_SELECTOR, ".num").get_attribute("textContent")
+             for r in browser.find_elements(By.CSS_SELECTOR, "#rows .row.match")]
+    assert found == having
+    assert browser.find_element(By.ID, "matches").text == f"{len(having)} matches"
+    # stepping through the matches visits each of them, in order
+    box = browser.find_element(By.ID, "search")
+    visited = []
+    for _ in having:
+        box.send_keys(Keys.ENTER)
+        visited.append(_selected(browser))
+    assert visited == having
+
+
+def test_the_lines_that_name_serra_angel_are_trace_shows(long_page: Path) -> None:
+    # The page's lines are trace show's: as many name Serra Angel in each (the count the search
+    # above is checked against is not the page's own alone).
+    trace = long_page.parent / "t.jsonl"
+    code, out, _ = helpers.run_cli("trace", "show", str(trace))
+    assert code == 0
+    shown = [line for line in out.splitlines() if "Serra Angel" in line and not line.startswith(("==", "--"))]
+    assert len(shown) == sum("Serra Angel" in row[7] for row in _data(long_page)["lines"])
+
+
+def test_at_400_px_the_selected_line_lies_inside_the_screen(narrow: Any, long_page: Path, tmp_path: Path) -> None:
+    _open(narrow, long_page.as_uri() + "#line=3635")
+    assert _selected(narrow) == "3635-3636"
+    box = narrow.execute_script(
+        "const t = document.querySelector('#rows .row.sel .text').getBoundingClientRect();"
+        "return [t.left, t.right, t.width, window.innerWidth, document.documentElement.scrollWidth]")
+    left, right, width, screen, scroll = box
+    assert 0 <= left < right <= screen and width > 100, box
+    assert scroll <= screen  # no horizontal scroll
+    _screenshot(narrow, tmp_path / "long-game-400px.png", 400)
+
+
+def test_scrolled_halfway_one_heading_shows_at_the_top(browser: Any, long_page: Path) -> None:
+    _open(browser, long_page.as_uri())
+    browser.execute_script("const r = document.getElementById('rows'); r.scrollTop = r.scrollHeight / 2")
+    where = browser.find_element(By.ID, "where")
+    WebDriverWait(browser, WAIT).until(lambda d: where.is_displayed() and " · " in where.text)
+    # Every point of the band at the top of the rows, as tall as the heading: the headings there
+    # (the sticky one, or a turn or step heading of the rows) are one.
+    shown = browser.execute_script(
+        "const rows = document.getElementById('rows').getBoundingClientRect(),"
+        " h = document.getElementById('where').getBoundingClientRect().height, seen = new Set();"
+        "for (const fy of [0.1, 0.5, 0.9]) for (const fx of [0.02, 0.1, 0.3, 0.6, 0.9]) {"
+        " const e = document.elementFromPoint(rows.left + fx * rows.width, rows.top + fy * h);"
+        " const head = e && e.closest('#where, .heading'); if (head) seen.add(head.id || head.textContent); }"
+        "return [...seen]")
+    assert shown == ["where"]
+    # and it names the turn of the first row under it
+    turn = browser.execute_script(
+        "const w = document.getElementById('where').getBoundingClientRect().bottom;"
+        "const row = [...document.querySelectorAll('#rows .row')].find((r) => r.getBoundingClientRect().top >= w);"
+        "return row.dataset.i")
+    row = _data(long_page)["lines"][int(turn)]
+    assert where.text.startswith(f"Turn {row[1]}: ")

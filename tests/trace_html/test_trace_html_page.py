@@ -163,3 +163,8 @@ def test_as_a_player_the_card_table_holds_only_what_it_was_shown(html_traces: li
     assert cards and not set(cards) & hidden
     # the check can fail: the page of everything has alice's hidden cards in its table
     assert set(page_data(read_trace(cut)).data["cards"]) & hidden
+
+
+def test_the_readme_s_picture_of_the_page_is_under_200_kb() -> None:
+    picture = Path(__file__).resolve().parents[2] / "docs" / "images" / "trace-html.png"
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size < 200_000

@@ -29,21 +29,20 @@ _TOLD_BEFORE = frozenset({"destroy", "sacrifice", "counter", "leave"})
 
 
 def feed_lines(events: Sequence[Event], seat: int, names: Sequence[str] = (), *,
-               cleanup: bool = False) -> list[str]:
+               steps: Sequence[str] = ()) -> list[str]:
     """The feed lines of ``events`` for ``seat``: public events, and those private to it; a
     draw private to the drawer replaces the public account of the same draw. ``names``: the
-    players' names by seat (a resolving spell is told as its controller's); ``cleanup``: the
-    events start in a cleanup step (a discard there is to hand size, 514.1)."""
+    players' names by seat (a resolving spell is told as its controller's); ``steps``: the
+    step each event happened in (``Game.history_steps``), by which a card put from a hand into
+    its owner's graveyard in a cleanup step is told as discarded to hand size (514.1)."""
     out: list[str] = []
     discarded = {e.subject for e in events if e.kind == "discard" and e.subject}
     for i, e in enumerate(events):
-        if e.kind == "step":
-            cleanup = e.text.endswith(" cleanup")
-            continue
         if e.private_to and seat not in e.private_to:
             continue
         if e.kind == "zone" and e.text:
             told_before = i > 0 and events[i - 1].kind in _TOLD_BEFORE
+            cleanup = i < len(steps) and steps[i] == "cleanup"
             line = None if told_before or e.subject in discarded else _move_line(e.text, cleanup)
             if line is not None:
                 out.append("  " + line)

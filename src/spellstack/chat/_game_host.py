@@ -22,7 +22,7 @@ import trio
 from ..actors import Client, GameResult, GameSetup, SeatConfig, play_game
 from ..bots import Bot
 from ..cards import Deck
-from ..rules import DEFAULT_TURN_LIMIT, Decision, Event, Game, PlayerView
+from ..rules import DEFAULT_TURN_LIMIT, Decision, Game, PlayerView
 from ..seats import BuiltBot, EntrantError, Seat, hellos, load_bot, seat_of
 from ._commands import help_text, parse_command
 from ._feed import feed_lines
@@ -202,6 +202,7 @@ class GameHost:
         setup = GameSetup(decks, seed, names, turn_limit=turn_limit, configs=configs, game_id=gid,
                           bot_seeds=[seed * 7 + seat for seat in range(len(seats))])
         game = setup.build(history=True)
+        game.history_steps = []  # the feed tells a discard to hand size by its step (514.1)
         for session in sessions.values():
             session.hasty = _hasty(game)
         humans = tuple(sessions)
@@ -296,11 +297,12 @@ class GameHost:
         if hosted is None or hosted.game is None or hosted.game.history is None:
             return
         history = hosted.game.history
-        events = history[session.feed_index:]
+        told = list(zip(history[session.feed_index:], (hosted.game.history_steps or ())[session.feed_index:],
+                        strict=True))
         if final:
-            events = [e for e in events if e.kind != "lose"]
+            told = [(e, step) for e, step in told if e.kind != "lose"]
         names = [p.name for p in hosted.game.state.players]
-        lines = feed_lines(events, session.seat, names, cleanup=_in_cleanup(history, session.feed_index))
+        lines = feed_lines([e for e, _ in told], session.seat, names, steps=[step for _, step in told])
         session.feed_index = len(history)
         if lines:
             self._tell(session, fit_message(lines))
@@ -438,14 +440,6 @@ def _ending(result: GameResult) -> str:
     elif not result.winner and not reason.startswith("draw"):
         reason = f"a draw: {reason}"
     return f"Game over: {reason}."
-
-
-def _in_cleanup(history: Sequence[Event], index: int) -> bool:
-    """Whether the game was in a cleanup step at ``history[index]`` (the last step begun)."""
-    for i in range(index - 1, -1, -1):
-        if history[i].kind == "step":
-            return history[i].text.endswith(" cleanup")
-    return False
 
 
 def _seat(bot: str | Bot | Seat) -> Seat:

@@ -310,16 +310,28 @@ def describe(row: GameRow, names: list[str]) -> str:
 
 def forfeits(rows: list[GameRow], names: list[str]) -> list[str]:
     """A line for each entrant that lost games by forfeit (its bot crashed, hung, broke the
-    protocol): how many, and the first one's reason, so that a broken bot is seen at once."""
+    protocol): how many, and the first one's reason, so that a broken bot is seen at once. One
+    that forfeited every game it played is said to have (``forfeited all 3 of its games: …``):
+    its bot never played, which standings alone would show as a bot beaten."""
     lost: dict[str, list[str]] = {}
+    played: dict[str, int] = {}
     for row in rows:
         for i in row.entrants:
+            played[names[i]] = played.get(names[i], 0) + 1
             mark = f"{names[i]} forfeited: "
             at = row.reason.find(mark)
             if at != -1:
                 lost.setdefault(names[i], []).append(row.reason[at + len(mark):])
-    return [f"{name} forfeited {len(reasons)} game{'s' if len(reasons) != 1 else ''}; the first: "
-            f"{reasons[0]}" for name, reasons in lost.items()]
+    lines = []
+    for name, reasons in lost.items():
+        if len(reasons) < played[name]:
+            lines.append(f"{name} forfeited {_count(len(reasons), 'game')}; the first: {reasons[0]}")
+        elif len(reasons) == 1:
+            lines.append(f"{name} forfeited its only game: {reasons[0]}")
+        else:
+            lines.append(f"{name} forfeited all {len(reasons)} of its games: {reasons[0]}")
+    return lines
+
 
 BAR_FORMAT = ("{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/≤{total_fmt} "
               "[{elapsed}<{remaining}, {rate_fmt}{postfix}]")

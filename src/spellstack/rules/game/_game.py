@@ -56,6 +56,10 @@ class Game:
     """Events recorded since the caller last collected them (bookkeeping, not game state)."""
     history: list[Event] | None = None
     """If a list: every event of the game is also kept here, for a narrated account."""
+    history_steps: list[str] | None = None
+    """If a list (with ``history``): the step each event of ``history`` happened in, at the same
+    index (``GameState.step`` when it was logged, as a trace records it). A step that gives no
+    priority, such as a cleanup step, logs no step event: its events are known by this alone."""
     collecting: bool = True
     """Whether ``log`` adds to ``events``: false from the end of a batch (``end_batch``) to the
     next ``take_events``, which would throw away what came in between (bookkeeping only)."""
@@ -228,10 +232,14 @@ class Game:
             self.events.append(event)
             if self.history is not None:
                 self.history.append(event)
+                if self.history_steps is not None:
+                    self.history_steps.append(self.state.step)
         elif self.history is not None or self.trace_log is not None:
             event = new_event(kind, player, subject, amount, text, private_to)
             if self.history is not None:
                 self.history.append(event)
+                if self.history_steps is not None:
+                    self.history_steps.append(self.state.step)
         else:
             return
         if self.trace_log is not None:

@@ -303,7 +303,15 @@
     $("turn").innerHTML = `<option value="">turn…</option>` + starts.map((i) =>
       `<option value="${i}">${L[i][1] ? `Turn ${L[i][1]}: ${esc(P[L[i][3]])}` : "Before turn 1"}</option>`).join("");
     $("turn").addEventListener("change", (e) => {
-      if (e.target.value !== "") select(Number(e.target.value), true);
+      if (e.target.value !== "") {
+        // The turn's start at the top: its heading, then its lines (not its first line at the
+        // bottom, under the turn before).
+        const i = Number(e.target.value);
+        select(i, false);
+        let heading = rowEls[i].previousElementSibling;
+        while (heading && !heading.classList.contains("turn")) heading = heading.previousElementSibling;
+        $("rows").scrollTop = heading ? heading.offsetTop : rowEls[i].offsetTop;
+      }
       e.target.value = "";
     });
   }
