@@ -173,7 +173,7 @@ def test_bad_input_is_one_line_naming_it(tmp_path: Path) -> None:
         (["--entrant", "random@gruul"], "at least 2 entrants, got 1"),
         (["--entrant", "x=random@gruul", "--entrant", "x=random@dimir"], "both named 'x'"),
         (["--rounds", "3"], "--rounds is for --format swiss"),
-        (["--format", "swiss", "--repeat", "2"], "--repeat is for --format round-robin"),
+        (["--format", "swiss", "--repeat", "2"], "--repeat is for a round robin or a gauntlet"),
         (["--repeat", "0"], "must be from 1 to 1000, got 0"),
         (["--repeat", "1001"], "must be from 1 to 1000, got 1001"),
         (["--entrant", "random@gruul", "--entrant", f"random@{deck}"], "did you mean 'Grizzly Bears'"),

@@ -116,7 +116,7 @@ async def test_repeat_is_a_round_robin_s_and_at_least_one() -> None:
         raise AssertionError("no game is played")
 
     swiss = TournamentSettings((A, B), "swiss", 1, 1, repeat=2)
-    with pytest.raises(ValueError, match="repeat is for a round robin, not 'swiss'"):
+    with pytest.raises(ValueError, match="repeat is for a round robin or a gauntlet, not 'swiss'"):
         await run_tournament(swiss, InProcess((), 1), {}, nothing)
     never = TournamentSettings((A, B), "round-robin", 1, 1, repeat=0)
     with pytest.raises(ValueError, match="played at least once, not 0 times"):

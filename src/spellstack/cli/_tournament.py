@@ -133,7 +133,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--entrant", action="append", default=None, metavar="[NAME=]BOT@DECK",
                    help="an entrant; give it once per entrant, at least twice")
     p.add_argument("--format", choices=FORMATS, default="round-robin",
-                   help="round-robin (default) or swiss")
+                   help="round-robin (default), swiss, or gauntlet (the first --gauntlet N "
+                        "entrants each meet every other entrant; the others don't meet)")
+    p.add_argument("--gauntlet", type=int, default=None, metavar="N",
+                   help="with --format gauntlet: how many of the first entrants play the others "
+                        "(default 1: a new version against a field)")
     p.add_argument("--rounds", type=_positive(1000), default=None,
                    help="Swiss rounds (default: enough for the entrants, ceil(log2 N))")
     p.add_argument("--top", type=int, choices=(2, 4, 8), default=None, metavar="N",
@@ -245,9 +249,15 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     if args.rounds is not None and args.format != "swiss":
         raise CommandError("--rounds is for --format swiss (a round robin has as many rounds "
                            "as it needs)")
-    if args.repeat != 1 and args.format != "round-robin":
-        raise CommandError(f"--repeat is for --format round-robin (a {args.format} tournament "
-                           "has --rounds)")
+    if args.repeat != 1 and args.format == "swiss":
+        raise CommandError("--repeat is for a round robin or a gauntlet (a swiss tournament has "
+                           "--rounds)")
+    if args.gauntlet is not None and args.format != "gauntlet":
+        raise CommandError("--gauntlet is for --format gauntlet")
+    seeds = 1 if args.gauntlet is None else args.gauntlet
+    if args.format == "gauntlet" and not 1 <= seeds < len(entrants):
+        raise CommandError(f"--gauntlet {seeds}: from 1 to {len(entrants) - 1} (one fewer than "
+                           f"the {len(entrants)} entrants), so that each plays someone")
     if args.top is not None and args.format != "swiss":
         raise CommandError(f"--top is for --format swiss: a top cut follows Swiss rounds, not a "
                            f"{args.format}")
@@ -279,7 +289,7 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     return TournamentSettings(entrants, args.format, best_of, args.seed, args.rounds or 0,
                               args.repeat, deadline=args.deadline, trust=args.trust, bot_memory=memory,
                               pairs=args.pairs, turn_limit=args.turn_limit, top=args.top or 0,
-                              sprt=sprt)
+                              sprt=sprt, gauntlet=seeds)
 
 
 def _jobs(args: argparse.Namespace) -> int:

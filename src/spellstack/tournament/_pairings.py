@@ -23,7 +23,7 @@ from ._standings import MatchResult, Standing, check_results, rank_key, standing
 
 __all__ = ["FORMATS", "PAIRING_VERSION", "Pairing", "gauntlet", "round_robin", "swiss_pairings", "swiss_rounds"]
 
-FORMATS = ("round-robin", "swiss")
+FORMATS = ("round-robin", "swiss", "gauntlet")
 """The formats a tournament can have (``run_tournament`` plays each)."""
 
 Pairing = tuple[int, int | None]

@@ -38,7 +38,7 @@ from ._match import (
     pair_score,
     seat_order,
 )
-from ._pairings import FORMATS, PAIRING_VERSION, round_robin, swiss_pairings, swiss_rounds
+from ._pairings import FORMATS, PAIRING_VERSION, gauntlet, round_robin, swiss_pairings, swiss_rounds
 from ._sprt import SprtResult, SprtSettings
 from ._standings import MatchResult, standings
 
@@ -66,7 +66,7 @@ class TournamentSettings:
     entrants: tuple[Entrant, ...]
     """The entrants, by index."""
     format: str
-    """``round-robin`` or ``swiss``."""
+    """``round-robin``, ``swiss`` or ``gauntlet``."""
     best_of: int
     """Games a match is the best of."""
     seed: int | None = None
@@ -98,6 +98,9 @@ class TournamentSettings:
     sprt: SprtSettings | None = None
     """``--sprt``: stop once a sequential probability ratio test decides between the first
     entrant leading by ``elo0`` and by ``elo1`` (two entrants; game pairs or single games)."""
+    gauntlet: int = 1
+    """A gauntlet: how many of the first entrants each meet every other entrant (the others
+    don't meet each other: ``gauntlet``)."""
     key: bytes = field(default=b"", repr=False)
     """The secret every seed comes from (``keyed_seed``); empty: from ``seed``, or (with no
     seed) drawn when the tournament starts (``play_tournament``). Not part of the settings
@@ -116,6 +119,8 @@ class TournamentSettings:
         n = len(self.entrants)
         if self.format == "round-robin":
             return len(round_robin(n)) * self.repeat
+        if self.format == "gauntlet":
+            return len(gauntlet(n, self.gauntlet)) * self.repeat
         return self.rounds or swiss_rounds(n)
 
     def as_dict(self) -> dict[str, Any]:
@@ -136,6 +141,7 @@ class TournamentSettings:
           | ({} if self.turn_limit == DEFAULT_TURN_LIMIT else {"turn_limit": self.turn_limit}) \
           | ({"top": self.top} if self.top else {}) \
           | ({"pairing": PAIRING_VERSION} if self.format == "swiss" else {}) \
+          | ({"gauntlet": self.gauntlet} if self.format == "gauntlet" else {}) \
           | ({"sprt": self.sprt.as_dict()} if self.sprt is not None else {})
 
 
@@ -255,8 +261,11 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
         raise ValueError(f"a tournament needs at least 2 entrants, got {n}")
     if settings.repeat < 1:
         raise ValueError(f"a round robin is played at least once, not {settings.repeat} times")
-    if settings.repeat != 1 and settings.format != "round-robin":
-        raise ValueError(f"repeat is for a round robin, not {settings.format!r} (which has rounds)")
+    if settings.repeat != 1 and settings.format == "swiss":
+        raise ValueError(f"repeat is for a round robin or a gauntlet, not {settings.format!r} (which has rounds)")
+    if settings.format == "gauntlet" and not 1 <= settings.gauntlet < n:
+        raise ValueError(f"a gauntlet's entrants are from 1 to one fewer than the entrants ({n - 1}), "
+                         f"not {settings.gauntlet}")
     if settings.top and (settings.format != "swiss" or settings.top not in TOP_CUTS or settings.top > n):
         raise ValueError(f"a top cut of 2, 4 or 8 (at most the entrants) follows Swiss rounds, "
                          f"not a top {settings.top} of {n} after a {settings.format}")
@@ -390,8 +399,9 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
         return out
 
     tick()
-    if settings.format == "round-robin":
-        schedule = round_robin(n)
+    if settings.format in ("round-robin", "gauntlet"):
+        # A gauntlet is played as a round robin is, with its own schedule.
+        schedule = round_robin(n) if settings.format == "round-robin" else gauntlet(n, settings.gauntlet)
         matches: list[list[tuple[MatchSpec | None, int]]] = []
         async with trio.open_nursery() as nursery:
             for r in range(1, settings.round_count() + 1):
