@@ -192,6 +192,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "from run to run)")
     p.add_argument("--trace-dir", type=Path, default=None, metavar="DIR",
                    help="keep every game's message trace in DIR, as GAME_ID.jsonl")
+    p.add_argument("--record-dir", type=Path, default=None, metavar="DIR",
+                   help="keep every game's compact record in DIR, as GAME_ID.json (spellstack "
+                        "replay plays one again)")
     p.add_argument("--deadline", type=_seconds, default=DEFAULT_DEADLINE, metavar="SECONDS",
                    help=f"seconds each bot has for each decision; a bot over it forfeits the game "
                         f"(default {DEFAULT_DEADLINE:g})")
@@ -494,6 +497,15 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: can't be made "
                                f"({_reason(err)})") from None
         _check_writable("--trace-dir", args.trace_dir / ".spellstack-probe")
+    if args.record_dir is not None:
+        if args.record_dir.exists() and not args.record_dir.is_dir():
+            raise CommandError(f"--record-dir {str(args.record_dir)!r}: not a folder")
+        try:
+            args.record_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise CommandError(f"--record-dir {str(args.record_dir)!r}: can't be made "
+                               f"({_reason(err)})") from None
+        _check_writable("--record-dir", args.record_dir / ".spellstack-probe")
     if args.seed is not None:
         print(SEED_WARNING.format(seed=args.seed), file=sys.stderr, flush=True)
     from tqdm import tqdm  # here: no other command needs it
@@ -537,7 +549,8 @@ def run(args: argparse.Namespace) -> int:
             settings, db=args.db, resume=args.resume, jobs=jobs,
             concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress,
             backend=args.backend, scheduler=args.scheduler, resuming=resuming,
-            interim=interim, interval=args.rating_interval))
+            interim=interim, interval=args.rating_interval,
+            record_dir=None if args.record_dir is None else args.record_dir.resolve()))
     except (StoreError, WorkerSetupError, ClusterError) as err:
         raise CommandError(str(err)) from None
     except (sqlite3.Error, OSError) as err:

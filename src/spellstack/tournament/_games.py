@@ -67,6 +67,8 @@ class GameSpec:
     same order in both games; empty: the game's own generator shuffles."""
     turn_limit: int = DEFAULT_TURN_LIMIT
     """The turn after which the game is drawn (``--turn-limit``)."""
+    record_path: str = ""
+    """Where the game's compact record is written (``--record-dir``); empty: nowhere."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +129,8 @@ async def play_spec(spec: GameSpec, seats: Sequence[Contestant], *, trace_dir: P
                       game_id=spec.game_id)
     began = time.perf_counter()
     game, result = await play_seats(setup, [seat_of(p.bot) for p in players],
-                                    trace_path=None if trace_dir is None else trace_dir / f"{spec.game_id}.jsonl")
+                                    trace_path=None if trace_dir is None else trace_dir / f"{spec.game_id}.jsonl",
+                                    record_path=Path(spec.record_path) if spec.record_path else None)
     seconds = time.perf_counter() - began
     start = game.state.start
     assert start is not None

@@ -139,7 +139,8 @@ def game_message(ticket: int, spec: GameSpec) -> Message:
         "game_id": spec.game_id, "round": spec.round, "match": spec.match, "number": spec.number,
         "seed": spec.seed, "entrants": list(spec.entrants), "bot_seeds": list(spec.bot_seeds),
         "chooser": spec.chooser, "starting": spec.starting,
-        "library_seeds": list(spec.library_seeds), "turn_limit": spec.turn_limit}}
+        "library_seeds": list(spec.library_seeds), "turn_limit": spec.turn_limit,
+        "record_path": spec.record_path}}
 
 
 def row_message(ticket: int, row: GameRow) -> Message:
@@ -199,7 +200,7 @@ def decode_game(message: Message) -> tuple[int, GameSpec]:
     return _int(message, "n"), GameSpec(
         _str(spec, "game_id"), _int(spec, "round"), _int(spec, "match"), _int(spec, "number"),
         _int(spec, "seed"), _ints(spec, "entrants"), _ints(spec, "bot_seeds"), chooser, starting,
-        _ints(spec, "library_seeds"), _int(spec, "turn_limit"))
+        _ints(spec, "library_seeds"), _int(spec, "turn_limit"), _str(spec, "record_path"))
 
 
 def decode_row(message: Message) -> tuple[int, GameRow]:

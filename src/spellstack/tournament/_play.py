@@ -34,7 +34,7 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                           running: RunningTournament | None = None,
                           resuming: Callable[[int], None] | None = None,
                           interim: Callable[[Sequence[GameRow], SprtResult | None], None] | None = None,
-                          interval: int = 0) -> Played:
+                          interval: int = 0, record_dir: Path | None = None) -> Played:
     """Play ``settings``'s tournament, every game written to the results database ``db`` the
     moment it ends; returns what it came to.
 
@@ -52,6 +52,7 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
     (``RunningTournament``). ``resuming(n)``: with ``resume``, called once before any game is
     played, with the number of games the database holds of the tournament. ``interim`` and
     ``interval``: the report of the games so far in schedule order (``run_tournament``).
+    ``record_dir``: each game's compact record, as ``GAME_ID.json``.
     The tournament's key: the one the database holds for it; for a new one, ``settings.key``,
     else the seed's, else a fresh secret key (``new_key``). ``Played.settings`` carries it.
     Raises ``StoreError`` for a database that can't be used as asked (or a write to it that
@@ -102,7 +103,7 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                                  deadline=settings.deadline)
         try:
             played = await run_tournament(settings, executor, done, record, progress, running=running,
-                                          interim=interim, interval=interval)
+                                          interim=interim, interval=interval, record_dir=record_dir)
         except BaseExceptionGroup as group:
             # Every match's game failed the same way when the workers refused their setup (or
             # the cluster went): the caller is told that once, not in a group of as many matches.

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 import trio
@@ -241,7 +242,7 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                          progress: Callable[[int, int, GameRow | None], None] | None = None,
                          *, running: RunningTournament | None = None,
                          interim: Callable[[Sequence[GameRow], SprtResult | None], None] | None = None,
-                         interval: int = 0) -> Played:
+                         interval: int = 0, record_dir: Path | None = None) -> Played:
     """Play the tournament's games that ``done`` (rows by game id, from the results database)
     does not hold, each one given to ``record`` as soon as it ends; returns everything.
 
@@ -255,7 +256,8 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
     updated match by match in that order and the run stops at the first match past a bound:
     no later match is begun, those under way finish and are recorded, and none of them is in
     the result. ``interim(games, sprt)``: called with the first k x ``interval`` games in
-    schedule order, for each k, as they become known (``--rating-interval``)."""
+    schedule order, for each k, as they become known (``--rating-interval``). ``record_dir``:
+    each game played writes its compact record there, as ``GAME_ID.json``."""
     n = len(settings.entrants)
     if n < 2:
         raise ValueError(f"a tournament needs at least 2 entrants, got {n}")
@@ -339,6 +341,8 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                                    knockout=knockout))
             if spec is None:
                 break
+            if record_dir is not None:
+                spec = replace(spec, record_path=str(record_dir / f"{spec.game_id}.json"))
             row = done.get(spec.game_id)
             if row is None and not rows and stop[0] and match.round > stop[0]:
                 break  # the SPRT decided before this match began
