@@ -22,6 +22,8 @@ DOC = ROOT / "docs" / "tournaments.md"
 
 RATINGS = "## A rating list: spellstack ratings"
 """The section whose commands are checked by a test of their own (not all are tournaments)."""
+TESTING = "## Testing a bot"
+"""The section on testing a bot, whose commands a test of their own runs."""
 
 
 def _section(heading: str) -> str:
@@ -35,7 +37,7 @@ def _section(heading: str) -> str:
 def _blocks(lang: str, text: str | None = None) -> list[str]:
     """The page's ``lang`` code blocks (but the rating list's), or those of ``text``."""
     if text is None:
-        text = DOC.read_text("utf-8").replace(_section(RATINGS), "")
+        text = DOC.read_text("utf-8").replace(_section(RATINGS), "").replace(_section(TESTING), "")
     return re.findall(rf"```{lang}\n(.*?)```", text, re.S)
 
 
@@ -151,3 +153,21 @@ def test_what_the_page_says_of_the_rating_list_holds(tmp_path: Path, capsys: pyt
     with pytest.raises(RatingListError) as refused:
         rating_list(games, anchor=("random-grul", 0.0), resamples=1)
     assert f"`{refused.value}`" in text
+
+
+@pytest.mark.slow
+def test_the_testing_a_bot_commands_run_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    section = _section(TESTING)
+    lines = [line for block in _blocks("sh", section) for line in block.splitlines() if line.strip()]
+    assert len(lines) == 3
+    printed = []
+    for line in lines:
+        code, out = _command(line)
+        assert code == 0, (line, out)
+        printed.append(out)
+    [shown] = _blocks("text", section)
+    assert printed[0] == shown  # the SPRT run, stopped where the page says
+    assert "stopped by the SPRT after" in shown and "H1 accepted" in shown
+    assert "new vs random-gruul: 10 games (5 pairs)" in printed[1]
+    assert "top 4, best of 3:" in printed[2] and "  final: " in printed[2]

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
-    from ..tournament import GameRow, SprtResult, TournamentSettings
+    from ..tournament import GameRow, Played, SprtResult, TournamentSettings
 
 __all__ = ["add_parser"]
 
@@ -352,6 +352,15 @@ BAR_FORMAT = ("{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/≤{total_fmt} "
 still need (it falls as matches end early)."""
 
 
+def _stopped(played: Played) -> str:
+    """``, stopped by the SPRT after 135 pairs`` when the test decided, else nothing."""
+    test = played.sprt
+    if test is None or test.decision is None:
+        return ""
+    counted = _count(test.pairs, "pair") if test.pairs is not None else _count(test.games, "game")
+    return f", stopped by the SPRT after {counted}"
+
+
 def _count(n: int, noun: str) -> str:
     """``1 round``, ``3 rounds``."""
     return f"{n} {noun}{'s' if n != 1 else ''}"
@@ -585,7 +594,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"spellstack tournament: {settings.format}, {len(settings.entrants)} entrants, "
           f"{_count(settings.round_count(), 'round')}{each}, "
           f"{'game pairs' if settings.pairs else f'best of {settings.best_of}'}, {told}: "
-          f"{_count(len(played.rows), 'game')} (results in {args.db})")
+          f"{_count(len(played.rows), 'game')}{_stopped(played)} (results in {args.db})")
     if settings.format == "swiss":
         # A Swiss round's pairings come from the rounds before: each is worth seeing.
         for line in round_lines(rep):
