@@ -19,6 +19,7 @@ import pytest
 
 from spellstack.cards import load_cards, load_deck
 from spellstack.rules import StartSettings, new_game
+from spellstack.tournament._store import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
 LIMIT = 300.0
@@ -312,14 +313,16 @@ def test_a_results_file_of_a_seeded_run_plays_again_from_its_key(tmp_path: Path)
     assert (tmp_path / "2.json").read_bytes() == (tmp_path / "1.json").read_bytes()
 
 
-def test_a_new_tournament_in_an_older_database_brings_it_to_version_2(tmp_path: Path) -> None:
+def test_a_new_tournament_in_an_older_database_brings_it_to_the_current_version(tmp_path: Path) -> None:
     db = tmp_path / "v1.db"
     with sqlite3.connect(db) as conn:
         conn.executescript((Path(__file__).parent / "v1_results.sql").read_text())
-        old = [line for line in conn.iterdump() if 'INSERT INTO "games"' in line]
+        old = conn.execute("SELECT * FROM games WHERE tournament = 1 ORDER BY game_id").fetchall()
     done = _run(*SMALL, "--db", str(db), "--quiet")
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(db) as conn:
-        assert conn.execute("PRAGMA user_version").fetchone() == (2,)
-        assert [line for line in conn.iterdump() if 'INSERT INTO "games" VALUES(1,' in line] == old
+        assert conn.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (3,)
+        # The old games keep every value, with no time left on clocks they never had.
+        again = conn.execute("SELECT * FROM games WHERE tournament = 1 ORDER BY game_id").fetchall()
+        assert [row[:-1] for row in again] == old and {row[-1] for row in again} == {"[]"}
         assert conn.execute("SELECT secret FROM tournaments WHERE id = 1").fetchone() == (None,)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import trio
 
 from .._printable import error_line, printable
+from ..actors import GameClock, parse_clock
 from ..cards import DECKS, load_cards
 from ..rules import DEFAULT_TURN_LIMIT
 from ..tournament import (
@@ -65,6 +66,16 @@ def _positive(limit: int) -> type[int]:
         return value
 
     return parse  # type: ignore[return-value]
+
+
+def _clock(text: str | None) -> GameClock | None:
+    """``--clock``'s game clock, or None; CommandError naming what is wrong."""
+    if text is None:
+        return None
+    try:
+        return parse_clock(text)
+    except ValueError as err:
+        raise CommandError(f"--clock: {err}") from None
 
 
 def _whole(text: str) -> int:
@@ -195,6 +206,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--record-dir", type=Path, default=None, metavar="DIR",
                    help="keep every game's compact record in DIR, as GAME_ID.json (spellstack "
                         "replay plays one again)")
+    p.add_argument("--clock", default=None, metavar="BASE+INC",
+                   help="a game clock per seat, in seconds: BASE for the whole game, INC more "
+                        "after each answer (60+0.5; 60 means 60+0); running out loses the game. "
+                        "--deadline still bounds each decision")
     p.add_argument("--deadline", type=_seconds, default=DEFAULT_DEADLINE, metavar="SECONDS",
                    help=f"seconds each bot has for each decision; a bot over it forfeits the game "
                         f"(default {DEFAULT_DEADLINE:g})")
@@ -292,7 +307,7 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     return TournamentSettings(entrants, args.format, best_of, args.seed, args.rounds or 0,
                               args.repeat, deadline=args.deadline, trust=args.trust, bot_memory=memory,
                               pairs=args.pairs, turn_limit=args.turn_limit, top=args.top or 0,
-                              sprt=sprt, gauntlet=seeds)
+                              sprt=sprt, gauntlet=seeds, clock=_clock(args.clock))
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -574,10 +589,15 @@ def run(args: argparse.Namespace) -> int:
     finally:
         bar.close()
     if played.checked:
-        same = played.checked - len(played.mismatched)
+        same = played.checked - len(played.mismatched) - len(played.unchecked)
         print(f"spellstack tournament: {args.db} held this tournament: its {played.checked} "
               f"recorded game{'s' if played.checked != 1 else ''} were played again, {same} the "
               f"same (--resume plays only the games it lacks)", file=sys.stderr)
+    if played.unchecked:
+        n = len(played.unchecked)
+        print(f"spellstack tournament: {n} game{'s' if n != 1 else ''} not checked: lost on time "
+              f"(a clock ran out in one play or the other, which depends on the machine): "
+              f"{', '.join(played.unchecked[:10])}{', ...' if n > 10 else ''}", file=sys.stderr)
     for before, again in played.mismatched[:10]:
         print(f"spellstack tournament: game {again.game_id} (seed {again.seed}) did not come out "
               f"as recorded: recorded winner seat {before.winner} on turn {before.turns}, hash "

@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..actors import GameResult, GameSetup, SeatConfig
+from ..actors import ON_TIME, GameClock, GameResult, GameSetup, SeatConfig
 from ..cards import Deck
 from ..rules import DEFAULT_TURN_LIMIT, StartSettings
 from ..seats import AnyBot, play_seats, seat_of
 
-__all__ = ["DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"]
+__all__ = ["DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "lost_on_time", "play_spec", "untimed"]
 
 DEFAULT_DEADLINE = 30.0
 """Seconds a seat has for each decision unless the tournament says otherwise (``--deadline``):
@@ -69,6 +69,8 @@ class GameSpec:
     """The turn after which the game is drawn (``--turn-limit``)."""
     record_path: str = ""
     """Where the game's compact record is written (``--record-dir``); empty: nowhere."""
+    clock: GameClock | None = None
+    """Each seat's game clock (``--clock``), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,11 +109,19 @@ class GameRow:
     """The state hash at the end."""
     seconds: float = 0.0
     """Wall-clock seconds it took (a timing: not in results compared across runs)."""
+    clock_left: tuple[float, ...] = ()
+    """With game clocks, each seat's time left at the end, in seconds (seat order)."""
 
 
 def untimed(row: GameRow) -> GameRow:
-    """The row without its timing: what two plays of one game must agree on."""
-    return replace(row, seconds=0.0)
+    """The row without its timing: what two plays of one game must agree on (time left on a
+    clock is a timing too)."""
+    return replace(row, seconds=0.0, clock_left=())
+
+
+def lost_on_time(row: GameRow) -> bool:
+    """Whether a game ended with a seat's clock run out: a result that depends on the machine."""
+    return f" {ON_TIME} (clock " in row.reason
 
 
 async def play_spec(spec: GameSpec, seats: Sequence[Contestant], *, trace_dir: Path | None = None,
@@ -125,7 +135,8 @@ async def play_spec(spec: GameSpec, seats: Sequence[Contestant], *, trace_dir: P
     names = [p.name for p in players]
     how = StartSettings(chooser=spec.chooser, starting=spec.starting, library_seeds=spec.library_seeds)
     setup = GameSetup([p.deck for p in players], spec.seed, names, how, spec.turn_limit,
-                      configs=[SeatConfig(timeout=deadline)] * len(players), bot_seeds=spec.bot_seeds,
+                      configs=[SeatConfig(timeout=deadline, clock=spec.clock)] * len(players),
+                      bot_seeds=spec.bot_seeds,
                       game_id=spec.game_id)
     began = time.perf_counter()
     game, result = await play_seats(setup, [seat_of(p.bot) for p in players],
@@ -137,7 +148,7 @@ async def play_spec(spec: GameSpec, seats: Sequence[Contestant], *, trace_dir: P
     return GameRow(spec.game_id, spec.round, spec.match, spec.number, spec.seed, spec.entrants,
                    spec.bot_seeds, start.chooser, start.starting, tuple(start.mulligans),
                    _seat_of(result, names), result.reason, result.turns, result.decisions,
-                   result.final_hash, seconds)
+                   result.final_hash, seconds, tuple(result.clock_left))
 
 
 def _seat_of(result: GameResult, names: Sequence[str]) -> int:

@@ -20,6 +20,7 @@ from pathlib import Path
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 import trio
 
+from ..actors import GameClock
 from ..cards import Deck
 from ..seats import DEFAULT_BOT_MEMORY, FrameError, frame, load_bot, with_memory
 from ..seats import FrameReader as _Frames
@@ -140,7 +141,8 @@ def game_message(ticket: int, spec: GameSpec) -> Message:
         "seed": spec.seed, "entrants": list(spec.entrants), "bot_seeds": list(spec.bot_seeds),
         "chooser": spec.chooser, "starting": spec.starting,
         "library_seeds": list(spec.library_seeds), "turn_limit": spec.turn_limit,
-        "record_path": spec.record_path}}
+        "record_path": spec.record_path,
+        "clock": None if spec.clock is None else [spec.clock.base, spec.clock.increment]}}
 
 
 def row_message(ticket: int, row: GameRow) -> Message:
@@ -150,7 +152,8 @@ def row_message(ticket: int, row: GameRow) -> Message:
         "seed": row.seed, "entrants": list(row.entrants), "bot_seeds": list(row.bot_seeds),
         "chooser": row.chooser, "starting": row.starting, "mulligans": list(row.mulligans),
         "winner": row.winner, "reason": row.reason, "turns": row.turns, "decisions": row.decisions,
-        "final_hash": row.final_hash, "seconds": row.seconds}}
+        "final_hash": row.final_hash, "seconds": row.seconds,
+        "clock_left": [float(t) for t in row.clock_left]}}
 
 
 def refused_message(reason: str) -> Message:
@@ -200,7 +203,21 @@ def decode_game(message: Message) -> tuple[int, GameSpec]:
     return _int(message, "n"), GameSpec(
         _str(spec, "game_id"), _int(spec, "round"), _int(spec, "match"), _int(spec, "number"),
         _int(spec, "seed"), _ints(spec, "entrants"), _ints(spec, "bot_seeds"), chooser, starting,
-        _ints(spec, "library_seeds"), _int(spec, "turn_limit"), _str(spec, "record_path"))
+        _ints(spec, "library_seeds"), _int(spec, "turn_limit"), _str(spec, "record_path"),
+        _clock(spec.get("clock")))
+
+
+def _clock(value: object) -> GameClock | None:
+    """A spec's clock: null or [base, increment]."""
+    if value is None:
+        return None
+    if (not isinstance(value, list) or len(value) != 2
+            or not all(type(v) is float for v in value)):
+        raise FrameError(f"spec: clock {value!r:.200}")
+    try:
+        return GameClock(value[0], value[1])
+    except ValueError as err:
+        raise FrameError(f"spec: {err}") from None
 
 
 def decode_row(message: Message) -> tuple[int, GameRow]:
@@ -214,7 +231,15 @@ def decode_row(message: Message) -> tuple[int, GameRow]:
         _str(row, "game_id"), _int(row, "round"), _int(row, "match"), _int(row, "number"),
         _int(row, "seed"), _ints(row, "entrants"), _ints(row, "bot_seeds"), _int(row, "chooser"),
         _int(row, "starting"), _ints(row, "mulligans"), _int(row, "winner"), _str(row, "reason"),
-        _int(row, "turns"), _int(row, "decisions"), _str(row, "final_hash"), seconds)
+        _int(row, "turns"), _int(row, "decisions"), _str(row, "final_hash"), seconds,
+        _seconds_left(row.get("clock_left")))
+
+
+def _seconds_left(value: object) -> tuple[float, ...]:
+    """A row's ``clock_left``: a list of numbers."""
+    if not isinstance(value, list) or not all(type(v) is float for v in value):
+        raise FrameError(f"row: clock_left {value!r:.200}")
+    return tuple(value)
 
 
 def _expect(message: Message, kind: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..seats import with_memory
 from ._dask import ClusterError, Dask
 from ._executors import Executor, InProcess
-from ._games import Contestant, GameRow, untimed
+from ._games import Contestant, GameRow, lost_on_time, untimed
 from ._ipc import WorkerEntrant
 from ._keys import new_key
 from ._run import Played, RunningTournament, TournamentSettings, run_tournament
@@ -74,6 +74,7 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
         settings = replace(settings, key=key)
         recorded = {row.game_id: row for row in held}
         mismatched: list[tuple[GameRow, GameRow]] = []
+        unchecked: list[str] = []
         if resume:
             done, record = recorded, store.record
             if resuming is not None:
@@ -87,6 +88,8 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                 before = recorded.get(row.game_id)
                 if before is None:
                     store.record(row)
+                elif lost_on_time(before) or lost_on_time(row):
+                    unchecked.append(row.game_id)  # the machine's speed decided it
                 elif untimed(before) != untimed(row):
                     mismatched.append((before, row))
         executor: Executor
@@ -118,6 +121,7 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
         if not resume:
             played.checked = sum(1 for row in played.rows if row.game_id in recorded)
         played.mismatched = mismatched
+        played.unchecked = unchecked
         if isinstance(executor, Processes):
             played.replayed = executor.replayed
             played.workers = executor.started

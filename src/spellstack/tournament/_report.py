@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -123,6 +124,8 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
             "reason": row.reason, "turns": row.turns, "decisions": row.decisions,
             "final_hash": row.final_hash,
         }
+        if settings.clock is not None:  # each seat's time left at the end (machine-dependent)
+            game["clock_left"] = [round(t, 3) if math.isfinite(t) else None for t in row.clock_left]
         if timings:
             game["seconds"] = round(row.seconds, 6)
         games.append(game)
@@ -148,6 +151,7 @@ def results_json(rep: Report, *, timings: bool = False) -> str:
         "repeat": settings.repeat,
         # Settings added later are written only when not their default: older files stay as they were.
         **({"game_pairs": True} if settings.pairs else {}),
+        **({"clock": str(settings.clock)} if settings.clock is not None else {}),
         **({} if settings.turn_limit == DEFAULT_TURN_LIMIT else {"turn_limit": settings.turn_limit}),
         "entrants": [{"name": e.name, "bot": e.bot, "deck": e.deck.name} for e in settings.entrants],
         "games": games,
@@ -295,7 +299,9 @@ def games_csv(rep: Report, *, timings: bool = False) -> str:
     seats = max((len(row.entrants) for row in played.rows), default=2)
     header = ["id", "round", "match", "game", "pair", "seed",
               *(f"player_{i + 1}" for i in range(seats)), "chooser", "starting_player", "winner",
-              "reason", "turns", "decisions", "final_hash", *(["seconds"] if timings else [])]
+              "reason", "turns", "decisions", "final_hash",
+              *((f"clock_left_{i + 1}" for i in range(seats)) if played.settings.clock is not None else ()),
+              *(["seconds"] if timings else [])]
     rows: list[list[object]] = []
     for row in played.rows:
         players = [names[i] for i in row.entrants]
@@ -304,8 +310,16 @@ def games_csv(rep: Report, *, timings: bool = False) -> str:
                      players[row.chooser] if row.chooser >= 0 else "",
                      players[row.starting] if row.starting >= 0 else "",
                      players[row.winner] if row.winner >= 0 else "", row.reason, row.turns,
-                     row.decisions, row.final_hash, *([f"{row.seconds:.6f}"] if timings else [])])
+                     row.decisions, row.final_hash,
+                     *(_left(row, seats) if played.settings.clock is not None else []),
+                     *([f"{row.seconds:.6f}"] if timings else [])])
     return _csv(header, rows)
+
+
+def _left(row: GameRow, seats: int) -> list[str]:
+    """A game's time left on each seat's clock, in seconds with 3 decimals (empty: not known)."""
+    left = list(row.clock_left) + [math.nan] * (seats - len(row.clock_left))
+    return [f"{t:.3f}" if math.isfinite(t) else "" for t in left[:seats]]
 
 
 def standings_csv(rep: Report) -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 import trio
 
+from ..actors import GameClock
 from ..rules import DEFAULT_TURN_LIMIT
 from ..seats import DEFAULT_BOT_MEMORY, Entrant
 from ._executors import Executor
@@ -99,6 +100,8 @@ class TournamentSettings:
     sprt: SprtSettings | None = None
     """``--sprt``: stop once a sequential probability ratio test decides between the first
     entrant leading by ``elo0`` and by ``elo1`` (two entrants; game pairs or single games)."""
+    clock: GameClock | None = None
+    """``--clock``: each seat's time for the whole game, and its increment; running out loses."""
     gauntlet: int = 1
     """A gauntlet: how many of the first entrants each meet every other entrant (the others
     don't meet each other: ``gauntlet``)."""
@@ -143,6 +146,7 @@ class TournamentSettings:
           | ({"top": self.top} if self.top else {}) \
           | ({"pairing": PAIRING_VERSION} if self.format == "swiss" else {}) \
           | ({"gauntlet": self.gauntlet} if self.format == "gauntlet" else {}) \
+          | ({"clock": str(self.clock)} if self.clock is not None else {}) \
           | ({"sprt": self.sprt.as_dict()} if self.sprt is not None else {})
 
 
@@ -177,6 +181,9 @@ class Played:
     without ``--resume``), each checked against the recorded one."""
     mismatched: list[tuple[GameRow, GameRow]] = field(default_factory=list)
     """Of those, (recorded, played now) for each that came out differently."""
+    unchecked: list[str] = field(default_factory=list)
+    """Of those, the games not compared because a clock ran out in one play or the other: a
+    loss on time depends on the machine (their ids)."""
     replayed: int = 0
     """Games sent again because the worker process playing them died (``--jobs``)."""
     workers: int = 0
@@ -343,6 +350,8 @@ async def run_tournament(settings: TournamentSettings, executor: Executor,
                 break
             if record_dir is not None:
                 spec = replace(spec, record_path=str(record_dir / f"{spec.game_id}.json"))
+            if settings.clock is not None:
+                spec = replace(spec, clock=settings.clock)
             row = done.get(spec.game_id)
             if row is None and not rows and stop[0] and match.round > stop[0]:
                 break  # the SPRT decided before this match began

@@ -11,10 +11,11 @@ SQLite's write-ahead log with ``synchronous=NORMAL``: a committed row survives t
 being killed (the log is in the operating system's hands once written); only a crash of the
 machine itself can lose the last rows, which ``--resume`` then plays again from their seeds.
 
-Schema versions (``PRAGMA user_version``): 2 has the tournaments' keys; a file without a
-version whose tables are those of before is version 1, whose tournaments have no key: they can
-be listed, not resumed or checked. A file is brought to version 2 only when a new tournament is
-recorded in it. A newer version, or tables of another shape, is refused.
+Schema versions (``PRAGMA user_version``): 3 has each game's time left on its clocks
+(``clock_left``); 2 has the tournaments' keys; a file without a version whose tables are those
+of before is version 1, whose tournaments have no key: they can be listed, not resumed or
+checked. A file is brought to the current version only when it is written (a new tournament
+recorded, or one resumed). A newer version, or tables of another shape, is refused.
 """
 
 from __future__ import annotations
@@ -64,25 +65,32 @@ CREATE TABLE IF NOT EXISTS games (
     decisions INTEGER NOT NULL,
     final_hash TEXT NOT NULL,
     seconds REAL NOT NULL,
+    clock_left TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (tournament, game_id)
 );
 """
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this version writes."""
 
-_TOURNAMENT_COLUMNS = {1: ("id", "key", "settings"), 2: ("id", "key", "settings", "secret")}
-"""The tournaments table's columns in each schema version (the games table is the same)."""
+_TOURNAMENT_COLUMNS = {1: ("id", "key", "settings"), 2: ("id", "key", "settings", "secret"),
+                       3: ("id", "key", "settings", "secret")}
+"""The tournaments table's columns in each schema version."""
 
 _COLUMNS = ("game_id", "round", "match", "number", "seed", "players", "entrants", "bot_seeds",
             "chooser", "starting", "mulligans", "winner", "winner_seat", "reason", "turns",
-            "decisions", "final_hash", "seconds")
+            "decisions", "final_hash", "seconds", "clock_left")
 
 
 class StoreError(Exception):
     """The results database can't be used as asked (not a database, a folder, a tournament to
     resume that it does not hold, read-only, locked by another run, a row that can't be read, a
     write that failed)."""
+
+
+def _columns(version: int) -> tuple[str, ...]:
+    """The games table's columns in a schema version (``clock_left`` from 3)."""
+    return _COLUMNS if version >= 3 else _COLUMNS[:-1]
 
 
 def settings_key(settings: Mapping[str, Any]) -> str:
@@ -243,7 +251,7 @@ class ResultsStore:
             return 0
         version = declared or 1
         expected = {"tournaments": _TOURNAMENT_COLUMNS.get(version),
-                    "games": ("tournament", *_COLUMNS)}
+                    "games": ("tournament", *_columns(version))}
         if tables != expected:
             found = "; ".join(f"{name}({', '.join(cols)})" for name, cols in sorted(tables.items()))
             cut = found if len(found) <= 200 else found[:197] + "..."
@@ -295,6 +303,20 @@ class ResultsStore:
         except sqlite3.Error as err:
             raise StoreError(f"{self.path}: {_cause(err)}; nothing in the file was changed") from None
 
+    def _upgrade(self) -> None:
+        """Bring the file to ``SCHEMA_VERSION``, inside the caller's transaction: the keys'
+        column (2), each game's time left on its clocks (3)."""
+        if self.version < 2:
+            self._db.execute("ALTER TABLE tournaments ADD COLUMN secret TEXT")
+        if self.version < 3:
+            self._db.execute("ALTER TABLE games ADD COLUMN clock_left TEXT NOT NULL DEFAULT '[]'")
+        self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @property
+    def _select(self) -> str:
+        """The games' columns to read, as this file's version has them."""
+        return ", ".join(c if c in _columns(self.version) else "'[]'" for c in _COLUMNS)
+
     def _open(self, settings: Mapping[str, Any], names: tuple[str, ...], *, resume: bool,
               key: bytes, explicit: bool) -> tuple[list[GameRow], bytes]:
         skey = settings_key(settings)
@@ -316,8 +338,7 @@ class ResultsStore:
                 if self.version < SCHEMA_VERSION:
                     self._db.execute("PRAGMA journal_mode=WAL")
                     self._db.execute("BEGIN IMMEDIATE")
-                    self._db.execute("ALTER TABLE tournaments ADD COLUMN secret TEXT")
-                    self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    self._upgrade()
                 else:
                     self._db.execute("BEGIN IMMEDIATE")
                 self._db.execute("INSERT OR IGNORE INTO tournaments (key, settings, secret) "
@@ -327,6 +348,11 @@ class ResultsStore:
             found = self._find(skey)
             assert found is not None
         tid, secret = found
+        if secret is not None and self.version < SCHEMA_VERSION and not self.read_only:
+            with self._db:  # resumed or checked: its games are written as this version writes them
+                self._db.execute("BEGIN IMMEDIATE")
+                self._upgrade()
+            self.version = SCHEMA_VERSION
         if secret is None:
             raise StoreError(f"{self.path}: this tournament was recorded before tournaments had "
                              "keys, so its games can't be resumed or checked; nothing in the file "
@@ -367,7 +393,7 @@ class ResultsStore:
         """The games recorded for the open tournament, by round, match and number; StoreError
         naming the game and column of a row that can't be read."""
         rows = self._db.execute(
-            f"SELECT {', '.join(_COLUMNS)} FROM games WHERE tournament = ? "
+            f"SELECT {self._select} FROM games WHERE tournament = ? "
             "ORDER BY round, match, number", (self._id,)).fetchall()
         return [self._row(r) for r in rows]
 
@@ -404,12 +430,18 @@ class ResultsStore:
         seconds = values["seconds"]
         if type(seconds) not in (int, float):
             raise bad("seconds")
+        try:
+            left = json.loads(values["clock_left"])
+        except (TypeError, json.JSONDecodeError):
+            raise bad("clock_left") from None
+        if not isinstance(left, list) or not all(type(v) in (int, float) for v in left):
+            raise bad("clock_left")
         text("game_id")
         return GameRow(values["game_id"], whole("round"), whole("match"), whole("number"),
                        whole("seed"), numbers("entrants"), numbers("bot_seeds"), whole("chooser"),
                        whole("starting"), numbers("mulligans"), whole("winner_seat"),
                        text("reason"), whole("turns"), whole("decisions"), text("final_hash"),
-                       float(seconds))
+                       float(seconds), tuple(float(v) for v in left))
 
     def every_game(self) -> list[tuple[StoredTournament, list[GameRow]]]:
         """Every tournament it holds, oldest first, each with its games by round, match and
@@ -421,7 +453,7 @@ class ResultsStore:
                 held = self.tournaments()
                 ids = [tid for (tid,) in self._db.execute("SELECT id FROM tournaments ORDER BY id")]
                 return [(tournament, [self._row(r) for r in self._db.execute(
-                            f"SELECT {', '.join(_COLUMNS)} FROM games WHERE tournament = ? "
+                            f"SELECT {self._select} FROM games WHERE tournament = ? "
                             "ORDER BY round, match, number", (tid,))])
                         for tid, tournament in zip(ids, held, strict=True)]
             finally:
@@ -447,7 +479,7 @@ class ResultsStore:
                  json.dumps(players), json.dumps(list(row.entrants)),
                  json.dumps(list(row.bot_seeds)), row.chooser, row.starting,
                  json.dumps(list(row.mulligans)), winner, row.winner, row.reason, row.turns,
-                 row.decisions, row.final_hash, row.seconds))
+                 row.decisions, row.final_hash, row.seconds, json.dumps(list(row.clock_left))))
         except sqlite3.Error as err:
             n = self._count
             raise StoreError(f"{self.path}: can't write game {row.game_id} ({_cause(err)}); "
