@@ -170,4 +170,7 @@ def test_the_testing_a_bot_commands_run_as_written(tmp_path: Path, monkeypatch: 
     assert printed[0] == shown  # the SPRT run, stopped where the page says
     assert "stopped by the SPRT after" in shown and "H1 accepted" in shown
     assert "new vs random-gruul: 10 games (5 pairs)" in printed[1]
+    # Pairs and more than two entrants: the rating list of the tournament's own games, too.
+    assert "rating list of this tournament's games" in printed[1] and "  new " in printed[1]
+    assert "rating list of this tournament's games" not in printed[0] + printed[2]
     assert "top 4, best of 3:" in printed[2] and "  final: " in printed[2]

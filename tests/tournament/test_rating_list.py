@@ -285,7 +285,7 @@ def test_a_tournament_played_in_pairs_is_resampled_pair_by_pair(tmp_path: Path) 
     # seat again. Drawn as pairs, every resample is 50%: no spread at all. Drawn game by game,
     # it spreads.
     rows = [row for m in range(1, 11) for row in (_row(m, 0, 1, 0, 1), _row(m, 1, 0, 0, 2))]
-    paired = _db(tmp_path / "paired.db", (_settings(_entrant("a"), _entrant("b"), pairs=True), rows))
+    paired = _db(tmp_path / "paired.db", (_settings(_entrant("a"), _entrant("b"), game_pairs=True), rows))
     single = _db(tmp_path / "single.db", (_settings(_entrant("a"), _entrant("b")), rows))
     in_pairs = rating_list(read_list_games([paired]), resamples=200)
     alone = rating_list(read_list_games([single]), resamples=200)

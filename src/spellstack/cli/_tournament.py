@@ -486,6 +486,7 @@ def run(args: argparse.Namespace) -> int:
         ClusterError,
         StoreError,
         WorkerSetupError,
+        field_table,
         games_csv,
         interim_lines,
         play_tournament,
@@ -621,6 +622,11 @@ def run(args: argparse.Namespace) -> int:
             print(line)
         print()
     print(standings_table(rep), end="")
+    field = field_table(rep)
+    if field:
+        print()
+        print("rating list of this tournament's games (Bradley-Terry Elo, 95% bootstrap interval):")
+        print(field, end="" if field.endswith("\n") else "\n")
     if played.top_cut:
         print()
         print(f"top {settings.top}, best of {settings.best_of}:")

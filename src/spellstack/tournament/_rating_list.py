@@ -257,7 +257,7 @@ def read_list_games(paths: Sequence[Path]) -> ListGames:
             if found is None:
                 found = tournaments[stored.key] = _Tournament(
                     path, stored.key, _entrants(path, stored.key, stored.settings),
-                    stored.settings.get("pairs") is True)
+                    stored.settings.get("game_pairs") is True)  # TournamentSettings.as_dict
             for row in rows:
                 if (row.game_id, row.seed) in found.games:
                     duplicates += 1

@@ -24,12 +24,13 @@ from ._elo import elo_pentanomial, format_pairs_line, pentanomial_counts
 from ._games import GameRow
 from ._in_order import first_entrant_scores
 from ._pairs import GameOutcome, PairLine, format_pair_line, pair_lines
+from ._rating_list import ListEntrant, ListGame, ListGames, format_rating_list, rating_list
 from ._ratings import Rating, ratings
 from ._run import Played, TournamentSettings
 from ._sprt import SprtResult, format_sprt_line
 from ._standings import Standing, standings
 
-__all__ = ["GamePairs", "Report", "games_csv", "interim_lines", "pair_text", "report", "results_json",
+__all__ = ["GamePairs", "Report", "field_table", "games_csv", "interim_lines", "pair_text", "report", "results_json",
            "round_lines", "standings_csv", "standings_table", "top_cut_lines"]
 
 _PERCENT_PLACES = 4
@@ -366,3 +367,20 @@ def interim_lines(settings: TournamentSettings, rows: Sequence[GameRow], sprt: S
         lines.append(f"  {printable(names[entrant]):<{width}}  {won + lost + drawn:>5} games  {won}-{lost}-{drawn}  "
                      f"{100 * score(entrant):6.2f}%")
     return lines
+
+
+def field_table(rep: Report) -> str:
+    """With game pairs and more than two entrants: the rating list of the tournament's own games
+    (``rating_list``: a Bradley-Terry Elo per entrant with a bootstrap interval drawn pair by
+    pair, and openskill), as cutechess ends with a row per player; empty otherwise."""
+    played = rep.played
+    settings = played.settings
+    if not settings.pairs or len(settings.entrants) <= 2 or not played.rows:
+        return ""
+    entrants = tuple(ListEntrant(e.name, e.bot, e.deck.name, tuple(sorted(e.deck.cards)))
+                     for e in settings.entrants)
+    pair_no = {at: i for i, at in enumerate(sorted({(r.round, r.match) for r in played.rows}))}
+    games = tuple(ListGame(row.entrants[0], row.entrants[1],
+                           0.5 if row.winner < 0 else 1.0 if row.winner == 0 else 0.0,
+                           pair_no[(row.round, row.match)]) for row in played.rows)
+    return format_rating_list(rating_list(ListGames(entrants, games, tournaments=1)))
