@@ -60,7 +60,7 @@ def test_a_misspelt_choice_of_an_option_names_the_nearest_one(
         capsys: pytest.CaptureFixture[str]) -> None:
     err = _refused(capsys, "tournament", "--format", "swis")
     assert err[-1] == ("spellstack tournament: error: argument --format: invalid choice: 'swis' "
-                       "(did you mean 'swiss'?); choose from 'round-robin', 'swiss'")
+                       "(did you mean 'swiss'?); choose from 'round-robin', 'swiss', 'gauntlet'")
 
 
 def test_a_choice_near_nothing_gets_only_the_list(capsys: pytest.CaptureFixture[str]) -> None:

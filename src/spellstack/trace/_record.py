@@ -295,7 +295,7 @@ def record_scripts(record: GameRecord) -> list[SeatScript]:
         # earlier entry of the seat: ``parse_record``); the script counts them.
         build.receive(entry.after - build.received)
         if entry.message is not None:
-            build.send(line, entry.message)
+            build.sent(line, entry.message)
         elif entry.forfeit:
             build.forfeited(entry.forfeit)
         else:

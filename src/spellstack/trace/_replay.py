@@ -90,7 +90,7 @@ class SeatScript:
 
 class ScriptBuilder:
     """Builds one player's ``SeatScript`` from what happened to its seat, told in the order it
-    happened: each message it was sent (``receive``), each it sent (``send``), the bytes it
+    happened: each message it was sent (``receive``), each it sent (``sent``), the bytes it
     sent that could not be read (``unreadable``) and the coordinator's forfeits of it
     (``forfeited``). ``seat_script`` tells it a trace; a record tells it the same
     (``record_scripts``)."""
@@ -118,7 +118,7 @@ class ScriptBuilder:
         if reading is not None:
             self.clocks.received(reading, self.received, self.steps)
 
-    def send(self, line: int, message: Message) -> None:
+    def sent(self, line: int, message: Message) -> None:
         """It sent ``message`` (at ``line`` of its trace)."""
         self.steps.append(SeatStep(self.received, line, message))
         self.last_sent = len(self.steps) - 1
@@ -170,7 +170,7 @@ def seat_script(trace: Trace, player: str) -> SeatScript:
         if m.receiver == actor:
             build.receive(reading=m)
         elif m.sender == actor:
-            build.send(m.line, m.decode(trace.source))
+            build.sent(m.line, m.decode(trace.source))
         elif m.kind == "GameEvent" and m.payload.get("player") == seat:
             kind = m.payload.get("kind")
             if kind == "malformed" and m.data:
