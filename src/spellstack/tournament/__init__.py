@@ -106,6 +106,7 @@ if TYPE_CHECKING:
         sprt_bounds,
         sprt_status,
     )
+    from ._sprt_simulation import SimulationSummary, bernoulli_pair_chances, simulate_sprt
     from ._standings import FLOOR, MatchResult, Standing, match_points, standings
     from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
     from ._throughput import (
@@ -141,6 +142,7 @@ _HOMES = {
     "_report": ("GamePairs", "Report", "field_table", "games_csv", "interim_lines", "pair_text", "report",
                 "results_json", "round_lines", "standings_csv", "standings_table", "top_cut_lines"),
     "_in_order": ("first_entrant_scores", "sprt_of"),
+    "_sprt_simulation": ("SimulationSummary", "bernoulli_pair_chances", "simulate_sprt"),
     "_sprt": ("SPRT_MODELS", "SprtError", "SprtResult", "SprtSettings", "format_sprt_line", "llr_pentanomial",
               "llr_trinomial", "parse_sprt", "sprt_bounds", "sprt_status"),
     "_elo": ("EloEstimate", "elo_pentanomial", "elo_wdl", "format_pairs_line", "pentanomial_counts"),
@@ -206,6 +208,7 @@ __all__ = [
     "ResultsStore",
     "RunningTournament",
     "Score",
+    "SimulationSummary",
     "SprtError",
     "SprtResult",
     "SprtSettings",
@@ -220,6 +223,7 @@ __all__ = [
     "bench_entrants",
     "bench_memory",
     "bench_tournament",
+    "bernoulli_pair_chances",
     "built_in_entrants",
     "elo_difference",
     "elo_pentanomial",
@@ -269,6 +273,7 @@ __all__ = [
     "run_tournament",
     "seat_order",
     "settings_key",
+    "simulate_sprt",
     "sprt_bounds",
     "sprt_of",
     "sprt_status",

@@ -41,13 +41,9 @@ NELO_SCALE = 800.0 / math.log(10.0)
 
 _KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 _NUMBERS = frozenset(_KEYS) - {"model"}
-_MAX_ROUNDS = 100
-"""A cap on the rounds of the normalized model's fixed-point search; it converges in a handful."""
-_CONVERGED = 1e-12
-"""A change in the standard deviation between two rounds that counts as converged."""
-_CLOSE_ENOUGH = 1e-9
-"""What the change may still be after every round, at extreme frequencies (an LLR off by
-at most 1e-9 per result)."""
+_GRID = 24
+"""The steps of the grid on which the normalized model looks for its highest peak, where it
+may have several."""
 
 
 class SprtError(ValueError):
@@ -163,8 +159,10 @@ def _tilted(frequencies: Sequence[float], weights: Sequence[float]) -> list[floa
     if not low < 0.0 < high:
         raise ArithmeticError(f"no distribution meets the hypothesis (weights {list(weights)})")
 
+    terms = [(f * w, w) for f, w in zip(frequencies, weights, strict=True)]
+
     def g(theta: float) -> float:
-        return sum(f * w / (1.0 + theta * w) for f, w in zip(frequencies, weights, strict=True))
+        return sum([fw / (1.0 + theta * w) for fw, w in terms])
 
     # Close to each pole the term of its weight dominates; step towards the pole until it does.
     gap = 1e-3
@@ -188,14 +186,22 @@ def _with_t(scores: Sequence[float], frequencies: Sequence[float], t: float) -> 
     """The most likely distribution with (mean - 1/2) / standard deviation = ``t``.
 
     With y = x - 1/2 and Q = E[y²], σ² = Q - E[y]², so for t > 0 the constraint is
-    E[y] = k √Q with k = t / √(1 + t²). As √Q is the least of (Q / s + s) / 2 over s > 0 (reached
-    at s = √Q), for a fixed s the constraint E[y] = k (Q / s + s) / 2 is linear in p: a mean
-    constraint, E[y - k y² / (2s)] = k s / 2, which ``_tilted`` meets. Its gradient in p equals
-    the true constraint's when s = √Q of the result, so the maximum is the fixed point of
-    s -> √Q(tilted at s). From s = 1/2 (where the top score's weight, (1 - k) / 2, is positive,
-    so the tilt exists), every later s is met by the distribution before it, and the rounds
-    converge in a handful. A negative t is the mirror image (the scores are symmetric about
-    1/2); t = 0 is a mean of 1/2.
+    h(p) = E[y] - k √Q = 0 with k = t / √(1 + t²). As √Q is the least of (Q / s + s) / 2 over
+    s > 0 (reached at s = √Q), h is the greatest over s of the linear L_s(p) = E[y] - k (Q / s + s) / 2,
+    and L_s(p) = 0 is a mean constraint, E[y - k y² / (2s)] = k s / 2, which ``_tilted`` meets.
+    Call its result p(s) and V(s) its log-likelihood. V'(s) is zero where S(s) = √Q(p(s)) is s,
+    and there p(s) meets h = 0 and h's gradient is L_s's: the maximum is such an s.
+
+    - The observed t above ``t`` (h(f) > 0): the distributions with h <= 0 are a convex set, the
+      intersection of the half-spaces L_s <= 0, so the maximum is the one s where S(s) = s
+      among those whose half-space leaves out f, L_s(f) > 0: s between the roots s± of
+      s² - 2 (E_f[y] / k) s + Q_f. At s± the tilt is f itself, so S - s is √Q_f - s±, of opposite
+      signs (s- s+ = Q_f): brentq finds the root between.
+    - Below (h(f) < 0): the distributions with h >= 0 are the union of the half-spaces L_s >= 0,
+      and the maximum is the greatest V(s), which may have several peaks: brentq finds the
+      crossing of S(s) = s next to the best point of a grid.
+
+    A negative t is the mirror image (the scores are symmetric about 1/2); t = 0 is a mean of 1/2.
     """
     if t < 0.0:
         return _with_t(scores, frequencies[::-1], -t)[::-1]
@@ -203,16 +209,48 @@ def _with_t(scores: Sequence[float], frequencies: Sequence[float], t: float) -> 
     if t == 0.0:
         return _tilted(frequencies, offsets)
     k = t / math.sqrt(1.0 + t * t)
-    s = 0.5
-    for _ in range(_MAX_ROUNDS):
-        probabilities = _tilted(frequencies, [y - k * (y * y / s + s) / 2.0 for y in offsets])
-        following = math.sqrt(sum(p * y * y for p, y in zip(probabilities, offsets, strict=True)))
-        change, s = abs(following - s), following
-        if change < _CONVERGED:
-            return probabilities
-    if change < _CLOSE_ENOUGH:  # the root finder's own rounding keeps the last digits moving
-        return probabilities
-    raise ArithmeticError(f"the normalized model did not converge for t={t} and frequencies {list(frequencies)}")
+
+    def tilted_at(s: float) -> list[float]:
+        return _tilted(frequencies, [y - k * (y * y / s + s) / 2.0 for y in offsets])
+
+    def root_q(probabilities: Sequence[float]) -> float:
+        return math.sqrt(sum(p * y * y for p, y in zip(probabilities, offsets, strict=True)))
+
+    def excess(s: float) -> float:
+        return root_q(tilted_at(s)) - s
+
+    mean, q = (sum(f * y ** power for f, y in zip(frequencies, offsets, strict=True)) for power in (1, 2))
+    if mean > k * math.sqrt(q):
+        centre = mean / k
+        low, high = centre - math.sqrt(centre * centre - q), centre + math.sqrt(centre * centre - q)
+        if not excess(low) > 0.0 > excess(high):
+            return list(frequencies)  # the observed t is t, to rounding
+        return tilted_at(float(brentq(excess, low, high, xtol=1e-15, maxiter=200)))
+
+    def likelihood(probabilities: Sequence[float]) -> float:
+        return sum(f * math.log(p) for f, p in zip(frequencies, probabilities, strict=True))
+
+    # The weight y - k (y² / s + s) / 2 of a score above 1/2 is positive for s between y r- and
+    # y r+, r± = (1 ± √(1 - k²)) / k. The grid is geometric from just above the least such s to
+    # 1/2, as the peaks of a distribution with little spread are narrow, and keeps the s where
+    # some weight is positive. Here f lies outside every half-space, so the tilt's θ is negative,
+    # and V rises where S(s) > s and falls where S(s) < s: each peak is where S - s turns from
+    # + to -, and brentq finds each such crossing between two grid points.
+    least = min(y for y in offsets if y > 0.0) * k / (1.0 + math.sqrt(1.0 - k * k)) * (1.0 + 1e-3)
+    grid = [least * (0.5 / least) ** (i / _GRID) for i in range(_GRID + 1)]
+    found: dict[int, tuple[list[float], float]] = {}
+    """Each usable grid point's tilt and S(s) - s there."""
+    for i, s in enumerate(grid):
+        if any(y - k * (y * y / s + s) / 2.0 > 0.0 for y in offsets):
+            try:
+                probabilities = tilted_at(s)
+            except ArithmeticError:  # a weight too near zero to tilt by: not a peak's place
+                continue
+            found[i] = (probabilities, root_q(probabilities) - s)
+    peaks = [tilted_at(float(brentq(excess, grid[i], grid[i + 1], xtol=1e-15, maxiter=200)))
+             for i in found if i + 1 in found and found[i][1] > 0.0 > found[i + 1][1]]
+    # A grid point counts too: S(s) = s may hold there, or two crossings lie between two points.
+    return max([*peaks, *(probabilities for probabilities, _ in found.values())], key=likelihood)
 
 
 def _llr(scores: Sequence[float], counts: Sequence[int], settings: SprtSettings, t_per_elo: float) -> float:
