@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(args.record, "--record")
         if args.trace is not None and args.record.resolve() == args.trace.resolve():
             raise CommandError("--record and --trace name the same file; give each its own")
-    clock = _clock(args.clock)
+    clock = clock_option(args.clock)
     if clock is not None and args.record is not None:
         # A record holds what the players sent, not how long they took: a game on the clock
         # can't be replayed from it (its trace can).
@@ -144,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _clock(text: str | None) -> GameClock | None:
+def clock_option(text: str | None) -> GameClock | None:
     """``--clock``'s game clock (None without it); CommandError naming what is wrong."""
     if text is None:
         return None

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING
 import trio
 
 from .._printable import error_line, printable
-from ..actors import GameClock, parse_clock
 from ..cards import DECKS, load_cards
 from ..rules import DEFAULT_TURN_LIMIT
 from ..tournament import (
@@ -30,6 +29,7 @@ from ..tournament import (
     MIN_BOT_MEMORY,
 )
 from ._errors import CommandError
+from ._play import clock_option
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -66,16 +66,6 @@ def _positive(limit: int) -> type[int]:
         return value
 
     return parse  # type: ignore[return-value]
-
-
-def _clock(text: str | None) -> GameClock | None:
-    """``--clock``'s game clock, or None; CommandError naming what is wrong."""
-    if text is None:
-        return None
-    try:
-        return parse_clock(text)
-    except ValueError as err:
-        raise CommandError(f"--clock: {err}") from None
 
 
 def _whole(text: str) -> int:
@@ -307,7 +297,7 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
     return TournamentSettings(entrants, args.format, best_of, args.seed, args.rounds or 0,
                               args.repeat, deadline=args.deadline, trust=args.trust, bot_memory=memory,
                               pairs=args.pairs, turn_limit=args.turn_limit, top=args.top or 0,
-                              sprt=sprt, gauntlet=seeds, clock=_clock(args.clock))
+                              sprt=sprt, gauntlet=seeds, clock=clock_option(args.clock))
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -513,24 +503,16 @@ def run(args: argparse.Namespace) -> int:
     for flag, path in outputs:
         if path is not None:
             _check_writable(flag, path)
-    if args.trace_dir is not None:
-        if args.trace_dir.exists() and not args.trace_dir.is_dir():
-            raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: not a folder")
+    for flag, folder in (("--trace-dir", args.trace_dir), ("--record-dir", args.record_dir)):
+        if folder is None:
+            continue
+        if folder.exists() and not folder.is_dir():
+            raise CommandError(f"{flag} {str(folder)!r}: not a folder")
         try:
-            args.trace_dir.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: can't be made "
-                               f"({_reason(err)})") from None
-        _check_writable("--trace-dir", args.trace_dir / ".spellstack-probe")
-    if args.record_dir is not None:
-        if args.record_dir.exists() and not args.record_dir.is_dir():
-            raise CommandError(f"--record-dir {str(args.record_dir)!r}: not a folder")
-        try:
-            args.record_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise CommandError(f"--record-dir {str(args.record_dir)!r}: can't be made "
-                               f"({_reason(err)})") from None
-        _check_writable("--record-dir", args.record_dir / ".spellstack-probe")
+            raise CommandError(f"{flag} {str(folder)!r}: can't be made ({_reason(err)})") from None
+        _check_writable(flag, folder / ".spellstack-probe")
     if args.seed is not None:
         print(SEED_WARNING.format(seed=args.seed), file=sys.stderr, flush=True)
     from tqdm import tqdm  # here: no other command needs it
