@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     )
     from ._batches import Batch, play_batch
     from ._dask import ClusterError, Dask
+    from ._elo import EloEstimate, elo_pentanomial, elo_wdl, format_pairs_line, pentanomial_counts
     from ._executors import Executor, InProcess
     from ._games import DEFAULT_DEADLINE, Contestant, GameRow, GameSpec, play_spec, untimed
     from ._ipc import WorkerEntrant
@@ -46,6 +47,19 @@ if TYPE_CHECKING:
     from ._ratings import Rating, ratings
     from ._report import Report, report, results_json, round_lines, standings_table
     from ._run import Played, RunningTournament, TournamentSettings, TournamentStatistics, run_tournament
+    from ._sprt import (
+        SPRT_MODELS,
+        SprtError,
+        SprtResult,
+        SprtSettings,
+        format_sprt_line,
+        llr_pentanomial,
+        llr_trinomial,
+        parse_sprt,
+        sprt_bounds,
+        sprt_status,
+    )
+    from ._sprt_simulation import SimulationSummary, bernoulli_pair_chances, simulate_sprt
     from ._standings import FLOOR, MatchResult, Standing, match_points, standings
     from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
     from ._throughput import (
@@ -71,6 +85,10 @@ _HOMES = {
     "_play": ("BACKENDS", "play_tournament"),
     "_match": ("MatchSpec", "Score", "games_to_win", "match_score", "next_game", "seat_order"),
     "_pairings": ("FORMATS", "Pairing", "round_robin", "swiss_pairings", "swiss_rounds"),
+    "_elo": ("EloEstimate", "elo_pentanomial", "elo_wdl", "format_pairs_line", "pentanomial_counts"),
+    "_sprt": ("SPRT_MODELS", "SprtError", "SprtResult", "SprtSettings", "format_sprt_line", "llr_pentanomial",
+              "llr_trinomial", "parse_sprt", "sprt_bounds", "sprt_status"),
+    "_sprt_simulation": ("SimulationSummary", "bernoulli_pair_chances", "simulate_sprt"),
     "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
     "_ratings": ("Rating", "ratings"),
     "_report": ("Report", "report", "results_json", "round_lines", "standings_table"),
@@ -96,11 +114,13 @@ __all__ = [
     "FORMATS",
     "MAX_DEATHS",
     "MIN_BOT_MEMORY",
+    "SPRT_MODELS",
     "Batch",
     "BotFactory",
     "ClusterError",
     "Contestant",
     "Dask",
+    "EloEstimate",
     "Entrant",
     "EntrantError",
     "Executor",
@@ -121,6 +141,10 @@ __all__ = [
     "ResultsStore",
     "RunningTournament",
     "Score",
+    "SimulationSummary",
+    "SprtError",
+    "SprtResult",
+    "SprtSettings",
     "Standing",
     "StoreError",
     "StoredTournament",
@@ -132,12 +156,19 @@ __all__ = [
     "bench_entrants",
     "bench_memory",
     "bench_tournament",
+    "bernoulli_pair_chances",
     "built_in_entrants",
     "elo_difference",
+    "elo_pentanomial",
+    "elo_wdl",
     "format_pair_line",
+    "format_pairs_line",
+    "format_sprt_line",
     "games_to_win",
     "key_from_seed",
     "keyed_seed",
+    "llr_pentanomial",
+    "llr_trinomial",
     "load_bot",
     "los",
     "match_points",
@@ -147,6 +178,8 @@ __all__ = [
     "pair_line",
     "pair_lines",
     "parse_entrant",
+    "parse_sprt",
+    "pentanomial_counts",
     "play_batch",
     "play_spec",
     "play_tournament",
@@ -159,6 +192,9 @@ __all__ = [
     "run_tournament",
     "seat_order",
     "settings_key",
+    "simulate_sprt",
+    "sprt_bounds",
+    "sprt_status",
     "standings",
     "standings_table",
     "swiss_pairings",
