@@ -93,6 +93,7 @@ def _most_likely(frequencies: Sequence[float], t: float) -> list[float]:
 @pytest.mark.parametrize(("counts", "elo1"), [
     ((0, 0, 5000, 200, 5), 200.0),  # the likelihood along the constraint has two peaks
     ((5, 3, 200, 70000, 1), 700.0),  # the results far past H1, with a spurious fixed point
+    ((0, 0, 30, 0, 0), 200.0),  # two peaks of nearly the same height, the higher one further out
     ((20, 0, 100, 0, 20), 50.0),
     ((5, 0, 30, 0, 65), 10.0),
 ])
@@ -218,12 +219,20 @@ def test_parse_reads_the_words_and_defaults() -> None:
     (["elo0=0", "elo1=inf"], r"elo1=inf is not a number"),
     (["elo0=0", "elo1=nan"], r"elo1=nan is not a number"),
     (["elo0=0", "elo1"], r"'elo1' is not KEY=VALUE"),
+    (["elo0=0", "elo1=5000"], r"^--sprt: elo1=5000 is outside -1000\.\.1000$"),
     (["elo0=0", "elo1=10", "elo0=1"], r"^--sprt: elo0 is given twice \(elo0=0 and elo0=1\)$"),
 ])
 def test_parse_errors_name_the_bad_input(words: list[str], message: str) -> None:
     with pytest.raises(SprtError, match=message) as raised:
         parse_sprt(words)
     assert "\n" not in str(raised.value)
+
+
+def test_hypotheses_at_the_limits_still_give_an_llr() -> None:
+    for model in SPRT_MODELS:
+        for counts in ((5, 0, 30, 0, 65), (0, 0, 0, 0, 10), (1, 2, 3, 4, 5)):
+            assert math.isfinite(llr_pentanomial(counts, SprtSettings(-1000, 1000, model=model)))
+            assert math.isfinite(llr_trinomial(counts[0], counts[2], counts[4], SprtSettings(0, 1000, model=model)))
 
 
 def test_settings_check_themselves() -> None:

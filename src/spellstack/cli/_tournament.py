@@ -285,7 +285,7 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
         try:
             sprt = parse_sprt(args.sprt)
         except SprtError as err:
-            raise CommandError(f"--sprt: {err}") from None
+            raise CommandError(str(err)) from None  # its text begins "--sprt: "
         if len(entrants) != 2:
             raise CommandError(f"--sprt tests one entrant against another: give exactly 2 "
                                f"entrants, not {len(entrants)}")

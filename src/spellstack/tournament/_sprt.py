@@ -41,7 +41,10 @@ NELO_SCALE = 800.0 / math.log(10.0)
 
 _KEYS = ("elo0", "elo1", "alpha", "beta", "model")
 _NUMBERS = frozenset(_KEYS) - {"model"}
-_GRID = 24
+_ELO_LIMIT = 1000.0
+"""The largest lead a hypothesis may name: beyond it the logistic model's expected score is 1
+to within rounding, and no test needs it."""
+_GRID = 16
 """The steps of the grid on which the normalized model looks for its highest peak, where it
 may have several."""
 
@@ -82,6 +85,10 @@ def _problem(settings: SprtSettings) -> str | None:
         value = getattr(settings, key)
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             return f"{key}={value!r} is not a finite number"
+    for key in ("elo0", "elo1"):
+        value = getattr(settings, key)
+        if abs(value) > _ELO_LIMIT:
+            return f"{key}={value:g} is outside -{_ELO_LIMIT:g}..{_ELO_LIMIT:g}"
     if settings.elo0 >= settings.elo1:
         return f"elo0 must be below elo1, but elo0={settings.elo0:g} and elo1={settings.elo1:g}"
     for key in ("alpha", "beta"):
@@ -174,7 +181,9 @@ def _tilted(frequencies: Sequence[float], weights: Sequence[float]) -> list[floa
             raise ArithmeticError(f"no root in the bracket (weights {list(weights)})")
         gap /= 1e3
     theta = float(brentq(g, left, right, xtol=1e-15, maxiter=200))
-    return [f / (1.0 + theta * w) for f, w in zip(frequencies, weights, strict=True)]
+    probabilities = [f / (1.0 + theta * w) for f, w in zip(frequencies, weights, strict=True)]
+    total = sum(probabilities)  # 1 but for the root's rounding, which matters near a pole
+    return [p / total for p in probabilities]
 
 
 def _with_score(scores: Sequence[float], frequencies: Sequence[float], score: float) -> list[float]:
@@ -198,8 +207,8 @@ def _with_t(scores: Sequence[float], frequencies: Sequence[float], t: float) -> 
       s² - 2 (E_f[y] / k) s + Q_f. At s± the tilt is f itself, so S - s is √Q_f - s±, of opposite
       signs (s- s+ = Q_f): brentq finds the root between.
     - Below (h(f) < 0): the distributions with h >= 0 are the union of the half-spaces L_s >= 0,
-      and the maximum is the greatest V(s), which may have several peaks: brentq finds the
-      crossing of S(s) = s next to the best point of a grid.
+      and the maximum is the greatest V(s), which may have several peaks: brentq finds each
+      crossing of S(s) = s between the points of a grid, and the likeliest wins.
 
     A negative t is the mirror image (the scores are symmetric about 1/2); t = 0 is a mean of 1/2.
     """
@@ -247,6 +256,8 @@ def _with_t(scores: Sequence[float], frequencies: Sequence[float], t: float) -> 
             except ArithmeticError:  # a weight too near zero to tilt by: not a peak's place
                 continue
             found[i] = (probabilities, root_q(probabilities) - s)
+    if not found:
+        raise ArithmeticError(f"no distribution found for t={t} and frequencies {list(frequencies)}")
     peaks = [tilted_at(float(brentq(excess, grid[i], grid[i + 1], xtol=1e-15, maxiter=200)))
              for i in found if i + 1 in found and found[i][1] > 0.0 > found[i + 1][1]]
     # A grid point counts too: S(s) = s may hold there, or two crossings lie between two points.
