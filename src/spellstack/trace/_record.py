@@ -182,9 +182,8 @@ class _Reader:
         if starting is not None and not 0 <= starting < seats:
             raise self.fail("start.starting", f"expected a seat from 0 to {seats - 1}, got {starting}")
         seeds = self.get(raw, "library_seeds", "start", list) if "library_seeds" in raw else []
-        if len(seeds) != seats or any(type(x) is not int for x in seeds):
-            if seeds:
-                raise self.fail("start.library_seeds", f"expected {seats} whole numbers, got {short_value(seeds)}")
+        if seeds and (len(seeds) != seats or any(type(x) is not int for x in seeds)):
+            raise self.fail("start.library_seeds", f"expected {seats} whole numbers, got {short_value(seeds)}")
         return StartSettings(chooser, self.get(raw, "mulligans", "start", bool), starting, tuple(seeds))
 
     def entry(self, raw: Any, where: str, seats: int) -> RecordedMessage:
