@@ -191,8 +191,8 @@ class FlakyBot:
         self.sent.append(text)
 
 
-ANSWERS = ("pass", "keep", "no attack", "no blocks", "1")
-"""What alice answers, the first of these that the question takes."""
+ANSWERS = ("pass", "keep", "no attack", "no blocks")
+"""What alice answers, the first of these that the question takes (a choice: its first ones)."""
 
 
 async def _play_passing(chat: TelegramChat, bot: FlakyBot, host: GameHost, until: Callable[[], bool]) -> str:
@@ -205,7 +205,9 @@ async def _play_passing(chat: TelegramChat, bot: FlakyBot, host: GameHost, until
         bot.tried.clear()
         decision = host.pending(gid, "alice")
         if decision is not None:
-            for answer in ANSWERS:
+            # The game's seed is the host's secret one: any question can come, e.g. "discard 2".
+            first = " ".join(str(n) for n in range(1, max(decision.min, 1) + 1))
+            for answer in (*ANSWERS, first):
                 typed, context = command(answer, bot)
                 await chat.on_text(typed, context)
                 if typed.effective_message.replies[0].startswith(("OK", "Refused")):  # sent
@@ -213,7 +215,7 @@ async def _play_passing(chat: TelegramChat, bot: FlakyBot, host: GameHost, until
                 if not host.info(gid).running:  # ended while alice answered
                     return gid
             else:
-                raise AssertionError(f"no answer in {ANSWERS} to a {decision.kind} question")
+                raise AssertionError(f"no answer in {(*ANSWERS, first)} to {decision}")
             continue
         # Real time: only a guard against a hang; each wait ends with the next send, at once.
         await asyncio.wait_for(bot.tried.wait(), 30)
