@@ -6,69 +6,33 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import sqlite3
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 import trio
 
 from spellstack import read_trace, replay_trace
+from tests.tournament.tournament_processes import (
+    LIMIT,
+    ROOT,
+    child_pids,
+    game_rows,
+    run_cli,
+    start_cli,
+    unwarned,
+    wait_for_games,
+)
 
-ROOT = Path(__file__).resolve().parents[2]
 SIX = [f"--entrant={n}=random@{d}" for n, d in
        (("a", "gruul"), ("b", "dimir"), ("c", "orzhov"), ("d", "gruul"), ("e", "dimir"),
         ("f", "orzhov"))]
-LIMIT = 300.0
-"""Generous seconds for one tournament process (they take a few)."""
-
-
-def _run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "spellstack", "tournament", *args], cwd=cwd,
-                          text=True, capture_output=True, timeout=LIMIT, check=False)
-
-
-def _unwarned(stderr: str) -> str:
-    """Stderr without the warning a run from ``--seed`` starts with (checked where it is
-    the subject: tests/tournament/test_keys.py)."""
-    first, _, rest = stderr.partition("\n")
-    assert first.startswith("spellstack tournament: warning: --seed "), stderr
-    return rest
-
-
-def _start(*args: str) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "spellstack", "tournament", *args], cwd=ROOT,
-                            text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-
-def _wait_for_games(proc: subprocess.Popen[str], games: int) -> list[str]:
-    """Read the process's per-game lines on stderr until ``games`` games have ended."""
-    assert proc.stderr is not None
-    lines: list[str] = []
-    deadline = time.monotonic() + LIMIT
-    while True:
-        ready, _, _ = select.select([proc.stderr], [], [], max(0.0, deadline - time.monotonic()))
-        assert ready, f"no game ended in {LIMIT} s: {lines}"
-        line = proc.stderr.readline()
-        assert line, f"the tournament ended before {games} games: {lines}"
-        lines.append(line)
-        if line.startswith(f"[{games}/"):
-            return lines
-
-
-def _rows(db: Path) -> list[tuple[object, ...]]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT game_id, round, match, number, seed, players, bot_seeds, "
-                            "chooser, starting, mulligans, winner, reason, turns, decisions, "
-                            "final_hash FROM games ORDER BY round, match, number").fetchall()
 
 
 def test_the_default_tournament_plays_the_built_in_entrants_and_prints_the_standings(tmp_path: Path) -> None:
-    done = _run("--seed", "7", "--results", "r.json", cwd=tmp_path)
+    done = run_cli("--seed", "7", "--results", "r.json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "spellstack-tournament.db").is_file()  # the default database
     head, *_ = done.stdout.splitlines()
@@ -80,78 +44,72 @@ def test_the_default_tournament_plays_the_built_in_entrants_and_prints_the_stand
     doc = json.loads((tmp_path / "r.json").read_text())
     assert [e["name"] for e in doc["entrants"]] == ["random-dimir", "random-gruul", "random-orzhov"]
     assert 6 <= len(doc["games"]) <= 9
-    assert len(_rows(tmp_path / "spellstack-tournament.db")) == len(doc["games"])
+    assert len(game_rows(tmp_path / "spellstack-tournament.db")) == len(doc["games"])
     # Not a terminal: a line per game on stderr, with the games done out of the total.
     # The total is a maximum: it falls as matches end early.
-    assert _unwarned(done.stderr).startswith("[1/≤9] r")
+    assert unwarned(done.stderr).startswith("[1/≤9] r")
     # Run again in the same folder: every game is played again and checked against the
     # database, and the results file is the same.
-    again = _run("--seed", "7", "--results", "again.json", cwd=tmp_path)
+    again = run_cli("--seed", "7", "--results", "again.json", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert (f"held this tournament: its {len(doc['games'])} recorded games were played again, "
             f"{len(doc['games'])} the same") in again.stderr
     assert (tmp_path / "again.json").read_bytes() == (tmp_path / "r.json").read_bytes()
-    assert len(_rows(tmp_path / "spellstack-tournament.db")) == len(doc["games"])
+    assert len(game_rows(tmp_path / "spellstack-tournament.db")) == len(doc["games"])
 
 
 @pytest.mark.slow
 def test_the_results_are_byte_identical_whatever_the_concurrency_and_jobs(tmp_path: Path) -> None:
-    one = _run("--seed", "7", "--results", str(tmp_path / "one.json"), "--db", str(tmp_path / "1.db"),
-               "--concurrency", "1", "--jobs", "1", "--quiet")
-    many = _run("--seed", "7", "--results", str(tmp_path / "many.json"), "--db",
-                str(tmp_path / "2.db"), "--concurrency", "8", "--jobs", "2", "--quiet")
+    one = run_cli("--seed", "7", "--results", str(tmp_path / "one.json"), "--db", str(tmp_path / "1.db"),
+                  "--concurrency", "1", "--jobs", "1", "--quiet")
+    many = run_cli("--seed", "7", "--results", str(tmp_path / "many.json"), "--db",
+                   str(tmp_path / "2.db"), "--concurrency", "8", "--jobs", "2", "--quiet")
     assert one.returncode == 0, one.stderr
     assert many.returncode == 0, many.stderr
     assert (tmp_path / "one.json").read_bytes() == (tmp_path / "many.json").read_bytes()
-    assert _rows(tmp_path / "1.db") == _rows(tmp_path / "2.db")
-    assert _unwarned(one.stderr) == _unwarned(many.stderr) == ""  # --quiet: only the warning
+    assert game_rows(tmp_path / "1.db") == game_rows(tmp_path / "2.db")
+    assert unwarned(one.stderr) == unwarned(many.stderr) == ""  # --quiet: only the warning
 
 
 @pytest.mark.slow
 def test_a_tournament_killed_halfway_resumes_to_the_same_standings_and_games(tmp_path: Path) -> None:
-    whole = _run(*SIX, "--seed", "3", "--db", str(tmp_path / "whole.db"), "--results",
-                 str(tmp_path / "whole.json"))
+    whole = run_cli(*SIX, "--seed", "3", "--db", str(tmp_path / "whole.db"), "--results",
+                    str(tmp_path / "whole.json"))
     assert whole.returncode == 0, whole.stderr
-    total = len(_rows(tmp_path / "whole.db"))
-    proc = _start(*SIX, "--seed", "3", "--db", str(tmp_path / "part.db"), "--concurrency", "4")
+    total = len(game_rows(tmp_path / "whole.db"))
+    proc = start_cli(*SIX, "--seed", "3", "--db", str(tmp_path / "part.db"), "--concurrency", "4")
     try:
-        _wait_for_games(proc, total // 2)
+        wait_for_games(proc, total // 2)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=LIMIT)
     finally:
         proc.kill()
-    kept = _rows(tmp_path / "part.db")
+    kept = game_rows(tmp_path / "part.db")
     assert total // 2 <= len(kept) < total
-    resumed = _run(*SIX, "--seed", "3", "--db", str(tmp_path / "part.db"), "--resume", "--results",
-                   str(tmp_path / "part.json"))
+    resumed = run_cli(*SIX, "--seed", "3", "--db", str(tmp_path / "part.db"), "--resume", "--results",
+                      str(tmp_path / "part.json"))
     assert resumed.returncode == 0, resumed.stderr
-    assert _rows(tmp_path / "part.db") == _rows(tmp_path / "whole.db")
+    assert game_rows(tmp_path / "part.db") == game_rows(tmp_path / "whole.db")
     assert (tmp_path / "part.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
     standings = whole.stdout.split("\n", 1)[1]
     assert resumed.stdout.split("\n", 1)[1].replace("part.json", "whole.json") == standings
     # What --resume found, then only the missing games were played after the kill: a line each.
-    found, _, rest = _unwarned(resumed.stderr).partition("\n")
+    found, _, rest = unwarned(resumed.stderr).partition("\n")
     assert found == f"spellstack tournament: resuming: {len(kept)} games recorded; playing the rest"
     assert rest.count("\n") == total - len(kept)
 
 
-def _children(pid: int) -> list[int]:
-    """The process's children (each thread's: trio starts processes from a worker thread)."""
-    return sorted(int(child) for task in Path(f"/proc/{pid}/task").iterdir()
-                  for child in (task / "children").read_text().split())
-
-
 @pytest.mark.slow
 def test_a_worker_process_killed_mid_tournament_loses_nothing(tmp_path: Path) -> None:
-    whole = _run(*SIX, "--seed", "4", "--db", str(tmp_path / "whole.db"), "--results",
-                 str(tmp_path / "whole.json"), "--quiet")
+    whole = run_cli(*SIX, "--seed", "4", "--db", str(tmp_path / "whole.db"), "--results",
+                    str(tmp_path / "whole.json"), "--quiet")
     assert whole.returncode == 0, whole.stderr
-    total = len(_rows(tmp_path / "whole.db"))
-    proc = _start(*SIX, "--seed", "4", "--db", str(tmp_path / "part.db"), "--results",
-                  str(tmp_path / "part.json"), "--jobs", "2", "--concurrency", "4")
+    total = len(game_rows(tmp_path / "whole.db"))
+    proc = start_cli(*SIX, "--seed", "4", "--db", str(tmp_path / "part.db"), "--results",
+                     str(tmp_path / "part.json"), "--jobs", "2", "--concurrency", "4")
     try:
-        _wait_for_games(proc, total // 3)
-        workers = _children(proc.pid)
+        wait_for_games(proc, total // 3)
+        workers = child_pids(proc.pid)
         assert len(workers) == 2, workers
         os.kill(workers[0], signal.SIGKILL)
         _, err = proc.communicate(timeout=LIMIT)
@@ -161,7 +119,7 @@ def test_a_worker_process_killed_mid_tournament_loses_nothing(tmp_path: Path) ->
     # It had games in flight (4 at a time): they were played again in a new worker.
     assert "spellstack tournament: 1 worker process died; " in err, err
     assert " in flight on it played again from their seeds" in err
-    assert _rows(tmp_path / "part.db") == _rows(tmp_path / "whole.db")
+    assert game_rows(tmp_path / "part.db") == game_rows(tmp_path / "whole.db")
     assert (tmp_path / "part.json").read_bytes() == (tmp_path / "whole.json").read_bytes()
 
 
@@ -183,20 +141,20 @@ def test_bad_input_is_one_line_naming_it(tmp_path: Path) -> None:
         (["--best-of", "many"], "expected a whole number"),
     ]
     for args, message in cases:
-        done = _run(*args, "--db", str(tmp_path / "r.db"))
+        done = run_cli(*args, "--db", str(tmp_path / "r.db"))
         assert done.returncode == 2, (args, done.stdout)
         # One line names what was wrong (argparse's own errors come after its usage lines).
         last = done.stderr.splitlines()[-1]
         assert last.startswith("spellstack tournament: ") and message in last, (args, done.stderr)
         assert done.stdout == ""
-    assert not (tmp_path / "r.db").exists() or _rows(tmp_path / "r.db") == []
+    assert not (tmp_path / "r.db").exists() or game_rows(tmp_path / "r.db") == []
 
 
 def test_every_game_keeps_its_trace_and_a_trace_replays_to_its_recorded_state(tmp_path: Path) -> None:
-    done = _run("--seed", "2", "--best-of", "1", "--db", str(tmp_path / "r.db"), "--trace-dir",
-                str(tmp_path / "traces"), "--jobs", "2", "--quiet")
+    done = run_cli("--seed", "2", "--best-of", "1", "--db", str(tmp_path / "r.db"), "--trace-dir",
+                   str(tmp_path / "traces"), "--jobs", "2", "--quiet")
     assert done.returncode == 0, done.stderr
-    rows = _rows(tmp_path / "r.db")
+    rows = game_rows(tmp_path / "r.db")
     files = sorted(p.name for p in (tmp_path / "traces").iterdir())
     assert files == sorted(f"{row[0]}.jsonl" for row in rows)
     for row in rows:
@@ -211,8 +169,8 @@ def test_every_game_keeps_its_trace_and_a_trace_replays_to_its_recorded_state(tm
 
 def test_entrants_that_forfeit_are_named_with_the_first_reason(tmp_path: Path) -> None:
     exits = f"stdio:{sys.executable} {ROOT / 'tests' / 'tournament' / 'hostile_stdio_bot.py'} exits"
-    done = _run("--entrant", f"quitter={exits}@gruul", "--entrant", "random@gruul",
-                "--best-of", "3", "--db", str(tmp_path / "r.db"), "--quiet")
+    done = run_cli("--entrant", f"quitter={exits}@gruul", "--entrant", "random@gruul",
+                   "--best-of", "3", "--db", str(tmp_path / "r.db"), "--quiet")
     assert done.returncode == 0, done.stderr
     # It forfeited every game it played: said so, the bot broken rather than beaten.
     assert done.stderr.splitlines()[-1] == ("spellstack tournament: quitter forfeited all 2 of its games: "
@@ -242,8 +200,8 @@ def test_an_entrant_that_forfeited_every_game_it_played_is_told_apart() -> None:
 
 
 def test_one_round_of_one_game_is_said_in_the_singular(tmp_path: Path) -> None:
-    done = _run("--entrant", "random@gruul", "--entrant", "random@dimir", "--best-of", "1", "--seed", "1",
-                "--quiet", cwd=tmp_path)
+    done = run_cli("--entrant", "random@gruul", "--entrant", "random@dimir", "--best-of", "1", "--seed", "1",
+                   "--quiet", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     head = done.stdout.splitlines()[0]
     # Seed 1's one game is not drawn, so the match is that one game.
@@ -257,16 +215,16 @@ def test_a_swiss_tournament_of_an_older_pairing_rule_is_refused_for_resume_in_on
     db = tmp_path / "r.db"
     args = ("--entrant", "random@gruul", "--entrant", "random@dimir", "--format", "swiss", "--best-of", "1",
             "--seed", "1", "--db", str(db), "--quiet")
-    assert _run(*args).returncode == 0
+    assert run_cli(*args).returncode == 0
     # As an older spellstack recorded it: Swiss settings without a pairing rule (rule 1).
     with sqlite3.connect(db) as conn:
         [(text,)] = conn.execute("SELECT settings FROM tournaments").fetchall()
         older = {k: v for k, v in json.loads(text).items() if k != "pairing"}
         conn.execute("UPDATE tournaments SET key = ?, settings = ?",
                      (settings_key(older), json.dumps(older, sort_keys=True)))
-    done = _run(*args, "--resume")
+    done = run_cli(*args, "--resume")
     assert done.returncode == 2 and done.stdout == ""
-    assert _unwarned(done.stderr) == (
+    assert unwarned(done.stderr) == (
         f"spellstack tournament: {db}: this Swiss tournament was paired by pairing rule 1, and this "
         "spellstack pairs by rule 2 (a least-cost matching), so its rounds can't be resumed; start it "
         "again without --resume, or resume it with the spellstack that started it\n")
