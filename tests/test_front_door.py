@@ -43,6 +43,7 @@ def test_importing_spellstack_loads_no_layer_and_no_io_library() -> None:
     assert done.stdout.strip() == "['spellstack._version']"
 
 
+@pytest.mark.slow
 def test_python_m_spellstack_runs_from_the_folder_that_holds_the_clone(tmp_path: Path) -> None:
     # ``git clone`` leaves you beside the clone, a folder named spellstack: with the package at
     # the clone's root, that folder was found first (as a namespace package) and hid the
@@ -195,6 +196,7 @@ def test_the_quick_start_s_commands_run_the_venv_s_programs_one_after_the_other(
     assert found == [venv / "bin" / "pip", venv / "bin" / "python", venv / "bin" / "python3", venv] * 2
 
 
+@pytest.mark.slow
 def test_the_test_command_shows_why_tests_were_skipped(tmp_path: Path) -> None:
     import tomllib
 

@@ -7,6 +7,8 @@ import ast
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).parent
 FACTORY_NAMES = {"_game", "make_game"}
 """The names the private game factories had before the kit."""
@@ -38,6 +40,7 @@ def _imports_the_kit(tree: ast.Module) -> bool:
     return False
 
 
+@pytest.mark.slow
 def test_no_test_file_defines_its_own_game_factory() -> None:
     found = {str(path.relative_to(TESTS)): names for path, tree in _trees().items()
              if (names := _factories(tree))}

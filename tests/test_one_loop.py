@@ -12,6 +12,8 @@ import ast
 from pathlib import Path
 from typing import get_args
 
+import pytest
+
 import spellstack
 from spellstack.rules import LoopRequest
 
@@ -46,6 +48,7 @@ COROUTINE_STEPS = "steps.send("
 ``_charged`` steps an async policy's coroutine itself, to time each step it holds the loop."""
 
 
+@pytest.mark.slow
 def test_only_the_driver_module_runs_the_loop() -> None:
     found: list[str] = []
     modules = sorted(ROOT.rglob("*.py"))

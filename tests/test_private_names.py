@@ -9,6 +9,8 @@ import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "spellstack"
 
@@ -45,6 +47,7 @@ def _is_module(dotted: str) -> bool:
         return False  # its parent is no package: then it is a name
 
 
+@pytest.mark.slow
 def test_no_module_imports_a_private_name_of_another() -> None:
     paths = sorted(PACKAGE.rglob("*.py"))
     assert len(paths) > 100  # the walk found the package

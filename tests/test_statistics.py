@@ -8,6 +8,8 @@ import ast
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 import spellstack
 from spellstack.actors import ChannelStatistics, CoordinatorStatistics, PlayerStatistics
 from spellstack.chat import HostStatistics
@@ -41,6 +43,7 @@ def test_every_statistics_value_is_frozen_and_slotted() -> None:
         assert dataclasses.is_dataclass(kind) and params.frozen and "__slots__" in vars(kind), kind
 
 
+@pytest.mark.slow
 def test_every_statistics_value_is_built_by_keyword() -> None:
     found: list[str] = []
     built: set[str] = set()

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 
@@ -45,6 +47,7 @@ def test_every_folder_under_tests_is_a_package() -> None:
     assert missing == []
 
 
+@pytest.mark.slow
 def test_helpers_are_imported_by_package_path_and_no_test_imports_a_test() -> None:
     local = {p.stem for p in _modules() if p.name != "__init__.py"}
     problems: list[str] = []
@@ -64,6 +67,7 @@ def test_no_conftest_loads_a_module_by_file_path() -> None:
     assert loaders == []
 
 
+@pytest.mark.slow
 def test_collecting_the_suite_adds_at_most_one_folder_to_sys_path() -> None:
     # Collection only (no test runs): the paths pytest's import mode inserts while importing
     # every test module and conftest.py.

@@ -3,6 +3,7 @@ nothing depends on how trio interleaves them."""
 
 from __future__ import annotations
 
+import pytest
 import trio
 
 from spellstack.actors import GameResult, play_one_game
@@ -22,6 +23,7 @@ def _key(r: GameResult) -> tuple[object, ...]:
     return (r.winner, r.reason, r.turns, r.decisions, r.auto_passes, r.messages, r.final_hash)
 
 
+@pytest.mark.slow
 async def test_concurrent_games_match_sequential_games() -> None:
     alone = {seed: _key(await _one(seed)) for seed in SEEDS}
     together: dict[int, tuple[object, ...]] = {}

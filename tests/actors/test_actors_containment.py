@@ -180,6 +180,7 @@ async def _ten_games(hostile: Any) -> dict[int, GameResult]:
     return results
 
 
+@pytest.mark.slow
 async def test_the_crafted_action_is_refused_and_ten_games_finish(autojump_clock: Any) -> None:
     bot = RefThree(2 * HOSTILE_SEED)
     results = await _ten_games(bot)
@@ -193,6 +194,7 @@ async def test_the_crafted_action_is_refused_and_ten_games_finish(autojump_clock
             assert _key(results[seed]) == await _alone(seed), seed
 
 
+@pytest.mark.slow
 async def test_every_kind_of_hostile_reply_is_refused_and_nine_games_are_unchanged(
         autojump_clock: Any) -> None:
     bot = HostileBot(2 * HOSTILE_SEED)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
 import trio
 
 from spellstack.actors import (
@@ -158,6 +159,7 @@ class Slow:
         return self.inner.decide(view, decision)
 
 
+@pytest.mark.slow
 async def test_the_time_limit_is_per_decision_not_per_game(autojump_clock: Any) -> None:
     bots = [Slow(1), Slow(2)]
     configs = [SeatConfig(timeout=TIMEOUT)] * 2

@@ -378,7 +378,9 @@ def _mask(text: str, *numbers: int) -> str:
     return text
 
 
-@pytest.mark.parametrize("seed", range(GAMES))
+# The first seeds run in the fast lane; all of them in the whole suite.
+@pytest.mark.parametrize("seed", [pytest.param(seed, marks=[pytest.mark.slow] * (seed >= 3))
+                                  for seed in range(GAMES)])
 async def test_no_message_to_a_player_names_or_identifies_a_hidden_card(
         seed: int, tmp_path: Path) -> None:
     _check_played(await _play(seed, tmp_path / "trace.jsonl"))

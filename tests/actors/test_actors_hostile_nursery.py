@@ -38,6 +38,7 @@ def _summary(result: GameResult) -> tuple[str | None, str, int, str]:
     return result.winner, result.reason, result.turns, result.final_hash
 
 
+@pytest.mark.slow
 async def test_a_hostile_game_leaves_its_nine_siblings_untouched(
         autojump_clock: trio.abc.Clock) -> None:
     alone: dict[int, tuple[str | None, str, int, str]] = {}

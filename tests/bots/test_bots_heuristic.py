@@ -10,6 +10,7 @@ import re
 import shlex
 from pathlib import Path
 
+import pytest
 import trio
 
 from spellstack import RandomBot, play_one_game
@@ -153,6 +154,7 @@ def test_it_blocks_to_kill_and_live_and_chumps_only_to_stay_alive() -> None:
     assert HeuristicBot(1).decide(_view(board, my_life=5), decision) == Answer(3, (), ((0, 1),))
 
 
+@pytest.mark.slow
 def test_it_beats_the_random_bot_over_whole_games_without_a_forfeit() -> None:
     async def play() -> tuple[int, int]:
         won = played = 0
@@ -173,6 +175,7 @@ def test_it_beats_the_random_bot_over_whole_games_without_a_forfeit() -> None:
     assert won >= 0.65 * played, (won, played)
 
 
+@pytest.mark.slow
 def test_the_page_s_tournament_of_the_two_bots_in_small_with_other_seeds(tmp_path: Path) -> None:
     # The command docs/bots.md gives for the figure, 40 games of another seed instead of 400.
     text = PAGE.read_text("utf-8")

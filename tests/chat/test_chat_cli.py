@@ -11,6 +11,7 @@ from spellstack.cli import main
 from tests.chat._terminal import Terminal
 
 
+@pytest.mark.slow
 def test_a_terminal_session_against_the_random_bot() -> None:
     term = Terminal("chat", "--vs", "random", "--seed", "3")  # LOGNAME ann: the default name
     try:
@@ -64,6 +65,7 @@ def _command(question: str, sent: list[str]) -> str:
     return "1"
 
 
+@pytest.mark.slow
 def test_a_session_with_a_name_against_the_random_bot_as_a_person_reads_it() -> None:
     term = Terminal("chat", "--vs", "random", "--name", "ann", "--seed", "1", login="someone")
     sent: list[str] = []
@@ -104,6 +106,7 @@ def test_a_session_with_a_name_against_the_random_bot_as_a_person_reads_it() -> 
     assert out.count("Game over") == 1 and end.count("conceded") == 1 and "ann> " not in end
 
 
+@pytest.mark.slow
 def test_end_of_input_at_a_question_reads_as_a_concession() -> None:
     term = Terminal("chat", "--vs", "random", "--seed", "3")
     try:
@@ -117,6 +120,7 @@ def test_end_of_input_at_a_question_reads_as_a_concession() -> None:
             term.proc.kill()
 
 
+@pytest.mark.slow
 def test_a_hotseat_session_clears_the_screen_and_hides_the_hand_between_players() -> None:
     term = Terminal("chat", "--hotseat", "--seed", "3", "--turn-limit", "4")
     try:

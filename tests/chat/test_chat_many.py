@@ -83,6 +83,7 @@ def test_a_hundred_games_in_one_host_finish_and_a_crashing_bot_ends_its_own(
     assert seconds < 60
 
 
+@pytest.mark.slow
 def test_the_largest_board_of_a_hundred_games_fits_a_message(
         hundred: tuple[list[GameInfo], list[Biggest], float]) -> None:
     _, bots, _ = hundred

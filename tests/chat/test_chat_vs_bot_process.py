@@ -11,6 +11,8 @@ import asyncio
 import sys
 from pathlib import Path
 
+import pytest
+
 from spellstack.chat import BotSeat, ChatError, GameHost, GameInfo
 from tests.chat._driver import User, scripted_seat
 from tests.chat._terminal import Terminal
@@ -55,6 +57,7 @@ def test_a_bot_spec_that_can_t_be_used_is_refused_before_the_game() -> None:
                                    "working folder)")
 
 
+@pytest.mark.slow
 def test_chat_vs_a_stdio_bot_in_a_terminal() -> None:
     term = Terminal("chat", "--vs", f"stdio:{sys.executable} examples/stdio_bot.py", "--seed", "3", "--name", "ann")
     try:
@@ -70,6 +73,7 @@ def test_chat_vs_a_stdio_bot_in_a_terminal() -> None:
             term.proc.kill()
 
 
+@pytest.mark.slow
 def test_chat_vs_a_bot_that_can_t_be_loaded_is_one_line_and_exit_2() -> None:
     term = Terminal("chat", "--vs", "nosuchbot")
     try:

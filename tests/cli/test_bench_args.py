@@ -46,6 +46,7 @@ def test_bad_arguments_are_one_line_errors(capsys: pytest.CaptureFixture[str],
     (("--profile", "--kernel", "--games", "1"), ("profile: 1 game (", "kernel rules ",
                                                  "top 15 functions")),
 ])
+@pytest.mark.slow
 def test_each_mode_prints_its_report_after_the_machine(
         capsys: pytest.CaptureFixture[str], args: tuple[str, ...],
         needles: tuple[str, ...]) -> None:

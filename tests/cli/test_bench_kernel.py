@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from spellstack.actors import GameResult, play_game, play_one_game
 from spellstack.bots import Bot, RandomBot
 from spellstack.harness import BENCH_DECKS as DECKS
@@ -30,6 +32,7 @@ async def test_kernel_driver_plays_the_actors_games() -> None:
         assert actors.messages > 0 and kernel.messages == 0
 
 
+@pytest.mark.slow
 def test_kernel_driver_plays_the_fifty_recorded_games() -> None:
     table = {row["seed"]: row for row in json.loads(TABLE.read_text(encoding="utf-8"))}
     for seed, row in sorted(table.items()):

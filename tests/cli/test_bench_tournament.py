@@ -33,12 +33,14 @@ def test_throughput_in_one_process_and_in_workers_on_the_same_games() -> None:
     assert "round 1/1: tournament in 2 worker processes" in done.stderr
 
 
+@pytest.mark.slow
 def test_games_in_flight_and_their_memory() -> None:
     done = _bench("--concurrent", "10", "--games", "10")
     assert done.returncode == 0, done.stderr
     assert re.search(r"games in flight at most: 10; resident memory: [\d.]+ MB at most", done.stdout)
 
 
+@pytest.mark.slow
 def test_it_does_not_go_with_the_other_modes() -> None:
     done = _bench("--kernel")
     assert done.returncode == 2

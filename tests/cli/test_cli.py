@@ -38,12 +38,14 @@ def test_play_finishes_names_the_winner_and_is_reproducible(tmp_path: Path) -> N
     assert other.stdout != first.stdout
 
 
+@pytest.mark.slow
 def test_play_rejects_an_unknown_deck() -> None:
     result = _run("play", "--deck", "nonsense", "--deck", "gruul")
     assert result.returncode == 2
     assert "nonsense" in result.stderr
 
 
+@pytest.mark.slow
 def test_scenario_run_passes_the_suite_with_expected_failures() -> None:
     result = _run("scenario", "run", str(SCENARIOS))
     assert result.returncode == 0, result.stdout[-2000:]
@@ -56,6 +58,7 @@ def test_scenario_run_passes_the_suite_with_expected_failures() -> None:
     assert all("; fails: " in line for line in lines if line.startswith("XFAIL "))
 
 
+@pytest.mark.slow
 def test_scenario_run_json_and_failure_exit(tmp_path: Path) -> None:
     bad = tmp_path / "wrong.toml"
     bad.write_text('title = "wrong on purpose"\n[setup]\nplayers = ["a", "b"]\n'
@@ -76,6 +79,7 @@ def test_scenario_run_json_and_failure_exit(tmp_path: Path) -> None:
     ('title = "x"\n[setup]\nplayers = ["a"]\n', "2 or more"),
     ("not toml [", "wrong.toml"),
 ])
+@pytest.mark.slow
 def test_broken_scenario_files_get_clear_errors(tmp_path: Path, content: str, needle: str) -> None:
     bad = tmp_path / "wrong.toml"
     bad.write_text(content)
@@ -84,6 +88,7 @@ def test_broken_scenario_files_get_clear_errors(tmp_path: Path, content: str, ne
     assert needle in result.stdout
 
 
+@pytest.mark.slow
 def test_bench_runs_and_reports_the_floor() -> None:
     result = _run("bench", "--games", "3", "--seed", "5")
     assert result.returncode == 0, result.stderr
@@ -109,6 +114,7 @@ def _one_line_error(code: int, out: str, err: str, *needles: str) -> None:
         assert needle in err
 
 
+@pytest.mark.slow
 def test_a_deck_file_that_is_not_utf8_is_a_one_line_error(tmp_path: Path) -> None:
     deck = tmp_path / "latin1.toml"
     deck.write_bytes('name = "Caf\u00e9"\n[cards]\nMountain = 40\n'.encode("latin-1"))

@@ -39,6 +39,7 @@ def test_the_page_is_current() -> None:
         f"docs/card-format.md is out of date: run `{REGENERATE}` from the repository's root")
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_page(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["cards", "--reference"]) == 0
     out, err = capsys.readouterr()
@@ -53,6 +54,7 @@ def test_reference_takes_no_search(capsys: pytest.CaptureFixture[str]) -> None:
     assert err == "spellstack cards: --reference prints the whole card format; it takes no --search\n"
 
 
+@pytest.mark.slow
 def test_the_page_is_the_same_anywhere() -> None:
     page = card_format_reference()
     assert page == card_format_reference()

@@ -19,6 +19,7 @@ def _blocks(lang: str) -> list[str]:
     return re.findall(rf"```{lang}\n(.*?)```", DOC.read_text("utf-8"), re.S)
 
 
+@pytest.mark.slow
 def test_the_first_example_runs_and_passes(capsys: pytest.CaptureFixture[str]) -> None:
     first = shlex.split(_blocks("sh")[0])
     assert first[:2] == ["spellstack", "soak"]

@@ -87,6 +87,7 @@ async def test_same_seed_same_counts() -> None:
     assert c.kinds != a.kinds
 
 
+@pytest.mark.slow
 async def test_a_three_player_table() -> None:
     report = await fuzz(2, 1500, players=3)
     assert report.failure_count == 0, report.failures
@@ -200,12 +201,14 @@ def _whats(report: FuzzReport) -> list[str]:
     return [f.what for f in report.failures]
 
 
+@pytest.mark.slow
 async def test_a_leaky_coordinator_is_caught() -> None:
     report = await fuzz(1, 600, coordinator=LeakyCoordinator)
     assert report.failure_count > 0
     assert any("identifies hidden" in w and "by the way" in w for w in _whats(report))
 
 
+@pytest.mark.slow
 async def test_decision_ids_numbered_per_game_are_caught() -> None:
     report = await fuzz(1, 600, coordinator=GameWideIdsCoordinator)
     assert any("to the hostile seat has decision id" in w and "a gap counts decisions of others"
@@ -214,11 +217,13 @@ async def test_decision_ids_numbered_per_game_are_caught() -> None:
     assert not any("decision id" in w for w in _whats(await fuzz(1, 600)))
 
 
+@pytest.mark.slow
 async def test_a_refusal_that_changes_the_state_is_caught() -> None:
     report = await fuzz(1, 600, coordinator=CostlyRefusals)
     assert any("refused (Rejected" in w and "state hash changed" in w for w in _whats(report))
 
 
+@pytest.mark.slow
 async def test_an_engine_exception_is_caught_with_the_message_that_caused_it() -> None:
     report = await fuzz(1, 600, coordinator=FragileCoordinator)
     crashes = [f for f in report.failures if "engine exception IndexError" in f.what]

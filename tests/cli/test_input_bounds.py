@@ -103,6 +103,7 @@ def test_a_deck_file_of_1mib_is_read(tmp_path: Path) -> None:
     ("tournament", "--entrant", "random@{}", "--entrant", "random@gruul", "--db", "r.db"),
     ("scenario", "run", "{}"),
 ], ids=["play-deck", "entrant-deck", "scenario"])
+@pytest.mark.slow
 def test_a_fifo_is_refused_at_once_as_not_a_regular_file(tmp_path: Path, args: tuple[str, ...]) -> None:
     fifo = tmp_path / "deck.toml"
     os.mkfifo(fifo)

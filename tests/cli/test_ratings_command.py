@@ -55,6 +55,7 @@ def db(tmp_path: Path) -> Path:
     return _db(tmp_path / "t.db", ("heuristic-gruul", "random-gruul", "mine"), GAMES)
 
 
+@pytest.mark.slow
 def test_the_list_and_its_files(capsys: pytest.CaptureFixture[str], db: Path, tmp_path: Path) -> None:
     code, out, err = _run(capsys, str(db), "--csv", str(tmp_path / "r.csv"), "--json", str(tmp_path / "r.json"))
     assert (code, err) == (0, "")
@@ -80,6 +81,7 @@ def test_the_list_and_its_files(capsys: pytest.CaptureFixture[str], db: Path, tm
     assert _run(capsys, str(db))[1] == out
 
 
+@pytest.mark.slow
 def test_an_anchor_and_an_average_move_the_zero(capsys: pytest.CaptureFixture[str], db: Path) -> None:
     code, out, _ = _run(capsys, str(db), "--anchor", "mine=1500")
     assert code == 0

@@ -60,6 +60,7 @@ def _replayed(capsys: pytest.CaptureFixture[str], out: str) -> Iterator[tuple[st
         yield failure.group(0), again
 
 
+@pytest.mark.slow
 def test_a_small_run_passes_and_shows_progress(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _soak(capsys, "--games", "20", "--seed", "1", "--hash-every", "10")
     assert code == 0, out
@@ -86,6 +87,7 @@ def test_random_decks_are_legal_and_draw_on_the_whole_pool() -> None:
     assert soak_deck(GameRandom.from_seed(7), cards) == soak_deck(GameRandom.from_seed(7), cards)
 
 
+@pytest.mark.slow
 def test_an_object_in_two_zones_is_reported_and_replayed(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     real = resolve_top
@@ -110,6 +112,7 @@ def test_an_object_in_two_zones_is_reported_and_replayed(
         assert line in again.splitlines()
 
 
+@pytest.mark.slow
 def test_an_exception_is_reported_with_where_it_was_raised(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     real = resolve_top
@@ -153,6 +156,7 @@ def test_a_view_showing_an_opponents_hand_card_is_reported(
         assert "seat 0's view shows #" in detail and "hidden from seat 0" in detail
 
 
+@pytest.mark.slow
 def test_a_state_that_replays_differently_is_reported(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     real = resolve_top

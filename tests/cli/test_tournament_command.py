@@ -31,6 +31,7 @@ SIX = [f"--entrant={n}=random@{d}" for n, d in
         ("f", "orzhov"))]
 
 
+@pytest.mark.slow
 def test_the_default_tournament_plays_the_built_in_entrants_and_prints_the_standings(tmp_path: Path) -> None:
     done = run_cli("--seed", "7", "--results", "r.json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -150,6 +151,7 @@ def test_bad_input_is_one_line_naming_it(tmp_path: Path) -> None:
     assert not (tmp_path / "r.db").exists() or game_rows(tmp_path / "r.db") == []
 
 
+@pytest.mark.slow
 def test_every_game_keeps_its_trace_and_a_trace_replays_to_its_recorded_state(tmp_path: Path) -> None:
     done = run_cli("--seed", "2", "--best-of", "1", "--db", str(tmp_path / "r.db"), "--trace-dir",
                    str(tmp_path / "traces"), "--jobs", "2", "--quiet")
@@ -167,6 +169,7 @@ def test_every_game_keeps_its_trace_and_a_trace_replays_to_its_recorded_state(tm
     assert result.final_hash == rows[0][14]
 
 
+@pytest.mark.slow
 def test_entrants_that_forfeit_are_named_with_the_first_reason(tmp_path: Path) -> None:
     exits = f"stdio:{sys.executable} {ROOT / 'tests' / 'tournament' / 'hostile_stdio_bot.py'} exits"
     done = run_cli("--entrant", f"quitter={exits}@gruul", "--entrant", "random@gruul",
@@ -199,6 +202,7 @@ def test_an_entrant_that_forfeited_every_game_it_played_is_told_apart() -> None:
                                          "code 1; its stderr ended: No module named 'msgpack' (1)"]
 
 
+@pytest.mark.slow
 def test_one_round_of_one_game_is_said_in_the_singular(tmp_path: Path) -> None:
     done = run_cli("--entrant", "random@gruul", "--entrant", "random@dimir", "--best-of", "1", "--seed", "1",
                    "--quiet", cwd=tmp_path)
@@ -209,6 +213,7 @@ def test_one_round_of_one_game_is_said_in_the_singular(tmp_path: Path) -> None:
                     "(results in spellstack-tournament.db)")
 
 
+@pytest.mark.slow
 def test_a_swiss_tournament_of_an_older_pairing_rule_is_refused_for_resume_in_one_line(tmp_path: Path) -> None:
     from spellstack.tournament import settings_key
 

@@ -69,6 +69,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     return folder, out
 
 
+@pytest.mark.slow
 def test_the_tournament_prints_every_source_escaped(played: tuple[Path, str]) -> None:
     _, out = played
     _assert_clean("tournament", out)
@@ -110,6 +111,7 @@ def test_the_trace_printers_escape_every_source(played: tuple[Path, str],
         _assert_clean(f"{command} {name}", out)
 
 
+@pytest.mark.slow
 def test_the_trace_result_reason_reaches_show_and_stats_escaped(played: tuple[Path, str]) -> None:
     folder, _ = played
     for tool in ("show", "stats"):
@@ -118,6 +120,7 @@ def test_the_trace_result_reason_reaches_show_and_stats_escaped(played: tuple[Pa
         assert "\\x1b]0;pwned" in out, (tool, out)
 
 
+@pytest.mark.slow
 def test_chat_prints_a_deck_name_escaped(tmp_path: Path) -> None:
     _evil_deck(tmp_path)
     out = _run("chat", "--deck", "evil.toml", "--deck", "gruul", cwd=tmp_path, stdin="hand\nconcede\n")
@@ -132,12 +135,14 @@ def test_chat_prints_a_deck_name_escaped(tmp_path: Path) -> None:
     ("scenario", "run", EVIL),
     ("trace", "show", EVIL),
 ], ids=["play-deck", "chat-name", "entrant-name", "entrant-deck", "scenario", "trace"])
+@pytest.mark.slow
 def test_error_lines_escape_what_they_quote(tmp_path: Path, args: tuple[str, ...]) -> None:
     out = _run(*args, cwd=tmp_path)
     _assert_clean(" ".join(args[:2]), out)
     assert out.count("\n") >= 1 and out.splitlines()[-1].startswith("spellstack"), out
 
 
+@pytest.mark.slow
 def test_a_deck_name_that_fails_the_name_check_is_refused_without_name(tmp_path: Path) -> None:
     _evil_deck(tmp_path)
     done = subprocess.run([sys.executable, "-m", "spellstack", "tournament", "--entrant",

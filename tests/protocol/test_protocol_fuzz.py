@@ -114,6 +114,7 @@ def test_random_structures(messages: list[Message]) -> None:
     tally.saw_both()
 
 
+@pytest.mark.slow
 def test_random_bodies_in_valid_envelopes(messages: list[Message]) -> None:
     samples = st.sampled_from(messages)  # one valid message of every kind
     tally = Tally()
@@ -133,6 +134,7 @@ def test_random_bodies_in_valid_envelopes(messages: list[Message]) -> None:
     tally.saw_both()
 
 
+@pytest.mark.slow
 def test_damaged_valid_messages(messages: list[Message]) -> None:
     samples = st.sampled_from(messages)  # one valid message of every kind
     tally = Tally()
@@ -182,6 +184,7 @@ def _subtree(value: Any, path: list[int]) -> Any:
     return _subtree(value[sorted(value)[path[0] % len(value)]], path[1:])
 
 
+@pytest.mark.slow
 def test_valid_messages_with_a_subtree_replaced(messages: list[Message]) -> None:
     samples = st.sampled_from(messages)  # one valid message of every kind
     tally = Tally()

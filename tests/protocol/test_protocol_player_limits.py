@@ -56,6 +56,7 @@ def _envelope(kind: str, body: Any) -> bytes:
     return bytes(msgpack.packb({"k": kind, "v": PROTOCOL_VERSION, "b": body}))
 
 
+@pytest.mark.slow
 def test_the_million_empty_lists_message_is_refused_for_its_size() -> None:
     data = _bomb(b"\x90", MAX_MESSAGE_BYTES)  # a million empty lists in 1 MiB
     assert MAX_PLAYER_MESSAGE_BYTES < len(data) <= MAX_MESSAGE_BYTES

@@ -80,6 +80,7 @@ def _wire(delta: ViewDelta) -> ViewDelta:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(views(), min_size=1, max_size=6))
+@pytest.mark.slow
 def test_the_client_rebuilds_every_view_exactly(sequence: list[PlayerView]) -> None:
     tracker, mirror = ViewTracker(), ViewMirror()
     previous: PlayerView | None = None

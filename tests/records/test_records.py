@@ -257,6 +257,7 @@ def test_replay_writes_a_trace_s_replay_too(seed1: Played, tmp_path: Path,
     assert out.read_bytes() == seed1.trace.read_bytes()
 
 
+@pytest.mark.slow
 def test_the_same_game_gives_the_same_record_in_another_process(seed1: Played, tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[2]
     for hash_seed in ("1", "2"):

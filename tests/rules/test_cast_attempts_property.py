@@ -474,6 +474,7 @@ def zones_state(draw: st.DrawFn) -> dict[str, object]:
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)
 @given(setup=zones_state(), data=st.data())
+@pytest.mark.slow
 def test_cast_attempts_from_every_zone_are_rewound_or_pay_exactly_their_total_cost(
         setup: dict[str, object], data: st.DataObject) -> None:
     """The property above where cards lie in graveyards, exile and libraries with permissions

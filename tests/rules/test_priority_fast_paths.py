@@ -199,6 +199,7 @@ def reference_mana_sources(game: Game, seat: int) -> list[tuple[int, tuple[str, 
 
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32), decks=st.tuples(st.sampled_from(DECKS), st.sampled_from(DECKS)))
+@pytest.mark.slow
 def test_the_mana_kept_per_epoch_is_the_mana_on_the_battlefield(seed: int, decks: tuple[str, str]) -> None:
     # ``SeatBoard`` is brought up to date as permanents enter: at every task, for both seats,
     # the sources it gives are those a fresh look at the battlefield finds.

@@ -146,6 +146,7 @@ def test_random_games_keep_invariants_and_end(seed: int, decks: tuple[str, str])
     assert any(d.kind == "priority" for d, _ in played.trace)
 
 
+@pytest.mark.slow
 def test_random_games_casting_spells_during_resolution_keep_invariants_and_end() -> None:
     # 608.2g: the bots answer every question of a spell cast as another resolves, and copies
     # of cards (707.12) come and go (704.5e) without breaking an invariant.
@@ -161,6 +162,7 @@ def test_random_games_casting_spells_during_resolution_keep_invariants_and_end()
     assert asked > 0
 
 
+@pytest.mark.slow
 def test_random_games_with_planeswalkers_keep_invariants_and_end() -> None:
     # 606: the bots activate loyalty abilities (offered only when legal: once each turn, as a
     # sorcery, a minus only with the loyalty for it) and 508.1b: attack planeswalkers.
@@ -183,6 +185,7 @@ def test_random_games_with_planeswalkers_keep_invariants_and_end() -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
+@pytest.mark.slow
 def test_a_deep_copy_hashes_like_the_state_after_every_action(seed: int) -> None:
     # The sampled check above spreads copies over many games; these games copy after each one.
     played = play(seed, (DECKS[seed % len(DECKS)], DECKS[(seed + 1) % len(DECKS)]), copy_every=1)
@@ -239,6 +242,7 @@ def test_invariant_checker_notices_a_card_in_two_zones() -> None:
         check_invariants(st, [60, 60])
 
 
+@pytest.mark.slow
 def test_same_seed_same_game() -> None:
     # Seed 10 with these decks asks every kind of decision the pool can ask (priority, choose,
     # order, attackers, blockers, divide) in about 1,200 tasks.

@@ -9,6 +9,8 @@ import functools
 import importlib.util
 from pathlib import Path
 
+import pytest
+
 import spellstack.rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,6 +47,7 @@ def _users() -> dict[str, set[str]]:
     return users
 
 
+@pytest.mark.slow
 def test_every_name_the_kernel_exports_is_used_outside_it() -> None:
     users = _users()
     assert len(users) > 50  # the walk found the importers

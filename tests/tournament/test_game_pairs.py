@@ -108,6 +108,7 @@ async def test_a_pairs_tournament_plays_each_deal_from_both_sides(tmp_path: Path
     assert players[0] == players[1][::-1]
 
 
+@pytest.mark.slow
 async def test_a_pairs_tournament_is_the_same_however_it_is_run(tmp_path: Path) -> None:
     settings = _pairs(repeat=4)
     one = await play_tournament(settings, db=tmp_path / "1.db", concurrency=1)

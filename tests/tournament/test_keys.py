@@ -165,6 +165,7 @@ def _secret(db: Path) -> str:
     return secret
 
 
+@pytest.mark.slow
 def test_two_runs_without_a_seed_draw_fresh_keys(tmp_path: Path) -> None:
     runs = [_run(*SMALL, "--db", str(tmp_path / f"{k}.db"), "--results", str(tmp_path / f"{k}.json"),
                  "--quiet") for k in (1, 2)]
@@ -181,6 +182,7 @@ def test_two_runs_without_a_seed_draw_fresh_keys(tmp_path: Path) -> None:
     assert docs[0]["seed"] is None and "a secret key" in runs[0].stdout
 
 
+@pytest.mark.slow
 def test_runs_with_seed_3_are_byte_identical_and_warn_even_when_quiet(tmp_path: Path) -> None:
     runs = [_run(*SMALL, "--seed", "3", "--db", str(tmp_path / f"{k}.db"), "--results",
                  str(tmp_path / f"{k}.json"), *quiet) for k, quiet in ((1, ["--quiet"]), (2, []))]
@@ -193,6 +195,7 @@ def test_runs_with_seed_3_are_byte_identical_and_warn_even_when_quiet(tmp_path: 
     assert "seed 3:" in runs[0].stdout
 
 
+@pytest.mark.slow
 def test_a_plain_run_on_the_same_database_rechecks_every_game_with_the_recorded_key(tmp_path: Path) -> None:
     first = _run(*SMALL, "--db", str(tmp_path / "t.db"), "--results", str(tmp_path / "1.json"), "--quiet")
     assert first.returncode == 0, first.stderr
@@ -263,6 +266,7 @@ def _with(folder: Path, name: str, **changes: object) -> Path:
     ({}, ["--best-of", "3"], "differ from the file's in best-of"),
     ({}, ["--resume", "--db", "OTHER"], "holds this tournament with another key"),
 ])
+@pytest.mark.slow
 def test_each_bad_key_from_is_one_line_and_exit_2(played: Path, tmp_path: Path, change: dict[str, object],
                                                   args: list[str], message: str) -> None:
     key_file = _with(played, "k.json", **change)
@@ -284,6 +288,7 @@ def test_each_bad_key_from_is_one_line_and_exit_2(played: Path, tmp_path: Path, 
         assert (tmp_path / "o.db").read_bytes() == before
 
 
+@pytest.mark.slow
 def test_an_older_database_s_tournament_is_refused_for_resume_and_recheck(tmp_path: Path) -> None:
     # Dumped from a database written before tournaments had keys: a best-of-one round robin of
     # a=random@dimir and b=random@gruul, seed 1.
@@ -302,6 +307,7 @@ def test_an_older_database_s_tournament_is_refused_for_resume_and_recheck(tmp_pa
         assert db.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_results_file_of_a_seeded_run_plays_again_from_its_key(tmp_path: Path) -> None:
     seeded = _run(*SMALL, "--seed", "3", "--db", str(tmp_path / "1.db"), "--results",
                   str(tmp_path / "1.json"), "--quiet")
@@ -313,6 +319,7 @@ def test_a_results_file_of_a_seeded_run_plays_again_from_its_key(tmp_path: Path)
     assert (tmp_path / "2.json").read_bytes() == (tmp_path / "1.json").read_bytes()
 
 
+@pytest.mark.slow
 def test_a_new_tournament_in_an_older_database_brings_it_to_the_current_version(tmp_path: Path) -> None:
     db = tmp_path / "v1.db"
     with sqlite3.connect(db) as conn:

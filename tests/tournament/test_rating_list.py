@@ -108,6 +108,7 @@ def test_the_average_or_an_anchor_sets_the_zero() -> None:
     assert "e1 fixed at 100" in format_rating_list(anchored)
 
 
+@pytest.mark.slow
 def test_the_bootstrap_interval_is_the_same_on_two_runs() -> None:
     results = [(a, b, [1.0, 0.0, 0.5, 1.0, 0.0][(a * 7 + b * 3 + k) % 5])
                for k in range(12) for a, b in ((0, 1), (1, 2), (2, 3), (3, 0), (0, 2))]
@@ -249,6 +250,7 @@ def test_a_game_found_in_two_databases_counts_once(tmp_path: Path) -> None:
     assert (len(read_list_games([a, c]).games), read_list_games([a, c]).duplicates) == (4, 0)
 
 
+@pytest.mark.slow
 def test_two_databases_rate_as_one_database_holding_both(tmp_path: Path) -> None:
     # b.db started TWO before it got ONE's last games: ONE's games are rated where ONE was first
     # found, in a.db, as one database holding both has them.

@@ -19,6 +19,7 @@ def _play(tmp_path: Path, name: str, *more: str) -> dict[str, str]:
         return {row["id"]: row["final_hash"] for row in csv.DictReader(f)}
 
 
+@pytest.mark.slow
 def test_each_games_record_replays_to_its_rows_hash(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     hashes = _play(tmp_path, "one")
     records = sorted((tmp_path / "one").glob("*.json"))

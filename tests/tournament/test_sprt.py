@@ -97,6 +97,7 @@ def _most_likely(frequencies: Sequence[float], t: float) -> list[float]:
     ((20, 0, 100, 0, 20), 50.0),
     ((5, 0, 30, 0, 65), 10.0),
 ])
+@pytest.mark.slow
 def test_normalized_llr_uses_the_most_likely_distributions(counts: Sequence[int], elo1: float) -> None:
     total = sum(c or 0.001 for c in counts)
     frequencies = [(c or 0.001) / total for c in counts]

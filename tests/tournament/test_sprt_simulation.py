@@ -64,18 +64,21 @@ def test_identical_entrants_at_0_10() -> None:
     assert summary.h1 <= 0.05 * 300
 
 
+@pytest.mark.slow
 def test_false_positives_at_0_50_fast() -> None:
     summary = _equal_at_0_50(20)
     assert summary.h1 <= 5  # 25%: a test that accepted H1 at random would exceed it
     assert 60 <= summary.mean_pairs <= 250
 
 
+@pytest.mark.slow
 def test_false_negatives_at_0_50_fast() -> None:
     summary = _ahead_at_0_50(20)
     assert summary.h0 <= 5
     assert 60 <= summary.mean_pairs <= 250
 
 
+@pytest.mark.slow
 def test_identical_entrants_at_0_10_fast() -> None:
     summary = _identical_at_0_10(15)
     assert summary.h1 <= 2

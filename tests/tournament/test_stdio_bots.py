@@ -81,6 +81,7 @@ async def test_the_hello_frame_gives_seat_protocol_deadline_and_seed(tmp_path: P
     assert re.search(r"hello forfeited: bot process exited with code 1$", row.reason), row.reason
 
 
+@pytest.mark.slow
 async def test_a_class_bot_runs_in_a_process_of_its_own_unless_trusted(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pids = tmp_path / "pids"
@@ -105,6 +106,7 @@ async def test_a_class_bot_runs_in_a_process_of_its_own_unless_trusted(
     assert _rows(runs[False].rows) == _rows(runs[True].rows)
 
 
+@pytest.mark.slow
 async def test_a_bot_process_over_its_deadline_is_killed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pids = tmp_path / "pids"
@@ -192,6 +194,7 @@ async def _hostile_game(mode: str, *, deadline: float, startup: float = DEFAULT_
     return result
 
 
+@pytest.mark.slow
 async def test_no_decision_pays_for_a_bot_starting_up() -> None:
     # Real time: the bot takes 0.8 s to say it is ready, longer than its deadline of 0.3 s for
     # each decision, and is not forfeited for it.

@@ -71,6 +71,7 @@ def _inject(monkeypatch: pytest.MonkeyPatch, factory: type[sqlite3.Connection]) 
     monkeypatch.setattr(_store.sqlite3, "connect", connect)
 
 
+@pytest.mark.slow
 def test_a_full_disk_mid_run_is_one_line_and_resume_goes_on(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "t.db"
@@ -91,6 +92,7 @@ def test_a_full_disk_mid_run_is_one_line_and_resume_goes_on(tmp_path: Path, caps
     assert (tmp_path / "w.json").read_bytes() == (tmp_path / "r.json").read_bytes()
 
 
+@pytest.mark.slow
 def test_a_second_run_of_a_tournament_is_refused_naming_the_first_s_process(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     many = [f"--entrant=e{i}=random@gruul" for i in range(8)]
@@ -180,6 +182,7 @@ def _read_only(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_store.os, "access", access)
 
 
+@pytest.mark.slow
 def test_a_read_only_database_is_called_read_only(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     whole, part = tmp_path / "whole.db", tmp_path / "part.db"

@@ -79,6 +79,7 @@ async def test_every_game_is_in_the_database_as_it_ends(tmp_path: Path) -> None:
                        r.decisions, r.final_hash) for r in played.rows]
 
 
+@pytest.mark.slow
 async def test_a_stopped_tournament_resumes_to_the_same_end(tmp_path: Path) -> None:
     whole = await play_tournament(_settings(best_of=3), db=tmp_path / "whole.db")
     with trio.CancelScope() as scope:
@@ -196,6 +197,7 @@ async def test_swiss_pairs_each_round_from_the_ones_before_with_a_bye(tmp_path: 
     assert "seconds" in json.loads(results_json(rep, timings=True))["games"][0]
 
 
+@pytest.mark.slow
 async def test_workers_that_can_not_load_a_bot_stop_the_tournament_with_one_error(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The bot's module is importable here (on sys.path) but not in a fresh worker process

@@ -51,6 +51,7 @@ def _last_seq(path: Path) -> int:
     return int(orjson.loads(lines[-2])["seq"])  # the last line is b"" or cut off
 
 
+@pytest.mark.slow
 def test_the_reader_keeps_every_complete_line_and_names_the_one_cut_off(game: Path, tmp_path: Path) -> None:
     whole = read_trace(game)
     dropped = read_trace(_without_result(game, tmp_path))
@@ -120,6 +121,7 @@ def test_show_as_a_player_ends_at_its_own_last_line(cli: Run, game: Path, tmp_pa
 
 
 @pytest.mark.parametrize("how", ["no result line", "cut mid-line"])
+@pytest.mark.slow
 def test_the_page_says_where_the_trace_ends(cli: Run, game: Path, tmp_path: Path, how: str) -> None:
     path = _without_result(game, tmp_path) if how == "no result line" else _cut(game, tmp_path)
     page = tmp_path / "page.html"
@@ -219,6 +221,7 @@ def _every_tool_reads_up_to_the_cut(cli: Run, path: Path, whole: Path | None = N
     assert (code, out) == (0, f"identical up to record {last}; the trace has no result line\n"), err
 
 
+@pytest.mark.slow
 def test_a_play_killed_mid_game_leaves_a_trace_every_tool_reads(cli: Run, tmp_path: Path) -> None:
     # The 80-turn game; killed with SIGKILL once its trace holds some 300 KB (of about 1.4 MB).
     path = tmp_path / "k.jsonl"
@@ -250,6 +253,7 @@ def _cuts(game: Path) -> list[int]:
     return [end if k % 2 == 0 else (end + ends[ends.index(end) + 1]) // 2 for k, end in enumerate(chosen)]
 
 
+@pytest.mark.slow
 def test_a_trace_cut_at_ten_points_is_read_by_every_tool_at_each(cli: Run, game: Path, tmp_path: Path) -> None:
     data = game.read_bytes()
     cuts = _cuts(game)

@@ -11,6 +11,7 @@ import tempfile
 from pathlib import Path
 
 import orjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +24,7 @@ def _numbers(out: str) -> list[int]:
 
 @settings(max_examples=25, deadline=None)
 @given(game=st.integers(0, len(GAMES) - 1), where=st.floats(0.0, 1.0))
+@pytest.mark.slow
 def test_as_bob_shows_nothing_hidden_from_bob(cli: Run, traces: list[Path], game: int,
                                               where: float) -> None:
     path = traces[game]

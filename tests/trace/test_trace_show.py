@@ -322,6 +322,7 @@ def test_as_a_player_step_headings_name_no_record(cli: Run, game: Path) -> None:
     assert headings and all(re.fullmatch(r"-- [a-z ]+ --", h) for h in headings)
 
 
+@pytest.mark.slow
 def test_unfold_puts_each_automatic_pass_on_its_own_line(cli: Run, game: Path) -> None:
     _, folded, _ = cli("trace", "show", str(game))
     code, out, _ = cli("trace", "show", str(game), "--unfold")

@@ -30,6 +30,7 @@ def _printed(command: str) -> str:
     return out + err
 
 
+@pytest.mark.slow
 def test_the_page_runs_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     text = PAGE.read_text("utf-8")

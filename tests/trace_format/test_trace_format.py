@@ -154,6 +154,7 @@ async def test_the_header_holds_decklists_entrants_and_seat_settings(tmp_path: P
     assert result.final_hash == read.result.final_hash
 
 
+@pytest.mark.slow
 def test_no_clock_in_the_lines_unless_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     plain, stamped = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     assert main(["play", "--seed", "4", "--trace", str(plain)]) == 0

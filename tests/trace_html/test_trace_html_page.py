@@ -20,6 +20,7 @@ def _data(page: str) -> dict[str, object]:
     return data
 
 
+@pytest.mark.slow
 def test_the_page_is_self_contained(html_traces: list[Path]) -> None:
     page = trace_html(read_trace(html_traces[0]))
     assert not re.search(r"<(link|img|iframe)\b|\bsrc=|@import|url\(", page)
@@ -100,6 +101,7 @@ def test_the_choices_before_the_game_are_turn_0(match_trace: Path) -> None:
     assert rows[first_turn][3] == 1  # bob, who took the first turn
 
 
+@pytest.mark.slow
 def test_a_step_row_carries_its_step_change_and_a_folded_row_its_passes(html_traces: list[Path]) -> None:
     trace = read_trace(html_traces[0])
     rows = page_data(trace).data["lines"]

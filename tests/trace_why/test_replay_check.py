@@ -39,6 +39,7 @@ def _first_difference(recorded: Path, tmp_path: Path) -> int:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 7])
+@pytest.mark.slow
 def test_a_replay_reproduces_every_line_and_the_final_hash(seed: int, tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     trio.run(lambda: play_one_game(["gruul", "dimir"], [RandomBot(seed), RandomBot(seed + 50)], seed,
@@ -66,6 +67,7 @@ def test_an_action_changed_to_a_pass_diverges_at_its_consequence(war_trace: Path
     assert check.divergence.replayed["payload"]["kind"] == "pass"
 
 
+@pytest.mark.slow
 def test_an_edited_answer_that_runs_out_of_replies_still_names_the_first_difference(
         war_trace: Path, tmp_path: Path) -> None:
     # No attack where the trace attacked: the game goes on differently until a seat is asked

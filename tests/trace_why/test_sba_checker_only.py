@@ -8,6 +8,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 from spellstack.protocol import CheckSBA, GameEvent, SBABatch
 from spellstack.trace import read_trace
 
@@ -29,6 +31,7 @@ def _callers(name: str) -> set[str]:
     return found
 
 
+@pytest.mark.slow
 def test_the_checker_is_the_only_actor_that_performs_state_based_actions() -> None:
     assert _callers("state_based_actions") == {
         "actors/_kernel_actors.py:sba_actor",  # the SBA checker, the games' one caller

@@ -170,6 +170,7 @@ def test_the_end_of_a_step_names_117_4_and_every_players_pass(asked_trace: Path)
 
 
 @pytest.mark.parametrize("start", [None, StartSettings(None, True)], ids=["play", "match start"])
+@pytest.mark.slow
 def test_the_first_step_change_ends_turn_1s_upkeep_with_the_passes_before_it(
         tmp_path: Path, start: StartSettings | None) -> None:
     # The game starts in turn 1's upkeep, which no record opens: its passes (after a match's
@@ -198,6 +199,7 @@ def test_the_first_step_change_ends_turn_1s_upkeep_with_the_passes_before_it(
     assert why.text == f"all players passed in succession with the stack empty: {said}; the upkeep step ended"
 
 
+@pytest.mark.slow
 def test_passes_the_engine_made_in_one_run_go_to_the_steps_they_ended(war_trace: Path) -> None:
     # With automatic passes the records of a run of steps come before its passes: each step
     # that ended still gets one pass per player, the active player's first, no pass twice.
