@@ -160,13 +160,15 @@ def _error(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     (("--vs", "random", "--name", "ann", "--name", "bob"), "--vs: give --name once (the bot is bot), got 2"),
     (("--name", "ann", "--name", "bob"), "--vs: give --name once"),
     (("--name", ""), "--name is empty"),
-    (("--name", "bot"), "--name bot: that is the bot's name"),
+    (("--name", "bot"), "--name 'bot': that is the bot's name (bot)"),
+    (("--name", "Bot"), "--name 'Bot': that is the bot's name (bot)"),
     (("--name", "a\tb"), "--name 'a\\tb': a name can't hold a control character"),
     (("--name", "a\x1b[2Jb"), "a name can't hold a control character"),
     (("--hotseat", "--name", "ann"), "--hotseat: give --name twice (or not at all), got 1"),
     (("--hotseat", "--name", "ann", "--name", "ann"), "--name 'ann' twice"),
-], ids=["twice-with-vs", "twice-default-vs", "empty", "bots-name", "tab", "escape", "hotseat-once",
-        "hotseat-same"])
+    (("--hotseat", "--name", "Ann", "--name", "ann"), "--name 'Ann' twice"),
+], ids=["twice-with-vs", "twice-default-vs", "empty", "bots-name", "bots-name-capital", "tab", "escape",
+        "hotseat-once", "hotseat-same", "hotseat-same-but-case"])
 def test_bad_names_get_one_line(capsys: pytest.CaptureFixture[str], args: tuple[str, ...], says: str) -> None:
     assert says in _error(capsys, *args)
 
@@ -176,7 +178,7 @@ def test_name_given_once_with_vs_names_the_player() -> None:
     assert chat_cli._names(None, hotseat=True) == ["p1", "p2"]
 
 
-@pytest.mark.parametrize(("login", "name"), [("alice", "alice"), ("bot", "player"), ("", "player"),
+@pytest.mark.parametrize(("login", "name"), [("alice", "alice"), ("bot", "player"), ("BOT", "player"), ("", "player"),
                                              ("x\x1by", "player")])
 def test_the_default_name_is_the_login_name_else_player(monkeypatch: pytest.MonkeyPatch, login: str,
                                                         name: str) -> None:

@@ -70,7 +70,8 @@ def _names(given: list[str] | None, *, hotseat: bool) -> list[str]:
         names = given or ["p1", "p2"]
         if len(names) != 2:
             raise CommandError(f"--hotseat: give --name twice (or not at all), got {len(names)}")
-        if names[0] == names[1]:
+        # Told apart as a reader would: 'Ann' and 'ann' are one name twice.
+        if names[0].casefold() == names[1].casefold():
             raise CommandError(f"--name {short_value(names[0])} twice: the two players need two names")
     else:
         if given is not None and len(given) != 1:
@@ -78,8 +79,8 @@ def _names(given: list[str] | None, *, hotseat: bool) -> list[str]:
         names = [given[0] if given else _login_name(), _BOT_NAME]
     for name in names:
         _check_name(name)
-    if not hotseat and names[0] == _BOT_NAME:
-        raise CommandError(f"--name {_BOT_NAME}: that is the bot's name; choose another")
+    if not hotseat and names[0].casefold() == _BOT_NAME:
+        raise CommandError(f"--name {short_value(names[0])}: that is the bot's name ({_BOT_NAME}); choose another")
     return names
 
 
@@ -104,7 +105,7 @@ def _login_name() -> str:
         _check_name(name)
     except CommandError:
         return _DEFAULT_NAME
-    return name if name != _BOT_NAME else _DEFAULT_NAME
+    return name if name.casefold() != _BOT_NAME else _DEFAULT_NAME
 
 
 def run(args: argparse.Namespace) -> int:
