@@ -128,7 +128,7 @@ def test_a_misspelt_bot_gets_the_nearest_built_in_bot(capsys: pytest.CaptureFixt
 
 def test_a_misspelt_deck_gets_the_nearest_built_in_deck(capsys: pytest.CaptureFixture[str]) -> None:
     err = _refused_run(capsys, "play", "--deck", "grul", "--deck", "orzhov")
-    assert err == ("spellstack: no built-in deck or deck file 'grul' (built-in: dimir, gruul, "
+    assert err == ("spellstack play: no built-in deck or deck file 'grul' (built-in: dimir, gruul, "
                    "orzhov); did you mean 'gruul'?")
     err = _refused_run(capsys, "play", "--entrant", "random@dimri", "--entrant", "random@gruul")
     assert err.endswith("deck: no built-in deck or deck file 'dimri' (built-in: dimir, gruul, "

@@ -59,7 +59,7 @@ def test_a_crafted_deck_file_is_a_one_line_error_exit_2(tmp_path: Path, value: s
     assert main(["play", "--deck", str(deck), "--deck", "gruul"]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == f"spellstack: {deck}: {why}\n"
+    assert err == f"spellstack play: {deck}: {why}\n"
 
 
 def test_a_deck_count_nested_but_parseable_is_a_short_error(tmp_path: Path) -> None:
@@ -134,13 +134,13 @@ def test_an_expected_failures_file_nested_100k_deep_is_the_exit_2_error(
     assert str(info.value) == f"{listed}: arrays or inline tables nested too deeply"
     assert main(["scenario", "run", str(tmp_path)]) == 2
     out, err = capsys.readouterr()
-    assert (out, err) == ("", f"spellstack: {listed}: arrays or inline tables nested too deeply\n")
+    assert (out, err) == ("", f"spellstack scenario: {listed}: arrays or inline tables nested too deeply\n")
     given = tmp_path / "given.txt"
     given.write_text(f'"a.toml" = {DIGITS}\n', "utf-8")
     assert main(["scenario", "run", str(tmp_path / "a.toml"), "--expected-failures",
                  str(given)]) == 2
     out, err = capsys.readouterr()
-    assert (out, err) == ("", f"spellstack: {given}: an integer of more than 4300 digits "
+    assert (out, err) == ("", f"spellstack scenario: {given}: an integer of more than 4300 digits "
                               "(line 1)\n")
 
 

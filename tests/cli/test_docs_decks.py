@@ -99,7 +99,7 @@ def test_the_text_list_refusal_the_doc_quotes_is_the_loaders(tmp_path: Path, cap
         load_deck(name, load_cards())
     assert f"`{err.value}`" in " ".join(DOC.read_text("utf-8").split())
     assert main(["play", "--deck", name, "--deck", "gruul"]) == 2  # refused before the game
-    assert capsys.readouterr() == ("", f"spellstack: {err.value}\n")
+    assert capsys.readouterr() == ("", f"spellstack play: {err.value}\n")
 
 
 def test_the_two_faced_suggestion_the_doc_quotes_is_the_loaders(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         print(error_line(f"spellstack {args.command}: {err}"), file=sys.stderr)
         return 2
     except SpellstackError as err:
-        print(error_line(f"spellstack: {err}"), file=sys.stderr)
+        print(error_line(f"spellstack {args.command}: {err}"), file=sys.stderr)
         return 2
     except BrokenPipeError:
         # The reader went away (`spellstack play | head`): stop quietly, as Unix tools do.
