@@ -96,9 +96,10 @@ async def connect(port: int, *, hello: bool = True) -> AsyncIterator[Remote]:
 
 async def create_game(port: int, seats: tuple[SeatSpec, ...] = (SeatSpec("alice", "gruul"), SeatSpec("bob", "orzhov")),
                       **fields: object) -> GameCreated:
-    """Create a game on the server and return its tokens."""
+    """Create a game on the server (watched with a spectator token unless ``fields`` say
+    otherwise) and return its tokens."""
     async with connect(port) as remote:
-        await remote.send(CreateGame(seats, **fields))  # type: ignore[arg-type]
+        await remote.send(CreateGame(seats, **{"spectate": "token", **fields}))  # type: ignore[arg-type]
         created = await remote.receive()
         assert isinstance(created, GameCreated), created
         await remote.send(Goodbye())

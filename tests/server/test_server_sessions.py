@@ -106,3 +106,16 @@ async def test_a_seat_whose_client_never_joins_or_stays_away_forfeits_after_the_
     assert [game.result.reason if game.result else "" for game in hosted] == [
         "bob wins: alice forfeited: no client joined the seat within 0.3 s",
         "bob wins: alice forfeited: lost its connection and did not come back within 0.3 s"]
+
+
+async def test_a_newer_connection_with_the_token_takes_the_seat_from_the_older() -> None:
+    async with running_server(loopback()) as server:
+        assert server.port
+        created = await create_game(server.port)
+        token = created.seats[0].token
+        async with connect(server.port) as older, connect(server.port) as newer:
+            await older.send(JoinSeat(token))
+            seated = await older.receive()
+            await newer.send(JoinSeat(token))
+            assert await newer.receive() == seated
+            assert await older.closed() == ([SessionError("another connection joined this seat")], 1008)

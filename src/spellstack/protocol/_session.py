@@ -96,8 +96,9 @@ class CreateGame:
     """Seconds each seat has for one decision."""
     clock: str = ""
     """Each seat's game clock, ``BASE+INC`` in seconds (``60+0.5``); empty: none."""
-    spectate: Spectators = "token"
-    """Who may watch: ``token`` (whoever holds the spectator token), or ``none``."""
+    spectate: Spectators = "none"
+    """Who may watch: ``none``, or ``token`` (whoever holds the spectator token). A watched
+    game is traced for its spectator feed, which costs it some speed."""
     seed: int | None = None
     """The game's seed, to reproduce a game; None: the server draws a secret one."""
     turn_limit: int = DEFAULT_TURN_LIMIT

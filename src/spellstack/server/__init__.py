@@ -22,7 +22,16 @@ is ``docs/protocol.md`` ("Sessions"), a bot author's walk through it ``docs/remo
 the threat model ``docs/server-security.md``.
 """
 
-from ._connection import CLOSE_GOING_AWAY, CLOSE_NORMAL, CLOSE_POLICY, CLOSE_UNSUPPORTED, Connection, ConnectionGone
+from ._connection import (
+    CLOSE_GOING_AWAY,
+    CLOSE_NORMAL,
+    CLOSE_POLICY,
+    CLOSE_SERVER_ERROR,
+    CLOSE_UNSUPPORTED,
+    CLOSE_WAIT,
+    Connection,
+    ConnectionGone,
+)
 from ._games import (
     MAX_DEADLINE,
     MAX_SEATS,
@@ -45,7 +54,9 @@ __all__ = [
     "CLOSE_GOING_AWAY",
     "CLOSE_NORMAL",
     "CLOSE_POLICY",
+    "CLOSE_SERVER_ERROR",
     "CLOSE_UNSUPPORTED",
+    "CLOSE_WAIT",
     "DEFAULT_GRACE",
     "DEFAULT_HOST",
     "DEFAULT_MAX_GAMES",

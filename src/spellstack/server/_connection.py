@@ -10,7 +10,8 @@ from trio_websocket import ConnectionClosed, WebSocketConnection
 
 from ..protocol import SessionError, SessionMessage, encode_session
 
-__all__ = ["CLOSE_GOING_AWAY", "CLOSE_NORMAL", "CLOSE_POLICY", "CLOSE_UNSUPPORTED", "Connection", "ConnectionGone"]
+__all__ = ["CLOSE_GOING_AWAY", "CLOSE_NORMAL", "CLOSE_POLICY", "CLOSE_SERVER_ERROR", "CLOSE_UNSUPPORTED", "CLOSE_WAIT",
+           "Connection", "ConnectionGone"]
 
 CLOSE_NORMAL = 1000
 """The close code of a session that ended as it should (a goodbye, the game over)."""
@@ -20,6 +21,8 @@ CLOSE_UNSUPPORTED = 1003
 """The close code for a text frame (every frame is binary)."""
 CLOSE_POLICY = 1008
 """The close code after a refusal (a token, a message out of place)."""
+CLOSE_SERVER_ERROR = 1011
+"""The close code when serving the connection failed (a fault of the server's)."""
 _REASON_BYTES = 120
 """A close frame's reason is at most 123 bytes (RFC 6455, 5.5)."""
 CLOSE_WAIT = 2.0
@@ -74,7 +77,8 @@ class Connection:
     async def refuse(self, reason: str, code: int = CLOSE_POLICY) -> None:
         """Say why with one ``SessionError``, then close (whether or not the client is still
         there to read it)."""
-        with contextlib.suppress(ConnectionGone):
+        # Bounded: a client that reads nothing does not hold its refusal.
+        with trio.move_on_after(CLOSE_WAIT), contextlib.suppress(ConnectionGone):
             await self.tell(SessionError(reason))
         await self.close(code, reason)
 

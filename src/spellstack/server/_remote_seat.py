@@ -88,6 +88,8 @@ class RemoteSeat:
         """The seat was sent its ``GameOver``."""
         self.joins = 0
         """Connections that have joined the seat."""
+        self.forfeited = False
+        """The seat has left its game (its client said goodbye, never joined or stayed away)."""
         self._conn: Connection | None = None
         """The connection playing the seat now (it was sent its ``Seated``)."""
         self._reader: trio.CancelScope | None = None
@@ -121,16 +123,14 @@ class RemoteSeat:
         self._linked.set()
         try:
             async with trio.open_nursery() as nursery:
+                # Drained from the start to the game's end, whoever is connected: the
+                # coordinator never waits to send to the seat, even once it has left.
+                nursery.start_soon(self._from_game, link, nursery.cancel_scope)
                 joined = await self._wait_for_client()
                 ready()
                 if not joined:
-                    if not self._leaving:
-                        await link.send(Forfeit(f"no client joined the seat within {self.grace:g} s"))
-                    else:
-                        await link.send(Forfeit(self._leaving))
-                    nursery.cancel_scope.cancel()
+                    await self._forfeit(link, self._leaving or f"no client joined the seat within {self.grace:g} s")
                     return
-                nursery.start_soon(self._from_game, link, nursery.cancel_scope)
                 await self._stay(link)
         finally:
             # Told whatever cancelled the relay (the game's end stops its players at once), if
@@ -145,14 +145,20 @@ class RemoteSeat:
         seat or it has left."""
         while not self.over:
             if self._leaving:
-                await link.send(Forfeit(self._leaving))
+                await self._forfeit(link, self._leaving)
                 return
             if self._conn is None and not await self._wait_for_client():
                 if not self.over:
-                    reason = self._leaving or f"lost its connection and did not come back within {self.grace:g} s"
-                    await link.send(Forfeit(reason))
+                    await self._forfeit(link, self._leaving or f"lost its connection and did not come back "
+                                                               f"within {self.grace:g} s")
                 return
             await self._changed.wait()
+
+    async def _forfeit(self, link: Link, reason: str) -> None:
+        """The seat leaves its game: no connection takes it any more."""
+        self.forfeited = True
+        self._signal()
+        await link.send(Forfeit(reason))
 
     async def _wait_for_client(self) -> bool:
         """Wait up to ``grace`` for a connection; whether one is there (a goodbye ends the wait)."""
@@ -223,7 +229,7 @@ class RemoteSeat:
         """Play the seat over ``conn`` (a client joined with its token) until the connection's
         turn at it ends; how it ended. The connection is sent ``Seated``, then whatever it needs
         to go on from where the seat is (``resync``), then the game's messages."""
-        if self.ended.is_set() or self._leaving:
+        if self.ended.is_set() or self._leaving or self.forfeited:
             return "over"
         outcome: Outcome = "replaced"
         with trio.CancelScope() as scope:

@@ -10,7 +10,7 @@ import trio
 from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, serve_websocket
 
 from ..protocol import MAX_PLAYER_MESSAGE_BYTES, CreateGame, GameCreated, GameOver, SeatToken
-from ._connection import CLOSE_WAIT, Connection
+from ._connection import CLOSE_SERVER_ERROR, CLOSE_WAIT, Connection
 from ._games import GameRequestError, HostedGame, plan_game
 from ._sessions import Session, log
 from ._settings import ServerSettings
@@ -59,7 +59,12 @@ class GameServer:
             return
         remote = ws.remote
         peer = f"{remote.address}:{remote.port}" if isinstance(remote, Endpoint) else str(remote)
-        await Session(self, Connection(ws, peer)).run()
+        conn = Connection(ws, peer)
+        try:
+            await Session(self, conn).run()
+        except Exception:  # a fault serving one connection ends that connection alone
+            log.exception("connection from %s failed", peer)
+            await conn.close(CLOSE_SERVER_ERROR, "server error")
 
     def create(self, request: CreateGame) -> GameCreated:
         """Host the game ``request`` asks for: its tokens.
