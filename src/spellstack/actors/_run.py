@@ -274,6 +274,7 @@ async def play_setup(
     timestamps: bool = False,
     entrants: Sequence[str] | None = None,
     record_path: Path | None = None,
+    watch: TraceSink | None = None,
 ) -> tuple[Game, GameResult]:
     """Play the game of ``setup``, seat ``i`` played by ``policies[i]``, optionally tracing it
     to ``trace_path`` (JSON Lines); returns the game (its final state) and the result.
@@ -282,7 +283,9 @@ async def play_setup(
     line holds a clock's reading). ``entrants``: who plays each seat, for the trace's header
     (default: each policy's class; a replay gives the recorded ones). ``record_path``: write
     the game's record there (``GameRecorder``: one JSON object, built from what the tracer is
-    handed, with or without a trace file).
+    handed, with or without a trace file). ``watch``: one more sink handed every traced record,
+    the kernel's events included, as the trace file is (the server's spectator feed); with it
+    the game is traced even without a file.
 
     Both files are opened before the game starts (an ``OSError`` if one can't be). A tracer
     that fails (writing a line raises) ends the game as an engine error like any other actor;
@@ -298,7 +301,7 @@ async def play_setup(
     game_id = setup.game_id
     start = setup.start
     box = _Containment()
-    if trace_path is None and record_path is None:
+    if trace_path is None and record_path is None and watch is None:
         result, _ = await _play_game(game, policies, configs, None, game_id, box)
         return game, result
     who = list(entrants) if entrants is not None else [_entrant(p) for p in policies]
@@ -329,14 +332,14 @@ async def play_setup(
                               turn_limit=setup.turn_limit, **extra)
             except Exception as err:  # the game is not played: nothing of it could be traced
                 box.record("tracer", err)
-        sinks = [s for s in (writer, recorder) if s is not None]
+        sinks = [s for s in (writer, recorder, watch) if s is not None]
         sink = sinks[0] if len(sinks) == 1 else _Tee(tuple(sinks))
         send, recv = trio.open_memory_channel[TraceRecord](math.inf)
         async with trio.open_nursery() as nursery:
             nursery.start_soon(box.guard, "tracer", tracer_actor, recv, sink)
             async with send:
                 result, coord = await _play_game(game, policies, configs, send, game_id, box,
-                                                 kernel_events=writer is not None)
+                                                 kernel_events=writer is not None or watch is not None)
         everyone = frozenset(range(len(names)))
         if box.fault and not result.reason.startswith(ENGINE_ERROR):
             # The tracer failed on a line written after the game's end: whenever it fails,

@@ -10,7 +10,7 @@ from typing import cast
 from .. import __version__
 from .._printable import error_line
 from ..rules import SpellstackError
-from . import _bench, _cards, _chat, _fuzz, _play, _ratings, _replay, _scenario, _soak, _tournament, _trace
+from . import _bench, _cards, _chat, _fuzz, _play, _ratings, _replay, _scenario, _serve, _soak, _tournament, _trace
 from ._errors import CommandError
 from ._parser import Parser
 
@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     _replay.add_parser(sub)
     _trace.add_parser(sub)
     _chat.add_parser(sub)
+    _serve.add_parser(sub)
     return parser
 
 

@@ -3,6 +3,8 @@
 ``encode`` turns a message into bytes; ``decode`` turns untrusted bytes back
 into a message or raises ``InvalidMessageError`` saying what was wrong;
 ``decode_from_player`` does so within the tighter limits of what a player sends.
+The session messages (``_session``) are what a client of ``spellstack serve`` and the server
+say around a game: ``encode_session``, ``decode_from_client``, ``decode_from_server``.
 """
 
 from spellstack.protocol._codec import (
@@ -18,9 +20,12 @@ from spellstack.protocol._codec import (
     PROTOCOL_VERSION,
     decode,
     decode_as,
+    decode_from_client,
     decode_from_player,
+    decode_from_server,
     decode_trusted,
     encode,
+    encode_session,
 )
 from spellstack.protocol._convert import from_plain, from_wire, named_from_wire, to_plain, to_wire
 from spellstack.protocol._messages import (
@@ -50,11 +55,32 @@ from spellstack.protocol._messages import (
     SubmitAction,
     SubmitAnswer,
 )
+from spellstack.protocol._session import (
+    CLIENT_SESSION_KINDS,
+    SESSION_KIND_BYTES,
+    SESSION_TYPES,
+    CreateGame,
+    GameCreated,
+    Goodbye,
+    Hello,
+    JoinSeat,
+    Resync,
+    Seated,
+    SeatSpec,
+    SeatToken,
+    SessionError,
+    SessionMessage,
+    Spectate,
+    Watched,
+    Watching,
+    Welcome,
+)
 from spellstack.protocol._stops import MAX_STOP_NAMES, NO_PRIORITY_STEPS, STOP_STEPS, Stops
 from spellstack.protocol._views import PlayerChange, ViewDelta, ViewMirror, ViewTracker
 
 __all__ = [
     "ACTORS",
+    "CLIENT_SESSION_KINDS",
     "COMPACT_RECORDS",
     "GAME_EVENT_KINDS",
     "MAX_ARRAY_LEN",
@@ -69,16 +95,23 @@ __all__ = [
     "PLAYER_KINDS",
     "PLAYER_KIND_BYTES",
     "PROTOCOL_VERSION",
+    "SESSION_KIND_BYTES",
+    "SESSION_TYPES",
     "STOP_STEPS",
     "Accepted",
     "AskPlayer",
     "CheckSBA",
     "Concede",
+    "CreateGame",
     "DecisionRequest",
     "ErrorReply",
     "Forfeit",
+    "GameCreated",
     "GameEvent",
     "GameOver",
+    "Goodbye",
+    "Hello",
+    "JoinSeat",
     "Message",
     "PlayerChange",
     "PlayerReply",
@@ -87,9 +120,16 @@ __all__ = [
     "RequestFullView",
     "Resolve",
     "Resolved",
+    "Resync",
     "Routes",
     "SBABatch",
+    "SeatSpec",
+    "SeatToken",
+    "Seated",
+    "SessionError",
+    "SessionMessage",
     "SetStops",
+    "Spectate",
     "Stops",
     "StopsSet",
     "SubmitAction",
@@ -97,11 +137,17 @@ __all__ = [
     "ViewDelta",
     "ViewMirror",
     "ViewTracker",
+    "Watched",
+    "Watching",
+    "Welcome",
     "decode",
     "decode_as",
+    "decode_from_client",
     "decode_from_player",
+    "decode_from_server",
     "decode_trusted",
     "encode",
+    "encode_session",
     "from_plain",
     "from_wire",
     "named_from_wire",

@@ -28,12 +28,14 @@ building them all), a kind a player sends (``PLAYER_KINDS``), and at most that k
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from typing import Any, TypeVar, cast
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 
 from spellstack.protocol._convert import compact, describe_value, from_trusted, short_repr, to_wire
 from spellstack.protocol._messages import MESSAGE_TYPES, Message
+from spellstack.protocol._session import CLIENT_SESSION_KINDS, SESSION_KIND_BYTES, SESSION_TYPES, SessionMessage
 from spellstack.protocol._views import PlayerChange
 from spellstack.rules.base import InvalidMessageError
 from spellstack.rules.state import ActionOption, Choice, Event, TargetRequirement
@@ -54,9 +56,12 @@ __all__ = [
     "Message",
     "decode",
     "decode_as",
+    "decode_from_client",
     "decode_from_player",
+    "decode_from_server",
     "decode_trusted",
     "encode",
+    "encode_session",
 ]
 
 M = TypeVar("M")
@@ -108,6 +113,18 @@ for _record in COMPACT_RECORDS:
     compact(_record)
 
 _KIND_OF: dict[type, str] = {cls: kind for kind, cls in MESSAGE_TYPES.items()}
+_SESSION_KIND_OF: dict[type, str] = {cls: kind for kind, cls in SESSION_TYPES.items()}
+_CLIENT_TYPES: dict[str, type] = {**{kind: MESSAGE_TYPES[kind] for kind in PLAYER_KINDS},
+                                  **{kind: SESSION_TYPES[kind] for kind in CLIENT_SESSION_KINDS}}
+"""What a client of the server sends: a player's messages and the client's session messages."""
+_ALL_KINDS: frozenset[str] = frozenset(MESSAGE_TYPES) | frozenset(SESSION_TYPES)
+"""Every kind of message and session message."""
+_CLIENT_KIND_BYTES: dict[str, int] = {**PLAYER_KIND_BYTES, **SESSION_KIND_BYTES}
+_SERVER_TYPES: dict[str, type] = {
+    **{kind: cls for kind, cls in MESSAGE_TYPES.items() if ("coordinator", "player") in cls.ROUTES},
+    **{kind: cls for kind, cls in SESSION_TYPES.items() if kind not in CLIENT_SESSION_KINDS}}
+"""What the server sends a client: the coordinator's messages to a player, and the server's
+session messages."""
 _PACKER = msgpack.Packer(use_bin_type=True)
 """One packer for every message (``packb`` builds a new one per call); it resets after each."""
 _ENVELOPE_KEYS = frozenset(("k", "v", "b"))
@@ -162,6 +179,24 @@ def encode(msg: Message) -> bytes:
     return data
 
 
+def encode_session(msg: SessionMessage) -> bytes:
+    """Encode a session message as a msgpack envelope, as ``encode`` does a game's message.
+
+    Raises:
+        TypeError: ``msg`` is not a session message.
+        InvalidMessageError: The encoding exceeds ``MAX_MESSAGE_BYTES``.
+    """
+    kind = _SESSION_KIND_OF.get(type(msg))
+    if kind is None:
+        raise TypeError(f"not a session message: {type(msg).__name__}")
+    data: bytes = _PACKER.pack({"k": kind, "v": PROTOCOL_VERSION, "b": to_wire(msg)})
+    if len(data) > MAX_MESSAGE_BYTES:
+        raise InvalidMessageError(
+            f"{kind}: encodes to {len(data)} bytes, over the limit of {MAX_MESSAGE_BYTES}"
+        )
+    return data
+
+
 def decode(data: bytes | bytearray | memoryview) -> Message:
     """Decode and validate one message from untrusted bytes.
 
@@ -170,7 +205,8 @@ def decode(data: bytes | bytearray | memoryview) -> Message:
             version; the message says what was wrong, and where.
     """
     kind, body = _open(data)
-    return _build(kind, body)
+    msg: Message = _build(kind, body)
+    return msg
 
 
 def decode_from_player(data: bytes | bytearray | memoryview) -> Message:
@@ -182,11 +218,49 @@ def decode_from_player(data: bytes | bytearray | memoryview) -> Message:
         InvalidMessageError: As ``decode``, or a limit is exceeded (the message names the
             limit and the figure), or the kind is not one a player sends.
     """
+    msg: Message = _decode_limited(data, MESSAGE_TYPES, MESSAGE_TYPES, PLAYER_KINDS, PLAYER_KIND_BYTES,
+                                   "a player")
+    return msg
+
+
+def decode_from_client(data: bytes | bytearray | memoryview) -> Message | SessionMessage:
+    """Decode and validate one message a client of the server sent: a player's message or a
+    client's session message (``CLIENT_SESSION_KINDS``), within the player's limits and each
+    kind's (``PLAYER_KIND_BYTES``, ``SESSION_KIND_BYTES``).
+
+    Raises:
+        InvalidMessageError: As ``decode_from_player``; any other kind is refused (``a client
+            does not send PriorityRequest``).
+    """
+    msg: Message | SessionMessage = _decode_limited(data, _CLIENT_TYPES, _ALL_KINDS, _CLIENT_TYPES,
+                                                    _CLIENT_KIND_BYTES, "a client")
+    return msg
+
+
+def decode_from_server(data: bytes | bytearray | memoryview) -> Message | SessionMessage:
+    """Decode and validate one message the server sent a client: the coordinator's message to
+    a player, or a session message of the server's (for clients written in Python).
+
+    Raises:
+        InvalidMessageError: As ``decode``, or the kind is not one the server sends.
+    """
+    kind, body = _open(data, kinds=_ALL_KINDS)
+    if kind not in _SERVER_TYPES:
+        raise InvalidMessageError(f"invalid message: the server does not send {kind}")
+    msg: Message | SessionMessage = _build(kind, body, _SERVER_TYPES)
+    return msg
+
+
+def _decode_limited(data: bytes | bytearray | memoryview, types: Mapping[str, type], known: Collection[str],
+                    kinds: Collection[str], kind_bytes: Mapping[str, int], who: str) -> Any:
+    """Decode a message of one of ``kinds`` (classes in ``types``; ``known``: every kind it
+    knows of, to refuse one that ``who`` does not send by name) from ``who`` within the
+    player's limits and ``kind_bytes``."""
     size = _size(data)
     if size > MAX_PLAYER_MESSAGE_BYTES:
         raise InvalidMessageError(
             f"invalid message: {size} bytes, over the limit of {MAX_PLAYER_MESSAGE_BYTES} "
-            "for a message from a player"
+            f"for a message from {who}"
         )
     count = 0
 
@@ -204,15 +278,15 @@ def decode_from_player(data: bytes | bytearray | memoryview) -> Message:
             raise _TooManyObjects
         return obj
 
-    kind, body = _open(data, {"list_hook": a_list, "object_hook": a_map})
-    if kind not in PLAYER_KINDS:
-        raise InvalidMessageError(f"invalid message: a player does not send {kind}")
-    limit = PLAYER_KIND_BYTES[kind]
+    kind, body = _open(data, {"list_hook": a_list, "object_hook": a_map}, kinds=known)
+    if kind not in kinds:
+        raise InvalidMessageError(f"invalid message: {who} does not send {kind}")
+    limit = kind_bytes[kind]
     if size > limit:
         raise InvalidMessageError(
             f"invalid {kind} message: {size} bytes, over the limit of {limit} for a {kind}"
         )
-    return _build(kind, body)
+    return _build(kind, body, types)
 
 
 def decode_trusted(data: bytes) -> Message:
@@ -239,9 +313,10 @@ def decode_as(data: bytes | bytearray | memoryview, cls: type[M]) -> M:
     return cast(M, _build(kind, body))
 
 
-def _open(data: Any, hooks: dict[str, Any] | None = None) -> tuple[str, Any]:
-    """Unpack within limits (``hooks``: more options for the unpacker) and check the envelope;
-    return the kind and the raw body."""
+def _open(data: Any, hooks: dict[str, Any] | None = None, *,
+          kinds: Collection[str] = MESSAGE_TYPES) -> tuple[str, Any]:
+    """Unpack within limits (``hooks``: more options for the unpacker) and check the envelope
+    (``kinds``: the kinds known); return the kind and the raw body."""
     raw = _unpack(data, hooks)
     if type(raw) is not dict:
         raise InvalidMessageError(
@@ -265,21 +340,21 @@ def _open(data: Any, hooks: dict[str, Any] | None = None) -> tuple[str, Any]:
         )
     version = raw["v"]
     if version != PROTOCOL_VERSION or type(version) is not int:
-        name = kind if kind in MESSAGE_TYPES else short_repr(kind)
+        name = kind if kind in kinds else short_repr(kind)
         shown = short_repr(version) if type(version) is int else describe_value(version)
         raise InvalidMessageError(
             f"invalid {name} message: unsupported protocol version {shown} "
             f"(this side speaks {PROTOCOL_VERSION})"
         )
-    if kind not in MESSAGE_TYPES:
+    if kind not in kinds:
         raise InvalidMessageError(f"invalid message: unknown kind {short_repr(kind)}")
     return kind, raw["b"]
 
 
-def _build(kind: str, body: Any) -> Message:
-    cls = MESSAGE_TYPES[kind]
+def _build(kind: str, body: Any, types: Mapping[str, type] = MESSAGE_TYPES) -> Any:
+    cls = types[kind]
     try:
-        msg: Message = from_wire(cls, body)
+        msg: Any = from_wire(cls, body)
     except SchemaError as exc:
         raise InvalidMessageError(f"invalid {kind} message: {exc}") from None
     except Exception as exc:  # pragma: no cover - a bug, but never let it kill a game

@@ -24,7 +24,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from ..actors import REASON_LIMIT, Client, GameResult, GameSetup, Link, error_text, play_setup, raise_unless_policys
+from ..actors import (
+    REASON_LIMIT,
+    Client,
+    GameResult,
+    GameSetup,
+    Link,
+    TraceSink,
+    error_text,
+    play_setup,
+    raise_unless_policys,
+)
 from ..bots import Bot
 from ..protocol import DecisionRequest, Forfeit, GameOver, PriorityRequest
 from ..rules import Game, InvalidMessageError
@@ -95,15 +105,16 @@ def hellos(setup: GameSetup) -> list[SeatHello]:
 
 async def play_seats(setup: GameSetup, seats: Sequence[Seat], *, trace_path: Path | None = None,
                      history: bool = False, timestamps: bool = False,
-                     record_path: Path | None = None) -> tuple[Game, GameResult]:
+                     record_path: Path | None = None, watch: TraceSink | None = None,
+                     entrants: Sequence[str] | None = None) -> tuple[Game, GameResult]:
     """Play ``setup``'s game with seat ``i`` played by what ``seats[i]`` gives for it
-    (``play_setup``: ``trace_path``, ``history``, ``timestamps``, ``record_path`` are its);
-    returns the game (its final state) and the result."""
+    (``play_setup``: ``trace_path``, ``history``, ``timestamps``, ``record_path``, ``watch``,
+    ``entrants`` are its); returns the game (its final state) and the result."""
     if len(seats) != len(setup.decks):
         raise ValueError(f"{len(setup.decks)} decks but {len(seats)} seats")
     players = [seat.player(hello) for seat, hello in zip(seats, hellos(setup), strict=True)]
     return await play_setup(setup, players, trace_path=trace_path, history=history, timestamps=timestamps,
-                            record_path=record_path)
+                            record_path=record_path, watch=watch, entrants=entrants)
 
 
 def unbuilt(err: BaseException, *, entrant: str = "seat played by its caller") -> Client:

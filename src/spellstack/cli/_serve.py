@@ -1,0 +1,94 @@
+"""``spellstack serve``: host games for bots, people and front ends that connect over
+WebSockets, until stopped (Ctrl-C)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import sys
+from pathlib import Path
+
+import trio
+
+from .._printable import printable
+from ..server import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_PORT, GameServer, ServerSettings, serve
+from ._errors import CommandError
+
+__all__ = ["add_parser"]
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "serve", help="host games for bots and people that connect over WebSockets",
+        description="Host games for clients that connect over WebSockets: each frame one binary "
+                    "message holding one msgpack message of the player protocol. A client says "
+                    "Hello, creates games (one secret token per seat, one for spectators) and "
+                    "plays a seat with its token, or watches. Runs until stopped (Ctrl-C).",
+        epilog="docs/remote-bots.md walks a bot author through connecting; "
+               "docs/server-security.md is the threat model (put a TLS reverse proxy in front "
+               "before serving beyond this machine).")
+    p.add_argument("--host", default=DEFAULT_HOST,
+                   help=f"the address to listen on (default {DEFAULT_HOST}: this machine only)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
+                   help=f"the port to listen on (default {DEFAULT_PORT}; 0: any free port, printed)")
+    p.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
+                   help=f"games hosted at once; more are refused (default {DEFAULT_MAX_GAMES})")
+    p.add_argument("--trace-dir", type=Path, default=None, metavar="DIR",
+                   help="write each game's trace there, as GAME.jsonl (docs/trace-format.md)")
+    p.add_argument("--grace", type=float, default=DEFAULT_GRACE, metavar="SECONDS",
+                   help="seconds a seat's client may be away (not joined yet, or disconnected) "
+                        f"before the seat forfeits (default {DEFAULT_GRACE:g})")
+    p.set_defaults(run=run)
+
+
+def _settings(args: argparse.Namespace) -> ServerSettings:
+    """The server's settings from the arguments; CommandError naming a bad one."""
+    if not 0 <= args.port <= 65535:
+        raise CommandError(f"--port {args.port}: a port is 0 to 65535")
+    if args.max_games < 1:
+        raise CommandError(f"--max-games {args.max_games}: at least 1")
+    if not (math.isfinite(args.grace) and args.grace > 0):
+        raise CommandError(f"--grace {args.grace:g}: more than 0 seconds")
+    if args.trace_dir is not None and not args.trace_dir.is_dir():
+        raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: no such folder")
+    return ServerSettings(host=args.host, port=args.port, max_games=args.max_games,
+                          trace_dir=args.trace_dir, grace=args.grace)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("spellstack serve: %(message)s"))
+    log = logging.getLogger("spellstack.server")
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+
+    def listening(server: GameServer) -> None:
+        print(printable(f"spellstack serve: listening on ws://{settings.host}:{server.port} "
+                        f"(at most {settings.max_games} games; Ctrl-C stops)"), flush=True)
+
+    try:
+        try:
+            trio.run(lambda: serve(settings, listening=listening))
+        except BaseExceptionGroup as group:  # a nursery's: raise what it holds, alone
+            raise _alone(group) from None
+    except KeyboardInterrupt:
+        print("spellstack serve: stopped", file=sys.stderr)
+        return 0
+    except OSError as err:  # the address can't be listened on
+        raise CommandError(f"can't listen on {settings.host}:{settings.port}: {err.strerror or err}") from None
+    finally:
+        log.removeHandler(handler)
+    return 0
+
+
+def _alone(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The Ctrl-C or the listening error a group holds, else the group itself."""
+    for kind in (KeyboardInterrupt, OSError):
+        found: BaseException | None = group.subgroup(kind)
+        while isinstance(found, BaseExceptionGroup) and len(found.exceptions) == 1:
+            found = found.exceptions[0]
+        if found is not None and not isinstance(found, BaseExceptionGroup):
+            return found
+    return group

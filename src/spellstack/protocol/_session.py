@@ -1,0 +1,244 @@
+"""The session messages: what a client of ``spellstack serve`` and the server say around a game.
+
+A connection to the server carries, one per binary WebSocket message, msgpack envelopes as the
+game's own channels do (``{"k": KIND, "v": PROTOCOL_VERSION, "b": body}``): the session
+messages below, and, once the connection plays a seat, the player protocol's messages exactly as
+the coordinator sends and reads them. A session message is not a ``Message`` of a game: it
+crosses no channel between a game's actors and is never traced.
+
+A client says ``Hello`` first (the server answers ``Welcome``), may ``CreateGame`` (answered by
+``GameCreated``, holding one secret token per seat and one for spectators), and then plays a
+seat (``JoinSeat``, answered by ``Seated``) or watches (``Spectate``, answered by
+``Watching``, then ``Watched`` batches of public events). ``Resync`` asks for the full view
+again, ``Goodbye`` leaves; whatever is refused is answered by ``SessionError``
+(``docs/protocol.md``, "Sessions").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import ClassVar, Literal, TypeAlias, get_args
+
+from spellstack.protocol._messages import GameEvent
+from spellstack.rules import DEFAULT_TURN_LIMIT
+
+__all__ = [
+    "CLIENT_SESSION_KINDS",
+    "SESSION_KIND_BYTES",
+    "SESSION_TYPES",
+    "CreateGame",
+    "GameCreated",
+    "Goodbye",
+    "Hello",
+    "JoinSeat",
+    "Resync",
+    "SeatSpec",
+    "SeatToken",
+    "Seated",
+    "SessionError",
+    "SessionMessage",
+    "Spectate",
+    "Watched",
+    "Watching",
+    "Welcome",
+]
+
+Spectators: TypeAlias = Literal["none", "token"]
+"""Who may watch a game: nobody, or whoever holds its spectator token."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Client→server, its first message: the protocol version it speaks."""
+
+    KIND: ClassVar[str] = "Hello"
+    protocol: int
+    """The player protocol's version (``PROTOCOL_VERSION``), the ``v`` of every message."""
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """Server→client, the answer to ``Hello``."""
+
+    KIND: ClassVar[str] = "Welcome"
+    protocol: int
+    """The protocol version the server speaks."""
+    server: str
+    """The server's engine version."""
+    grace: float
+    """Seconds a seat's client may be away (disconnected, or not joined yet) before its seat
+    forfeits."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """One seat of a game to create."""
+
+    name: str
+    """The player's name: 1 to 40 letters, digits, ``_``, ``-`` or ``.``."""
+    deck: str
+    """A built-in deck's name (``dimir``, ``gruul``, ``orzhov``): never a path."""
+    bot: str = ""
+    """Empty: a remote seat, played by whoever joins with its token; else a built-in bot's
+    name (``random``, ``heuristic``), played on the server."""
+
+
+@dataclass(frozen=True, slots=True)
+class CreateGame:
+    """Client→server: host a game."""
+
+    KIND: ClassVar[str] = "CreateGame"
+    seats: tuple[SeatSpec, ...]
+    """The seats in turn order, 2 to 4 of them."""
+    deadline: float = 30.0
+    """Seconds each seat has for one decision."""
+    clock: str = ""
+    """Each seat's game clock, ``BASE+INC`` in seconds (``60+0.5``); empty: none."""
+    spectate: Spectators = "none"
+    """Who may watch: ``none``, or ``token`` (whoever holds the spectator token). A watched
+    game is traced for its spectator feed, which costs it some speed."""
+    seed: int | None = None
+    """The game's seed, to reproduce a game; None: the server draws a secret one."""
+    turn_limit: int = DEFAULT_TURN_LIMIT
+    """The game is a draw when this turn ends (1 to 1000)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatToken:
+    """One seat of a created game and the token that plays it."""
+
+    seat: int
+    """The seat, from 0."""
+    name: str
+    """Its player's name."""
+    token: str
+    """The secret that plays it (``JoinSeat``); empty for a seat a built-in bot plays."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameCreated:
+    """Server→client, the answer to ``CreateGame``: the game and its tokens."""
+
+    KIND: ClassVar[str] = "GameCreated"
+    game: str
+    """The game's id (its trace is ``GAME.jsonl`` in the server's trace folder)."""
+    seats: tuple[SeatToken, ...]
+    """Each seat's token, by seat."""
+    spectator: str
+    """The spectator token; empty if nobody may watch."""
+
+
+@dataclass(frozen=True, slots=True)
+class JoinSeat:
+    """Client→server: play the seat this token opens (or come back to it)."""
+
+    KIND: ClassVar[str] = "JoinSeat"
+    token: str
+    """A seat's token, as ``GameCreated`` gave it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """Server→client, the answer to ``JoinSeat``: the seat's game, as a bot process's hello
+    tells it. The game's messages follow."""
+
+    KIND: ClassVar[str] = "Seated"
+    game: str
+    """The game's id."""
+    seat: int
+    """The seat, from 0."""
+    players: tuple[str, ...]
+    """Every player's name, by seat."""
+    deadline: float
+    """Seconds the seat has for each decision."""
+    seed: int
+    """The seat's own seed, for whatever it draws at random."""
+
+
+@dataclass(frozen=True, slots=True)
+class Spectate:
+    """Client→server: watch the game this spectator token opens."""
+
+    KIND: ClassVar[str] = "Spectate"
+    token: str
+    """The game's spectator token."""
+
+
+@dataclass(frozen=True, slots=True)
+class Watching:
+    """Server→client, the answer to ``Spectate``: the game watched. ``Watched`` batches of its
+    public events follow, from the start, then its ``GameOver``."""
+
+    KIND: ClassVar[str] = "Watching"
+    game: str
+    """The game's id."""
+    players: tuple[str, ...]
+    """Every player's name, by seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Watched:
+    """Server→spectator: the game's public events since the last batch, in order."""
+
+    KIND: ClassVar[str] = "Watched"
+    first: int
+    """The number of the batch's first event in the game's public events, from 0."""
+    events: tuple[GameEvent, ...]
+    """The events: those private to no seat, without the engine's bookkeeping of who was
+    asked (``priority``, ``pass``, ``auto_pass``, ``refused``, ``malformed``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resync:
+    """Client→server: send the full view again (a seat: its pending request with the full
+    view; a spectator: every public event from the start)."""
+
+    KIND: ClassVar[str] = "Resync"
+
+
+@dataclass(frozen=True, slots=True)
+class Goodbye:
+    """Client→server: the connection leaves. A seat's token is spent by it: a seat still in
+    its game forfeits."""
+
+    KIND: ClassVar[str] = "Goodbye"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionError:
+    """Server→client: what the client sent is refused, and why. A refused token, a message
+    out of place or a session ended by the server is followed by the connection's close."""
+
+    KIND: ClassVar[str] = "Error"
+    reason: str
+    """Why, in one line (never a token, never anything of a game the connection does not
+    play)."""
+
+
+SessionMessage: TypeAlias = (
+    Hello | Welcome | CreateGame | GameCreated | JoinSeat | Seated | Spectate | Watching | Watched
+    | Resync | Goodbye | SessionError
+)
+"""Any session message."""
+
+SESSION_TYPES: Mapping[str, type[SessionMessage]] = MappingProxyType(
+    {cls.KIND: cls for cls in get_args(SessionMessage)})
+"""Session message class by ``KIND``."""
+
+CLIENT_SESSION_KINDS: frozenset[str] = frozenset(
+    cls.KIND for cls in (Hello, CreateGame, JoinSeat, Spectate, Resync, Goodbye))
+"""The session kinds a client sends."""
+
+SESSION_KIND_BYTES: Mapping[str, int] = MappingProxyType({
+    "Hello": 64,
+    "CreateGame": 1 << 10,
+    "JoinSeat": 128,
+    "Spectate": 128,
+    "Resync": 64,
+    "Goodbye": 64,
+})
+"""Largest session message of each kind a client sends, in bytes: a ``CreateGame`` of four
+seats with 40-character names and every field given is under 600 bytes; a token's message
+(43 characters of token) under 80; the others under 40."""

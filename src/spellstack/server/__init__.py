@@ -1,0 +1,89 @@
+"""The network service: ``spellstack serve`` hosts games for bots, people and front ends that
+connect over WebSockets (trio-websocket over wsproto: no framing of its own).
+
+Each frame is one binary WebSocket message holding one msgpack message: the session messages
+(``spellstack.protocol``: ``Hello``, ``CreateGame``, ``JoinSeat``, ``Spectate``, ``Resync``,
+``Goodbye`` and the server's answers), and, once a connection plays a seat, the player
+protocol's messages exactly as the coordinator sends and reads them. One concept per module:
+
+- ``ServerSettings`` (``_settings``): address, port, games at once, traces, grace period;
+- ``TokenBook`` (``_tokens``): the secrets that open a seat or a game's spectator view;
+- ``Connection`` (``_connection``): a client's WebSocket, binary frames, refusals then close;
+- ``RemoteSeat`` (``_remote_seat``): a seat played over a connection, one more kind of ``Seat``,
+  which survives its connections within the grace period;
+- ``SpectatorFeed`` (``_spectators``): a game's public events, for its spectators;
+- ``HostedGame``, ``plan_game`` (``_games``): a ``CreateGame`` checked into a game, and its run;
+- ``Session`` (``_sessions``): one connection from its hello to the seat it plays or the game
+  it watches;
+- ``GameServer``, ``serve`` (``_server``): the server itself.
+
+It sits beside the chat and the tournament, above the seats it plays games with. The protocol
+is ``docs/protocol.md`` ("Sessions"), a bot author's walk through it ``docs/remote-bots.md``,
+the threat model ``docs/server-security.md``.
+"""
+
+from ._connection import (
+    CLOSE_GOING_AWAY,
+    CLOSE_NORMAL,
+    CLOSE_POLICY,
+    CLOSE_SERVER_ERROR,
+    CLOSE_UNSUPPORTED,
+    CLOSE_WAIT,
+    Connection,
+    ConnectionGone,
+)
+from ._games import (
+    MAX_DEADLINE,
+    MAX_SEATS,
+    MAX_TURN_LIMIT,
+    MIN_DEADLINE,
+    GameRequestError,
+    HostedGame,
+    game_over,
+    plan_game,
+)
+from ._remote_seat import REMOTE_ENTRANT, Outcome, RemoteSeat
+from ._server import GameServer, serve
+from ._sessions import TOKEN_REFUSED, Session
+from ._settings import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_PORT, ServerSettings
+from ._spectators import BATCH_EVENTS, NOT_WATCHED, SpectatorFeed
+from ._tokens import MAX_TOKEN_LENGTH, TOKEN_BYTES, Grant, TokenBook, new_token
+
+__all__ = [
+    "BATCH_EVENTS",
+    "CLOSE_GOING_AWAY",
+    "CLOSE_NORMAL",
+    "CLOSE_POLICY",
+    "CLOSE_SERVER_ERROR",
+    "CLOSE_UNSUPPORTED",
+    "CLOSE_WAIT",
+    "DEFAULT_GRACE",
+    "DEFAULT_HOST",
+    "DEFAULT_MAX_GAMES",
+    "DEFAULT_PORT",
+    "MAX_DEADLINE",
+    "MAX_SEATS",
+    "MAX_TOKEN_LENGTH",
+    "MAX_TURN_LIMIT",
+    "MIN_DEADLINE",
+    "NOT_WATCHED",
+    "REMOTE_ENTRANT",
+    "TOKEN_BYTES",
+    "TOKEN_REFUSED",
+    "Connection",
+    "ConnectionGone",
+    "GameRequestError",
+    "GameServer",
+    "Grant",
+    "HostedGame",
+    "Outcome",
+    "RemoteSeat",
+    "ServerSettings",
+    "Session",
+    "SpectatorFeed",
+    "TokenBook",
+    "game_over",
+    "new_token",
+    "plan_game",
+    "serve",
+]

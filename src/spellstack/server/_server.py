@@ -1,0 +1,119 @@
+"""``GameServer``: the WebSocket server that hosts games for remote clients (``spellstack serve``)."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from functools import partial
+
+import trio
+from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, serve_websocket
+
+from ..protocol import MAX_PLAYER_MESSAGE_BYTES, CreateGame, GameCreated, GameOver, SeatToken
+from ._connection import CLOSE_SERVER_ERROR, CLOSE_WAIT, Connection
+from ._games import GameRequestError, HostedGame, plan_game
+from ._sessions import Session, log
+from ._settings import ServerSettings
+from ._tokens import Grant, TokenBook
+
+__all__ = ["GameServer", "serve"]
+
+
+class GameServer:
+    """Hosts games for clients that connect over WebSockets (``run``): each connection says
+    hello, may create games, then plays one seat or watches one game (``Session``)."""
+
+    def __init__(self, settings: ServerSettings | None = None) -> None:
+        self.settings = settings if settings is not None else ServerSettings()
+        """How it runs."""
+        self.tokens = TokenBook()
+        """Every live token."""
+        self.games: dict[str, HostedGame] = {}
+        """The games hosted now, by id."""
+        self.port: int | None = None
+        """The port it listens on, once it does (``settings.port``, or the one the system
+        picked for 0)."""
+        self.played = 0
+        """Games played to their end since it started."""
+        self._nursery: trio.Nursery | None = None
+
+    async def run(self, *, task_status: trio.TaskStatus[GameServer] = trio.TASK_STATUS_IGNORED) -> None:
+        """Listen and host until cancelled (``nursery.start``: started once it listens)."""
+        s = self.settings
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            listening = await nursery.start(partial(
+                serve_websocket, self._handle, s.host, s.port, None,
+                # A frame is one message from a player: over its limit, the library closes
+                # the connection (1009) before the frame is kept.
+                max_message_size=MAX_PLAYER_MESSAGE_BYTES, connect_timeout=s.hello_timeout,
+                disconnect_timeout=CLOSE_WAIT))
+            self.port = listening.port
+            task_status.started(self)
+
+    async def _handle(self, request: WebSocketRequest) -> None:
+        """One connection, from its handshake to its end."""
+        try:
+            ws = await request.accept()
+        except ConnectionClosed:
+            return
+        remote = ws.remote
+        peer = f"{remote.address}:{remote.port}" if isinstance(remote, Endpoint) else str(remote)
+        conn = Connection(ws, peer)
+        try:
+            await Session(self, conn).run()
+        except Exception:  # a fault serving one connection ends that connection alone
+            log.exception("connection from %s failed", peer)
+            await conn.close(CLOSE_SERVER_ERROR, "server error")
+
+    def create(self, request: CreateGame) -> GameCreated:
+        """Host the game ``request`` asks for: its tokens.
+
+        Raises:
+            GameRequestError: The game can't be played, or the server hosts its most games.
+        """
+        s = self.settings
+        if len(self.games) >= s.max_games:
+            raise GameRequestError(f"the server hosts {s.max_games} games at once, its limit: try again later")
+        assert self._nursery is not None, "the server is not running"
+        game_id = f"g{secrets.token_hex(6)}"
+        setup = plan_game(request, game_id)
+        hosted = HostedGame(setup, [spec.bot for spec in request.seats], grace=s.grace,
+                            after_game=s.after_game, spectate=request.spectate == "token",
+                            trace_dir=s.trace_dir)
+        seats = tuple(SeatToken(n, name, self.tokens.issue(Grant(game_id, "seat", n)) if n in hosted.remote else "")
+                      for n, name in enumerate(setup.players))
+        spectator = self.tokens.issue(Grant(game_id, "spectator")) if hosted.feed is not None else ""
+        self.games[game_id] = hosted
+        self._nursery.start_soon(self._host, hosted)
+        log.info("game %s created: %s", game_id, " vs ".join(
+            f"{spec.name} ({spec.deck}, {spec.bot or 'remote'})" for spec in request.seats))
+        return GameCreated(game_id, seats, spectator)
+
+    async def _host(self, hosted: HostedGame) -> None:
+        """Play a hosted game to its end, then forget it: its tokens open nothing more."""
+        game_id = hosted.game_id
+        try:
+            result = await hosted.run()
+            self.played += 1
+            log.info("game %s over on turn %d: %s", game_id, result.turns, result.reason)
+        except Exception:  # a game that can't be played (its trace can't be written) ends alone
+            log.exception("game %s could not be played", game_id)
+        finally:
+            feed = hosted.feed
+            if feed is not None and feed.over is None:
+                feed.finish(GameOver("", (), "the game could not be played"))
+            for seat in hosted.remote.values():
+                seat.end()
+            self.tokens.revoke_game(game_id)
+            del self.games[game_id]
+            hosted.done.set()
+
+
+async def serve(settings: ServerSettings, *, listening: Callable[[GameServer], object] = lambda server: None) -> None:
+    """Run a server with ``settings`` until cancelled; ``listening`` is called with it once it
+    listens."""
+    server = GameServer(settings)
+    async with trio.open_nursery() as nursery:
+        await nursery.start(server.run)
+        listening(server)

@@ -1,0 +1,89 @@
+"""Tokens: the secrets that open a seat or a game's spectator view.
+
+A token is 32 random bytes from the operating system (``secrets``), written in URL-safe
+base64 (43 characters). The server keeps only each token's SHA-256 digest: a presented token is
+hashed, found by its digest and then compared with it in constant time (``hmac.compare_digest``),
+so neither the lookup nor the comparison takes a time that depends on how much of a guess is
+right (the guess's digest is unrelated to the token's). A token is never logged, traced or
+quoted in an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from typing import Literal
+
+__all__ = ["MAX_TOKEN_LENGTH", "TOKEN_BYTES", "Grant", "TokenBook", "new_token"]
+
+TOKEN_BYTES = 32
+"""Random bytes in a token (256 bits)."""
+MAX_TOKEN_LENGTH = 64
+"""The longest token a client may present (a token is 43 characters)."""
+
+
+def new_token() -> str:
+    """A fresh token."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What one token opens."""
+
+    game: str
+    """The game's id."""
+    role: Literal["seat", "spectator"]
+    """Whether it plays a seat or watches."""
+    seat: int = -1
+    """The seat it plays (-1 for a spectator token)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    digest: bytes
+    """The token's SHA-256 digest."""
+    grant: Grant
+    """What it opens."""
+
+
+def _digest(token: str) -> bytes:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+
+
+class TokenBook:
+    """Every live token of a server, by digest."""
+
+    def __init__(self) -> None:
+        self._entries: dict[bytes, _Entry] = {}
+
+    def issue(self, grant: Grant) -> str:
+        """A new token for ``grant``."""
+        token = new_token()
+        digest = _digest(token)
+        self._entries[digest] = _Entry(digest, grant)
+        return token
+
+    def find(self, token: str) -> Grant | None:
+        """What ``token`` opens, or None (unknown, revoked, or not a token)."""
+        if not 0 < len(token) <= MAX_TOKEN_LENGTH:
+            return None
+        digest = _digest(token)
+        entry = self._entries.get(digest)
+        if entry is None or not hmac.compare_digest(entry.digest, digest):
+            return None
+        return entry.grant
+
+    def revoke(self, token: str) -> None:
+        """``token`` opens nothing from now on (a seat's client said goodbye)."""
+        self._entries.pop(_digest(token), None)
+
+    def revoke_game(self, game: str) -> None:
+        """Every token of ``game`` opens nothing from now on (the game is over)."""
+        for digest in [d for d, e in self._entries.items() if e.grant.game == game]:
+            del self._entries[digest]
+
+    def __len__(self) -> int:
+        return len(self._entries)
