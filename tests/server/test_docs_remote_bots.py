@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 
 from tests.server._clients import loopback, running_server
@@ -49,6 +50,7 @@ async def test_the_walk_through_plays_a_game_and_prints_what_the_page_shows(tmp_
     assert out == "".join(_blocks("text")[1:])
 
 
+@pytest.mark.slow
 def test_serve_prints_where_it_listens_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     [listening] = re.findall(r"prints `(spellstack serve: listening on [^`]*)`", DOC.read_text("utf-8"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), os.environ.get("PYTHONPATH", "")))}
