@@ -2,7 +2,8 @@
 record's replay can be compared with the trace byte for byte. The misbehaving seats (a bot that
 hangs, one that holds the event loop past its deadline, one that stops reading, one that sends
 bytes that can't be read, asks for full views, tries an illegal action and sets its stops, one
-that concedes) play on a mock clock, as ``spellstack replay`` does."""
+that concedes), and the seats on a game clock (one that thinks, one that holds the loop, one
+whose reply comes after its loss), play on a mock clock, as ``spellstack replay`` does."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ import trio
 import trio.testing
 
 from spellstack import Action, RandomBot, default_answer
-from spellstack.actors import Client, Link, SeatConfig, play_one_game
+from spellstack.actors import Client, GameClock, Link, SeatConfig, play_one_game
 from spellstack.bots import Bot
 from spellstack.cli import main
 from spellstack.protocol import (
@@ -150,3 +151,73 @@ async def misbehaves(link: Link) -> None:
             await link.send(Concede())
             continue
         await link.send(answer)
+
+
+class Thinks(RandomBot):
+    """Plays at random, taking ``think`` seconds of its own time over each decision (waiting,
+    as a bot that thinks elsewhere: an ``async decide`` that sleeps)."""
+
+    def __init__(self, seed: int, think: float) -> None:
+        super().__init__(seed)
+        self.think = think
+
+    async def decide(self, view: PlayerView, decision: Decision) -> Reply:  # type: ignore[override]
+        await trio.sleep(self.think)
+        return super().decide(view, decision)
+
+
+class HoldsTheLoop(RandomBot):
+    """Plays at random, holding the event loop ``hold`` seconds over each decision (on the mock
+    clock: it moves it on without yielding, as if it computed that long)."""
+
+    def __init__(self, seed: int, hold: float) -> None:
+        super().__init__(seed)
+        self.hold = hold
+
+    def decide(self, view: PlayerView, decision: Decision) -> Reply:
+        clock = trio.lowlevel.current_clock()
+        assert isinstance(clock, trio.testing.MockClock)
+        clock.jump(self.hold)
+        return super().decide(view, decision)
+
+
+def play_on_clock(folder: Path, policies: Sequence[Bot | Client], clock: GameClock, *, seed: int = 4,
+                  turn_limit: int = 0) -> Played:
+    """One game of the given seats (ann then ben), each on ``clock`` with a 1 s deadline, on a
+    mock clock, traced and recorded."""
+    played = Played(folder / "game.jsonl", folder / "game.json")
+    configs = [SeatConfig(timeout=1.0, clock=clock)] * 2
+    trio.run(lambda: play_one_game(["gruul", "orzhov"], policies, seed, names=["ann", "ben"],
+                                   trace_path=played.trace, record_path=played.record,
+                                   configs=configs, turn_limit=turn_limit),
+             clock=trio.testing.MockClock(autojump_threshold=0))
+    return played
+
+
+def answers_after_its_loss(at: int) -> list[Client]:
+    """Two seats answering with the default answers: ben at once, ann after 0.3 s of her own
+    time each, except her ``at``-th request, which she answers only once ben is told the game
+    is over (her reply comes after she lost on time, as a reply on its way when the clock ran
+    out does)."""
+    over = trio.Event()
+
+    def reply(msg: PriorityRequest | DecisionRequest) -> SubmitAction | SubmitAnswer:
+        answer = default_answer(msg.decision)
+        return SubmitAction(msg.decision.id, answer) if isinstance(answer, Action) else SubmitAnswer(answer)
+
+    async def ann(link: Link) -> None:
+        asked = 0
+        while True:
+            msg = await link.receive()
+            if isinstance(msg, PriorityRequest | DecisionRequest):
+                asked += 1
+                await (over.wait() if asked == at else trio.sleep(0.3))
+                await link.send(reply(msg))
+
+    async def ben(link: Link) -> None:
+        while not isinstance(msg := await link.receive(), GameOver):
+            if isinstance(msg, PriorityRequest | DecisionRequest):
+                await link.send(reply(msg))
+        over.set()
+
+    return [Client(ann), Client(ben)]

@@ -15,7 +15,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {ROOT / "docs" / "replay-and-why.md": 5, ROOT / "docs" / "trace-format.md": 1,
-         ROOT / "docs" / "records.md": 6}
+         ROOT / "docs" / "records.md": 8}
 """Each page, and how many console blocks it has at least."""
 _PRELUDE = 'spellstack() { "$PY" -m spellstack "$@"; }\npython() { "$PY" "$@"; }\n'
 """``spellstack`` and ``python`` as installed, for the commands run here."""

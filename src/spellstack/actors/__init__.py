@@ -22,6 +22,7 @@ from ._player import (
     raise_unless_policys,
 )
 from ._record import (
+    AFTER_LOSS,
     FORFEITED,
     RECORD_EVENT,
     RECORD_FORMAT,
@@ -43,6 +44,7 @@ from ._tracer import TRACE_FORMAT, TraceSink, TraceWriter, tracer_actor
 from ._wire import Link, TraceRecord, Wire
 
 __all__ = [
+    "AFTER_LOSS",
     "ENGINE_ERROR",
     "FORFEITED",
     "GAME_OVER_GRACE",

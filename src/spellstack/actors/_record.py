@@ -12,25 +12,47 @@ It is one JSON object (``encode_record``; ``docs/records.md``): its keys sorted,
 clock's reading, so the same game gives the same bytes. A message is kept in its named form
 without the fields that hold their defaults (``sparse``), which is what makes it small: a
 priority pass is ``{"action":{"kind":"pass"},"decision_id":7}``.
+
+A game on game clocks is played by time as well as by answers, so its record also holds the
+clocks and, for each answer a clocked seat had taken, the milliseconds its clock was charged;
+for the reply that came too late, just more than the seat had left; for a reply that came only
+after its seat had lost on time, that it did. That is what its replay takes over each answer,
+so that every request shows the time left it showed and a loss on time is lost again. The
+times are read off the requests' clock readings, as a trace's replay reads them
+(``_SeatTimes``). A game without clocks gives the same record as before clocks were recorded.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgpack  # type: ignore[import-untyped]  # ships no type information
 import orjson
 
 from .._version import __version__
 from ..cards import Deck
-from ..protocol import GameEvent, Message, decode_trusted, from_plain, to_plain
+from ..protocol import (
+    Accepted,
+    GameEvent,
+    GameOver,
+    Message,
+    SubmitAction,
+    SubmitAnswer,
+    decode_trusted,
+    from_plain,
+    to_plain,
+)
 from ..rules import InvalidMessageError, StartSettings
+from ._clock import GameClock
 from ._coordinator import GameResult, SeatConfig
 from ._wire import TraceRecord
 
 __all__ = [
+    "AFTER_LOSS",
     "FORFEITED",
     "RECORD_EVENT",
     "RECORD_FORMAT",
@@ -48,6 +70,9 @@ __all__ = [
 
 RECORD_FORMAT = 1
 """Version of the record format (``docs/records.md``)."""
+AFTER_LOSS = "after loss"
+"""What a record's entry holds in place of a time for a message that came after its seat had
+lost on time, once the game was over."""
 RECORD_EVENT = "record"
 """A record's ``event``: what tells a record from a trace, whose lines have ``header``,
 ``message`` and ``result``."""
@@ -95,6 +120,14 @@ class RecordedMessage:
     """Bytes the player sent that could not be read (a ``malformed`` event's)."""
     forfeit: str = ""
     """The coordinator's forfeit of the seat: its reason, as the trace's ``forfeit`` event."""
+    clock_ms: int | None = None
+    """For a message of a seat on a game clock: the milliseconds of its time it took, as the
+    clock measured them. An answer taken: what its clock was charged for it (less than it had
+    left); the reply that came too late: one more than it had left. None: neither, or no
+    clock."""
+    after_loss: bool = False
+    """A message that came after its seat had lost on time, once the game was over (a replay
+    sends it as the game ends)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +145,10 @@ class RecordedResult:
     received: tuple[int, ...]
     """How many messages the coordinator sent each seat, by seat (a replay's seat is sent no
     more)."""
+    clock_left: tuple[float, ...] = ()
+    """Each seat's time left on its game clock at the end, in seconds, by seat
+    (``GameResult.clock_left``: 0 for a seat that lost on time, ``inf`` for a seat without a
+    clock beside seats with one); empty when no seat had a clock."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +174,11 @@ class GameRecord:
     """What the players sent, and the coordinator's forfeits, in order."""
     result: RecordedResult
     """How it ended."""
-    clock: None = None
-    """The game clock's settings: none yet, kept as null."""
+
+    @property
+    def clocks(self) -> tuple[GameClock | None, ...]:
+        """Each seat's game clock, by seat (None: it had none)."""
+        return tuple(s.config.clock for s in self.seats)
 
 
 def deck_runs(cards: Sequence[str]) -> tuple[tuple[str, int], ...]:
@@ -182,10 +222,17 @@ def _compact(msg: Message) -> Any:
 
 
 def record_entry(entry: RecordedMessage) -> list[Any]:
-    """An entry as the record's JSON holds it: ``[seat, after, KIND, payload]`` for a message,
-    ``[seat, after, "bytes", HEX]``, ``[seat, after, "forfeited", REASON]``."""
+    """An entry as the record's JSON holds it: ``[seat, after, KIND, payload]`` for a message
+    (``[seat, after, KIND, payload, MS]`` with its time on a game clock, ``[seat, after, KIND,
+    payload, "after loss"]`` once its seat had lost on time), ``[seat, after, "bytes", HEX]``,
+    ``[seat, after, "forfeited", REASON]``."""
     if entry.message is not None:
-        return [entry.seat, entry.after, entry.message.KIND, _compact(entry.message)]
+        sent = [entry.seat, entry.after, entry.message.KIND, _compact(entry.message)]
+        if entry.after_loss:
+            sent.append(AFTER_LOSS)
+        elif entry.clock_ms is not None:
+            sent.append(entry.clock_ms)
+        return sent
     if entry.forfeit:
         return [entry.seat, entry.after, FORFEITED, entry.forfeit]
     return [entry.seat, entry.after, UNREADABLE, entry.data.hex()]
@@ -199,10 +246,28 @@ def _seat_json(seat: RecordedSeat) -> dict[str, Any]:
             "stops": None if config.stops is None else to_plain(config.stops)}
 
 
+def _clock_json(clock: GameClock | None) -> dict[str, float] | None:
+    """A game clock as a record (and a trace's header) holds it: ``base`` and ``increment``."""
+    return None if clock is None else {"base": clock.base, "increment": clock.increment}
+
+
+def _clocks_json(clocks: Sequence[GameClock | None]) -> Any:
+    """A record's ``clock``: null (no seat has one), the clock every seat has, or each seat's
+    (object or null) when they differ."""
+    if all(c is None for c in clocks):
+        return None
+    if all(c == clocks[0] for c in clocks):
+        return _clock_json(clocks[0])
+    return [_clock_json(c) for c in clocks]
+
+
 def encode_record(record: GameRecord) -> bytes:
     """The record as its file holds it: one JSON object, keys sorted, and a newline."""
     start = record.start
     result = record.result
+    # The time left at the end only where there were clocks (a seat without one: null).
+    clock_left = {"clock_left": [t if math.isfinite(t) else None for t in result.clock_left]
+                  } if result.clock_left else {}
     body = {
         "event": RECORD_EVENT, "format": record.format, "engine": record.engine,
         "game": record.game, "seed": record.seed,
@@ -211,10 +276,10 @@ def encode_record(record: GameRecord) -> bytes:
         # A game pair's fixed start and library seeds, only when set.
         | ({} if start.starting is None else {"starting": start.starting})
         | ({"library_seeds": list(start.library_seeds)} if start.library_seeds else {}),
-        "turn_limit": record.turn_limit, "clock": record.clock,
+        "turn_limit": record.turn_limit, "clock": _clocks_json(record.clocks),
         "messages": [record_entry(m) for m in record.messages],
         "result": {"winner": result.winner, "reason": result.reason, "turns": result.turns,
-                   "final_hash": result.final_hash, "received": list(result.received)},
+                   "final_hash": result.final_hash, "received": list(result.received), **clock_left},
     }
     return orjson.dumps(body, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
 
@@ -233,6 +298,17 @@ class GameRecorder:
         self._actor = {f"player:{s.name}": i for i, s in enumerate(self._seats)}
         self._received = [0] * len(self._seats)
         self._messages: list[RecordedMessage] = []
+        self._times = [None if s.config.clock is None else _SeatTimes(s.config.clock) for s in self._seats]
+        """Each seat's game clock as its requests show it (None: it has none)."""
+        self._over = -1
+        """With game clocks: the number of entries when the game's first ``GameOver`` was sent
+        (-1: not yet)."""
+        self.message: Callable[[TraceRecord], None] = (
+            self._take if all(t is None for t in self._times) else self._take_on_clock)
+        """Take one traced record (``TraceSink.message``): a message to a seat is counted, a
+        message from one kept; of the events, a seat's unreadable bytes and its forfeits are
+        kept. With game clocks, what a clocked seat is sent is read for its clock too (chosen
+        once: a game without clocks pays nothing for them)."""
 
     @classmethod
     def of(cls, *, game: str, seed: int, names: Sequence[str], entrants: Sequence[str],
@@ -243,9 +319,8 @@ class GameRecorder:
                  for n, e, b, d, c in zip(names, entrants, bot_seeds, decks, configs, strict=True)]
         return cls(game=game, seed=seed, seats=seats, start=start, turn_limit=turn_limit)
 
-    def message(self, rec: TraceRecord) -> None:
-        """Take one traced record: a message to a seat is counted, a message from one kept;
-        of the events, a seat's unreadable bytes and its forfeits are kept."""
+    def _take(self, rec: TraceRecord) -> None:
+        """``message`` (see there)."""
         seat = self._actor.get(rec.receiver)
         if seat is not None:
             self._received[seat] += 1
@@ -262,10 +337,116 @@ class GameRecorder:
         elif ev.kind == "forfeit":
             self._messages.append(RecordedMessage(ev.player, self._received[ev.player], forfeit=ev.text))
 
+    def _take_on_clock(self, rec: TraceRecord) -> None:
+        """``message`` in a game with game clocks: a request to a clocked seat shows its time
+        left (the time the answer taken before it cost), and an ``Accepted`` names the answer
+        taken."""
+        self._take(rec)
+        seat = self._actor.get(rec.receiver)
+        if seat is None:
+            return
+        if rec.kind == _GAME_OVER and self._over < 0:
+            self._over = len(self._messages)
+        times = self._times[seat]
+        if times is None:
+            return
+        if rec.kind in _REQUESTS:
+            times.asked = self._received[seat]
+            # Read off the unpacked request, without building the message and its view.
+            shown = msgpack.unpackb(rec.data, raw=False)["b"].get("clock")
+            if shown is not None:
+                times.reading(round(shown["left"] * 1000))
+        elif rec.kind == _ACCEPTED:
+            accepted = decode_trusted(rec.data)
+            assert isinstance(accepted, Accepted)
+            for i in range(len(self._messages) - 1, -1, -1):
+                entry = self._messages[i]
+                if entry.seat == seat and _decision_of(entry.message) == accepted.decision_id:
+                    times.taken(i)
+                    break
+
     def finish(self, result: GameResult) -> GameRecord:
         """The record of the game, ended with ``result``."""
+        messages = self._messages
+        spent: dict[int, int] = {}
+        lost: set[int] = set()
+        over = len(messages) if self._over < 0 else self._over
+        for seat, times in enumerate(self._times):
+            if times is None:
+                continue
+            left = result.clock_left[seat] if seat < len(result.clock_left) else math.inf
+            if left == 0:  # it lost on time, at its last request's reading
+                times.lost(seat, messages[:over])
+                lost.add(seat)
+            if math.isfinite(left):
+                times.reading(round(left * 1000))
+            spent |= times.spent
+        # What a seat that lost on time sent once the game was over came after its loss.
+        late = {i for i in range(over, len(messages)) if messages[i].seat in lost and messages[i].message}
+        if spent or late:
+            messages = [dataclasses.replace(m, after_loss=True) if i in late else
+                        dataclasses.replace(m, clock_ms=spent[i]) if i in spent else m
+                        for i, m in enumerate(messages)]
         return GameRecord(RECORD_FORMAT, __version__, self._game, self._seed, self._seats,
-                          self._start, self._turn_limit, tuple(self._messages),
+                          self._start, self._turn_limit, tuple(messages),
                           RecordedResult(result.winner, result.reason, result.turns, result.final_hash,
-                                         tuple(self._received)))
+                                         tuple(self._received), tuple(result.clock_left)))
 
+
+_REQUESTS = frozenset(("PriorityRequest", "DecisionRequest"))
+"""The messages that show a seat its game clock."""
+_ACCEPTED = Accepted.KIND
+_GAME_OVER = GameOver.KIND
+
+
+def _decision_of(message: Message | None) -> int | None:
+    """The decision a message answers (None: it answers none)."""
+    if isinstance(message, SubmitAction):
+        return message.decision_id
+    if isinstance(message, SubmitAnswer):
+        return message.answer.decision_id
+    return None
+
+
+class _SeatTimes:
+    """One seat's game clock as the requests it is sent show it, and what each of its answers
+    taken cost it: the time left falls by that, less the increment, from the reading before
+    the answer to the next one (or to the end's time left). A trace's replay reads a trace's
+    requests the same way."""
+
+    __slots__ = ("_taken", "asked", "increment_ms", "left_ms", "spent")
+
+    def __init__(self, clock: GameClock) -> None:
+        self.left_ms = round(clock.base * 1000)
+        """The last reading of the time left, in milliseconds."""
+        self.increment_ms = round(clock.increment * 1000)
+        """What each answer taken adds, in milliseconds."""
+        self.asked = 0
+        """How many messages the seat had been sent when its last request came."""
+        self.spent: dict[int, int] = {}
+        """Milliseconds each answer taken cost, and the reply too late, by record entry."""
+        self._taken: tuple[int, int] | None = None
+        """An answer taken whose cost the next reading tells: its entry, and the time left
+        before it."""
+
+    def taken(self, entry: int) -> None:
+        """The answer of record entry ``entry`` was taken, at the last reading."""
+        self._taken = (entry, self.left_ms)
+
+    def reading(self, left_ms: int) -> None:
+        """A reading of ``left_ms`` left: the cost of the answer taken before it, if any."""
+        if self._taken is not None:
+            entry, before = self._taken
+            self._taken = None
+            self.spent[entry] = before + self.increment_ms - left_ms
+        self.left_ms = left_ms
+
+    def lost(self, seat: int, messages: Sequence[RecordedMessage]) -> None:
+        """The seat lost on time: if its last message answered its last request, that reply
+        came too late, past the ``left_ms`` it had (a seat silent to the end sent none)."""
+        for i in range(len(messages) - 1, -1, -1):
+            entry = messages[i]
+            if entry.seat == seat and entry.message is not None:
+                if entry.after >= self.asked:
+                    self.spent[i] = self.left_ms + 1
+                return

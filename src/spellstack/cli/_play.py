@@ -101,11 +101,6 @@ def run(args: argparse.Namespace) -> int:
         if args.trace is not None and args.record.resolve() == args.trace.resolve():
             raise CommandError("--record and --trace name the same file; give each its own")
     clock = clock_option(args.clock)
-    if clock is not None and args.record is not None:
-        # A record holds what the players sent, not how long they took: a game on the clock
-        # can't be replayed from it (its trace can).
-        raise CommandError("--record and --clock: a record can't replay a game on the clock yet; "
-                           "keep its --trace instead")
     names, decks, seats = _table(args)
     configs = [SeatConfig(clock=clock)] * 2 if clock is not None else []
     # The random bots' seeds are 2 * seed + 1 and + 2 (GameSetup's default).

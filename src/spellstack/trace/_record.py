@@ -7,10 +7,18 @@ of another record format or engine version (``RecordFormatError``); ``check_reco
 game again, each seat sending what its player sent (the trace's replay, ``play_scripts``, fed
 from the record: ``record_scripts``), and compares the result and the final state hash.
 Traced (``trace_path``), the replay writes the very trace the game wrote.
+
+A game on game clocks replays by the record's times, never by the replaying machine's: each
+answer taken is sent after the milliseconds its clock was charged, a reply that came too late
+holds the loop past the time its seat had left, and one that came after its seat had lost on
+time is sent as the game ends, as a trace's replay does from the trace's clock readings
+(``record_scripts``).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,11 +29,13 @@ import orjson
 
 from .._version import __version__
 from ..actors import (
+    AFTER_LOSS,
     FORFEITED,
     RECORD_EVENT,
     RECORD_FORMAT,
     TRACE_FORMAT,
     UNREADABLE,
+    GameClock,
     GameRecord,
     GameResult,
     RecordedMessage,
@@ -58,7 +68,10 @@ _KEYS = frozenset(("event", "format", "engine", "game", "seed", "seats", "start"
 _SEAT_KEYS = frozenset(("name", "entrant", "bot_seed", "deck", "cards", "deadline", "auto_pass", "stops"))
 """A seat's keys, every one required."""
 _RESULT_KEYS = frozenset(("winner", "reason", "turns", "final_hash", "received"))
-"""The result's keys, every one required."""
+"""The result's keys, every one required (and ``clock_left``, required with game clocks and
+only then)."""
+_CLOCK_KEYS = frozenset(("base", "increment"))
+"""A game clock's keys, both required."""
 _BROKEN_RECORD = re.compile(rb'"event"\s*:\s*"record"')
 """How a record that is not JSON (cut short, edited) still shows what it was meant to be."""
 
@@ -186,14 +199,51 @@ class _Reader:
             raise self.fail("start.library_seeds", f"expected {seats} whole numbers, got {short_value(seeds)}")
         return StartSettings(chooser, self.get(raw, "mulligans", "start", bool), starting, tuple(seeds))
 
-    def entry(self, raw: Any, where: str, seats: int) -> RecordedMessage:
-        if not isinstance(raw, list) or len(raw) != 4:
-            raise self.fail(where, f"expected [seat, messages received, kind, what], got {short_value(raw)}")
-        seat, after, kind, body = raw
+    def clock(self, raw: Any, where: str) -> GameClock | None:
+        """A game clock, ``{"base": SECONDS, "increment": SECONDS}``, or null."""
+        if raw is None:
+            return None
+        if not isinstance(raw, dict):
+            raise self.fail(where, f"expected an object or null, got {_kind(raw)}")
+        self.keys(raw, _CLOCK_KEYS, where)
+        try:
+            return GameClock(self.get(raw, "base", where, float, int),
+                             self.get(raw, "increment", where, float, int))
+        except ValueError as err:
+            raise self.fail(where, str(err)) from None
+
+    def clocks(self, raw: Any, seats: int) -> tuple[GameClock | None, ...]:
+        """The record's ``clock``: null, the clock of every seat, or each seat's (a list)."""
+        if not isinstance(raw, list):
+            return (self.clock(raw, "clock"),) * seats
+        if len(raw) != seats:
+            raise self.fail("clock", f"expected a clock (or null) for each of the {seats} seats, "
+                            f"got {short_value(raw)}")
+        return tuple(self.clock(c, f"clock[{i}]") for i, c in enumerate(raw))
+
+    def entry(self, raw: Any, where: str, clocks: tuple[GameClock | None, ...]) -> RecordedMessage:
+        seats = len(clocks)
+        if not isinstance(raw, list) or len(raw) not in (4, 5):
+            raise self.fail(where, f"expected [seat, messages received, kind, what] (and milliseconds "
+                            f"on a game clock), got {short_value(raw)}")
+        seat, after, kind, body = raw[:4]
         if type(seat) is not int or not 0 <= seat < seats:
             raise self.fail(where, f"the seat must be from 0 to {seats - 1}, got {short_value(seat)}")
         if type(after) is not int or after < 0:
             raise self.fail(where, f"messages received must be 0 or more, got {short_value(after)}")
+        if len(raw) == 5:
+            spent = raw[4]
+            if kind == UNREADABLE or kind == FORFEITED:
+                raise self.fail(where, f"{kind}: expected 4 items, got 5 (only a message takes time)")
+            if clocks[seat] is None:
+                raise self.fail(where, f"a time on a game clock, but seat {seat} has none")
+            entry = self.entry(raw[:4], where, clocks)
+            if spent == AFTER_LOSS:
+                return dataclasses.replace(entry, after_loss=True)
+            if type(spent) is not int or spent < 0:
+                raise self.fail(where, f"the time on the clock must be a whole number of milliseconds, "
+                                f"0 or more, or {AFTER_LOSS!r}, got {short_value(spent)}")
+            return dataclasses.replace(entry, clock_ms=spent)
         if kind == UNREADABLE or kind == FORFEITED:
             if not isinstance(body, str):
                 raise self.fail(where, f"{kind}: expected a string, got {_kind(body)}")
@@ -211,10 +261,13 @@ class _Reader:
         except SpellstackError as err:
             raise self.fail(where, f"{kind}: {err}") from None
 
-    def result(self, raw: Any, messages: tuple[RecordedMessage, ...], seats: int) -> RecordedResult:
+    def result(self, raw: Any, messages: tuple[RecordedMessage, ...], clocks: tuple[GameClock | None, ...]
+               ) -> RecordedResult:
+        seats = len(clocks)
         if not isinstance(raw, dict):
             raise self.fail("result", f"expected an object, got {_kind(raw)}")
-        self.keys(raw, _RESULT_KEYS, "result")
+        timed = any(c is not None for c in clocks)
+        self.keys(raw, _RESULT_KEYS | ({"clock_left"} if timed else set()), "result")
         received = self.get(raw, "received", "result", list)
         if len(received) != seats or not all(type(n) is int for n in received):
             raise self.fail("result.received", f"expected a count of messages for each of the {seats} "
@@ -226,7 +279,18 @@ class _Reader:
         return RecordedResult(self.get(raw, "winner", "result", str, null=True),
                               self.get(raw, "reason", "result", str),
                               self.get(raw, "turns", "result", int),
-                              self.get(raw, "final_hash", "result", str), tuple(received))
+                              self.get(raw, "final_hash", "result", str), tuple(received),
+                              self.clock_left(raw, clocks) if timed else ())
+
+    def clock_left(self, raw: Mapping[str, Any], clocks: tuple[GameClock | None, ...]) -> tuple[float, ...]:
+        """``result.clock_left``: each seat's seconds left, null for a seat without a clock."""
+        left = self.get(raw, "clock_left", "result", list)
+        if len(left) != len(clocks) or not all(
+                (t is None) if c is None else (isinstance(t, int | float) and not isinstance(t, bool) and t >= 0)
+                for t, c in zip(left, clocks, strict=True)):
+            raise self.fail("result.clock_left", f"expected the seconds left (0 or more) on each of the "
+                            f"{len(clocks)} seats' clocks, null for a seat without one, got {short_value(left)}")
+        return tuple(math.inf if t is None else float(t) for t in left)
 
 
 def parse_record(data: bytes, source: str = "<record>") -> GameRecord:
@@ -257,12 +321,13 @@ def parse_record(data: bytes, source: str = "<record>") -> GameRecord:
         raise read.fail("seats", f"a game has two seats or more, got {len(seats)}")
     if len(set(names)) != len(names):
         raise read.fail("seats", f"two seats have the same name: {names}")
-    if raw["clock"] is not None:
-        raise read.fail("clock", f"expected null (this version has no game clock), got {short_value(raw['clock'])}")
+    clocks = read.clocks(raw["clock"], len(seats))
+    seats = tuple(dataclasses.replace(s, config=dataclasses.replace(s.config, clock=c))
+                  for s, c in zip(seats, clocks, strict=True))
     turn_limit = read.get(raw, "turn_limit", "", int)
     if turn_limit < 0:
         raise read.fail("turn_limit", f"expected 0 (none) or more, got {turn_limit}")
-    messages = tuple(read.entry(m, f"messages[{i}]", len(seats))
+    messages = tuple(read.entry(m, f"messages[{i}]", clocks)
                      for i, m in enumerate(read.get(raw, "messages", "", list)))
     received = [0] * len(seats)
     for i, m in enumerate(messages):
@@ -272,7 +337,7 @@ def parse_record(data: bytes, source: str = "<record>") -> GameRecord:
         received[m.seat] = m.after
     return GameRecord(fmt, engine, read.get(raw, "game", "", str), read.get(raw, "seed", "", int), seats,
                       read.start(raw["start"], len(seats)), turn_limit, messages,
-                      read.result(raw["result"], messages, len(seats)))
+                      read.result(raw["result"], messages, clocks))
 
 
 def record_header(record: GameRecord) -> TraceHeader:
@@ -286,15 +351,27 @@ def record_header(record: GameRecord) -> TraceHeader:
 
 def record_scripts(record: GameRecord) -> list[SeatScript]:
     """Each seat's script (``ScriptBuilder``), in seat order: what it sent, when, and the
-    coordinator's forfeits of it, as a trace of the game tells them."""
+    coordinator's forfeits of it, as a trace of the game tells them. On a game clock, each
+    message the record gives a time takes that time (``ScriptBuilder.timed``): one within the
+    time its seat had left was an answer taken, which that time less the increment comes off;
+    one past it, the reply that came too late. One that came after its seat had lost on time
+    is sent as the game ends."""
     builders = [ScriptBuilder(s.name) for s in record.seats]
+    clocks = record.clocks
+    left = [0 if c is None else round(c.base * 1000) for c in clocks]
     for line, entry in enumerate(record.messages, start=1):
         build = builders[entry.seat]
         # The entries say how many messages each seat had received (never fewer than an
         # earlier entry of the seat: ``parse_record``); the script counts them.
         build.receive(entry.after - build.received)
         if entry.message is not None:
-            build.sent(line, entry.message)
+            build.sent(line, entry.message, at_end=entry.after_loss)
+            clock = clocks[entry.seat]
+            if entry.clock_ms is not None and clock is not None:  # a time only on a clock
+                late = entry.clock_ms >= left[entry.seat]
+                build.timed(entry.clock_ms, late=late)
+                if not late:
+                    left[entry.seat] += round(clock.increment * 1000) - entry.clock_ms
         elif entry.forfeit:
             build.forfeited(entry.forfeit)
         else:
@@ -337,6 +414,13 @@ class _Replayed:
     """How it differs from the record."""
 
 
+def _times(names: list[str], left: tuple[float, ...]) -> str:
+    """Each seat's time left, as ``spellstack play`` says it: ``ann 1.250 s, ben 0.000 s``
+    (none: no clock, or none kept)."""
+    return ", ".join(f"{n} {'no clock' if math.isinf(t) else f'{t:.3f} s'}"
+                     for n, t in zip(names, left, strict=False)) or "none"
+
+
 async def _play(record: GameRecord, trace_path: Path | None) -> _Replayed:
     """Play the record's game again and compare."""
     try:
@@ -353,10 +437,14 @@ async def _play(record: GameRecord, trace_path: Path | None) -> _Replayed:
                         f"turn {r.turns}")
     if result.final_hash != r.final_hash:
         problems.append(f"final state hash {result.final_hash}, recorded {r.final_hash}")
+    if tuple(result.clock_left) != r.clock_left:
+        names = [s.name for s in record.seats]
+        problems.append(f"time left at the end {_times(names, result.clock_left)}; recorded "
+                        f"{_times(names, r.clock_left)}")
     problems += [f"{s.script.player} sent {s.sent} of its {len(s.script.steps)} recorded messages"
                  for s in seats if s.sent != len(s.script.steps)]
     mine = RecordedResult(result.winner, result.reason, result.turns, result.final_hash,
-                          tuple(s.received for s in seats))
+                          tuple(s.received for s in seats), tuple(result.clock_left))
     return _Replayed(game, mine, result, problems)
 
 

@@ -14,7 +14,9 @@ With game clocks, each answer taken is sent after the time its player took over 
 requests' clock readings tell it (a seat's time left falls by that, less its increment, from
 one decision to the next; the last from the result's ``clock_left``), so that the replay shows
 the same readings. A seat that lost on time while silent is silent again and loses again; one
-whose reply came too late holds the loop past its time left before sending it again.
+whose reply came too late holds the loop past its time left before sending it again. A reply
+that came only once its seat had lost (the loss declared while the reply was on its way, the
+game then over) is sent again at the game's end, where it came.
 
 The replay runs in a trio run of its own on a clock that jumps whenever every task waits
 (``trio.testing.MockClock``), so that waiting out a silent seat's deadline costs nothing and
@@ -71,6 +73,9 @@ class SeatStep:
     wait: float = 0.0
     """Seconds of its own time the player took before sending it, waiting (not holding the
     loop): the time an answer taken cost its game clock (0: none, or no clock)."""
+    at_end: bool = False
+    """It came after its seat had lost on time, once the game was over: it is sent again as
+    the game ends (``ReplaySeat``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +113,11 @@ class ScriptBuilder:
         """How many messages it read before it stopped reading (None: it read them all)."""
         self.last_sent = -1
         """The index of the last message it sent (-1: none)."""
+        self.out_of_time = False
+        """It has lost on time: what it sends from now on came once the game was over."""
         self.clocks = _ClockReadings()
-        """Its game clock's readings (a trace's requests carry them; a record has no clocks)."""
+        """Its game clock's readings (a trace's requests carry them; a record gives each
+        answer's time instead: ``timed``)."""
 
     def receive(self, count: int = 1, *, reading: TraceMessage | None = None) -> None:
         """It was sent a message (``count`` messages); ``reading``: that message, whose clock
@@ -118,9 +126,10 @@ class ScriptBuilder:
         if reading is not None:
             self.clocks.received(reading, self.received, self.steps)
 
-    def sent(self, line: int, message: Message) -> None:
-        """It sent ``message`` (at ``line`` of its trace)."""
-        self.steps.append(SeatStep(self.received, line, message))
+    def sent(self, line: int, message: Message, *, at_end: bool = False) -> None:
+        """It sent ``message`` (at ``line`` of its trace); ``at_end``: after it had lost on
+        time, once the game was over (as it is, too, once ``lost`` on time)."""
+        self.steps.append(SeatStep(self.received, line, message, at_end=at_end or self.out_of_time))
         self.last_sent = len(self.steps) - 1
 
     def unreadable(self, line: int, data: bytes) -> None:
@@ -138,19 +147,31 @@ class ScriptBuilder:
             # The message it could not be sent waited behind one in the link's buffer.
             self.reads = max(self.received - 2, 0)
 
+    def timed(self, spent_ms: int, *, late: bool) -> None:
+        """The message it sent last took ``spent_ms`` of its game clock (as its record says):
+        an answer taken is sent after as long, waiting; the reply that came too late
+        (``late``: past the time it had left) holds the loop as long."""
+        if late:
+            self.late[self.last_sent] = spent_ms / 1000
+        else:
+            self.clocks.spent(self.last_sent, spent_ms)
+
     def lost(self, reason: str) -> None:
         """It lost the game for ``reason``: on time, with its reply to the last request too
         late (past, or within the last half millisecond of, the time it had left), the reply is
         held past that time."""
         clocks = self.clocks
-        if (_ON_TIME in reason and self.last_sent >= 0 and clocks.left_ms >= 0
+        if _ON_TIME not in reason:
+            return
+        self.out_of_time = True
+        if (self.last_sent >= 0 and clocks.left_ms >= 0
                 and self.steps[self.last_sent].after >= clocks.asked):
             self.late[self.last_sent] = (clocks.left_ms + 1) / 1000
 
     def script(self) -> SeatScript:
         """The player's script."""
         late, waits = self.late, self.clocks.waits
-        held = [SeatStep(s.after, s.line, s.message, s.data, late.get(i, 0.0), waits.get(i, 0.0))
+        held = [SeatStep(s.after, s.line, s.message, s.data, late.get(i, 0.0), waits.get(i, 0.0), s.at_end)
                 for i, s in enumerate(self.steps)]
         # The coordinator reads a seat's messages in the order they were sent. One that could
         # not be read is recorded when it is read, a message when it is sent: of two sent after
@@ -232,11 +253,14 @@ class _ClockReadings:
             return
         step, before, increment = self._taken
         self._taken = None
-        spent = before + increment - left_ms
-        if spent > 0:
+        self.spent(step, before + increment - left_ms)
+
+    def spent(self, step: int, spent_ms: int) -> None:
+        """The answer of ``step`` cost ``spent_ms`` of the seat's clock: it waits as long."""
+        if spent_ms > 0:
             # Just under the time spent: it rounds to the same millisecond, and stays within
             # a limit it was within.
-            self.waits[step] = (spent - 0.4) / 1000
+            self.waits[step] = (spent_ms - 0.4) / 1000
 
 
 def _decision_of(message: Message | None) -> int | None:
@@ -273,23 +297,41 @@ class ReplaySeat:
         await self._send_due(link)
         ready()
         recorded = script.received
-        while True:
-            if script.reads is not None and self.received >= script.reads:
-                await trio.sleep_forever()  # the player stopped reading here
-            msg = await link.receive()
-            self.received += 1
-            if self.received > recorded:
-                what = (f"decision {msg.decision.id} ({msg.decision.kind})"
-                        if isinstance(msg, PriorityRequest | DecisionRequest) else msg.KIND)
-                raise ReplayMismatchError(f"{script.player} was sent {what} after all {recorded} "
-                                          "messages the trace records sent to it")
-            await self._send_due(link)
+        try:
+            while True:
+                if script.reads is not None and self.received >= script.reads:
+                    await trio.sleep_forever()  # the player stopped reading here
+                msg = await link.receive()
+                self.received += 1
+                if self.received > recorded:
+                    what = (f"decision {msg.decision.id} ({msg.decision.kind})"
+                            if isinstance(msg, PriorityRequest | DecisionRequest) else msg.KIND)
+                    raise ReplayMismatchError(f"{script.player} was sent {what} after all {recorded} "
+                                              "messages the trace records sent to it")
+                await self._send_due(link)
+        except trio.Cancelled:
+            self._send_at_end(link)
+            raise
+
+    def _send_at_end(self, link: Link) -> None:
+        """The game is over (its players are cancelled): what the player sent after it had
+        lost on time goes on the wire now, after everything the game did, as it came (the
+        coordinator, done with the seat, reads none of it)."""
+        steps = self.script.steps
+        while self.sent < len(steps) and steps[self.sent].at_end:
+            message = steps[self.sent].message
+            self.sent += 1
+            if message is not None:
+                link.wire.record(link.me, link.peer, message)
 
     async def _send_due(self, link: Link) -> None:
-        """Send every step due now, having received what the player had received."""
+        """Send every step due now, having received what the player had received (not one
+        sent at the game's end: ``_send_at_end``)."""
         steps = self.script.steps
         while self.sent < len(steps) and steps[self.sent].after <= self.received:
             step = steps[self.sent]
+            if step.at_end:
+                return
             self.sent += 1  # once it is on the wire, it is in the replay's trace
             if step.wait:
                 await trio.sleep(step.wait)
