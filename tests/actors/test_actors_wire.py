@@ -8,13 +8,14 @@ numbering never depends on trio's scheduling order.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pytest
 import trio
 
-from spellstack.actors import Link, Wire
-from spellstack.protocol import PROTOCOL_VERSION, Accepted
+from spellstack.actors import Link, TraceRecord, Wire
+from spellstack.protocol import PROTOCOL_VERSION, Accepted, RequestFullView
 from spellstack.rules import InvalidMessageError
 
 
@@ -104,3 +105,24 @@ async def test_the_coordinators_end_still_refuses_a_malformed_message_from_a_pla
                             + b"\xa1b\x81\xabdecision_id\xa1x")
     with pytest.raises(InvalidMessageError, match="decision_id: expected int, got str 'x'"):
         await coordinator.receive()
+
+
+async def test_what_a_seat_that_left_sends_is_numbered_after_everything_else() -> None:
+    # A seat that left is read no more: its reply, whenever it comes, would be a second message
+    # in flight. The wire numbers it once the game is over, after everything else.
+    send, receive = trio.open_memory_channel[TraceRecord](math.inf)
+    wire = Wire("g1", send)
+    ann_c, ann = Link.pair(wire, "coordinator", "player:ann")
+    ben_c, ben = Link.pair(wire, "coordinator", "player:ben")
+    await ann_c.send(Accepted(1))
+    wire.leave("player:ann")
+    await ann.send(RequestFullView(2))  # on its way as ann left: held, but on the channel
+    await ben_c.send(Accepted(3))
+    await ben.send(RequestFullView(4))
+    wire.flush_left()
+    assert await ann_c.receive() == RequestFullView(2)
+    await ann.send(RequestFullView(5))  # once the game's players are done: in no trace
+    send.close()
+    got = [(r.seq, r.sender, r.kind, r.left) async for r in receive]
+    assert got == [(1, "coordinator", "Accepted", False), (2, "coordinator", "Accepted", False),
+                   (3, "player:ben", "RequestFullView", False), (4, "player:ann", "RequestFullView", True)]

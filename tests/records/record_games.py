@@ -2,28 +2,30 @@
 record's replay can be compared with the trace byte for byte. The misbehaving seats (a bot that
 hangs, one that holds the event loop past its deadline, one that stops reading, one that sends
 bytes that can't be read, asks for full views, tries an illegal action and sets its stops, one
-that concedes), and the seats on a game clock (one that thinks, one that holds the loop, one
-whose reply comes after its loss), play on a mock clock, as ``spellstack replay`` does."""
+that concedes), the seats on a game clock (one that thinks, one that holds the loop, one
+whose reply comes after its loss), and the seats whose reply comes after they left the game or
+just as their time ran out, play on a mock clock, as ``spellstack replay`` does."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import trio
 import trio.testing
 
 from spellstack import Action, RandomBot, default_answer
-from spellstack.actors import Client, GameClock, Link, SeatConfig, play_one_game
+from spellstack.actors import Client, GameClock, Link, SeatConfig, Wire, play_one_game
 from spellstack.bots import Bot
 from spellstack.cli import main
 from spellstack.protocol import (
     Concede,
     DecisionRequest,
     GameOver,
+    Message,
     PriorityRequest,
     RequestFullView,
     SetStops,
@@ -181,10 +183,10 @@ class HoldsTheLoop(RandomBot):
         return super().decide(view, decision)
 
 
-def play_on_clock(folder: Path, policies: Sequence[Bot | Client], clock: GameClock, *, seed: int = 4,
+def play_on_clock(folder: Path, policies: Sequence[Bot | Client], clock: GameClock | None, *, seed: int = 4,
                   turn_limit: int = 0) -> Played:
-    """One game of the given seats (ann then ben), each on ``clock`` with a 1 s deadline, on a
-    mock clock, traced and recorded."""
+    """One game of the given seats (ann then ben), each on ``clock`` (None: none) with a 1 s
+    deadline, on a mock clock, traced and recorded."""
     played = Played(folder / "game.jsonl", folder / "game.json")
     configs = [SeatConfig(timeout=1.0, clock=clock)] * 2
     trio.run(lambda: play_one_game(["gruul", "orzhov"], policies, seed, names=["ann", "ben"],
@@ -201,10 +203,6 @@ def answers_after_its_loss(at: int) -> list[Client]:
     out does)."""
     over = trio.Event()
 
-    def reply(msg: PriorityRequest | DecisionRequest) -> SubmitAction | SubmitAnswer:
-        answer = default_answer(msg.decision)
-        return SubmitAction(msg.decision.id, answer) if isinstance(answer, Action) else SubmitAnswer(answer)
-
     async def ann(link: Link) -> None:
         asked = 0
         while True:
@@ -212,12 +210,132 @@ def answers_after_its_loss(at: int) -> list[Client]:
             if isinstance(msg, PriorityRequest | DecisionRequest):
                 asked += 1
                 await (over.wait() if asked == at else trio.sleep(0.3))
-                await link.send(reply(msg))
+                await link.send(_reply(msg))
 
     async def ben(link: Link) -> None:
         while not isinstance(msg := await link.receive(), GameOver):
             if isinstance(msg, PriorityRequest | DecisionRequest):
-                await link.send(reply(msg))
+                await link.send(_reply(msg))
         over.set()
 
     return [Client(ann), Client(ben)]
+
+
+def _reply(msg: PriorityRequest | DecisionRequest) -> SubmitAction | SubmitAnswer:
+    """The default answer to a request."""
+    answer = default_answer(msg.decision)
+    return SubmitAction(msg.decision.id, answer) if isinstance(answer, Action) else SubmitAnswer(answer)
+
+
+@dataclass(slots=True)
+class LateReply:
+    """Seats that answer with the default answers after ``THINK`` s of their own time each, but
+    the first (ann), whose ``at``-th request she answers only once she has left the game (by a
+    forfeit for time, a loss on time, or conceding at once, ``concedes``): once another seat is
+    told the game is over (``late`` None), or ``late`` s after the request, the game going on
+    (three seats or more)."""
+
+    at: int
+    """Her request answered late (counted from 1)."""
+    late: float | None
+    """Seconds after it that she answers it; None: once the game is over for another seat."""
+    concedes: bool = False
+    """She concedes as she is asked it, and answers it all the same."""
+    sent_at: int = -1
+    """How many lines the wire had numbered when she sent her late reply (-1: not yet)."""
+
+    THINK = 0.3
+    """Seconds each other answer takes."""
+
+    def clients(self, seats: int) -> list[Client]:
+        """The seats' clients, ann first."""
+        over = trio.Event()
+
+        async def ann(link: Link) -> None:
+            asked = 0
+            while True:
+                msg = await link.receive()
+                if isinstance(msg, PriorityRequest | DecisionRequest):
+                    asked += 1
+                    if asked != self.at:
+                        await trio.sleep(self.THINK)
+                    else:
+                        if self.concedes:
+                            await link.send(Concede())
+                        await (over.wait() if self.late is None else trio.sleep(self.late))
+                        self.sent_at = link.wire.seq
+                    await link.send(_reply(msg))
+
+        async def other(link: Link) -> None:
+            while not isinstance(msg := await link.receive(), GameOver):
+                if isinstance(msg, PriorityRequest | DecisionRequest):
+                    await trio.sleep(self.THINK)
+                    await link.send(_reply(msg))
+            over.set()
+
+        return [Client(ann)] + [Client(other) for _ in range(seats - 1)]
+
+
+def play_late(folder: Path, late: LateReply, seats: int, *, clock: GameClock | None = None) -> Played:
+    """One game of ``late``'s seats (ann, ben, cid: gruul, orzhov, dimir), each with a 1 s
+    deadline, ann on ``clock`` too, to turn 12 at most, on a mock clock, traced and recorded."""
+    played = Played(folder / "game.jsonl", folder / "game.json")
+    configs = [SeatConfig(timeout=1.0, clock=clock)] + [SeatConfig(timeout=1.0)] * (seats - 1)
+    trio.run(lambda: play_one_game(["gruul", "orzhov", "dimir"][:seats], late.clients(seats), 4,
+                                   names=["ann", "ben", "cid"][:seats], trace_path=played.trace,
+                                   record_path=played.record, configs=configs, turn_limit=12),
+             clock=trio.testing.MockClock(autojump_threshold=0))
+    return played
+
+
+@dataclass(slots=True)
+class _LetsInOnTimeOut(Link):
+    """The coordinator's end of a seat's link: when its wait for the seat's reply is cancelled
+    (the deadline fired), the reply the seat has ready (``ready``) lands first, sent from the
+    seat's end, before the coordinator runs on: a reply sent just as the deadline woke the
+    coordinator, as a bot that thinks up to its deadline may send one under load."""
+
+    ready: list[tuple[Link, Message]] = field(default_factory=list)
+    """The seat's end, and the reply it has ready (at most one)."""
+
+    async def receive_bytes(self) -> bytes:
+        try:
+            return await Link.receive_bytes(self)
+        except trio.Cancelled:
+            for end, msg in self.ready:
+                end.out.send_nowait(end.wire.record(end.me, end.peer, msg))
+            self.ready.clear()
+            raise
+
+
+def replies_as_the_deadline_fires(at: int) -> list[Client]:
+    """Two seats answering with the default answers, ann after 0.25 s of her own time each (a
+    time a float holds exactly, so that her deadline's time is too), ben at once; ann's
+    ``at``-th reply is sent just as her time for it runs out, once the deadline has woken the
+    coordinator but before it has run on (``_LetsInOnTimeOut``)."""
+    mine: list[_LetsInOnTimeOut] = []
+
+    def link(wire: Wire, me: str, peer: str) -> tuple[Link, Link]:
+        coordinators, players = Link.pair(wire, me, peer)
+        mine.append(_LetsInOnTimeOut(coordinators.wire, coordinators.me, coordinators.peer, coordinators.out,
+                                     coordinators.inbox, coordinators.trusted, coordinators.held))
+        return mine[-1], players
+
+    async def ann(link: Link) -> None:
+        asked = 0
+        while True:
+            msg = await link.receive()
+            if isinstance(msg, PriorityRequest | DecisionRequest):
+                asked += 1
+                if asked == at:
+                    mine[0].ready.append((link, _reply(msg)))
+                    continue
+                await trio.sleep(0.25)
+                await link.send(_reply(msg))
+
+    async def ben(link: Link) -> None:
+        while not isinstance(msg := await link.receive(), GameOver):
+            if isinstance(msg, PriorityRequest | DecisionRequest):
+                await link.send(_reply(msg))
+
+    return [Client(ann, link), Client(ben)]

@@ -15,11 +15,15 @@ priority pass is ``{"action":{"kind":"pass"},"decision_id":7}``.
 
 A game on game clocks is played by time as well as by answers, so its record also holds the
 clocks and, for each answer a clocked seat had taken, the milliseconds its clock was charged;
-for the reply that came too late, just more than the seat had left; for a reply that came only
-after its seat had lost on time, that it did. That is what its replay takes over each answer,
-so that every request shows the time left it showed and a loss on time is lost again. The
-times are read off the requests' clock readings, as a trace's replay reads them
-(``_SeatTimes``). A game without clocks gives the same record as before clocks were recorded.
+for the reply that came too late, just more than the seat had left. That is what its replay
+takes over each answer, so that every request shows the time left it showed and a loss on
+time is lost again. The times are read off the requests' clock readings, as a trace's replay
+reads them (``_SeatTimes``). A game without clocks gives the same record as before clocks were
+recorded.
+
+A message a seat sent once it had lost and left the game (forfeited, conceded, out of time: a
+reply on its way as it left) is marked so (``AFTER_LOSS``), on a clock or not: the trace has it
+after the game's last message, and the replay sends it as the game ends.
 """
 
 from __future__ import annotations
@@ -38,7 +42,6 @@ from ..cards import Deck
 from ..protocol import (
     Accepted,
     GameEvent,
-    GameOver,
     Message,
     SubmitAction,
     SubmitAnswer,
@@ -72,7 +75,8 @@ RECORD_FORMAT = 1
 """Version of the record format (``docs/records.md``)."""
 AFTER_LOSS = "after loss"
 """What a record's entry holds in place of a time for a message that came after its seat had
-lost on time, once the game was over."""
+lost and left the game (forfeited, conceded, out of time): the game's trace has it after the
+game's last message, and a replay sends it as the game ends."""
 RECORD_EVENT = "record"
 """A record's ``event``: what tells a record from a trace, whose lines have ``header``,
 ``message`` and ``result``."""
@@ -126,8 +130,9 @@ class RecordedMessage:
     left); the reply that came too late: one more than it had left. None: neither, or no
     clock."""
     after_loss: bool = False
-    """A message that came after its seat had lost on time, once the game was over (a replay
-    sends it as the game ends)."""
+    """A message that came after its seat had lost and left the game (forfeited, conceded,
+    out of time): numbered after the game's last message (``Wire.leave``), it is sent by a
+    replay as the game ends."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,8 +229,8 @@ def _compact(msg: Message) -> Any:
 def record_entry(entry: RecordedMessage) -> list[Any]:
     """An entry as the record's JSON holds it: ``[seat, after, KIND, payload]`` for a message
     (``[seat, after, KIND, payload, MS]`` with its time on a game clock, ``[seat, after, KIND,
-    payload, "after loss"]`` once its seat had lost on time), ``[seat, after, "bytes", HEX]``,
-    ``[seat, after, "forfeited", REASON]``."""
+    payload, "after loss"]`` once its seat had lost and left the game), ``[seat, after, "bytes",
+    HEX]``, ``[seat, after, "forfeited", REASON]``."""
     if entry.message is not None:
         sent = [entry.seat, entry.after, entry.message.KIND, _compact(entry.message)]
         if entry.after_loss:
@@ -300,9 +305,6 @@ class GameRecorder:
         self._messages: list[RecordedMessage] = []
         self._times = [None if s.config.clock is None else _SeatTimes(s.config.clock) for s in self._seats]
         """Each seat's game clock as its requests show it (None: it has none)."""
-        self._over = -1
-        """With game clocks: the number of entries when the game's first ``GameOver`` was sent
-        (-1: not yet)."""
         self.message: Callable[[TraceRecord], None] = (
             self._take if all(t is None for t in self._times) else self._take_on_clock)
         """Take one traced record (``TraceSink.message``): a message to a seat is counted, a
@@ -327,7 +329,8 @@ class GameRecorder:
             return
         seat = self._actor.get(rec.sender)
         if seat is not None:
-            self._messages.append(RecordedMessage(seat, self._received[seat], decode_trusted(rec.data)))
+            self._messages.append(RecordedMessage(seat, self._received[seat], decode_trusted(rec.data),
+                                                  after_loss=rec.left))
             return
         ev = rec.message
         if not isinstance(ev, GameEvent) or not 0 <= ev.player < len(self._seats):
@@ -345,8 +348,6 @@ class GameRecorder:
         seat = self._actor.get(rec.receiver)
         if seat is None:
             return
-        if rec.kind == _GAME_OVER and self._over < 0:
-            self._over = len(self._messages)
         times = self._times[seat]
         if times is None:
             return
@@ -369,23 +370,17 @@ class GameRecorder:
         """The record of the game, ended with ``result``."""
         messages = self._messages
         spent: dict[int, int] = {}
-        lost: set[int] = set()
-        over = len(messages) if self._over < 0 else self._over
         for seat, times in enumerate(self._times):
             if times is None:
                 continue
             left = result.clock_left[seat] if seat < len(result.clock_left) else math.inf
             if left == 0:  # it lost on time, at its last request's reading
-                times.lost(seat, messages[:over])
-                lost.add(seat)
+                times.lost(seat, messages)
             if math.isfinite(left):
                 times.reading(round(left * 1000))
             spent |= times.spent
-        # What a seat that lost on time sent once the game was over came after its loss.
-        late = {i for i in range(over, len(messages)) if messages[i].seat in lost and messages[i].message}
-        if spent or late:
-            messages = [dataclasses.replace(m, after_loss=True) if i in late else
-                        dataclasses.replace(m, clock_ms=spent[i]) if i in spent else m
+        if spent:
+            messages = [dataclasses.replace(m, clock_ms=spent[i]) if i in spent else m
                         for i, m in enumerate(messages)]
         return GameRecord(RECORD_FORMAT, __version__, self._game, self._seed, self._seats,
                           self._start, self._turn_limit, tuple(messages),
@@ -396,7 +391,6 @@ class GameRecorder:
 _REQUESTS = frozenset(("PriorityRequest", "DecisionRequest"))
 """The messages that show a seat its game clock."""
 _ACCEPTED = Accepted.KIND
-_GAME_OVER = GameOver.KIND
 
 
 def _decision_of(message: Message | None) -> int | None:
@@ -442,11 +436,12 @@ class _SeatTimes:
         self.left_ms = left_ms
 
     def lost(self, seat: int, messages: Sequence[RecordedMessage]) -> None:
-        """The seat lost on time: if its last message answered its last request, that reply
-        came too late, past the ``left_ms`` it had (a seat silent to the end sent none)."""
+        """The seat lost on time: if its last message (before it lost) answered its last
+        request, that reply came too late, past the ``left_ms`` it had (a seat silent to the
+        end sent none)."""
         for i in range(len(messages) - 1, -1, -1):
             entry = messages[i]
-            if entry.seat == seat and entry.message is not None:
+            if entry.seat == seat and entry.message is not None and not entry.after_loss:
                 if entry.after >= self.asked:
                     self.spent[i] = self.left_ms + 1
                 return

@@ -205,6 +205,9 @@ async def _play_game(
             result = coord.result
         # Players that hang or already left are not waited for.
         players.cancel_scope.cancel()
+    # What seats that left the game sent since (a reply on its way when they left), after
+    # everything else: its place never depends on when it came.
+    wire.flush_left()
     start = game.state.start
     if start is not None:
         seats = game.state.players

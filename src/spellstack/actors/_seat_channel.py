@@ -241,7 +241,8 @@ class SeatChannel:
         when it runs out by the clock, the time the event loop was held by anything but the
         seat's own policy is given back and waited out. A seat that misses it forfeits, for not
         reading or for not answering, whichever it was doing; so does one whose message arrives
-        once its own time is past the deadline (a policy that blocked the loop)."""
+        once its own time is past the deadline (a policy that blocked the loop), or that was sent
+        as the deadline woke the coordinator (it is on the wire already: read, and late)."""
         link = self.link
         self._open = clock
         settings = 0
@@ -254,6 +255,13 @@ class SeatChannel:
                     data = await link.receive_bytes()
                 if data is None and not self._in_time(clock):
                     if self.gone:
+                        return None
+                    if link.receive_waiting() is not None:
+                        # Sent as the time ran out, once the deadline had woken the coordinator
+                        # but before it ran: it is on the wire (and in the trace) already, so it
+                        # is read, and too late, as one that came later would be.
+                        self.received += 1
+                        await self._late(clock)
                         return None
                     if clock.on_clock:
                         self.out_of_time()
@@ -284,6 +292,7 @@ class SeatChannel:
                 return None
             if isinstance(msg, Concede):
                 self.loop.concede(self.seat)
+                self._left()
                 return None
             if isinstance(msg, RequestFullView):
                 problem = (f"RequestFullView names decision {msg.decision_id}, but decision "
@@ -317,7 +326,8 @@ class SeatChannel:
     async def _late(self, clock: SeatClock) -> None:
         """A message that arrived after the seat's own time ran out: a policy that held the
         event loop past its deadline, or past the time left on its game clock (the
-        coordinator could not even look until it let go)."""
+        coordinator could not even look until it let go), or one sent just as the time ran
+        out, after the deadline had woken the coordinator."""
         if clock.on_clock:
             self.out_of_time()
             return
@@ -419,6 +429,7 @@ class SeatChannel:
         self.forfeits.append((self.game.state.players[self.seat].name, reason))
         self._note("forfeit", reason)
         self.loop.leave(self.seat, reason)
+        self._left()
 
     def out_of_time(self) -> None:
         """The seat's game clock ran out: it loses the game on time (``GameClock.loss``: the
@@ -427,6 +438,13 @@ class SeatChannel:
         assert time is not None
         time.run_out()
         self.loop.lose(self.seat, time.clock.loss)
+        self._left()
+
+    def _left(self) -> None:
+        """The seat has left the game (forfeited, conceded, out of time): nothing it sends is
+        read any more, and what it still sends (a reply on its way) is numbered once the game
+        is over, after everything else (``Wire.leave``), wherever it came."""
+        self.link.wire.leave(self.link.peer)
 
     def _note(self, kind: str, text: str, data: bytes = b"") -> None:
         """A coordinator event about the seat, for the trace (nothing without a tracer)."""

@@ -36,6 +36,9 @@ class TraceRecord:
     message: Message | None = None
     """A trace-only record (a ``GameEvent``), which crosses no channel: the object itself,
     never encoded, which the tracer writes as ``to_plain`` gives it."""
+    left: bool = False
+    """Sent by a seat that had left the game (forfeited, conceded, out of time), so held and
+    numbered after the game's last message (``Wire.leave``)."""
 
     def decoded(self) -> Message:
         """The message: the trace-only record, or the crossed message decoded."""
@@ -44,7 +47,10 @@ class TraceRecord:
 
 class Wire:
     """Numbers a game's messages as they are sent. Only one message per game is in flight at a
-    time, so the numbering never depends on how trio schedules tasks."""
+    time, so the numbering never depends on how trio schedules tasks. A seat that has left the
+    game is read no more, so what it still sends (a reply on its way when its time ran out)
+    would be a second message in flight: it is numbered after the game's last message instead
+    (``leave``), where its place never depends on when it came."""
 
     def __init__(self, game_id: str, trace: trio.MemorySendChannel[TraceRecord] | None) -> None:
         self.game_id = game_id
@@ -56,6 +62,26 @@ class Wire:
         self.trace = trace
         self.game: Game | None = None
         """The game whose kernel events the trace records (``Game.trace_log``), if traced."""
+        self._left: dict[str, list[tuple[str, str, bytes]]] = {}
+        """Each actor that has left the game (``leave``), in the order they left, with what it
+        sent since, unnumbered: (receiver, kind, encoded message)."""
+
+    def leave(self, actor: str) -> None:
+        """``actor`` (a seat's player) has left the game: nothing it sends is read any more.
+        What it still sends is held, unnumbered, until the game is over (``flush_left``): it
+        is no part of the game's one message in flight, and numbering it when it came would
+        make its place in the trace depend on when that was (a reply on its way when the
+        coordinator declared its seat out of time)."""
+        self._left.setdefault(actor, [])
+
+    def flush_left(self) -> None:
+        """The game is over and its players are done: number what the actors that left sent
+        since, after everything else, actor by actor in the order they left, each's in the
+        order it sent them. What they send from now on is never numbered."""
+        for sender, held in self._left.items():
+            for receiver, kind, data in held:
+                self._number(sender, receiver, kind, data, left=True)
+            held.clear()
 
     def note(self, sender: str, msg: Message, data: bytes = b"") -> None:
         """A trace-only record (it crosses no channel): numbered and handed to the tracer as it
@@ -94,27 +120,35 @@ class Wire:
         try:
             self.trace.send_nowait(TraceRecord(self.game_id, self.seq, sender, "tracer", msg.KIND, data, msg))
         except (trio.BrokenResourceError, trio.ClosedResourceError):
-            self.trace = None  # as in ``_record``
+            self.trace = None  # as in ``_number``
 
     def record(self, sender: str, receiver: str, msg: Message) -> bytes:
         """Encode and number a message, copying it to the tracer; when traced, the kernel's
-        events logged before it come first (``flush_events``)."""
+        events logged before it come first (``flush_events``). A message from an actor that
+        has left the game is held instead, and numbered once the game is over (``leave``)."""
+        if self._left:
+            held = self._left.get(sender)
+            if held is not None:
+                data = encode(msg)
+                held.append((receiver, msg.KIND, data))
+                return data
         if self.game is not None and self.game.trace_log:
             self.flush_events(sender)
-        return self._record(sender, receiver, msg)
-
-    def _record(self, sender: str, receiver: str, msg: Message) -> bytes:
         data = encode(msg)
+        self._number(sender, receiver, msg.KIND, data)
+        return data
+
+    def _number(self, sender: str, receiver: str, kind: str, data: bytes, *, left: bool = False) -> None:
+        """Number an encoded message and copy it to the tracer (``left``: held till now)."""
         self.seq += 1
         if self.trace is not None:
             try:
-                self.trace.send_nowait(
-                    TraceRecord(self.game_id, self.seq, sender, receiver, msg.KIND, data))
+                self.trace.send_nowait(TraceRecord(self.game_id, self.seq, sender, receiver, kind, data,
+                                                   left=left))
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 # The tracer has stopped: its failure ends the game where the tracer ran;
                 # until then the game goes on untraced instead of failing a second time here.
                 self.trace = None
-        return data
 
 
 @dataclass(slots=True)
@@ -161,6 +195,13 @@ class Link:
     async def receive_bytes(self) -> bytes:
         """The next raw message."""
         return await self.inbox.receive()
+
+    def receive_waiting(self) -> bytes | None:
+        """The next raw message if one is waiting already (None: none), without waiting."""
+        try:
+            return self.inbox.receive_nowait()
+        except trio.WouldBlock:
+            return None
 
     async def receive(self) -> Message:
         """The next message, decoded (InvalidMessageError if malformed)."""

@@ -315,6 +315,12 @@ class Probe(Link):
         self.watch.on_read(data)
         return data
 
+    def receive_waiting(self) -> bytes | None:
+        data = Link.receive_waiting(self)
+        if data is not None:
+            self.watch.on_read(data)
+        return data
+
     async def send_bytes(self, data: bytes) -> None:
         self.watch.on_send_to_seat(data)
         await Link.send_bytes(self, data)

@@ -40,6 +40,7 @@ from .effects import (
     EFFECT_VERBS,
 )
 from .ending import (
+    CONCEDED,
     lose_game,
 )
 from .game import (
@@ -175,6 +176,7 @@ __all__ = [
     "ACTION_KINDS",
     "BASIC_LAND_BY_COLOR",
     "CARD_KEYS",
+    "CONCEDED",
     "CONDITIONS",
     "COST_OPTIONS",
     "COUNTER_KINDS",

@@ -9,10 +9,10 @@ from the record: ``record_scripts``), and compares the result and the final stat
 Traced (``trace_path``), the replay writes the very trace the game wrote.
 
 A game on game clocks replays by the record's times, never by the replaying machine's: each
-answer taken is sent after the milliseconds its clock was charged, a reply that came too late
-holds the loop past the time its seat had left, and one that came after its seat had lost on
-time is sent as the game ends, as a trace's replay does from the trace's clock readings
-(``record_scripts``).
+answer taken is sent after the milliseconds its clock was charged, and a reply that came too
+late holds the loop past the time its seat had left, as a trace's replay does from the trace's
+clock readings (``record_scripts``). A message that came after its seat had left the game
+(``after loss``, on a clock or not) is sent as the game ends.
 """
 
 from __future__ import annotations
@@ -235,11 +235,11 @@ class _Reader:
             spent = raw[4]
             if kind == UNREADABLE or kind == FORFEITED:
                 raise self.fail(where, f"{kind}: expected 4 items, got 5 (only a message takes time)")
+            if spent == AFTER_LOSS:  # a seat on a clock or not
+                return dataclasses.replace(self.entry(raw[:4], where, clocks), after_loss=True)
             if clocks[seat] is None:
                 raise self.fail(where, f"a time on a game clock, but seat {seat} has none")
             entry = self.entry(raw[:4], where, clocks)
-            if spent == AFTER_LOSS:
-                return dataclasses.replace(entry, after_loss=True)
             if type(spent) is not int or spent < 0:
                 raise self.fail(where, f"the time on the clock must be a whole number of milliseconds, "
                                 f"0 or more, or {AFTER_LOSS!r}, got {short_value(spent)}")
@@ -354,8 +354,8 @@ def record_scripts(record: GameRecord) -> list[SeatScript]:
     coordinator's forfeits of it, as a trace of the game tells them. On a game clock, each
     message the record gives a time takes that time (``ScriptBuilder.timed``): one within the
     time its seat had left was an answer taken, which that time less the increment comes off;
-    one past it, the reply that came too late. One that came after its seat had lost on time
-    is sent as the game ends."""
+    one past it, the reply that came too late. One that came after its seat had left the game
+    (a forfeit, a concession, a loss on time) is sent as the game ends."""
     builders = [ScriptBuilder(s.name) for s in record.seats]
     clocks = record.clocks
     left = [0 if c is None else round(c.base * 1000) for c in clocks]

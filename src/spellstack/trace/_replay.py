@@ -14,9 +14,12 @@ With game clocks, each answer taken is sent after the time its player took over 
 requests' clock readings tell it (a seat's time left falls by that, less its increment, from
 one decision to the next; the last from the result's ``clock_left``), so that the replay shows
 the same readings. A seat that lost on time while silent is silent again and loses again; one
-whose reply came too late holds the loop past its time left before sending it again. A reply
-that came only once its seat had lost (the loss declared while the reply was on its way, the
-game then over) is sent again at the game's end, where it came.
+whose reply came too late holds the loop past its time left before sending it again.
+
+What a seat sent once it had left the game (forfeited, conceded, out of time: a reply on its
+way as the coordinator declared it out) the trace has after the game's last message, where the
+game's wire numbers it whenever it came (``actors.Wire.leave``): it is sent again as the game
+ends, and numbered there again.
 
 The replay runs in a trio run of its own on a clock that jumps whenever every task waits
 (``trio.testing.MockClock``), so that waiting out a silent seat's deadline costs nothing and
@@ -42,7 +45,7 @@ from ..actors import ON_TIME, Client, GameResult, Link, SeatConfig, play_one_gam
 from ..bots import Bot
 from ..cards import Deck
 from ..protocol import DecisionRequest, Message, PriorityRequest, Stops, SubmitAction, SubmitAnswer
-from ..rules import Decision, Game, PlayerView, Reply
+from ..rules import CONCEDED, Decision, Game, PlayerView, Reply
 from ._read import ReplayMismatchError, Trace, TraceHeader, TraceMessage
 
 __all__ = ["ReplayBot", "ReplaySeat", "ScriptBuilder", "SeatScript", "SeatStep", "play_scripts", "replay_trace",
@@ -74,8 +77,9 @@ class SeatStep:
     """Seconds of its own time the player took before sending it, waiting (not holding the
     loop): the time an answer taken cost its game clock (0: none, or no clock)."""
     at_end: bool = False
-    """It came after its seat had lost on time, once the game was over: it is sent again as
-    the game ends (``ReplaySeat``)."""
+    """It came after its seat had left the game (forfeited, conceded, out of time), so the
+    trace has it after the game's last message: it is sent again as the game ends
+    (``ReplaySeat``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +117,9 @@ class ScriptBuilder:
         """How many messages it read before it stopped reading (None: it read them all)."""
         self.last_sent = -1
         """The index of the last message it sent (-1: none)."""
-        self.out_of_time = False
-        """It has lost on time: what it sends from now on came once the game was over."""
+        self.left = False
+        """It has left the game (forfeited, conceded, out of time): what it sends from now on
+        the trace has after the game's last message, where its replay sends it too."""
         self.clocks = _ClockReadings()
         """Its game clock's readings (a trace's requests carry them; a record gives each
         answer's time instead: ``timed``)."""
@@ -127,9 +132,9 @@ class ScriptBuilder:
             self.clocks.received(reading, self.received, self.steps)
 
     def sent(self, line: int, message: Message, *, at_end: bool = False) -> None:
-        """It sent ``message`` (at ``line`` of its trace); ``at_end``: after it had lost on
-        time, once the game was over (as it is, too, once ``lost`` on time)."""
-        self.steps.append(SeatStep(self.received, line, message, at_end=at_end or self.out_of_time))
+        """It sent ``message`` (at ``line`` of its trace); ``at_end``: after it had left the
+        game, numbered once the game was over (as it is, too, once it has ``left``)."""
+        self.steps.append(SeatStep(self.received, line, message, at_end=at_end or self.left))
         self.last_sent = len(self.steps) - 1
 
     def unreadable(self, line: int, data: bytes) -> None:
@@ -138,7 +143,9 @@ class ScriptBuilder:
 
     def forfeited(self, reason: str) -> None:
         """The coordinator forfeited it for ``reason``: for an answer after its deadline, the
-        answer is held as long again; for not reading, it stops reading where it did."""
+        answer is held as long again; for not reading, it stops reading where it did. It has
+        left the game."""
+        self.left = True
         if (found := _LATE.fullmatch(reason)) and self.last_sent >= 0:
             # Held just past the deadline at least: the reason's time is rounded.
             spent, limit = float(found[1]), float(found[2])
@@ -157,13 +164,16 @@ class ScriptBuilder:
             self.clocks.spent(self.last_sent, spent_ms)
 
     def lost(self, reason: str) -> None:
-        """It lost the game for ``reason``: on time, with its reply to the last request too
-        late (past, or within the last half millisecond of, the time it had left), the reply is
+        """It lost the game for ``reason`` (its ``lose`` event's text): by concession or on
+        time, it has left the game; on time, with its reply to the last request too late
+        (past, or within the last half millisecond of, the time it had left), the reply is
         held past that time."""
         clocks = self.clocks
+        if reason.endswith(_CONCEDED):
+            self.left = True
         if _ON_TIME not in reason:
             return
-        self.out_of_time = True
+        self.left = True
         if (self.last_sent >= 0 and clocks.left_ms >= 0
                 and self.steps[self.last_sent].after >= clocks.asked):
             self.late[self.last_sent] = (clocks.left_ms + 1) / 1000
@@ -206,6 +216,8 @@ def seat_script(trace: Trace, player: str) -> SeatScript:
 
 _ON_TIME = f": {ON_TIME} (clock "
 """What the ``lose`` event of a seat whose game clock ran out says (``GameClock.loss``)."""
+_CONCEDED = f": {CONCEDED}"
+"""How the ``lose`` event of a seat that conceded ends."""
 
 
 class _ClockReadings:
@@ -315,8 +327,9 @@ class ReplaySeat:
 
     def _send_at_end(self, link: Link) -> None:
         """The game is over (its players are cancelled): what the player sent after it had
-        lost on time goes on the wire now, after everything the game did, as it came (the
-        coordinator, done with the seat, reads none of it)."""
+        left the game goes on the wire now, which numbers it after everything the game did,
+        as in the trace (``Wire.leave``; the coordinator, done with the seat, reads none of
+        it)."""
         steps = self.script.steps
         while self.sent < len(steps) and steps[self.sent].at_end:
             message = steps[self.sent].message
