@@ -30,7 +30,7 @@ from tests.records.record_games import (
     play_on_clock,
 )
 
-BEFORE_CLOCKS = Path(__file__).parent / "data" / "before_clocks.json"
+BEFORE_CLOCKS = Path(__file__).parent / "before_clocks.json"
 """A record written before records held clocks: ann (gruul) and ben (dimir), seed 11, random
 bots seeded 3 and 4, ben choosing who plays first, a draw at the 6-turn limit."""
 
