@@ -5,11 +5,16 @@ same texts and answers for each seat), and each seat's texts go to its own token
 from __future__ import annotations
 
 import asyncio
+import os
+import re
+import subprocess
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 
-from spellstack.chat import BotSeat, ChatError, ChatHost, GameHost, HumanSeat, RemoteGameHost
+from spellstack.chat import BotSeat, ChatError, ChatHost, GameHost, HumanSeat, RemoteGameHost, TelegramChat
 from spellstack.protocol import (
     ChatAnswer,
     ChatCommand,
@@ -29,8 +34,11 @@ from spellstack.protocol import (
 from spellstack.rules import Decision, PlayerView
 from spellstack.server import TOKEN_REFUSED
 from tests.chat._driver import User, scripted_seat
+from tests.chat._telegram_fakes import FakeBot, command
 from tests.server._clients import connect, loopback, running_server, server_in_a_thread
 
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "chat.md"
 SEED = 6
 """gruul against dimir, both players by text: a game with targets, a response, attacks, blocks
 (as ``tests/chat/test_chat_game.py`` plays it)."""
@@ -168,3 +176,49 @@ def test_remote_game_host_refuses_what_a_server_can_t_play_before_asking_it() ->
                 await host.create_game([HumanSeat("a"), BotSeat("b")], ["gruul", "dimir"])
 
     asyncio.run(main())
+
+
+def test_the_telegram_adapter_plays_a_game_on_the_server() -> None:
+    async def main(port: int) -> tuple[FakeBot, list[str], str]:
+        async with RemoteGameHost(f"ws://127.0.0.1:{port}") as host:
+            chat = TelegramChat(host)
+            bot = FakeBot()
+            play, context = command("/play random", bot)
+            await chat.on_play(play, context)
+            while not any("<pre>" in t for t in bot.sent.get(42, [])):  # the first question, its view
+                bot.arrived.clear()
+                await asyncio.wait_for(bot.arrived.wait(), 30)
+            hand, _ = command("hand", bot)
+            await chat.on_text(hand, context)
+            quit_, _ = command("/concede", bot)
+            await chat.on_concede(quit_, context)
+            info = await host.wait(chat.seats[42, 1].game_id)
+            return bot, [*play.effective_message.replies, *hand.effective_message.replies,
+                         *quit_.effective_message.replies], info.reason
+
+    with server_in_a_thread(loopback()) as server:
+        bot, replies, reason = asyncio.run(main(server.port or 0))
+    assert replies[0].startswith("Game tg-") and replies[0].endswith(": alice against random-bot. Type help for "
+                                                                      "the commands.")
+    assert replies[1].startswith("<pre>") and "Your hand" in replies[1] and replies[2] == "You concede (104.3a)."
+    assert reason == "random-bot wins: alice conceded (104.3a)"
+    assert bot.sent[42][-1] == "Game over: random-bot wins: alice conceded (104.3a)."
+
+
+
+def test_the_page_s_server_example_runs_as_written_and_the_telegram_example_is_as_the_page_says() -> None:
+    section = DOC.read_text("utf-8").split("## Games on a server\n", 1)[1].split("\n## ", 1)[0]
+    [example] = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert example.count("ws://127.0.0.1:8765") == 1
+    with server_in_a_thread(loopback()) as server:
+        code = example.replace("ws://127.0.0.1:8765", f"ws://127.0.0.1:{server.port}")
+        # Real time: a program of its own, run as a user runs it; it takes a second or so.
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert "You concede (104.3a)" in done.stdout and lines[-1] == "bot wins: alice conceded (104.3a)"
+    telegram = DOC.read_text("utf-8").split("## A Telegram bot\n", 1)[1]
+    [lines_shown] = re.findall(r"```python\n(.*?)```", telegram, re.S)
+    program = (ROOT / "examples" / "telegram_bot.py").read_text("utf-8")
+    assert all(f"    {line}\n" in program for line in lines_shown.splitlines())

@@ -3,17 +3,11 @@ its token, and plays them game by game; options that can't go with it are refuse
 
 from __future__ import annotations
 
-import re
-import stat
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from spellstack.cli import main
-from tests.tournament.tournament_processes import ROOT, start_cli
 
 
 @pytest.mark.parametrize(("args", "said"), [
@@ -36,28 +30,3 @@ def test_options_that_can_t_go_with_remote_entrants_are_refused_in_one_line(
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"spellstack tournament: {said}") and err.count("\n") == 1, err
     assert not (tmp_path / "r.db").exists()
-
-
-@pytest.mark.slow
-def test_the_example_bot_plays_a_remote_entrant_to_the_tournament_s_end(tmp_path: Path) -> None:
-    tokens = tmp_path / "tokens"
-    with start_cli("--serve", "127.0.0.1:0", "--tokens", str(tokens), "--entrant", "mine=remote@gruul",
-                   "--entrant", "random@dimir", "--seed", "7", "--best-of", "3", "--quiet",
-                   "--db", str(tmp_path / "r.db")) as tournament:
-        assert tournament.stdout is not None
-        listening = tournament.stdout.readline()
-        [port] = re.findall(r"^spellstack tournament: listening on ws://127\.0\.0\.1:(\d+) for 1 remote entrant$",
-                            listening.rstrip("\n"))
-        assert stat.S_IMODE(tokens.stat().st_mode) == 0o600
-        [(name, token)] = [line.split(" ") for line in tokens.read_text("utf-8").splitlines()]
-        assert name == "mine" and len(token) == 43 and token not in listening
-        began = time.monotonic()
-        bot = subprocess.run([sys.executable, str(ROOT / "examples" / "remote_bot.py"), f"ws://127.0.0.1:{port}",
-                              "--entrant", token], capture_output=True, text=True, timeout=120, check=True)
-        out, err = tournament.communicate(timeout=120)
-    assert tournament.returncode == 0, err
-    lines = bot.stdout.splitlines()
-    assert lines[0] == "remote bot: entrant mine, deck gruul" and lines[-1] == "remote bot: the tournament is over"
-    games = [line for line in lines if line.startswith("remote bot: mine against random-dimir")]
-    assert 2 <= len(games) <= 3 and time.monotonic() - began < 120
-    assert "best of 3, seed 7:" in out and "mine" in out and token not in out + err

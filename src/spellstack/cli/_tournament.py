@@ -530,11 +530,11 @@ def _remote_lobby(args: argparse.Namespace) -> EntrantLobby | None:
 def _tell_tokens(lobby: EntrantLobby, path: Path | None) -> None:
     """Each remote entrant's token: to ``path`` (a line ``NAME TOKEN`` each, owner-only), or
     on stdout."""
-    lines = [f"{name} {entrant.token}\n" for name, entrant in lobby.entrants.items()]
     if path is None:
-        for line in lines:
-            print(f"spellstack tournament: token of {line}", end="", flush=True)
+        for name, entrant in lobby.entrants.items():
+            print(printable(f"spellstack tournament: entrant {name}'s token: {entrant.token}"), flush=True)
         return
+    lines = [f"{name} {entrant.token}\n" for name, entrant in lobby.entrants.items()]
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
