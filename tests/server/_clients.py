@@ -5,6 +5,7 @@ own player actor, so that its answers are those the same bot gives in process.""
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -48,24 +49,44 @@ async def running_server(settings: ServerSettings, *, lobby: EntrantLobby | None
         nursery.cancel_scope.cancel()
 
 
+@dataclass
+class ThreadedServer:
+    """A server running in a thread of its own."""
+
+    server: GameServer
+    """The server (read-only from other threads)."""
+    token: trio.lowlevel.TrioToken
+    scope: trio.CancelScope
+
+    @property
+    def port(self) -> int | None:
+        """The port it listens on."""
+        return self.server.port
+
+    def stop(self) -> None:
+        """Stop it, from any thread (its connections are cut); nothing if it has stopped."""
+        with contextlib.suppress(trio.RunFinishedError):
+            self.token.run_sync_soon(self.scope.cancel)
+
+
 @contextmanager
-def server_in_a_thread(settings: ServerSettings) -> Iterator[GameServer]:
+def server_in_a_thread(settings: ServerSettings) -> Iterator[ThreadedServer]:
     """A server running with ``settings`` in a thread of its own (its own trio run), for a test
     whose client runs an asyncio loop (a chat front end's host); stopped at the end."""
-    started: queue.Queue[tuple[GameServer, trio.lowlevel.TrioToken, trio.CancelScope]] = queue.Queue()
+    started: queue.Queue[ThreadedServer] = queue.Queue()
 
     async def run() -> None:
         async with trio.open_nursery() as nursery:
             server: GameServer = await nursery.start(GameServer(settings).run)
-            started.put((server, trio.lowlevel.current_trio_token(), nursery.cancel_scope))
+            started.put(ThreadedServer(server, trio.lowlevel.current_trio_token(), nursery.cancel_scope))
 
     thread = threading.Thread(target=trio.run, args=(run,), daemon=True)
     thread.start()
-    server, token, scope = started.get(timeout=30)
+    running = started.get(timeout=30)
     try:
-        yield server
+        yield running
     finally:
-        token.run_sync_soon(scope.cancel)
+        running.stop()
         thread.join(30)
 
 

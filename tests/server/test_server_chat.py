@@ -9,12 +9,22 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
-from spellstack.chat import BotSeat, ChatError, ChatHost, GameHost, HumanSeat, RemoteGameHost, TelegramChat
+from spellstack.chat import (
+    CONNECTION_LOST,
+    BotSeat,
+    ChatError,
+    ChatHost,
+    GameHost,
+    HumanSeat,
+    RemoteGameHost,
+    TelegramChat,
+)
 from spellstack.protocol import (
     ChatAnswer,
     ChatCommand,
@@ -222,3 +232,46 @@ def test_the_page_s_server_example_runs_as_written_and_the_telegram_example_is_a
     [lines_shown] = re.findall(r"```python\n(.*?)```", telegram, re.S)
     program = (ROOT / "examples" / "telegram_bot.py").read_text("utf-8")
     assert all(f"    {line}\n" in program for line in lines_shown.splitlines())
+
+
+async def test_a_chat_seat_s_connection_that_breaks_ends_alone_and_the_token_joins_again(
+        caplog: pytest.LogCaptureFixture) -> None:
+    async with running_server(loopback()) as server:
+        assert server.port
+        async with connect(server.port) as creator:
+            await creator.send(CreateChat((ChatSeat("alice", "gruul"), ChatSeat("bot", "dimir", bot="random")),
+                                          seed=3))
+            created = await creator.receive()
+            assert isinstance(created, ChatCreated)
+        token = created.seats[0].token
+        async with connect(server.port) as remote:
+            await remote.send(JoinChat(token))
+            assert isinstance(await remote.receive(), ChatJoined)
+            await remote.ws.aclose()  # gone, texts still coming
+        async with connect(server.port) as remote:
+            await remote.send(JoinChat(token))
+            assert isinstance(await remote.receive(), ChatJoined)
+            await remote.send(ChatCommand("concede"))
+            got = [await remote.receive()]
+            while not isinstance(got[-1], ChatOver):
+                got.append(await remote.receive())
+            await remote.send(Goodbye())
+            assert await remote.closed() == ([], 1000)
+        assert ChatAnswer("You concede (104.3a).") in got
+        assert got[-1] == ChatOver(created.game, "bot", "bot wins: alice conceded (104.3a)")
+    assert not [r for r in caplog.records if r.name == "spellstack.server" and r.levelname == "ERROR"]
+
+
+def test_a_remote_game_s_seat_whose_server_goes_is_told_and_the_host_goes_on() -> None:
+    async def main(port: int, stop_server: Callable[[], None]) -> tuple[list[str], str, bool]:
+        async with RemoteGameHost(f"ws://127.0.0.1:{port}") as host:
+            game = await host.create_game([HumanSeat("alice"), BotSeat("bot")], ["gruul", "dimir"], seed=3)
+            texts = host.messages(game, "alice")
+            told = [await anext(texts)]
+            stop_server()
+            told += [text async for text in texts]
+            return told, host.info(game).reason, host.info(game).running
+
+    with server_in_a_thread(loopback()) as server:
+        told, reason, running = asyncio.run(main(server.port or 0, server.stop))
+    assert told[-1] == CONNECTION_LOST and reason == "lost the connection to the game's server" and not running

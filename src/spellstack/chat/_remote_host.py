@@ -14,6 +14,7 @@ server's game goes on; the seat's time limits run).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import math
 import re
@@ -51,6 +52,7 @@ from ..protocol import (
 )
 from ..rules import DEFAULT_TURN_LIMIT, InvalidMessageError
 from ..seats import BUILT_IN_BOTS
+from ._decks import log
 from ._game_host import ChatError, GameInfo, TextHook
 from ._guest import GuestRun, NotRunning
 from ._seats import HUMAN_STOPS, BotSeat, HumanSeat
@@ -366,10 +368,17 @@ class RemoteGameHost:
             if not started:
                 raise
             self._lose(game, seat)
+        except Exception:  # a fault of one seat's connection ends that seat alone, not the host
+            if not started:
+                raise
+            log.exception("game %s: %s's connection to %s failed", game.info.game_id, seat.player, self.url)
+            self._lose(game, seat)
 
     async def _write(self, ws: WebSocketConnection, frames: trio.MemoryReceiveChannel[bytes]) -> None:
-        async for data in frames:
-            await ws.send_message(data)
+        """Send the seat's frames in order (a closed connection is the reader's to tell)."""
+        with contextlib.suppress(ConnectionClosed):
+            async for data in frames:
+                await ws.send_message(data)
 
     async def _read(self, ws: WebSocketConnection, game: _Game, seat: _Seat) -> None:
         """The seat's frames until its ``ChatOver`` (then ``seat.over``), or until the

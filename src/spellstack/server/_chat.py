@@ -251,25 +251,33 @@ class ChatService:
 
         try:
             await send(ChatJoined(game.game, seat, game.players))
-            async with trio.open_nursery() as nursery:
+        except ConnectionGone:
+            return "closed"
+        async with trio.open_nursery() as nursery:
 
-                async def texts() -> None:
+            async def texts() -> None:
+                nonlocal outcome
+                try:
                     with contextlib.suppress(ChatError):  # the host has forgotten the game: it is over
                         async for text in self.host.messages(game.game, player):
                             await send(ChatText(text))
                     await send(_over(game))
-                    nursery.cancel_scope.deadline = min(nursery.cancel_scope.deadline,
-                                                        trio.current_time() + self.server.settings.after_game)
-
-                async def commands() -> None:
-                    nonlocal outcome
-                    outcome = await self._commands(conn, game.game, player, send)
+                except ConnectionGone:  # each task's own: a nursery would wrap it in a group
+                    outcome = "closed"
                     nursery.cancel_scope.cancel()
+                    return
+                nursery.cancel_scope.deadline = min(nursery.cancel_scope.deadline,
+                                                    trio.current_time() + self.server.settings.after_game)
 
-                nursery.start_soon(texts)
-                nursery.start_soon(commands)
-        except ConnectionGone:
-            return "closed"
+            async def commands() -> None:
+                nonlocal outcome
+                said = await self._commands(conn, game.game, player, send)
+                if outcome != "closed":
+                    outcome = said
+                nursery.cancel_scope.cancel()
+
+            nursery.start_soon(texts)
+            nursery.start_soon(commands)
         return outcome
 
     async def _commands(self, conn: Connection, game: str, player: str, send: _Send) -> str:
@@ -292,7 +300,10 @@ class ChatService:
                 answer = f"That is too long for a command ({MAX_CHAT_COMMAND} characters at most): type `help`."
             else:
                 answer = await self.host.submit(game, player, msg.text)
-            await send(ChatAnswer(answer))
+            try:
+                await send(ChatAnswer(answer))
+            except ConnectionGone:
+                return "closed"
 
 
 def _over(game: ChatGame) -> ChatOver:
