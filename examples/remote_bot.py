@@ -116,6 +116,9 @@ def play(ws, seated):
         elif message["k"] == "GameOver":
             print(f"remote bot: game over: {message['b']['reason']}")
             return
+        elif message["k"] == "Unseated":  # a tournament's entrant forfeited this game
+            print("remote bot: forfeited the game")
+            return
 
 
 def main():

@@ -41,6 +41,7 @@ from spellstack.protocol import (
     SessionError,
     Spectate,
     SubmitAction,
+    Unseated,
     Watched,
     Welcome,
     decode_from_client,
@@ -114,9 +115,9 @@ def test_a_client_s_messages_both_kinds_decode_within_their_limits() -> None:
 
 @pytest.mark.parametrize("msg", [Welcome(PROTOCOL_VERSION, "0.1.0", 60.0), SessionError("no"),
                                  GameCreated("g", (SeatToken(0, "a", TOKEN),), ""), Watched(0, ()),
-                                 Entered("a", "gruul"), ChatText("hi"), ChatAnswer("OK.")])
+                                 Entered("a", "gruul"), Unseated("r1-m1-g1"), ChatText("hi"), ChatAnswer("OK.")])
 def test_a_client_does_not_send_what_the_server_sends(
-        msg: Welcome | SessionError | GameCreated | Watched | Entered | ChatText | ChatAnswer) -> None:
+        msg: Welcome | SessionError | GameCreated | Watched | Entered | Unseated | ChatText | ChatAnswer) -> None:
     with pytest.raises(InvalidMessageError, match=f"a client does not send {msg.KIND}"):
         decode_from_client(encode_session(msg))
     assert decode_from_server(encode_session(msg)) == msg

@@ -184,6 +184,9 @@ async def _relay(remote: Remote, seated: Seated, bot: Bot, *, requests: list[int
         nonlocal dropped
         while True:
             data = await remote.receive_bytes()
+            if b"Unseated" in data[:16]:  # an entrant's seat that forfeited: its game is over
+                nursery.cancel_scope.cancel()
+                return
             if requests is not None and b"Request" in data[:24]:
                 requests[0] -= 1
                 if requests[0] < 0:

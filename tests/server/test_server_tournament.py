@@ -16,12 +16,14 @@ from spellstack.cards import load_cards, load_deck
 from spellstack.protocol import (
     CreateGame,
     Entered,
+    GameOver,
     Goodbye,
     JoinEntrant,
     JoinSeat,
     NextGame,
     SeatSpec,
     SessionError,
+    Unseated,
 )
 from spellstack.seats import Entrant, EntrantError, Seat, parse_entrant
 from spellstack.server import TOKEN_REFUSED, WITHDRAWN, EntrantLobby
@@ -56,6 +58,7 @@ async def test_remote_entrants_play_the_games_the_same_entrants_play_in_process(
         async with trio.open_nursery() as nursery:
             for name in ("alice", "bob"):
                 nursery.start_soon(play_entrant, server.port, lobby.entrants[name].token, RandomBot)
+            await lobby.all_ready()
             played = await play_tournament(tournament, db=tmp_path / "remote.db", record_dir=records)
             await lobby.close()  # the clients are told: their connections close
     here = await in_process(tmp_path)
@@ -75,7 +78,8 @@ async def test_an_entrant_that_drops_its_connection_forfeits_its_games_and_nothi
         async with trio.open_nursery() as nursery:
             nursery.start_soon(play_entrant, server.port, lobby.entrants["alice"].token, RandomBot)
             nursery.start_soon(partial(play_entrant, server.port, lobby.entrants["bob"].token, RandomBot,
-                                       drop_after=20))
+                                       drop_after=5))
+            await lobby.all_ready()  # the grace is short: both are there before the first game
             played = await play_tournament(tournament, db=tmp_path / "remote.db")
             await lobby.close()
     here = await in_process(tmp_path)
@@ -111,6 +115,35 @@ async def test_a_connection_that_comes_back_within_the_grace_period_plays_its_ga
             await lobby.close()
     [row] = played.rows
     assert "forfeited" not in row.reason and row.decisions > 5
+
+
+async def test_an_entrant_that_does_not_answer_forfeits_on_its_deadline_and_its_next_game_for_its_absence(
+        tmp_path: Path) -> None:
+    cards = load_cards()
+    lobby = EntrantLobby(grace=0.3, after_game=0.1)
+    entrants = tuple(parse_entrant(t, cards, remote=lobby.add) for t in ("mute=remote@gruul", "carol=random@orzhov"))
+    tournament = TournamentSettings(entrants, "round-robin", 1, seed=3, repeat=2, deadline=0.2)
+    async with running_server(loopback(), lobby=lobby) as server:
+        assert server.port
+        async with trio.open_nursery() as nursery:
+
+            async def mute() -> None:  # takes its first game, answers nothing, never asks for another
+                async with connect(server.port or 0) as remote:
+                    await remote.send(JoinEntrant(lobby.entrants["mute"].token))
+                    assert isinstance(await remote.receive(), Entered)
+                    await remote.send(NextGame())
+                    while not isinstance(told := await remote.receive(), Unseated):
+                        assert not isinstance(told, GameOver)  # a seat that forfeited is sent none
+                    await trio.sleep_forever()
+
+            nursery.start_soon(mute)
+            await lobby.all_ready()
+            played = await play_tournament(tournament, db=tmp_path / "remote.db")
+            await lobby.close()
+            nursery.cancel_scope.cancel()
+    # Whichever of the two games took the connection first, the other waited for it to end.
+    assert sorted(row.reason.partition("mute forfeited: ")[2] for row in played.rows) == [
+        "no answer within 0.2 s", "no client of its was ready for the game within 0.3 s"]
 
 
 async def test_entrant_tokens_open_an_entrant_only_and_a_goodbye_withdraws_it(tmp_path: Path) -> None:

@@ -63,6 +63,7 @@ __all__ = [
     "SessionError",
     "SessionMessage",
     "Spectate",
+    "Unseated",
     "Watched",
     "Watching",
     "Welcome",
@@ -260,6 +261,17 @@ class NextGame:
     KIND: ClassVar[str] = "NextGame"
 
 
+@dataclass(frozen=True, slots=True)
+class Unseated:
+    """Server→client, to a tournament's entrant: the game went on without its seat, which
+    forfeited (a missed deadline, too many refused messages) and is sent no ``GameOver``; the
+    client says ``NextGame`` for its next game, as after a ``GameOver``."""
+
+    KIND: ClassVar[str] = "Unseated"
+    game: str
+    """The game's id."""
+
+
 MAX_CHAT_COMMAND = 1000
 """The longest text command a chat seat sends, in characters."""
 MAX_END_REASON = 300
@@ -406,7 +418,7 @@ class SessionError:
 
 SessionMessage: TypeAlias = (
     Hello | Welcome | CreateGame | GameCreated | JoinSeat | Seated | Spectate | Watching | Watched
-    | Resync | Goodbye | JoinEntrant | Entered | NextGame | CreateChat | ChatCreated | JoinChat
+    | Resync | Goodbye | JoinEntrant | Entered | NextGame | Unseated | CreateChat | ChatCreated | JoinChat
     | ChatJoined | ChatCommand | ChatAnswer | ChatText | EndChat | ChatOver | SessionError
 )
 """Any session message."""

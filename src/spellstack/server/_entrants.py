@@ -105,7 +105,7 @@ class RemoteEntrant:
         self.open: set[Connection] = set()
         """Its connections now (joined, not closed)."""
         self.playing = 0
-        """Of those, the connections in a game now."""
+        """Of those, the connections a game has taken (in it, or on their way)."""
         self.ready: list[_Waiting] = []
         """Of those, the connections ready for a game, in the order they said so."""
         self.last_seen: float | None = None
@@ -201,6 +201,12 @@ class EntrantLobby:
                 for conn in entrant.open:
                     nursery.start_soon(conn.close, CLOSE_NORMAL, TOURNAMENT_OVER)
 
+    async def all_ready(self) -> None:
+        """Wait until every entrant has a connection ready for a game (to start a tournament
+        once its remote entrants are all there)."""
+        while not all(entrant.ready for entrant in self.entrants.values()):
+            await self._changed.wait()
+
     def signal(self) -> None:
         """Wake the games waiting for connections: an entrant's connections changed."""
         self._changed.set()
@@ -234,6 +240,7 @@ class EntrantLobby:
         finally:
             unused = booking.places.pop(entrant.name, None)  # cancelled before it took its place
             if unused is not None:
+                entrant.playing -= 1
                 entrant.ready.insert(0, unused)
                 self.signal()
             booking.left -= 1
@@ -264,6 +271,7 @@ class EntrantLobby:
                 for entrant in booking.entrants:
                     if entrant.ready and not entrant.withdrawn and not self.closed:
                         booking.places[entrant.name] = entrant.ready.pop(0)
+                        entrant.playing += 1  # from now: another game waits for it, as for a game
                     elif entrant.withdrawn:
                         booking.reasons[entrant.name] = WITHDRAWN
                     else:
@@ -296,12 +304,13 @@ class EntrantLobby:
                         return
                 entrant.last_seen = trio.current_time()
                 seat = entrant.stray()
-                if seat is None:
-                    seat, said = await self._wait_for_game(entrant, conn)
+                if seat is not None:
+                    entrant.playing += 1
+                else:
+                    seat, said = await self._wait_for_game(entrant, conn)  # counted as playing
                     if seat is None:
                         await self._end(entrant, conn, said)
                         return
-                entrant.playing += 1
                 try:
                     outcome = await seat.attach(conn)
                 finally:

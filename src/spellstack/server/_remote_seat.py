@@ -18,7 +18,8 @@ it says ``Goodbye`` before its game is over.
 
 A tournament entrant's seat (``entrant``) is played by a connection that goes on to its next
 game: after its ``GameOver`` the client's ``NextGame`` ends its turn at the seat, and what it
-sends before that is dropped (it answers a game that is over).
+sends before that is dropped (it answers a game that is over). A seat that forfeited is sent
+no ``GameOver`` by the coordinator: its client is told ``Unseated`` instead.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from ..protocol import (
     SetStops,
     SubmitAction,
     SubmitAnswer,
+    Unseated,
     decode_from_client,
     decode_trusted,
 )
@@ -158,6 +160,8 @@ class RemoteSeat:
             # the client takes it in time.
             with trio.CancelScope(shield=True), trio.move_on_after(self.after_game):
                 await self._tell_game_over(link)
+                if self.entrant and self._game_over is None:
+                    await self._tell_unseated()
             self.end()
 
     async def _stay(self, link: Link) -> None:
@@ -233,6 +237,16 @@ class RemoteSeat:
             if conn is not None:
                 with contextlib.suppress(ConnectionGone):
                     await conn.send(self._game_over)
+
+    async def _tell_unseated(self) -> None:
+        """An entrant's seat that forfeited gets no ``GameOver``: its client is told the game
+        went on without it (``Unseated``), and may go on to its next game."""
+        self.over = True
+        async with self._sending:
+            conn = self._conn
+            if conn is not None:
+                with contextlib.suppress(ConnectionGone):
+                    await conn.tell(Unseated(self.hello.game))
 
     def end(self) -> None:
         """The seat's part of the game has ended (or its game could not be played): the
