@@ -195,8 +195,10 @@ class RemoteGameHost:
             for told in created.seats:
                 if told.token:
                     await self._call(partial(self._join, game, game.seats[told.name], told.token))
-        except BaseException:
+        except Exception:
             self._games.pop(gid, None)
+            with contextlib.suppress(Exception):  # nobody would play it: the server ends it
+                await self._call(lambda: self._ask(EndChat(created.owner, "its seats could not be joined"), ChatOver))
             raise
         return gid
 
