@@ -11,11 +11,18 @@ or play the seat a token opens, in a game someone else created:
 
     python3 examples/remote_bot.py ws://127.0.0.1:8765 --token TOKEN
 
+or play a tournament's entrant, game after game, until the tournament is over (spellstack
+tournament --serve gives each remote entrant its token):
+
+    python3 examples/remote_bot.py ws://127.0.0.1:8765 --entrant TOKEN
+
 Every frame, both ways, is one binary WebSocket message holding one msgpack message
 {"k": kind, "v": version, "b": body}. The bot says Hello, creates a game if it has no token
 (CreateGame: it gets a token per seat), joins its seat (JoinSeat, answered by Seated with its
 own seed), then answers each PriorityRequest with a SubmitAction and each DecisionRequest with
-a SubmitAnswer until the GameOver, and says Goodbye. docs/remote-bots.md tells every message.
+a SubmitAnswer until the GameOver, and says Goodbye. As a tournament's entrant it says
+JoinEntrant (answered by Entered), then NextGame before each game (answered by Seated) until the
+server closes the connection. docs/remote-bots.md tells every message.
 """
 
 import argparse
@@ -23,7 +30,7 @@ import random
 import sys
 
 import msgpack
-from websocket import ABNF, create_connection
+from websocket import ABNF, WebSocketConnectionClosedException, create_connection
 
 VERSION = 8
 """The protocol version this bot speaks: the "v" of every message."""
@@ -34,9 +41,9 @@ def send(ws, kind, body):
     ws.send(msgpack.packb({"k": kind, "v": VERSION, "b": body}, use_bin_type=True), opcode=ABNF.OPCODE_BINARY)
 
 
-def receive(ws):
-    """The next message, decoded; a refusal (Error) stops the bot."""
-    message = msgpack.unpackb(ws.recv(), raw=False)
+def receive(ws, frame=None):
+    """The next message (or ``frame``), decoded; a refusal (Error) stops the bot."""
+    message = msgpack.unpackb(ws.recv() if frame is None else frame, raw=False)
     if message["k"] == "Error":
         sys.exit(f"remote bot: refused: {message['b']['reason']}")
     return message
@@ -95,23 +102,8 @@ def choose_answer(decision, rng):
     return {"answer": {"decision_id": decision["id"], "keys": keys, "pairs": pairs}}
 
 
-def main():
-    parser = argparse.ArgumentParser(description="A random remote bot for spellstack serve.")
-    parser.add_argument("url", nargs="?", default="ws://127.0.0.1:8765", help="the server")
-    parser.add_argument("--token", help="the seat to play (default: create a game against the server's random bot)")
-    parser.add_argument("--seed", type=int, help="the game's seed, when it creates one (default: a secret one)")
-    args = parser.parse_args()
-
-    ws = create_connection(args.url)
-    send(ws, "Hello", {"protocol": VERSION})
-    receive(ws)  # Welcome
-    token = args.token
-    if token is None:
-        seats = [{"name": "remote_bot", "deck": "gruul"}, {"name": "random", "deck": "orzhov", "bot": "random"}]
-        send(ws, "CreateGame", {"seats": seats, "seed": args.seed})
-        token = receive(ws)["b"]["seats"][0]["token"]  # GameCreated
-    send(ws, "JoinSeat", {"token": token})
-    seated = receive(ws)["b"]  # Seated
+def play(ws, seated):
+    """Play the game Seated tells, to its GameOver."""
     rng = random.Random(seated["seed"])
     me = seated["players"][seated["seat"]]
     print(f"remote bot: {me} against {', '.join(p for p in seated['players'] if p != me)}")
@@ -123,7 +115,44 @@ def main():
             send(ws, "SubmitAnswer", choose_answer(message["b"]["decision"], rng))
         elif message["k"] == "GameOver":
             print(f"remote bot: game over: {message['b']['reason']}")
-            break
+            return
+        elif message["k"] == "Unseated":  # a tournament's entrant forfeited this game
+            print("remote bot: forfeited the game")
+            return
+
+
+def main():
+    parser = argparse.ArgumentParser(description="A random remote bot for spellstack serve.")
+    parser.add_argument("url", nargs="?", default="ws://127.0.0.1:8765", help="the server")
+    parser.add_argument("--token", help="the seat to play (default: create a game against the server's random bot)")
+    parser.add_argument("--entrant", metavar="TOKEN", help="play a tournament's entrant, game after game")
+    parser.add_argument("--seed", type=int, help="the game's seed, when it creates one (default: a secret one)")
+    args = parser.parse_args()
+
+    ws = create_connection(args.url)
+    send(ws, "Hello", {"protocol": VERSION})
+    receive(ws)  # Welcome
+    if args.entrant is not None:
+        send(ws, "JoinEntrant", {"token": args.entrant})
+        entered = receive(ws)["b"]  # Entered
+        print(f"remote bot: entrant {entered['entrant']}, deck {entered['deck']}")
+        while True:
+            send(ws, "NextGame", {})
+            try:
+                frame = ws.recv()  # Seated; when the tournament is over, the server closes
+            except WebSocketConnectionClosedException:
+                frame = b""
+            if not frame:
+                print("remote bot: the tournament is over")
+                return
+            play(ws, receive(ws, frame)["b"])
+    token = args.token
+    if token is None:
+        seats = [{"name": "remote_bot", "deck": "gruul"}, {"name": "random", "deck": "orzhov", "bot": "random"}]
+        send(ws, "CreateGame", {"seats": seats, "seed": args.seed})
+        token = receive(ws)["b"]["seats"][0]["token"]  # GameCreated
+    send(ws, "JoinSeat", {"token": token})
+    play(ws, receive(ws)["b"])  # Seated
     send(ws, "Goodbye", {})
     ws.close()
 

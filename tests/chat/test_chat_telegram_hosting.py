@@ -50,7 +50,9 @@ def _run_example(tmp_path: Path, blocked: set[str]) -> subprocess.CompletedProce
     site = tmp_path / "site"
     site.mkdir()
     (site / "sitecustomize.py").write_text(BLOCKER.format(blocked=sorted(blocked)), encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]), "TELEGRAM_TOKEN": "123:abc"}
+    # This checkout's src first, whatever is installed.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), str(ROOT / "src"), str(ROOT)]),
+           "TELEGRAM_TOKEN": "123:abc"}
     # Real time: a program of its own, which exits at once; the limit only ends a hang.
     return subprocess.run([sys.executable, str(ROOT / "examples" / "telegram_bot.py")], cwd=tmp_path,
                           env=env, capture_output=True, text=True, timeout=30)

@@ -24,6 +24,8 @@ RATINGS = "## A rating list: spellstack ratings"
 """The section whose commands are checked by a test of their own (not all are tournaments)."""
 TESTING = "## Testing a bot"
 """The section on testing a bot, whose commands a test of their own runs."""
+REMOTE = "## Remote entrants: bots on other machines"
+"""The section on remote entrants, whose commands need a client: ``tests/server`` runs them."""
 
 
 def _section(heading: str) -> str:
@@ -37,7 +39,9 @@ def _section(heading: str) -> str:
 def _blocks(lang: str, text: str | None = None) -> list[str]:
     """The page's ``lang`` code blocks (but the rating list's), or those of ``text``."""
     if text is None:
-        text = DOC.read_text("utf-8").replace(_section(RATINGS), "").replace(_section(TESTING), "")
+        text = DOC.read_text("utf-8")
+        for heading in (RATINGS, TESTING, REMOTE):
+            text = text.replace(_section(heading), "")
     return re.findall(rf"```{lang}\n(.*?)```", text, re.S)
 
 

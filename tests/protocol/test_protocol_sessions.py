@@ -9,19 +9,31 @@ import pytest
 
 from spellstack.protocol import (
     CLIENT_SESSION_KINDS,
+    MAX_CHAT_COMMAND,
+    MAX_END_REASON,
     MAX_PLAYER_MESSAGE_BYTES,
     MESSAGE_TYPES,
     PLAYER_KINDS,
     PROTOCOL_VERSION,
     SESSION_KIND_BYTES,
     SESSION_TYPES,
+    ChatAnswer,
+    ChatCommand,
+    ChatSeat,
+    ChatText,
+    CreateChat,
     CreateGame,
+    EndChat,
+    Entered,
     GameCreated,
     GameEvent,
     GameOver,
     Goodbye,
     Hello,
+    JoinChat,
+    JoinEntrant,
     JoinSeat,
+    NextGame,
     PriorityRequest,
     Resync,
     SeatSpec,
@@ -29,6 +41,7 @@ from spellstack.protocol import (
     SessionError,
     Spectate,
     SubmitAction,
+    Unseated,
     Watched,
     Welcome,
     decode_from_client,
@@ -46,7 +59,8 @@ TOKEN = "t" * 43
 def test_session_kinds_are_their_own_and_every_client_kind_has_a_cap() -> None:
     assert set(SESSION_TYPES).isdisjoint(MESSAGE_TYPES)
     assert set(SESSION_KIND_BYTES) == CLIENT_SESSION_KINDS
-    assert CLIENT_SESSION_KINDS == {"Hello", "CreateGame", "JoinSeat", "Spectate", "Resync", "Goodbye"}
+    assert CLIENT_SESSION_KINDS == {"Hello", "CreateGame", "JoinSeat", "Spectate", "Resync", "Goodbye", "JoinEntrant",
+                                    "NextGame", "CreateChat", "JoinChat", "ChatCommand", "EndChat"}
 
 
 def test_the_largest_legitimate_session_messages_fit_their_caps_with_room() -> None:
@@ -59,6 +73,21 @@ def test_the_largest_legitimate_session_messages_fit_their_caps_with_room() -> N
     for kind, size in sizes.items():
         assert size * 1.5 < SESSION_KIND_BYTES[kind], kind
     assert decode_from_client(encode_session(largest)) == largest
+
+
+def test_the_largest_legitimate_chat_and_entrant_messages_fit_their_caps() -> None:
+    # Four 60-card decks of 20 distinct cards with long names, every field given.
+    deck = tuple(f"A Card Name Thirty Chars Long{n % 20:02d}"[:30] for n in range(60))
+    largest = CreateChat(tuple(ChatSeat(LONGEST_NAME + str(n), "a" * 40, deck, "", 86400.5, 100) for n in range(4)),
+                         seed=(1 << 63) - 1, turn_limit=1000)
+    assert len(encode_session(largest)) < SESSION_KIND_BYTES["CreateChat"] == MAX_PLAYER_MESSAGE_BYTES
+    assert decode_from_client(encode_session(largest)) == largest
+    longest = ChatCommand("\U0001F600" * MAX_CHAT_COMMAND)  # four bytes each in UTF-8
+    assert decode_from_client(encode_session(longest)) == longest
+    ending = EndChat(TOKEN, "\U0001F600" * MAX_END_REASON)
+    assert decode_from_client(encode_session(ending)) == ending
+    for small in (JoinEntrant(TOKEN), JoinChat(TOKEN), NextGame()):
+        assert len(encode_session(small)) * 1.5 < SESSION_KIND_BYTES[small.KIND]
 
 
 def test_a_client_s_messages_both_kinds_decode_within_their_limits() -> None:
@@ -85,8 +114,10 @@ def test_a_client_s_messages_both_kinds_decode_within_their_limits() -> None:
 
 
 @pytest.mark.parametrize("msg", [Welcome(PROTOCOL_VERSION, "0.1.0", 60.0), SessionError("no"),
-                                 GameCreated("g", (SeatToken(0, "a", TOKEN),), ""), Watched(0, ())])
-def test_a_client_does_not_send_what_the_server_sends(msg: Welcome | SessionError | GameCreated | Watched) -> None:
+                                 GameCreated("g", (SeatToken(0, "a", TOKEN),), ""), Watched(0, ()),
+                                 Entered("a", "gruul"), Unseated("r1-m1-g1"), ChatText("hi"), ChatAnswer("OK.")])
+def test_a_client_does_not_send_what_the_server_sends(
+        msg: Welcome | SessionError | GameCreated | Watched | Entered | Unseated | ChatText | ChatAnswer) -> None:
     with pytest.raises(InvalidMessageError, match=f"a client does not send {msg.KIND}"):
         decode_from_client(encode_session(msg))
     assert decode_from_server(encode_session(msg)) == msg

@@ -1,12 +1,15 @@
 """Clients of a test server on the loopback address: a connection speaking the session
-messages (``Remote``), and a remote bot that plays a seat with one of the engine's bots through
-the engine's own player actor (``play_remote``), so that its answers are those the same bot
-gives in process."""
+messages (``Remote``), and a remote bot that plays a seat (``play_remote``), or a tournament's
+entrant game after game (``play_entrant``), with one of the engine's bots through the engine's
+own player actor, so that its answers are those the same bot gives in process."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+import contextlib
+import queue
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 
 import trio
@@ -17,11 +20,14 @@ from spellstack.bots import Bot
 from spellstack.protocol import (
     PROTOCOL_VERSION,
     CreateGame,
+    Entered,
     GameCreated,
     Goodbye,
     Hello,
+    JoinEntrant,
     JoinSeat,
     Message,
+    NextGame,
     Seated,
     SeatSpec,
     SessionMessage,
@@ -30,16 +36,58 @@ from spellstack.protocol import (
     encode,
     encode_session,
 )
-from spellstack.server import GameServer, ServerSettings
+from spellstack.server import EntrantLobby, GameServer, ServerSettings
 
 
 @asynccontextmanager
-async def running_server(settings: ServerSettings) -> AsyncIterator[GameServer]:
-    """A server running with ``settings`` (give port 0: the port chosen is ``server.port``)."""
+async def running_server(settings: ServerSettings, *, lobby: EntrantLobby | None = None) -> AsyncIterator[GameServer]:
+    """A server running with ``settings`` (give port 0: the port chosen is ``server.port``),
+    serving ``lobby``'s remote entrants if given."""
     async with trio.open_nursery() as nursery:
-        server: GameServer = await nursery.start(GameServer(settings).run)
+        server: GameServer = await nursery.start(GameServer(settings, lobby=lobby).run)
         yield server
         nursery.cancel_scope.cancel()
+
+
+@dataclass
+class ThreadedServer:
+    """A server running in a thread of its own."""
+
+    server: GameServer
+    """The server (read-only from other threads)."""
+    token: trio.lowlevel.TrioToken
+    scope: trio.CancelScope
+
+    @property
+    def port(self) -> int | None:
+        """The port it listens on."""
+        return self.server.port
+
+    def stop(self) -> None:
+        """Stop it, from any thread (its connections are cut); nothing if it has stopped."""
+        with contextlib.suppress(trio.RunFinishedError):
+            self.token.run_sync_soon(self.scope.cancel)
+
+
+@contextmanager
+def server_in_a_thread(settings: ServerSettings) -> Iterator[ThreadedServer]:
+    """A server running with ``settings`` in a thread of its own (its own trio run), for a test
+    whose client runs an asyncio loop (a chat front end's host); stopped at the end."""
+    started: queue.Queue[ThreadedServer] = queue.Queue()
+
+    async def run() -> None:
+        async with trio.open_nursery() as nursery:
+            server: GameServer = await nursery.start(GameServer(settings).run)
+            started.put(ThreadedServer(server, trio.lowlevel.current_trio_token(), nursery.cancel_scope))
+
+    thread = threading.Thread(target=trio.run, args=(run,), daemon=True)
+    thread.start()
+    running = started.get(timeout=30)
+    try:
+        yield running
+    finally:
+        running.stop()
+        thread.join(30)
 
 
 def loopback(**settings: object) -> ServerSettings:
@@ -115,25 +163,69 @@ async def play_remote(port: int, token: str, make: Callable[[int], Bot], *,
         await remote.send(JoinSeat(token))
         seated = await remote.receive()
         assert isinstance(seated, Seated), seated
-        to_player, from_server = trio.open_memory_channel[bytes](1)
-        to_server, from_player = trio.open_memory_channel[bytes](1)
-        link = Link(Wire("client", None), f"player:{seated.players[seated.seat]}", "coordinator",
-                    to_server, from_server)
-
-        async def down() -> None:
-            while True:
-                await to_player.send(await remote.receive_bytes())
-
-        async def up() -> None:
-            async for data in from_player:
-                await remote.ws.send_message(data)
-
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(down)
-            nursery.start_soon(up)
-            await player_actor(make(seated.seed), link)
-            nursery.cancel_scope.cancel()
+        await _relay(remote, seated, make(seated.seed))
         await remote.send(Goodbye())
         if frames is not None:
             frames.extend(remote.frames)
         return seated
+
+
+async def _relay(remote: Remote, seated: Seated, bot: Bot, *, requests: list[int] | None = None) -> bool:
+    """Play the game ``seated`` tells with ``bot`` in the engine's player actor, to its
+    ``GameOver`` (True); with ``requests`` (one count, shared by the games of a connection),
+    the connection is dropped, without a goodbye, when it reaches 0 (False)."""
+    to_player, from_server = trio.open_memory_channel[bytes](1)
+    to_server, from_player = trio.open_memory_channel[bytes](1)
+    link = Link(Wire("client", None), f"player:{seated.players[seated.seat]}", "coordinator",
+                to_server, from_server)
+    dropped = False
+
+    async def down() -> None:
+        nonlocal dropped
+        while True:
+            data = await remote.receive_bytes()
+            if b"Unseated" in data[:16]:  # an entrant's seat that forfeited: its game is over
+                nursery.cancel_scope.cancel()
+                return
+            if requests is not None and b"Request" in data[:24]:
+                requests[0] -= 1
+                if requests[0] < 0:
+                    dropped = True
+                    await remote.ws.aclose()
+                    nursery.cancel_scope.cancel()
+                    return
+            await to_player.send(data)
+
+    async def up() -> None:
+        async for data in from_player:
+            await remote.ws.send_message(data)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(down)
+        nursery.start_soon(up)
+        await player_actor(bot, link)
+        nursery.cancel_scope.cancel()
+    return not dropped
+
+
+async def play_entrant(port: int, token: str, make: Callable[[int], Bot], *,
+                       drop_after: int | None = None) -> list[Seated]:
+    """Join as the tournament entrant ``token`` opens and play each game it is seated in with
+    the bot ``make`` builds from the seat's seed, until the server closes the connection (the
+    tournament is over); the games it was seated in. ``drop_after``: drop the connection,
+    without a goodbye, when that many requests have been answered (over all its games)."""
+    seated_in: list[Seated] = []
+    requests = None if drop_after is None else [drop_after]
+    async with connect(port) as remote:
+        await remote.send(JoinEntrant(token))
+        assert isinstance(await remote.receive(), Entered)
+        while True:
+            try:
+                await remote.send(NextGame())
+                seated = await remote.receive()
+            except ConnectionClosed:
+                return seated_in
+            assert isinstance(seated, Seated), seated
+            seated_in.append(seated)
+            if not await _relay(remote, seated, make(seated.seed), requests=requests):
+                return seated_in

@@ -6,6 +6,10 @@ methods are plain asyncio coroutines and nothing is shared across threads. Every
 task of one trio nursery, contained: an error in one game (or in setting it up) ends that game
 with a reason and nothing else; ``stop`` ends every game cleanly (each player is told) and the
 trio run with it. Games live in memory only: they don't survive a restart of the host.
+
+The host's own waiting (a player's texts, an answer, a game's end) is made of asyncio's
+objects here (``_queue``, ``_future``, ``_event``); ``TrioGameHost`` is the same host for a
+program that runs trio itself, made of trio's.
 """
 
 from __future__ import annotations
@@ -13,9 +17,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import trio
 
@@ -26,13 +30,43 @@ from ..rules import DEFAULT_TURN_LIMIT, Decision, Game, PlayerView
 from ..seats import BuiltBot, EntrantError, Seat, hellos, load_bot, seat_of
 from ._commands import help_text, parse_command
 from ._feed import feed_lines
+from ._guest import GuestRun, NotRunning
 from ._render import Hasty, Numbering, fence, render_board, render_hand, render_stack, render_view
 from ._seats import CONCEDE, BotSeat, HumanSeat, Session, fit_message, human_config
 
-__all__ = ["ChatError", "GameHost", "GameInfo", "HostStatistics"]
+__all__ = ["Answered", "ChatError", "Done", "GameHost", "GameInfo", "HostStatistics", "Outbox"]
 
 TextHook = Callable[[str, str, str], None]
 """``(game_id, player, text)``: called with every text the host gives a player, as it is made."""
+
+
+class Outbox(Protocol):
+    """A player's texts, waiting to be read (an ``asyncio.Queue``, or its trio counterpart);
+    None after the last."""
+
+    def put_nowait(self, item: str | None) -> None: ...
+
+    async def get(self) -> str | None: ...
+
+
+class Answered(Protocol):
+    """The answer a ``submit`` waits for (an ``asyncio.Future``, or its trio counterpart)."""
+
+    def done(self) -> bool: ...
+
+    def set_result(self, result: str, /) -> None: ...
+
+    def __await__(self) -> Generator[Any, None, str]: ...
+
+
+class Done(Protocol):
+    """Set once a game is over (an ``asyncio.Event``, or a ``trio.Event``)."""
+
+    def set(self) -> None: ...
+
+    def is_set(self) -> bool: ...
+
+    async def wait(self) -> Any: ...
 
 
 class ChatError(Exception):
@@ -89,7 +123,7 @@ class _Hosted:
     info: GameInfo
     game: Game | None
     sessions: dict[str, Session]
-    done: asyncio.Event
+    done: Done
     error: Exception | None = None
     scope: trio.CancelScope = field(default_factory=trio.CancelScope)
     """The game's own: cancelled by ``end_game``."""
@@ -107,10 +141,7 @@ class GameHost:
         self._on_text = on_text
         self._games: dict[str, _Hosted] = {}
         self._ids = itertools.count(1)
-        self._token: trio.lowlevel.TrioToken | None = None
-        self._nursery: trio.Nursery | None = None
-        self._finished: asyncio.Future[Any] | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._guest = GuestRun()
         self._texts = self._commands = self._replies = 0
 
     def statistics(self) -> HostStatistics:
@@ -127,42 +158,13 @@ class GameHost:
 
     async def start(self) -> None:
         """Start the trio engine as a guest of the running asyncio loop."""
-        if self._token is not None:
+        if self._guest.token is not None:
             raise ChatError("the host is running already")
-        loop = asyncio.get_running_loop()
-        self._loop = loop
-        started: asyncio.Future[None] = loop.create_future()
-        finished: asyncio.Future[Any] = loop.create_future()
-        self._finished = finished
-
-        def done(outcome: Any) -> None:
-            if not finished.done():
-                finished.set_result(outcome)
-
-        trio.lowlevel.start_guest_run(
-            self._trio_main, started,
-            run_sync_soon_threadsafe=loop.call_soon_threadsafe,
-            run_sync_soon_not_threadsafe=loop.call_soon,
-            done_callback=done, host_uses_signal_set_wakeup_fd=True)
-        await asyncio.wait([started, finished], return_when=asyncio.FIRST_COMPLETED)
-        if not started.done():
-            finished.result().unwrap()  # the trio run failed to start: raise its error
-
-    async def _trio_main(self, started: asyncio.Future[None]) -> None:
-        self._token = trio.lowlevel.current_trio_token()
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            started.set_result(None)
-            await trio.sleep_forever()
+        await self._guest.start()
 
     async def stop(self) -> None:
         """End every game (its players are told) and the engine."""
-        token, nursery, finished = self._token, self._nursery, self._finished
-        if token is None or nursery is None or finished is None:
-            return
-        token.run_sync_soon(nursery.cancel_scope.cancel)
-        await finished
-        self._token = self._nursery = None
+        await self._guest.stop()
 
     async def __aenter__(self) -> GameHost:
         await self.start()
@@ -195,7 +197,7 @@ class GameHost:
             raise ChatError(f"a game {gid!r} exists already")
         if seed is None:
             seed = secrets.randbits(63)
-        sessions = {spec.name: Session(gid, seat, spec, asyncio.Queue(), self._tell, self._flush)
+        sessions = {spec.name: Session(gid, seat, spec, self._queue(), self._tell, self._flush)
                     for seat, spec in enumerate(seats) if isinstance(spec, HumanSeat)}
         seated = [sessions[spec.name] if isinstance(spec, HumanSeat) else _seat(spec.bot) for spec in seats]
         configs = [human_config(spec) if isinstance(spec, HumanSeat) else spec.config for spec in seats]
@@ -206,7 +208,7 @@ class GameHost:
         for session in sessions.values():
             session.hasty = _hasty(game)
         humans = tuple(sessions)
-        hosted = _Hosted(GameInfo(gid, tuple(names), humans, seed=seed), game, sessions, asyncio.Event())
+        hosted = _Hosted(GameInfo(gid, tuple(names), humans, seed=seed), game, sessions, self._event())
         policies = [s.player(hello) for s, hello in zip(seated, hellos(setup), strict=True)]
         self._games[gid] = hosted
         token.run_sync_soon(nursery.start_soon, self._run_game, hosted, policies, configs)
@@ -266,9 +268,24 @@ class GameHost:
         hosted.done.set()
 
     def _require(self) -> tuple[trio.lowlevel.TrioToken, trio.Nursery]:
-        if self._token is None or self._nursery is None:
-            raise ChatError("the host is not running: `await host.start()` first")
-        return self._token, self._nursery
+        try:
+            return self._guest.require()
+        except NotRunning:
+            raise ChatError("the host is not running: `await host.start()` first") from None
+
+    def _queue(self) -> Outbox:
+        """A new player's texts."""
+        return asyncio.Queue()
+
+    def _future(self) -> Answered:
+        """A new answer to wait for."""
+        loop = self._guest.loop
+        assert loop is not None
+        return loop.create_future()
+
+    def _event(self) -> Done:
+        """A new game's end."""
+        return asyncio.Event()
 
     def _hosted(self, game_id: str) -> _Hosted:
         hosted = self._games.get(game_id)
@@ -322,8 +339,8 @@ class GameHost:
             return self._reply(session, parsed.error)
         if parsed.local:
             return self._reply(session, self._local(session, parsed.local))
-        assert decision is not None and self._loop is not None
-        waiting: asyncio.Future[str] = self._loop.create_future()
+        assert decision is not None
+        waiting = self._future()
         session.waiting = waiting
         session.summary = parsed.summary
         session.decision = None  # one reply per question
@@ -398,6 +415,13 @@ class GameHost:
                 session.outbox.put_nowait(None)  # a second reader ends too
                 return
             yield text
+
+    def forget(self, game_id: str) -> None:
+        """Drop a game that is over, its entry and its players' texts (a host that runs for
+        long keeps only what it needs); a game still running is left as it is."""
+        hosted = self._hosted(game_id)
+        if not hosted.info.running:
+            del self._games[game_id]
 
     def games(self) -> list[GameInfo]:
         """Every game of this host, running or over."""

@@ -25,7 +25,7 @@ from ..seats import Seat, SeatHello
 from ._render import MESSAGE_LIMIT, Hasty, Numbering, fence, render_view
 
 if TYPE_CHECKING:
-    import asyncio
+    from ._game_host import Answered, Outbox
 
 __all__ = ["HUMAN_STOPS", "BotSeat", "HumanSeat", "SeatTimeout"]
 
@@ -87,7 +87,7 @@ class Session:
     The host program's asyncio code and the engine's trio code run on one thread (trio guest
     mode): the session's fields are read and written by both, never at the same time."""
 
-    def __init__(self, game_id: str, seat: int, spec: HumanSeat, outbox: asyncio.Queue[str | None],
+    def __init__(self, game_id: str, seat: int, spec: HumanSeat, outbox: Outbox,
                  tell: Callable[[Session, str], None],
                  before: Callable[[Session], None] = lambda session: None) -> None:
         self.game_id = game_id
@@ -103,7 +103,7 @@ class Session:
         """The question waiting for the player's command, or None."""
         self.numbering = Numbering()
         """The ``[n]`` numbers of the last view."""
-        self.waiting: asyncio.Future[str] | None = None
+        self.waiting: Answered | None = None
         """The host program's ``submit`` waiting for the engine's acceptance or refusal."""
         self.summary = ""
         """What that submission did, in words."""

@@ -2,7 +2,8 @@
 
 Optional: ``pip install 'spellstack[telegram]'``. Kept thin on purpose: ``TelegramChat`` maps a
 Telegram chat to one game seat and forwards text both ways; every rule, check and rendering is
-the host's. Commands:
+the host's (a ``ChatHost``: ``GameHost``, or ``RemoteGameHost`` for games on a server).
+Commands:
 
 - ``/play [random|heuristic] [DECK] [BOT_DECK]``: a new game in this chat against a built-in bot
   (default: heuristic, gruul against dimir), played by the user who sent it. A deck is named,
@@ -34,8 +35,9 @@ from importlib import import_module
 from typing import Any, Protocol
 
 from ..cards import Deck, load_cards
+from ._chat_host import ChatHost
 from ._decks import DeckRefused, DeckShelf, log
-from ._game_host import ChatError, GameHost
+from ._game_host import ChatError
 from ._seats import BotSeat, HumanSeat
 
 __all__ = ["SEND_FAILURES", "TelegramChat", "TelegramMissing", "build_application", "to_telegram_html"]
@@ -105,15 +107,16 @@ _Key = tuple[int, int | None]
 
 
 class TelegramChat:
-    """One Telegram bot's games on one ``GameHost``: each user of a chat plays at most one game
-    in it at a time, against a built-in bot; only they play it.
+    """One Telegram bot's games on one host (``GameHost`` in this process, or ``RemoteGameHost``
+    on a server): each user of a chat plays at most one game in it at a time, against a
+    built-in bot; only they play it.
 
     ``deck_dir``: a folder of the operator's deck files a player may name (``DeckShelf``);
     ``decks``: the default decks' names (the player's, then the bot's). Each game's seed is
     drawn by the host from the operating system (``GameInfo.seed``, never told to a player);
     a game id is ``tg-`` and 12 random hex digits."""
 
-    def __init__(self, host: GameHost, *, decks: Sequence[str] = ("gruul", "dimir"),
+    def __init__(self, host: ChatHost, *, decks: Sequence[str] = ("gruul", "dimir"),
                  seat_time: float = 300.0,
                  deck_dir: str | os.PathLike[str] | None = None) -> None:
         self.host = host
@@ -260,7 +263,7 @@ def _player_name(update: Any) -> str:
     return str(name)
 
 
-def build_application(token: str, host: GameHost, **options: Any) -> Any:
+def build_application(token: str, host: ChatHost, **options: Any) -> Any:
     """A python-telegram-bot ``Application`` for ``token`` whose handlers play on ``host``,
     starting and stopping the host with the application (``post_init``/``post_shutdown``).
     ``options``: for ``TelegramChat`` (``decks``, ``seat_time``, ``deck_dir``). Messages go

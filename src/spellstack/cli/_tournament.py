@@ -32,9 +32,10 @@ from ._errors import CommandError
 from ._play import clock_option
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Awaitable, Callable, Mapping, Sequence
     from typing import Any
 
+    from ..server import EntrantLobby
     from ..tournament import GameRow, Played, SprtResult, TournamentSettings
 
 __all__ = ["add_parser"]
@@ -230,11 +231,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "'dask worker ADDRESS')")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (a bar on a terminal, else a line per game)")
+    p.add_argument("--serve", default=None, metavar="[HOST:]PORT",
+                   help="listen there for the remote entrants (BOT remote: NAME=remote@DECK), each "
+                        "a client that joins with its entrant token and is seated game by game "
+                        "(see docs/tournaments.md); HOST defaults to 127.0.0.1, PORT 0 picks a "
+                        "free one (printed)")
+    p.add_argument("--grace", type=_seconds, default=None, metavar="SECONDS",
+                   help="with --serve: seconds a game waits for a remote entrant that shows no "
+                        "life, and a lost connection has to come back to its game, before the "
+                        "entrant forfeits it (default 60)")
+    p.add_argument("--tokens", type=Path, default=None, metavar="FILE",
+                   help="with --serve: write each remote entrant's token to FILE (a line NAME "
+                        "TOKEN each, readable by its owner only) instead of stdout")
     p.set_defaults(run=run)
 
 
-def settings_from(args: argparse.Namespace) -> TournamentSettings:
-    """The tournament the arguments describe; CommandError for bad ones."""
+def settings_from(args: argparse.Namespace, lobby: EntrantLobby | None = None) -> TournamentSettings:
+    """The tournament the arguments describe, its remote entrants added to ``lobby``;
+    CommandError for bad ones."""
     from ..tournament import EntrantError, TournamentSettings, built_in_entrants, parse_entrant
 
     memory = DEFAULT_BOT_MEMORY if args.bot_memory is None else bot_memory(args.bot_memory)
@@ -243,8 +257,10 @@ def settings_from(args: argparse.Namespace) -> TournamentSettings:
         entrants = built_in_entrants(cards)
     else:
         try:
-            entrants = tuple(parse_entrant(text, cards, trust=args.trust) for text in args.entrant)
-        except EntrantError as err:
+            entrants = tuple(parse_entrant(text, cards, trust=args.trust,
+                                           remote=None if lobby is None else lobby.add)
+                             for text in args.entrant)
+        except (EntrantError, ValueError) as err:
             raise CommandError(str(err)) from None
     if len(entrants) < 2:
         raise CommandError(f"a tournament needs at least 2 entrants, got {len(entrants)}")
@@ -461,6 +477,14 @@ def _only(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
     return first
 
 
+def _first_of(group: BaseExceptionGroup[BaseException]) -> BaseException:
+    """The first exception of a group (nested groups opened)."""
+    first: BaseException = group
+    while isinstance(first, BaseExceptionGroup):
+        first = first.exceptions[0]
+    return first
+
+
 def _failed(err: BaseException, args: argparse.Namespace) -> str:
     """A file's failure during a tournament, in a line naming the file (a trace, or the
     database), its cause, and that the recorded games are kept."""
@@ -468,6 +492,85 @@ def _failed(err: BaseException, args: argparse.Namespace) -> str:
     what = f"{str(name)!r}" if name else f"--db {str(args.db)!r}"
     return (f"{what}: {_reason(err)}; the games recorded in {args.db} are kept, and --resume "
             "goes on from there")
+
+
+def serve_address(text: str) -> tuple[str, int]:
+    """``--serve``'s ``[HOST:]PORT``; CommandError naming what is wrong."""
+    host, colon, port_text = text.rpartition(":")
+    host = host.strip("[]") if colon else "127.0.0.1"
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise CommandError(f"--serve {text!r}: [HOST:]PORT, such as 127.0.0.1:8765 or 8765") from None
+    if not 0 <= port <= 65535 or not host:
+        raise CommandError(f"--serve {text!r}: a host and a port from 0 to 65535")
+    return host, port
+
+
+def _remote_lobby(args: argparse.Namespace) -> EntrantLobby | None:
+    """The lobby of ``--serve``'s remote entrants (None without it); CommandError for options
+    that can't go with it."""
+    if args.serve is None:
+        for flag, given in (("--grace", args.grace), ("--tokens", args.tokens)):
+            if given is not None:
+                raise CommandError(f"{flag} is for --serve (a tournament with remote entrants)")
+        return None
+    if args.backend != "local" or (args.jobs is not None and args.jobs != 1):
+        raise CommandError("--serve: remote entrants play in the tournament's own process: no --jobs, "
+                           "no --backend dask")
+    if args.tokens is not None and (args.tokens.is_dir() or not args.tokens.parent.is_dir()):
+        raise CommandError(f"--tokens {str(args.tokens)!r}: " + ("is a folder" if args.tokens.is_dir()
+                           else f"no folder {str(args.tokens.parent)!r}"))
+    from ..server import DEFAULT_GRACE, EntrantLobby
+
+    grace = DEFAULT_GRACE if args.grace is None else args.grace
+    return EntrantLobby(grace=grace)
+
+
+def _tell_tokens(lobby: EntrantLobby, path: Path | None) -> None:
+    """Each remote entrant's token: to ``path`` (a line ``NAME TOKEN`` each, owner-only), or
+    on stdout."""
+    if path is None:
+        for name, entrant in lobby.entrants.items():
+            print(printable(f"spellstack tournament: entrant {name}'s token: {entrant.token}"), flush=True)
+        return
+    lines = [f"{name} {entrant.token}\n" for name, entrant in lobby.entrants.items()]
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.writelines(lines)
+    except OSError as err:
+        raise CommandError(f"--tokens {str(path)!r}: can't be written ({_reason(err)})") from None
+
+
+def _served(args: argparse.Namespace, lobby: EntrantLobby,
+            play: Callable[[], Awaitable[Played]]) -> Callable[[], Awaitable[Played]]:
+    """``play`` with a server listening at ``--serve`` for ``lobby``'s entrants while it runs."""
+    from ..server import GameServer, ServerSettings
+
+    host, port = serve_address(args.serve)
+    settings = ServerSettings(host=host, port=port, grace=lobby.grace)
+
+    async def main() -> Played:
+        async with trio.open_nursery() as nursery:
+            try:
+                server: GameServer = await nursery.start(GameServer(settings, lobby=lobby).run)
+            except OSError as err:
+                raise CommandError(f"--serve {args.serve!r}: can't listen there "
+                                   f"({err.strerror or err})") from None
+            _tell_tokens(lobby, args.tokens)
+            # Last: once it is said, the tokens are where they were to go.
+            print(printable(f"spellstack tournament: listening on ws://{host}:{server.port} for "
+                            f"{_count(len(lobby.entrants), 'remote entrant')}"), flush=True)
+            try:
+                played = await play()
+            finally:
+                with trio.CancelScope(shield=True), trio.move_on_after(5):
+                    await lobby.close()
+                nursery.cancel_scope.cancel()
+        return played
+
+    return main
 
 
 def run(args: argparse.Namespace) -> int:
@@ -488,7 +591,10 @@ def run(args: argparse.Namespace) -> int:
         top_cut_lines,
     )
 
-    settings = with_key_from(settings_from(args), args)
+    lobby = _remote_lobby(args)
+    settings = with_key_from(settings_from(args, lobby), args)
+    if lobby is not None and not lobby.entrants:
+        raise CommandError("--serve: no remote entrant to serve (give one as NAME=remote@DECK)")
     jobs = _jobs(args)
     if args.resume and not args.db.exists():
         # Refused before --trace-dir's folder is made: a refused --resume leaves nothing behind.
@@ -551,18 +657,26 @@ def run(args: argparse.Namespace) -> int:
         for line in interim_lines(settings, rows, sprt):
             bar.write(line, file=sys.stderr)  # above the bar on a terminal; a line in a log
 
-    try:
-        played = trio.run(lambda: play_tournament(
+    def play() -> Awaitable[Played]:
+        return play_tournament(
             settings, db=args.db, resume=args.resume, jobs=jobs,
             concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress,
             backend=args.backend, scheduler=args.scheduler, resuming=resuming,
             interim=interim, interval=args.rating_interval,
-            record_dir=None if args.record_dir is None else args.record_dir.resolve()))
+            record_dir=None if args.record_dir is None else args.record_dir.resolve())
+
+    try:
+        played = trio.run(play if lobby is None else _served(args, lobby, play))
+    except CommandError:
+        raise
     except (StoreError, WorkerSetupError, ClusterError) as err:
         raise CommandError(str(err)) from None
     except (sqlite3.Error, OSError) as err:
         raise CommandError(_failed(err, args)) from None
     except BaseExceptionGroup as group:
+        refused = group.subgroup(CommandError)  # --serve's address, raised in its nursery
+        if refused is not None and refused.split(CommandError)[1] is None:
+            raise _first_of(refused) from None
         first = _only(group)
         if first is None:
             raise

@@ -3,8 +3,9 @@
 A bot is named by a spec (``load_bot``): a built-in bot (``random``, ``heuristic``), a Python
 class (``module:Class`` or ``path/to/file.py:Class``), played in the engine's process or in a
 bot process of its own that hosts it (``_bot_host``), or any program speaking the stdio
-protocol (``stdio:COMMAND``, ``ProcessBot``, relayed by ``ProcessSeat``); an entrant is a bot
-and a deck, ``[NAME=]BOT@DECK`` (``parse_entrant``). ``spellstack play``, ``spellstack chat``
+protocol (``stdio:COMMAND``, ``ProcessBot``, relayed by ``ProcessSeat``), or a client connecting
+over the network (``remote``, whose seat a server makes); an entrant is a bot and a deck,
+``[NAME=]BOT@DECK`` (``parse_entrant``). ``spellstack play``, ``spellstack chat``
 and ``spellstack tournament`` seat the same bots.
 
 It sits above the actors (which play a game between the players it makes) and below the
@@ -14,6 +15,7 @@ packages that seat players: the tournament, the chat, the harness.
 from ._entrants import (
     BUILT_IN_BOTS,
     HOST_MODULE,
+    REMOTE,
     STDIO,
     AnyBot,
     BotFactory,
@@ -49,6 +51,7 @@ __all__ = [
     "HOST_MODULE",
     "MIN_BOT_MEMORY",
     "READY",
+    "REMOTE",
     "STDERR_KEPT",
     "STDIO",
     "AnyBot",

@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType, ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._suggest import closest
 from ..bots import Bot, HeuristicBot, RandomBot
@@ -32,7 +32,10 @@ from ..cards import DECKS, Deck, load_deck, short_value
 from ..rules import CardDefinition, CardDefinitionError
 from ._stdio import ProcessBot
 
-__all__ = ["BUILT_IN_BOTS", "HOST_MODULE", "STDIO", "AnyBot", "BotFactory", "Entrant", "EntrantError",
+if TYPE_CHECKING:
+    from ._seat import Seat
+
+__all__ = ["BUILT_IN_BOTS", "HOST_MODULE", "REMOTE", "STDIO", "AnyBot", "BotFactory", "Entrant", "EntrantError",
            "built_in_entrants", "load_bot", "parse_entrant", "with_memory"]
 
 BotFactory = Callable[[int], Bot]
@@ -44,6 +47,9 @@ HOST_MODULE = "spellstack.seats._bot_host"
 """The module that hosts a Python class bot in a process of its own."""
 STDIO = "stdio:"
 """The prefix of a bot spec that is an executable's command line."""
+REMOTE = "remote"
+"""The bot spec of an entrant played by a client that connects over the network (a
+tournament's server seats it game by game: ``parse_entrant``'s ``remote``)."""
 CHECK_TIMEOUT = 120.0
 """Seconds a Python class bot's process is given to load it, when its spec is checked."""
 
@@ -75,8 +81,9 @@ class Entrant:
     """The bot's spec as given (``random``, ``pkg.mod:Class``, ``bots/mine.py:Class``)."""
     deck: Deck
     """The deck it plays every game."""
-    factory: AnyBot = field(compare=False, repr=False)
-    """Seed -> a fresh bot for one game, or a bot process (``load_bot(bot)``)."""
+    factory: AnyBot | Seat = field(compare=False, repr=False)
+    """Seed -> a fresh bot for one game, or a bot process (``load_bot(bot)``), or any other
+    seat (a remote entrant's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,7 +197,7 @@ def load_bot(spec: str, *, trust: bool = False) -> AnyBot:
     return _class_factory(spec)
 
 
-def with_memory(bot: AnyBot, memory: int) -> AnyBot:
+def with_memory(bot: AnyBot | Seat, memory: int) -> AnyBot | Seat:
     """``bot`` under a memory limit of ``memory`` bytes if it is a bot process (a bot played
     in process is left as it is: nothing limits it)."""
     return replace(bot, memory=memory) if isinstance(bot, ProcessBot) else bot
@@ -297,9 +304,12 @@ def _bot_name(spec: str) -> str:
     return spec.rpartition(":")[2].rpartition(".")[2].lower()
 
 
-def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool = False) -> Entrant:
+def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool = False,
+                  remote: Callable[[str, Deck], Seat] | None = None) -> Entrant:
     """The entrant ``[NAME=]BOT@DECK``: the bot by ``load_bot``, the deck by ``load_deck`` (a
-    built-in deck, a TOML deck file or a text decklist). The name defaults to
+    built-in deck, a TOML deck file or a text decklist). The bot ``remote`` (``REMOTE``) is a
+    client that connects over the network: its seat is ``remote(name, deck)`` (a tournament's
+    server makes it), and without ``remote`` it is refused. The name defaults to
     ``BOTNAME-DECKNAME``: ``random-gruul``, or the class's name lower-cased with the deck's
     name, or a command's program (its script, for ``stdio:python3 bot.py``) with the deck's,
     each space made a ``-`` (``heuristic-Izzet-Tempo``); a NAME holds no space.
@@ -328,10 +338,16 @@ def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool
         raise EntrantError(f"entrant {short_value(text)}: a name holds no spaces (the standings "
                            f"are columns split at spaces), not {short_value(name)}: write "
                            f"{short_value('-'.join(name.split()))}")
-    try:
-        factory = load_bot(bot, trust=trust)
-    except EntrantError as err:
-        raise EntrantError(f"entrant {short_value(text)}: {err}") from err.__cause__
+    factory: AnyBot | None = None
+    if bot == REMOTE:
+        if remote is None:
+            raise EntrantError(f"entrant {short_value(text)}: bot {REMOTE!r} is a client that connects over the "
+                               "network: it needs a server to connect to (spellstack tournament --serve)")
+    else:
+        try:
+            factory = load_bot(bot, trust=trust)
+        except EntrantError as err:
+            raise EntrantError(f"entrant {short_value(text)}: {err}") from err.__cause__
     try:
         deck = load_deck(deck_ref, cards)
     except CardDefinitionError as err:
@@ -344,6 +360,9 @@ def parse_entrant(text: str, cards: Mapping[str, CardDefinition], *, trust: bool
             raise EntrantError(f"entrant {short_value(text)}: its name would be "
                                f"{short_value(name)} (from the deck's name), not 1 to "
                                f"{_MAX_NAME} printable characters: give one, NAME=BOT@DECK")
+    if factory is None:
+        assert remote is not None
+        return Entrant(name, bot, deck, remote(name, deck))
     return Entrant(name, bot, deck, factory)
 
 

@@ -13,15 +13,22 @@ protocol's messages exactly as the coordinator sends and reads them. One concept
   which survives its connections within the grace period;
 - ``SpectatorFeed`` (``_spectators``): a game's public events, for its spectators;
 - ``HostedGame``, ``plan_game`` (``_games``): a ``CreateGame`` checked into a game, and its run;
-- ``Session`` (``_sessions``): one connection from its hello to the seat it plays or the game
-  it watches;
+- ``EntrantLobby``, ``RemoteEntrant`` (``_entrants``): a tournament's entrants played by
+  clients that connect with an entrant token each, seated game by game;
+- ``ChatService``, ``plan_chat`` (``_chat``): chat front ends' games, played by text over the
+  network (``GameHost``'s text interface, one seat's texts to its own token only);
+- ``Session`` (``_sessions``): one connection from its hello to the seat it plays, the game it
+  watches, the entrant it plays or the chat seat it plays;
 - ``GameServer``, ``serve`` (``_server``): the server itself.
 
-It sits beside the chat and the tournament, above the seats it plays games with. The protocol
-is ``docs/protocol.md`` ("Sessions"), a bot author's walk through it ``docs/remote-bots.md``,
-the threat model ``docs/server-security.md``.
+It sits above the chat (whose games it hosts) and the seats it plays games with, beside
+nothing it imports; the tournament knows nothing of it (a remote entrant is one more kind of
+seat), and the command line joins the two (``spellstack tournament --serve``). The protocol is
+``docs/protocol.md`` ("Sessions"), a bot author's walk through it ``docs/remote-bots.md``, the
+threat model ``docs/server-security.md``.
 """
 
+from ._chat import MAX_TIME_LIMIT, MIN_TIME_LIMIT, ChatGame, ChatService, plan_chat
 from ._connection import (
     CLOSE_GOING_AWAY,
     CLOSE_NORMAL,
@@ -32,11 +39,14 @@ from ._connection import (
     Connection,
     ConnectionGone,
 )
+from ._entrants import ENTRANT_CONNECTIONS, TOURNAMENT_OVER, WITHDRAWN, EntrantLobby, RemoteEntrant
 from ._games import (
     MAX_DEADLINE,
     MAX_SEATS,
     MAX_TURN_LIMIT,
     MIN_DEADLINE,
+    PLAYER_NAME,
+    SEED_LIMIT,
     GameRequestError,
     HostedGame,
     game_over,
@@ -61,22 +71,33 @@ __all__ = [
     "DEFAULT_HOST",
     "DEFAULT_MAX_GAMES",
     "DEFAULT_PORT",
+    "ENTRANT_CONNECTIONS",
     "MAX_DEADLINE",
     "MAX_SEATS",
+    "MAX_TIME_LIMIT",
     "MAX_TOKEN_LENGTH",
     "MAX_TURN_LIMIT",
     "MIN_DEADLINE",
+    "MIN_TIME_LIMIT",
     "NOT_WATCHED",
+    "PLAYER_NAME",
     "REMOTE_ENTRANT",
+    "SEED_LIMIT",
     "TOKEN_BYTES",
     "TOKEN_REFUSED",
+    "TOURNAMENT_OVER",
+    "WITHDRAWN",
+    "ChatGame",
+    "ChatService",
     "Connection",
     "ConnectionGone",
+    "EntrantLobby",
     "GameRequestError",
     "GameServer",
     "Grant",
     "HostedGame",
     "Outcome",
+    "RemoteEntrant",
     "RemoteSeat",
     "ServerSettings",
     "Session",
@@ -84,6 +105,7 @@ __all__ = [
     "TokenBook",
     "game_over",
     "new_token",
+    "plan_chat",
     "plan_game",
     "serve",
 ]

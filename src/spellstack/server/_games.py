@@ -18,8 +18,8 @@ from ..seats import BUILT_IN_BOTS, PolicySeat, Seat, hellos, play_seats
 from ._remote_seat import RemoteSeat
 from ._spectators import SpectatorFeed
 
-__all__ = ["MAX_DEADLINE", "MAX_SEATS", "MAX_TURN_LIMIT", "MIN_DEADLINE", "GameRequestError", "HostedGame",
-           "game_over", "plan_game"]
+__all__ = ["MAX_DEADLINE", "MAX_SEATS", "MAX_TURN_LIMIT", "MIN_DEADLINE", "PLAYER_NAME", "SEED_LIMIT",
+           "GameRequestError", "HostedGame", "game_over", "plan_game"]
 
 MAX_SEATS = 4
 """The most seats a game may have (2 at least)."""
@@ -29,9 +29,10 @@ MAX_DEADLINE = 600.0
 """The longest deadline a game may give, in seconds (a seat's silence holds its game that long)."""
 MAX_TURN_LIMIT = 1000
 """The highest turn limit a game may have."""
-_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}\Z")
+PLAYER_NAME = re.compile(r"[A-Za-z0-9_.-]{1,40}\Z")
 """A player's name: what a log line, a trace and a terminal show as it is."""
-_SEED_LIMIT = 1 << 63
+SEED_LIMIT = 1 << 63
+"""Seeds are below this (63 bits)."""
 
 
 class GameRequestError(ValueError):
@@ -52,7 +53,7 @@ def plan_game(request: CreateGame, game_id: str) -> GameSetup:
     if not 2 <= len(seats) <= MAX_SEATS:
         raise GameRequestError(f"a game has 2 to {MAX_SEATS} seats, not {len(seats)}")
     for n, spec in enumerate(seats):
-        if not _NAME.match(spec.name):
+        if not PLAYER_NAME.match(spec.name):
             raise GameRequestError(f"seat {n}: a name is 1 to 40 letters, digits, '_', '-' or '.'")
         if spec.deck not in DECKS:
             raise GameRequestError(f"seat {n}: unknown deck (decks are named: {', '.join(DECKS)})")
@@ -74,10 +75,10 @@ def plan_game(request: CreateGame, game_id: str) -> GameSetup:
     seed = request.seed
     bot_seeds: list[int] = []
     if seed is None:
-        seed = secrets.randbelow(_SEED_LIMIT)
-        bot_seeds = [secrets.randbelow(_SEED_LIMIT) for _ in seats]
-    elif not 0 <= seed < _SEED_LIMIT:
-        raise GameRequestError(f"seed: 0 to {_SEED_LIMIT - 1}")
+        seed = secrets.randbelow(SEED_LIMIT)
+        bot_seeds = [secrets.randbelow(SEED_LIMIT) for _ in seats]
+    elif not 0 <= seed < SEED_LIMIT:
+        raise GameRequestError(f"seed: 0 to {SEED_LIMIT - 1}")
     configs = [SeatConfig(timeout=deadline, clock=clock)] * len(seats)
     setup = GameSetup([spec.deck for spec in seats], seed, names, turn_limit=request.turn_limit,
                       configs=configs, bot_seeds=bot_seeds, game_id=game_id)

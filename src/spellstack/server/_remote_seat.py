@@ -15,6 +15,11 @@ is sent what it needs to go on (``resync``): the request still waiting for its a
 full view. A newer connection with the token takes the seat from an older one. The seat
 forfeits when no client joins in time, when its client is away longer than ``grace``, or when
 it says ``Goodbye`` before its game is over.
+
+A tournament entrant's seat (``entrant``) is played by a connection that goes on to its next
+game: after its ``GameOver`` the client's ``NextGame`` ends its turn at the seat, and what it
+sends before that is dropped (it answers a game that is over). A seat that forfeited is sent
+no ``GameOver`` by the coordinator: its client is told ``Unseated`` instead.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from ..protocol import (
     DecisionRequest,
     Forfeit,
     Goodbye,
+    NextGame,
     PriorityRequest,
     RequestFullView,
     Resync,
@@ -39,6 +45,7 @@ from ..protocol import (
     SetStops,
     SubmitAction,
     SubmitAnswer,
+    Unseated,
     decode_from_client,
     decode_trusted,
 )
@@ -51,10 +58,11 @@ __all__ = ["REMOTE_ENTRANT", "Outcome", "RemoteSeat"]
 REMOTE_ENTRANT = "remote client"
 """Who plays a remote seat, for the trace's header (the server can't know what program it is)."""
 
-Outcome = Literal["goodbye", "closed", "replaced", "over", "refused"]
+Outcome = Literal["goodbye", "closed", "replaced", "over", "refused", "next"]
 """How one connection's turn at a seat ended: the client said goodbye; the connection closed;
 a newer connection took the seat; the seat's game is over for it; the client sent a session
-message out of place."""
+message out of place; (an entrant's seat) the game is over and the client is ready for its
+next (``NextGame``)."""
 
 
 def _kind_prefix(kind: str) -> bytes:
@@ -75,9 +83,11 @@ _PLAYER_SENDS = (*_ANSWERS, RequestFullView, SetStops)
 class RemoteSeat:
     """A seat of a hosted game, played by whichever connection joined last with its token."""
 
-    def __init__(self, hello: SeatHello, grace: float, after_game: float) -> None:
+    def __init__(self, hello: SeatHello, grace: float, after_game: float, *, entrant: bool = False) -> None:
         self.hello = hello
         """What the seat is told of its game (``Seated``)."""
+        self.entrant = entrant
+        """A tournament entrant's seat: its connection goes on to the entrant's next game."""
         self.grace = grace
         """Seconds its client may be away before it forfeits."""
         self.after_game = after_game
@@ -113,6 +123,19 @@ class RemoteSeat:
         """What plays the seat in its game (``Seat``): a relay to whichever client joins."""
         return Client(self.play, starts=True, entrant=REMOTE_ENTRANT)
 
+    def leave(self, reason: str) -> None:
+        """The seat leaves its game before a client joins it: it forfeits with ``reason`` as
+        soon as the game can be told (an entrant that is away)."""
+        self._leaving = reason
+        self._signal()
+
+    @property
+    def away(self) -> bool:
+        """A client played the seat and lost its connection; the game goes on without one (a
+        connection joining now comes back to it)."""
+        return self.joins > 0 and self._conn is None and not (self.ended.is_set() or self._leaving
+                                                               or self.forfeited or self.over)
+
     # ------------------------------------------------------------------ the game's side
 
     async def play(self, link: Link, ready: Callable[[], None]) -> None:
@@ -137,6 +160,8 @@ class RemoteSeat:
             # the client takes it in time.
             with trio.CancelScope(shield=True), trio.move_on_after(self.after_game):
                 await self._tell_game_over(link)
+                if self.entrant and self._game_over is None:
+                    await self._tell_unseated()
             self.end()
 
     async def _stay(self, link: Link) -> None:
@@ -213,6 +238,16 @@ class RemoteSeat:
                 with contextlib.suppress(ConnectionGone):
                     await conn.send(self._game_over)
 
+    async def _tell_unseated(self) -> None:
+        """An entrant's seat that forfeited gets no ``GameOver``: its client is told the game
+        went on without it (``Unseated``), and may go on to its next game."""
+        self.over = True
+        async with self._sending:
+            conn = self._conn
+            if conn is not None:
+                with contextlib.suppress(ConnectionGone):
+                    await conn.tell(Unseated(self.hello.game))
+
     def end(self) -> None:
         """The seat's part of the game has ended (or its game could not be played): the
         connection reading for it has ``after_game`` seconds for its goodbye if the game is over
@@ -279,8 +314,12 @@ class RemoteSeat:
                     self._leaving = "said goodbye before the game was over"
                     self._signal()
                 return "goodbye"
+            if isinstance(msg, NextGame) and self.entrant and self.over:
+                return "next"
             if not isinstance(msg, _PLAYER_SENDS):
                 return "refused"  # a session message out of place
+            if self.over and self.entrant:
+                continue  # an answer to a game that is over: nobody reads it
             link = await self._game_link()
             if isinstance(msg, _ANSWERS):
                 self._pending = None

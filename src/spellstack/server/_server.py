@@ -10,7 +10,9 @@ import trio
 from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, serve_websocket
 
 from ..protocol import MAX_PLAYER_MESSAGE_BYTES, CreateGame, GameCreated, GameOver, SeatToken
+from ._chat import ChatService
 from ._connection import CLOSE_SERVER_ERROR, CLOSE_WAIT, Connection
+from ._entrants import EntrantLobby
 from ._games import GameRequestError, HostedGame, plan_game
 from ._sessions import Session, log
 from ._settings import ServerSettings
@@ -21,11 +23,17 @@ __all__ = ["GameServer", "serve"]
 
 class GameServer:
     """Hosts games for clients that connect over WebSockets (``run``): each connection says
-    hello, may create games, then plays one seat or watches one game (``Session``)."""
+    hello, may create games, then plays one seat or watches one game (``Session``); chat front
+    ends' games too (``chat``). With ``lobby``, the server is a tournament's: its remote
+    entrants connect to it, and it hosts no other games."""
 
-    def __init__(self, settings: ServerSettings | None = None) -> None:
+    def __init__(self, settings: ServerSettings | None = None, *, lobby: EntrantLobby | None = None) -> None:
         self.settings = settings if settings is not None else ServerSettings()
         """How it runs."""
+        self.lobby = lobby
+        """The remote entrants of the tournament it serves, if it serves one."""
+        self.chat = ChatService(self)
+        """The chat games it hosts."""
         self.tokens = TokenBook()
         """Every live token."""
         self.games: dict[str, HostedGame] = {}
@@ -42,6 +50,7 @@ class GameServer:
         s = self.settings
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            await nursery.start(self.chat.run)
             listening = await nursery.start(partial(
                 serve_websocket, self._handle, s.host, s.port, None,
                 # A frame is one message from a player: over its limit, the library closes
@@ -73,7 +82,9 @@ class GameServer:
             GameRequestError: The game can't be played, or the server hosts its most games.
         """
         s = self.settings
-        if len(self.games) >= s.max_games:
+        if self.lobby is not None:
+            raise GameRequestError("this server plays a tournament: it hosts no other games")
+        if len(self.games) + len(self.chat.games) >= s.max_games:
             raise GameRequestError(f"the server hosts {s.max_games} games at once, its limit: try again later")
         assert self._nursery is not None, "the server is not running"
         game_id = f"g{secrets.token_hex(6)}"

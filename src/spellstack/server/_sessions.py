@@ -1,5 +1,6 @@
-"""One connection's session: its hello, the games it creates, and then the seat it plays or
-the game it watches.
+"""One connection's session: its hello, the games it creates, and then the seat it plays, the
+game it watches, the tournament entrant it plays (``_entrants``) or the chat seat it plays by
+text (``_chat``).
 
 Before it plays or watches, a connection has ``ServerSettings.hello_timeout`` seconds for each
 message. Whatever is out of place there (a message that can't be read, a kind it may not send
@@ -20,10 +21,14 @@ import trio
 from .._version import __version__
 from ..protocol import (
     PROTOCOL_VERSION,
+    CreateChat,
     CreateGame,
+    EndChat,
     GameCreated,
     Goodbye,
     Hello,
+    JoinChat,
+    JoinEntrant,
     JoinSeat,
     SessionError,
     SessionMessage,
@@ -74,6 +79,17 @@ class Session:
                     return
                 elif isinstance(msg, Spectate):
                     await self._spectate(msg)
+                    return
+                elif isinstance(msg, JoinEntrant):
+                    await self._enter(msg)
+                    return
+                elif isinstance(msg, CreateChat):
+                    await self.server.chat.create(conn, msg)
+                elif isinstance(msg, EndChat):
+                    if not await self.server.chat.end(conn, msg, TOKEN_REFUSED):
+                        return
+                elif isinstance(msg, JoinChat):
+                    await self.server.chat.join(conn, msg, TOKEN_REFUSED)
                     return
                 elif isinstance(msg, Goodbye):
                     await conn.close(CLOSE_NORMAL, "goodbye")
@@ -146,6 +162,16 @@ class Session:
             await self.conn.refuse("another connection joined this seat")
         elif outcome == "refused":
             await self.conn.refuse("a seated connection sends the player's messages, Resync or Goodbye")
+
+    async def _enter(self, msg: JoinEntrant) -> None:
+        """Play the tournament entrant the token opens, game after game (``EntrantLobby``)."""
+        lobby = self.server.lobby
+        entrant = None if lobby is None else lobby.find(msg.token)
+        if lobby is None or entrant is None:
+            log.info("connection from %s: an entrant's token refused", self.conn.peer)
+            await self.conn.refuse(TOKEN_REFUSED)
+            return
+        await lobby.serve(entrant, self.conn)
 
     async def _spectate(self, msg: Spectate) -> None:
         """Watch the game the token opens, until it is over."""

@@ -1,4 +1,5 @@
-"""Tokens: the secrets that open a seat or a game's spectator view.
+"""Tokens: the secrets that open a seat, a game's spectator view, a tournament's entrant, a
+person's seat of a chat game or a chat game's ending.
 
 A token is 32 random bytes from the operating system (``secrets``), written in URL-safe
 base64 (43 characters). The server keeps only each token's SHA-256 digest: a presented token is
@@ -34,11 +35,12 @@ class Grant:
     """What one token opens."""
 
     game: str
-    """The game's id."""
-    role: Literal["seat", "spectator"]
-    """Whether it plays a seat or watches."""
+    """The game's id (a tournament's entrant: the entrant's name)."""
+    role: Literal["seat", "spectator", "entrant", "chat", "owner"]
+    """Whether it plays a seat, watches, plays a tournament's entrant, plays a person's seat
+    of a chat game by text, or may end a chat game."""
     seat: int = -1
-    """The seat it plays (-1 for a spectator token)."""
+    """The seat it plays (-1 for a token that plays no seat)."""
 
 
 @dataclass(frozen=True, slots=True)

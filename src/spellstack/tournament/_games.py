@@ -17,7 +17,7 @@ from pathlib import Path
 from ..actors import ON_TIME, GameClock, GameResult, GameSetup, SeatConfig
 from ..cards import Deck
 from ..rules import DEFAULT_TURN_LIMIT, StartSettings
-from ..seats import AnyBot, play_seats, seat_of
+from ..seats import AnyBot, Seat, play_seats, seat_of
 
 __all__ = ["DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "lost_on_time", "play_spec", "untimed"]
 
@@ -33,8 +33,9 @@ class Contestant:
     """The entrant's name (the player's name in the game)."""
     deck: Deck
     """Its deck."""
-    bot: AnyBot
-    """Makes its bot from a seed, or is a bot process (one per game)."""
+    bot: AnyBot | Seat
+    """Makes its bot from a seed, or is a bot process (one per game), or any other seat (a
+    remote entrant's, which a server seats game by game)."""
 
 
 @dataclass(frozen=True, slots=True)
