@@ -64,6 +64,7 @@ def test_the_example_without_python_telegram_bot_says_what_to_install(tmp_path: 
     assert done.stderr == f"the Telegram adapter needs python-telegram-bot: {INSTALL}\n"
 
 
+@pytest.mark.slow
 def test_the_example_without_the_rate_limiter_says_what_to_install(tmp_path: Path) -> None:
     done = _run_example(tmp_path, {"aiolimiter"})
     assert (done.returncode, done.stdout) == (2, "")

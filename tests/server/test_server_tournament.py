@@ -48,6 +48,7 @@ async def in_process(tmp_path: Path) -> Played:
     return await play_tournament(settings(HERE), db=tmp_path / "here.db")
 
 
+@pytest.mark.slow
 async def test_remote_entrants_play_the_games_the_same_entrants_play_in_process(tmp_path: Path) -> None:
     lobby = EntrantLobby(grace=10)
     tournament = settings(FIELD, lobby)
