@@ -129,7 +129,10 @@ def main():
     parser.add_argument("--seed", type=int, help="the game's seed, when it creates one (default: a secret one)")
     args = parser.parse_args()
 
-    ws = create_connection(args.url)
+    try:
+        ws = create_connection(args.url)
+    except (OSError, ValueError) as err:  # refused, unreachable, or not a ws:// address
+        raise SystemExit(f"remote bot: can't connect to {args.url}: {err}") from None
     send(ws, "Hello", {"protocol": VERSION})
     receive(ws)  # Welcome
     if args.entrant is not None:

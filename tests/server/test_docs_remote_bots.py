@@ -70,3 +70,14 @@ def test_serve_prints_where_it_listens_and_stops_cleanly_on_ctrl_c(tmp_path: Pat
     assert "over on turn" in log
     [trace] = tmp_path.glob("g*.jsonl")
     assert '"event":"result"' in trace.read_text("utf-8")
+
+
+async def test_the_example_bot_says_in_one_line_when_it_cannot_connect() -> None:
+    with trio.socket.socket() as sock:  # a port nothing listens on: bound, never listening
+        await sock.bind(("127.0.0.1", 0))
+        url = f"ws://127.0.0.1:{sock.getsockname()[1]}"
+        done = await trio.run_process([sys.executable, "examples/remote_bot.py", url], cwd=ROOT,
+                                      capture_stdout=True, capture_stderr=True, check=False)
+    err = done.stderr.decode("utf-8")
+    assert done.returncode == 1 and done.stdout == b""
+    assert err.startswith(f"remote bot: can't connect to {url}: ") and err.count("\n") == 1, err
