@@ -63,7 +63,7 @@ def choose_action(decision, rng):
     requirement [prompt, min, max, candidates]."""
     options = [o for o in decision["actions"] if not o[7]]  # no division to make
     lands = [o for o in options if o[0] == "play"]
-    option = rng.choice(lands or options + [None])
+    option = rng.choice(lands or [*options, None])
     if option is None:
         return action(decision["id"])
     kind, object_id, _name, ability, requirements, has_x, max_x, _divide, face, modes = option[:10]
