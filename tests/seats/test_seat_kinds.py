@@ -3,7 +3,8 @@ to its end, a forfeit, a resync.
 
 The kinds: a bot in the engine's process (``PolicySeat``), a Python class hosted in a bot
 process of its own, a program speaking the stdio protocol, the chat's human seat played by a
-scripted person typing commands, and the harness's hostile client. Each plays gruul against a
+scripted person typing commands, the harness's hostile client, and a remote seat
+(``RemoteSeat``) played by a random bot over a WebSocket on the loopback address. Each plays gruul against a
 random bot's dimir. What the seat sends to the coordinator passes through the coordinator's
 end of its link (``Tampered``), which can turn a submission into bytes that are not msgpack:
 
@@ -26,6 +27,7 @@ from pathlib import Path
 import msgpack
 import pytest
 import trio
+from trio_websocket import WebSocketRequest, open_websocket_url, serve_websocket
 
 from spellstack.actors import Client, GameResult, GameSetup, Link, SeatConfig, Wire, player_actor
 from spellstack.bots import RandomBot
@@ -33,8 +35,17 @@ from spellstack.chat._commands import parse_command
 from spellstack.chat._render import Numbering
 from spellstack.chat._seats import HumanSeat, Session
 from spellstack.harness import HostileSeat, HostileStream
-from spellstack.protocol import Accepted, DecisionRequest, ErrorReply, PriorityRequest, decode_trusted
-from spellstack.seats import HOST_MODULE, PolicySeat, ProcessBot, Seat, SeatHello, play_seats
+from spellstack.protocol import (
+    Accepted,
+    DecisionRequest,
+    ErrorReply,
+    PriorityRequest,
+    Seated,
+    decode_from_server,
+    decode_trusted,
+)
+from spellstack.seats import HOST_MODULE, PolicySeat, ProcessBot, Seat, SeatHello, hellos, play_seats
+from spellstack.server import Connection, RemoteSeat
 from tests.chat._driver import User
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,8 +216,43 @@ def _hostile() -> tuple[Seat, None]:
     return HostileSeat(HostileStream(5)), None
 
 
+def _remote() -> tuple[Seat, Callable[[], object]]:
+    seat = RemoteSeat(hellos(SETUP)[0], grace=20.0, after_game=1.0)
+
+    async def attach(request: WebSocketRequest) -> None:
+        await seat.attach(Connection(await request.accept(), "the test's client"))
+
+    async def client() -> None:  # a random bot in the engine's player actor, over a WebSocket
+        async with trio.open_nursery() as nursery:
+            listening = await nursery.start(serve_websocket, attach, "127.0.0.1", 0, None)
+            async with open_websocket_url(f"ws://127.0.0.1:{listening.port}") as ws:
+                seated = decode_from_server(await ws.get_message())  # type: ignore[arg-type]
+                assert isinstance(seated, Seated)
+                to_player, from_server = trio.open_memory_channel[bytes](1)
+                to_server, from_player = trio.open_memory_channel[bytes](1)
+
+                async def down() -> None:
+                    while True:
+                        data = await ws.get_message()
+                        assert isinstance(data, bytes)
+                        await to_player.send(data)
+
+                async def up() -> None:
+                    async for data in from_player:
+                        await ws.send_message(data)
+
+                nursery.start_soon(down)
+                nursery.start_soon(up)
+                await player_actor(RandomBot(seated.seed), Link(Wire("client", None), "player:seat", "coordinator",
+                                                                to_server, from_server))
+            nursery.cancel_scope.cancel()
+
+    return seat, client
+
+
 KINDS = [Kind("in-process bot", _in_process), Kind("hosted class", _hosted_class),
-         Kind("stdio program", _stdio_program), Kind("human", _human), Kind("hostile client", _hostile)]
+         Kind("stdio program", _stdio_program), Kind("human", _human), Kind("hostile client", _hostile),
+         Kind("remote seat", _remote)]
 
 
 async def _play(kind: Kind, tamper: Tamper) -> GameResult:

@@ -154,15 +154,16 @@ async def create_game(port: int, seats: tuple[SeatSpec, ...] = (SeatSpec("alice"
         return created
 
 
-async def play_remote(port: int, token: str, make: Callable[[int], Bot], *,
-                      frames: list[bytes] | None = None) -> Seated:
+async def play_remote(port: int, token: str, make: Callable[[int], Bot], *, frames: list[bytes] | None = None,
+                      task_status: trio.TaskStatus[Seated] = trio.TASK_STATUS_IGNORED) -> Seated:
     """Join the seat ``token`` opens and play it to the game's end with the bot ``make`` builds
     from the seat's seed, in the engine's own player actor; then say goodbye. ``frames``: where
-    to keep every frame the connection received."""
+    to keep every frame the connection received. Started (``nursery.start``) once seated."""
     async with connect(port) as remote:
         await remote.send(JoinSeat(token))
         seated = await remote.receive()
         assert isinstance(seated, Seated), seated
+        task_status.started(seated)
         await _relay(remote, seated, make(seated.seed))
         await remote.send(Goodbye())
         if frames is not None:

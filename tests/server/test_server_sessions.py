@@ -41,7 +41,8 @@ async def test_a_client_says_hello_in_the_servers_protocol_first() -> None:
             assert await remote.closed() == ([SessionError("say Hello first, not Resync")], 1008)
         async with connect(server.port, hello=False) as remote:
             await remote.ws.send_message("hello")  # a text frame
-            assert await remote.closed() == ([], 1003)
+            assert await remote.closed() == ([SessionError("a text frame: each frame is one binary msgpack message")],
+                                             1003)
 
 
 async def test_a_connection_that_says_nothing_is_closed_after_the_hello_timeout() -> None:

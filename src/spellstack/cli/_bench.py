@@ -7,7 +7,9 @@ This module reads the arguments, picks the mode and prints its report; the harne
 from __future__ import annotations
 
 import argparse
+import sys
 import time
+from functools import partial
 from typing import TYPE_CHECKING
 
 import trio
@@ -37,7 +39,7 @@ __all__ = ["add_parser"]
 
 
 _MODES = ("layers", "kernel", "trace", "jobs", "concurrent", "messages", "profile", "bombing",
-          "tournament")
+          "tournament", "serve")
 _COMPATIBLE = {frozenset({"kernel", "jobs"}), frozenset({"kernel", "profile"}),
                frozenset({"trace", "profile"}), frozenset({"tournament", "jobs"}),
                frozenset({"tournament", "concurrent"})}
@@ -57,6 +59,10 @@ def _modes(args: argparse.Namespace) -> list[str]:
                 raise CommandError(f"--{a} and --{b} can't be combined")
     if args.repeat is not None and args.jobs is None and not args.tournament:
         raise CommandError("--repeat applies to --jobs and --tournament only")
+    if args.connections is not None and not args.serve:
+        raise CommandError("--connections applies to --serve only")
+    if args.connections is not None and (args.connections < 2 or args.connections % 2):
+        raise CommandError(f"--connections must be an even number of at least 2, got {args.connections}")
     return chosen
 
 
@@ -104,6 +110,14 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "at once in each, against spellstack bench's games one after another; "
                         "with --concurrent N, instead N games in flight in one process and "
                         "the resident memory")
+    p.add_argument("--serve", action="store_true",
+                   help="instead, the network server under load: a spellstack serve process on "
+                        "127.0.0.1 and --connections remote random bots (default 200), two a game, "
+                        "playing --games games (default half the connections, all at once); "
+                        "games/s, decisions/s, each decision's round trip (p50, p99) and the "
+                        "server's peak resident memory. It stops by itself")
+    p.add_argument("--connections", type=int, default=None, metavar="C",
+                   help="with --serve, remote bot connections at once (an even number)")
     p.add_argument("--profile", action="store_true",
                    help="profile the games (with --kernel or --trace: those games) and show "
                         "the time by component")
@@ -123,6 +137,20 @@ def _bench_pace(seeds: range) -> Pace:
 def run(args: argparse.Namespace) -> int:
     modes = _modes(args)
     out: list[str] = []
+    if args.serve:
+        from ..server import bench_load  # only this mode needs the server
+
+        connections = args.connections or 200
+        games = args.games or connections // 2
+        out.append(machine())
+        try:
+            report = trio.run(partial(bench_load, connections, games, args.seed,
+                                      progress=lambda line: print(line, file=sys.stderr, flush=True)))
+        except RuntimeError as err:  # the server would not start, or refused the games
+            raise CommandError(str(err)) from None
+        out.extend(report.lines(args.seed))
+        print("\n".join(out))
+        return 0
     if args.layers:
         bench_layers(2.0, out)
         print("\n".join(out))

@@ -6,9 +6,14 @@ Each frame is one binary WebSocket message holding one msgpack message: the sess
 ``Goodbye`` and the server's answers), and, once a connection plays a seat, the player
 protocol's messages exactly as the coordinator sends and reads them. One concept per module:
 
-- ``ServerSettings`` (``_settings``): address, port, games at once, traces, grace period;
+- ``ServerSettings`` (``_settings``): address, port, traces, grace period, and every limit on
+  what a client may cost (games at once, connections per address, frame size, messages per
+  second, spectators per game, the hello and send timeouts, what is kept for a client that
+  reads nothing);
+- ``MessageRate`` (``_rate``): the messages a client may still send, a flood told from play;
 - ``TokenBook`` (``_tokens``): the secrets that open a seat or a game's spectator view;
-- ``Connection`` (``_connection``): a client's WebSocket, binary frames, refusals then close;
+- ``Connection`` (``_connection``): a client's WebSocket, binary frames within its limits (a
+  flood, a slow reader, a text frame close it), refusals then close;
 - ``RemoteSeat`` (``_remote_seat``): a seat played over a connection, one more kind of ``Seat``,
   which survives its connections within the grace period;
 - ``SpectatorFeed`` (``_spectators``): a game's public events, for its spectators;
@@ -19,7 +24,9 @@ protocol's messages exactly as the coordinator sends and reads them. One concept
   network (``GameHost``'s text interface, one seat's texts to its own token only);
 - ``Session`` (``_sessions``): one connection from its hello to the seat it plays, the game it
   watches, the entrant it plays or the chat seat it plays;
-- ``GameServer``, ``serve`` (``_server``): the server itself.
+- ``GameServer``, ``serve`` (``_server``): the server itself;
+- ``bench_load``, ``LoadReport`` (``_load``): the load benchmark (``spellstack bench --serve``),
+  remote random bots against a server process.
 
 It sits above the chat (whose games it hosts) and the seats it plays games with, beside
 nothing it imports; the tournament knows nothing of it (a remote entrant is one more kind of
@@ -34,6 +41,8 @@ from ._connection import (
     CLOSE_NORMAL,
     CLOSE_POLICY,
     CLOSE_SERVER_ERROR,
+    CLOSE_TOO_BIG,
+    CLOSE_TRY_AGAIN,
     CLOSE_UNSUPPORTED,
     CLOSE_WAIT,
     Connection,
@@ -52,10 +61,27 @@ from ._games import (
     game_over,
     plan_game,
 )
+from ._load import LOAD_DECKS, LoadReport, bench_load
+from ._rate import MessageRate
 from ._remote_seat import REMOTE_ENTRANT, Outcome, RemoteSeat
 from ._server import GameServer, serve
 from ._sessions import TOKEN_REFUSED, Session
-from ._settings import DEFAULT_GRACE, DEFAULT_HOST, DEFAULT_MAX_GAMES, DEFAULT_PORT, ServerSettings
+from ._settings import (
+    DEFAULT_CONNECTIONS_PER_ADDRESS,
+    DEFAULT_GRACE,
+    DEFAULT_HELLO_TIMEOUT,
+    DEFAULT_HOST,
+    DEFAULT_MAX_GAMES,
+    DEFAULT_MAX_SPECTATORS,
+    DEFAULT_MESSAGES_PER_SECOND,
+    DEFAULT_PORT,
+    DEFAULT_SEND_BUFFER,
+    DEFAULT_SEND_TIMEOUT,
+    MAX_SEND_BUFFER,
+    MIN_FRAME_BYTES,
+    MIN_SEND_BUFFER,
+    ServerSettings,
+)
 from ._spectators import BATCH_EVENTS, NOT_WATCHED, SpectatorFeed
 from ._tokens import MAX_TOKEN_LENGTH, TOKEN_BYTES, Grant, TokenBook, new_token
 
@@ -65,19 +91,31 @@ __all__ = [
     "CLOSE_NORMAL",
     "CLOSE_POLICY",
     "CLOSE_SERVER_ERROR",
+    "CLOSE_TOO_BIG",
+    "CLOSE_TRY_AGAIN",
     "CLOSE_UNSUPPORTED",
     "CLOSE_WAIT",
+    "DEFAULT_CONNECTIONS_PER_ADDRESS",
     "DEFAULT_GRACE",
+    "DEFAULT_HELLO_TIMEOUT",
     "DEFAULT_HOST",
     "DEFAULT_MAX_GAMES",
+    "DEFAULT_MAX_SPECTATORS",
+    "DEFAULT_MESSAGES_PER_SECOND",
     "DEFAULT_PORT",
+    "DEFAULT_SEND_BUFFER",
+    "DEFAULT_SEND_TIMEOUT",
     "ENTRANT_CONNECTIONS",
+    "LOAD_DECKS",
     "MAX_DEADLINE",
     "MAX_SEATS",
+    "MAX_SEND_BUFFER",
     "MAX_TIME_LIMIT",
     "MAX_TOKEN_LENGTH",
     "MAX_TURN_LIMIT",
     "MIN_DEADLINE",
+    "MIN_FRAME_BYTES",
+    "MIN_SEND_BUFFER",
     "MIN_TIME_LIMIT",
     "NOT_WATCHED",
     "PLAYER_NAME",
@@ -96,6 +134,8 @@ __all__ = [
     "GameServer",
     "Grant",
     "HostedGame",
+    "LoadReport",
+    "MessageRate",
     "Outcome",
     "RemoteEntrant",
     "RemoteSeat",
@@ -103,6 +143,7 @@ __all__ = [
     "Session",
     "SpectatorFeed",
     "TokenBook",
+    "bench_load",
     "game_over",
     "new_token",
     "plan_chat",

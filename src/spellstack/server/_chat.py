@@ -261,6 +261,9 @@ class ChatService:
                     with contextlib.suppress(ChatError):  # the host has forgotten the game: it is over
                         async for text in self.host.messages(game.game, player):
                             await send(ChatText(text))
+                            # A text may ask something: one command more is in order, however
+                            # fast a front end answers (only commands beyond these can flood).
+                            conn.rate.owe()
                     await send(_over(game))
                 except ConnectionGone:  # each task's own: a nursery would wrap it in a group
                     outcome = "closed"

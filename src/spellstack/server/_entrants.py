@@ -36,7 +36,7 @@ from ..cards import Deck
 from ..protocol import Entered, Goodbye, NextGame, decode_from_client
 from ..rules import InvalidMessageError
 from ..seats import SeatHello
-from ._connection import CLOSE_NORMAL, Connection, ConnectionGone
+from ._connection import CLOSE_NORMAL, CLOSE_TRY_AGAIN, Connection, ConnectionGone
 from ._remote_seat import REMOTE_ENTRANT, RemoteSeat
 from ._settings import DEFAULT_GRACE
 from ._tokens import Grant, TokenBook
@@ -288,7 +288,7 @@ class EntrantLobby:
         """Play ``entrant``'s games over ``conn`` (it joined with the entrant's token) until the
         connection ends or the tournament is over."""
         if len(entrant.open) >= self.connections:
-            await conn.refuse(f"this entrant has {self.connections} connections, its limit")
+            await conn.refuse(f"this entrant has {self.connections} connections, its limit", CLOSE_TRY_AGAIN)
             return
         entrant.open.add(conn)
         entrant.last_seen = trio.current_time()

@@ -15,7 +15,9 @@ from ..cards import DECKS, load_cards
 from ..protocol import CreateGame, GameOver
 from ..rules import Game
 from ..seats import BUILT_IN_BOTS, PolicySeat, Seat, hellos, play_seats
+from ._rate import MessageRate
 from ._remote_seat import RemoteSeat
+from ._settings import DEFAULT_MESSAGES_PER_SECOND
 from ._spectators import SpectatorFeed
 
 __all__ = ["MAX_DEADLINE", "MAX_SEATS", "MAX_TURN_LIMIT", "MIN_DEADLINE", "PLAYER_NAME", "SEED_LIMIT",
@@ -96,7 +98,8 @@ class HostedGame:
     """One game the server hosts: its setup, who plays each seat, its spectator feed."""
 
     def __init__(self, setup: GameSetup, bots: list[str], *, grace: float, after_game: float,
-                 spectate: bool, trace_dir: Path | None) -> None:
+                 spectate: bool, trace_dir: Path | None,
+                 messages_per_second: float = DEFAULT_MESSAGES_PER_SECOND) -> None:
         self.setup = setup
         """The game's setup."""
         self.remote: dict[int, RemoteSeat] = {}
@@ -107,7 +110,8 @@ class HostedGame:
             if bot:
                 self.seats.append(PolicySeat(BUILT_IN_BOTS[bot]))
             else:
-                seat = self.remote[hello.seat] = RemoteSeat(hello, grace, after_game)
+                seat = self.remote[hello.seat] = RemoteSeat(hello, grace, after_game,
+                                                            rate=MessageRate(messages_per_second))
                 self.seats.append(seat)
         self.feed = SpectatorFeed(setup.game_id, setup.players) if spectate else None
         """The spectator feed; None if nobody may watch."""

@@ -14,7 +14,10 @@ may join again within ``grace`` seconds, the game's deadlines and clocks running
 is sent what it needs to go on (``resync``): the request still waiting for its answer, with the
 full view. A newer connection with the token takes the seat from an older one. The seat
 forfeits when no client joins in time, when its client is away longer than ``grace``, or when
-it says ``Goodbye`` before its game is over.
+it says ``Goodbye`` before its game is over. What its clients may send is the seat's own
+allowance (``MessageRate``), whichever connection plays it: one answer per request it is sent,
+and a few messages a second more; a connection closed for a fault (a flood, a slow reader) is
+named in the seat's forfeit if no client comes back.
 
 A tournament entrant's seat (``entrant``) is played by a connection that goes on to its next
 game: after its ``GameOver`` the client's ``NextGame`` ends its turn at the seat, and what it
@@ -52,6 +55,8 @@ from ..protocol import (
 from ..rules import InvalidMessageError
 from ..seats import SeatHello
 from ._connection import Connection, ConnectionGone
+from ._rate import MessageRate
+from ._settings import DEFAULT_MESSAGES_PER_SECOND
 
 __all__ = ["REMOTE_ENTRANT", "Outcome", "RemoteSeat"]
 
@@ -83,7 +88,8 @@ _PLAYER_SENDS = (*_ANSWERS, RequestFullView, SetStops)
 class RemoteSeat:
     """A seat of a hosted game, played by whichever connection joined last with its token."""
 
-    def __init__(self, hello: SeatHello, grace: float, after_game: float, *, entrant: bool = False) -> None:
+    def __init__(self, hello: SeatHello, grace: float, after_game: float, *, entrant: bool = False,
+                 rate: MessageRate | None = None) -> None:
         self.hello = hello
         """What the seat is told of its game (``Seated``)."""
         self.entrant = entrant
@@ -92,6 +98,8 @@ class RemoteSeat:
         """Seconds its client may be away before it forfeits."""
         self.after_game = after_game
         """Seconds a connection stays open after the seat's ``GameOver``, for its goodbye."""
+        self.rate = rate if rate is not None else MessageRate(DEFAULT_MESSAGES_PER_SECOND)
+        """What the seat's clients may still send (each connection that plays it is charged to it)."""
         self.ended = trio.Event()
         """Set when the seat's part of its game has ended (its game over, or the seat left)."""
         self.over = False
@@ -118,6 +126,13 @@ class RemoteSeat:
         """Why the client left the game (its goodbye), once it did."""
         self._game_over: bytes | None = None
         """The seat's ``GameOver``, once the coordinator has sent it."""
+        self._lost = ""
+        """Why the server closed the seat's last connection, if a fault of the client's did."""
+
+    @property
+    def connected(self) -> bool:
+        """Whether a connection plays the seat now."""
+        return self._conn is not None
 
     def player(self, hello: SeatHello) -> Client:
         """What plays the seat in its game (``Seat``): a relay to whichever client joins."""
@@ -174,7 +189,8 @@ class RemoteSeat:
                 return
             if self._conn is None and not await self._wait_for_client():
                 if not self.over:
-                    await self._forfeit(link, self._leaving or f"lost its connection and did not come back "
+                    lost = f" (closed for {self._lost})" if self._lost else ""
+                    await self._forfeit(link, self._leaving or f"lost its connection{lost} and did not come back "
                                                                f"within {self.grace:g} s")
                 return
             await self._changed.wait()
@@ -213,6 +229,7 @@ class RemoteSeat:
                         await link.send(RequestFullView(request.decision.id))
                         continue
                 self._pending = data
+                self.rate.owe()
             async with self._sending:
                 conn = self._conn
                 if conn is not None:
@@ -275,6 +292,7 @@ class RemoteSeat:
                 async with self._sending:
                     self.joins += 1
                     self._conn = conn
+                    conn.rate = self.rate
                     self._signal()
                     h = self.hello
                     await conn.tell(Seated(h.game, h.seat, h.players, h.deadline, h.seed))
@@ -353,6 +371,7 @@ class RemoteSeat:
         """``conn`` plays the seat no more (it closed, or another took over)."""
         if self._conn is conn:
             self._conn = None
+            self._lost = conn.fault
             self._signal()
 
     def _signal(self) -> None:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import secrets
+import socket
 from collections.abc import Callable
-from functools import partial
 
 import trio
-from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, serve_websocket
+from trio_websocket import ConnectionClosed, Endpoint, WebSocketRequest, WebSocketServer
 
-from ..protocol import MAX_PLAYER_MESSAGE_BYTES, CreateGame, GameCreated, GameOver, SeatToken
+from ..protocol import CreateGame, GameCreated, GameOver, SeatToken
 from ._chat import ChatService
-from ._connection import CLOSE_SERVER_ERROR, CLOSE_WAIT, Connection
+from ._connection import CLOSE_SERVER_ERROR, CLOSE_TRY_AGAIN, CLOSE_WAIT, Connection
 from ._entrants import EntrantLobby
 from ._games import GameRequestError, HostedGame, plan_game
+from ._rate import MessageRate
 from ._sessions import Session, log
 from ._settings import ServerSettings
 from ._tokens import Grant, TokenBook
@@ -43,6 +44,8 @@ class GameServer:
         picked for 0)."""
         self.played = 0
         """Games played to their end since it started."""
+        self.connections: dict[str, int] = {}
+        """Connections open now, by the client's IP address."""
         self._nursery: trio.Nursery | None = None
 
     async def run(self, *, task_status: trio.TaskStatus[GameServer] = trio.TASK_STATUS_IGNORED) -> None:
@@ -51,29 +54,55 @@ class GameServer:
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             await nursery.start(self.chat.run)
-            listening = await nursery.start(partial(
-                serve_websocket, self._handle, s.host, s.port, None,
-                # A frame is one message from a player: over its limit, the library closes
-                # the connection (1009) before the frame is kept.
-                max_message_size=MAX_PLAYER_MESSAGE_BYTES, connect_timeout=s.hello_timeout,
-                disconnect_timeout=CLOSE_WAIT))
+            listeners = await trio.open_tcp_listeners(s.port, host=s.host)
+            for listener in listeners:
+                # What the system keeps for one client that reads nothing is bounded: each
+                # connection it accepts inherits the listening socket's send buffer (Linux;
+                # elsewhere at least a bound the system sets).
+                listener.socket.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, s.send_buffer_bytes)
+            listening = await nursery.start(WebSocketServer(
+                self._handle, listeners,
+                # A frame is one message from a client: over the limit, the library closes
+                # the connection (1009, with its reason) before the frame is kept.
+                max_message_size=s.max_frame_bytes, connect_timeout=s.hello_timeout,
+                disconnect_timeout=CLOSE_WAIT).run)
             self.port = listening.port
             task_status.started(self)
 
     async def _handle(self, request: WebSocketRequest) -> None:
-        """One connection, from its handshake to its end."""
+        """One connection, from its handshake to its end; one over its address's limit is
+        refused."""
+        s = self.settings
+        remote = request.remote
+        address = str(remote.address) if isinstance(remote, Endpoint) else str(remote)
+        open_now = self.connections.get(address, 0)
+        self.connections[address] = open_now + 1
         try:
-            ws = await request.accept()
-        except ConnectionClosed:
-            return
-        remote = ws.remote
-        peer = f"{remote.address}:{remote.port}" if isinstance(remote, Endpoint) else str(remote)
-        conn = Connection(ws, peer)
-        try:
-            await Session(self, conn).run()
-        except Exception:  # a fault serving one connection ends that connection alone
-            log.exception("connection from %s failed", peer)
-            await conn.close(CLOSE_SERVER_ERROR, "server error")
+            try:
+                ws = await request.accept()
+            except ConnectionClosed:
+                return
+            peer = f"{remote.address}:{remote.port}" if isinstance(remote, Endpoint) else str(remote)
+            conn = Connection(ws, peer, send_timeout=s.send_timeout, rate=MessageRate(s.max_messages_per_second),
+                              max_frame_bytes=s.max_frame_bytes)
+            if open_now >= s.max_connections_per_address:
+                log.info("connection from %s refused: %d open from its address", peer, open_now)
+                await conn.refuse(f"{s.max_connections_per_address} connections from this address at once, the "
+                                  "limit: try again later", CLOSE_TRY_AGAIN)
+                return
+            try:
+                await Session(self, conn).run()
+            except Exception:  # a fault serving one connection ends that connection alone
+                log.exception("connection from %s failed", peer)
+                await conn.close(CLOSE_SERVER_ERROR, "server error")
+            if conn.fault:
+                log.info("connection from %s closed for %s", peer, conn.fault)
+        finally:
+            left = self.connections[address] - 1
+            if left:
+                self.connections[address] = left
+            else:
+                del self.connections[address]
 
     def create(self, request: CreateGame) -> GameCreated:
         """Host the game ``request`` asks for: its tokens.
@@ -91,7 +120,7 @@ class GameServer:
         setup = plan_game(request, game_id)
         hosted = HostedGame(setup, [spec.bot for spec in request.seats], grace=s.grace,
                             after_game=s.after_game, spectate=request.spectate == "token",
-                            trace_dir=s.trace_dir)
+                            trace_dir=s.trace_dir, messages_per_second=s.max_messages_per_second)
         seats = tuple(SeatToken(n, name, self.tokens.issue(Grant(game_id, "seat", n)) if n in hosted.remote else "")
                       for n, name in enumerate(setup.players))
         spectator = self.tokens.issue(Grant(game_id, "spectator")) if hosted.feed is not None else ""

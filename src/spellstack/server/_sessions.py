@@ -38,7 +38,7 @@ from ..protocol import (
 )
 from ..protocol import Message as GameMessage
 from ..rules import InvalidMessageError
-from ._connection import CLOSE_NORMAL, Connection, ConnectionGone
+from ._connection import CLOSE_NORMAL, CLOSE_TRY_AGAIN, Connection, ConnectionGone
 from ._games import GameRequestError
 
 if TYPE_CHECKING:
@@ -184,7 +184,8 @@ class Session:
             await self.conn.refuse(TOKEN_REFUSED)
             return
         if feed.watchers >= server.settings.max_spectators:
-            await self.conn.refuse(f"this game has {server.settings.max_spectators} spectators, its limit")
+            await self.conn.refuse(f"this game has {server.settings.max_spectators} spectators, its limit: try "
+                                   "again later", CLOSE_TRY_AGAIN)
             return
         outcome = await feed.watch(self.conn)
         if outcome in ("over", "goodbye"):
