@@ -54,7 +54,8 @@ async def test_the_walk_through_plays_a_game_and_prints_what_the_page_shows(tmp_
 def test_serve_prints_where_it_listens_and_stops_cleanly_on_ctrl_c(tmp_path: Path) -> None:
     [listening] = re.findall(r"prints `(spellstack serve: listening on [^`]*)`", DOC.read_text("utf-8"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), os.environ.get("PYTHONPATH", "")))}
-    with subprocess.Popen([sys.executable, "-m", "spellstack", "serve", "--port", "0", "--trace-dir", str(tmp_path)],
+    traces = tmp_path / "traces"  # made by serve
+    with subprocess.Popen([sys.executable, "-m", "spellstack", "serve", "--port", "0", "--trace-dir", str(traces)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path) as serve:
         assert serve.stdout is not None and serve.stderr is not None
         line = serve.stdout.readline().rstrip("\n")
@@ -68,7 +69,7 @@ def test_serve_prints_where_it_listens_and_stops_cleanly_on_ctrl_c(tmp_path: Pat
         log = serve.stderr.read()
     assert log.endswith("spellstack serve: stopped\n")
     assert "over on turn" in log
-    [trace] = tmp_path.glob("g*.jsonl")
+    [trace] = traces.glob("g*.jsonl")
     assert '"event":"result"' in trace.read_text("utf-8")
 
 

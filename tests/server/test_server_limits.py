@@ -4,6 +4,8 @@ why in one error frame and closed (1013: the same may succeed later); nobody els
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from trio.testing import wait_all_tasks_blocked
 from trio_websocket import ConnectionClosed
@@ -115,6 +117,12 @@ def test_a_bad_limit_is_refused_naming_it(field: str, value: float, error: str) 
 def test_serve_refuses_a_bad_limit_in_one_line(args: list[str], error: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["serve", "--port", "0", *args]) == 2
     assert capsys.readouterr().err == f"spellstack serve: {error}\n"
+
+
+def test_serve_refuses_a_trace_dir_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("", "utf-8")
+    assert main(["serve", "--port", "0", "--trace-dir", str(tmp_path / "file")]) == 2
+    assert capsys.readouterr().err == f"spellstack serve: --trace-dir {str(tmp_path / 'file')!r}: not a folder\n"
 
 
 def test_serve_help_names_every_limit_with_its_default(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,6 +32,7 @@ from ..server import (
     serve,
 )
 from ._errors import CommandError
+from ._outputs import output_folder
 
 __all__ = ["add_parser"]
 
@@ -51,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help=f"the port to listen on (default {DEFAULT_PORT}; 0: any free port, printed)")
     p.add_argument("--trace-dir", type=Path, default=None, metavar="DIR",
-                   help="write each game's trace there, as GAME.jsonl (docs/trace-format.md)")
+                   help="write each game's trace there, as GAME.jsonl (docs/trace-format.md); the folder is made if missing")
     limits = p.add_argument_group(
         "limits (docs/server-security.md says why each default)")
     limits.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
@@ -106,8 +107,8 @@ def _settings(args: argparse.Namespace) -> ServerSettings:
         raise CommandError(f"--send-buffer-bytes {args.send_buffer_bytes}: {MIN_SEND_BUFFER} to {MAX_SEND_BUFFER}")
     if args.max_spectators < 0:
         raise CommandError(f"--max-spectators {args.max_spectators}: at least 0")
-    if args.trace_dir is not None and not args.trace_dir.is_dir():
-        raise CommandError(f"--trace-dir {str(args.trace_dir)!r}: no such folder")
+    if args.trace_dir is not None:
+        output_folder("--trace-dir", args.trace_dir)
     return ServerSettings(host=args.host, port=args.port, max_games=args.max_games,
                           trace_dir=args.trace_dir, grace=args.grace, hello_timeout=args.hello_timeout,
                           send_timeout=args.send_timeout, send_buffer_bytes=args.send_buffer_bytes,

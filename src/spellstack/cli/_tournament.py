@@ -8,7 +8,6 @@ import os
 import re
 import sqlite3
 import sys
-import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +28,7 @@ from ..tournament import (
     MIN_BOT_MEMORY,
 )
 from ._errors import CommandError
+from ._outputs import check_writable, failure_reason, output_folder
 from ._play import clock_option
 
 if TYPE_CHECKING:
@@ -435,33 +435,6 @@ def with_key_from(settings: TournamentSettings, args: argparse.Namespace) -> Tou
     return replace(settings, seed=seed, key=key)
 
 
-def _check_writable(flag: str, path: Path) -> None:
-    """CommandError unless ``path`` (a file to write at the end) can be written now: checked
-    before the first game, so that no tournament is played for a file that can't be kept."""
-    try:
-        if path.exists():
-            with path.open("r+b"):
-                pass
-        else:
-            fd, probe = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-            os.close(fd)
-            os.unlink(probe)
-    except OSError as err:
-        raise CommandError(f"{flag} {str(path)!r}: can't be written ({_reason(err)})") from None
-
-
-def _reason(err: BaseException) -> str:
-    """An error's cause in a few words (read-only called that)."""
-    if isinstance(err, OSError):
-        if err.errno == 30:  # EROFS
-            return "read-only: its filesystem can't be written"
-        return err.strerror or str(err)
-    text = str(err)
-    if "readonly" in text:
-        return "read-only: the file or its filesystem can't be written"
-    return text or type(err).__name__
-
-
 def _only(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
     """The first of a group's exceptions if all are failures of a file (the database, a
     trace), else None."""
@@ -490,7 +463,7 @@ def _failed(err: BaseException, args: argparse.Namespace) -> str:
     database), its cause, and that the recorded games are kept."""
     name = getattr(err, "filename", None)
     what = f"{str(name)!r}" if name else f"--db {str(args.db)!r}"
-    return (f"{what}: {_reason(err)}; the games recorded in {args.db} are kept, and --resume "
+    return (f"{what}: {failure_reason(err)}; the games recorded in {args.db} are kept, and --resume "
             "goes on from there")
 
 
@@ -540,7 +513,7 @@ def _tell_tokens(lobby: EntrantLobby, path: Path | None) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.writelines(lines)
     except OSError as err:
-        raise CommandError(f"--tokens {str(path)!r}: can't be written ({_reason(err)})") from None
+        raise CommandError(f"--tokens {str(path)!r}: can't be written ({failure_reason(err)})") from None
 
 
 def _served(args: argparse.Namespace, lobby: EntrantLobby,
@@ -608,17 +581,10 @@ def run(args: argparse.Namespace) -> int:
                                f"no folder {str(path.parent)!r}"))
     for flag, path in outputs:
         if path is not None:
-            _check_writable(flag, path)
+            check_writable(flag, path)
     for flag, folder in (("--trace-dir", args.trace_dir), ("--record-dir", args.record_dir)):
-        if folder is None:
-            continue
-        if folder.exists() and not folder.is_dir():
-            raise CommandError(f"{flag} {str(folder)!r}: not a folder")
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as err:
-            raise CommandError(f"{flag} {str(folder)!r}: can't be made ({_reason(err)})") from None
-        _check_writable(flag, folder / ".spellstack-probe")
+        if folder is not None:
+            output_folder(flag, folder)
     if args.seed is not None:
         print(SEED_WARNING.format(seed=args.seed), file=sys.stderr, flush=True)
     from tqdm import tqdm  # here: no other command needs it
@@ -741,7 +707,7 @@ def run(args: argparse.Namespace) -> int:
                 out.write(text())
         except OSError as err:
             raise CommandError(f"{flag} {str(path)!r}: can't be written "
-                               f"({_reason(err)}); the {len(played.rows)} games are kept in "
+                               f"({failure_reason(err)}); the {len(played.rows)} games are kept in "
                                f"{args.db}, and --resume writes it again") from None
         print(f"{'results' if flag == '--results' else flag[2:].replace('-', ' ')} written to {path}")
     for line in forfeits(played.rows, names):
