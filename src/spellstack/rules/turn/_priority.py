@@ -6,6 +6,8 @@ answers. What the game needs next and the loop that performs it are the driver's
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from operator import attrgetter
 
 from ..base import IllegalActionError, InvalidMessageError, in_int64, quote
 from ..casting import (
@@ -84,6 +86,15 @@ _FIELDS_USED: dict[str, tuple[str, ...]] = {
 _KIND_RULE = {"pass": "117.3d", "concede": "104.3a", "play": "305.1", "cast": "601.2",
               "activate": "602.2", "turn_face_up": "702.37e"}
 _ACTION_DEFAULTS = Action("pass")
+_ACTION_FIELDS = ("object_id", "ability", "targets", "x", "divide", "pay", "pay_as", "face",
+                  "modes", "costs")
+"""The fields of an ``Action`` besides its kind, in the order a refusal names them."""
+_UNUSED: dict[str, tuple[Callable[[Action], object], object]] = {
+    kind: (attrgetter(*unused), attrgetter(*unused)(_ACTION_DEFAULTS))
+    for kind, used in _FIELDS_USED.items()
+    for unused in [tuple(n for n in _ACTION_FIELDS if n not in used)]}
+"""For each kind: what reads the fields it does not use at once (``attrgetter``: a tuple, or
+the one value) and what it reads on an action that leaves them at their defaults."""
 _RULE = re.compile(r"[1-9][0-9]{2}(\.[0-9]+[a-z]?)?")
 _PAY_AS_WORDS = frozenset({"W", "U", "B", "R", "G", "C", "life"})
 """What a ``pay_as`` entry may say besides a generic number (107.4e/f: a colour or 2 life)."""
@@ -97,25 +108,42 @@ def _action_shape(action: object) -> Action:
                                   f"{type(action).__name__}")
     if type(action.kind) is not str:
         raise InvalidMessageError(f"action.kind: expected str, got {quote(action.kind)}")
-    for name in ("object_id", "ability", "x"):
-        if type(getattr(action, name)) is not int:
-            raise InvalidMessageError(f"action.{name}: expected int, got "
-                                      f"{type(getattr(action, name)).__name__} "
-                                      f"{quote(getattr(action, name))}")
+    # Each field read by name, and a tuple's items only when it has some: this runs for every
+    # action a seat takes, most of them with few fields set (a loop over the names, each
+    # through ``getattr``, and a generator per tuple cost several times more).
+    if (type(action.object_id) is not int or type(action.ability) is not int
+            or type(action.x) is not int):
+        for name in ("object_id", "ability", "x"):
+            if type(getattr(action, name)) is not int:
+                raise InvalidMessageError(f"action.{name}: expected int, got "
+                                          f"{type(getattr(action, name)).__name__} "
+                                          f"{quote(getattr(action, name))}")
     if type(action.face) is not str:
         raise InvalidMessageError(f"action.face: expected str, got {quote(action.face)}")
-    for name, item in (("targets", int), ("pay", int), ("pay_as", str), ("modes", int),
-                       ("costs", str)):
-        value = getattr(action, name)
-        if type(value) is not tuple or any(type(v) is not item for v in value):
-            raise InvalidMessageError(f"action.{name}: expected a tuple of {item.__name__}, "
-                                      f"got {quote(value)}")
-    if type(action.divide) is not tuple or any(
+    _tuple_of(action.targets, "targets", int)
+    _tuple_of(action.pay, "pay", int)
+    _tuple_of(action.pay_as, "pay_as", str)
+    _tuple_of(action.modes, "modes", int)
+    _tuple_of(action.costs, "costs", str)
+    divide = action.divide
+    if type(divide) is not tuple or (divide and any(
             type(p) is not tuple or len(p) != 2 or type(p[0]) is not int or type(p[1]) is not int
-            for p in action.divide):
+            for p in divide)):
         raise InvalidMessageError(f"action.divide: expected a tuple of (int, int) pairs, got "
-                                  f"{quote(action.divide)}")
+                                  f"{quote(divide)}")
     return action
+
+
+def _tuple_of(value: object, name: str, item: type) -> None:
+    """Refuse ``action.<name>`` unless it is a tuple of ``item``."""
+    if type(value) is not tuple or (value and any(type(v) is not item for v in value)):
+        raise InvalidMessageError(f"action.{name}: expected a tuple of {item.__name__}, "
+                                  f"got {quote(value)}")
+
+
+def _refuse(game: Game, rule: str, text: str) -> IllegalActionError:
+    """The refusal of an action by ``rule``, saying where the game is."""
+    return IllegalActionError(f"{rule}: {text} ({where(game)})")
 
 
 def _check_references(game: Game, seat: int, action: Action) -> None:
@@ -134,45 +162,52 @@ def _check_references(game: Game, seat: int, action: Action) -> None:
         raise InvalidMessageError(f"unknown action kind {quote(kind)}; expected one of "
                                   f"{', '.join(_FIELDS_USED)}")
 
-    def refuse(rule: str, text: str) -> IllegalActionError:
-        return IllegalActionError(f"{rule}: {text} ({where(game)})")
-
-    used = _FIELDS_USED[kind]
-    for name in ("object_id", "ability", "targets", "x", "divide", "pay", "pay_as", "face",
-                 "modes", "costs"):
-        value = getattr(action, name)
-        if name not in used and value != getattr(_ACTION_DEFAULTS, name):
-            why = "601.2d" if name == "divide" else rule
-            raise refuse(why, f"a {kind} action takes no {name}, got {quote(value)}")
-    ints = [(rule, "object_id", action.object_id), ("602.2", "ability", action.ability),
-            ("601.2b", "X", action.x)]
-    ints += [("115.1", "target", t) for t in action.targets]
-    ints += [("601.2g", "pay entry", p) for p in action.pay]
-    ints += [("601.2b", "mode", m) for m in action.modes]
-    ints += [("601.2d", "divide entry", v) for pair in action.divide for v in pair]
-    for why, name, value in ints:
-        if not in_int64(value):
-            raise refuse(why, f"{name} {quote(value)} is out of range")
+    # The fields the kind does not use, read at once (``_UNUSED``) and compared with their
+    # defaults as one tuple; only a mismatch looks at them one by one, for the message.
+    unused, defaults = _UNUSED[kind]
+    if unused(action) != defaults:
+        used = _FIELDS_USED[kind]
+        for name in _ACTION_FIELDS:
+            value = getattr(action, name)
+            if name not in used and value != getattr(_ACTION_DEFAULTS, name):
+                why = "601.2d" if name == "divide" else rule
+                raise _refuse(game, why, f"a {kind} action takes no {name}, got {quote(value)}")
+    # Every int in range (the usual action's are: one test each, and the list of what each
+    # one is made only to name the one that is not).
+    if not (in_int64(action.object_id) and in_int64(action.ability) and in_int64(action.x)
+            and (not action.targets or all(map(in_int64, action.targets)))
+            and (not action.pay or all(map(in_int64, action.pay)))
+            and (not action.modes or all(map(in_int64, action.modes)))
+            and (not action.divide or all(in_int64(v) for pair in action.divide for v in pair))):
+        ints = [(rule, "object_id", action.object_id), ("602.2", "ability", action.ability),
+                ("601.2b", "X", action.x)]
+        ints += [("115.1", "target", t) for t in action.targets]
+        ints += [("601.2g", "pay entry", p) for p in action.pay]
+        ints += [("601.2b", "mode", m) for m in action.modes]
+        ints += [("601.2d", "divide entry", v) for pair in action.divide for v in pair]
+        for why, name, value in ints:
+            if not in_int64(value):
+                raise _refuse(game, why, f"{name} {quote(value)} is out of range")
     if kind in ("play", "cast", "activate", "turn_face_up") and action.object_id < FIRST_OBJECT_ID:
-        raise refuse(rule, f"{action.object_id} is not an object id (objects are numbered "
+        raise _refuse(game, rule, f"{action.object_id} is not an object id (objects are numbered "
                      f"from {FIRST_OBJECT_ID})")
     n = len(st.players)
     for t in action.targets:
         if is_player_ref(t):
             if seat_of_ref(t) >= n:
-                raise refuse("115.1", f"target {t} names no player: this game's players are "
+                raise _refuse(game, "115.1", f"target {t} names no player: this game's players are "
                              f"1 to {n}")
         elif t < FIRST_OBJECT_ID:
-            raise refuse("115.1", f"target {t} is neither a player (1 to {n}) nor an object id")
+            raise _refuse(game, "115.1", f"target {t} is neither a player (1 to {n}) nor an object id")
     if action.x < 0:
-        raise refuse("601.2b", f"X must be 0 or more, got {action.x}")
+        raise _refuse(game, "601.2b", f"X must be 0 or more, got {action.x}")
     for p in action.pay:
         if p < FIRST_OBJECT_ID:
-            raise refuse("601.2g", f"pay names {p}, which is not an object id")
+            raise _refuse(game, "601.2g", f"pay names {p}, which is not an object id")
     for entry in action.pay_as:
         if entry not in _PAY_AS_WORDS and not (entry.isdigit() and entry.isascii()
                                                 and len(entry) <= 2):
-            raise refuse("601.2h", f"pay_as entry {quote(entry)} is not a colour letter, a "
+            raise _refuse(game, "601.2h", f"pay_as entry {quote(entry)} is not a colour letter, a "
                          "generic number or 'life'")
 
 
