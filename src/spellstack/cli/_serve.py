@@ -52,7 +52,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help=f"the port to listen on (default {DEFAULT_PORT}; 0: any free port, printed)")
     p.add_argument("--trace-dir", type=Path, default=None, metavar="DIR",
-                   help="write each game's trace there, as GAME.jsonl (docs/trace-format.md); the folder is made if missing")
+                   help="write each game's trace there, as GAME.jsonl (docs/trace-format.md); "
+                        "the folder is made if missing")
     limits = p.add_argument_group(
         "limits (docs/server-security.md says why each default)")
     limits.add_argument("--max-games", type=int, default=DEFAULT_MAX_GAMES, metavar="N",
