@@ -15,10 +15,8 @@ distribution is the one most likely to give the observed counts among those that
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from scipy.optimize import brentq  # type: ignore[import-untyped]
 
 from .._suggest import closest
 
@@ -77,6 +75,15 @@ class SprtSettings:
         """The settings as plain data, for the tournament's settings key and the results file."""
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta,
                 "model": self.model}
+
+
+def _root(f: Callable[[float], float], low: float, high: float) -> float:
+    """The root of ``f`` between ``low`` and ``high``, where it changes sign (Brent's method)."""
+    # scipy is imported here, not with the module: it takes about 0.4 s, which every command
+    # would pay (the command line imports the tournament package) for what only an SPRT uses.
+    from scipy.optimize import brentq  # type: ignore[import-untyped]
+
+    return float(brentq(f, low, high, xtol=1e-15, maxiter=200))
 
 
 def _problem(settings: SprtSettings) -> str | None:
@@ -180,7 +187,7 @@ def _tilted(frequencies: Sequence[float], weights: Sequence[float]) -> list[floa
         if gap < 1e-15:
             raise ArithmeticError(f"no root in the bracket (weights {list(weights)})")
         gap /= 1e3
-    theta = float(brentq(g, left, right, xtol=1e-15, maxiter=200))
+    theta = _root(g, left, right)
     probabilities = [f / (1.0 + theta * w) for f, w in zip(frequencies, weights, strict=True)]
     total = sum(probabilities)  # 1 but for the root's rounding, which matters near a pole
     return [p / total for p in probabilities]
@@ -234,7 +241,7 @@ def _with_t(scores: Sequence[float], frequencies: Sequence[float], t: float) -> 
         low, high = centre - math.sqrt(centre * centre - q), centre + math.sqrt(centre * centre - q)
         if not excess(low) > 0.0 > excess(high):
             return list(frequencies)  # the observed t is t, to rounding
-        return tilted_at(float(brentq(excess, low, high, xtol=1e-15, maxiter=200)))
+        return tilted_at(_root(excess, low, high))
 
     def likelihood(probabilities: Sequence[float]) -> float:
         return sum(f * math.log(p) for f, p in zip(frequencies, probabilities, strict=True))
@@ -258,7 +265,7 @@ def _with_t(scores: Sequence[float], frequencies: Sequence[float], t: float) -> 
             found[i] = (probabilities, root_q(probabilities) - s)
     if not found:
         raise ArithmeticError(f"no distribution found for t={t} and frequencies {list(frequencies)}")
-    peaks = [tilted_at(float(brentq(excess, grid[i], grid[i + 1], xtol=1e-15, maxiter=200)))
+    peaks = [tilted_at(_root(excess, grid[i], grid[i + 1]))
              for i in found if i + 1 in found and found[i][1] > 0.0 > found[i + 1][1]]
     # A grid point counts too: S(s) = s may hold there, or two crossings lie between two points.
     return max([*peaks, *(probabilities for probabilities, _ in found.values())], key=likelihood)

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import trio
-import trio.testing
 
 from .._version import __version__
 from ..actors import ON_TIME, Client, GameResult, Link, SeatConfig, play_one_game
@@ -359,8 +358,10 @@ class ReplaySeat:
 def _hold(link: Link, seconds: float) -> None:
     """Hold the event loop ``seconds``, charged to the seat as its policy's holding is: on a
     mock clock by moving it on, on a real one by waiting."""
+    from trio.testing import MockClock  # here: trio.testing imports pytest, which no command needs
+
     clock = trio.lowlevel.current_clock()
-    if isinstance(clock, trio.testing.MockClock):
+    if isinstance(clock, MockClock):
         clock.jump(seconds)
     else:
         time.sleep(seconds)
@@ -409,8 +410,10 @@ async def play_scripts(header: TraceHeader, scripts: Sequence[SeatScript], *,
                              configs=configs if configs is not None else list(header.seats),
                              start=header.start, game_id=header.game, turn_limit=header.turn_limit,
                              entrants=[header.entrants[p] for p in players])
+    from trio.testing import MockClock  # here: trio.testing imports pytest, which no command needs
+
     game, result = await trio.to_thread.run_sync(
-        functools.partial(trio.run, play, clock=trio.testing.MockClock(autojump_threshold=0)))
+        functools.partial(trio.run, play, clock=MockClock(autojump_threshold=0)))
     return game, result, seats
 
 
