@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -105,7 +105,8 @@ class HoldsAtThirdPriority(RandomBot):
 
 
 async def stops_reading(link: Link) -> None:
-    """Asks for its stops twice at its first request, and never reads again."""
+    """Asks for its stops twice at its first request, and never reads again: the second
+    acknowledgement can't be sent."""
     await link.receive()
     stops = SetStops(Stops(my_turn=("precombat_main",)))
     await link.send(stops)
@@ -113,46 +114,56 @@ async def stops_reading(link: Link) -> None:
     await trio.sleep_forever()
 
 
-async def misbehaves(link: Link) -> None:
-    """Plays the default answers, and at given requests misbehaves first: bytes that can't be
-    read (2), a request for the full view (4), an illegal action (6), new stops (8), bytes
-    that can't be read sent with the answer (10); concedes at its 14th."""
-    n = 0
-    answered = False
-    while True:
-        msg = await link.receive()
-        if isinstance(msg, GameOver):
-            return
-        if not isinstance(msg, PriorityRequest | DecisionRequest):
-            continue
-        if answered:  # the request sent again after the error reply: answered already
-            answered = False
-            continue
-        n += 1
-        decision = msg.decision
-        reply = default_answer(decision)
-        answer = (SubmitAction(decision.id, reply) if isinstance(reply, Action)
-                  else SubmitAnswer(reply))
-        if n == 2:
-            await link.send_bytes(b"\x91\xc1")
-            continue
-        if n == 4 and not msg.view.full:
-            await link.send(RequestFullView(decision.id))
-            continue
-        if n == 6 and isinstance(msg, PriorityRequest):
-            await link.send(SubmitAction(decision.id, Action("cast", object_id=999_999)))
-            continue
-        if n == 8:
-            await link.send(SetStops(Stops(my_turn=("precombat_main", "declare_attackers"))))
-        if n == 10:
-            await link.send_bytes(b"\xc1")
+def misbehaving(*, concede_at: int | None = None) -> Callable[[Link], Awaitable[None]]:
+    """A client that plays the default answers, and at given requests (counted from 1, each
+    sent again counted too, but for one answered already) misbehaves first: bytes that can't be
+    read (2), a request for the full view (4), an illegal action (6), new stops (8), bytes that
+    can't be read sent with the answer, before the error reply to them comes (10); concedes at
+    ``concede_at`` if given."""
+
+    async def client(link: Link) -> None:
+        n = 0
+        answered = False
+        while True:
+            msg = await link.receive()
+            if isinstance(msg, GameOver):
+                return
+            if not isinstance(msg, PriorityRequest | DecisionRequest):
+                continue
+            if answered:  # the request sent again after the error reply: answered already
+                answered = False
+                continue
+            n += 1
+            decision = msg.decision
+            reply = default_answer(decision)
+            answer = (SubmitAction(decision.id, reply) if isinstance(reply, Action)
+                      else SubmitAnswer(reply))
+            if n == 2:
+                await link.send_bytes(b"\x91\xc1")
+                continue
+            if n == 4 and not msg.view.full:
+                await link.send(RequestFullView(decision.id))
+                continue
+            if n == 6 and isinstance(msg, PriorityRequest):
+                await link.send(SubmitAction(decision.id, Action("cast", object_id=999_999)))
+                continue
+            if n == 8:
+                await link.send(SetStops(Stops(my_turn=("precombat_main", "declare_attackers"))))
+            if n == 10:
+                await link.send_bytes(b"\xc1")
+                await link.send(answer)
+                answered = True
+                continue
+            if n == concede_at:
+                await link.send(Concede())
+                continue
             await link.send(answer)
-            answered = True
-            continue
-        if n == 14:
-            await link.send(Concede())
-            continue
-        await link.send(answer)
+
+    return client
+
+
+misbehaves = misbehaving(concede_at=14)
+"""The misbehaving client of the record tests: it concedes at its 14th request."""
 
 
 class Thinks(RandomBot):

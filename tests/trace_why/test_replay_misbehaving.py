@@ -21,29 +21,16 @@ import pytest
 import trio
 import trio.testing
 
-from spellstack import Action, RandomBot, default_answer
-from spellstack.actors import Client, Link, SeatConfig, play_one_game
+from spellstack import RandomBot
+from spellstack.actors import Client, SeatConfig, play_one_game
 from spellstack.bots import Bot
 from spellstack.cli import main
-from spellstack.protocol import (
-    DecisionRequest,
-    GameOver,
-    PriorityRequest,
-    RequestFullView,
-    SetStops,
-    Stops,
-    SubmitAction,
-    SubmitAnswer,
-)
-from spellstack.rules import Decision, PlayerView, Reply
 from spellstack.trace import ReplayCheck, TraceRecordError, check_replay, read_trace
+from tests.records.record_games import DEADLINE, HangsAtThirdPriority, HoldsAtThirdPriority, misbehaving, stops_reading
 from tests.trace_why._trace_why_games import ROOT, raw_lines
 
 HOSTILE = f"{sys.executable} {ROOT / 'tests' / 'tournament' / 'hostile_stdio_bot.py'}"
 """The misbehaving stdio bot, run by this Python (which has msgpack); its mode follows."""
-DEADLINE = 30.0
-"""The seats' deadline in the in-process games: the default, so that a replay that waited for
-real would take half a minute per silent seat."""
 
 
 def _check(path: Path) -> ReplayCheck:
@@ -117,42 +104,9 @@ def test_the_bytes_of_a_malformed_message_are_in_the_trace(tmp_path: Path) -> No
 # --------------------------------------------------------------------------- in process
 
 
-class _HangsAtThirdPriority:
-    """Plays as a random bot, but never answers its third priority decision."""
-
-    def __init__(self, seed: int) -> None:
-        self.random = RandomBot(seed)
-        self.asked = 0
-
-    async def decide(self, view: PlayerView, decision: Decision) -> Reply:
-        if decision.kind == "priority":
-            self.asked += 1
-            if self.asked == 3:
-                await trio.sleep_forever()
-        return self.random.decide(view, decision)
-
-
-class _HoldsAtThirdPriority(RandomBot):
-    """Holds the event loop past its deadline at its third priority decision (on the mock
-    clock: it moves it on without yielding), then answers."""
-
-    def __init__(self, seed: int) -> None:
-        super().__init__(seed)
-        self.asked = 0
-
-    def decide(self, view: PlayerView, decision: Decision) -> Reply:
-        if decision.kind == "priority":
-            self.asked += 1
-            if self.asked == 3:
-                clock = trio.lowlevel.current_clock()
-                assert isinstance(clock, trio.testing.MockClock)
-                clock.jump(DEADLINE + 7.25)
-        return super().decide(view, decision)
-
-
 def test_a_seat_forfeited_for_time_is_silent_again_and_costs_no_time(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
-    _play(path, [_HangsAtThirdPriority(1), RandomBot(2)])
+    _play(path, [HangsAtThirdPriority(1), RandomBot(2)])
     assert _forfeits(path) == [f"no answer within {DEADLINE:g} s"]
     start = time.perf_counter()
     _identical(path)
@@ -162,70 +116,20 @@ def test_a_seat_forfeited_for_time_is_silent_again_and_costs_no_time(tmp_path: P
 
 def test_an_answer_after_the_deadline_is_held_as_long_again(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
-    _play(path, [_HoldsAtThirdPriority(1), RandomBot(2)])
+    _play(path, [HoldsAtThirdPriority(1), RandomBot(2)])
     assert _forfeits(path) == [f"answered after {DEADLINE + 7.25:.2f} s, over its {DEADLINE:g} s deadline"]
     _identical(path)
 
 
-async def _stops_reading(link: Link) -> None:
-    """Asks for its stops twice at its first request, and never reads again: the second
-    acknowledgement can't be sent."""
-    await link.receive()
-    stops = SetStops(Stops(my_turn=("precombat_main",)))
-    await link.send(stops)
-    await link.send(stops)
-    await trio.sleep_forever()
-
-
 def test_a_seat_forfeited_for_not_reading_stops_reading_again(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
-    _play(path, [Client(_stops_reading), RandomBot(2)])
+    _play(path, [Client(stops_reading), RandomBot(2)])
     assert _forfeits(path) == [f"did not read its messages within {DEADLINE:g} s"]
     _identical(path)
 
 
-async def _misbehaves(link: Link) -> None:
-    """Plays the default answers, and at given requests (counted from 1, each sent again
-    counted too, but for one answered already) misbehaves first: bytes that can't be read (2),
-    a request for the full view (4), an illegal action (6), new stops (8), bytes that can't be
-    read sent together with the answer, before the error reply to them comes (10)."""
-    n = 0
-    answered = False
-    while True:
-        msg = await link.receive()
-        if isinstance(msg, GameOver):
-            return
-        if not isinstance(msg, PriorityRequest | DecisionRequest):
-            continue
-        if answered:  # the request sent again after the error reply: answered already
-            answered = False
-            continue
-        n += 1
-        decision = msg.decision
-        reply = default_answer(decision)
-        answer = (SubmitAction(decision.id, reply) if isinstance(reply, Action)
-                  else SubmitAnswer(reply))
-        if n == 2:
-            await link.send_bytes(b"\x91\xc1")
-            continue
-        if n == 4 and not msg.view.full:
-            await link.send(RequestFullView(decision.id))
-            continue
-        if n == 6 and isinstance(msg, PriorityRequest):
-            await link.send(SubmitAction(decision.id, Action("cast", object_id=999_999)))
-            continue
-        if n == 8:
-            await link.send(SetStops(Stops(my_turn=("precombat_main", "declare_attackers"))))
-        if n == 10:
-            await link.send_bytes(b"\xc1")
-            await link.send(answer)
-            answered = True
-            continue
-        await link.send(answer)
-
-
 def _misbehaving_game(path: Path) -> None:
-    _play(path, [Client(_misbehaves), RandomBot(2)], turn_limit=6)
+    _play(path, [Client(misbehaving()), RandomBot(2)], turn_limit=6)
     kinds = [(r["kind"], r["payload"].get("kind")) for r in raw_lines(path) if r.get("event") == "message"]
     for seen in (("GameEvent", "malformed"), ("RequestFullView", None), ("Rejected", None),
                  ("StopsSet", None)):
@@ -260,7 +164,7 @@ def test_a_changed_answer_after_misbehaviour_diverges_at_its_consequence(tmp_pat
 
 def test_a_seat_sent_more_messages_than_recorded_is_a_mismatch_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
-    _play(path, [_HangsAtThirdPriority(1), RandomBot(2)])
+    _play(path, [HangsAtThirdPriority(1), RandomBot(2)])
     lines = raw_lines(path)
     # Without ben's GameOver, the replay sends him one more message than the trace records.
     i = next(i for i, r in enumerate(lines) if r.get("kind") == "GameOver" and r["receiver"] == "player:ben")
