@@ -166,7 +166,7 @@ def test_an_unknown_format_version(tmp_path: Path, traced: Path) -> None:
     lines = _lines(traced)
     lines[0] = lines[0].replace(f'"format":{TRACE_FORMAT}', '"format":99')
     err = _refused(tmp_path, lines, TraceFormatError)
-    assert (err.line, err.problem) == (1, "trace format 99; this version reads formats 5, 6, 7 and 8")
+    assert (err.line, err.problem) == (1, "trace format 99; this version reads formats 5, 6, 7, 8 and 9")
 
 
 def test_a_trace_of_format_4_is_refused_naming_the_formats_read(tmp_path: Path, traced: Path) -> None:
@@ -174,12 +174,12 @@ def test_a_trace_of_format_4_is_refused_naming_the_formats_read(tmp_path: Path, 
     # could not replay a game from deck files or with its stops, so a format-4 trace is
     # refused rather than read as a later format. (Format 5 is read: its only difference, the
     # events its replies carried again, reads as their count; tests/trace_format.)
-    assert TRACE_FORMAT == 8
+    assert TRACE_FORMAT == 9
     lines = _lines(traced)
-    lines[0] = lines[0].replace('"format":8', '"format":4')
+    lines[0] = lines[0].replace('"format":9', '"format":4')
     err = _refused(tmp_path, lines, TraceFormatError)
-    assert (err.line, err.problem) == (1, "trace format 4; this version reads formats 5, 6, 7 and 8")
-    assert str(err).endswith("broken.jsonl: line 1: trace format 4; this version reads formats 5, 6, 7 and 8")
+    assert (err.line, err.problem) == (1, "trace format 4; this version reads formats 5, 6, 7, 8 and 9")
+    assert str(err).endswith("broken.jsonl: line 1: trace format 4; this version reads formats 5, 6, 7, 8 and 9")
 
 
 @pytest.mark.parametrize(("line", "old", "new", "problem"), [

@@ -78,11 +78,13 @@ class Table:
 
 async def run_table(body: Callable[[Table], Awaitable[None]], *, seed: int = SEED,
                     decks: tuple[str, str] = ("gruul", "gruul"), timeout: float = 30.0,
-                    limit: float = 60.0) -> Table:
-    """Set up a game like ``play_game`` does, with alice's seat left to ``body``."""
+                    limit: float = 60.0, priority_views: bool = True) -> Table:
+    """Set up a game like ``play_game`` does, with alice's seat left to ``body``
+    (``priority_views``: her ``SeatConfig.priority_views``)."""
     game = deck_game(*decks, names=NAMES, seed=seed)
     wire = Wire("g1", None)
-    configs = [SeatConfig(auto_pass=False, timeout=timeout), SeatConfig(timeout=timeout)]
+    configs = [SeatConfig(auto_pass=False, timeout=timeout, priority_views=priority_views),
+               SeatConfig(timeout=timeout)]
     with trio.fail_after(limit):
         async with trio.open_nursery() as nursery:
             coord_ends: list[Link] = []

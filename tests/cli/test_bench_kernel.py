@@ -4,15 +4,17 @@ bot is handed the same views and decisions the actors send it."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
+import trio
 
-from spellstack.actors import GameResult, play_game, play_one_game
+from spellstack.actors import GameResult, TraceRecord, play_game, play_one_game
 from spellstack.bots import Bot, RandomBot
 from spellstack.harness import BENCH_DECKS as DECKS
 from spellstack.harness import KernelDriver, Outcome, bench_bots, bench_kernel, new_bench_game, play_kernel
-from spellstack.protocol import ViewDelta, ViewMirror
+from spellstack.protocol import ViewDelta, ViewMirror, decode
 from spellstack.rules import Action, Decision, PlayerView, Reply
 
 TABLE = Path(__file__).with_name("bench_games.json")
@@ -117,12 +119,25 @@ async def test_illegal_actions_are_rejected_and_asked_again_as_the_coordinator_d
     assert driver.views == kernel.decisions
 
 
-def test_bench_kernel_reports_what_it_played() -> None:
+async def _views_sent(seed: int) -> int:
+    """The views the bench's game of ``seed`` sends through the actors: its requests that carry
+    one (the random bots read none when they act, so a grant of priority after a seat's first
+    request carries none)."""
+    send, recv = trio.open_memory_channel[TraceRecord](math.inf)
+    await play_game(new_bench_game(seed), bench_bots(seed), trace=send)
+    send.close()
+    return sum([decode(r.data).view is not None async for r in recv  # type: ignore[attr-defined]
+                if r.kind in ("PriorityRequest", "DecisionRequest")])
+
+
+async def test_bench_kernel_reports_what_it_played() -> None:
     out: list[str] = []
     outcomes = bench_kernel(range(4, 7), out, progress=False)
     assert [o.seed for o in outcomes] == [4, 5, 6]
     decisions = sum(o.decisions for o in outcomes)
+    views = sum([await _views_sent(s) for s in (4, 5, 6)])
     assert out[0].startswith("kernel: 3 games (gruul vs orzhov, seeds 4..6) without actors")
-    assert f"answered by bots: {decisions};" in out[2] and f"views built: {decisions})" in out[2]
+    assert f"answered by bots: {decisions};" in out[2] and f"views built: {views})" in out[2]
+    assert 0 < views < decisions
     assert out[3].startswith("per-decision cost: ") and ">= 5,000 decisions/s" in out[3]
     assert outcomes == [Outcome.of(s, play_kernel(s)[1]) for s in (4, 5, 6)]

@@ -149,7 +149,7 @@ def test_an_expected_failures_file_nested_100k_deep_is_the_exit_2_error(
 
 def test_a_trace_field_nested_1000_deep_is_a_trace_error() -> None:
     deep = "[" * 1000 + "]" * 1000
-    seat = '{"auto_pass":true,"clock":null,"deadline":30.0,"stops":null}'
+    seat = '{"auto_pass":true,"clock":null,"deadline":30.0,"priority_views":true,"stops":null}'
     header = ('{"decks":{"alice":"gruul","bob":"orzhov"},"decklists":{"alice":["Forest"],'
               '"bob":["Plains"]},"engine":"0.1.0","entrants":{"alice":"bot","bob":"bot"},'
               f'"event":"header","format":{TRACE_FORMAT},"game":"g1","players":["alice","bob"],'

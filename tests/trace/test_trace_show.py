@@ -42,7 +42,7 @@ def _turns(path: Path) -> dict[int, int]:
     turn, out = 0, {}
     for m in _messages(path):
         p = m["payload"]
-        turn = p.get("turn", p.get("view", {}).get("turn", turn))
+        turn = p.get("turn", (p.get("view") or {}).get("turn", turn))
         out[m["seq"]] = turn
     return out
 
@@ -169,7 +169,8 @@ def _mirror_view(path: Path, seq: int) -> list[str]:
     target = next(m for m in _messages(path) if m["seq"] == seq)
     mirror = ViewMirror()
     for m in _messages(path):
-        if m["receiver"] == target["receiver"] and m["kind"] in ("PriorityRequest", "DecisionRequest"):
+        if (m["receiver"] == target["receiver"] and m["kind"] in ("PriorityRequest", "DecisionRequest")
+                and m["payload"]["view"] is not None):
             view = mirror.apply(from_plain(ViewDelta, m["payload"]["view"], "view"))
             if m["seq"] == seq:
                 return format_view(view)
@@ -178,7 +179,7 @@ def _mirror_view(path: Path, seq: int) -> list[str]:
 
 def test_view_prints_the_full_view_a_request_carried(cli: Run, game: Path) -> None:
     requests = [m for m in _messages(game) if m["receiver"] == "player:bob"
-                and m["kind"] in ("PriorityRequest", "DecisionRequest")]
+                and m["kind"] in ("PriorityRequest", "DecisionRequest") and m["payload"]["view"] is not None]
     late = requests[len(requests) // 2]
     assert late["payload"]["view"]["base"] != 0  # a delta: the view is rebuilt from the ones before
     code, out, _ = cli("trace", "show", str(game), "--view", str(late["seq"]))
@@ -192,10 +193,19 @@ def test_view_as_a_player_counts_that_players_lines(cli: Run, game: Path) -> Non
                if t.startswith(("bob ← PriorityRequest", "bob ← DecisionRequest"))]
     seqs = [m["seq"] for m in _messages(game) if m["receiver"] == "player:bob"
             and m["kind"] in ("PriorityRequest", "DecisionRequest")]
-    for k in (0, len(seqs) // 2, len(seqs) - 1):
+    viewed = [k for k, seq in enumerate(seqs) if next(m for m in _messages(game) if m["seq"] == seq)
+              ["payload"]["view"] is not None]
+    for k in (viewed[0], viewed[len(viewed) // 2], viewed[-1]):
         _, as_bob, _ = cli("trace", "show", str(game), "--as", "bob", "--view", str(numbers[k]))
         _, by_seq, _ = cli("trace", "show", str(game), "--view", str(seqs[k]))
         assert as_bob == by_seq and as_bob.splitlines() == _mirror_view(game, seqs[k])
+
+
+def test_view_of_a_request_without_a_view_says_so(cli: Run, game: Path) -> None:
+    # The random bot reads no view when it acts: its priority requests after its first carry none.
+    bare = next(m for m in _messages(game) if m["kind"] == "PriorityRequest" and m["payload"]["view"] is None)
+    code, _, err = cli("trace", "show", str(game), "--view", str(bare["seq"]))
+    assert code == 2 and f"no view at seq {bare['seq']}: the request carried none" in err
 
 
 def _fails(cli: Run, *argv: str) -> str:

@@ -40,7 +40,7 @@ def test_the_figures_are_the_traces_counts(traces: list[Path], game: int) -> Non
     assert (stats.turns, stats.result.reason) == (records[-1]["turns"], records[-1]["reason"])
     # the deepest stack is at least what any view showed, and what a trigger order put on it
     shown = max((len(r["payload"]["view"]["stack"] or ()) for r in messages
-                 if "view" in r["payload"]), default=0)
+                 if r["payload"].get("view") is not None), default=0)
     ordered = max((len(e["refs"]) for e in events if e["kind"] == "ordered"), default=0)
     assert stats.deepest_stack >= max(shown, ordered, 1)
     assert stats.deepest_stack <= sum(e["kind"] in ("cast", "trigger", "activate") for e in events)

@@ -21,7 +21,8 @@ from spellstack.bots import RandomBot
 from spellstack.cli import main
 from spellstack.protocol import GAME_EVENT_KINDS, Stops
 from spellstack.rules import STEPS, Action
-from spellstack.trace import check_replay, read_trace, record_json, replay_trace
+from spellstack.trace import TraceRecordError, check_replay, read_trace, record_json, replay_trace
+from tests.viewing_bots import ViewingRandomBot
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ["alice", "bob"]
@@ -35,8 +36,10 @@ def _events(path: Path) -> list[dict[str, Any]]:
     return [r for r in _lines(path) if r.get("kind") == "GameEvent"]
 
 
+
 async def _traced(path: Path, seed: int, **options: Any) -> None:
-    bots = options.pop("bots", None) or [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
+    kind = ViewingRandomBot if options.pop("views", False) else RandomBot
+    bots = options.pop("bots", None) or [kind(seed * 2 + 1), kind(seed * 2 + 2)]
     await play_one_game(["gruul", "orzhov"], bots, seed, names=NAMES, trace_path=path, **options)
 
 
@@ -141,15 +144,18 @@ async def test_the_header_holds_decklists_entrants_and_seat_settings(tmp_path: P
     await _traced(path, 3, configs=[SeatConfig(timeout=12.5, stops=stops), SeatConfig()], turn_limit=90,
                   game_id="match-7")
     header = _lines(path)[0]
-    assert header["format"] == TRACE_FORMAT == 8 and header["game"] == "match-7" and header["turn_limit"] == 90
+    assert header["format"] == TRACE_FORMAT == 9 and header["game"] == "match-7" and header["turn_limit"] == 90
     assert sorted(header["decklists"]) == NAMES and len(header["decklists"]["alice"]) == 60
     assert header["entrants"] == {n: "spellstack.bots._random.RandomBot" for n in NAMES}
     assert header["seats"] == [
         {"name": "alice", "deadline": 12.5, "auto_pass": True,
-         "stops": {"my_turn": ["precombat_main"], "opponents_turns": [], "stack": True}, "clock": None},
-        {"name": "bob", "deadline": 30.0, "auto_pass": True, "stops": None, "clock": None}]
+         "stops": {"my_turn": ["precombat_main"], "opponents_turns": [], "stack": True}, "clock": None,
+         "priority_views": False},
+        {"name": "bob", "deadline": 30.0, "auto_pass": True, "stops": None, "clock": None,
+         "priority_views": False}]
     read = read_trace(path)
     assert read.header.seats[0].stops == stops and read.header.turn_limit == 90
+    assert [s.priority_views for s in read.header.seats] == [False, False]
     _, result = await replay_trace(read)
     assert result.final_hash == read.result.final_hash
 
@@ -245,6 +251,41 @@ def _write(path: Path, records: list[dict[str, Any]]) -> None:
                     "utf-8")
 
 
+def as_format_8(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A format-9 trace whose seats were all sent every view, as format 8 wrote it: seats
+    without their ``priority_views``."""
+    header = dict(records[0], format=8)
+    assert all(seat["priority_views"] is True for seat in header["seats"])
+    header["seats"] = [{k: v for k, v in seat.items() if k != "priority_views"} for seat in header["seats"]]
+    assert all(r["payload"]["view"] is not None for r in records[1:-1]
+               if r["kind"] in ("PriorityRequest", "DecisionRequest"))
+    return [header, *records[1:]]
+
+
+async def test_a_format_8_trace_is_read_as_format_9_and_replays_line_for_line(tmp_path: Path) -> None:
+    path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    await _traced(path, 4, views=True)
+    records = _lines(path)
+    _write(old, as_format_8(records))
+    new_trace, old_trace = read_trace(path), read_trace(old)
+    assert (new_trace.header.format, old_trace.header.format) == (9, 8)
+    assert old_trace.header.seats == new_trace.header.seats
+    assert all(s.priority_views for s in old_trace.header.seats)
+    assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
+    check = await check_replay(old_trace)
+    assert check.identical and check.compared == len(records) - 2
+
+
+async def test_a_format_9_seat_without_priority_views_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    await _traced(path, 4)
+    records = _lines(path)
+    records[0]["seats"][1] = {k: v for k, v in records[0]["seats"][1].items() if k != "priority_views"}
+    _write(path, records)
+    with pytest.raises(TraceRecordError, match="each seat has a true or false 'priority_views'"):
+        read_trace(path)
+
+
 def as_format_7(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A format-8 trace of a game without game clocks as format 7 wrote it: seats and requests
     without their ``clock``."""
@@ -261,28 +302,28 @@ def as_format_7(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [*out, records[-1]]
 
 
-async def test_a_format_7_trace_is_read_as_format_8_and_replays_line_for_line(tmp_path: Path) -> None:
+async def test_a_format_7_trace_is_read_as_format_9_and_replays_line_for_line(tmp_path: Path) -> None:
     path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
-    await _traced(path, 5)
+    await _traced(path, 5, views=True)
     records = _lines(path)
-    _write(old, as_format_7(records))
+    _write(old, as_format_7(as_format_8(records)))
     assert '"clock"' in path.read_text("utf-8") and '"clock"' not in old.read_text("utf-8")
     new_trace, old_trace = read_trace(path), read_trace(old)
-    assert (new_trace.header.format, old_trace.header.format) == (8, 7)
+    assert (new_trace.header.format, old_trace.header.format) == (9, 7)
     assert old_trace.header.seats == new_trace.header.seats
     assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
     check = await check_replay(old_trace)
     assert check.identical and check.compared == len(records) - 2
 
 
-async def test_a_format_6_trace_is_read_as_format_8_and_replays_line_for_line(tmp_path: Path) -> None:
+async def test_a_format_6_trace_is_read_as_format_9_and_replays_line_for_line(tmp_path: Path) -> None:
     path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
-    await _traced(path, 3)
+    await _traced(path, 3, views=True)
     records = _lines(path)
-    _write(old, as_format_6(as_format_7(records)))
+    _write(old, as_format_6(as_format_7(as_format_8(records))))
     assert '"marks"' in path.read_text("utf-8") and '"marks"' not in old.read_text("utf-8")
     new_trace, old_trace = read_trace(path), read_trace(old)
-    assert (new_trace.header.format, old_trace.header.format) == (8, 6)
+    assert (new_trace.header.format, old_trace.header.format) == (9, 6)
     assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
     check = await check_replay(old_trace)
     assert check.identical and check.compared == len(records) - 2
@@ -320,15 +361,15 @@ def as_format_6(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [*out, records[-1]]
 
 
-async def test_a_format_5_trace_is_read_as_format_8_and_replays_line_for_line(tmp_path: Path) -> None:
+async def test_a_format_5_trace_is_read_as_format_9_and_replays_line_for_line(tmp_path: Path) -> None:
     path, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
-    await _traced(path, 2)
+    await _traced(path, 2, views=True)
     records = _lines(path)
-    _write(old, as_format_5(as_format_6(as_format_7(records))))
+    _write(old, as_format_5(as_format_6(as_format_7(as_format_8(records)))))
     assert '"events":[{' in old.read_text("utf-8")  # the replies carry their events
     assert '"marks"' not in old.read_text("utf-8")
     new_trace, old_trace = read_trace(path), read_trace(old)
-    assert (new_trace.header.format, old_trace.header.format) == (8, 5)
+    assert (new_trace.header.format, old_trace.header.format) == (9, 5)
     assert [record_json(m) for m in old_trace.messages] == [record_json(m) for m in new_trace.messages]
     check = await check_replay(old_trace)
     assert check.identical and check.compared == len(records) - 2

@@ -80,6 +80,10 @@ class SeatConfig:
     """The seat's time for the whole game, counted as ``timeout`` counts it and gaining its
     increment after each answer taken; running out loses the game on time (``timeout`` still
     bounds each decision). None: no game clock (``docs/protocol.md``, "Game clocks")."""
+    priority_views: bool = True
+    """Whether a priority request carries the seat's view. False for a policy that acts without
+    reading it (``Bot.views_at_priority``): the view is not built, sent or rebuilt then, and
+    the seat's next question (or a ``RequestFullView``) brings it up to date."""
 
     def __post_init__(self) -> None:
         if self.stops is not None:
@@ -88,6 +92,8 @@ class SeatConfig:
                 raise ValueError(f"invalid stops: {problem}")
         if self.clock is not None and not isinstance(self.clock, GameClock):
             raise ValueError(f"invalid clock: not a GameClock: {self.clock!r}")
+        if type(self.priority_views) is not bool:
+            raise ValueError(f"invalid priority_views: not a bool: {self.priority_views!r}")
 
 
 @dataclass(slots=True)
@@ -193,6 +199,8 @@ class Coordinator(LoopDriver[Awaitable[object]]):
                                             config.clock)
                          for seat, (link, config) in enumerate(zip(seats, configs, strict=True))]
         """Each seat's channel: how it is asked, and its deadline, strikes and forfeits."""
+        for channel, config in zip(self.channels, configs, strict=True):
+            channel.priority_views = config.priority_views
         self._counts = _Counts()
         self._check_skipped = False
         """The state-based action check before the next grant of priority was skipped (704.3):

@@ -105,7 +105,10 @@ class PlayerActor:
         Requests carry view deltas: the actor keeps the seat's view (``ViewMirror``) and gives
         the policy the rebuilt full view, with the seat's game clock as the request shows it
         (``PlayerView.clock``). A delta it cannot apply gets a ``RequestFullView``; the
-        coordinator sends the request again with the full view."""
+        coordinator sends the request again with the full view. A priority request without a
+        view (a policy with ``views_at_priority = False``) gives the policy the last view it
+        was sent, with the request's clock; with no view held yet (a new actor for the seat)
+        the actor asks for the full view."""
         policy, link = self.policy, self.link
         stops = getattr(policy, "stops", None)
         mirror = ViewMirror()
@@ -125,9 +128,10 @@ class PlayerActor:
                 continue
             self._requests += 1
             try:
-                view = mirror.apply(msg.view, msg.clock)
+                view = (mirror.apply(msg.view, msg.clock) if msg.view is not None
+                        else mirror.current(msg.clock))
             except InvalidMessageError as err:
-                if msg.view.full:  # a full view always applies: the coordinator sent nonsense
+                if msg.view is not None and msg.view.full:  # a full view always applies: the coordinator sent nonsense
                     await self._leave(f"player received a malformed message: {err}", fit=False)
                     return
                 self._full_views += 1

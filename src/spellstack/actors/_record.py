@@ -248,7 +248,9 @@ def _seat_json(seat: RecordedSeat) -> dict[str, Any]:
     return {"name": seat.name, "entrant": seat.entrant, "bot_seed": seat.bot_seed,
             "deck": seat.deck, "cards": [list(run) for run in seat.cards],
             "deadline": config.timeout, "auto_pass": config.auto_pass,
-            "stops": None if config.stops is None else to_plain(config.stops)}
+            "stops": None if config.stops is None else to_plain(config.stops),
+            # Only when off: the records of seats sent every view stay as they were.
+            **({} if config.priority_views else {"priority_views": False})}
 
 
 def _clock_json(clock: GameClock | None) -> dict[str, float] | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -159,7 +159,7 @@ async def _play_game(
     n = len(game.state.players)
     if len(policies) != n:
         raise ValueError(f"{n} players but {len(policies)} policies")
-    seat_configs = list(configs) if configs is not None else [SeatConfig()] * n
+    seat_configs = with_policies_views(policies, configs if configs is not None else [SeatConfig()] * n)
     wire = Wire(game_id, trace)
     if trace is not None and kernel_events:  # traced with when they happened
         game.trace_log = []
@@ -223,6 +223,14 @@ async def _coordinate(coord: Coordinator, engine: trio.CancelScope) -> None:
     engine.cancel()
 
 
+def with_policies_views(policies: Sequence[Bot | Client], configs: Sequence[SeatConfig]) -> list[SeatConfig]:
+    """``configs``, each seat's ``priority_views`` off when its policy acts without reading a
+    view (its ``views_at_priority`` is False); a ``Client`` reads what it is sent."""
+    return [replace(c, priority_views=False)
+            if c.priority_views and not isinstance(p, Client) and getattr(p, "views_at_priority", True) is False
+            else c for p, c in zip(policies, configs, strict=True)]
+
+
 def _entrant(policy: Bot | Client) -> str:
     """Who plays a seat, for the trace's header: the bot's class, or what the client says."""
     if isinstance(policy, Client):
@@ -239,7 +247,8 @@ def _seat_settings(name: str, config: SeatConfig) -> dict[str, object]:
             "stops": None if stops is None else {"my_turn": list(stops.my_turn),
                                                  "opponents_turns": list(stops.opponents_turns),
                                                  "stack": stops.stack},
-            "clock": None if clock is None else {"base": clock.base, "increment": clock.increment}}
+            "clock": None if clock is None else {"base": clock.base, "increment": clock.increment},
+            "priority_views": config.priority_views}
 
 
 async def play_one_game(
@@ -301,6 +310,8 @@ async def play_setup(
     names = setup.players
     loaded = setup.read_decks(cards)
     configs = setup.seat_configs
+    if len(policies) == len(configs):  # otherwise ``_play_game`` says what is wrong
+        configs = tuple(with_policies_views(policies, configs))
     game_id = setup.game_id
     start = setup.start
     box = _Containment()

@@ -110,6 +110,9 @@ class SeatChannel:
         replies, refusals, the request again) has the decision's deadline."""
         self._view = ViewTracker()
         """The seat's last view sent, that the next request's view delta is against."""
+        self.priority_views = True
+        """Whether priority requests carry the seat's view (``SeatConfig.priority_views``);
+        its first request always does."""
         self._memo = ViewMemo()
 
     @property
@@ -136,7 +139,8 @@ class SeatChannel:
         clock = self._grant
         if clock is None:
             clock = self._grant = self._decision_clock()
-        msg = await self._ask(PriorityRequest(decision, self._delta(), self._reading()), clock)
+        view = self._delta() if self.priority_views or self._view.number == 0 else None
+        msg = await self._ask(PriorityRequest(decision, view, self._reading()), clock)
         if msg is None:
             return None
         if not isinstance(msg, SubmitAction):
@@ -297,7 +301,8 @@ class SeatChannel:
             if isinstance(msg, RequestFullView):
                 problem = (f"RequestFullView names decision {msg.decision_id}, but decision "
                            f"{request.decision.id} is pending" if msg.decision_id != request.decision.id
-                           else "the full view was sent already" if request.view.full else "")
+                           else "the full view was sent already" if request.view is not None
+                           and request.view.full else "")
                 if problem:  # the request stays open, as after an invalid SetStops
                     if not await self.strike(problem):
                         return None
@@ -343,8 +348,11 @@ class SeatChannel:
         return self._view.update(view_for(self.game, self.seat, memo), memo)
 
     def _resync(self, request: PriorityRequest | DecisionRequest) -> PriorityRequest | DecisionRequest:
-        """The same request with the seat's view in full (the client rebuilds it from nothing)."""
-        if request.view.full:
+        """The same request with the seat's view in full (the client rebuilds it from nothing);
+        a priority request sent without a view gets the view as it is now."""
+        if request.view is None:
+            self._delta()  # the tracker's view brought up to now; it is sent in full
+        elif request.view.full:
             return request
         return type(request)(request.decision, self._view.full(), request.clock)
 

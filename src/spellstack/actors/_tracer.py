@@ -16,7 +16,7 @@ from ._wire import TraceRecord
 
 __all__ = ["TRACE_FORMAT", "TraceSink", "TraceWriter", "tracer_actor"]
 
-TRACE_FORMAT = 8
+TRACE_FORMAT = 9
 """Version of the trace format (2: requests carry view deltas; payloads in the named form;
 3: decision ids are numbered per seat, and automatic passes take none; 4: a game that starts the
 way a game of a match does, 103.1 and 103.5, says so in its header's ``start``; 5: the header
@@ -24,7 +24,8 @@ holds the decklists, the entrants and each seat's settings, and ``GameEvent`` re
 happened, each with its turn and step; 6: each event is carried once, as its ``GameEvent``:
 ``Resolved`` and ``SBABatch`` give the count of their events, not the events again;
 7: views show a permanent's marks and each player's dungeon; 8: game clocks, in each seat's
-settings, each request and the result; ``docs/trace-format.md``)."""
+settings, each request and the result; 9: each seat's ``priority_views``, and priority requests
+without a view for a seat that reads none; ``docs/trace-format.md``)."""
 
 
 class TraceSink(Protocol):

@@ -26,6 +26,9 @@ class RandomBot:
     """Picks uniformly among legal options, with a lean towards doing something: it plays a
     land when it can, acts rather than passes most of the time, and attacks often."""
 
+    views_at_priority = False
+    """It acts on the priority decision's actions alone: its priority requests carry no view."""
+
     def __init__(self, seed: int) -> None:
         self.rng = GameRandom.from_seed(seed)
         """Its own generator: the bot's choices depend only on its seed and what it is asked."""

@@ -72,6 +72,8 @@ class KernelDriver(LoopDriver[object]):
         """The delta the last request would have carried."""
         self._memos = [ViewMemo() for _ in self.bots]
         self._trackers = [ViewTracker() for _ in self.bots]
+        self._priority_views = [getattr(b, "views_at_priority", True) is not False for b in self.bots]
+        """Whether each seat is sent its view with a priority request (``SeatConfig.priority_views``)."""
         self._rejections: dict[int, int] = {}
         self.loop = GameLoop(game, [True] * len(self.bots))
         """The game loop whose requests this performs."""
@@ -169,9 +171,12 @@ class KernelDriver(LoopDriver[object]):
         return reply
 
     def _priority(self, decision: Decision) -> Reply:
-        """The seat's reply to a priority decision (it could do more than pass)."""
+        """The seat's reply to a priority decision (it could do more than pass). A bot that
+        reads no view then (``views_at_priority``) is given the last one, as the player actor
+        gives it, and none is built (the coordinator sends none)."""
         seat = decision.player
-        view = self.build_view(seat)
+        last = self._trackers[seat].view
+        view = self.build_view(seat) if last is None or self._priority_views[seat] else last
         reply = self._decide(seat, view, decision)
         self.result.decisions += 1
         return reply

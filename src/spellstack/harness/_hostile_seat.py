@@ -150,7 +150,7 @@ async def run_hostile_seat(
             return sent
         if isinstance(msg, PriorityRequest | DecisionRequest):
             request = msg
-            if msg.view is not NO_DELTA:
+            if msg.view is not None and msg.view is not NO_DELTA:
                 stream.view = mirror.apply(msg.view)
             if awaiting:
                 continue  # an unsolicited message is being read as the answer to this one

@@ -243,6 +243,8 @@ class _SoakDriver(KernelDriver):
     def __init__(self, game: Game, bots: Sequence[Bot], run: SoakRun, sizes: list[int], *,
                  replay: bool = False) -> None:
         super().__init__(game, bots)
+        # Every seat's view is built at every request, read or not: each is checked for leaks.
+        self._priority_views = [True] * len(bots)
         self.loop.stepwise = True
         self.run_cfg = run
         self.sizes = sizes

@@ -62,8 +62,10 @@ class PriorityRequest:
 
     decision: Decision
     """The ``priority`` decision, listing the actions available now."""
-    view: ViewDelta
-    """What the player may see now, as a change of the seat's previous view (or in full)."""
+    view: ViewDelta | None
+    """What the player may see now, as a change of the seat's previous view (or in full);
+    None for a seat whose views come only with its other questions (``SeatConfig.
+    priority_views``): it acts without reading one, and may ask for it (``RequestFullView``)."""
     clock: ClockState | None = None
     """The seat's game clock: its time left and its increment; None when it plays without one."""
 

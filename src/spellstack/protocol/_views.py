@@ -15,7 +15,7 @@ the delta's base, or the delta does not fit it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spellstack.rules.base import InvalidMessageError, builder
 from spellstack.rules.views import (
@@ -266,6 +266,17 @@ class ViewMirror:
     def fits(self, delta: ViewDelta) -> bool:
         """Whether ``delta`` applies to the view held (a full view always does)."""
         return delta.base == 0 or (self.view is not None and delta.base == self.number)
+
+    def current(self, clock: ClockState | None = None) -> PlayerView:
+        """The view held, showing ``clock`` (a request that carried no view).
+
+        Raises:
+            InvalidMessageError: No view is held yet.
+        """
+        view = self.view
+        if view is None:
+            raise InvalidMessageError("a request without a view, but no view is held yet")
+        return view if view.clock == clock else replace(view, clock=clock)
 
     def apply(self, delta: ViewDelta, clock: ClockState | None = None) -> PlayerView:
         """Apply ``delta`` and return the rebuilt view, showing ``clock`` (the seat's game

@@ -224,7 +224,7 @@ class RemoteSeat:
                     self._full_next = False
                     request = decode_trusted(data)
                     assert isinstance(request, (PriorityRequest, DecisionRequest))
-                    if not request.view.full:  # the client has no view to apply it to
+                    if request.view is None or not request.view.full:  # the client has no view to apply it to
                         self._pending = data
                         await link.send(RequestFullView(request.decision.id))
                         continue
@@ -360,7 +360,7 @@ class RemoteSeat:
             return
         request = decode_trusted(pending)
         assert isinstance(request, (PriorityRequest, DecisionRequest))
-        if request.view.full:
+        if request.view is not None and request.view.full:
             with contextlib.suppress(ConnectionGone):
                 await conn.send(pending)
             return

@@ -45,8 +45,9 @@ __all__ = [
 ]
 
 
-READ_FORMATS = (5, 6, 7, TRACE_FORMAT)
-"""The trace formats this version reads: its own; 7, which had no game clocks (each seat read
+READ_FORMATS = (5, 6, 7, 8, TRACE_FORMAT)
+"""The trace formats this version reads: its own; 8, whose seats all had views with every
+request (each read as ``priority_views`` true); 7, which had no game clocks (each seat read
 as without one, each request as showing none); 6, whose views also lacked the marks of a
 permanent and a player's dungeon (read as none: a field a record leaves out takes its default);
 and 5, whose ``Resolved`` and ``SBABatch`` records carried their events again (the ``GameEvent``
@@ -373,8 +374,9 @@ def _header(source: str, number: int, record: Mapping[str, Any]) -> TraceHeader:
 
 
 def _seat(source: str, number: int, record: object, fmt: int) -> SeatConfig:
-    """One of the header's ``seats``: ``deadline``, ``auto_pass``, ``stops`` (or null) and,
-    from format 8, ``clock`` (``base`` and ``increment``, or null)."""
+    """One of the header's ``seats``: ``deadline``, ``auto_pass``, ``stops`` (or null), from
+    format 8 ``clock`` (``base`` and ``increment``, or null), and from format 9
+    ``priority_views`` (true or false; before, always true)."""
     if not isinstance(record, dict):
         raise TraceRecordError(source, number, f"field 'seats': expected maps, got {short_value(record)}")
     deadline = record.get("deadline")
@@ -387,10 +389,15 @@ def _seat(source: str, number: int, record: object, fmt: int) -> SeatConfig:
         raise TraceRecordError(source, number, f"field 'seats': each seat has a 'clock' (null for "
                                f"none), got {short_value(record)}")
     clock = record.get("clock")
+    views = record.get("priority_views", True)
+    if fmt >= 9 and type(record.get("priority_views")) is not bool:
+        raise TraceRecordError(source, number, f"field 'seats': each seat has a true or false "
+                               f"'priority_views', got {short_value(record)}")
     try:
         parsed = None if stops is None else from_plain(Stops, stops, "stops")
         timed = None if clock is None else _clock(clock)
-        return SeatConfig(auto_pass=auto_pass, timeout=float(deadline), stops=parsed, clock=timed)
+        return SeatConfig(auto_pass=auto_pass, timeout=float(deadline), stops=parsed, clock=timed,
+                          priority_views=views)
     except (SpellstackError, ValueError) as err:
         raise TraceRecordError(source, number, f"field 'seats': {err}") from None
 

@@ -66,7 +66,8 @@ _KEYS = frozenset(("event", "format", "engine", "game", "seed", "seats", "start"
                    "clock", "messages", "result"))
 """A record's keys, every one required."""
 _SEAT_KEYS = frozenset(("name", "entrant", "bot_seed", "deck", "cards", "deadline", "auto_pass", "stops"))
-"""A seat's keys, every one required."""
+"""A seat's keys, every one required (and ``priority_views``, false, for a seat whose priority
+requests carried no view; without it, true)."""
 _RESULT_KEYS = frozenset(("winner", "reason", "turns", "final_hash", "received"))
 """The result's keys, every one required (and ``clock_left``, required with game clocks and
 only then)."""
@@ -156,7 +157,7 @@ class _Reader:
     def seat(self, raw: Any, where: str) -> RecordedSeat:
         if not isinstance(raw, dict):
             raise self.fail(where, f"expected an object, got {_kind(raw)}")
-        self.keys(raw, _SEAT_KEYS, where)
+        self.keys(raw, _SEAT_KEYS | (raw.keys() & {"priority_views"}), where)
         cards = self.get(raw, "cards", where, list)
         runs = []
         for i, run in enumerate(cards):
@@ -174,7 +175,9 @@ class _Reader:
         try:
             stops = None if stops_raw is None else from_plain(Stops, stops_raw, "stops")
             config = SeatConfig(auto_pass=self.get(raw, "auto_pass", where, bool),
-                                timeout=float(deadline), stops=stops)
+                                timeout=float(deadline), stops=stops,
+                                priority_views=self.get(raw, "priority_views", where, bool)
+                                if "priority_views" in raw else True)
         except (SpellstackError, ValueError) as err:
             raise self.fail(f"{where}.stops", str(err)) from None
         return RecordedSeat(self.get(raw, "name", where, str), self.get(raw, "entrant", where, str),

@@ -327,7 +327,8 @@ class _Reader:
         mirror = self.mirrors[seat]
         view: PlayerView | None
         try:
-            view = mirror.apply(msg.view)
+            # None: a priority request without a view, for a seat that reads none then.
+            view = None if msg.view is None else mirror.apply(msg.view)
         except InvalidMessageError:
             view = None  # the client could not apply it either: it asked for the full view
         if view is not None:
@@ -603,7 +604,8 @@ def view_at(trace: Trace, number: int, options: ShowOptions = ShowOptions()) -> 
         raise TraceQueryError(f"--view {number}: {where} is a {kind}, not a request (a "
                               "PriorityRequest or DecisionRequest carries a view)")
     if view is None:
-        raise TraceQueryError(f"--view {number}: the seat could not rebuild the view at {where} "
+        raise TraceQueryError(f"--view {number}: no view at {where}: the request carried none (its "
+                              "seat reads no view when it acts) or the seat could not rebuild it "
                               "(it asked for the full view)")
     return view
 
