@@ -23,6 +23,7 @@ from spellstack.rules import (
     new_game,
     next_task,
     play_sync,
+    resolve_top,
     run_proc,
     sba_would_apply,
     state_based_actions,
@@ -123,6 +124,27 @@ def test_a_check_looks_only_at_what_was_marked() -> None:
     assert giant not in game.state.objects
     assert run_proc(state_based_actions(game), default_answer) == ()
     assert not game.state.sba and sba_would_apply(game) == ()
+
+
+def test_after_a_spell_resolves_a_check_of_what_it_changed_is_due_and_after_an_ability_a_full_one() -> None:
+    # The design skips the check's round trip only when nothing happened: a resolution always
+    # makes one due. A spell's looks at what its resolution marked; an ability's at everything
+    # (whether an ability is on the stack is read by 704.5s and 704.5t, and marked by nothing).
+    game = at_priority({"battlefield": ["Forest", "Forest"], "hand": ["Elvish Visionary"],
+                        "library": ["Island", "Island"]})
+    game.state.cycle = "priority"
+    take_action(game, 0, Action("cast", obj_named(game, "Elvish Visionary")))
+    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "resolve")
+    run_proc(resolve_top(game), default_answer)
+    sba = game.state.sba
+    assert sba.due and not sba.everything and sba.board  # the creature entered: the board
+    assert next_task(game) == "check_sba"
+    run_proc(state_based_actions(game), default_answer)
+    assert not game.state.sba
+    play_sync(game, default_answer, max_tasks=20, until=lambda g, task: task == "resolve")
+    assert [game.state.objects[i].ability_kind for i in game.state.stack] == ["triggered"]
+    run_proc(resolve_top(game), default_answer)  # the Visionary's "draw a card"
+    assert game.state.sba.everything and next_task(game) == "check_sba"
 
 
 def test_the_look_at_everything_changes_nothing() -> None:

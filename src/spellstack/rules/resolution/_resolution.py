@@ -138,7 +138,12 @@ def resolve_top(game: Game) -> Proc[tuple[Event, ...]]:
         # 117.3b: the active player receives priority after a spell or ability resolves.
         st.priority = st.active_or_next()  # 800.4j: or the next player, if they left
         st.passes = 0
-    st.sba.mark_all()  # a full check after a resolution: whatever it did
+    if top.ability_kind:
+        # Whether an ability is waiting or on the stack is read by 704.5s and 704.5t (a Saga's
+        # chapter, a dungeon's room), and is marked by nothing: a full check.
+        st.sba.mark_all()
+    else:
+        st.sba.due = True  # a check after a spell resolved, of what its resolution changed
     return game.end_batch()
 
 

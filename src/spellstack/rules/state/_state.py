@@ -399,7 +399,12 @@ class SBAChanges:
 
     everything: bool = True
     """Anything may have changed (a new or hand-built state, a player who lost or left, a check
-    that performed actions, a resolution): check every player, object and permanent."""
+    that performed actions, an ability that resolved): check every player, object and
+    permanent."""
+    due: bool = False
+    """A check is due whatever was marked: after a spell resolved (the design skips the round
+    trip only when nothing happened since the last check). It looks at what was marked, as any
+    check does: what the resolution changed that a state-based action reads."""
     board: bool = False
     """Any permanent's characteristics may have changed (``Game.changed()``): check every
     permanent, with the legend, world and attachment rules (704.5f-r, y)."""
@@ -413,7 +418,8 @@ class SBAChanges:
 
     def __bool__(self) -> bool:
         """Whether anything changed: a check is due."""
-        return self.everything or self.board or bool(self.players or self.objects or self.tokens)
+        return (self.everything or self.due or self.board
+                or bool(self.players or self.objects or self.tokens))
 
     def mark_all(self) -> None:
         """Anything may have changed: the next check looks at everything."""

@@ -83,7 +83,7 @@ def next_task(game: Game) -> Task:
         return "game_over"
     if st.cycle == "check":
         sba = st.sba  # ``bool(st.sba)``, read inline: this runs before every task
-        if sba.everything or sba.board or sba.players or sba.objects or sba.tokens:
+        if sba.everything or sba.due or sba.board or sba.players or sba.objects or sba.tokens:
             return "check_sba"  # 704.3: something a state-based action reads changed
         if st.pending_triggers:
             return "place_triggers"
