@@ -31,6 +31,8 @@ from spellstack.rules import (
     view_for,
 )
 from spellstack.rules.layers import add_counters
+from spellstack.rules.registry import TURN_ACTIONS
+from spellstack.rules.state import CombatState, player_ref
 from spellstack.rules.zones import gain_life, lose_life
 from spellstack.scenarios import build_game
 
@@ -145,6 +147,22 @@ def test_after_a_spell_resolves_a_check_of_what_it_changed_is_due_and_after_an_a
     assert [game.state.objects[i].ability_kind for i in game.state.stack] == ["triggered"]
     run_proc(resolve_top(game), default_answer)  # the Visionary's "draw a card"
     assert game.state.sba.everything and next_task(game) == "check_sba"
+
+
+def test_combat_ending_after_a_permanent_was_attacked_marks_the_board() -> None:
+    # 704.5w reads whether a creature attacks a battle: when combat ends (511.3), no creature
+    # does any more, and a battle whose protector left the game while it was attacked must be
+    # looked at again. (A four-player soak game found the check missing.)
+    game = at_priority({"battlefield": ["Grizzly Bears", "Hill Giant"]})
+    bears, giant = obj_named(game, "Grizzly Bears"), obj_named(game, "Hill Giant")
+    combat_ends = TURN_ACTIONS["combat_ends"].act
+    assert combat_ends is not None and not game.state.sba
+    game.state.combat = CombatState(attackers={bears: player_ref(1)})  # a player attacked
+    combat_ends(game)
+    assert not game.state.sba and game.state.combat is None
+    game.state.combat = CombatState(attackers={bears: giant})  # a permanent attacked
+    combat_ends(game)
+    assert game.state.sba.board and game.state.combat is None
 
 
 def test_the_look_at_everything_changes_nothing() -> None:

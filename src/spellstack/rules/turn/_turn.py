@@ -9,7 +9,7 @@ from functools import partial
 from ..game import Game
 from ..layers import end_durations
 from ..registry import TURN_ACTIONS, TurnAction
-from ..state import STEPS, Proc
+from ..state import STEPS, Proc, is_player_ref
 from ..triggers import trigger_step
 from ..views import ask_choose
 from ..zones import draw_cards, move_object
@@ -29,8 +29,14 @@ def _empty_pools(game: Game) -> None:
 
 
 def _combat_ends(game: Game) -> None:
-    """511.3: combat ends as the end of combat step ends."""
-    game.state.combat = None
+    """511.3: combat ends as the end of combat step ends. A permanent that was attacked (a
+    battle, a planeswalker) is attacked no more, which 704.5w reads ("that no creature
+    attacks"): the permanents are checked again."""
+    st = game.state
+    combat = st.combat
+    if combat is not None and any(not is_player_ref(t) for t in combat.attackers.values()):
+        st.sba.board = True
+    st.combat = None
 
 
 def _untap(game: Game) -> None:
