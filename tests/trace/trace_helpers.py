@@ -81,12 +81,13 @@ def shown_to_bob(records: list[dict[str, Any]], names: set[str]) -> tuple[set[st
             seen_ids.update([p["subject"], *p["refs"]])
         elif r["receiver"] == "player:bob" and "view" in p:
             v, d = p["view"], p["decision"]
-            seen_names.update(o["name"] for o in v["objects"])
-            seen_names.update(s["name"] for s in v["stack"] or ())
+            if v is not None:  # a priority request of a bot that reads no view carries none
+                seen_names.update(o["name"] for o in v["objects"])
+                seen_names.update(s["name"] for s in v["stack"] or ())
+                seen_ids.update(o["id"] for o in v["objects"])
+                seen_ids.update(s["id"] for s in v["stack"] or ())
             seen_names.update(c["name"] for c in d["choices"])
             seen_names.update(a["name"] for a in d["actions"])
-            seen_ids.update(o["id"] for o in v["objects"])
-            seen_ids.update(s["id"] for s in v["stack"] or ())
             seen_ids.update(c["ref"] for c in d["choices"])
             for a in d["actions"]:
                 seen_ids.add(a["object_id"])
