@@ -54,6 +54,23 @@ def test_the_first_row_goes_at_once_and_the_next_wait_until_a_second_has_passed(
     assert (writer.batches, writer.written) == (3, 5)
 
 
+def test_what_waits_for_the_rows_is_done_once_they_are_written_in_order() -> None:
+    events: list[str] = []
+    clock = _Clock()
+    writer = RowWriter(lambda rows: events.append(f"wrote {len(rows)}"), clock=clock)
+    writer.record(_row(1))
+    writer.after(lambda: events.append("game 1 done"))  # written already: said at once
+    writer.record(_row(2))
+    writer.after(lambda: events.append("game 2 done"))
+    writer.after(lambda: events.append("the total changed"))  # after what waits before it
+    assert events == ["wrote 1", "game 1 done"]
+    clock.now += 2.0
+    writer.record(_row(3))
+    writer.after(lambda: events.append("game 3 done"))
+    assert events == ["wrote 1", "game 1 done", "wrote 2", "game 2 done", "the total changed",
+                      "game 3 done"]
+
+
 def test_a_full_batch_goes_before_its_second_and_the_rest_at_the_end() -> None:
     batches: list[int] = []
     writer = RowWriter(lambda rows: batches.append(len(rows)), rows=3, seconds=60.0, clock=_Clock())
@@ -151,8 +168,8 @@ def test_a_tournament_killed_with_rows_waiting_loses_only_those_and_resumes_to_t
     said = killed.stdout.split()
     assert len(said) == 4
     held = _stored(tmp_path / "part.db")
-    # The first game went at once; those after it were written in whole batches or not at all.
-    assert 1 <= len(held) <= 4 and sorted(held) == sorted(said[:len(held)]), (held, said)
+    # Every game shown done was written first; others may have been, in the same batches.
+    assert set(said) <= set(held) and len(held) < 12, (held, said)
     resumed = _play(tmp_path / "part.db", "resume")
     assert resumed.returncode == 0, resumed.stderr
     assert sorted(resumed.stdout.split()) == sorted(set(_stored(tmp_path / "part.db")) - set(held))

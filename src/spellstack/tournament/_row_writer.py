@@ -7,7 +7,9 @@ faster, the rows that end within ``seconds`` of the last batch wait for the next
 goes with the first game to end after that (or when ``rows`` are waiting, or at the end).
 A batch is one transaction (``ResultsStore.record_many``): the database holds all of it or
 none of it. A process killed with rows waiting loses only those rows, complete games that
-``--resume`` plays again from their seeds, to the same rows.
+``--resume`` plays again from their seeds, to the same rows. What is said once a game is safe
+(``after``: the tournament's progress) waits for its batch, so a game shown done is in the
+database.
 
 Writing happens in the tournament's own process between games, while the worker processes
 go on playing the games they hold: none of them waits on a write.
@@ -54,6 +56,7 @@ class RowWriter:
         self.written = 0
         """Rows written so far."""
         self._last: float | None = None  # when the last batch went (None: none yet)
+        self._then: list[Callable[[], None]] = []  # to call once the rows waiting are written
 
     def record(self, row: GameRow) -> None:
         """Take a finished game's row: written now with those waiting, if the last batch went
@@ -64,13 +67,23 @@ class RowWriter:
                 or self.clock() - self._last >= self.seconds):
             self.flush()
 
+    def after(self, call: Callable[[], None]) -> None:
+        """Call ``call`` once every row taken so far is written: now if none waits, else after
+        the batch that writes them (calls keep their order)."""
+        if self.waiting or self._then:
+            self._then.append(call)
+        else:
+            call()
+
     def flush(self) -> None:
-        """Write every row waiting, as one batch."""
-        if not self.waiting:
-            return
-        batch = tuple(self.waiting)
-        self.write(batch)
-        del self.waiting[:len(batch)]
-        self._last = self.clock()
-        self.batches += 1
-        self.written += len(batch)
+        """Write every row waiting, as one batch, then make the calls that waited for them."""
+        if self.waiting:
+            batch = tuple(self.waiting)
+            self.write(batch)
+            del self.waiting[:len(batch)]
+            self._last = self.clock()
+            self.batches += 1
+            self.written += len(batch)
+        calls, self._then = self._then, []
+        for call in calls:
+            call()
