@@ -34,6 +34,7 @@ def test_throughput_in_one_process_and_in_workers_on_the_same_games() -> None:
     assert re.search(r"where the time goes \(round 1\): [\d.]+ s in 2 worker processes .* = "
                      r"start-up [-+][\d.]+ s \+ the parent [-+][\d.]+ s \+ the games' CPU .* "
                      r"\+ idle cores [-+][\d.]+ s", out), out
+    assert re.search(r"with no core idle \(CPU time alone: .*\): [\d.]+x, medians", out), out
     assert re.search(r"load average before each run \(1, 5, 15 min\): 1 process [\d.]+ [\d.]+ [\d.]+", out)
     assert "same games in every run: yes" in out
     assert "round 1/1: tournament in 2 worker processes" in done.stderr

@@ -382,6 +382,11 @@ def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[st
                f"{lost.parent:+.2f} s + the games' CPU beyond 1 process's {lost.games:+.2f} s "
                f"+ idle cores {lost.idle:+.2f} s (every game handed out at {m.handed_out:.2f} s: "
                f"a tail of {m.seconds - m.handed_out:.2f} s)")
+    busy = statistics.median(o.parent_cpu * jobs / (m.parent_cpu + m.workers_cpu)
+                             for o, m in zip(ones, manys, strict=True))
+    out.append(f"with no core idle (CPU time alone: 1 process's x {jobs} over the parent's and "
+               f"the workers', start-up included): {busy:.2f}x, medians; what a machine of "
+               f"{jobs} free cores would give, less the tail")
     out.append(f"load average before each run (1, 5, 15 min): 1 process "
                f"{'; '.join(r.load for r in ones)}; {workers} {'; '.join(r.load for r in manys)}")
     out.append(f"same games in every run: {'yes' if same else 'NO'}")
