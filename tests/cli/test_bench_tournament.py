@@ -29,8 +29,24 @@ def test_throughput_in_one_process_and_in_workers_on_the_same_games() -> None:
     assert re.search(r"tournament in 1 process: [\d.]+ games/s = [\d.]+x its games one after "
                      r"another, [\d.]+x bench's games/s; \d+ decisions/s", out), out
     assert re.search(r"tournament in 2 worker processes: [\d.]+ games/s = [\d.]+x 1 process", out)
+    assert re.search(r"the parent's share .*: [\d.]+% of one core, [\d.]+ ms a game", out), out
+    assert re.search(r"worker start-up: [\d.]+ s CPU each", out), out
+    assert re.search(r"where the time goes \(round 1\): [\d.]+ s in 2 worker processes .* = "
+                     r"start-up [-+][\d.]+ s \+ the parent [-+][\d.]+ s \+ the games' CPU .* "
+                     r"\+ idle cores [-+][\d.]+ s", out), out
+    assert re.search(r"with no core idle \(CPU time alone: .*\): [\d.]+x, medians", out), out
+    assert re.search(r"load average before each run \(1, 5, 15 min\): 1 process [\d.]+ [\d.]+ [\d.]+", out)
     assert "same games in every run: yes" in out
     assert "round 1/1: tournament in 2 worker processes" in done.stderr
+
+
+@pytest.mark.slow
+def test_any_number_of_workers_against_one_process() -> None:
+    done = _bench("--games", "6", "--jobs", "3")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"tournament in 3 worker processes: [\d.]+ games/s = [\d.]+x 1 process", done.stdout)
+    assert re.search(r"against [\d.]+ s / 3 = ", done.stdout), done.stdout
+    assert "same games in every run: yes" in done.stdout
 
 
 @pytest.mark.slow

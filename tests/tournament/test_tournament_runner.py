@@ -58,7 +58,23 @@ async def test_the_results_are_the_same_one_game_at_a_time_and_eight_at_once(tmp
     assert [r.seed for r in other.rows] != [r.seed for r in one.rows]
 
 
-async def test_every_game_is_in_the_database_as_it_ends(tmp_path: Path) -> None:
+async def test_every_game_shown_done_is_in_the_database(tmp_path: Path) -> None:
+    seen: list[tuple[int, int]] = []
+
+    def progress(done: int, total: int, row: GameRow | None) -> None:
+        if row is not None:
+            with sqlite3.connect(tmp_path / "r.db") as db:
+                seen.append((done, db.execute("SELECT COUNT(*) FROM games").fetchone()[0]))
+
+    played = await play_tournament(_settings(), db=tmp_path / "r.db", concurrency=3,
+                                   progress=progress)
+    # Written in batches: a game is shown done once its batch is in (with it, maybe more).
+    assert [done for done, _ in seen] == list(range(1, len(played.rows) + 1))
+    assert all(held >= done for done, held in seen), seen
+    assert seen[0] == (1, 1)  # the first game is written at once
+
+
+async def test_with_no_wait_every_game_is_written_as_it_ends(tmp_path: Path) -> None:
     seen: list[int] = []
 
     def progress(done: int, total: int, row: GameRow | None) -> None:
@@ -68,7 +84,7 @@ async def test_every_game_is_in_the_database_as_it_ends(tmp_path: Path) -> None:
             assert seen[-1] == done  # recorded before the tournament goes on
 
     played = await play_tournament(_settings(), db=tmp_path / "r.db", concurrency=3,
-                                   progress=progress)
+                                   progress=progress, batch_seconds=0.0)
     assert seen == list(range(1, len(played.rows) + 1))
     with sqlite3.connect(tmp_path / "r.db") as db:
         stored = db.execute("SELECT game_id, seed, players, winner, reason, turns, decisions, "
@@ -86,8 +102,9 @@ async def test_a_stopped_tournament_resumes_to_the_same_end(tmp_path: Path) -> N
         def stop_after_five(done: int, total: int, row: GameRow | None) -> None:
             if done == 5:
                 scope.cancel()
+        # Each game written as it ends: stopped after the fifth, with games still to play.
         await play_tournament(_settings(best_of=3), db=tmp_path / "part.db", concurrency=4,
-                              progress=stop_after_five)
+                              progress=stop_after_five, batch_seconds=0.0)
     with sqlite3.connect(tmp_path / "part.db") as db:
         kept = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     assert 5 <= kept < len(whole.rows)

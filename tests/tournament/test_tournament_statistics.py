@@ -39,8 +39,10 @@ async def test_the_handle_follows_the_tournament_as_it_is_played(tmp_path: Path)
         assert stats.games_in_flight <= 3  # the games at once
         assert stats.matches_done <= stats.matches_started <= 6
 
+    # Each game written as it ends, so that progress is told of it before anything else
+    # happens (in batches, it is told once its batch is written, when the handle is further on).
     played = await play_tournament(SETTINGS, db=tmp_path / "t.db", concurrency=3, progress=progress,
-                                   running=running)
+                                   running=running, batch_seconds=0.0)
     assert len(played.rows) == 6
     assert running.statistics() == DONE
     assert [s.games_played for s in seen if s.games_played] == [1, 2, 3, 4, 5, 6]

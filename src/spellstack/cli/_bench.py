@@ -89,7 +89,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                         "tracing overhead")
     p.add_argument("--jobs", type=int, default=None, metavar="J",
                    help="play the games in J worker processes, and in 1: throughput and "
-                        "speed-up")
+                        "speed-up; with --tournament, the tournament in J worker processes "
+                        "against 1 process (default 2), with the parent's share of the time")
     p.add_argument("--repeat", type=int, default=None, metavar="R",
                    help="with --jobs, time each number of workers R times and report the "
                         "median (default 1)")
@@ -107,7 +108,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="instead, a tournament's throughput: a round robin of best-of-one "
                         "matches between random bots (at least --games games, default 400) "
                         "in one process and in --jobs J worker processes (default 2), 8 games "
-                        "at once in each, against spellstack bench's games one after another; "
+                        "at once in each, against spellstack bench's games one after another, "
+                        "with the parent's share of the time and where the rest goes; "
                         "with --concurrent N, instead N games in flight in one process and "
                         "the resident memory")
     p.add_argument("--serve", action="store_true",

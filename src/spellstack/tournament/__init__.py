@@ -85,6 +85,7 @@ if TYPE_CHECKING:
         standings_table,
         top_cut_lines,
     )
+    from ._row_writer import BATCH_ROWS, BATCH_SECONDS, RowWriter
     from ._run import (
         TOP_CUTS,
         KnockoutResult,
@@ -110,12 +111,15 @@ if TYPE_CHECKING:
     from ._standings import FLOOR, MatchResult, Standing, match_points, standings
     from ._store import DEFAULT_DB, ResultsStore, StoredTournament, StoreError, settings_key
     from ._throughput import (
+        Losses,
         Pace,
         TournamentRun,
         bench_entrants,
         bench_memory,
         bench_tournament,
+        load_average,
         time_tournament,
+        worker_start_up,
     )
     from ._workers import MAX_DEATHS, Processes, WorkerSetupError
 
@@ -123,8 +127,8 @@ if TYPE_CHECKING:
 # the entrants' names, and neither the bench, the database nor the ratings.
 _HOMES = {
     "_batches": ("Batch", "play_batch"),
-    "_throughput": ("Pace", "TournamentRun", "bench_entrants", "bench_memory",
-               "bench_tournament", "time_tournament"),
+    "_throughput": ("Losses", "Pace", "TournamentRun", "bench_entrants", "bench_memory",
+                    "bench_tournament", "load_average", "time_tournament", "worker_start_up"),
     "_dask": ("ClusterError", "Dask"),
     "_executors": ("Executor", "InProcess"),
     "_games": ("DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"),
@@ -149,6 +153,7 @@ _HOMES = {
     "_run": ("TOP_CUTS", "KnockoutResult", "Played", "RunningTournament", "TournamentSettings",
              "TournamentStatistics", "run_tournament"),
     "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
+    "_row_writer": ("BATCH_ROWS", "BATCH_SECONDS", "RowWriter"),
     "_store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
     "_ipc": ("WorkerEntrant",),
     "_workers": ("MAX_DEATHS", "Processes", "WorkerSetupError"),
@@ -161,6 +166,8 @@ _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 __all__ = [
     "BACKENDS",
+    "BATCH_ROWS",
+    "BATCH_SECONDS",
     "BOOTSTRAP_SEED",
     "BUILT_IN_BOTS",
     "DEFAULT_BOT_MEMORY",
@@ -194,6 +201,7 @@ __all__ = [
     "ListEntrant",
     "ListGame",
     "ListGames",
+    "Losses",
     "MatchResult",
     "MatchSpec",
     "Pace",
@@ -206,6 +214,7 @@ __all__ = [
     "RatingListError",
     "Report",
     "ResultsStore",
+    "RowWriter",
     "RunningTournament",
     "Score",
     "SimulationSummary",
@@ -243,6 +252,7 @@ __all__ = [
     "knockout_score",
     "llr_pentanomial",
     "llr_trinomial",
+    "load_average",
     "load_bot",
     "los",
     "match_points",
@@ -285,6 +295,7 @@ __all__ = [
     "time_tournament",
     "top_cut_lines",
     "untimed",
+    "worker_start_up",
 ]
 
 

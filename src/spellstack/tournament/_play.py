@@ -3,6 +3,7 @@ in this process, in worker processes or on a Dask cluster, each recorded as it e
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -14,6 +15,7 @@ from ._executors import Executor, InProcess
 from ._games import Contestant, GameRow, lost_on_time, untimed
 from ._ipc import WorkerEntrant
 from ._keys import new_key
+from ._row_writer import BATCH_SECONDS, RowWriter
 from ._run import Played, RunningTournament, TournamentSettings, run_tournament
 from ._sprt import SprtResult
 from ._store import DEFAULT_DB, ResultsStore, StoreError
@@ -34,9 +36,10 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
                           running: RunningTournament | None = None,
                           resuming: Callable[[int], None] | None = None,
                           interim: Callable[[Sequence[GameRow], SprtResult | None], None] | None = None,
-                          interval: int = 0, record_dir: Path | None = None) -> Played:
-    """Play ``settings``'s tournament, every game written to the results database ``db`` the
-    moment it ends; returns what it came to.
+                          interval: int = 0, record_dir: Path | None = None,
+                          batch_seconds: float = BATCH_SECONDS) -> Played:
+    """Play ``settings``'s tournament, every game written to the results database ``db`` soon
+    after it ends (in batches: ``RowWriter``); returns what it came to.
 
     ``resume``: the database holds this tournament already (it was stopped, or killed): only
     the games it lacks are played. Without it, every game is played; one the database holds
@@ -52,7 +55,9 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
     (``RunningTournament``). ``resuming(n)``: with ``resume``, called once before any game is
     played, with the number of games the database holds of the tournament. ``interim`` and
     ``interval``: the report of the games so far in schedule order (``run_tournament``).
-    ``record_dir``: each game's compact record, as ``GAME_ID.json``.
+    ``record_dir``: each game's compact record, as ``GAME_ID.json``. ``batch_seconds``: how
+    long after a write the games that end may wait for the next (``RowWriter``; 0: each game
+    written as it ends); ``progress`` is told of a game once it is written.
     The tournament's key: the one the database holds for it; for a new one, ``settings.key``,
     else the seed's, else a fresh secret key (``new_key``). ``Played.settings`` carries it.
     Raises ``StoreError`` for a database that can't be used as asked (or a write to it that
@@ -75,8 +80,15 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
         recorded = {row.game_id: row for row in held}
         mismatched: list[tuple[GameRow, GameRow]] = []
         unchecked: list[str] = []
+        writer = RowWriter(store.record_many, seconds=batch_seconds)
+
+        def told(done: int, total: int, row: GameRow | None) -> None:
+            """``progress``, once the games so far are written: a game shown done is in the database."""
+            if progress is not None:
+                writer.after(lambda: progress(done, total, row))
+
         if resume:
-            done, record = recorded, store.record
+            done, record = recorded, writer.record
             if resuming is not None:
                 resuming(len(recorded))
         else:
@@ -87,7 +99,7 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
             def record(row: GameRow) -> None:
                 before = recorded.get(row.game_id)
                 if before is None:
-                    store.record(row)
+                    writer.record(row)
                 elif lost_on_time(before) or lost_on_time(row):
                     unchecked.append(row.game_id)  # the machine's speed decided it
                 elif untimed(before) != untimed(row):
@@ -105,8 +117,17 @@ async def play_tournament(settings: TournamentSettings, *, db: Path | str = DEFA
             executor = Processes(_shipped(settings), jobs, concurrency, trace_dir,
                                  deadline=settings.deadline)
         try:
-            played = await run_tournament(settings, executor, done, record, progress, running=running,
-                                          interim=interim, interval=interval, record_dir=record_dir)
+            try:
+                played = await run_tournament(settings, executor, done, record,
+                                              None if progress is None else told, running=running,
+                                              interim=interim, interval=interval, record_dir=record_dir)
+            except BaseException:
+                # Stopped (Ctrl-C, a failure): the games that ended are kept all the same,
+                # unless writing them is what failed.
+                with contextlib.suppress(StoreError):
+                    writer.flush()
+                raise
+            writer.flush()
         except BaseExceptionGroup as group:
             # Every match's game failed the same way when the workers refused their setup (or
             # the cluster went): the caller is told that once, not in a group of as many matches.

@@ -1,11 +1,12 @@
-"""The results database: every finished game, written (and committed) the moment it ends.
+"""The results database: every finished game, written (and committed) soon after it ends.
 
 One SQLite file (``--db``) holds any number of tournaments, each under the key of its settings
 (``settings_key``: entrants, their bots and deck lists, format, rounds, best-of, seed, a Swiss
 tournament's pairing rule) with its secret key beside them (``secret``, hex: every seed comes
-from it). A game row is committed on its own, so a process killed at any point loses at most
-the games it was playing; ``--resume`` reads the rows back and plays only the games that are
-missing.
+from it). Rows are committed a batch at a time (``record_many``, one transaction: all of the
+batch or none of it), so a process killed at any point loses at most the games it was playing
+and those that ended since the last batch was written (``RowWriter``: at most about a second's
+worth); ``--resume`` reads the rows back and plays only the games that are missing.
 
 SQLite's write-ahead log with ``synchronous=NORMAL``: a committed row survives the process
 being killed (the log is in the operating system's hands once written); only a crash of the
@@ -24,7 +25,7 @@ import hashlib
 import json
 import os
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -467,25 +468,44 @@ class ResultsStore:
         return self._count
 
     def record(self, row: GameRow) -> None:
-        """Write one finished game, committed at once; StoreError if it can't be written,
-        saying how many games are recorded (``--resume`` goes on from there)."""
-        players = [self._names[i] for i in row.entrants]
-        winner = players[row.winner] if row.winner >= 0 else None
+        """Write one finished game, committed at once (``record_many`` of it)."""
+        self.record_many((row,))
+
+    def record_many(self, rows: Sequence[GameRow]) -> None:
+        """Write finished games in one transaction: the file then holds all of them or, if the
+        write failed (or the process was killed during it), none; StoreError if they can't be
+        written, saying how many games are recorded (``--resume`` goes on from there)."""
+        if not rows:
+            return
+        insert = (f"INSERT INTO games (tournament, {', '.join(_COLUMNS)}) "
+                  f"VALUES ({', '.join('?' * (len(_COLUMNS) + 1))})")
+        row = rows[0]
         try:
-            self._db.execute(
-                f"INSERT INTO games (tournament, {', '.join(_COLUMNS)}) "
-                f"VALUES ({', '.join('?' * (len(_COLUMNS) + 1))})",
-                (self._id, row.game_id, row.round, row.match, row.number, row.seed,
-                 json.dumps(players), json.dumps(list(row.entrants)),
-                 json.dumps(list(row.bot_seeds)), row.chooser, row.starting,
-                 json.dumps(list(row.mulligans)), winner, row.winner, row.reason, row.turns,
-                 row.decisions, row.final_hash, row.seconds, json.dumps(list(row.clock_left))))
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for row in rows:
+                    self._db.execute(insert, self._values(row))
+                self._db.execute("COMMIT")
+            except BaseException:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise
         except sqlite3.Error as err:
             n = self._count
             raise StoreError(f"{self.path}: can't write game {row.game_id} ({_cause(err)}); "
                              f"{n} game{'s' if n != 1 else ''} of this tournament are recorded, "
                              "and --resume goes on from there") from None
-        self._count += 1
+        self._count += len(rows)
+
+    def _values(self, row: GameRow) -> tuple[object, ...]:
+        """One game as the games table's values, the tournament's id first."""
+        players = [self._names[i] for i in row.entrants]
+        winner = players[row.winner] if row.winner >= 0 else None
+        return (self._id, row.game_id, row.round, row.match, row.number, row.seed,
+                json.dumps(players), json.dumps(list(row.entrants)),
+                json.dumps(list(row.bot_seeds)), row.chooser, row.starting,
+                json.dumps(list(row.mulligans)), winner, row.winner, row.reason, row.turns,
+                row.decisions, row.final_hash, row.seconds, json.dumps(list(row.clock_left)))
 
 
 def _seed_told(seed: object) -> str:

@@ -1,15 +1,24 @@
 """``spellstack bench --tournament``: tournament throughput in one process and in worker
-processes, and what games in flight at once cost in memory.
+processes, where the time goes in worker processes, and what games in flight at once cost in
+memory.
 
 The tournament is a round robin of best-of-one matches between random bots playing the bench's
 two decks, so that its games compare with ``spellstack bench``'s; its results database is a
 temporary file, deleted after.
+
+Where the time goes (``Losses``): J workers would take 1/J of one process's time; what they
+take beyond that is, exactly, the sum of a worker's start-up, the tournament's own process
+(the parent: handing out games, reading rows, writing them), the games' CPU time beyond one
+process's, and cores left idle (the tail: every game handed out, a worker done while another
+still plays), each per core. CPU times come from ``getrusage``: the parent's own
+(``RUSAGE_SELF``), the workers' once they have exited (``RUSAGE_CHILDREN``).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import resource
 import statistics
 import sys
 import tempfile
@@ -25,12 +34,14 @@ from ..cards import load_cards
 from ..seats import Entrant, parse_entrant
 from ._executors import InProcess
 from ._games import Contestant, GameRow, GameSpec, play_spec, untimed
+from ._ipc import WorkerEntrant
 from ._play import play_tournament
-from ._run import Played, TournamentSettings, run_tournament
+from ._run import Played, RunningTournament, TournamentSettings, run_tournament
 from ._store import ResultsStore
+from ._workers import Processes
 
-__all__ = ["Pace", "TournamentRun", "bench_entrants", "bench_memory", "bench_tournament",
-           "time_tournament"]
+__all__ = ["Losses", "Pace", "TournamentRun", "bench_entrants", "bench_memory", "bench_tournament",
+           "load_average", "time_tournament", "worker_start_up"]
 
 
 def bench_entrants(games: int, decks: tuple[str, str]) -> tuple[Entrant, ...]:
@@ -58,24 +69,131 @@ class TournamentRun:
     """Decisions the bots answered."""
     rows: tuple[GameRow, ...]
     """The games, timings cleared (to compare runs)."""
+    parent_cpu: float = 0.0
+    """CPU seconds of the tournament's own process (the parent), start to end: with workers,
+    handing out games, reading their rows and writing them; in one process, the games too."""
+    workers_cpu: float = 0.0
+    """CPU seconds of the worker processes, start-up included (0 in one process)."""
+    handed_out: float = 0.0
+    """Seconds from the start until every game was handed out (done or in flight): after
+    it, the workers run down (the tail)."""
+    load: str = ""
+    """The machine's load averages (1, 5, 15 minutes: ``/proc/loadavg``) just before the run."""
 
     @property
     def games_per_second(self) -> float:
         """Throughput."""
         return self.games / self.seconds
 
+    @property
+    def parent_share(self) -> float:
+        """The parent's CPU time over the wall-clock time: the share of one core it took."""
+        return self.parent_cpu / self.seconds
+
+
+def load_average() -> str:
+    """The machine's load averages over 1, 5 and 15 minutes, or ``?`` where not known."""
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg()) if hasattr(os, "getloadavg") else "?"
+
+
+def _cpu(who: int) -> float:
+    """User and system CPU seconds of this process (``RUSAGE_SELF``) or of its children that
+    have exited (``RUSAGE_CHILDREN``)."""
+    used = resource.getrusage(who)
+    return used.ru_utime + used.ru_stime
+
 
 def time_tournament(entrants: Sequence[Entrant], seed: int, jobs: int, concurrency: int) -> TournamentRun:
-    """Play the bench's tournament once, timed, into a temporary results database."""
+    """Play the bench's tournament once, timed, into a temporary results database; the CPU
+    time of this process and of the workers, and when every game was handed out."""
     settings = TournamentSettings(tuple(entrants), "round-robin", 1, seed)
+    running = RunningTournament()
+    handed = [0.0]
+
+    async def watch(began: float) -> None:
+        """Note when every game is done or in flight (a look every 20 ms: cheap)."""
+        while True:
+            await trio.sleep(0.02)
+            now = running.statistics()
+            if now.games_played and now.games_played + now.games_in_flight >= now.games_at_most:
+                handed[0] = time.perf_counter() - began
+                return
+
+    async def run(db: Path, began: float) -> Played:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(watch, began)
+            played = await play_tournament(settings, db=db, jobs=jobs, concurrency=concurrency,
+                                           running=running)
+            nursery.cancel_scope.cancel()
+        return played
+
+    load = load_average()
     with tempfile.TemporaryDirectory(prefix="spellstack-bench-") as folder:
+        parent, workers = _cpu(resource.RUSAGE_SELF), _cpu(resource.RUSAGE_CHILDREN)
         began = time.perf_counter()
-        played = trio.run(lambda: play_tournament(settings, db=Path(folder) / "bench.db",
-                                                  jobs=jobs, concurrency=concurrency))
+        played = trio.run(run, Path(folder) / "bench.db", began)
         seconds = time.perf_counter() - began
+        parent, workers = _cpu(resource.RUSAGE_SELF) - parent, _cpu(resource.RUSAGE_CHILDREN) - workers
     return TournamentRun(jobs, concurrency, len(played.rows), seconds,
                          sum(r.decisions for r in played.rows),
-                         tuple(untimed(r) for r in played.rows))
+                         tuple(untimed(r) for r in played.rows), parent, workers,
+                         handed[0] or seconds, load)
+
+
+def worker_start_up(entrants: Sequence[Entrant], jobs: int) -> tuple[float, float]:
+    """``jobs`` worker processes started at once with the tournament's setup and stopped with
+    no game: the CPU seconds each took (a mean: imports, the cards, the setup, the exit) and
+    the wall-clock seconds they took together."""
+    shipped = [WorkerEntrant(e.name, e.bot, e.deck) for e in entrants]
+
+    async def start_and_stop() -> None:
+        workers = Processes(shipped, jobs, 8)
+        try:
+            await workers.start()
+        finally:
+            await workers.aclose()
+
+    before = _cpu(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    trio.run(start_and_stop)
+    return (_cpu(resource.RUSAGE_CHILDREN) - before) / jobs, time.perf_counter() - began
+
+
+@dataclass(frozen=True, slots=True)
+class Losses:
+    """What ``jobs`` worker processes took beyond 1/``jobs`` of one process's time, in
+    wall-clock seconds; the four parts add up to ``total`` exactly."""
+
+    total: float
+    """Their time less one process's over ``jobs``."""
+    start_up: float
+    """A worker's start-up, CPU seconds (each core starts one worker)."""
+    parent: float
+    """The parent's CPU seconds over ``jobs``: its share of every core."""
+    games: float
+    """The workers' CPU seconds beyond their start-up and one process's CPU seconds, over
+    ``jobs`` (negative: they played the games in less CPU time than one process, which also
+    wrote the rows)."""
+    idle: float
+    """Core-seconds no process of the tournament used, beyond one process's own, over
+    ``jobs``: the tail (a worker done while another plays on), waits on pipes, and the
+    machine's other load."""
+
+    @classmethod
+    def of(cls, one: TournamentRun, many: TournamentRun, start_up: float) -> Losses:
+        """Where ``many`` (in workers) lost against ``one`` (one process) over the same games,
+        given a worker's start-up CPU seconds: ``jobs x many.seconds = parent + workers +
+        idle``, and ``one.seconds = one.parent_cpu + its idle``."""
+        j = many.jobs
+        idle = j * many.seconds - many.parent_cpu - many.workers_cpu
+        idle_one = one.seconds - one.parent_cpu
+        return cls(total=many.seconds - one.seconds / j, start_up=start_up,
+                   parent=many.parent_cpu / j,
+                   games=(many.workers_cpu - j * start_up - one.parent_cpu) / j,
+                   idle=(idle - idle_one) / j)
 
 
 class _Counting:
@@ -197,14 +315,16 @@ def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[st
     """The bench's tournament (random entrants on ``decks``) in one process and in ``jobs``
     worker processes (8 games at once in each), ``repeat`` times each, alternating with
     ``spellstack bench``'s games one after another (``bench_games`` of their seeds: the
-    harness plays them) and the tournament's own games one after another, in the same sitting;
-    medians."""
+    harness plays them), the tournament's own games one after another and a worker's start-up
+    alone, in the same sitting; medians, the parent's share of the time, and where the time
+    beyond one process's over ``jobs`` went (``Losses``)."""
     entrants = bench_entrants(games, decks)
     count = len(entrants) * (len(entrants) - 1) // 2
     bench: list[Pace] = []
     alone: list[Pace] = []
     ones: list[TournamentRun] = []
     manys: list[TournamentRun] = []
+    starts: list[tuple[float, float]] = []
     for i in range(repeat):
         say = f"  round {i + 1}/{repeat}:"
         print(f"{say} bench's games", file=sys.stderr, flush=True)
@@ -213,6 +333,8 @@ def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[st
         ones.append(time_tournament(entrants, seed, 1, 8))
         print(f"{say} the tournament's games one after another", file=sys.stderr, flush=True)
         alone.append(_one_after_another(ones[-1].rows, entrants))
+        print(f"{say} {jobs} worker processes started and stopped", file=sys.stderr, flush=True)
+        starts.append(worker_start_up(entrants, jobs))
         print(f"{say} tournament in {jobs} worker processes", file=sys.stderr, flush=True)
         manys.append(time_tournament(entrants, seed, jobs, 8))
     same = all(r.rows == ones[0].rows for r in ones + manys)
@@ -227,6 +349,7 @@ def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[st
     many = median(manys, "games_per_second")
     played = ones[0].games
     turns = sum(r.turns for r in ones[0].rows) / played
+    workers = f"{jobs} worker process{'es' if jobs > 1 else ''}"
     out.append(f"tournament: {played} games ({len(entrants)} random entrants on "
                f"{' and '.join(decks)}, round robin of best-of-one matches, seed "
                f"{seed}), 8 at once per process; medians of {repeat}")
@@ -238,7 +361,32 @@ def bench_tournament(games: int, seed: int, jobs: int, repeat: int, out: list[st
     out.append(f"tournament in 1 process: {one:.2f} games/s = {one / a_games:.2f}x its games "
                f"one after another, {one / b_games:.2f}x bench's games/s; {one_dec:.0f} "
                f"decisions/s = {one_dec / b_dec:.2f}x bench's (target: within 15%, >= 0.85x)")
-    out.append(f"tournament in {jobs} worker processes: {many:.2f} games/s = {many / one:.2f}x "
-               f"1 process, worker start-up included (target on 2 cores: >= 1.8x); "
-               f"{os.cpu_count()} cores")
+    rounds = [o.seconds / m.seconds for o, m in zip(ones, manys, strict=True)]
+    out.append(f"tournament in {workers}: {many:.2f} games/s = {many / one:.2f}x 1 process, "
+               f"worker start-up included (each round: {', '.join(f'{r:.2f}x' for r in rounds)}; "
+               f"target on 2 cores: >= 1.9x for 2 workers); {os.cpu_count()} cores")
+    # The round whose speed-up is the median: its parts add up exactly.
+    k = sorted(range(repeat), key=lambda i: rounds[i])[(repeat - 1) // 2]
+    m, cpu_each, wall_all = manys[k], *starts[k]
+    lost = Losses.of(ones[k], m, cpu_each)
+    out.append(f"the parent's share (the tournament's own process, CPU time over wall-clock "
+               f"time: handing out games, reading their rows, writing them in batches): "
+               f"{m.parent_share:.1%} of one core, {1000 * m.parent_cpu / m.games:.2f} ms a game "
+               f"(round {k + 1}, the median); in 1 process, "
+               f"{1000 * ones[k].parent_cpu / ones[k].games:.1f} ms a game, games included")
+    out.append(f"worker start-up: {cpu_each:.2f} s CPU each (imports, cards, setup), "
+               f"{wall_all:.2f} s wall-clock for {jobs} at once")
+    out.append(f"where the time goes (round {k + 1}): {m.seconds:.2f} s in {workers} against "
+               f"{ones[k].seconds:.2f} s / {jobs} = {ones[k].seconds / jobs:.2f} s; "
+               f"{lost.total:+.2f} s = start-up {lost.start_up:+.2f} s + the parent "
+               f"{lost.parent:+.2f} s + the games' CPU beyond 1 process's {lost.games:+.2f} s "
+               f"+ idle cores {lost.idle:+.2f} s (every game handed out at {m.handed_out:.2f} s: "
+               f"a tail of {m.seconds - m.handed_out:.2f} s)")
+    busy = statistics.median(o.parent_cpu * jobs / (m.parent_cpu + m.workers_cpu)
+                             for o, m in zip(ones, manys, strict=True))
+    out.append(f"with no core idle (CPU time alone: 1 process's x {jobs} over the parent's and "
+               f"the workers', start-up included): {busy:.2f}x, medians; what a machine of "
+               f"{jobs} free cores would give, less the tail")
+    out.append(f"load average before each run (1, 5, 15 min): 1 process "
+               f"{'; '.join(r.load for r in ones)}; {workers} {'; '.join(r.load for r in manys)}")
     out.append(f"same games in every run: {'yes' if same else 'NO'}")
