@@ -18,3 +18,16 @@ def test_the_command_line_starts_without_the_heavy_libraries() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
     assert done.stdout == "\n", done.stdout
+
+
+WRITERS = ("structlog", "rich", "pygments", "jinja2")
+"""What only writing a trace (structlog, which brings rich and pygments) or a trace's page
+(jinja2) needs: about 10 MB resident, which every game-playing process would carry."""
+
+
+def test_the_command_line_and_the_actors_load_no_trace_writer_until_one_is_written() -> None:
+    code = ("import sys; import spellstack.cli, spellstack.actors, spellstack.trace; "
+            f"print(' '.join(m for m in {WRITERS!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+    assert done.stdout == "\n", done.stdout
