@@ -31,3 +31,17 @@ def test_the_command_line_and_the_actors_load_no_trace_writer_until_one_is_writt
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
     assert done.stdout == "\n", done.stdout
+
+
+SERVING = ("trio_websocket", "spellstack.server._server", "spellstack.chat._game_host")
+"""What only serving games or hosting chat games needs: the WebSocket library and the asyncio
+host (about 4 MB resident with their imports)."""
+
+
+def test_the_command_line_loads_no_server_until_a_command_serves() -> None:
+    code = ("import sys; import spellstack.cli, spellstack.server, spellstack.chat; "
+            "from spellstack.server import DEFAULT_PORT; "
+            f"print(' '.join(m for m in {SERVING!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+    assert done.stdout == "\n", done.stdout
