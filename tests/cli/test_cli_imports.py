@@ -18,3 +18,30 @@ def test_the_command_line_starts_without_the_heavy_libraries() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
     assert done.stdout == "\n", done.stdout
+
+
+WRITERS = ("structlog", "rich", "pygments", "jinja2")
+"""What only writing a trace (structlog, which brings rich and pygments) or a trace's page
+(jinja2) needs: about 10 MB resident, which every game-playing process would carry."""
+
+
+def test_the_command_line_and_the_actors_load_no_trace_writer_until_one_is_written() -> None:
+    code = ("import sys; import spellstack.cli, spellstack.actors, spellstack.trace; "
+            f"print(' '.join(m for m in {WRITERS!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+    assert done.stdout == "\n", done.stdout
+
+
+SERVING = ("trio_websocket", "spellstack.server._server", "spellstack.chat._game_host")
+"""What only serving games or hosting chat games needs: the WebSocket library and the asyncio
+host (about 4 MB resident with their imports)."""
+
+
+def test_the_command_line_loads_no_server_until_a_command_serves() -> None:
+    code = ("import sys; import spellstack.cli, spellstack.server, spellstack.chat; "
+            "from spellstack.server import DEFAULT_PORT; "
+            f"print(' '.join(m for m in {SERVING!r} if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
+    assert done.stdout == "\n", done.stdout

@@ -11,6 +11,7 @@ from ._coordinator import (
 )
 from ._kernel_actors import sba_actor, stack_actor
 from ._lag import LAG_FRACTION, LAG_PERIOD, HeldTime, LoopLag, SeatClock, loop_lag
+from ._mailbox import Mailbox, MailboxStatistics, ReceiveEnd, SendEnd
 from ._player import (
     REASON_LIMIT,
     PlayerActor,
@@ -72,8 +73,11 @@ __all__ = [
     "HeldTime",
     "Link",
     "LoopLag",
+    "Mailbox",
+    "MailboxStatistics",
     "PlayerActor",
     "PlayerStatistics",
+    "ReceiveEnd",
     "RecordedMessage",
     "RecordedResult",
     "RecordedSeat",
@@ -83,6 +87,7 @@ __all__ = [
     "SeatConfig",
     "SeatLeaves",
     "SeatTime",
+    "SendEnd",
     "TraceRecord",
     "TraceSink",
     "TraceWriter",

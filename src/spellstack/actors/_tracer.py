@@ -7,7 +7,6 @@ from typing import Any, Protocol, TextIO
 
 import msgpack  # type: ignore[import-untyped]
 import orjson
-import structlog
 import trio
 
 from .._version import __version__
@@ -71,6 +70,10 @@ class TraceWriter:
         """``timestamps``: each line gets a ``timestamp`` (UTC, ISO 8601; structlog's
         ``TimeStamper``), so two traces of the same game differ; without it, no line holds a
         clock's reading."""
+        # Imported here, not with the module: structlog brings rich and pygments (about 7 MB
+        # resident), which a process that plays games without tracing them need not load.
+        import structlog
+
         stamp: list[Any] = [structlog.processors.TimeStamper(fmt="iso", utc=True)] if timestamps else []
         # Bound once: the lazy proxy ``wrap_logger`` returns would bind a new logger per line.
         self._log = structlog.wrap_logger(

@@ -9,6 +9,7 @@ import trio
 from ..protocol import GameEvent, Message, decode, decode_trusted, encode
 from ..rules import Game
 from ._lag import HeldTime
+from ._mailbox import Mailbox, ReceiveEnd, SendEnd
 
 _checkpoint_if_cancelled = trio.lowlevel.checkpoint_if_cancelled
 
@@ -161,10 +162,10 @@ class Link:
     """This end's actor name."""
     peer: str
     """The other end's actor name."""
-    out: trio.MemorySendChannel[bytes]
-    """Where this end sends."""
-    inbox: trio.MemoryReceiveChannel[bytes]
-    """Where this end receives."""
+    out: SendEnd[bytes]
+    """Where this end sends: a ``Mailbox`` (``pair``) or a trio memory channel."""
+    inbox: ReceiveEnd[bytes]
+    """Where this end receives: a ``Mailbox`` (``pair``) or a trio memory channel."""
     trusted: bool = False
     """The peer is one of the engine's own actors (the coordinator, the stack actor, the SBA
     checker), never a player: what arrives was encoded by this program and is decoded without
@@ -213,8 +214,7 @@ class Link:
         """Two connected ends; each trusts what it receives unless its peer is a player
         (``player:NAME``): a player actor's end trusts the coordinator, the coordinator's end
         validates everything from the player."""
-        a_out, b_in = trio.open_memory_channel[bytes](1)
-        b_out, a_in = trio.open_memory_channel[bytes](1)
+        a_to_b, b_to_a = Mailbox[bytes](), Mailbox[bytes]()
         held = HeldTime()
-        return (cls(wire, a, b, a_out, a_in, not b.startswith("player:"), held),
-                cls(wire, b, a, b_out, b_in, not a.startswith("player:"), held))
+        return (cls(wire, a, b, a_to_b, b_to_a, not b.startswith("player:"), held),
+                cls(wire, b, a, b_to_a, a_to_b, not a.startswith("player:"), held))

@@ -8,24 +8,49 @@ them. ``HumanSeat`` and ``BotSeat`` say who plays each seat; the text command la
 with ``render_view``. See ``docs/chat.md``.
 """
 
-from ._chat_host import ChatHost
-from ._commands import LOCAL_COMMANDS, PRIORITY_VERBS, Parsed, help_text, parse_command
-from ._decks import DeckRefused, DeckShelf
-from ._feed import FEED_KINDS, feed_lines
-from ._game_host import Answered, ChatError, Done, GameHost, GameInfo, HostStatistics, Outbox, TextHook
-from ._remote_host import CONNECTION_LOST, RemoteGameHost
-from ._render import (
-    MESSAGE_LIMIT,
-    Numbering,
-    render_board,
-    render_hand,
-    render_question,
-    render_stack,
-    render_view,
-)
-from ._seats import HUMAN_STOPS, BotSeat, HumanSeat, SeatTimeout
-from ._telegram import SEND_FAILURES, TelegramChat, TelegramMissing, build_application, to_telegram_html
-from ._trio_host import TrioGameHost
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._chat_host import ChatHost
+    from ._commands import LOCAL_COMMANDS, PRIORITY_VERBS, Parsed, help_text, parse_command
+    from ._decks import DeckRefused, DeckShelf
+    from ._feed import FEED_KINDS, feed_lines
+    from ._game_host import Answered, ChatError, Done, GameHost, GameInfo, HostStatistics, Outbox, TextHook
+    from ._remote_host import CONNECTION_LOST, RemoteGameHost
+    from ._render import (
+        MESSAGE_LIMIT,
+        Numbering,
+        render_board,
+        render_hand,
+        render_question,
+        render_stack,
+        render_view,
+    )
+    from ._seats import HUMAN_STOPS, BotSeat, HumanSeat, SeatTimeout
+    from ._telegram import SEND_FAILURES, TelegramChat, TelegramMissing, build_application, to_telegram_html
+    from ._trio_host import TrioGameHost
+
+# Loaded when first used: the command line and the server name a few of these, and only
+# `spellstack chat` and a server's chat games need the rest (asyncio, trio-websocket, Telegram).
+_HOMES = {
+    "_chat_host": ("ChatHost",),
+    "_commands": ("LOCAL_COMMANDS", "PRIORITY_VERBS", "Parsed", "help_text", "parse_command"),
+    "_decks": ("DeckRefused", "DeckShelf"),
+    "_feed": ("FEED_KINDS", "feed_lines"),
+    "_game_host": ("Answered", "ChatError", "Done", "GameHost", "GameInfo", "HostStatistics", "Outbox",
+                   "TextHook"),
+    "_remote_host": ("CONNECTION_LOST", "RemoteGameHost"),
+    "_render": ("MESSAGE_LIMIT", "Numbering", "render_board", "render_hand", "render_question",
+                "render_stack", "render_view"),
+    "_seats": ("HUMAN_STOPS", "BotSeat", "HumanSeat", "SeatTimeout"),
+    "_telegram": ("SEND_FAILURES", "TelegramChat", "TelegramMissing", "build_application", "to_telegram_html"),
+    "_trio_host": ("TrioGameHost",),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+"""The module each public name comes from."""
 
 __all__ = [
     "CONNECTION_LOST",
@@ -66,3 +91,16 @@ __all__ = [
     "render_view",
     "to_telegram_html",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'spellstack.chat' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

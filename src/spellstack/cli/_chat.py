@@ -4,16 +4,19 @@ tournament takes) or hot-seat."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import getpass
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from .._printable import printable, short_value
 from ..cards import DECKS
-from ..chat import BotSeat, GameHost, HumanSeat
+from ..chat import BotSeat, HumanSeat
 from ..seats import EntrantError, Seat, load_bot, seat_of
 from ._errors import CommandError
+
+if TYPE_CHECKING:
+    import asyncio
 
 __all__ = ["add_parser"]
 
@@ -119,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
             bot = seat_of(load_bot(args.vs, trust=args.trust))
         except EntrantError as err:
             raise CommandError(f"--vs: {err}") from None
+    import asyncio  # here: only this command runs an asyncio loop
+
     return asyncio.run(_session(args, decks, names, bot))
 
 
@@ -170,6 +175,10 @@ def _say(text: str) -> None:
 
 
 async def _session(args: argparse.Namespace, decks: list[str], names: list[str], bot: Seat | None) -> int:
+    import asyncio
+
+    from ..chat import GameHost  # the asyncio host, loaded with this command only
+
     loop = asyncio.get_running_loop()
     lines: asyncio.Queue[str | None] = asyncio.Queue()
     threading.Thread(target=_reader, args=(loop, lines), daemon=True).start()

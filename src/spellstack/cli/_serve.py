@@ -8,6 +8,7 @@ import logging
 import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import trio
 
@@ -27,12 +28,13 @@ from ..server import (
     MAX_SEND_BUFFER,
     MIN_FRAME_BYTES,
     MIN_SEND_BUFFER,
-    GameServer,
     ServerSettings,
-    serve,
 )
 from ._errors import CommandError
 from ._outputs import output_folder
+
+if TYPE_CHECKING:
+    from ..server import GameServer
 
 __all__ = ["add_parser"]
 
@@ -126,6 +128,8 @@ def run(args: argparse.Namespace) -> int:
     log = logging.getLogger("spellstack.server")
     log.addHandler(handler)
     log.setLevel(logging.INFO)
+
+    from ..server import serve  # the server itself (trio-websocket) only when serving
 
     def listening(server: GameServer) -> None:
         print(printable(f"spellstack serve: listening on ws://{settings.host}:{server.port} "

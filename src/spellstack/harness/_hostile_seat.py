@@ -18,9 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
-import trio
 
-from ..actors import MAX_REJECTIONS, MAX_STRIKES, Client, Link, Wire
+from ..actors import MAX_REJECTIONS, MAX_STRIKES, Client, Link, ReceiveEnd, SendEnd, Wire
 from ..protocol import (
     Accepted,
     DecisionRequest,
@@ -106,8 +105,8 @@ def decode_incoming(data: bytes, *, full: bool) -> Message:
 
 async def run_hostile_seat(
     stream: HostileStream,
-    inbox: trio.MemoryReceiveChannel[bytes],
-    out: trio.MemorySendChannel[bytes],
+    inbox: ReceiveEnd[bytes],
+    out: SendEnd[bytes],
     *,
     on_send: Callable[[Outgoing], None] | None = None,
     on_reply: Callable[[Message, str, str], None] | None = None,

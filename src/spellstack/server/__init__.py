@@ -35,55 +35,86 @@ seat), and the command line joins the two (``spellstack tournament --serve``). T
 threat model ``docs/server-security.md``.
 """
 
-from ._chat import MAX_TIME_LIMIT, MIN_TIME_LIMIT, ChatGame, ChatService, plan_chat
-from ._connection import (
-    CLOSE_GOING_AWAY,
-    CLOSE_NORMAL,
-    CLOSE_POLICY,
-    CLOSE_SERVER_ERROR,
-    CLOSE_TOO_BIG,
-    CLOSE_TRY_AGAIN,
-    CLOSE_UNSUPPORTED,
-    CLOSE_WAIT,
-    Connection,
-    ConnectionGone,
-)
-from ._entrants import ENTRANT_CONNECTIONS, TOURNAMENT_OVER, WITHDRAWN, EntrantLobby, RemoteEntrant
-from ._games import (
-    MAX_DEADLINE,
-    MAX_SEATS,
-    MAX_TURN_LIMIT,
-    MIN_DEADLINE,
-    PLAYER_NAME,
-    SEED_LIMIT,
-    GameRequestError,
-    HostedGame,
-    game_over,
-    plan_game,
-)
-from ._load import LOAD_DECKS, LoadReport, bench_load
-from ._rate import MessageRate
-from ._remote_seat import REMOTE_ENTRANT, Outcome, RemoteSeat
-from ._server import GameServer, serve
-from ._sessions import TOKEN_REFUSED, Session
-from ._settings import (
-    DEFAULT_CONNECTIONS_PER_ADDRESS,
-    DEFAULT_GRACE,
-    DEFAULT_HELLO_TIMEOUT,
-    DEFAULT_HOST,
-    DEFAULT_MAX_GAMES,
-    DEFAULT_MAX_SPECTATORS,
-    DEFAULT_MESSAGES_PER_SECOND,
-    DEFAULT_PORT,
-    DEFAULT_SEND_BUFFER,
-    DEFAULT_SEND_TIMEOUT,
-    MAX_SEND_BUFFER,
-    MIN_FRAME_BYTES,
-    MIN_SEND_BUFFER,
-    ServerSettings,
-)
-from ._spectators import BATCH_EVENTS, NOT_WATCHED, SpectatorFeed
-from ._tokens import MAX_TOKEN_LENGTH, TOKEN_BYTES, Grant, TokenBook, new_token
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._chat import MAX_TIME_LIMIT, MIN_TIME_LIMIT, ChatGame, ChatService, plan_chat
+    from ._connection import (
+        CLOSE_GOING_AWAY,
+        CLOSE_NORMAL,
+        CLOSE_POLICY,
+        CLOSE_SERVER_ERROR,
+        CLOSE_TOO_BIG,
+        CLOSE_TRY_AGAIN,
+        CLOSE_UNSUPPORTED,
+        CLOSE_WAIT,
+        Connection,
+        ConnectionGone,
+    )
+    from ._entrants import ENTRANT_CONNECTIONS, TOURNAMENT_OVER, WITHDRAWN, EntrantLobby, RemoteEntrant
+    from ._games import (
+        MAX_DEADLINE,
+        MAX_SEATS,
+        MAX_TURN_LIMIT,
+        MIN_DEADLINE,
+        PLAYER_NAME,
+        SEED_LIMIT,
+        GameRequestError,
+        HostedGame,
+        game_over,
+        plan_game,
+    )
+    from ._load import LOAD_DECKS, LoadReport, bench_load
+    from ._rate import MessageRate
+    from ._remote_seat import REMOTE_ENTRANT, Outcome, RemoteSeat
+    from ._server import GameServer, serve
+    from ._sessions import TOKEN_REFUSED, Session
+    from ._settings import (
+        DEFAULT_CONNECTIONS_PER_ADDRESS,
+        DEFAULT_GRACE,
+        DEFAULT_HELLO_TIMEOUT,
+        DEFAULT_HOST,
+        DEFAULT_MAX_GAMES,
+        DEFAULT_MAX_SPECTATORS,
+        DEFAULT_MESSAGES_PER_SECOND,
+        DEFAULT_PORT,
+        DEFAULT_SEND_BUFFER,
+        DEFAULT_SEND_TIMEOUT,
+        MAX_SEND_BUFFER,
+        MIN_FRAME_BYTES,
+        MIN_SEND_BUFFER,
+        ServerSettings,
+    )
+    from ._spectators import BATCH_EVENTS, NOT_WATCHED, SpectatorFeed
+    from ._tokens import MAX_TOKEN_LENGTH, TOKEN_BYTES, Grant, TokenBook, new_token
+
+# Loaded when first used: the command line reads the settings' defaults for its options, and
+# only `spellstack serve` (and `tournament --serve`, `bench --serve`) needs the server itself,
+# trio-websocket and asyncio (about 4 MB resident).
+_HOMES = {
+    "_chat": ("MAX_TIME_LIMIT", "MIN_TIME_LIMIT", "ChatGame", "ChatService", "plan_chat"),
+    "_connection": ("CLOSE_GOING_AWAY", "CLOSE_NORMAL", "CLOSE_POLICY", "CLOSE_SERVER_ERROR", "CLOSE_TOO_BIG",
+                    "CLOSE_TRY_AGAIN", "CLOSE_UNSUPPORTED", "CLOSE_WAIT", "Connection", "ConnectionGone"),
+    "_entrants": ("ENTRANT_CONNECTIONS", "TOURNAMENT_OVER", "WITHDRAWN", "EntrantLobby", "RemoteEntrant"),
+    "_games": ("MAX_DEADLINE", "MAX_SEATS", "MAX_TURN_LIMIT", "MIN_DEADLINE", "PLAYER_NAME", "SEED_LIMIT",
+               "GameRequestError", "HostedGame", "game_over", "plan_game"),
+    "_load": ("LOAD_DECKS", "LoadReport", "bench_load"),
+    "_rate": ("MessageRate",),
+    "_remote_seat": ("REMOTE_ENTRANT", "Outcome", "RemoteSeat"),
+    "_server": ("GameServer", "serve"),
+    "_sessions": ("TOKEN_REFUSED", "Session"),
+    "_settings": ("DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_GRACE", "DEFAULT_HELLO_TIMEOUT", "DEFAULT_HOST",
+                  "DEFAULT_MAX_GAMES", "DEFAULT_MAX_SPECTATORS", "DEFAULT_MESSAGES_PER_SECOND",
+                  "DEFAULT_PORT", "DEFAULT_SEND_BUFFER", "DEFAULT_SEND_TIMEOUT", "MAX_SEND_BUFFER",
+                  "MIN_FRAME_BYTES", "MIN_SEND_BUFFER", "ServerSettings"),
+    "_spectators": ("BATCH_EVENTS", "NOT_WATCHED", "SpectatorFeed"),
+    "_tokens": ("MAX_TOKEN_LENGTH", "TOKEN_BYTES", "Grant", "TokenBook", "new_token"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
+"""The module each public name comes from."""
 
 __all__ = [
     "BATCH_EVENTS",
@@ -150,3 +181,16 @@ __all__ = [
     "plan_game",
     "serve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'spellstack.server' has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-import jinja2
 import orjson
 
 from ._page import page_data
@@ -40,6 +39,10 @@ def trace_html(trace: Trace, as_player: str | None = None) -> str:
     Raises:
         TraceQueryError: ``as_player`` is no player of the trace.
     """
+    # Imported here, not with the module: every command line loads this package, few of them
+    # write a page, and jinja2 is about 3 MB resident.
+    import jinja2
+
     data = page_data(trace, as_player)
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     template = env.from_string(_asset("page.html.j2"))

@@ -1,13 +1,15 @@
 """Foundations with no rules area of their own: errors by cause, the game's seeded generator,
-bounded quoting of untrusted values, fast constructors for frozen value types, the marks
-that type hints of data files carry (``Words``, ``AtLeast``, ``Parsed``); and the game's shared
-words (colours, card types and supertypes, zones), written once for every area.
+bounded quoting of untrusted values, fast constructors for frozen value types, rare fields
+kept out of a class's slots, the marks that type hints of data files carry (``Words``,
+``AtLeast``, ``Parsed``); and the game's shared words (colours, card types and supertypes,
+zones), written once for every area.
 """
 
 from ._builder import builder
 from ._errors import CardDefinitionError, IllegalActionError, InvalidMessageError, SpellstackError
 from ._marks import AtLeast, Parsed, Words
 from ._quote import in_int64, quote
+from ._rare import rare_fields
 from ._rng import GameRandom
 from ._words import (
     BASIC_LAND_BY_COLOR,
@@ -46,4 +48,5 @@ __all__ = [
     "builder",
     "in_int64",
     "quote",
+    "rare_fields",
 ]

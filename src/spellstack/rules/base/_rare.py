@@ -1,0 +1,67 @@
+"""Rare fields (``rare_fields``): a mutable dataclass whose instances mostly leave some fields at
+their defaults keeps those fields out of its slots, so that each instance is smaller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import MISSING, fields
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
+
+
+def rare_fields(*names: str) -> Callable[[type[_T]], type[_T]]:
+    """A class decorator, above ``@dataclass`` (not slotted): the class's other fields become
+    slots, and ``names`` are read from the class (their defaults) until an instance is given
+    another value, which its own dictionary then holds.
+
+    Every slot is 8 bytes in every instance; a field that almost every instance leaves at its
+    default costs nothing this way while it is left there. Reading such a field is slower than
+    reading a slot (Python does not specialize it), so ``names`` should be fields that the hot
+    paths rarely read. The generated ``__init__`` takes the same arguments as the dataclass's and
+    stores a rare field only when it is not its default object itself (``is not``: a value equal
+    to the default but of another type is kept). Everything else (``fields``, ``replace``,
+    equality, ``repr``, pickling) works as for the dataclass.
+    """
+
+    def decorate(cls: type[_T]) -> type[_T]:
+        every = fields(cls)  # type: ignore[arg-type]
+        rare = set(names)
+        for f in every:
+            if f.name in rare and (f.default is MISSING or not f.init):
+                raise TypeError(f"{cls.__name__}.{f.name}: a rare field needs a plain default")
+        unknown = rare - {f.name for f in every}
+        if unknown:
+            raise TypeError(f"{cls.__name__}: no field {sorted(unknown)[0]!r}")
+        slots = tuple(f.name for f in every if f.name not in rare)
+        defaults: dict[str, Any] = {}
+        params, body = [], []
+        for f in every:
+            if f.default is not MISSING:
+                defaults[f"_d_{f.name}"] = f.default
+                params.append(f"{f.name}=_d_{f.name}")
+            elif f.default_factory is not MISSING:
+                defaults[f"_f_{f.name}"] = f.default_factory
+                params.append(f"{f.name}=_MISSING")
+                body.append(f"    if {f.name} is _MISSING: {f.name} = _f_{f.name}()\n")
+            else:
+                params.append(f.name)
+            if f.name in rare:
+                body.append(f"    if {f.name} is not _d_{f.name}: self.{f.name} = {f.name}\n")
+            else:
+                body.append(f"    self.{f.name} = {f.name}\n")
+        namespace: dict[str, Any] = {**defaults, "_MISSING": MISSING}
+        exec(f"def __init__(self, {', '.join(params)}):\n{''.join(body)}", namespace)
+        init = namespace["__init__"]
+        init.__qualname__ = f"{cls.__qualname__}.__init__"
+        # As ``dataclass(slots=True)`` does: a new class, the slots' defaults (class
+        # attributes, which would hide the slots) left out; the rare fields' defaults kept.
+        body_dict = {k: v for k, v in cls.__dict__.items()
+                     if k not in slots and k not in ("__dict__", "__weakref__")}
+        body_dict["__slots__"] = (*slots, "__dict__")
+        body_dict["__init__"] = init
+        made: type[_T] = type(cls.__name__, cls.__bases__, body_dict)
+        return made
+
+    return decorate

@@ -1,0 +1,89 @@
+"""Rare fields (``rare_fields``): out of the slots while left at their defaults, and otherwise
+a dataclass like any other."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import sys
+from dataclasses import dataclass, field, fields, replace
+
+import pytest
+
+from spellstack.rules import GameObject
+from spellstack.rules.base import rare_fields
+
+
+@rare_fields("note", "marks")
+@dataclass
+class _Card:
+    name: str
+    tapped: bool = False
+    note: str = ""
+    marks: tuple[int, ...] = ()
+    seen: list[int] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _SlottedCard:
+    name: str
+    tapped: bool = False
+    note: str = ""
+    marks: tuple[int, ...] = ()
+    seen: list[int] = field(default_factory=list)
+
+
+def test_a_rare_field_left_at_its_default_takes_no_room_in_the_instance() -> None:
+    card = _Card("Bear")
+    assert card.__dict__ == {}
+    assert (card.note, card.marks, card.seen) == ("", (), [])
+    assert "note" not in _Card.__slots__ and "tapped" in _Card.__slots__  # type: ignore[attr-defined]
+
+
+def test_a_rare_field_given_a_value_keeps_it_in_the_instance_alone() -> None:
+    card, other = _Card("Bear", note="exiled"), _Card("Elk")
+    card.marks = (1, 2)
+    assert (card.note, card.marks) == ("exiled", (1, 2))
+    assert (other.note, other.marks) == ("", ())
+    assert card.__dict__ == {"note": "exiled", "marks": (1, 2)}
+
+
+def test_a_value_equal_to_the_default_but_another_object_is_kept() -> None:
+    card = _Card("Bear", note="", marks=[])  # type: ignore[arg-type]
+    assert card.marks == [] and card.__dict__ == {"marks": []}
+
+
+def test_the_class_is_still_the_dataclass_it_was() -> None:
+    card = _Card("Bear", True, "exiled", (3,), [1])
+    assert [f.name for f in fields(card)] == ["name", "tapped", "note", "marks", "seen"]
+    assert card == _Card("Bear", True, "exiled", (3,), [1]) and card != _Card("Bear")
+    assert repr(card) == "_Card(name='Bear', tapped=True, note='exiled', marks=(3,), seen=[1])"
+    assert replace(card, note="").note == "" and replace(card, note="").marks == (3,)
+    assert pickle.loads(pickle.dumps(card)) == card and copy.deepcopy(card) == card
+    assert _Card("Bear").seen is not _Card("Bear").seen
+
+
+def test_an_instance_at_its_defaults_is_no_larger_than_the_slotted_dataclass() -> None:
+    # Two rare fields pay for the instance's dictionary pointers (16 bytes), no more.
+    assert sys.getsizeof(_Card("Bear")) <= sys.getsizeof(_SlottedCard("Bear"))
+
+
+def test_a_game_object_keeps_its_rare_fields_out_of_its_slots() -> None:
+    obj = GameObject(100, 100, "Forest", 0, 0, "hand")
+    assert obj.__dict__ == {} and obj.targets == () and obj.cast_from == ""
+    assert "targets" not in GameObject.__slots__  # type: ignore[attr-defined]
+    # Less than its fields alone would take as slots (8 bytes each), headers left out.
+    assert sys.getsizeof(obj) < 8 * len(fields(GameObject))
+
+
+def test_a_rare_field_needs_a_plain_default() -> None:
+    with pytest.raises(TypeError, match=r"_Bad\.seen: a rare field needs a plain default"):
+        @rare_fields("seen")
+        @dataclass
+        class _Bad:
+            seen: list[int] = field(default_factory=list)
+    with pytest.raises(TypeError, match="_Worse: no field 'colour'"):
+        @rare_fields("colour")
+        @dataclass
+        class _Worse:
+            name: str = ""
