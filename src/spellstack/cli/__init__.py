@@ -9,8 +9,23 @@ from typing import cast
 
 from .. import __version__
 from .._printable import error_line
+from ..build import build_label
 from ..rules import SpellstackError
-from . import _bench, _cards, _chat, _fuzz, _play, _ratings, _replay, _scenario, _serve, _soak, _tournament, _trace
+from . import (
+    _bench,
+    _cards,
+    _chat,
+    _compile,
+    _fuzz,
+    _play,
+    _ratings,
+    _replay,
+    _scenario,
+    _serve,
+    _soak,
+    _tournament,
+    _trace,
+)
 from ._errors import CommandError
 from ._parser import Parser
 
@@ -22,7 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="spellstack",
         description="A Magic: The Gathering rules engine run as an actor-based async "
                     "simulation.")
-    parser.add_argument("--version", action="version", version=f"spellstack {__version__}")
+    parser.add_argument("--version", action="version", version=f"spellstack {__version__} ({build_label()})")
     # Each subcommand's parser is a Parser too (argparse makes them of the parent's class);
     # the functions that add them take any ArgumentParser's.
     sub = cast("argparse._SubParsersAction[argparse.ArgumentParser]",
@@ -39,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     _trace.add_parser(sub)
     _chat.add_parser(sub)
     _serve.add_parser(sub)
+    _compile.add_parser(sub)
     return parser
 
 

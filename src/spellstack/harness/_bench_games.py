@@ -17,6 +17,7 @@ import trio
 
 from ..actors import ENGINE_ERROR, play_one_game
 from ..bots import RandomBot
+from ..build import build_label
 from ..cards import load_cards
 from ..rules import Game
 from ..rules.layers import add_effect, characteristics, new_effect
@@ -55,13 +56,14 @@ async def measure_floor(seconds: float = 1.0) -> float:
 
 def machine() -> str:
     """The machine line every report starts with; the load average says how busy the machine
-    was when the run started (a shared machine's figures vary with it)."""
+    was when the run started (a shared machine's figures vary with it), and the build says
+    whether the compiled modules ran."""
     try:
         load = f", load average {os.getloadavg()[0]:.2f} at the start"
     except (AttributeError, OSError):  # not on every platform
         load = ""
     return (f"machine: {platform.machine()}, {os.cpu_count()} cores, Python "
-            f"{platform.python_version()}, {platform.system()}{load}")
+            f"{platform.python_version()}, {platform.system()}{load}; build: {build_label()}")
 
 
 async def bench_games(games: int, seed: int, out: list[str]) -> None:

@@ -355,8 +355,8 @@ def _build(kind: str, body: Any, types: Mapping[str, type] = MESSAGE_TYPES) -> A
     cls = types[kind]
     try:
         msg: Any = from_wire(cls, body)
-    except SchemaError as exc:
-        raise InvalidMessageError(f"invalid {kind} message: {exc}") from None
+    except SchemaError as bad:  # a name of its own: compiled code (mypyc) types each name once
+        raise InvalidMessageError(f"invalid {kind} message: {bad}") from None
     except Exception as exc:  # pragma: no cover - a bug, but never let it kill a game
         raise InvalidMessageError(
             f"invalid {kind} message: validation failed ({type(exc).__name__}: {exc})"
@@ -395,12 +395,12 @@ def _unpack(data: Any, hooks: dict[str, Any] | None = None) -> Any:
         reason = "nested too deeply"
     except msgpack.FormatError:
         reason = "not msgpack (reserved byte 0xc1)"
-    except _ExtRefused as exc:
-        reason = f"ext type {exc.code} not allowed"
+    except _ExtRefused as refused:  # each a name of its own: compiled code types each name once
+        reason = f"ext type {refused.code} not allowed"
     except UnicodeDecodeError:
         reason = "a string is not valid UTF-8"
-    except ValueError as exc:
-        text = str(exc)
+    except ValueError as bad:
+        text = str(bad)
         if "incomplete input" in text:
             reason = "truncated (incomplete msgpack data)"
         elif "max_bin_len" in text:

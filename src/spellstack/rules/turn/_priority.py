@@ -89,8 +89,11 @@ _ACTION_DEFAULTS = Action("pass")
 _ACTION_FIELDS = ("object_id", "ability", "targets", "x", "divide", "pay", "pay_as", "face",
                   "modes", "costs")
 """The fields of an ``Action`` besides its kind, in the order a refusal names them."""
+# Typed as what it is for any number of names: typeshed's overloads say a tuple, which compiled
+# code (mypyc) would check, and one name gives the value itself.
+_getter: Callable[..., Callable[[Action], object]] = attrgetter
 _UNUSED: dict[str, tuple[Callable[[Action], object], object]] = {
-    kind: (attrgetter(*unused), attrgetter(*unused)(_ACTION_DEFAULTS))
+    kind: (_getter(*unused), _getter(*unused)(_ACTION_DEFAULTS))
     for kind, used in _FIELDS_USED.items()
     for unused in [tuple(n for n in _ACTION_FIELDS if n not in used)]}
 """For each kind: what reads the fields it does not use at once (``attrgetter``: a tuple, or
