@@ -78,7 +78,9 @@ def test_a_tournament_killed_halfway_resumes_to_the_same_standings_and_games(tmp
                     str(tmp_path / "whole.json"))
     assert whole.returncode == 0, whole.stderr
     total = len(game_rows(tmp_path / "whole.db"))
-    proc = start_cli(*SIX, "--seed", "3", "--db", str(tmp_path / "part.db"), "--concurrency", "4")
+    # Each game written as it ends: the kill comes after about half of them, however fast they are.
+    proc = start_cli(*SIX, "--seed", "3", "--db", str(tmp_path / "part.db"), "--concurrency", "4",
+                     "--write-every", "0")
     try:
         wait_for_games(proc, total // 2)
         proc.send_signal(signal.SIGKILL)
@@ -107,7 +109,8 @@ def test_a_worker_process_killed_mid_tournament_loses_nothing(tmp_path: Path) ->
     assert whole.returncode == 0, whole.stderr
     total = len(game_rows(tmp_path / "whole.db"))
     proc = start_cli(*SIX, "--seed", "4", "--db", str(tmp_path / "part.db"), "--results",
-                     str(tmp_path / "part.json"), "--jobs", "2", "--concurrency", "4")
+                     str(tmp_path / "part.json"), "--jobs", "2", "--concurrency", "4",
+                     "--write-every", "0")  # a line as each game ends: the workers still play
     try:
         wait_for_games(proc, total // 3)
         workers = child_pids(proc.pid)
@@ -135,6 +138,8 @@ def test_bad_input_is_one_line_naming_it(tmp_path: Path) -> None:
         (["--format", "swiss", "--repeat", "2"], "--repeat is for a round robin or a gauntlet"),
         (["--repeat", "0"], "must be from 1 to 1000, got 0"),
         (["--repeat", "1001"], "must be from 1 to 1000, got 1001"),
+        (["--write-every", "-1"], "--write-every: must be from 0 to 3600 seconds, got -1"),
+        (["--write-every", "soon"], "--write-every: expected a number of seconds, got 'soon'"),
         (["--entrant", "random@gruul", "--entrant", f"random@{deck}"], "did you mean 'Grizzly Bears'"),
         (["--entrant", "nobot@gruul", "--entrant", "random@dimir"], "nobot"),
         (["--results", str(tmp_path / "missing" / "r.json")], "no folder"),

@@ -118,7 +118,9 @@ async def test_a_pairs_tournament_is_the_same_however_it_is_run(tmp_path: Path) 
         def stop_after_three(done: int, total: int, row: GameRow | None) -> None:
             if done == 3:
                 scope.cancel()
-        await play_tournament(settings, db=tmp_path / "part.db", concurrency=2, progress=stop_after_three)
+        # Each game written as it ends (no batches), so the stop comes after the third of eight.
+        await play_tournament(settings, db=tmp_path / "part.db", concurrency=2, progress=stop_after_three,
+                              batch_seconds=0)
     with sqlite3.connect(tmp_path / "part.db") as db:
         assert 3 <= db.execute("SELECT COUNT(*) FROM games").fetchone()[0] < len(one.rows)
     resumed = await play_tournament(settings, db=tmp_path / "part.db", resume=True)

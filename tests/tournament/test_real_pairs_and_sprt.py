@@ -128,7 +128,9 @@ def _gone_within(session: int, seconds: float) -> list[int]:
 def _kill_midway(args: tuple[str, ...], db: Path, results: Path, games: int) -> list[tuple[object, ...]]:
     """Start the tournament with two workers, SIGKILL its whole process group once ``games``
     games have ended, check that none of its processes is left; the rows it recorded."""
-    proc = start_cli(*args, "--db", str(db), "--results", str(results), *SPREAD, new_session=True)
+    # Each game written as it ends, so that the kill comes while games are still to be played.
+    proc = start_cli(*args, "--db", str(db), "--results", str(results), *SPREAD, "--write-every", "0",
+                     new_session=True)
     with proc:
         try:
             wait_for_games(proc, games)

@@ -20,6 +20,7 @@ from ..cards import DECKS, load_cards
 from ..rules import DEFAULT_TURN_LIMIT
 from ..tournament import (
     BACKENDS,
+    BATCH_SECONDS,
     BUILT_IN_BOTS,
     DEFAULT_BOT_MEMORY,
     DEFAULT_DB,
@@ -88,6 +89,22 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not 0 < value <= 86_400:
         raise argparse.ArgumentTypeError(f"must be more than 0 and at most 86400 seconds, got {text}")
+    return value
+
+
+MAX_WRITE_EVERY = 3600.0
+"""The longest ``--write-every`` may be (an hour)."""
+
+
+def _write_every(text: str) -> float:
+    """An argparse type: seconds finished games may wait to be written together, 0 to an hour."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 <= value <= MAX_WRITE_EVERY:
+        raise argparse.ArgumentTypeError(
+            f"must be from 0 to {MAX_WRITE_EVERY:g} seconds, got {text}")
     return value
 
 
@@ -204,6 +221,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--deadline", type=_seconds, default=DEFAULT_DEADLINE, metavar="SECONDS",
                    help=f"seconds each bot has for each decision; a bot over it forfeits the game "
                         f"(default {DEFAULT_DEADLINE:g})")
+    p.add_argument("--write-every", type=_write_every, default=BATCH_SECONDS, metavar="SECONDS",
+                   help=f"finished games are written to --db together, at most SECONDS after "
+                        f"the last write (default {BATCH_SECONDS:g}); 0 writes each game the "
+                        f"moment it ends. A kill loses only the games waiting")
     p.add_argument("--trust", action="store_true",
                    help="run Python class bots (module:Class, file.py:Class) in the tournament's "
                         "own processes, which is faster; without it each runs in a bot process "
@@ -629,7 +650,8 @@ def run(args: argparse.Namespace) -> int:
             concurrency=args.concurrency, trace_dir=args.trace_dir, progress=progress,
             backend=args.backend, scheduler=args.scheduler, resuming=resuming,
             interim=interim, interval=args.rating_interval,
-            record_dir=None if args.record_dir is None else args.record_dir.resolve())
+            record_dir=None if args.record_dir is None else args.record_dir.resolve(),
+            batch_seconds=args.write_every)
 
     try:
         played = trio.run(play if lobby is None else _served(args, lobby, play))
