@@ -19,9 +19,9 @@ which is sans-IO) does not import the others with this package.
 """
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ._lazy import lazy_names
 from ._version import __version__
 
 if TYPE_CHECKING:
@@ -73,8 +73,6 @@ _HOMES = {
                          "read_trace", "replay_trace"),
     "spellstack.tournament": ("TournamentSettings", "play_tournament"),
 }
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
-"""The module each public name comes from."""
 
 __all__ = [
     "DECKS",
@@ -123,15 +121,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, imported from its module on first use (PEP 562)."""
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'spellstack' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_HOME_OF, __getattr__, __dir__ = lazy_names(__name__, _HOMES, globals(), __all__)

@@ -12,12 +12,16 @@ ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("scipy", "numpy", "networkx", "pytest")
 
 
-def test_the_command_line_starts_without_the_heavy_libraries() -> None:
-    code = ("import sys; import spellstack.cli, spellstack.server; "
-            f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))")
+def _loaded(imports: str, modules: tuple[str, ...]) -> list[str]:
+    """Which of ``modules`` a fresh interpreter has loaded after running ``imports``."""
+    code = f"import sys; {imports}; print(' '.join(m for m in {modules!r} if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                           cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
-    assert done.stdout == "\n", done.stdout
+    return done.stdout.split()
+
+
+def test_the_command_line_starts_without_the_heavy_libraries() -> None:
+    assert _loaded("import spellstack.cli, spellstack.server", HEAVY) == []
 
 
 WRITERS = ("structlog", "rich", "pygments", "jinja2")
@@ -26,11 +30,7 @@ WRITERS = ("structlog", "rich", "pygments", "jinja2")
 
 
 def test_the_command_line_and_the_actors_load_no_trace_writer_until_one_is_written() -> None:
-    code = ("import sys; import spellstack.cli, spellstack.actors, spellstack.trace; "
-            f"print(' '.join(m for m in {WRITERS!r} if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
-    assert done.stdout == "\n", done.stdout
+    assert _loaded("import spellstack.cli, spellstack.actors, spellstack.trace", WRITERS) == []
 
 
 SERVING = ("trio_websocket", "spellstack.server._server", "spellstack.chat._game_host")
@@ -39,9 +39,5 @@ host (about 4 MB resident with their imports)."""
 
 
 def test_the_command_line_loads_no_server_until_a_command_serves() -> None:
-    code = ("import sys; import spellstack.cli, spellstack.server, spellstack.chat; "
-            "from spellstack.server import DEFAULT_PORT; "
-            f"print(' '.join(m for m in {SERVING!r} if m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                          cwd=ROOT, env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
-    assert done.stdout == "\n", done.stdout
+    assert _loaded("import spellstack.cli, spellstack.server, spellstack.chat; "
+                   "from spellstack.server import DEFAULT_PORT", SERVING) == []

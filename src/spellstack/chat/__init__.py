@@ -10,8 +10,9 @@ with ``render_view``. See ``docs/chat.md``.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ._chat_host import ChatHost
@@ -36,21 +37,19 @@ if TYPE_CHECKING:
 # Loaded when first used: the command line and the server name a few of these, and only
 # `spellstack chat` and a server's chat games need the rest (asyncio, trio-websocket, Telegram).
 _HOMES = {
-    "_chat_host": ("ChatHost",),
-    "_commands": ("LOCAL_COMMANDS", "PRIORITY_VERBS", "Parsed", "help_text", "parse_command"),
-    "_decks": ("DeckRefused", "DeckShelf"),
-    "_feed": ("FEED_KINDS", "feed_lines"),
-    "_game_host": ("Answered", "ChatError", "Done", "GameHost", "GameInfo", "HostStatistics", "Outbox",
+    "._chat_host": ("ChatHost",),
+    "._commands": ("LOCAL_COMMANDS", "PRIORITY_VERBS", "Parsed", "help_text", "parse_command"),
+    "._decks": ("DeckRefused", "DeckShelf"),
+    "._feed": ("FEED_KINDS", "feed_lines"),
+    "._game_host": ("Answered", "ChatError", "Done", "GameHost", "GameInfo", "HostStatistics", "Outbox",
                    "TextHook"),
-    "_remote_host": ("CONNECTION_LOST", "RemoteGameHost"),
-    "_render": ("MESSAGE_LIMIT", "Numbering", "render_board", "render_hand", "render_question",
+    "._remote_host": ("CONNECTION_LOST", "RemoteGameHost"),
+    "._render": ("MESSAGE_LIMIT", "Numbering", "render_board", "render_hand", "render_question",
                 "render_stack", "render_view"),
-    "_seats": ("HUMAN_STOPS", "BotSeat", "HumanSeat", "SeatTimeout"),
-    "_telegram": ("SEND_FAILURES", "TelegramChat", "TelegramMissing", "build_application", "to_telegram_html"),
-    "_trio_host": ("TrioGameHost",),
+    "._seats": ("HUMAN_STOPS", "BotSeat", "HumanSeat", "SeatTimeout"),
+    "._telegram": ("SEND_FAILURES", "TelegramChat", "TelegramMissing", "build_application", "to_telegram_html"),
+    "._trio_host": ("TrioGameHost",),
 }
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
-"""The module each public name comes from."""
 
 __all__ = [
     "CONNECTION_LOST",
@@ -93,14 +92,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'spellstack.chat' has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_HOME_OF, __getattr__, __dir__ = lazy_names(__name__, _HOMES, globals(), __all__)

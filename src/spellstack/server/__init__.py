@@ -37,8 +37,9 @@ threat model ``docs/server-security.md``.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ._chat import MAX_TIME_LIMIT, MIN_TIME_LIMIT, ChatGame, ChatService, plan_chat
@@ -95,26 +96,24 @@ if TYPE_CHECKING:
 # only `spellstack serve` (and `tournament --serve`, `bench --serve`) needs the server itself,
 # trio-websocket and asyncio (about 4 MB resident).
 _HOMES = {
-    "_chat": ("MAX_TIME_LIMIT", "MIN_TIME_LIMIT", "ChatGame", "ChatService", "plan_chat"),
-    "_connection": ("CLOSE_GOING_AWAY", "CLOSE_NORMAL", "CLOSE_POLICY", "CLOSE_SERVER_ERROR", "CLOSE_TOO_BIG",
+    "._chat": ("MAX_TIME_LIMIT", "MIN_TIME_LIMIT", "ChatGame", "ChatService", "plan_chat"),
+    "._connection": ("CLOSE_GOING_AWAY", "CLOSE_NORMAL", "CLOSE_POLICY", "CLOSE_SERVER_ERROR", "CLOSE_TOO_BIG",
                     "CLOSE_TRY_AGAIN", "CLOSE_UNSUPPORTED", "CLOSE_WAIT", "Connection", "ConnectionGone"),
-    "_entrants": ("ENTRANT_CONNECTIONS", "TOURNAMENT_OVER", "WITHDRAWN", "EntrantLobby", "RemoteEntrant"),
-    "_games": ("MAX_DEADLINE", "MAX_SEATS", "MAX_TURN_LIMIT", "MIN_DEADLINE", "PLAYER_NAME", "SEED_LIMIT",
+    "._entrants": ("ENTRANT_CONNECTIONS", "TOURNAMENT_OVER", "WITHDRAWN", "EntrantLobby", "RemoteEntrant"),
+    "._games": ("MAX_DEADLINE", "MAX_SEATS", "MAX_TURN_LIMIT", "MIN_DEADLINE", "PLAYER_NAME", "SEED_LIMIT",
                "GameRequestError", "HostedGame", "game_over", "plan_game"),
-    "_load": ("LOAD_DECKS", "LoadReport", "bench_load"),
-    "_rate": ("MessageRate",),
-    "_remote_seat": ("REMOTE_ENTRANT", "Outcome", "RemoteSeat"),
-    "_server": ("GameServer", "serve"),
-    "_sessions": ("TOKEN_REFUSED", "Session"),
-    "_settings": ("DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_GRACE", "DEFAULT_HELLO_TIMEOUT", "DEFAULT_HOST",
+    "._load": ("LOAD_DECKS", "LoadReport", "bench_load"),
+    "._rate": ("MessageRate",),
+    "._remote_seat": ("REMOTE_ENTRANT", "Outcome", "RemoteSeat"),
+    "._server": ("GameServer", "serve"),
+    "._sessions": ("TOKEN_REFUSED", "Session"),
+    "._settings": ("DEFAULT_CONNECTIONS_PER_ADDRESS", "DEFAULT_GRACE", "DEFAULT_HELLO_TIMEOUT", "DEFAULT_HOST",
                   "DEFAULT_MAX_GAMES", "DEFAULT_MAX_SPECTATORS", "DEFAULT_MESSAGES_PER_SECOND",
                   "DEFAULT_PORT", "DEFAULT_SEND_BUFFER", "DEFAULT_SEND_TIMEOUT", "MAX_SEND_BUFFER",
                   "MIN_FRAME_BYTES", "MIN_SEND_BUFFER", "ServerSettings"),
-    "_spectators": ("BATCH_EVENTS", "NOT_WATCHED", "SpectatorFeed"),
-    "_tokens": ("MAX_TOKEN_LENGTH", "TOKEN_BYTES", "Grant", "TokenBook", "new_token"),
+    "._spectators": ("BATCH_EVENTS", "NOT_WATCHED", "SpectatorFeed"),
+    "._tokens": ("MAX_TOKEN_LENGTH", "TOKEN_BYTES", "Grant", "TokenBook", "new_token"),
 }
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
-"""The module each public name comes from."""
 
 __all__ = [
     "BATCH_EVENTS",
@@ -183,14 +182,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'spellstack.server' has no attribute {name!r}")
-    value = getattr(import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_HOME_OF, __getattr__, __dir__ = lazy_names(__name__, _HOMES, globals(), __all__)

@@ -18,8 +18,9 @@ names it uses; the command line (``spellstack.cli``) calls it.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ..seats import (
@@ -126,43 +127,41 @@ if TYPE_CHECKING:
 # Loaded when first used: a worker process needs the games and the wire, the command line
 # the entrants' names, and neither the bench, the database nor the ratings.
 _HOMES = {
-    "_batches": ("Batch", "play_batch"),
-    "_throughput": ("Losses", "Pace", "TournamentRun", "bench_entrants", "bench_memory",
+    "._batches": ("Batch", "play_batch"),
+    "._throughput": ("Losses", "Pace", "TournamentRun", "bench_entrants", "bench_memory",
                     "bench_tournament", "load_average", "time_tournament", "worker_start_up"),
-    "_dask": ("ClusterError", "Dask"),
-    "_executors": ("Executor", "InProcess"),
-    "_games": ("DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"),
-    "_keys": ("KeyFileError", "key_from_seed", "keyed_seed", "new_key", "read_key_file"),
-    "_play": ("BACKENDS", "play_tournament"),
-    "_match": ("MatchSpec", "Score", "games_to_win", "knockout_score", "match_score", "next_game",
+    "._dask": ("ClusterError", "Dask"),
+    "._executors": ("Executor", "InProcess"),
+    "._games": ("DEFAULT_DEADLINE", "Contestant", "GameRow", "GameSpec", "play_spec", "untimed"),
+    "._keys": ("KeyFileError", "key_from_seed", "keyed_seed", "new_key", "read_key_file"),
+    "._play": ("BACKENDS", "play_tournament"),
+    "._match": ("MatchSpec", "Score", "games_to_win", "knockout_score", "match_score", "next_game",
                "next_pair_game", "pair_score", "seat_order"),
-    "_pairings": ("FORMATS", "PAIRING_VERSION", "Pairing", "gauntlet", "round_robin", "swiss_pairings",
+    "._pairings": ("FORMATS", "PAIRING_VERSION", "Pairing", "gauntlet", "round_robin", "swiss_pairings",
                   "swiss_rounds"),
-    "_pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
-    "_ratings": ("Rating", "ratings"),
-    "_rating_list": ("BOOTSTRAP_SEED", "RESAMPLES", "EntrantRating", "ListEntrant", "ListGame",
+    "._pairs": ("GameOutcome", "PairLine", "elo_difference", "format_pair_line", "los", "pair_line", "pair_lines"),
+    "._ratings": ("Rating", "ratings"),
+    "._rating_list": ("BOOTSTRAP_SEED", "RESAMPLES", "EntrantRating", "ListEntrant", "ListGame",
                      "ListGames", "RatingList", "RatingListError", "format_rating_list", "rating_list",
                      "rating_list_csv", "rating_list_json", "read_list_games"),
-    "_report": ("GamePairs", "Report", "field_table", "games_csv", "interim_lines", "pair_text", "report",
+    "._report": ("GamePairs", "Report", "field_table", "games_csv", "interim_lines", "pair_text", "report",
                 "results_json", "round_lines", "standings_csv", "standings_table", "top_cut_lines"),
-    "_in_order": ("first_entrant_scores", "sprt_of"),
-    "_sprt_simulation": ("SimulationSummary", "bernoulli_pair_chances", "simulate_sprt"),
-    "_sprt": ("SPRT_MODELS", "SprtError", "SprtResult", "SprtSettings", "format_sprt_line", "llr_pentanomial",
+    "._in_order": ("first_entrant_scores", "sprt_of"),
+    "._sprt_simulation": ("SimulationSummary", "bernoulli_pair_chances", "simulate_sprt"),
+    "._sprt": ("SPRT_MODELS", "SprtError", "SprtResult", "SprtSettings", "format_sprt_line", "llr_pentanomial",
               "llr_trinomial", "parse_sprt", "sprt_bounds", "sprt_status"),
-    "_elo": ("EloEstimate", "elo_pentanomial", "elo_wdl", "format_pairs_line", "pentanomial_counts"),
-    "_run": ("TOP_CUTS", "KnockoutResult", "Played", "RunningTournament", "TournamentSettings",
+    "._elo": ("EloEstimate", "elo_pentanomial", "elo_wdl", "format_pairs_line", "pentanomial_counts"),
+    "._run": ("TOP_CUTS", "KnockoutResult", "Played", "RunningTournament", "TournamentSettings",
              "TournamentStatistics", "run_tournament"),
-    "_standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
-    "_row_writer": ("BATCH_ROWS", "BATCH_SECONDS", "RowWriter"),
-    "_store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
-    "_ipc": ("WorkerEntrant",),
-    "_workers": ("MAX_DEATHS", "Processes", "WorkerSetupError"),
+    "._standings": ("FLOOR", "MatchResult", "Standing", "match_points", "standings"),
+    "._row_writer": ("BATCH_ROWS", "BATCH_SECONDS", "RowWriter"),
+    "._store": ("DEFAULT_DB", "ResultsStore", "StoredTournament", "StoreError", "settings_key"),
+    "._ipc": ("WorkerEntrant",),
+    "._workers": ("MAX_DEATHS", "Processes", "WorkerSetupError"),
     # The bots and entrants are the seats' (``spellstack.seats``), named here too.
     "..seats": ("BUILT_IN_BOTS", "BotFactory", "DEFAULT_BOT_MEMORY", "Entrant", "EntrantError",
                 "MIN_BOT_MEMORY", "built_in_entrants", "load_bot", "parse_entrant"),
 }
-_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
-"""The module each public name comes from."""
 
 __all__ = [
     "BACKENDS",
@@ -299,15 +298,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    """A public name, imported from its module on first use (PEP 562)."""
-    module = _HOME_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'spellstack.tournament' has no attribute {name!r}")
-    value = getattr(import_module(module if module.startswith("..") else f".{module}", __name__), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+_HOME_OF, __getattr__, __dir__ = lazy_names(__name__, _HOMES, globals(), __all__)
