@@ -16,6 +16,7 @@ import itertools
 import sys
 import types
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from ..rules import (
@@ -72,13 +73,49 @@ def _attribute_docs(source: str, body: Callable[[ast.Module], list[ast.stmt]]) -
     return docs
 
 
+def _module_source(module: types.ModuleType) -> str:
+    """A module's source, read from its ``.py`` file when the module runs compiled (the
+    optional compiled build: an extension module beside its source has none of its own)."""
+    try:
+        return inspect.getsource(module)
+    except (OSError, TypeError):
+        # Beside the compiled module, in its package's folder (packages are not compiled).
+        package, _, leaf = module.__name__.rpartition(".")
+        folder = Path(next(iter(sys.modules[package].__path__)))
+        return (folder / f"{leaf}.py").read_text("utf-8")
+
+
+def _class_source(klass: type) -> str:
+    """A class's source, found in its module's source when the class runs compiled."""
+    try:
+        return inspect.getsource(klass)
+    except (OSError, TypeError):
+        source = _module_source(sys.modules[klass.__module__])
+        for node in ast.parse(source).body:
+            if isinstance(node, ast.ClassDef) and node.name == klass.__name__:
+                return ast.get_source_segment(source, node) or ""
+        raise
+
+
+def _function_doc(func: Callable[..., Any]) -> str | None:
+    """A function's docstring, read from its module's source when the function runs compiled
+    (a compiled function keeps none)."""
+    if func.__doc__ is not None:
+        return func.__doc__
+    source = _module_source(sys.modules[func.__module__])
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef) and node.name == func.__name__:
+            return ast.get_docstring(node, clean=False)
+    return None
+
+
 def field_docs(cls: type) -> dict[str, str]:
     """The docstring under each field of the dataclass ``cls`` (or of a class it derives from)."""
     docs: dict[str, str] = {}
     for klass in reversed(cls.__mro__):
         if klass is object or not dataclasses.is_dataclass(klass):
             continue
-        docs.update(_attribute_docs(inspect.getsource(klass), lambda tree: [
+        docs.update(_attribute_docs(_class_source(klass), lambda tree: [
             s for node in tree.body if isinstance(node, ast.ClassDef) for s in node.body]))
     return docs
 
@@ -96,7 +133,7 @@ def _kind_docs() -> dict[str, str]:
                  if name.rpartition(".")[0] in packages)]
     for module in modules:
         assert module is not None
-        written = _attribute_docs(inspect.getsource(module), lambda tree: tree.body)
+        written = _attribute_docs(_module_source(module), lambda tree: tree.body)
         for name, doc in written.items():
             kind = _arg_kind(getattr(module, name, None))
             if kind is not None:
@@ -440,7 +477,7 @@ def _registries() -> list[str]:
     for verb, spec in LAYER_VERBS.items():
         args = ", ".join(f"`{name}` ({kind})" for name, kind in spec.args.items()) or "—"
         lines.append(f"| `{verb}` | {spec.layer} | {spec.rule} | {args} | "
-                     f"{_text(spec.apply.__doc__)} |")
+                     f"{_text(_function_doc(spec.apply))} |")
     lines += ["", "## Cost options", "",
               "What a `cost_options` table's `name` may be (`COST_OPTIONS`, 601.2b): an "
               "additional cost is paid on top of the mana cost (118.8), an alternative one "
