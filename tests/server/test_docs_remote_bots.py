@@ -57,16 +57,21 @@ def test_serve_prints_where_it_listens_and_stops_cleanly_on_ctrl_c(tmp_path: Pat
     traces = tmp_path / "traces"  # made by serve
     with subprocess.Popen([sys.executable, "-m", "spellstack", "serve", "--port", "0", "--trace-dir", str(traces)],
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path) as serve:
-        assert serve.stdout is not None and serve.stderr is not None
-        line = serve.stdout.readline().rstrip("\n")
-        port = int(re.findall(r"127\.0\.0\.1:(\d+)", line)[0])
-        assert line == listening.replace("8765", str(port))
-        played = subprocess.run([sys.executable, str(ROOT / "examples" / "remote_bot.py"), f"ws://127.0.0.1:{port}",
-                                 "--seed", "1"], capture_output=True, text=True, timeout=30, check=True)
-        assert played.stdout == _blocks("text")[0]
-        serve.send_signal(signal.SIGINT)
-        assert serve.wait(timeout=30) == 0
-        log = serve.stderr.read()
+        try:  # a failed check kills serve: leaving the block waits for it
+            assert serve.stdout is not None and serve.stderr is not None
+            line = serve.stdout.readline().rstrip("\n")
+            port = int(re.findall(r"127\.0\.0\.1:(\d+)", line)[0])
+            assert line == listening.replace("8765", str(port))
+            played = subprocess.run([sys.executable, str(ROOT / "examples" / "remote_bot.py"),
+                                     f"ws://127.0.0.1:{port}", "--seed", "1"],
+                                    capture_output=True, text=True, timeout=30, check=True)
+            assert played.stdout == _blocks("text")[0]
+            serve.send_signal(signal.SIGINT)
+            log = serve.communicate(timeout=30)[1]  # reads stderr as it comes: a full pipe can't block serve
+            assert serve.returncode == 0, log
+        finally:
+            if serve.poll() is None:
+                serve.kill()
     assert log.endswith("spellstack serve: stopped\n")
     assert "over on turn" in log
     [trace] = traces.glob("g*.jsonl")
