@@ -362,5 +362,5 @@ def bench_concurrent(seeds: Sequence[int], n: int, out: list[str], progress: boo
     out.append(f"resident memory: {flight.peak_rss / 1024:.1f} MB at most while the games ran, "
                f"{before / 1024:.1f} MB before: growth {growth / 1024:.1f} MB = "
                f"{growth / max(flight.peak, 1):.0f} kB per game in flight; process peak "
-               f"(ru_maxrss) {peak / 1024:.1f} MB (target: 1,000 games in flight under 200 MB)")
+               f"(ru_maxrss) {peak / 1024:.1f} MB (target: 1,000 games in flight under 150 MB)")
     return outcomes, flight.peak
