@@ -88,6 +88,12 @@ class Holds1000MiB(_Holds):
     SIZE = 1000 << 20
 
 
+class Holds1GiB(_Holds):
+    """Holds 1 GiB: the whole default limit, over it whatever its process holds besides."""
+
+    SIZE = 1 << 30
+
+
 class Holds400MB(_Holds):
     """Holds 400 MB."""
 
