@@ -10,7 +10,9 @@ from dataclasses import dataclass, field, fields, replace
 
 import pytest
 
-from spellstack.rules import GameObject
+from spellstack.bots import RandomBot
+from spellstack.cards import DECKS, load_cards, load_deck
+from spellstack.rules import GameObject, new_game, play_sync, view_for
 from spellstack.rules.base import rare_fields
 
 
@@ -46,6 +48,12 @@ def test_a_rare_field_given_a_value_keeps_it_in_the_instance_alone() -> None:
     assert (card.note, card.marks) == ("exiled", (1, 2))
     assert (other.note, other.marks) == ("", ())
     assert card.__dict__ == {"note": "exiled", "marks": (1, 2)}
+
+
+def test_deleting_a_rare_field_puts_it_back_to_its_default() -> None:
+    card = _Card("Bear", note="exiled")
+    del card.note
+    assert card.note == "" and card.__dict__ == {} and card == _Card("Bear")
 
 
 def test_a_value_equal_to_the_default_but_another_object_is_kept() -> None:
@@ -87,3 +95,23 @@ def test_a_rare_field_needs_a_plain_default() -> None:
         @dataclass
         class _Worse:
             name: str = ""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_game_objects_keep_only_values_other_than_the_defaults_in_their_dictionaries(seed: int) -> None:
+    # Each object or last known information a game keeps pays for a dictionary only for a rare
+    # field that is not its default: one that was set back to it is deleted (``rare_fields``).
+    cards = load_cards()
+    game = new_game(cards, [(name, load_deck(deck, cards).cards)
+                            for name, deck in (("Ann", DECKS[0]), ("Ben", DECKS[1]))], seed)
+    bots = [RandomBot(seed * 2 + 1), RandomBot(seed * 2 + 2)]
+    stored: list[tuple[int, str]] = []
+
+    def look(g: object) -> None:
+        st = game.state
+        for obj in (*st.objects.values(), *st.lki.values()):
+            stored.extend((obj.id, name) for name, value in obj.__dict__.items()
+                          if value == getattr(GameObject, name))
+
+    play_sync(game, lambda d: bots[d.player].decide(view_for(game, d.player), d), look)
+    assert game.state.lki and stored == []

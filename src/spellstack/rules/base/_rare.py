@@ -22,7 +22,9 @@ def rare_fields(*names: str) -> Callable[[type[_T]], type[_T]]:
     paths rarely read. The generated ``__init__`` takes the same arguments as the dataclass's and
     stores a rare field only when it is not its default object itself (``is not``: a value equal
     to the default but of another type is kept). Everything else (``fields``, ``replace``,
-    equality, ``repr``, pickling) works as for the dataclass.
+    equality, ``repr``, pickling) works as for the dataclass. Assigning a rare field stores
+    the value in the instance's dictionary, the default too: set one only when it is not its
+    default, and ``del obj.field`` puts it back to the default (the value leaves the dictionary).
     """
 
     def decorate(cls: type[_T]) -> type[_T]:

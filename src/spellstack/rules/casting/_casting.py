@@ -430,12 +430,21 @@ def begin_cast(game: Game, seat: int, action: Action, during: ResolutionCast | N
                         face_down=face_down)
     if origin != "hand":
         spell.cast_from = origin
-    spell.targets = action.targets
-    spell.target_groups = groups
-    spell.x = action.x
-    spell.modes = tuple(sorted(action.modes))
-    spell.divide = divide
-    spell.cast_costs = tuple(o.name for o in chosen)
+    # Rare fields (``GameObject``): each set only when not its default, so that a spell
+    # without targets, X, modes or costs chosen keeps no dictionary (nor does its last known
+    # information, kept for the rest of the game).
+    if action.targets:
+        spell.targets = action.targets
+    if groups:
+        spell.target_groups = groups
+    if action.x:
+        spell.x = action.x
+    if action.modes:
+        spell.modes = tuple(sorted(action.modes))
+    if divide:
+        spell.divide = divide
+    if chosen:
+        spell.cast_costs = tuple(o.name for o in chosen)
     if bestowed or (face.name != obj.name and not face_down):
         spell.bestowed = bestowed
         game.changed()  # its characteristics are the face's, or a bestowed Aura's (702.103b)

@@ -32,6 +32,10 @@ def spell_target_requirements(game: Game, spell: GameObject) -> tuple[TargetSpec
     return spell_target_specs(defn)
 
 
+_CHOICES = ("targets", "target_groups", "x", "modes", "divide", "cast_costs", "bestowed")
+"""The choices made for a spell as it was cast that a copy of it copies (707.10)."""
+
+
 def copy_spell(game: Game, spell: GameObject, controller: int, *, new_targets: bool = True,
                except_supertypes: tuple[str, ...] = ()) -> Proc[GameObject]:
     """707.10: put a copy of ``spell`` (on the stack) onto the stack; returns the copy.
@@ -47,11 +51,14 @@ def copy_spell(game: Game, spell: GameObject, controller: int, *, new_targets: b
     st = game.state
     copy = create_object(game, spell.name, controller, "stack", controller=controller)
     copy.is_copy = True
-    copy.targets, copy.target_groups = spell.targets, spell.target_groups
-    copy.x, copy.modes, copy.divide = spell.x, spell.modes, spell.divide
-    copy.cast_costs, copy.bestowed = spell.cast_costs, spell.bestowed
+    for name in _CHOICES:
+        value = getattr(spell, name)
+        if value != getattr(GameObject, name):  # a rare field keeps only what is not its default
+            setattr(copy, name, value)
     # 707.9b: a copy of a copy copies the exceptions too (they are copiable values).
-    copy.except_supertypes = tuple(dict.fromkeys(spell.except_supertypes + except_supertypes))
+    exceptions = tuple(dict.fromkeys(spell.except_supertypes + except_supertypes))
+    if exceptions:
+        copy.except_supertypes = exceptions
     if game.logging():
         tgt = (" targeting " + ", ".join(visible_name(game, t) for t in copy.targets)
                if copy.targets else "")

@@ -398,7 +398,8 @@ def _regenerate(obj_id: int, shield: Shield) -> Replacement[DestroyEvent]:
         obj = st.objects[obj_id]
         obj.tapped = True
         obj.damage = 0
-        obj.deathtouch_damage = False
+        if obj.deathtouch_damage:
+            del obj.deathtouch_damage  # back to its default (a rare field: ``GameObject``)
         if st.combat is not None:
             st.combat.attackers.pop(obj_id, None)
             st.combat.blockers.pop(obj_id, None)

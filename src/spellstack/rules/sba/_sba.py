@@ -127,7 +127,7 @@ def _forget_deathtouch(damaged: Collection[Permanent]) -> None:
     it looked at."""
     for o, _ in damaged:
         if o.deathtouch_damage:
-            o.deathtouch_damage = False
+            del o.deathtouch_damage  # back to its default (a rare field: ``GameObject``)
 
 
 def _zero_loyalty(game: Game, planeswalkers: Collection[Permanent]) -> list[SBAHit]:

@@ -101,7 +101,8 @@ def _cleanup(game: Game) -> None:
     for oid in st.battlefield:
         obj = st.objects[oid]
         obj.damage = 0
-        obj.deathtouch_damage = False
+        if obj.deathtouch_damage:
+            del obj.deathtouch_damage  # back to its default (a rare field: ``GameObject``)
     end_durations(game, "cleanup")  # 514.2: "until end of turn" effects end
     st.shields = []  # 514.2: regeneration and prevention shields last "this turn"
 
