@@ -28,6 +28,7 @@ from spellstack.rules.views import (
     new_object_view,
     new_player_public,
     new_player_view,
+    shared_view,
     view_changes,
 )
 
@@ -227,8 +228,14 @@ _TYPES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 def _shared(o: ObjectView) -> ObjectView:
-    """``o``, or an equal view whose name and types are shared with earlier views: a decoded
-    message brings its own copy of every string, and a mirror keeps each view it was given."""
+    """The view equal to ``o`` made before (``shared_view``), or ``o`` with its name and types
+    shared with earlier views: a decoded message brings its own copy of every value, and a
+    mirror keeps each view it was given as long as it is shown."""
+    return shared_view(_fresh(o))
+
+
+def _fresh(o: ObjectView) -> ObjectView:
+    """``o``, or an equal view whose name and types are shared with earlier views."""
     name, types = o.name, o.types
     n = _NAMES.get(name)
     if n is None and len(_NAMES) < _SHARED_LIMIT:

@@ -5,6 +5,7 @@ every text and question, a seat's view of the game, and what changed since its l
 from ._asking import ask_choose, ask_keys, ask_word, ask_yes_no
 from ._building import ViewMemo, view_for
 from ._changes import view_changes
+from ._sharing import shared_view
 from ._types import (
     ClockState,
     ObjectMarks,
@@ -38,6 +39,7 @@ __all__ = [
     "new_player_view",
     "ref_visible_to",
     "seats_seeing",
+    "shared_view",
     "view_changes",
     "view_for",
     "visible_name",

@@ -8,6 +8,7 @@ from typing import Any
 from ..game import Game
 from ..registry import COUNTER_KINDS
 from ..state import GameObject
+from ._sharing import shared_view
 from ._types import (
     ObjectMarks,
     ObjectView,
@@ -161,6 +162,7 @@ class _Build:
                 if known is not None and known == view:
                     view = known
                 else:
+                    view = shared_view(view)
                     fresh.append(view)
                 out.append(view)
                 continue
@@ -200,9 +202,10 @@ class _Build:
                     and known.marks is None):
                 out.append(known)
                 continue
-            view = new_object_view(i, c.name, obj.owner, controller, types, obj.tapped,
-                                   obj.damage, power, toughness, counters, obj.attached_to,
-                                   obj.sick, attacking, blocking, None)
+            # Shared (``shared_view``): every seat that sees it keeps the one view.
+            view = shared_view(new_object_view(i, c.name, obj.owner, controller, types,
+                                               obj.tapped, obj.damage, power, toughness, counters,
+                                               obj.attached_to, obj.sick, attacking, blocking, None))
             out.append(view)
             fresh.append(view)
         return out

@@ -73,6 +73,13 @@ class ObjectView:
     """A battle's protector, a sector, a merged permanent's cards (``ObjectMarks``); None for a
     permanent with none of them, and for a card in any other zone."""
 
+    def __hash__(self) -> int:
+        # Some of the fields: equal views still hash alike, and views of one object differ
+        # mostly in these, at a fraction of the cost of hashing every field (the names, types,
+        # counters and marks are tuples and strings; ``shared_view`` hashes each view it keeps).
+        return hash((self.id, self.name, self.tapped, self.damage, self.power, self.toughness,
+                     self.sick, self.attacking))
+
 
 @dataclass(frozen=True, slots=True)
 class StackItemView:

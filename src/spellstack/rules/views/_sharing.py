@@ -1,0 +1,25 @@
+"""Object views shared: an object view equal to one made before is that one."""
+
+from __future__ import annotations
+
+from ._types import ObjectView
+
+_VIEWS: dict[ObjectView, ObjectView] = {}
+"""Object views made before, each its own key. A public permanent's view is the same for every
+seat (in every seat's last view, and in every player's copy of it decoded from a message), and
+games alike show alike: one instance serves them all."""
+
+_LIMIT = 8192
+"""The most views kept (~1.6 MB); then they start afresh."""
+
+
+def shared_view(view: ObjectView) -> ObjectView:
+    """The object view equal to ``view`` kept from before, or ``view``, kept from now on (views
+    are frozen values: which of two equal ones is used changes nothing but memory)."""
+    found = _VIEWS.get(view)
+    if found is not None:
+        return found
+    if len(_VIEWS) >= _LIMIT:
+        _VIEWS.clear()
+    _VIEWS[view] = view
+    return view
