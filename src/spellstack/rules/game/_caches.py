@@ -72,7 +72,8 @@ class Caches:
         self.stable: dict[int, Characteristics] = {}
         """Characteristics of face-up cards with no static ability in a hand, library,
         graveyard or exile, by object id: no epoch can change them, and a card that changes
-        zones is a new object (400.7). Never stale; entries of objects that left stay (small)."""
+        zones is a new object (400.7). Never stale; a card's entry goes as it leaves a hand, a
+        graveyard or exile (``move_object``)."""
         self.templates, self.value_readers = _shared(game.cards)
         """``templates``: printed characteristics by (name, controller, counter P/T, X, bestowed,
         a copy's missing supertypes: 707.9b), shared

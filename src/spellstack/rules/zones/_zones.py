@@ -155,6 +155,9 @@ def move_object(
         # old object (a seat that names its id is told what it is told of an id that never
         # existed), and the dozens drawn in a game need not stay in memory.
         st.lki[oid] = old
+        # Its kept characteristics (``Caches.stable``) go with it: its last known information
+        # gives the same ones if asked (``characteristics``), and a game keeps less.
+        game.caches.stable.pop(oid, None)
     # 611.2c / 400.7: effects that applied to the old object stop; it is a new object now.
     if any(oid in e.affected for e in st.effects):
         st.effects = [e for e in st.effects if oid not in e.affected or len(e.affected) > 1]
