@@ -6,6 +6,8 @@ and the checks before any game are the subject, not a game."""
 from __future__ import annotations
 
 import argparse
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -187,3 +189,31 @@ def test_tournament_help_gives_every_form_of_bot(capsys: pytest.CaptureFixture[s
     text = " ".join(capsys.readouterr().out.split())
     assert ("BOT: random, heuristic, a Python class as module:Class or path/to/file.py:Class "
             "(see docs/bots.md), or a program speaking the stdio protocol as stdio:COMMAND") in text
+
+
+_LOADED = """
+import sys
+from spellstack.cli import main
+code = main(sys.argv[1:])
+wanted = ("spellstack.tournament", "spellstack.server", "spellstack.chat", "spellstack.trace",
+          "asyncio", "sqlite3")
+print(code, *sorted(name for name in wanted if name in sys.modules))
+"""
+
+
+@pytest.mark.parametrize(("argv", "present"), [
+    (["cards", "--search", "Forest"], set()),
+    (["bench", "--games", "1", "--kernel"], set()),
+    (["tournament", "--resume"], {"sqlite3", "spellstack.tournament"}),
+])
+def test_a_subcommand_loads_what_it_uses_and_not_the_others(argv: list[str], present: set[str]
+                                                            ) -> None:
+    # A bench loads no tournament database, chat event loop or server: less to start and to
+    # keep resident (the bench's memory figure is the whole process's).
+    run = subprocess.run([sys.executable, "-c", _LOADED, *argv], capture_output=True, text=True,
+                         timeout=120, check=False)
+    code, *loaded = run.stdout.strip().splitlines()[-1].split(" ")
+    assert code in ("0", "2"), run.stderr
+    assert present <= set(loaded)
+    if not present:
+        assert loaded == [], run.stderr

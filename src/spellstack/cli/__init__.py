@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from typing import cast
@@ -11,28 +12,24 @@ from .. import __version__
 from .._printable import error_line
 from ..build import build_label
 from ..rules import SpellstackError
-from . import (
-    _bench,
-    _cards,
-    _chat,
-    _compile,
-    _fuzz,
-    _play,
-    _ratings,
-    _replay,
-    _scenario,
-    _serve,
-    _soak,
-    _tournament,
-    _trace,
-)
 from ._errors import CommandError
 from ._parser import Parser
 
 __all__ = ["main"]
 
 
-def build_parser() -> argparse.ArgumentParser:
+_COMMANDS = ("play", "tournament", "ratings", "scenario", "bench", "fuzz", "soak", "cards",
+             "replay", "trace", "chat", "serve", "compile")
+"""The subcommands, in the order help lists them; ``spellstack.cli._<name>`` adds each one's
+parser (``add_parser``) and runs it."""
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser. ``command``: the subcommand about to run; only its module is
+    imported (the others are names it accepts, to no avail), so a command loads what it uses
+    and no more: the tournament's database, the chat's event loop and the server stay out of
+    a bench. None, or a name that is no subcommand: every subcommand's parser, for help and for
+    the error that names the closest."""
     parser = Parser(
         prog="spellstack",
         description="A Magic: The Gathering rules engine run as an actor-based async "
@@ -42,25 +39,25 @@ def build_parser() -> argparse.ArgumentParser:
     # the functions that add them take any ArgumentParser's.
     sub = cast("argparse._SubParsersAction[argparse.ArgumentParser]",
                parser.add_subparsers(dest="command", required=True))
-    _play.add_parser(sub)
-    _tournament.add_parser(sub)
-    _ratings.add_parser(sub)
-    _scenario.add_parser(sub)
-    _bench.add_parser(sub)
-    _fuzz.add_parser(sub)
-    _soak.add_parser(sub)
-    _cards.add_parser(sub)
-    _replay.add_parser(sub)
-    _trace.add_parser(sub)
-    _chat.add_parser(sub)
-    _serve.add_parser(sub)
-    _compile.add_parser(sub)
+    whole = command not in _COMMANDS
+    for name in _COMMANDS:
+        if whole or name == command:
+            importlib.import_module(f"{__name__}._{name}").add_parser(sub)
+        else:
+            sub.add_parser(name)
     return parser
+
+
+def _command_in(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (the command line's
+    own options take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(_command_in(words)).parse_args(words)
     try:
         code: int = args.run(args)
     except CommandError as err:
