@@ -13,7 +13,7 @@ import pytest
 from spellstack.bots import RandomBot
 from spellstack.cards import DECKS, load_cards, load_deck
 from spellstack.rules import GameObject, new_game, play_sync, view_for
-from spellstack.rules.base import rare_fields
+from spellstack.rules.base import rare_builder, rare_fields
 
 
 @rare_fields("note", "marks")
@@ -115,3 +115,22 @@ def test_game_objects_keep_only_values_other_than_the_defaults_in_their_dictiona
 
     play_sync(game, lambda d: bots[d.player].decide(view_for(game, d.player), d), look)
     assert game.state.lki and stored == []
+
+
+def test_a_rare_builder_builds_what_the_class_builds() -> None:
+    build = rare_builder(_Card, ("name", "note"))
+    card = build("Bear", "exiled")
+    assert type(card) is _Card and card == _Card("Bear", note="exiled")
+    assert card.__dict__ == {"note": "exiled"} and card.seen == [] and card.seen is not build("Elk", "").seen
+    assert build("Elk", "").__dict__ == {}  # the default left out of the dictionary
+    made = rare_builder(GameObject, ("id", "card", "name", "owner", "controller", "zone",
+                                     "timestamp", "is_token"))(100, 100, "Forest", 0, 1, "hand", 7, True)
+    assert made == GameObject(100, 100, "Forest", 0, 1, "hand", 7, True)
+    assert made.canonical() == GameObject(100, 100, "Forest", 0, 1, "hand", 7, True).canonical()
+
+
+def test_a_rare_builder_refuses_what_is_no_field_and_a_class_without_rare_fields() -> None:
+    with pytest.raises(TypeError, match=r"rare_builder\(_Card\): no field 'colour'"):
+        rare_builder(_Card, ("name", "colour"))
+    with pytest.raises(TypeError, match=r"rare_builder\(_SlottedCard\): not a rare_fields class"):
+        rare_builder(_SlottedCard, ("name",))

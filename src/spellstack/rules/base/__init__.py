@@ -9,7 +9,7 @@ from ._builder import builder
 from ._errors import CardDefinitionError, IllegalActionError, InvalidMessageError, SpellstackError
 from ._marks import AtLeast, Parsed, Words
 from ._quote import in_int64, quote
-from ._rare import rare_fields
+from ._rare import rare_builder, rare_fields
 from ._rng import GameRandom
 from ._words import (
     BASIC_LAND_BY_COLOR,
@@ -48,5 +48,6 @@ __all__ = [
     "builder",
     "in_int64",
     "quote",
+    "rare_builder",
     "rare_fields",
 ]

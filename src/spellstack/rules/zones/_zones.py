@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from ..base import builder
+from ..base import builder, rare_builder
 from ..definitions import definition_named
 from ..game import Game
 from ..layers import add_counters, become_copy, end_with_source, reads_zone_sizes, snapshot_leaving
@@ -33,6 +33,12 @@ def simultaneous_moves(game: Game) -> Iterator[None]:
         st.leaving_together = None
 
 
+_new_object: Callable[[int, int, str, int, int, str, int, bool], GameObject] = rare_builder(
+    GameObject, ("id", "card", "name", "owner", "controller", "zone", "timestamp", "is_token"))
+"""``GameObject(id, card, name, owner, controller, zone, timestamp, is_token)``, the rest at their
+defaults (``rare_builder``): one for every zone change."""
+
+
 def create_object(
     game: Game,
     name: str,
@@ -53,8 +59,8 @@ def create_object(
     st.next_id = oid + 1
     timestamp = st.next_timestamp
     st.next_timestamp = timestamp + 1
-    obj = GameObject(oid, card or oid, name, owner, owner if controller is None else controller,
-                     zone, timestamp, is_token)
+    obj = _new_object(oid, card or oid, name, owner, owner if controller is None else controller,
+                      zone, timestamp, is_token)
     st.objects[oid] = obj
     lst = st.zone_list(zone, owner)
     if top:
