@@ -217,3 +217,13 @@ def test_a_subcommand_loads_what_it_uses_and_not_the_others(argv: list[str], pre
     assert present <= set(loaded)
     if not present:
         assert loaded == [], run.stderr
+
+
+def test_help_before_a_subcommand_lists_every_subcommand_with_its_help(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # An option first: the whole parser is built, however few modules a subcommand alone loads.
+    with pytest.raises(SystemExit):
+        main(["--help", "play"])
+    out = capsys.readouterr().out
+    assert "play one game between two bots" in out
+    assert "a rating list of every game in results databases" in out

@@ -49,9 +49,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _command_in(argv: list[str]) -> str | None:
-    """The subcommand ``argv`` names: its first word that is not an option (the command line's
-    own options take no value)."""
-    return next((word for word in argv if not word.startswith("-")), None)
+    """The subcommand ``argv`` starts with; None when it starts with an option (``--help``,
+    ``--version``: what they print needs every subcommand's parser) or is empty."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
 
 
 def main(argv: list[str] | None = None) -> int:
