@@ -71,3 +71,15 @@ def test_a_players_decoded_copy_of_a_view_is_the_view_the_kernel_built() -> None
     mirrored = ViewMirror().apply(decoded)
     assert mirrored == dataclasses.replace(view, clock=None)
     assert all(a is b for a, b in zip(mirrored.battlefield, view.battlefield, strict=True))
+
+
+def test_what_is_kept_for_a_new_view_is_made_only_when_none_is_kept() -> None:
+    made: list[ObjectView] = []
+
+    def new(view: ObjectView) -> ObjectView:
+        made.append(dataclasses.replace(view))
+        return made[-1]
+
+    first = shared_view(_bears(damage=3), new)
+    assert first is made[0] and first == _bears(damage=3)
+    assert shared_view(_bears(damage=3), new) is first and len(made) == 1

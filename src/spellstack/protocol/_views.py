@@ -229,9 +229,9 @@ _TYPES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 def _shared(o: ObjectView) -> ObjectView:
     """The view equal to ``o`` made before (``shared_view``), or ``o`` with its name and types
-    shared with earlier views: a decoded message brings its own copy of every value, and a
-    mirror keeps each view it was given as long as it is shown."""
-    return shared_view(_fresh(o))
+    shared with earlier views (``_fresh``, only then): a decoded message brings its own copy of
+    every value, and a mirror keeps each view it was given as long as it is shown."""
+    return shared_view(o, _fresh)
 
 
 def _fresh(o: ObjectView) -> ObjectView:

@@ -5,7 +5,7 @@ their defaults keeps those fields out of its slots, so that each instance is sma
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import MISSING, fields
+from dataclasses import MISSING, Field, fields
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
@@ -40,15 +40,14 @@ def rare_fields(*names: str) -> Callable[[type[_T]], type[_T]]:
         defaults: dict[str, Any] = {}
         params, body = [], []
         for f in every:
-            if f.default is not MISSING:
-                defaults[f"_d_{f.name}"] = f.default
-                params.append(f"{f.name}=_d_{f.name}")
-            elif f.default_factory is not MISSING:
-                defaults[f"_f_{f.name}"] = f.default_factory
-                params.append(f"{f.name}=_MISSING")
-                body.append(f"    if {f.name} is _MISSING: {f.name} = _f_{f.name}()\n")
-            else:
+            default = _default_expr(f, defaults)
+            if default is None:
                 params.append(f.name)
+            elif f.default is not MISSING:
+                params.append(f"{f.name}={default}")
+            else:
+                params.append(f"{f.name}=_MISSING")
+                body.append(f"    if {f.name} is _MISSING: {f.name} = {default}\n")
             if f.name in rare:
                 body.append(f"    if {f.name} is not _d_{f.name}: self.{f.name} = {f.name}\n")
             else:
@@ -69,6 +68,18 @@ def rare_fields(*names: str) -> Callable[[type[_T]], type[_T]]:
     return decorate
 
 
+def _default_expr(f: Field[Any], namespace: dict[str, Any]) -> str | None:
+    """The expression of generated code that gives field ``f`` its default, its value or
+    factory put in ``namespace`` (``_d_name``, ``_f_name()``); None for a field without one."""
+    if f.default is not MISSING:
+        namespace[f"_d_{f.name}"] = f.default
+        return f"_d_{f.name}"
+    if f.default_factory is not MISSING:
+        namespace[f"_f_{f.name}"] = f.default_factory
+        return f"_f_{f.name}()"
+    return None
+
+
 def rare_builder(cls: type[_T], names: tuple[str, ...]) -> Callable[..., _T]:
     """A constructor of ``cls`` (made by ``rare_fields``) taking the fields ``names``, in that
     order, and leaving every other field at its default: the instance it builds equals what
@@ -87,19 +98,13 @@ def rare_builder(cls: type[_T], names: tuple[str, ...]) -> Callable[..., _T]:
     for name in slots:
         if name == "__dict__" or name in names:
             continue
-        f = every[name]
-        if f.default is not MISSING:
-            namespace[f"_d_{name}"] = f.default
-            body.append(f"    o.{name} = _d_{name}\n")
-        elif f.default_factory is not MISSING:
-            namespace[f"_f_{name}"] = f.default_factory
-            body.append(f"    o.{name} = _f_{name}()\n")
-        else:
+        default = _default_expr(every[name], namespace)
+        if default is None:
             raise TypeError(f"rare_builder({cls.__name__}): field {name!r} has no default")
+        body.append(f"    o.{name} = {default}\n")
     given = "".join(f"    o.{name} = {name}\n" for name in names if name in slots)
-    rare = "".join(f"    if {name} is not _d_{name}: o.{name} = {name}\n"
+    rare = "".join(f"    if {name} is not {_default_expr(every[name], namespace)}: o.{name} = {name}\n"
                    for name in names if name not in slots)
-    namespace.update({f"_d_{name}": every[name].default for name in names if name not in slots})
     exec(f"def build({', '.join(names)}):\n    o = _new(_cls)\n{given}{rare}{''.join(body)}"
          "    return o\n", namespace)
     made: Callable[..., _T] = namespace["build"]

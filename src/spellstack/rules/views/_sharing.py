@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ._types import ObjectView
 
 _VIEWS: dict[ObjectView, ObjectView] = {}
@@ -13,12 +15,16 @@ _LIMIT = 8192
 """The most views kept (~1.6 MB); then they start afresh."""
 
 
-def shared_view(view: ObjectView) -> ObjectView:
+def shared_view(view: ObjectView,
+                new: Callable[[ObjectView], ObjectView] | None = None) -> ObjectView:
     """The object view equal to ``view`` kept from before, or ``view``, kept from now on (views
-    are frozen values: which of two equal ones is used changes nothing but memory)."""
+    are frozen values: which of two equal ones is used changes nothing but memory). ``new``:
+    what to keep instead of ``view`` when none is kept yet, an equal view (made only then)."""
     found = _VIEWS.get(view)
     if found is not None:
         return found
+    if new is not None:
+        view = new(view)
     if len(_VIEWS) >= _LIMIT:
         _VIEWS.clear()
     _VIEWS[view] = view
