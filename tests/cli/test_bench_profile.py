@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from spellstack.build import compiled_modules
 from spellstack.harness import PROFILE_GROUPS as GROUPS
 from spellstack.harness import bench_profile, group_of, profile_call
 
@@ -74,3 +75,17 @@ def test_modules_belong_to_their_components() -> None:
     assert group_of(("/x/spellstack/rules/_random.py", 1, "below")) is None
     assert group_of(("~", 0, "<method 'get' of 'dict' objects>")) is None
     assert group_of(("/usr/lib/python3.11/dataclasses.py", 1, "replace")) is None
+
+
+def test_a_function_of_a_compiled_module_takes_its_module_component() -> None:
+    # cProfile names a compiled function as a built-in (the compiled build): its module says
+    # whose it is; a built-in of no spellstack module is its caller's (None).
+    assert group_of(("~", 0, "<built-in method spellstack.rules.turn._driver.perform>")) == "kernel rules"
+    assert group_of(("~", 0, "{built-in method spellstack.protocol._convert.to_wire}")) == (
+        "protocol encode/decode")
+    assert group_of(("~", 0, "<method 'get' of 'dict' objects>")) is None
+    assert group_of(("~", 0, "<built-in method builtins.len>")) is None
+    # A method is named by its class alone: a class of a compiled module is that module's.
+    compiled = "spellstack.rules.turn._driver" in compiled_modules()
+    assert group_of(("~", 0, "<method 'next' of 'GameLoop' objects>")) == (
+        "kernel rules" if compiled else None)

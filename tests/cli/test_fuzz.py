@@ -24,7 +24,8 @@ from spellstack.harness import (
     hidden_leaks,
 )
 from spellstack.protocol import Accepted, ErrorReply, Message, Rejected
-from spellstack.rules import Game, GameState, new_game, visible_to
+from spellstack.rules import Action, Answer, new_game, visible_to
+from spellstack.rules.turn import Ask, AskPriority
 
 
 def _reached(out: str) -> tuple[int, int, int, int]:
@@ -179,22 +180,24 @@ class ImpatientCoordinator(Coordinator):
     channel_class = ImpatientChannel
 
 
-class _GameWideIds(GameState):
-    """A state numbering every decision in one sequence per game, whoever it asks: the ids a
-    seat receives then jump by what the other seats were asked."""
-
-    __slots__ = ()
-
-    def new_decision_id(self, seat: int) -> int:
-        return super().new_decision_id(-1)
-
-
 class GameWideIdsCoordinator(Coordinator):
-    """Runs its game with decision ids numbered per game instead of per seat."""
+    """Runs its game with decision ids numbered per game instead of per seat: as it asks a
+    decision, every seat's count of decisions becomes the highest, so the next one of any seat
+    follows it, and the ids a seat receives jump by what the other seats were asked."""
 
-    def __init__(self, game: Game, *args: Any) -> None:
-        game.state.__class__ = _GameWideIds
-        super().__init__(game, *args)
+    def _count_for_the_game(self) -> None:
+        counts = self.game.state.decisions
+        top = max(counts.values(), default=0)
+        for seat in range(len(self.game.state.players)):
+            counts[seat] = top
+
+    async def ask_priority(self, request: AskPriority) -> Action | None:
+        self._count_for_the_game()
+        return await super().ask_priority(request)
+
+    async def ask(self, request: Ask) -> Answer:
+        self._count_for_the_game()
+        return await super().ask(request)
 
 
 def _whats(report: FuzzReport) -> list[str]:

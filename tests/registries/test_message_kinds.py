@@ -360,7 +360,7 @@ def coordinator_probe(cls: type, opening: Any) -> Any:
     if cls is Resolved and isinstance(opening, Resolve):
         return Resolved(opening.object_id, "probe", ())
     if cls is SBABatch:
-        return SBABatch(())
+        return SBABatch(0)
     if cls is AskPlayer:
         return AskPlayer(Decision(10**6, 0, "yes_no", "608.2d: Probe: you may draw",
                                   (Choice(1, 0, "yes"), Choice(0, 0, "no")), min=1, max=1))

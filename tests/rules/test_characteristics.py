@@ -415,3 +415,22 @@ def test_every_reader_sees_the_layer_2_controller() -> None:
     shown = {v.id: v.controller for v in view_for(game, 1).battlefield}
     assert (shown[forest.id], shown[bears.id]) == (0, 0)
     assert [x.id for x in game.controlled(1)] == []
+
+
+def test_a_copy_of_working_values_copies_every_attribute() -> None:
+    # 613.8a: an effect is tried on a copy; the copy names the attributes (``_COPIED``) where
+    # the compiled build has no __slots__ to read them from.
+    from spellstack.rules.layers._working import _COPIED, Working, copy_working
+
+    if hasattr(Working, "__slots__"):  # pure Python: the two lists agree
+        assert set(Working.__slots__) == set(_COPIED)
+    game, _ = build_game({"players": ["alice", "bob"],
+                          "alice": {"battlefield": [{"card": "Grizzly Bears"}]}}, 1, load_cards(), "test")
+    obj = game.state.objects[game.state.battlefield[0]]
+    w = Working(obj, 1)
+    w.name, w.power, w.toughness = "Bear", 2, 3
+    w.colors.append("G")
+    c = copy_working(w)
+    assert (c.obj, c.controller, c.name, c.power, c.colors) == (obj, 1, "Bear", 2, ["G"])
+    assert all(getattr(c, name) == getattr(w, name) for name in _COPIED)
+    assert c.colors is not w.colors  # lists are copied, not shared

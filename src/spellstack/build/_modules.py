@@ -14,11 +14,8 @@ LEFT_OUT: dict[str, str] = {
                                            "read at run time (mypyc stops on them)",
     # ``ManaSource.__init__`` is replaced at import by a faster one written through the slots'
     # descriptors: a compiled class can't be changed after it is made.
-    "spellstack.rules.mana._payment": "replaces a dataclass's __init__ at import, which a "
+    "spellstack.rules.mana._sources": "replaces a dataclass's __init__ at import, which a "
                                       "compiled class refuses",
-    # ``copy_working`` walks ``Working.__slots__``, which a compiled class does not have.
-    "spellstack.rules.layers._working": "copy_working reads Working.__slots__, which a compiled "
-                                        "class has not",
     # ``Registry`` subclasses dict and refuses some of its methods by assigning them in the
     # class body (several names at once, which mypyc refuses; one a line, a compiled class
     # would not put them in the type's slots: see ``_state`` below).
@@ -54,7 +51,7 @@ LEFT_OUT: dict[str, str] = {
     # ``NO_COUNTERS`` is a dict subclass whose refusing methods are assigned in the class body
     # (``__setitem__ = _refuse``): a compiled class does not put them in the type's slots, so
     # the shared empty mapping took counters (every object then had them).
-    "spellstack.rules.state._state": "NO_COUNTERS, a dict subclass refusing changes by methods "
+    "spellstack.rules.state._nocounters": "NO_COUNTERS, a dict subclass refusing changes by methods "
                                      "assigned in its class body, which a compiled class ignores",
     # These check what players send, which may hold values of any type: compiled code checks
     # each typed value as it is read, and would raise TypeError where they refuse the reply
@@ -76,8 +73,8 @@ LEFT_OUT: dict[str, str] = {
                                                "deep-copied (a compiled frozen dataclass can't be)",
     # ``LoopDriver``, a Protocol the coordinator and the kernel bench subclass: compiled, a
     # Protocol becomes a trait, which an interpreted class can't inherit from.
-    "spellstack.rules.turn._driver": "LoopDriver, a Protocol interpreted classes subclass (compiled, "
-                                     "it is a trait they can't inherit from)",
+    "spellstack.rules.turn._loop_driver": "LoopDriver, a Protocol interpreted classes subclass "
+                                          "(compiled, it is a trait they can't inherit from)",
 }
 """Modules of those packages that stay interpreted, each with the reason."""
 

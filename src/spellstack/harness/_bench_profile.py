@@ -3,16 +3,22 @@
 The games run under cProfile; each function's own time (tottime) is given to a component by
 the module it is in. Functions of no component (built-ins, the standard library, the shared
 random generator) take the component of the caller that spent the time: cProfile records
-each caller's share of a function's own time, so nothing is guessed.
+each caller's share of a function's own time, so nothing is guessed. A function of a compiled
+module (the compiled build) is a built-in to cProfile; it takes its module's component.
 """
 
 from __future__ import annotations
 
 import cProfile
 import pstats
+import re
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+
+from ..build import compiled_modules
 
 __all__ = ["PROFILE_GROUPS", "Profile", "group_of", "profile_call", "profile_report"]
 
@@ -48,12 +54,46 @@ _PACKAGES = (
 """Path fragments and their components, the first match counting."""
 
 
+_COMPILED_FUNCTION = re.compile(r"[<{]built-in method (spellstack\.[\w.]+)\.\w+[>}]")
+"""How cProfile names a function of a compiled module."""
+_COMPILED_METHOD = re.compile(r"[<{]method '\w+' of '(\w+)' objects[>}]")
+"""How cProfile names a method, of a compiled class among others."""
+
+
+def _compiled_path(name: str) -> str | None:
+    """The source path (as a fragment) of the compiled module a built-in named ``name`` comes
+    from, or None: not a function or method of a compiled spellstack module."""
+    match = _COMPILED_FUNCTION.fullmatch(name)
+    module = match.group(1) if match else None
+    method = _COMPILED_METHOD.fullmatch(name)
+    if method is not None:
+        module = _compiled_classes().get(method.group(1))
+    return None if module is None else "/" + module.replace(".", "/") + ".py"
+
+
+@cache
+def _compiled_classes() -> dict[str, str]:
+    """The classes of the compiled spellstack modules, by name: their modules (read at a profile's
+    first report, when the games have loaded them; a process runs one build)."""
+    found: dict[str, str] = {}
+    for name in compiled_modules():
+        for value in vars(sys.modules[name]).values():
+            if isinstance(value, type) and value.__module__ == name:
+                found.setdefault(value.__name__, name)
+    return found
+
+
 def group_of(func: _Func) -> str | None:
     """The component a function's own time belongs to, or None: its caller's."""
     path, _, name = func
     path = path.replace("\\", "/")
-    if path == "~":  # a built-in: the C codec is the protocol's, the rest is its caller's
-        return "protocol encode/decode" if "msgpack" in name else None
+    if path == "~":  # a built-in: the C codec is the protocol's, compiled code its module's,
+        if "msgpack" in name:  # the rest is its caller's
+            return "protocol encode/decode"
+        compiled = _compiled_path(name)
+        if compiled is None:
+            return None
+        path = compiled
     if any(path.endswith(f) for f in _BY_CALLER_FILES):
         return None
     if "/spellstack/rules/" in path and (path.rsplit("/", 1)[-1] in _VIEW_FILES

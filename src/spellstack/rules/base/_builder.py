@@ -16,9 +16,10 @@ def builder(cls: type[_T]) -> Callable[..., _T]:
     and builds exactly what its generated ``__init__`` would, about 15 times faster.
 
     That ``__init__`` only assigns each field, but through ``object.__setattr__`` (the class is
-    frozen), which is most of the cost of building a view. The constructor is a plain class with
-    the same slots that assigns them and then gives the instance the class ``cls`` (``__class__``
-    assignment between classes of the same layout): the result is a ``cls`` like any other. For a
+    frozen), which is most of the cost of building a view. The constructor is a class with the
+    same bases and slots that assigns them and then gives the instance the class ``cls``
+    (``__class__`` assignment between classes of the same layout): the result is a ``cls`` like
+    any other. For a
     class whose ``__init__`` does more (``__post_init__``, a field not in ``__init__``, a
     hand-written ``__init__``, other slots), ``cls`` itself.
     """
@@ -32,7 +33,8 @@ def builder(cls: type[_T]) -> Callable[..., _T]:
     namespace: dict[str, Any] = {"_cls": cls}
     exec(f"def __init__(self, {', '.join(names)}):\n{body}    self.__class__ = _cls\n",
          namespace)
-    made: Callable[..., _T] = type(f"{cls.__name__}Builder", (), {
+    # The same bases (``cls``'s may be a class of empty slots, methods only): the same layout.
+    made: Callable[..., _T] = type(f"{cls.__name__}Builder", cls.__bases__, {
         "__slots__": names, "__init__": namespace["__init__"], "__module__": cls.__module__,
         "__qualname__": f"builder({cls.__qualname__})"})
     return made

@@ -24,6 +24,7 @@ class Working:
     __slots__ = ("abilities", "card_types", "colors", "controller", "definition", "keywords",
                  "loyalty", "mana_cost", "name", "obj", "power", "subtypes", "supertypes",
                  "text_changes", "toughness")
+    # (``_COPIED`` names them again: a compiled class, in the compiled build, has no __slots__.)
 
     def __init__(self, obj: GameObject, controller: int) -> None:
         self.obj = obj
@@ -167,10 +168,16 @@ def freeze(w: Working, cards: Mapping[str, CardDefinition]) -> Characteristics:
         activated=tuple(act))
 
 
+_COPIED: tuple[str, ...] = ("abilities", "card_types", "colors", "controller", "definition",
+                             "keywords", "loyalty", "mana_cost", "name", "obj", "power", "subtypes",
+                             "supertypes", "text_changes", "toughness")
+"""Every attribute of a ``Working``: its ``__slots__``."""
+
+
 def copy_working(w: Working) -> Working:
     """A copy of working values to try an effect on (613.8a dependency checks)."""
     c = Working(w.obj, w.controller)
-    for name in Working.__slots__:
+    for name in _COPIED:
         value = getattr(w, name)
         setattr(c, name, list(value) if isinstance(value, list) else value)
     return c

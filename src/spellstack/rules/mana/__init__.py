@@ -5,8 +5,9 @@ Everything here is pure data and pure functions: costs and symbols are immutable
 plain ``dict[str, int]`` values that functions return fresh rather than mutate.
 """
 
-from ._payment import ManaSource, Payment, plan_payment
+from ._payment import Payment, plan_payment
 from ._pool import add_mana, format_pool, parse_pool, spend
+from ._sources import ManaSource
 from ._supply import ManaSupply
 from ._symbols import COLORS, MANA_TYPES, ManaCost, ManaCostSyntaxError, ManaSymbol, parse_mana_cost
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import product
 
-from ._payment import ManaSource, demand_sets, type_mask
+from ._payment import demand_sets, type_mask
 from ._pool import check_pool
+from ._sources import ManaSource
 from ._symbols import PHYREXIAN_LIFE, TYPE_INDEX, ManaCost
 
 # ------------------------------------------------------------------ payability

@@ -24,10 +24,10 @@ from ._decisions import (
     new_target_requirement,
 )
 from ._events import Event, new_event
+from ._nocounters import NO_COUNTERS
 from ._state import (
     FIRST_OBJECT_ID,
     MAX_PLAYERS,
-    NO_COUNTERS,
     STEPS,
     CombatState,
     ContinuousEffect,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import GameRandom, rare_fields
 from ..definitions import ArgValue
+from ._nocounters import NO_COUNTERS
 
 if TYPE_CHECKING:
     from ._characteristics import Characteristics
@@ -56,35 +57,22 @@ def seat_of_ref(ref: int) -> int:
     return ref - 1
 
 
-class _NoCounters(dict[str, int]):
-    """The counters of an object that has none: one shared, unchangeable empty mapping (most
-    objects never get a counter; a dict each was ~12 kB per game). ``add_counters`` gives an
-    object its own dict before putting the first counter on it. Copies and pickles are itself."""
+class Record:
+    """A frozen record kept in the game state, holding only values (numbers, strings, tuples of
+    them): a copy of one, deep or not, is the record itself, and a pickled one is rebuilt by its
+    constructor. (The compiled build needs both: neither ``copy`` nor ``pickle`` can rebuild a
+    compiled frozen dataclass field by field, as they would by default.)"""
 
     __slots__ = ()
 
-    def _refuse(self, *args: object, **kwargs: object) -> Any:
-        raise TypeError("an object without counters shares NO_COUNTERS: give it its own dict "
-                        "(add_counters does, 122.1) before changing its counters")
-
-    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
-
-    def __hash__(self) -> int:  # type: ignore[override]  # dict's is None: dicts change
-        return 0  # this one cannot, so it may be hashed (and be a dataclass field's default)
-
-    def __copy__(self) -> _NoCounters:
+    def __copy__(self) -> Record:
         return self
 
-    def __deepcopy__(self, memo: dict[int, object]) -> _NoCounters:
+    def __deepcopy__(self, memo: dict[int, object]) -> Record:
         return self
 
-    def __reduce__(self) -> str:
-        return "NO_COUNTERS"  # pickled by name: unpickling gives the shared one
-
-
-NO_COUNTERS: dict[str, int] = _NoCounters()
-"""``GameObject.counters`` of every object without counters (shared, unchangeable: see
-``_NoCounters``)."""
+    def __reduce__(self) -> tuple[type[Record], tuple[object, ...]]:
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
 
 
 @rare_fields(
@@ -274,7 +262,7 @@ _DUNGEON_FIELDS = frozenset({"command", "room", "completed_dungeons"})
 
 
 @dataclass(frozen=True, slots=True)
-class ContinuousEffect:
+class ContinuousEffect(Record):
     """A continuous effect from a resolved spell or ability (611.2); see ``_characteristics``."""
 
     id: int
@@ -308,7 +296,7 @@ class ContinuousEffect:
 
 
 @dataclass(frozen=True, slots=True)
-class Shield:
+class Shield(Record):
     """A replacement or prevention effect a resolved spell or ability made, for this turn:
     a regeneration shield (701.15a) or "prevent the next N damage" (615.7)."""
 
@@ -325,7 +313,7 @@ class Shield:
 
 
 @dataclass(frozen=True, slots=True)
-class PendingTrigger:
+class PendingTrigger(Record):
     """A triggered ability that triggered and waits to be put on the stack (603.3)."""
 
     controller: int
@@ -343,7 +331,7 @@ class PendingTrigger:
 
 
 @dataclass(frozen=True, slots=True)
-class DelayedTrigger:
+class DelayedTrigger(Record):
     """A delayed triggered ability created by a resolving spell or ability (603.7)."""
 
     id: int
@@ -438,7 +426,7 @@ class SBAChanges:
 
 
 @dataclass(frozen=True, slots=True)
-class StartSettings:
+class StartSettings(Record):
     """103: how a game of a match starts, for games that start the tournament way (``new_game``'s
     ``start``): a chosen starting player and London mulligans."""
 

@@ -30,16 +30,8 @@ from ._driver import (
     run_automatic,
     run_proc,
 )
-from ._priority import (
-    after_sba,
-    after_triggers,
-    automatic_pass,
-    check_answer,
-    default_answer,
-    pass_priority,
-    priority_decision,
-    take_action,
-)
+from ._passing import after_sba, after_triggers, automatic_pass, pass_priority, priority_decision
+from ._priority import check_answer, default_answer, take_action
 from ._setup import DEFAULT_TURN_LIMIT, OPENING_HAND, new_game
 from ._turn import MAX_HAND_SIZE, advance, end_turn
 

@@ -29,18 +29,18 @@ from ..resolution import resolve_top
 from ..sba import state_based_actions
 from ..state import Action, Decision, Proc, Reply
 from ..triggers import place_triggers
+from ._loop_driver import LoopDriver
 from ._loops import WATCH_AFTER, LoopWatch
-from ._priority import (
+from ._passing import (
     after_sba,
     after_triggers,
     automatic_pass,
-    check_answer,
     living_count,
     pass_priority,
     priority_decision,
     record_pass,
-    take_action,
 )
+from ._priority import check_answer, take_action
 from ._setup import start_game
 from ._turn import advance_steps, end_turn_steps
 
@@ -73,7 +73,6 @@ Task = Literal["start_game", "check_sba", "place_triggers", "priority", "resolve
                "end_turn", "game_over"]
 T = TypeVar("T")
 R = TypeVar("R")
-R_co = TypeVar("R_co", covariant=True)
 
 
 def next_task(game: Game) -> Task:
@@ -330,51 +329,6 @@ _new_outcome: Callable[[Decision, IllegalActionError | InvalidMessageError | Non
     builder(ActionOutcome))
 _new_auto_passes: Callable[[tuple[int, ...], bool, bool], AutoPasses] = builder(AutoPasses)
 _new_resolve: Callable[[int], RunResolve] = builder(RunResolve)
-
-
-class LoopDriver(Protocol[R_co]):
-    """What performs ``GameLoop``'s requests: one method per kind of ``LoopRequest``, called by
-    ``perform``. Each method returns the reply its request's kind names (``R_co`` is the reply
-    itself for a driver that performs in place, an awaitable of it for one that performs over
-    channels: the coordinator). A kind added to ``LoopRequest`` must be handled in ``perform``,
-    which mypy checks (``assert_never``), and so by every driver."""
-
-    def auto_passes(self, request: AutoPasses) -> R_co:
-        """117.3d: count (and, if ``traced`` is false and the game is traced, record) the
-        automatic passes. Reply: None."""
-        ...
-
-    def run_sba(self, request: RunSBA) -> R_co:
-        """704.3: perform the state-based action check. Reply: how many events it made."""
-        ...
-
-    def sba_skipped(self, request: SBASkipped) -> R_co:
-        """704.3: no check before this grant of priority. Reply: None."""
-        ...
-
-    def ask_priority(self, request: AskPriority) -> R_co:
-        """117.1: ask the seat for an action. Reply: the ``Action``, or None."""
-        ...
-
-    def action_outcome(self, request: ActionOutcome) -> R_co:
-        """Tell the seat what became of its action. Reply: None."""
-        ...
-
-    def ask(self, request: Ask) -> R_co:
-        """Ask the seat a question. Reply: a legal ``Answer``."""
-        ...
-
-    def run_resolve(self, request: RunResolve) -> R_co:
-        """608.1: resolve the top of the stack. Reply: None."""
-        ...
-
-    def no_stop_pass(self, request: NoStopPass) -> R_co:
-        """117.3d: the engine passes for a seat outside its stops. Reply: None."""
-        ...
-
-    def begin_task(self, request: BeginTask) -> R_co:
-        """A stepwise loop's next task (``GameLoop(stepwise=True)``). Reply: None."""
-        ...
 
 
 def perform(driver: LoopDriver[R], request: LoopRequest) -> R:
