@@ -64,8 +64,8 @@ LEFT_OUT: dict[str, str] = {
     "spellstack.protocol._stops": "dataclasses whose type hints the schema engine reads at run time",
     # ``ManaCostSyntaxError`` keeps its text and position through pickling (worker processes);
     # a compiled exception class loses them.
-    "spellstack.rules.mana._symbols": "ManaCostSyntaxError, whose fields a compiled exception loses "
-                                      "when pickled",
+    "spellstack.rules.mana._syntax": "ManaCostSyntaxError, whose fields a compiled exception loses "
+                                     "when pickled",
     # ``Characteristics`` and ``AbilityRef`` are frozen values kept in the game state, which
     # is deep-copied (and hashed after): a copy of a compiled frozen dataclass is rebuilt by
     # setting its fields, which it refuses.

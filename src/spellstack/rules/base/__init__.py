@@ -1,8 +1,8 @@
 """Foundations with no rules area of their own: errors by cause, the game's seeded generator,
-bounded quoting of untrusted values, fast constructors for frozen value types, rare fields
-kept out of a class's slots, the marks that type hints of data files carry (``Words``,
-``AtLeast``, ``Parsed``); and the game's shared words (colours, card types and supertypes,
-zones), written once for every area.
+bounded quoting of untrusted values, fast constructors for frozen value types, records whose
+copies are themselves, rare fields kept out of a class's slots, the marks that type hints of
+data files carry (``Words``, ``AtLeast``, ``Parsed``); and the game's shared words (colours,
+card types and supertypes, zones), written once for every area.
 """
 
 from ._builder import builder
@@ -10,6 +10,7 @@ from ._errors import CardDefinitionError, IllegalActionError, InvalidMessageErro
 from ._marks import AtLeast, Parsed, Words
 from ._quote import in_int64, quote
 from ._rare import rare_builder, rare_fields
+from ._record import Record
 from ._rng import GameRandom
 from ._words import (
     BASIC_LAND_BY_COLOR,
@@ -43,6 +44,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidMessageError",
     "Parsed",
+    "Record",
     "SpellstackError",
     "Words",
     "builder",

@@ -9,7 +9,8 @@ from ._payment import Payment, plan_payment
 from ._pool import add_mana, format_pool, parse_pool, spend
 from ._sources import ManaSource
 from ._supply import ManaSupply
-from ._symbols import COLORS, MANA_TYPES, ManaCost, ManaCostSyntaxError, ManaSymbol, parse_mana_cost
+from ._symbols import COLORS, MANA_TYPES, ManaCost, ManaSymbol, parse_mana_cost
+from ._syntax import ManaCostSyntaxError
 
 __all__ = [
     "COLORS",

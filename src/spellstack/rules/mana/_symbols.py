@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..base import WORD_BY_COLOR
+from ..base import WORD_BY_COLOR, Record
+from ._syntax import ManaCostSyntaxError
 
 COLORS: tuple[str, ...] = tuple(WORD_BY_COLOR)
 """The five colours (105.1) by letter, in WUBRG order."""
@@ -21,19 +22,6 @@ PHYREXIAN_LIFE = 2
 """107.4f: each Phyrexian symbol may be paid with 2 life instead of mana."""
 
 
-class ManaCostSyntaxError(ValueError):
-    """Malformed mana text; the message quotes the text and the position of the fault."""
-
-    def __init__(
-        self, message: str, *, text: str | None = None, position: int | None = None
-    ) -> None:
-        super().__init__(message)
-        self.text = text
-        """The whole text being parsed, when known."""
-        self.position = position
-        """0-based index of the offending character in ``text``, when known."""
-
-
 def syntax_error(text: str, position: int, what: str, why: str = "") -> ManaCostSyntaxError:
     """A ``ManaCostSyntaxError`` naming the text, the position and what is wrong there."""
     message = f"{what} at position {position} in {text!r}"
@@ -43,7 +31,7 @@ def syntax_error(text: str, position: int, what: str, why: str = "") -> ManaCost
 
 
 @dataclass(frozen=True, slots=True)
-class ManaSymbol:
+class ManaSymbol(Record):
     """One mana symbol of a cost (107.4).
 
     The kinds, and how they are represented:
@@ -132,7 +120,7 @@ class ManaSymbol:
 
 
 @dataclass(frozen=True, slots=True)
-class ManaCost:
+class ManaCost(Record):
     """A mana cost: a sequence of mana symbols (107.4, 202.1), kept in written order."""
 
     symbols: tuple[ManaSymbol, ...] = ()

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from ..base import GameRandom, rare_fields
+from ..base import GameRandom, Record, rare_fields
 from ..definitions import ArgValue
 from ._nocounters import NO_COUNTERS
 
@@ -55,24 +55,6 @@ def is_player_ref(ref: int) -> bool:
 def seat_of_ref(ref: int) -> int:
     """The seat of a player reference."""
     return ref - 1
-
-
-class Record:
-    """A frozen record kept in the game state, holding only values (numbers, strings, tuples of
-    them): a copy of one, deep or not, is the record itself, and a pickled one is rebuilt by its
-    constructor. (The compiled build needs both: neither ``copy`` nor ``pickle`` can rebuild a
-    compiled frozen dataclass field by field, as they would by default.)"""
-
-    __slots__ = ()
-
-    def __copy__(self) -> Record:
-        return self
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Record:
-        return self
-
-    def __reduce__(self) -> tuple[type[Record], tuple[object, ...]]:
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
 
 
 @rare_fields(
