@@ -51,8 +51,9 @@ LEFT_OUT: dict[str, str] = {
     # ``NO_COUNTERS`` is a dict subclass whose refusing methods are assigned in the class body
     # (``__setitem__ = _refuse``): a compiled class does not put them in the type's slots, so
     # the shared empty mapping took counters (every object then had them).
-    "spellstack.rules.state._nocounters": "NO_COUNTERS, a dict subclass refusing changes by methods "
-                                     "assigned in its class body, which a compiled class ignores",
+    "spellstack.rules.state._nocounters": "NO_COUNTERS, a dict subclass refusing changes by "
+                                          "methods assigned in its class body, which a compiled "
+                                          "class ignores",
     # These check what players send, which may hold values of any type: compiled code checks
     # each typed value as it is read, and would raise TypeError where they refuse the reply
     # with its reason (an action's fields, an answer's keys, a message's envelope).
