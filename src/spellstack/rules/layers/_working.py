@@ -16,15 +16,18 @@ if TYPE_CHECKING:
     from ..state import GameObject
 from ..state import AbilityRef, Characteristics
 
+_COPIED: tuple[str, ...] = ("abilities", "card_types", "colors", "controller", "definition",
+                             "keywords", "loyalty", "mana_cost", "name", "obj", "power", "subtypes",
+                             "supertypes", "text_changes", "toughness")
+"""Every attribute of a ``Working``: its slots, named here for ``copy_working`` (a compiled
+class, in the compiled build, has no ``__slots__`` to read them from)."""
+
 
 class Working:
     """An object's characteristics while the layers are being applied (mutable; internal to one
     evaluation). ``AFFECTED`` predicates and ``VALUES`` read it."""
 
-    __slots__ = ("abilities", "card_types", "colors", "controller", "definition", "keywords",
-                 "loyalty", "mana_cost", "name", "obj", "power", "subtypes", "supertypes",
-                 "text_changes", "toughness")
-    # (``_COPIED`` names them again: a compiled class, in the compiled build, has no __slots__.)
+    __slots__ = _COPIED
 
     def __init__(self, obj: GameObject, controller: int) -> None:
         self.obj = obj
@@ -166,12 +169,6 @@ def freeze(w: Working, cards: Mapping[str, CardDefinition]) -> Characteristics:
         abilities=tuple(w.abilities), power=w.power, toughness=w.toughness, loyalty=w.loyalty,
         controller=w.controller, text_changes=tuple(w.text_changes), triggered=tuple(trig),
         activated=tuple(act))
-
-
-_COPIED: tuple[str, ...] = ("abilities", "card_types", "colors", "controller", "definition",
-                             "keywords", "loyalty", "mana_cost", "name", "obj", "power", "subtypes",
-                             "supertypes", "text_changes", "toughness")
-"""Every attribute of a ``Working``: its ``__slots__``."""
 
 
 def copy_working(w: Working) -> Working:
