@@ -217,8 +217,9 @@ def test_copy_check_notices_an_identity_dependent_state() -> None:
     # The deep-copy check must be able to fail: a value hashed by its address.
     game = new_game(CARDS, [("Ann", DECKLISTS[DECKS[0]]), ("Ben", DECKLISTS[DECKS[1]])], 7)
     check_copy_hashes_equal(game.state)
-    # On an object: the compiled build's game state checks its own fields' types.
-    game.state.objects[game.state.players[0].hand[0]].name = cast(str, object())
+    # In an object's counters: the compiled build checks the type of each field it assigns, but
+    # not what a dict holds.
+    game.state.objects[game.state.players[0].hand[0]].counters = {"charge": cast(int, object())}
     with pytest.raises(AssertionError, match="a deep copy of the state hashes differently"):
         check_copy_hashes_equal(game.state)
 

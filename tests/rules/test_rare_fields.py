@@ -3,17 +3,21 @@ a dataclass like any other."""
 
 from __future__ import annotations
 
+import ast
 import copy
 import pickle
 import sys
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
+from pathlib import Path
 
 import pytest
 
+import spellstack.rules.state
 from spellstack.bots import RandomBot
 from spellstack.cards import DECKS, load_cards, load_deck
 from spellstack.rules import GameObject, new_game, play_sync, view_for
-from spellstack.rules.base import rare_builder, rare_fields
+from spellstack.rules.base import is_compiled_class, rare_builder, rare_fields, reset_rare
+from spellstack.rules.state import NO_COUNTERS
 
 
 @rare_fields("note", "marks")
@@ -76,12 +80,80 @@ def test_an_instance_at_its_defaults_is_no_larger_than_the_slotted_dataclass() -
     assert sys.getsizeof(_Card("Bear")) <= sys.getsizeof(_SlottedCard("Bear"))
 
 
-def test_a_game_object_keeps_its_rare_fields_out_of_its_slots() -> None:
+COMPILED_OBJECTS = is_compiled_class(GameObject)
+"""The compiled build's ``GameObject`` is the class as declared: every field an attribute."""
+
+
+def test_a_game_object_keeps_its_rare_fields_out_of_its_slots_unless_compiled() -> None:
     obj = GameObject(100, 100, "Forest", 0, 0, "hand")
+    if COMPILED_OBJECTS:
+        assert not hasattr(obj, "__dict__") and obj.targets == () and obj.cast_from == ""
+        obj.deathtouch_damage = True
+        reset_rare(obj, "deathtouch_damage", False)
+        assert obj == GameObject(100, 100, "Forest", 0, 0, "hand")
+        return
     assert obj.__dict__ == {} and obj.targets == () and obj.cast_from == ""
     assert "targets" not in GameObject.__slots__  # type: ignore[attr-defined]
     # Less than its fields alone would take as slots (8 bytes each), headers left out.
     assert sys.getsizeof(obj) < 8 * len(fields(GameObject))
+
+
+def test_resetting_a_rare_field_empties_its_place_or_assigns_the_default() -> None:
+    card = _Card("Bear", note="exiled")
+    reset_rare(card, "note", "")
+    assert card.__dict__ == {} and card == _Card("Bear")
+    reset_rare(card, "note", "")  # at its default already: nothing to do
+    assert card.__dict__ == {}
+    slotted = _SlottedCard("Bear", note="exiled")  # no dictionary, as a compiled class
+    reset_rare(slotted, "note", "")
+    assert slotted == _SlottedCard("Bear")
+
+
+@dataclass
+class _AsCompiled:
+    """Stands for a class of the compiled build (which mypyc marks with ``__mypyc_attrs__``)."""
+
+    __mypyc_attrs__ = ("name", "note")
+    name: str
+    note: str = ""
+
+
+def test_a_compiled_class_is_left_as_it_is_and_built_by_its_own_constructor() -> None:
+    assert is_compiled_class(_AsCompiled) and not is_compiled_class(_Card)
+    assert rare_fields("note")(_AsCompiled) is _AsCompiled
+    made = rare_builder(_AsCompiled, ("note", "name"))("exiled", "Bear")
+    assert type(made) is _AsCompiled and made == _AsCompiled("Bear", "exiled")
+    assert rare_builder(_AsCompiled, ("name", "note")) is _AsCompiled  # its leading fields: itself
+    with pytest.raises(TypeError, match=r"rare_builder\(_AsCompiled\): no field 'colour'"):
+        rare_builder(_AsCompiled, ("name", "colour"))
+
+
+def test_the_written_out_constructor_of_a_game_object_is_the_dataclass_s() -> None:
+    # Read from the source, so that the compiled build (which runs it) is checked too.
+    source = Path(spellstack.rules.state.__file__).with_name("_state.py").read_text()
+    cls = next(node for node in ast.parse(source).body
+               if isinstance(node, ast.ClassDef) and node.name == "GameObject")
+    init = next(node for node in cls.body if isinstance(node, ast.FunctionDef) and node.name == "__init__")
+    params = [a.arg for a in init.args.args[1:]]
+    defaults = [NO_COUNTERS if isinstance(d, ast.Name) and d.id == "NO_COUNTERS" else ast.literal_eval(d)
+                for d in init.args.defaults]
+    every = fields(GameObject)
+    assert params == [f.name for f in every]
+    assert [(n, d) for n, d in zip(params[len(params) - len(defaults):], defaults, strict=True)] == [
+        (f.name, f.default) for f in every if f.default is not MISSING]
+    assigned = [(stmt.targets[0].attr, stmt.value.id) for stmt in init.body  # type: ignore[attr-defined]
+                if isinstance(stmt, ast.Assign)]
+    assert assigned == [(name, name) for name in params]
+
+
+def test_a_game_object_copies_and_pickles_to_an_equal_one_with_its_own_values() -> None:
+    obj = GameObject(100, 100, "Bear", 0, 1, "battlefield", 3, counters={"+1/+1": 2}, targets=(7,))
+    for made in (copy.deepcopy(obj), pickle.loads(pickle.dumps(obj))):
+        assert type(made) is GameObject and made == obj and made.canonical() == obj.canonical()
+        assert made.counters is not obj.counters
+        if not COMPILED_OBJECTS:
+            assert made.__dict__ == {"targets": (7,)}  # the defaults still out of its dictionary
+    assert copy.copy(obj).counters is obj.counters  # a shallow copy shares them
 
 
 def test_a_rare_field_needs_a_plain_default() -> None:
@@ -97,6 +169,7 @@ def test_a_rare_field_needs_a_plain_default() -> None:
             name: str = ""
 
 
+@pytest.mark.skipif(COMPILED_OBJECTS, reason="compiled, a game object has no dictionary")
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_game_objects_keep_only_values_other_than_the_defaults_in_their_dictionaries(seed: int) -> None:
     # Each object or last known information a game keeps pays for a dictionary only for a rare

@@ -10,7 +10,15 @@ import pytest
 
 from spellstack.rules.base import Record, builder
 from spellstack.rules.mana import ManaCost, parse_mana_cost
-from spellstack.rules.state import ContinuousEffect, DelayedTrigger, PendingTrigger, Shield, StartSettings
+from spellstack.rules.state import (
+    AbilityRef,
+    Characteristics,
+    ContinuousEffect,
+    DelayedTrigger,
+    PendingTrigger,
+    Shield,
+    StartSettings,
+)
 
 SAMPLES: list[Record] = [
     ContinuousEffect(7, 3, "pump", (("power", 2), ("words", ("a", "b"))), (101, 102), 100, "Giant Growth", 1),
@@ -19,6 +27,10 @@ SAMPLES: list[Record] = [
     DelayedTrigger(9, 1, 101, "Soul Shepherd", 2, "end_step", ("Soul Shepherd", 1, 0)),
     StartSettings(chooser=1, mulligans=False),
     parse_mana_cost("{2}{G/W}{U/P}{X}"),
+    AbilityRef("Blood Artist", "triggered", 1),
+    Characteristics("Blood Artist", "Blood Artist", parse_mana_cost("{1}{B}"), 2, ("B",), ("Creature",),
+                    ("Vampire",), (), ("flying",), (AbilityRef("Blood Artist", "triggered", 1),), 0, 1, None,
+                    1, (("Vampire", "Human"),)),
 ]
 
 

@@ -67,11 +67,6 @@ LEFT_OUT: dict[str, str] = {
     # a compiled exception class loses them.
     "spellstack.rules.mana._syntax": "ManaCostSyntaxError, whose fields a compiled exception loses "
                                      "when pickled",
-    # ``Characteristics`` and ``AbilityRef`` are frozen values kept in the game state, which
-    # is deep-copied (and hashed after): a copy of a compiled frozen dataclass is rebuilt by
-    # setting its fields, which it refuses.
-    "spellstack.rules.state._characteristics": "frozen values kept in the game state, which is "
-                                               "deep-copied (a compiled frozen dataclass can't be)",
     # ``LoopDriver``, a Protocol the coordinator and the kernel bench subclass: compiled, a
     # Protocol becomes a trait, which an interpreted class can't inherit from.
     "spellstack.rules.turn._loop_driver": "LoopDriver, a Protocol interpreted classes subclass "

@@ -9,7 +9,7 @@ from ._builder import builder
 from ._errors import CardDefinitionError, IllegalActionError, InvalidMessageError, SpellstackError
 from ._marks import AtLeast, Parsed, Words
 from ._quote import in_int64, quote
-from ._rare import rare_builder, rare_fields
+from ._rare import is_compiled_class, rare_builder, rare_fields, reset_rare
 from ._record import Record
 from ._rng import GameRandom
 from ._words import (
@@ -49,7 +49,9 @@ __all__ = [
     "Words",
     "builder",
     "in_int64",
+    "is_compiled_class",
     "quote",
     "rare_builder",
     "rare_fields",
+    "reset_rare",
 ]

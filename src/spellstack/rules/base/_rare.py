@@ -24,10 +24,14 @@ def rare_fields(*names: str) -> Callable[[type[_T]], type[_T]]:
     to the default but of another type is kept). Everything else (``fields``, ``replace``,
     equality, ``repr``, pickling) works as for the dataclass. Assigning a rare field stores
     the value in the instance's dictionary, the default too: set one only when it is not its
-    default, and ``del obj.field`` puts it back to the default (the value leaves the dictionary).
+    default, and ``reset_rare`` puts it back to the default (the value leaves the dictionary).
+    A class of the compiled build (``is_compiled_class``) is returned as it is: its attributes
+    are fixed already, and read faster than any slot.
     """
 
     def decorate(cls: type[_T]) -> type[_T]:
+        if is_compiled_class(cls):
+            return cls  # its attributes are fixed already (read directly: no slot is cheaper)
         every = fields(cls)  # type: ignore[arg-type]
         rare = set(names)
         for f in every:
@@ -68,6 +72,23 @@ def rare_fields(*names: str) -> Callable[[type[_T]], type[_T]]:
     return decorate
 
 
+def is_compiled_class(cls: type) -> bool:
+    """Whether ``cls`` is a class of the compiled build (mypyc's: its attributes are fixed in C,
+    and it can't be remade): ``rare_fields`` leaves such a class as it is."""
+    return "__mypyc_attrs__" in cls.__dict__
+
+
+def reset_rare(obj: object, name: str, default: object) -> None:
+    """Put ``obj``'s rare field ``name`` back to its ``default`` (``rare_fields``): out of its
+    dictionary, or, for an object of the compiled build (no dictionary, every field an
+    attribute), assigned."""
+    values = getattr(obj, "__dict__", None)
+    if values is None:
+        setattr(obj, name, default)
+    else:
+        values.pop(name, None)
+
+
 def _default_expr(f: Field[Any], namespace: dict[str, Any]) -> str | None:
     """The expression of generated code that gives field ``f`` its default, its value or
     factory put in ``namespace`` (``_d_name``, ``_f_name()``); None for a field without one."""
@@ -85,11 +106,19 @@ def rare_builder(cls: type[_T], names: tuple[str, ...]) -> Callable[..., _T]:
     order, and leaving every other field at its default: the instance it builds equals what
     ``cls(...)`` builds from the same arguments, about three times faster for a class of many
     fields (the generated ``__init__`` binds a default to each parameter it is not given, and
-    tests each rare field). ``TypeError`` if ``names`` are not fields of ``cls`` or ``cls``
-    has no rare fields."""
+    tests each rare field). For a class of the compiled build, its own constructor. ``TypeError``
+    if ``names`` are not fields of ``cls`` or ``cls`` has no rare fields."""
     every = {f.name: f for f in fields(cls)}  # type: ignore[arg-type]
     slots = cls.__dict__.get("__slots__", ())
     unknown = [name for name in names if name not in every]
+    if not unknown and is_compiled_class(cls):
+        # Compiled, ``rare_fields`` left the class as it is: its own constructor is the fast one
+        # (the class itself, for its leading fields in order; else by name).
+        if names == tuple(every)[:len(names)]:
+            return cls
+        def construct(*values: object) -> _T:
+            return cls(**dict(zip(names, values, strict=True)))
+        return construct
     if unknown or "__dict__" not in slots:
         raise TypeError(f"rare_builder({cls.__name__}): "
                         + (f"no field {unknown[0]!r}" if unknown else "not a rare_fields class"))

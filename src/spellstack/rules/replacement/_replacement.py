@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Generic, TypeVar
 
+from ..base import reset_rare
 from ..definitions import Effect, ReplacementAbility, definition_named
 from ..game import Game
 from ..layers import AFFECTED, Working, as_it_would_enter, characteristics
@@ -399,7 +400,7 @@ def _regenerate(obj_id: int, shield: Shield) -> Replacement[DestroyEvent]:
         obj.tapped = True
         obj.damage = 0
         if obj.deathtouch_damage:
-            del obj.deathtouch_damage  # back to its default (a rare field: ``GameObject``)
+            reset_rare(obj, "deathtouch_damage", False)  # a rare field (``GameObject``)
         if st.combat is not None:
             st.combat.attackers.pop(obj_id, None)
             st.combat.blockers.pop(obj_id, None)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from operator import attrgetter, itemgetter
 from typing import Any
 
-from ..base import builder
+from ..base import builder, reset_rare
 from ..definitions import definition_named
 from ..effects import EffectContext, run_effects
 from ..ending import check_game_over, lose_game
@@ -127,7 +127,7 @@ def _forget_deathtouch(damaged: Collection[Permanent]) -> None:
     it looked at."""
     for o, _ in damaged:
         if o.deathtouch_damage:
-            del o.deathtouch_damage  # back to its default (a rare field: ``GameObject``)
+            reset_rare(o, "deathtouch_damage", False)  # a rare field (``GameObject``)
 
 
 def _zero_loyalty(game: Game, planeswalkers: Collection[Permanent]) -> list[SBAHit]:

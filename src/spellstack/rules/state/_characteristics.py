@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..base import Record
 from ..mana import ManaCost
 
 if TYPE_CHECKING:
@@ -14,7 +15,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class AbilityRef:
+class AbilityRef(Record):
     """A non-keyword ability an object has (113): a printed ability of some definition."""
 
     definition: str
@@ -26,7 +27,7 @@ class AbilityRef:
 
 
 @dataclass(frozen=True, slots=True)
-class Characteristics:
+class Characteristics(Record):
     """An object's characteristics after every continuous effect (109.3, 613)."""
 
     name: str

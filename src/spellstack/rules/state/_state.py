@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from ..base import GameRandom, Record, rare_fields
+from ..base import GameRandom, Record, is_compiled_class, rare_fields
 from ..definitions import ArgValue
 from ._nocounters import NO_COUNTERS
 
@@ -57,17 +57,6 @@ def seat_of_ref(ref: int) -> int:
     return ref - 1
 
 
-@rare_fields(
-    # Fields that almost every object leaves at their defaults, and that the hot paths rarely
-    # read (a few dozen times a decision at most): out of the slots, each object is 192 bytes
-    # smaller (a game keeps about 180 objects, its last known information included). Not
-    # ``started_untapped``: every untapped permanent is given it each turn, and a dictionary
-    # each would cost more than the slot.
-    "ability_index", "ability_kind", "source_id", "targets", "target_groups", "x",
-    "trigger_subject", "delayed_effects", "exiled_by", "exiled_until", "modes", "divide",
-    "cast_costs", "on_adventure", "cast_from", "loyalty_turn", "revealed", "looked_at_by",
-    "deathtouch_damage", "bestowed", "is_copy", "except_supertypes", "card_copy", "merged",
-    "protector", "sector")
 @dataclass
 class GameObject:
     """An object in a zone (109.1): a card, a token, a spell or an ability on the stack."""
@@ -171,6 +160,73 @@ class GameObject:
     """400.2: the seats an effect let look at this hidden card where it is (Invasion of Gobakhan:
     an opponent's hand), who may see it there from then on; a new object starts unseen (400.7)."""
 
+    def __init__(self, id: int, card: int, name: str, owner: int, controller: int, zone: str,
+                 timestamp: int = 0, is_token: bool = False, tapped: bool = False, damage: int = 0,
+                 deathtouch_damage: bool = False, counters: dict[str, int] = NO_COUNTERS,
+                 sick: bool = False, attached_to: int = 0, face_down: bool = False,
+                 ability_index: int = 0, ability_kind: str = "", source_id: int = 0,
+                 targets: tuple[int, ...] = (), target_groups: tuple[int, ...] = (), x: int = 0,
+                 trigger_subject: int = 0, delayed_effects: int = 0,
+                 started_untapped: bool = False, exiled_by: int = 0, exiled_until: bool = False,
+                 modes: tuple[int, ...] = (), divide: tuple[tuple[int, int], ...] = (),
+                 cast_costs: tuple[str, ...] = (), on_adventure: bool = False,
+                 bestowed: bool = False, is_copy: bool = False,
+                 except_supertypes: tuple[str, ...] = (), card_copy: bool = False,
+                 cast_from: str = "", loyalty_turn: int = 0, revealed: bool = False,
+                 merged: tuple[tuple[int, str, bool], ...] = (), protector: int = -1,
+                 sector: str = "", looked_at_by: tuple[int, ...] = ()) -> None:
+        """Every field, in order, as the dataclass's own ``__init__`` would take it (a test checks
+        that the two agree). Written out so that the compiled build makes it native code: the
+        generated one stays interpreted there, and an object is made at every zone change.
+        Interpreted, ``rare_fields`` puts its own in its place."""
+        self.id = id
+        self.card = card
+        self.name = name
+        self.owner = owner
+        self.controller = controller
+        self.zone = zone
+        self.timestamp = timestamp
+        self.is_token = is_token
+        self.tapped = tapped
+        self.damage = damage
+        self.deathtouch_damage = deathtouch_damage
+        self.counters = counters
+        self.sick = sick
+        self.attached_to = attached_to
+        self.face_down = face_down
+        self.ability_index = ability_index
+        self.ability_kind = ability_kind
+        self.source_id = source_id
+        self.targets = targets
+        self.target_groups = target_groups
+        self.x = x
+        self.trigger_subject = trigger_subject
+        self.delayed_effects = delayed_effects
+        self.started_untapped = started_untapped
+        self.exiled_by = exiled_by
+        self.exiled_until = exiled_until
+        self.modes = modes
+        self.divide = divide
+        self.cast_costs = cast_costs
+        self.on_adventure = on_adventure
+        self.bestowed = bestowed
+        self.is_copy = is_copy
+        self.except_supertypes = except_supertypes
+        self.card_copy = card_copy
+        self.cast_from = cast_from
+        self.loyalty_turn = loyalty_turn
+        self.revealed = revealed
+        self.merged = merged
+        self.protector = protector
+        self.sector = sector
+        self.looked_at_by = looked_at_by
+
+    def __reduce__(self) -> tuple[type[GameObject], tuple[Any, ...]]:
+        """Copied (deep or not) and pickled through the constructor, every field in order: the
+        compiled build's class can't be made without its fields (``__new__`` runs
+        ``__init__``)."""
+        return type(self), _OBJECT_FIELDS(self)
+
     def canonical(self) -> tuple[Any, ...]:
         """Every field as a tuple, counters sorted."""
         values = _OBJECT_FIELDS(self)
@@ -181,6 +237,22 @@ class GameObject:
                 *values[_COUNTERS_AT + 1:_CAST_AT])
         tail = values[_CAST_AT:]
         return head if tail == _CAST_DEFAULTS else (*head, *tail)
+
+
+# Fields that almost every object leaves at their defaults, and that the hot paths rarely read
+# (a few dozen times a decision at most): out of the slots, each object is 192 bytes smaller (a
+# game keeps about 180 objects, its last known information included). Not ``started_untapped``:
+# every untapped permanent is given it each turn, and a dictionary each would cost more than the
+# slot. Compiled, ``GameObject`` stays the class it is declared as (``rare_fields`` would remake
+# it as a Python class, whose every field the compiled code could then read only the slow way);
+# it then has every field as an attribute, which costs each object those bytes.
+if not is_compiled_class(GameObject):
+    GameObject = rare_fields(  # type: ignore[misc]  # the same class, its rare fields out of its slots
+        "ability_index", "ability_kind", "source_id", "targets", "target_groups", "x",
+        "trigger_subject", "delayed_effects", "exiled_by", "exiled_until", "modes", "divide",
+        "cast_costs", "on_adventure", "cast_from", "loyalty_turn", "revealed", "looked_at_by",
+        "deathtouch_damage", "bestowed", "is_copy", "except_supertypes", "card_copy", "merged",
+        "protector", "sector")(GameObject)
 
 
 _OBJECT_FIELDS = attrgetter(*[f.name for f in fields(GameObject)])

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
+from ..base import reset_rare
 from ..game import Game
 from ..layers import end_durations
 from ..registry import TURN_ACTIONS, TurnAction
@@ -102,7 +103,7 @@ def _cleanup(game: Game) -> None:
         obj = st.objects[oid]
         obj.damage = 0
         if obj.deathtouch_damage:
-            del obj.deathtouch_damage  # back to its default (a rare field: ``GameObject``)
+            reset_rare(obj, "deathtouch_damage", False)  # a rare field (``GameObject``)
     end_durations(game, "cleanup")  # 514.2: "until end of turn" effects end
     st.shields = []  # 514.2: regeneration and prevention shields last "this turn"
 
