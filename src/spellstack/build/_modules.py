@@ -29,13 +29,13 @@ LEFT_OUT: dict[str, str] = {
                     "spellstack.rules.registry._triggers", "spellstack.rules.registry._turn",
                     "spellstack.rules.replacement._replacement")},
     # A compiled dataclass is handed its fields' types without ``ClassVar``, so a class
-    # attribute (an effect verb's ``verb``, a message's ``KIND``, the game's hooks) would become
+    # attribute (an effect verb's ``verb``, a message's ``KIND``) would become
     # a field: a wrong constructor, or an error for a list.
     **{name: "a dataclass with ClassVar attributes, which a compiled dataclass takes for fields"
        for name in ("spellstack.rules.definitions._definitions", "spellstack.rules.effects._continuous",
                     "spellstack.rules.effects._instructions", "spellstack.rules.effects._objects",
-                    "spellstack.rules.effects._players", "spellstack.rules.game._game",
-                    "spellstack.rules.mechanics.dungeon", "spellstack.rules.triggers._conditions",
+                    "spellstack.rules.effects._players", "spellstack.rules.mechanics.dungeon",
+                    "spellstack.rules.triggers._conditions",
                     "spellstack.protocol._messages", "spellstack.protocol._session")},
     # The schema engine reads these dataclasses' type hints as the messages, traces and card
     # files are read and written: a compiled dataclass keeps only the outer type of each

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 
 from ..base import IllegalActionError
 from ..definitions import FACE_DOWN, CardDefinition, CostOption, SpellAbility, TargetSpec
-from ..game import Game
+from ..game import MANA_PAYER, Game
 from ..legality import (
     BESTOW_TARGETS,
     cast_permitted_from,
@@ -500,4 +500,4 @@ def pay_mana(game: Game, seat: int, cost: ManaCost, check_only: bool) -> bool:
     return True
 
 
-Game.mana_payer[:] = [pay_mana]
+MANA_PAYER[:] = [pay_mana]

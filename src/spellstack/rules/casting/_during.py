@@ -14,7 +14,7 @@ from itertools import combinations
 
 from ..base import IllegalActionError
 from ..definitions import CardDefinition
-from ..game import Game
+from ..game import SPELL_CASTER, Game
 from ..legality import cast_refusal, for_caster, target_candidates, target_prompt, timing_refusal
 from ..mana import ManaCost, ManaSupply
 from ..state import Action, Answer, GameObject, Proc, ResolutionCast, new_choice
@@ -194,4 +194,4 @@ def cast_while_resolving(game: Game, seat: int, candidates: tuple[int, ...],
     return cast
 
 
-Game.spell_caster[:] = [cast_while_resolving]
+SPELL_CASTER[:] = [cast_while_resolving]

@@ -4,9 +4,13 @@ cache the kernel keeps (``Caches``, one object with one invalidation point).
 """
 
 from ._caches import Caches, HandFacts, PermanentFacts, SeatBoard
-from ._game import Game, TracedEvent
+from ._game import EXILE_LOOK_RULE, MANA_PAYER, SPELL_CASTER, TOP_CARD_RULE, Game, TracedEvent
 
 __all__ = [
+    "EXILE_LOOK_RULE",
+    "MANA_PAYER",
+    "SPELL_CASTER",
+    "TOP_CARD_RULE",
     "Caches",
     "Game",
     "HandFacts",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from ..definitions import ActivatedAbility, CardDefinition, TriggeredAbility
 from ..layers import characteristics
@@ -44,6 +43,25 @@ class TracedEvent:
     """For a zone change: the zone left and the zone entered."""
 
 
+# The kernel's hooks: each filled by the package that owns the rule, when it is imported (a
+# module-level list rather than a class attribute, so that the compiled build compiles ``Game``).
+MANA_PAYER: list[Callable[[Game, int, ManaCost, bool], bool]] = []
+"""The one ``pay_mana`` implementation: the casting package, which owns payment and sits
+above the effects that need it, registers it when it is imported."""
+
+TOP_CARD_RULE: list[Callable[[Game, int], tuple[bool, bool]]] = []
+"""The one ``top_card_seen`` implementation (400.2 as effects change it): the legality
+package, which owns permissions, registers it when it is imported."""
+
+EXILE_LOOK_RULE: list[Callable[[Game, int, GameObject], bool]] = []
+"""The one ``face_down_exile_seen`` implementation (the legality package's)."""
+
+SPELL_CASTER: list[Callable[[Game, int, tuple[int, ...], ResolutionCast, bool],
+                        Proc[GameObject | None]]] = []
+"""The one ``cast_while_resolving`` implementation: the casting package, which owns casting
+and sits above the effects that need it, registers it when it is imported."""
+
+
 @dataclass(slots=True, weakref_slot=True)
 class Game:
     """A game: plain-data state plus the read-only card definitions it refers to by name."""
@@ -69,37 +87,24 @@ class Game:
     caches: Caches = field(init=False, repr=False)
     """Every cache the kernel keeps for this game (``Caches``: what each holds, what makes it
     stale)."""
-    mana_payer: ClassVar[list[Callable[[Game, int, ManaCost, bool], bool]]] = []
-    """The one ``pay_mana`` implementation: the casting package, which owns payment and sits
-    above the effects that need it, registers it when it is imported."""
 
-    top_card_rule: ClassVar[list[Callable[[Game, int], tuple[bool, bool]]]] = []
-    """The one ``top_card_seen`` implementation (400.2 as effects change it): the legality
-    package, which owns permissions, registers it when it is imported."""
-
-    exile_look_rule: ClassVar[list[Callable[[Game, int, GameObject], bool]]] = []
-    """The one ``face_down_exile_seen`` implementation (the legality package's)."""
 
     def face_down_exile_seen(self, seat: int, obj: GameObject) -> bool:
         """Whether an effect lets ``seat`` look at ``obj``, a card in exile face down (406.3)."""
-        return bool(self.exile_look_rule) and self.exile_look_rule[0](self, seat, obj)
+        return bool(EXILE_LOOK_RULE) and EXILE_LOOK_RULE[0](self, seat, obj)
 
     def top_card_seen(self, owner: int) -> tuple[bool, bool]:
         """Whether ``owner`` may look at the top card of their library now ("You may look at
         the top card of your library any time"), and whether it is revealed to every player
         ("Play with the top card of your library revealed")."""
-        return self.top_card_rule[0](self, owner) if self.top_card_rule else (False, False)
+        return TOP_CARD_RULE[0](self, owner) if TOP_CARD_RULE else (False, False)
 
     def pay_mana(self, seat: int, cost: ManaCost, check_only: bool) -> bool:
         """Whether ``seat`` can pay ``cost`` now by the automatic payment rule (601.2g-h), and
         unless ``check_only`` pay it: for an effect that asks a player to pay ("unless its
         controller pays {2}", 118.12)."""
-        return self.mana_payer[0](self, seat, cost, check_only)
+        return MANA_PAYER[0](self, seat, cost, check_only)
 
-    spell_caster: ClassVar[list[Callable[[Game, int, tuple[int, ...], ResolutionCast, bool],
-                                         Proc[GameObject | None]]]] = []
-    """The one ``cast_while_resolving`` implementation: the casting package, which owns casting
-    and sits above the effects that need it, registers it when it is imported."""
 
     def cast_while_resolving(self, seat: int, candidates: tuple[int, ...],
                              permit: ResolutionCast, choose: bool) -> Proc[GameObject | None]:
@@ -109,7 +114,7 @@ class Game:
         otherwise the one candidate is cast (its "you may" was asked already). Returns the
         spell, or None: none was cast (declined, or the attempt was illegal and rewound, 601.2,
         leaving the card where it was)."""
-        return self.spell_caster[0](self, seat, candidates, permit, choose)
+        return SPELL_CASTER[0](self, seat, candidates, permit, choose)
 
     # ------------------------------------------------------------------ definitions
 

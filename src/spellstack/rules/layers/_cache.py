@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 from weakref import ref
 
@@ -25,8 +26,13 @@ class LayerCache(dict[int, Characteristics]):
         # A weak reference: the game holds this cache, and a strong reference back would make
         # every game a reference cycle, freed only by a full collection long after it ended
         # (thousands of finished games waiting in a tournament's memory), not when the last
-        # reference to it goes. Only a miss reads it.
-        self._game = ref(game)
+        # reference to it goes. Only a miss reads it. The compiled build's ``Game`` takes no
+        # weak reference (mypyc gives one only to a class with an instance dictionary): there
+        # the reference is strong, and each game a cycle, the price of compiling ``Game``.
+        try:
+            self._game: Callable[[], LayerHost | None] = ref(game)
+        except TypeError:
+            self._game = lambda: game
 
     @property
     def game(self) -> LayerHost:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from ..definitions import COST_OPTIONS, CardDefinition, CostOption, Permission, Restriction
-from ..game import Game
+from ..game import EXILE_LOOK_RULE, TOP_CARD_RULE, Game
 from ..mana import ManaCost
 from ..state import ContinuousEffect, GameObject, player_ref
 
@@ -507,5 +507,5 @@ def face_down_exile_seen(game: Game, seat: int, obj: GameObject) -> bool:
                for source, p in _permissions(game))
 
 
-Game.top_card_rule[:] = [top_card_seen]
-Game.exile_look_rule[:] = [face_down_exile_seen]
+TOP_CARD_RULE[:] = [top_card_seen]
+EXILE_LOOK_RULE[:] = [face_down_exile_seen]

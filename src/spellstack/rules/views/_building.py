@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..game import Game
+from ..game import TOP_CARD_RULE, Game
 from ..registry import COUNTER_KINDS
 from ..state import GameObject
 from ._sharing import shared_view
@@ -226,7 +226,7 @@ def view_for(game: Game, seat: int, memo: ViewMemo | None = None) -> PlayerView:
     players = []
     # 400.2: a library shows nothing unless an effect shows its top card (asked once per player
     # only when some rule could: ``top_card_seen`` answers at once for the usual board).
-    tops = bool(game.top_card_rule)
+    tops = bool(TOP_CARD_RULE)
     for n, p in enumerate(st.players):
         graveyard = tuple(build.zone(p.graveyard, "graveyard")) if p.graveyard else ()
         library_top: tuple[ObjectView, ...] = ()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..base import quote
+from ..game import TOP_CARD_RULE
 from ..state import GameObject, is_player_ref, seat_of_ref
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ def visible_to(game: Game, seat: int, obj: GameObject) -> bool:
         # 400.2, unless an effect shows its top card: to its owner (Garruk's Horde) or to every
         # player (Future Sight); a card below the top stays hidden.
         library = game.state.players[obj.owner].library
-        if not library or library[0] != obj.id or not game.top_card_rule:
+        if not library or library[0] != obj.id or not TOP_CARD_RULE:
             return False
         look, revealed = game.top_card_seen(obj.owner)
         return revealed or (look and seat == obj.owner)
