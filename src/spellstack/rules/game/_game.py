@@ -88,7 +88,6 @@ class Game:
     """Every cache the kernel keeps for this game (``Caches``: what each holds, what makes it
     stale)."""
 
-
     def face_down_exile_seen(self, seat: int, obj: GameObject) -> bool:
         """Whether an effect lets ``seat`` look at ``obj``, a card in exile face down (406.3)."""
         return bool(EXILE_LOOK_RULE) and EXILE_LOOK_RULE[0](self, seat, obj)
@@ -104,7 +103,6 @@ class Game:
         unless ``check_only`` pay it: for an effect that asks a player to pay ("unless its
         controller pays {2}", 118.12)."""
         return MANA_PAYER[0](self, seat, cost, check_only)
-
 
     def cast_while_resolving(self, seat: int, candidates: tuple[int, ...],
                              permit: ResolutionCast, choose: bool) -> Proc[GameObject | None]:
