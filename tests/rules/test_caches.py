@@ -26,6 +26,8 @@ from spellstack.rules import (
     view_for,
 )
 from spellstack.rules.casting import only_pass_possible
+from spellstack.rules.casting._boards import seat_board
+from spellstack.rules.casting._legal import _mana_key
 from spellstack.rules.game import Caches
 from spellstack.rules.game import _caches as caches_module
 
@@ -99,3 +101,33 @@ def test_throwing_the_caches_away_changes_nothing(seed: int, decks: tuple[str, s
     dropped = _play(seed, decks, 0.3)
     assert len(kept[0]) > 200  # a whole game was compared
     assert dropped == kept
+
+
+def test_the_mana_key_tells_apart_every_tapped_and_sick_permanent() -> None:
+    """The automatic-pass test's mana key (``_mana_key``) stands for which of a seat's permanents
+    are tapped and which are summoning sick: flipping either flag of any one of them gives
+    another key, and flipping it back gives the key again."""
+    game = new_game(CARDS, [("Ann", DECKLISTS["gruul"]), ("Ben", DECKLISTS["orzhov"])], 4)
+    bots = [RandomBot(9), RandomBot(10)]
+
+    def answer(decision: Decision) -> Reply:
+        return bots[decision.player].decide(view_for(game, decision.player), decision)
+
+    def enough(g: Game, task: object) -> bool:
+        return any(len(seat_board(g, s).permanents) >= 4 for s in g.state.living_seats())
+
+    play_sync(game, answer, until=enough)
+    seat = next(s for s in game.state.living_seats() if len(seat_board(game, s).permanents) >= 4)
+    permanents = seat_board(game, seat).permanents
+    key = _mana_key(game, seat)
+    seen = {key}
+    for oid in permanents:
+        obj = game.state.objects[oid]
+        for flag in ("tapped", "sick"):
+            setattr(obj, flag, not getattr(obj, flag))
+            changed = _mana_key(game, seat)
+            assert changed not in seen, (oid, flag)
+            seen.add(changed)
+            setattr(obj, flag, not getattr(obj, flag))
+            assert _mana_key(game, seat) == key
+    assert len(seen) == 2 * len(permanents) + 1

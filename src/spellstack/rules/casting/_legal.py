@@ -173,8 +173,19 @@ def _mana_key(game: Game, seat: int, board: SeatBoard | None = None) -> tuple[ob
     p = game.state.players[seat]
     objects = game.state.objects
     permanents = (seat_board(game, seat) if board is None else board).permanents
-    return (game.caches.epoch, p.life, tuple(p.mana.items()),
-            tuple([(o.tapped, o.sick) for o in map(objects.__getitem__, permanents)]))
+    # Which are tapped and which sick, two bits each in the order of ``permanents`` (the same
+    # permanents while the epoch is: it is in the key): one int, where a tuple of pairs would
+    # be a tuple made for each permanent at every look.
+    flags = 0
+    bit = 1
+    for oid in permanents:
+        o = objects[oid]
+        if o.tapped:
+            flags |= bit
+        if o.sick:
+            flags |= bit << 1
+        bit <<= 2
+    return (game.caches.epoch, p.life, tuple(p.mana.items()), flags)
 
 
 def _actions_key(game: Game, seat: int, mana_key: tuple[object, ...] | None = None,
