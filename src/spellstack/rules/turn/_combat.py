@@ -7,7 +7,18 @@ from dataclasses import replace
 from ..base import IllegalActionError
 from ..game import Game
 from ..legality import attack_refusal, block_refusal, protected_from
-from ..state import Answer, Choice, CombatState, Decision, GameObject, Proc, is_player_ref, player_ref, seat_of_ref
+from ..state import (
+    Answer,
+    Choice,
+    CombatState,
+    Decision,
+    GameObject,
+    Proc,
+    is_player_ref,
+    new_choice,
+    player_ref,
+    seat_of_ref,
+)
 from ..triggers import trigger_attacks, trigger_blocks
 from ..views import visible_name
 from ..zones import deal_damage
@@ -57,8 +68,8 @@ def attack_options(game: Game) -> tuple[tuple[Choice, ...], int, tuple[tuple[int
         elif "Battle" in c.card_types and st.objects[oid].protector not in (seat, -1):
             defenders.append(oid)
     n = len(attackers)
-    choices = tuple(Choice(i, a.id, a.name, 0) for i, a in enumerate(attackers)) + tuple(
-        Choice(n + j, d, visible_name(game, d), 1) for j, d in enumerate(defenders))
+    choices = tuple(new_choice(i, a.id, a.name, 0) for i, a in enumerate(attackers)) + tuple(
+        new_choice(n + j, d, visible_name(game, d), 1) for j, d in enumerate(defenders))
     pairs = tuple((i, n + j) for i in range(n) for j in range(len(defenders)))
     return choices, n, pairs
 
@@ -80,8 +91,8 @@ def block_options(game: Game, seat: int) -> tuple[tuple[Choice, ...], int,
     nb = len(blockers)
     legal = tuple((bi, nb + ai) for bi, b in enumerate(blockers) for ai, a in enumerate(mine)
                   if _can_block(game, b, st.objects[a]))
-    choices = tuple(Choice(i, b.id, b.name, 0) for i, b in enumerate(blockers)) + tuple(
-        Choice(nb + j, a, visible_name(game, a, seat), 1) for j, a in enumerate(mine))
+    choices = tuple(new_choice(i, b.id, b.name, 0) for i, b in enumerate(blockers)) + tuple(
+        new_choice(nb + j, a, visible_name(game, a, seat), 1) for j, a in enumerate(mine))
     notes = "".join(f"; {b.name} can't block: 101.2: {why}" for b in blockers
                     if (why := block_refusal(game, b)) is not None)
     return choices, nb, legal, BLOCK_PROMPT + notes
@@ -297,7 +308,7 @@ def _divide(game: Game, attacker: GameObject, blockers: list[int], player: int, 
     (702.19b) before anything changes, so the player is asked again."""
     st = game.state
     refs = blockers + ([player] if player else [])
-    choices = tuple(Choice(i, r, visible_name(game, r)) for i, r in enumerate(refs))
+    choices = tuple(new_choice(i, r, visible_name(game, r), 0) for i, r in enumerate(refs))
     lethal = tuple((i, _lethal(game, attacker, st.objects[b], assigned.get(b, 0)))
                    for i, b in enumerate(blockers)) if player else ()
     prompt = f"510.1c: divide {attacker.name}'s {power} combat damage"
