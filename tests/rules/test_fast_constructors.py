@@ -10,13 +10,8 @@ from typing import Any
 import pytest
 
 from spellstack.rules import ActionOption, Choice, Decision, Event, TargetRequirement
-from spellstack.rules.casting._boards import _new_seat_board
-from spellstack.rules.casting._legal import _new_hand_facts
-from spellstack.rules.game import HandFacts, SeatBoard
 from spellstack.rules.replacement import MoveEvent
 from spellstack.rules.state import new_action_option, new_choice, new_decision, new_event, new_target_requirement
-from spellstack.rules.turn import AutoRun
-from spellstack.rules.turn._driver import _new_auto_run
 from spellstack.rules.zones._zones import _new_move
 
 _REQ = TargetRequirement("target creature", 1, 1, (7, 9))
@@ -31,9 +26,6 @@ CASES: list[tuple[type[Any], Callable[..., Any], tuple[Any, ...]]] = [
                               ((1, 2),), ((3, 4),))),
     (MoveEvent, _new_move, (12, "hand", "battlefield", True, False, (("+1/+1", 2),), True,
                             "Shatterskull, the Hammer Pass", 7, 1, 2)),
-    (AutoRun, _new_auto_run, ((0, 1), "priority", True, None, None)),
-    (SeatBoard, _new_seat_board, (3, (5, 8), (), 0, True, False, True)),
-    (HandFacts, _new_hand_facts, ((9, 10), -1, True, (), ())),
 ]
 
 

@@ -4,9 +4,6 @@ payment may use (605.1a, 106.4; summoning sickness 302.6).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from ..base import builder
 from ..definitions import ActivatedAbility
 from ..game import Game, PermanentFacts, SeatBoard
 from ..layers import add_counters
@@ -42,9 +39,6 @@ def can_tap(game: Game, obj: GameObject) -> bool:
     return "Creature" not in c.card_types or "haste" in c.keywords
 
 
-# ``builder``: a board is made for every seat at each epoch, hand facts at each change of a hand.
-_new_seat_board: Callable[..., SeatBoard] = builder(SeatBoard)
-_new_permanent_facts: Callable[..., PermanentFacts] = builder(PermanentFacts)
 
 
 def _permanent_facts(oid: int, c: Characteristics) -> PermanentFacts:
@@ -57,7 +51,7 @@ def _permanent_facts(oid: int, c: Characteristics) -> PermanentFacts:
             produces = ab.tap_mana
     sickness = "Creature" in c.card_types and "haste" not in c.keywords  # 302.6
     mana = None if produces is None else (oid, ManaSource(oid, produces), sickness)
-    return _new_permanent_facts(c, mana, "Land" in c.card_types, activator, not c.name)
+    return PermanentFacts(c, mana, "Land" in c.card_types, activator, not c.name)
 
 
 def seat_board(game: Game, seat: int) -> SeatBoard:
@@ -84,7 +78,7 @@ def seat_board(game: Game, seat: int) -> SeatBoard:
             permissions = has_permissions(game)
             for s in range(n):
                 b = boards[s]
-                boards[s] = _new_seat_board(game.caches.epoch, b.permanents, b.mana, b.lands, b.activator,
+                boards[s] = SeatBoard(game.caches.epoch, b.permanents, b.mana, b.lands, b.activator,
                                       permissions, b.face_down)
             return boards[seat]
     game.caches.board_basis = (list(battlefield), characteristics)
@@ -111,7 +105,7 @@ def seat_board(game: Game, seat: int) -> SeatBoard:
     game.caches.permanent_facts = facts
     permissions = has_permissions(game)
     for s in range(n):
-        boards[s] = _new_seat_board(game.caches.epoch, tuple(permanents[s]), tuple(lands[s] + others[s]),
+        boards[s] = SeatBoard(game.caches.epoch, tuple(permanents[s]), tuple(lands[s] + others[s]),
                               len(lands[s]), activator[s], permissions, face_down[s])
     return boards[seat]
 
@@ -125,7 +119,7 @@ def _board_entered(game: Game, seat: int, oid: int, c: Characteristics) -> SeatB
     for s in range(len(game.state.players)):
         b = boards[s]
         if s != c.controller:
-            boards[s] = _new_seat_board(game.caches.epoch, b.permanents, b.mana, b.lands, b.activator,
+            boards[s] = SeatBoard(game.caches.epoch, b.permanents, b.mana, b.lands, b.activator,
                                   permissions, b.face_down)
             continue
         mana, lands = b.mana, b.lands
@@ -134,7 +128,7 @@ def _board_entered(game: Game, seat: int, oid: int, c: Characteristics) -> SeatB
                 mana, lands = (*mana[:lands], f.mana, *mana[lands:]), lands + 1
             else:
                 mana = (*mana, f.mana)
-        boards[s] = _new_seat_board(game.caches.epoch, (*b.permanents, oid), mana, lands,
+        boards[s] = SeatBoard(game.caches.epoch, (*b.permanents, oid), mana, lands,
                               b.activator or f.activator, permissions, b.face_down or f.face_down)
     return boards[seat]
 

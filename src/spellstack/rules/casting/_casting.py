@@ -43,7 +43,9 @@ WITHOUT_PAYING = CostOption("free", "alternative", ManaCost(()), "",
 for (608.2g), named ``free``; additional costs are still paid (601.2f)."""
 
 
-@dataclass(frozen=True, slots=True)
+# Made for each card and face at every look at what may be cast: a plain slotted dataclass with
+# its constructor written out, compiled code in the compiled build (see ``game.SeatBoard``).
+@dataclass(slots=True)
 class CastForm:
     """One way a card may be cast from where it is now: a face and what that needs."""
 
@@ -55,6 +57,13 @@ class CastForm:
     """The optional additional and alternative costs that may be chosen with it."""
     required: CostOption | None = None
     """The cost option ``required_cost`` names (its own or one an effect gives it, 601.3e)."""
+
+    def __init__(self, face: CardDefinition, required_cost: str, costs: tuple[CostOption, ...],
+                       required: CostOption | None = None) -> None:
+        self.face = face
+        self.required_cost = required_cost
+        self.costs = costs
+        self.required = required
 
 
 def castable_faces(game: Game, obj: GameObject, transformed: bool = False) -> tuple[CardDefinition, ...]:

@@ -7,10 +7,8 @@ is all a seat can do (then the engine passes for it). Both read only what their 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
 
-from ..base import builder
 from ..definitions import CardDefinition, CostOption, TargetSpec
 from ..game import Game, HandFacts, SeatBoard
 from ..legality import (
@@ -278,7 +276,6 @@ def only_pass_possible(game: Game, seat: int) -> bool:
     return True
 
 
-_new_hand_facts: Callable[..., HandFacts] = builder(HandFacts)
 
 
 def _land_face(game: Game, obj: GameObject) -> str:
@@ -323,7 +320,7 @@ def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
                         instant[id(total)] = total
     stable = game.caches.stable
     epoch = -1 if all(oid in stable for oid in hand) else game.caches.epoch
-    facts = game.caches.hand_facts[seat] = _new_hand_facts(hand, epoch, land, tuple(instant.values()),
+    facts = game.caches.hand_facts[seat] = HandFacts(hand, epoch, land, tuple(instant.values()),
                                               tuple(sorcery.values()))
     return facts
 

@@ -134,7 +134,15 @@ class Caches:
         layers.update(self.stable)
 
 
-@dataclass(frozen=True, slots=True)
+# The records below are made at every epoch and change of a hand, and the loop's requests
+# (``turn``) at every task: plain slotted dataclasses with their constructors written out, where
+# a value type is frozen. Compiled, a dataclass keeps the constructor ``dataclasses`` writes,
+# which stays interpreted (a frozen one's sets each field through ``object.__setattr__``); one
+# written out is compiled code (about 6% of the compiled kernel's instructions). Nothing changes
+# them once made, and a test checks each constructor against the fields.
+
+
+@dataclass(slots=True)
 class SeatBoard:
     """One seat's permanents in one epoch, as ``only_pass_possible``, ``mana_sources`` and the cache keys
     read them: which permanents there are, who controls them, what they can tap for and what
@@ -157,8 +165,18 @@ class SeatBoard:
     face_down: bool
     """Whether one of them is face down (702.37e: turning it face up may be possible)."""
 
+    def __init__(self, epoch: int, permanents: tuple[int, ...], mana: tuple[tuple[int, ManaSource, bool], ...],
+                       lands: int, activator: bool, permissions: bool, face_down: bool) -> None:
+        self.epoch = epoch
+        self.permanents = permanents
+        self.mana = mana
+        self.lands = lands
+        self.activator = activator
+        self.permissions = permissions
+        self.face_down = face_down
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class PermanentFacts:
     """What ``SeatBoard`` reads of one permanent's characteristics (613): the same for the same
     ``Characteristics`` object (permanents no effect touches share theirs between epochs)."""
@@ -174,8 +192,16 @@ class PermanentFacts:
     face_down: bool
     """Whether it is face down (708.2: its characteristics have no name)."""
 
+    def __init__(self, characteristics: Characteristics, mana: tuple[int, ManaSource, bool] | None, land: bool,
+                       activator: bool, face_down: bool) -> None:
+        self.characteristics = characteristics
+        self.mana = mana
+        self.land = land
+        self.activator = activator
+        self.face_down = face_down
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class HandFacts:
     """What ``only_pass_possible`` reads of one seat's hand: the cards and their characteristics (613),
     which change only with the hand or, for a card whose characteristics an effect could
@@ -193,3 +219,11 @@ class HandFacts:
     702.8a)."""
     sorcery: tuple[ManaCost, ...]
     """The distinct costs (by identity) of every nonland card in the hand."""
+
+    def __init__(self, hand: tuple[int, ...], epoch: int, land: bool, instant: tuple[ManaCost, ...],
+                       sorcery: tuple[ManaCost, ...]) -> None:
+        self.hand = hand
+        self.epoch = epoch
+        self.land = land
+        self.instant = instant
+        self.sorcery = sorcery

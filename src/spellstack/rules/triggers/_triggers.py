@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from ..base import builder
 from ..definitions import TriggeredAbility
 from ..game import Game
 from ..legality import abilities_as_printed, is_equipment, kinds_seen, target_candidates
@@ -73,7 +72,9 @@ def _may_trigger(game: Game, new: GameObject | None, own: frozenset[str],
 # ---------------------------------------------------------------- the events and their matchers
 
 
-@dataclass(frozen=True, slots=True)
+# Made for each happening: a plain slotted dataclass with its constructor written out, compiled
+# code in the compiled build (see ``game.SeatBoard``).
+@dataclass(slots=True)
 class Happened:
     """One happening (``Happening``), as a trigger event's matcher is shown it."""
 
@@ -94,9 +95,14 @@ class Happened:
     step: str
     """``step``: the step that began."""
 
-
-_seen = builder(Happened)
-"""``Happened``, built fast (obj, abilities, other, zone, died, step): one for each happening."""
+    def __init__(self, obj: GameObject | None, abilities: tuple[tuple[str, TriggeredAbility], ...], other: int,
+                       zone: str, died: bool, step: str) -> None:
+        self.obj = obj
+        self.abilities = abilities
+        self.other = other
+        self.zone = zone
+        self.died = died
+        self.step = step
 
 
 def _enters(game: Game, seen: Happened) -> None:
@@ -312,7 +318,7 @@ def _counters_changed(game: Game, obj: GameObject, kind: str, count: int) -> Non
     when negative), which abilities of the events watching ``counters`` may trigger on."""
     if not _may_trigger(game, obj, _OWN["counters"], _OTHERS["counters"]):
         return  # no card of the game prints such an ability (the usual case)
-    seen: Happened = _seen(obj, game.triggered(obj), count, kind, False, "")
+    seen: Happened = Happened(obj, game.triggered(obj), count, kind, False, "")
     for event in _ON["counters"]:
         event.fire(game, seen)
 
@@ -342,7 +348,7 @@ def trigger_enters(game: Game, new: GameObject) -> None:
     permanents'."""
     if not _may_trigger(game, new, _OWN["enters"], _OTHERS["enters"]):
         return  # nothing there has such an ability (the usual case)
-    seen: Happened = _seen(new, game.triggered(new), 0, "", False, "")
+    seen: Happened = Happened(new, game.triggered(new), 0, "", False, "")
     for event in _ON["enters"]:
         event.fire(game, seen)
 
@@ -353,7 +359,7 @@ def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -
     the permanents that left the battlefield before it in the same event
     (``GameState.leaving_together``), as they last existed there. ``new_id``: the object it
     became, the ability's ``subject`` ("return it", 400.7: found in the zone it moved to)."""
-    seen: Happened = _seen(old, game.triggered(old), new_id, to_zone,
+    seen: Happened = Happened(old, game.triggered(old), new_id, to_zone,
                         to_zone == "graveyard" and game.is_creature(old), "")
     for event in _ON["leaves"]:
         event.fire(game, seen)
@@ -361,7 +367,7 @@ def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -
 
 def trigger_blocks(game: Game, blocker: GameObject, attacker: int) -> None:
     """509.1i/509.3: a creature blocks ``attacker`` (once per creature blocked)."""
-    seen: Happened = _seen(blocker, game.triggered(blocker), attacker, "", False, "")
+    seen: Happened = Happened(blocker, game.triggered(blocker), attacker, "", False, "")
     for event in _ON["blocks"]:
         event.fire(game, seen)
 
@@ -372,14 +378,14 @@ def trigger_cast(game: Game, spell: GameObject) -> None:
     comes here."""
     if _OTHERS["cast"].isdisjoint(kinds_seen(game)) and abilities_as_printed(game):
         return  # no card of the game prints one (the usual case)
-    seen: Happened = _seen(spell, (), 0, "", False, "")
+    seen: Happened = Happened(spell, (), 0, "", False, "")
     for event in _ON["cast"]:
         event.fire(game, seen)
 
 
 def trigger_attacks(game: Game, attacker: GameObject) -> None:
     """508.3a: a creature is declared as an attacker."""
-    seen: Happened = _seen(attacker, game.triggered(attacker), 0, "", False, "")
+    seen: Happened = Happened(attacker, game.triggered(attacker), 0, "", False, "")
     for event in _ON["attacks"]:
         event.fire(game, seen)
 
@@ -387,7 +393,7 @@ def trigger_attacks(game: Game, attacker: GameObject) -> None:
 def trigger_merges(game: Game, merged: GameObject) -> None:
     """725.1, 702.140d: a resolving spell merged with the permanent ``merged`` (it is the same
     object: it neither left nor entered), with the abilities the merged permanent has."""
-    seen: Happened = _seen(merged, game.triggered(merged), 0, "", False, "")
+    seen: Happened = Happened(merged, game.triggered(merged), 0, "", False, "")
     for event in _ON["merges"]:
         event.fire(game, seen)
 

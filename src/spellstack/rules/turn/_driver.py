@@ -21,7 +21,7 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Generic, Literal, Protocol, TypeVar, assert_never
 
-from ..base import IllegalActionError, InvalidMessageError, builder
+from ..base import IllegalActionError, InvalidMessageError
 from ..casting import legal_actions, only_pass_possible
 from ..ending import CONCEDED, draw_game, lose_game
 from ..game import Game
@@ -146,7 +146,11 @@ def run_proc(proc: Proc[T], answer: Callable[[Decision], Reply]) -> T | None:
 # ---------------------------------------------------------------------- automatic passes
 
 
-@dataclass(frozen=True, slots=True)
+# What ``run_automatic`` returns and the loop's requests: made at every task, so plain slotted
+# dataclasses with their constructors written out (compiled code; see ``game.SeatBoard``).
+
+
+@dataclass(slots=True)
 class AutoRun:
     """What ``run_automatic`` did, and the task the game waits for now."""
 
@@ -165,10 +169,15 @@ class AutoRun:
     decision: Decision | None = None
     """``rest``'s first question."""
 
+    def __init__(self, passed: tuple[int, ...], task: Task, can_act: bool = False, rest: Proc[None] | None = None,
+                       decision: Decision | None = None) -> None:
+        self.passed = passed
+        self.task = task
+        self.can_act = can_act
+        self.rest = rest
+        self.decision = decision
 
-_new_auto_run: Callable[[tuple[int, ...], Task, bool, Proc[None] | None, Decision | None], AutoRun] = (
-    builder(AutoRun))
-"""``AutoRun(passed, task, can_act, rest, decision)``, every field given (``builder``)."""
+
 
 
 SKIPPED_CHECK = " (no state-based action check needed: nothing one reads changed)"
@@ -201,7 +210,7 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task, *, once: bool = 
             if not auto[seat]:
                 break
             if not only_pass_possible(game, seat):
-                return _new_auto_run(tuple(passed), task, True, None, None)
+                return AutoRun(tuple(passed), task, True, None, None)
             # ``pass_priority`` without its checks: ``next_task`` said ``seat`` holds priority.
             looked = st.cycle == "check"
             st.cycle = "priority"
@@ -224,13 +233,13 @@ def run_automatic(game: Game, auto: Sequence[bool], task: Task, *, once: bool = 
                 except StopIteration:
                     pass
                 else:
-                    return _new_auto_run(tuple(passed), task, False, rest, decision)
+                    return AutoRun(tuple(passed), task, False, rest, decision)
             if once:
-                return _new_auto_run(tuple(passed), next_task(game), False, None, None)
+                return AutoRun(tuple(passed), next_task(game), False, None, None)
         else:
             break
         task = next_task(game)
-    return _new_auto_run(tuple(passed), task, False, None, None)
+    return AutoRun(tuple(passed), task, False, None, None)
 
 
 # ---------------------------------------------------------------------- the loop's requests
@@ -242,15 +251,18 @@ class RunSBA:
     the actors). Reply: how many events the check performed."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RunResolve:
     """608.1: resolve the top of the stack (``resolve_top``, by the stack actor). Reply: None."""
 
     object_id: int
     """The object on top of the stack."""
 
+    def __init__(self, object_id: int) -> None:
+        self.object_id = object_id
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class Ask:
     """A question of trigger placement (603.3b) or a turn-based action for
     ``decision.player``. Reply: a legal ``Answer`` (one ``check_answer`` accepted)."""
@@ -258,8 +270,11 @@ class Ask:
     decision: Decision
     """The question."""
 
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class AskPriority:
     """117.1: ``decision.player`` holds priority and may do more than pass. Reply: the
     ``Action`` the seat sent (the loop takes it with ``take_action``), or None when nothing
@@ -268,8 +283,11 @@ class AskPriority:
     decision: Decision
     """The priority decision."""
 
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class ActionOutcome:
     """What ``take_action`` made of the reply to an ``AskPriority``. Reply: None."""
 
@@ -278,8 +296,12 @@ class ActionOutcome:
     error: IllegalActionError | InvalidMessageError | None
     """Why it was refused (the state is as it was), or None: it was taken."""
 
+    def __init__(self, decision: Decision, error: IllegalActionError | InvalidMessageError | None) -> None:
+        self.decision = decision
+        self.error = error
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class AutoPasses:
     """117.3d: the engine passed for these seats because passing was all they could do, one
     grant of priority each, in order. Reply: None."""
@@ -293,14 +315,22 @@ class AutoPasses:
     """The passes are in the trace already (``run_automatic`` records each as it makes it);
     the caller only counts them. False: the caller records them."""
 
+    def __init__(self, seats: tuple[int, ...], skip_first: bool, traced: bool = False) -> None:
+        self.seats = seats
+        self.skip_first = skip_first
+        self.traced = traced
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True)
 class NoStopPass:
     """117.3d: the engine passes for ``seat``, which has no stop in this step (it does so
     after this request). Reply: None."""
 
     seat: int
     """The seat."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,7 +339,7 @@ class SBASkipped:
     changed since the last check, so none is made. Reply: None."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BeginTask:
     """A stepwise loop is about to perform ``task`` (``GameLoop(stepwise=True)``). Reply:
     None; a caller that wants to stop there stops driving."""
@@ -317,18 +347,15 @@ class BeginTask:
     task: Task
     """What ``next_task`` says."""
 
+    def __init__(self, task: Task) -> None:
+        self.task = task
+
 
 LoopRequest = RunSBA | RunResolve | Ask | AskPriority | ActionOutcome | AutoPasses | NoStopPass | SBASkipped | BeginTask
 """Everything ``GameLoop`` asks of its driver."""
 
 RUN_SBA = RunSBA()
 SBA_SKIPPED = SBASkipped()
-_new_ask: Callable[[Decision], Ask] = builder(Ask)
-_new_ask_priority: Callable[[Decision], AskPriority] = builder(AskPriority)
-_new_outcome: Callable[[Decision, IllegalActionError | InvalidMessageError | None], ActionOutcome] = (
-    builder(ActionOutcome))
-_new_auto_passes: Callable[[tuple[int, ...], bool, bool], AutoPasses] = builder(AutoPasses)
-_new_resolve: Callable[[int], RunResolve] = builder(RunResolve)
 
 
 def perform(driver: LoopDriver[R], request: LoopRequest) -> R:
@@ -458,7 +485,7 @@ class GameLoop:
                 run = run_automatic(game, self._auto, task, once=stepwise,
                                     first_skipped=task != "priority" or not checked)
                 if run.passed:
-                    yield _new_auto_passes(run.passed, task != "priority" or not checked,
+                    yield AutoPasses(run.passed, task != "priority" or not checked,
                                            game.trace_log is not None)
                 if run.passed or task != "priority":
                     checked = False
@@ -494,7 +521,7 @@ class GameLoop:
             elif task == "priority":
                 yield from self._priority(can_act)
             elif task == "resolve":
-                yield _new_resolve(st.stack[-1])
+                yield RunResolve(st.stack[-1])
 
     def _procedure(self, proc: Proc[T], question: Decision | None = None
                    ) -> Generator[LoopRequest, object, T | None]:
@@ -503,7 +530,7 @@ class GameLoop:
         run = Procedure(proc, question)
         question = run.question
         while question is not None:
-            question = run.answer((yield _new_ask(question)))  # type: ignore[arg-type]
+            question = run.answer((yield Ask(question)))  # type: ignore[arg-type]
         return run.value
 
     def _priority(self, can_act: bool) -> Generator[LoopRequest, object, None]:
@@ -521,29 +548,29 @@ class GameLoop:
         auto_pass = self.auto_pass[seat] and not gone
         if not can_act and auto_pass and automatic_pass(game, seat):
             # The exact quick test settles the grant without building the list of actions.
-            yield _new_auto_passes((seat,), False, False)
+            yield AutoPasses((seat,), False, False)
             return
         if gone:
             pass_priority(game, seat)  # asked nothing: no decision, no id
             return
         actions = legal_actions(game, seat)
         if auto_pass and len(actions) == 1:
-            yield _new_auto_passes((seat,), False, False)  # passing is all they could do
+            yield AutoPasses((seat,), False, False)  # passing is all they could do
             pass_priority(game, seat)
             return
         # Numbered only now: a seat's decision ids count the decisions it is asked.
         decision = priority_decision(game, actions)
         if len(actions) == 1:
             self.watch.forced += 1  # passing is all it can do: no choice (104.4b)
-        reply = yield _new_ask_priority(decision)
+        reply = yield AskPriority(decision)
         if reply is None:
             return
         try:
             rest = take_action(game, seat, reply)  # type: ignore[arg-type]  # it refuses a non-Action
         except (IllegalActionError, InvalidMessageError) as err:
-            yield _new_outcome(decision, err)
+            yield ActionOutcome(decision, err)
             return
-        yield _new_outcome(decision, None)
+        yield ActionOutcome(decision, None)
         if rest is not None:  # the action taken asks as it ends (614.12): nothing comes between
             yield from self._procedure(rest)
 
