@@ -9,6 +9,7 @@ import sys
 from typing import cast
 
 from .. import __version__
+from .._collector import tune_collector
 from .._printable import error_line
 from ..build import build_label
 from ..rules import SpellstackError
@@ -57,6 +58,7 @@ def _command_in(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     words = sys.argv[1:] if argv is None else argv
+    tune_collector()
     args = build_parser(_command_in(words)).parse_args(words)
     try:
         code: int = args.run(args)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import trio
 
+from .._collector import tune_collector
 from .._memory import peak_kb, resident_kb
 from ..actors import ENGINE_ERROR, GameResult, play_one_game
 from ._bench_kernel import BENCH_DECKS, bench_bots, play_kernel
@@ -216,6 +217,7 @@ def bench_trace(seeds: Sequence[int], out: list[str], progress: bool = True
 def _worker_start(barrier: Barrier, kernel: bool) -> None:
     """Warm a worker (imports, card data, caches) with one game; then wait for the others,
     so that no timed run includes a worker's start."""
+    tune_collector()  # as in the command line that starts it
     play_games([0], kernel)
     barrier.wait()
 

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .._collector import tune_collector
 from ..actors import GameSetup
 from ..bots import Bot, RandomBot
 from ..cards import Deck, load_cards
@@ -416,7 +417,7 @@ def soak(run: SoakRun, jobs: int = 1, progress: Callable[[int, float, int], None
         for number in numbers:
             done(soak_game(run, number, cards))
     else:
-        with worker_context().Pool(jobs) as pool:
+        with worker_context().Pool(jobs, initializer=tune_collector) as pool:
             for result in pool.imap(_worker, [(run, n) for n in numbers], chunksize=1):
                 done(result)
     report.seconds = time.perf_counter() - began

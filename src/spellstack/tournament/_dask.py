@@ -36,6 +36,7 @@ from typing import Any
 
 import trio
 
+from .._collector import tune_collector
 from ._batches import Batch, play_batch
 from ._games import DEFAULT_DEADLINE, GameRow, GameSpec
 from ._ipc import WorkerEntrant
@@ -338,12 +339,15 @@ def _run_batch(batch: Batch, quiet: bool) -> list[GameRow]:
     """On a worker: ``play_batch``, anything it raises but a refused setup as a
     ``_GameFailed`` (so that the tournament tells a failing game from a cluster that can't run
     games at all). ``quiet``: the worker is a local cluster's, whose stdout is the tournament's
-    own; a bot that printed there would break the report, so it goes to stderr."""
+    own; a bot that printed there would break the report, so it goes to stderr (and its
+    collector is tuned as the command line's is; a remote cluster's workers are left as they
+    are)."""
     global _stdout_moved
     if quiet and not _stdout_moved:
         sys.stdout.flush()
         os.dup2(2, 1)
         _stdout_moved = True
+        tune_collector()  # the local cluster's workers are processes it started, as ours are
     try:
         return play_batch(batch)
     except WorkerSetupError:

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 import trio
 
+from .._collector import tune_collector
 from ..cards import load_cards
 from ._games import Contestant, GameSpec, play_spec
 from ._ipc import (
@@ -49,6 +50,7 @@ TOURNAMENT_GONE = 3
 def main() -> None:
     """Serve one tournament on stdin and stdout; exit when stdin ends."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    tune_collector()
     lifeline = os.environ.pop(LIFELINE_ENV, None)  # popped: its bots don't inherit it
     if lifeline is not None and lifeline.isdigit():
         threading.Thread(target=_watch_lifeline, args=(int(lifeline),), daemon=True,
