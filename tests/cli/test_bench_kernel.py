@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,70 @@ async def test_bench_kernel_reports_what_it_played() -> None:
     assert 0 < views < decisions
     assert out[3].startswith("per-decision cost: ") and ">= 5,000 decisions/s" in out[3]
     assert outcomes == [Outcome.of(s, play_kernel(s)[1]) for s in (4, 5, 6)]
+
+
+class _Awaiting:
+    """A bot that answers with an awaitable (an asynchronous bot), after ``after`` answers."""
+
+    def __init__(self, after: int) -> None:
+        self.inner = RandomBot(1)
+        self.after = after
+
+    def decide(self, view: PlayerView, decision: Decision) -> object:
+        self.after -= 1
+        if self.after >= 0:
+            return self.inner.decide(view, decision)
+
+        return _Later(self.inner.decide(view, decision))
+
+
+class _Later:
+    """An awaitable reply (never awaited here, so it warns of nothing)."""
+
+    def __init__(self, reply: Reply) -> None:
+        self.reply = reply
+
+    def __await__(self) -> Generator[None, None, Reply]:
+        yield
+        return self.reply
+
+
+@pytest.mark.parametrize("after", [0, 5])
+def test_the_kernel_driver_refuses_a_bot_that_answers_with_an_awaitable(after: int) -> None:
+    bot = _Awaiting(after)
+    driver = KernelDriver(new_bench_game(2), [bot, RandomBot(2)])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match="the kernel driver has no event loop: its bots must answer at once"):
+        driver.run()
+    assert bot.after == -1  # refused at the first awaitable, the answers before it taken
+
+
+@pytest.mark.parametrize("mode", ["kernel", "actors", "trace"])
+def test_the_timed_modes_read_the_card_data_before_their_clock_starts(
+        mode: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each mode's first clock reading comes after the card data are read (once a process,
+    # as imports are): the first game's time is its own.
+    from spellstack.harness import _bench_games, _bench_modes
+
+    said: list[str] = []
+    module = _bench_games if mode == "actors" else _bench_modes
+    real_load, real_clock = module.load_cards, module.time.perf_counter
+
+    def load() -> object:
+        said.append("cards")
+        return real_load()
+
+    def clock() -> float:
+        said.append("clock")
+        return real_clock()
+
+    monkeypatch.setattr(module, "load_cards", load)
+    monkeypatch.setattr(module.time, "perf_counter", clock)
+    out: list[str] = []
+    if mode == "kernel":
+        _bench_modes.bench_kernel(range(1, 2), out, progress=False)
+    elif mode == "trace":
+        _bench_modes.bench_trace(range(1, 2), out, progress=False)
+    else:
+        trio.run(_bench_games.bench_games, 1, 1, out)
+    assert said[0] == "cards" and "clock" in said
+    assert _bench_modes.CARDS_READ in "\n".join(out)

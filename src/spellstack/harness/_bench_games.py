@@ -23,7 +23,7 @@ from ..rules import Game
 from ..rules.layers import add_effect, characteristics, new_effect
 from ..scenarios import build_game
 from ._bench_kernel import BENCH_DECKS
-from ._bench_modes import Outcome, Progress, describe, play_actor_games, play_kernel_games
+from ._bench_modes import CARDS_READ, Outcome, Progress, describe, play_actor_games, play_kernel_games
 from ._bench_profile import profile_call, profile_report
 
 __all__ = ["LAYER_OTHERS", "LAYER_STATICS", "bench_games", "bench_layers", "bench_profile", "layer_board",
@@ -72,6 +72,7 @@ async def bench_games(games: int, seed: int, out: list[str]) -> None:
     first_line = machine()
     decisions = autos = messages = turns = 0
     wins: dict[str, int] = {}
+    load_cards()  # ``CARDS_READ``
     start = time.perf_counter()
     step = max(1, games // 10)
     for i in range(games):
@@ -93,7 +94,7 @@ async def bench_games(games: int, seed: int, out: list[str]) -> None:
     dps = decisions / elapsed
     out.append(first_line)
     out.append(f"games: {games} ({' vs '.join(BENCH_DECKS)}, seeds {seed}..{seed + games - 1}), "
-               f"{elapsed:.2f} s, results {dict(sorted(wins.items()))}")
+               f"{elapsed:.2f} s ({CARDS_READ}), results {dict(sorted(wins.items()))}")
     out.append(f"games/s: {games / elapsed:.2f}   average turns: {turns / games:.1f}")
     out.append(f"decisions/s: {dps:.0f} (answered by bots: {decisions}; automatic passes, "
                f"not counted: {autos})")

@@ -12,6 +12,7 @@ from ..actors import MAX_REJECTIONS, GameResult, GameSetup
 from ..bots import Bot, RandomBot
 from ..protocol import ViewDelta, ViewTracker
 from ..rules import (
+    Action,
     ActionOutcome,
     Answer,
     Ask,
@@ -166,7 +167,9 @@ class KernelDriver(LoopDriver[object]):
 
     def _decide(self, seat: int, view: PlayerView, decision: Decision) -> Reply:
         reply = self.bots[seat].decide(view, decision)
-        if inspect.isawaitable(reply):
+        # An action or an answer (nearly every reply) is no awaitable: only another type is
+        # asked (``isawaitable`` is an abstract class's check, costly at every decision).
+        if type(reply) is not Action and type(reply) is not Answer and inspect.isawaitable(reply):
             raise TypeError("the kernel driver has no event loop: its bots must answer at once")
         return reply
 
