@@ -9,6 +9,7 @@ import pickle
 import sys
 from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,6 +145,44 @@ def test_the_written_out_constructor_of_a_game_object_is_the_dataclass_s() -> No
     assigned = [(stmt.targets[0].attr, stmt.value.id) for stmt in init.body  # type: ignore[attr-defined]
                 if isinstance(stmt, ast.Assign)]
     assert assigned == [(name, name) for name in params]
+
+
+def _every_field_set() -> GameObject:
+    """A game object whose every field holds a value of its own, none its default."""
+    values: dict[str, Any] = {}
+    for i, f in enumerate(fields(GameObject)):
+        default = f.default
+        values[f.name] = (
+            {"+1/+1": i, "-1/-1": 1} if f.name == "counters"
+            else not default if isinstance(default, bool)
+            else f"text{i}" if isinstance(default, str) or f.name in ("name", "zone")
+            else (i, i + 1) if isinstance(default, tuple)
+            else 1000 + i)
+    return GameObject(**values)
+
+
+def _canonical_by_the_fields(obj: GameObject) -> tuple[Any, ...]:
+    """``GameObject.canonical`` as the fields say it: each in order, the counters sorted, those
+    from ``modes`` on left out while all are at their defaults."""
+    every = fields(GameObject)
+    values = tuple(tuple(sorted(obj.counters.items())) if f.name == "counters" else getattr(obj, f.name)
+                   for f in every)
+    cast_at = [f.name for f in every].index("modes")
+    tail_at_defaults = all(values[i] == every[i].default for i in range(cast_at, len(every)))
+    return values[:cast_at] if tail_at_defaults else values
+
+
+def test_a_game_object_s_canonical_form_is_every_field_in_order_counters_sorted() -> None:
+    # The written-out form against the fields themselves (the compiled build's is checked too):
+    # every field set, then each field alone set (its place in the tuple, a flag's too).
+    full = _every_field_set()
+    assert full.canonical() == _canonical_by_the_fields(full)
+    assert len(full.canonical()) == len(fields(GameObject))
+    base = GameObject(1, 2, "Bear", 0, 1, "library")
+    assert base.canonical() == _canonical_by_the_fields(base)
+    for f in fields(GameObject):
+        one = replace(base, **{f.name: getattr(full, f.name)})
+        assert one.canonical() == _canonical_by_the_fields(one) != base.canonical(), f.name
 
 
 def test_a_game_object_copies_and_pickles_to_an_equal_one_with_its_own_values() -> None:

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 _MASK = (1 << 64) - 1
+_SPAN = 1 << 64
+_GOLDEN = 0x9E3779B97F4A7C15
+_MIX1 = 0xBF58476D1CE4E5B9
+_MIX2 = 0x94D049BB133111EB
 T = TypeVar("T")
 
 
@@ -23,27 +27,39 @@ class GameRandom:
 
     def next_u64(self) -> int:
         """The next 64-bit output."""
-        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        z = self.state = (self.state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * _MIX2) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), by rejection so there is no modulo bias."""
         if n <= 0:
             raise ValueError(f"below({n}): n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _SPAN - _SPAN % n
         while True:
             v = self.next_u64()
             if v < limit:
                 return v % n
 
     def shuffle(self, items: list[T]) -> None:
-        """Fisher-Yates shuffle in place (701.20a: a random order)."""
+        """Fisher-Yates shuffle in place (701.20a: a random order): for each place from the
+        last, ``below(place + 1)``, written out here (every game shuffles its libraries at the
+        start and again at each mulligan; the state is written back once)."""
+        z = state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPAN - _SPAN % n
+            while True:
+                z = state = (state + _GOLDEN) & _MASK
+                z = ((z ^ (z >> 30)) * _MIX1) & _MASK
+                z = ((z ^ (z >> 27)) * _MIX2) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice(self, items: list[T] | tuple[T, ...]) -> T:
         """One item, uniformly."""

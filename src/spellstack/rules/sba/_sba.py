@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any
 
 from ..base import builder, reset_rare
@@ -67,31 +67,21 @@ def _ten_poison(game: Game, players: Collection[PlayerState]) -> list[SBAHit]:
     return hits
 
 
-_IS_TOKEN = attrgetter("is_token")
-_IS_COPY = attrgetter("is_copy")
-_IS_CARD_COPY = attrgetter("card_copy")
-
-
 def _tokens_elsewhere(game: Game, objects: Collection[GameObject]) -> list[SBAHit]:
-    """704.5d: a token in a zone other than the battlefield ceases to exist. (Only tokens are
-    picked out of what it is shown, without a Python step for each of the others.)"""
-    hits = []
-    for o in filter(_IS_TOKEN, objects):
-        if o.zone != "battlefield":
-            hits.append(_hit(o.id, "cease", f"token {o.name} ceases to exist (704.5d)", 0))
-    return hits
+    """704.5d: a token in a zone other than the battlefield ceases to exist. (Each object's flag
+    read in the loop itself: faster than ``filter`` with an ``attrgetter`` in either build, and
+    compiled, a native read.)"""
+    return [_hit(o.id, "cease", f"token {o.name} ceases to exist (704.5d)", 0) for o in objects
+            if o.is_token and o.zone != "battlefield"]
 
 
 def _copies_elsewhere(game: Game, objects: Collection[GameObject]) -> list[SBAHit]:
     """704.5e: a copy of a spell in a zone other than the stack, and a copy of a card in a zone
     other than the stack or the battlefield, cease to exist."""
-    hits = []
-    for o in filter(_IS_COPY, objects):
-        if o.zone != "stack":
-            hits.append(_hit(o.id, "cease", f"the copy of {o.name} ceases to exist (704.5e)", 0))
-    for o in filter(_IS_CARD_COPY, objects):
-        if o.zone != "battlefield" and o.zone != "stack":
-            hits.append(_hit(o.id, "cease", f"the copy of {o.name} ceases to exist (704.5e)", 0))
+    hits = [_hit(o.id, "cease", f"the copy of {o.name} ceases to exist (704.5e)", 0) for o in objects
+            if o.is_copy and o.zone != "stack"]
+    hits += [_hit(o.id, "cease", f"the copy of {o.name} ceases to exist (704.5e)", 0) for o in objects
+             if o.card_copy and o.zone != "battlefield" and o.zone != "stack"]
     return hits
 
 

@@ -228,14 +228,21 @@ class GameObject:
         return type(self), _OBJECT_FIELDS(self)
 
     def canonical(self) -> tuple[Any, ...]:
-        """Every field as a tuple, counters sorted."""
-        values = _OBJECT_FIELDS(self)
-        # The field names are read once (``_OBJECT_FIELDS``): the state hash reads every object.
+        """Every field as a tuple, in order, counters sorted."""
+        # Written out, not read through the fields' names: the state hash reads every object,
+        # and compiled, each field is then read natively (a test checks it against the fields).
         # How a spell was cast (``modes`` on) is left out while it has its defaults, so that a
         # game that never uses it hashes as it did before those fields existed.
-        head = (*values[:_COUNTERS_AT], tuple(sorted(self.counters.items())),
-                *values[_COUNTERS_AT + 1:_CAST_AT])
-        tail = values[_CAST_AT:]
+        head = (self.id, self.card, self.name, self.owner, self.controller, self.zone,
+                self.timestamp, self.is_token, self.tapped, self.damage, self.deathtouch_damage,
+                tuple(sorted(self.counters.items())), self.sick, self.attached_to,
+                self.face_down, self.ability_index, self.ability_kind, self.source_id,
+                self.targets, self.target_groups, self.x, self.trigger_subject,
+                self.delayed_effects, self.started_untapped, self.exiled_by, self.exiled_until)
+        tail = (self.modes, self.divide, self.cast_costs, self.on_adventure, self.bestowed,
+                self.is_copy, self.except_supertypes, self.card_copy, self.cast_from,
+                self.loyalty_turn, self.revealed, self.merged, self.protector, self.sector,
+                self.looked_at_by)
         return head if tail == _CAST_DEFAULTS else (*head, *tail)
 
 
@@ -255,11 +262,11 @@ if not is_compiled_class(GameObject):
         "protector", "sector")(GameObject)
 
 
-_OBJECT_FIELDS = attrgetter(*[f.name for f in fields(GameObject)])
+_OBJECT_FIELD_NAMES = tuple(f.name for f in fields(GameObject))
+_OBJECT_FIELDS = attrgetter(*_OBJECT_FIELD_NAMES)
 """Every field of a ``GameObject``, in order, as one tuple."""
-_COUNTERS_AT = [f.name for f in fields(GameObject)].index("counters")
-_CAST_AT = [f.name for f in fields(GameObject)].index("modes")
-_CAST_DEFAULTS = tuple(f.default for f in fields(GameObject)[_CAST_AT:])
+_CAST_DEFAULTS = tuple(f.default for f in fields(GameObject)[_OBJECT_FIELD_NAMES.index("modes"):])
+"""The defaults of the fields from ``modes`` on, which ``GameObject.canonical`` leaves out."""
 
 
 @dataclass(slots=True)
