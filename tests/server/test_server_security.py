@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import trio
 
+import spellstack.server._tokens as tokens_module
 from spellstack.bots import RandomBot
 from spellstack.protocol import (
     CreateGame,
@@ -26,7 +27,7 @@ from spellstack.protocol import (
     Watching,
 )
 from spellstack.rules import Action
-from spellstack.server import TOKEN_REFUSED, Grant, TokenBook
+from spellstack.server import TOKEN_REFUSED, Grant, TokenBook, new_token
 from tests.server._clients import Remote, connect, create_game, loopback, play_remote, running_server
 
 PASS = Action("pass")
@@ -179,6 +180,15 @@ async def test_no_token_is_in_a_trace_a_log_line_or_a_frame_to_a_player(tmp_path
     _no_token_in(created, (tmp_path / f"{created.game}.jsonl").read_bytes(), *frames,
                  *(r.getMessage() for r in caplog.records))
     assert any(frame.startswith(b"\x83\xa1k\xa8GameOver") for frame in frames)
+
+
+def test_a_token_never_begins_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A command line would read it as an option (``remote_bot.py URL --entrant -abc...``).
+    drawn = iter(["-" + "a" * 42, "--" + "b" * 41, "c" * 42 + "-"])
+    monkeypatch.setattr(tokens_module.secrets, "token_urlsafe", lambda n: next(drawn))
+    assert new_token() == "c" * 42 + "-"
+    monkeypatch.undo()
+    assert not any(new_token().startswith("-") for _ in range(2_000))
 
 
 def test_a_token_is_256_random_bits_and_found_only_whole() -> None:

@@ -26,8 +26,13 @@ MAX_TOKEN_LENGTH = 64
 
 
 def new_token() -> str:
-    """A fresh token."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
+    """A fresh token, never one that begins with ``-``: a token is passed on command lines
+    (``remote_bot.py URL --entrant TOKEN``), where one that began with a dash would be read as
+    an option (one in 64 of them would be; drawing again costs well under a bit of the 256)."""
+    while True:
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+        if not token.startswith("-"):
+            return token
 
 
 @dataclass(frozen=True, slots=True)
