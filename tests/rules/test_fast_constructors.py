@@ -33,9 +33,10 @@ CASES: list[tuple[type[Any], Callable[..., Any], tuple[Any, ...]]] = [
 def test_a_fast_constructor_builds_what_the_class_builds(cls: type[Any], new: Callable[..., Any],
                                                           values: tuple[Any, ...]) -> None:
     # The fast path (``builder``), not the class's own ``__init__``; a compiled class (the
-    # optional mypyc build) is its own constructor.
+    # optional mypyc build) is its own constructor, but for an ``Event``, whose fields the
+    # compiled constructor assigns natively (the frozen ``__init__`` stays interpreted).
     compiled = not str(sys.modules[cls.__module__].__file__).endswith(".py")
-    assert (new is cls) if compiled else (new is not cls)
+    assert (new is cls) if compiled and cls is not Event else (new is not cls)
     made, plain = new(*values), cls(*values)
     assert type(made) is cls
     assert made == plain and hash(made) == hash(plain) and repr(made) == repr(plain)
