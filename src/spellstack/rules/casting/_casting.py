@@ -59,7 +59,7 @@ class CastForm:
     """The cost option ``required_cost`` names (its own or one an effect gives it, 601.3e)."""
 
     def __init__(self, face: CardDefinition, required_cost: str, costs: tuple[CostOption, ...],
-                       required: CostOption | None = None) -> None:
+                 required: CostOption | None = None) -> None:
         self.face = face
         self.required_cost = required_cost
         self.costs = costs

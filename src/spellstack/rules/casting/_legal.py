@@ -276,8 +276,6 @@ def only_pass_possible(game: Game, seat: int) -> bool:
     return True
 
 
-
-
 def _land_face(game: Game, obj: GameObject) -> str:
     """712.12: the name of the land face of a modal double-faced card, or ""."""
     defn = game.cards[obj.name]
@@ -321,7 +319,7 @@ def _hand_facts(game: Game, seat: int, hand: tuple[int, ...]) -> HandFacts:
     stable = game.caches.stable
     epoch = -1 if all(oid in stable for oid in hand) else game.caches.epoch
     facts = game.caches.hand_facts[seat] = HandFacts(hand, epoch, land, tuple(instant.values()),
-                                              tuple(sorcery.values()))
+                                                     tuple(sorcery.values()))
     return facts
 
 

@@ -166,7 +166,7 @@ class SeatBoard:
     """Whether one of them is face down (702.37e: turning it face up may be possible)."""
 
     def __init__(self, epoch: int, permanents: tuple[int, ...], mana: tuple[tuple[int, ManaSource, bool], ...],
-                       lands: int, activator: bool, permissions: bool, face_down: bool) -> None:
+                 lands: int, activator: bool, permissions: bool, face_down: bool) -> None:
         self.epoch = epoch
         self.permanents = permanents
         self.mana = mana
@@ -193,7 +193,7 @@ class PermanentFacts:
     """Whether it is face down (708.2: its characteristics have no name)."""
 
     def __init__(self, characteristics: Characteristics, mana: tuple[int, ManaSource, bool] | None, land: bool,
-                       activator: bool, face_down: bool) -> None:
+                 activator: bool, face_down: bool) -> None:
         self.characteristics = characteristics
         self.mana = mana
         self.land = land
@@ -221,7 +221,7 @@ class HandFacts:
     """The distinct costs (by identity) of every nonland card in the hand."""
 
     def __init__(self, hand: tuple[int, ...], epoch: int, land: bool, instant: tuple[ManaCost, ...],
-                       sorcery: tuple[ManaCost, ...]) -> None:
+                 sorcery: tuple[ManaCost, ...]) -> None:
         self.hand = hand
         self.epoch = epoch
         self.land = land

@@ -96,7 +96,7 @@ class Happened:
     """``step``: the step that began."""
 
     def __init__(self, obj: GameObject | None, abilities: tuple[tuple[str, TriggeredAbility], ...], other: int,
-                       zone: str, died: bool, step: str) -> None:
+                 zone: str, died: bool, step: str) -> None:
         self.obj = obj
         self.abilities = abilities
         self.other = other
@@ -360,7 +360,7 @@ def trigger_leaves(game: Game, old: GameObject, to_zone: str, new_id: int = 0) -
     (``GameState.leaving_together``), as they last existed there. ``new_id``: the object it
     became, the ability's ``subject`` ("return it", 400.7: found in the zone it moved to)."""
     seen: Happened = Happened(old, game.triggered(old), new_id, to_zone,
-                        to_zone == "graveyard" and game.is_creature(old), "")
+                              to_zone == "graveyard" and game.is_creature(old), "")
     for event in _ON["leaves"]:
         event.fire(game, seen)
 

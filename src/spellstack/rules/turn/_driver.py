@@ -170,7 +170,7 @@ class AutoRun:
     """``rest``'s first question."""
 
     def __init__(self, passed: tuple[int, ...], task: Task, can_act: bool = False, rest: Proc[None] | None = None,
-                       decision: Decision | None = None) -> None:
+                 decision: Decision | None = None) -> None:
         self.passed = passed
         self.task = task
         self.can_act = can_act
@@ -486,7 +486,7 @@ class GameLoop:
                                     first_skipped=task != "priority" or not checked)
                 if run.passed:
                     yield AutoPasses(run.passed, task != "priority" or not checked,
-                                           game.trace_log is not None)
+                                     game.trace_log is not None)
                 if run.passed or task != "priority":
                     checked = False
                 if run.rest is not None:  # a turn-based action asks a player something
