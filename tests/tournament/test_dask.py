@@ -134,6 +134,53 @@ def test_a_batch_another_process_cannot_play_is_refused() -> None:
         play_batch(Batch(ENTRANTS, tuple(SPECS[:1]), version="0.0.0-other"))
 
 
+# A batch's rows fetched from Dask (``Dask._ended``), with a stand-in future.
+
+class _LostRows:
+    """A Dask future whose batch ended but whose rows are lost ``lost`` times (the worker that
+    held them died), each time computed again (``pending``) unless ``then`` says otherwise."""
+
+    def __init__(self, lost: int, rows: list[GameRow], then: str = "pending") -> None:
+        self.lost, self.rows, self.then = lost, rows, then
+        self.status = "finished"
+        self.asked = 0
+
+    def result(self, timeout: float) -> list[GameRow]:
+        self.asked += 1
+        if self.lost:
+            self.lost -= 1
+            self.status = self.then
+            raise TimeoutError(f"timed out after {timeout} s.")
+        self.status = "finished"
+        return self.rows
+
+
+class _Ending:
+    """What ``Dask._ended`` reads of its executor: whether it closed, and the trio run's token
+    (here: the settled outcome is recorded)."""
+
+    def __init__(self, closed: bool = False) -> None:
+        self._closed = closed
+        self._token = self
+        self._settle = None  # handed to the token with the outcome, not called here
+        self.settled: list[object] = []
+
+    def run_sync_soon(self, fn: object, group: object, future: object, outcome: object) -> None:
+        self.settled.append(outcome)
+
+
+def test_rows_lost_with_a_killed_worker_are_waited_for_while_dask_computes_them_again() -> None:
+    rows = untimed(play_batch(Batch(ENTRANTS, tuple(SPECS[:1]))))
+    ending, future = _Ending(), _LostRows(2, rows)
+    Dask._ended(ending, [], future)  # type: ignore[arg-type]
+    assert ending.settled == [rows] and future.asked == 3
+    # Not computed again (failed, or the executor closed meanwhile): the timeout is the outcome.
+    for ending, future in ((_Ending(), _LostRows(1, rows, then="error")), (_Ending(closed=True), _LostRows(1, rows))):
+        Dask._ended(ending, [], future)  # type: ignore[arg-type]
+        assert future.asked == 1 and len(ending.settled) == 1
+        assert isinstance(ending.settled[0], TimeoutError)
+
+
 # The executor, on the module's cluster.
 
 async def play_all(executor: Dask, specs: Sequence[GameSpec]) -> list[GameRow]:

@@ -247,10 +247,19 @@ class Dask:
         """In Dask's callback thread: fetch the batch's rows (or its failure) and hand them to
         the trio run."""
         outcome: list[GameRow] | BaseException
-        try:
-            outcome = future.result(timeout=CONNECT_TIMEOUT)
-        except BaseException as exc:
-            outcome = exc
+        while True:
+            try:
+                outcome = future.result(timeout=CONNECT_TIMEOUT)
+            except TimeoutError as exc:
+                # The batch ended, but its rows were lost with the worker that held them (a
+                # game of another batch may have killed it): Dask computes it again and says
+                # so ("pending"). Wait on for that, not give its games up.
+                if future.status == "pending" and not self._closed:
+                    continue
+                outcome = exc
+            except BaseException as exc:
+                outcome = exc
+            break
         with contextlib.suppress(trio.RunFinishedError):
             self._token.run_sync_soon(self._settle, group, future, outcome)
 
