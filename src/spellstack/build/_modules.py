@@ -37,13 +37,15 @@ LEFT_OUT: dict[str, str] = {
                     "spellstack.rules.effects._players", "spellstack.rules.mechanics.dungeon",
                     "spellstack.rules.triggers._conditions",
                     "spellstack.protocol._messages", "spellstack.protocol._session")},
-    # The schema engine reads these dataclasses' type hints as the messages, traces and card
-    # files are read and written: a compiled dataclass keeps only the outer type of each
-    # (``tuple`` for ``tuple[int, ...]``).
-    **{name: "dataclasses whose type hints the schema engine reads at run time (a compiled "
-             "dataclass keeps only their outer types)"
-       for name in ("spellstack.protocol._views", "spellstack.rules.mechanics.saga",
-                    "spellstack.rules.state._decisions", "spellstack.rules.views._types")},
+    # ``Action`` and ``Answer`` are what players send: a bot in the same process builds them
+    # with values of any type, which compiled code checks as each is assigned.
+    "spellstack.rules.state._decisions": "Action and Answer, which bots in the same process build "
+                                         "with values of any type (compiled, a wrong one raises "
+                                         "TypeError where the priority checks refuse it)",
+    # The schema engine reads a compiled dataclass's hints from its source (``class_hints``), so
+    # hints are no reason to stay interpreted; this module is on no hot path and was not tried.
+    "spellstack.rules.mechanics.saga": "a card file's table (ChapterTable) on no hot path, not "
+                                       "tried compiled",
     # A class the interpreted modules above subclass (the effect verbs' ``Verb``): an
     # interpreted class can't inherit from a compiled one.
     "spellstack.rules.effects._context": "Verb, which the effect verbs of interpreted modules "
@@ -61,8 +63,10 @@ LEFT_OUT: dict[str, str] = {
                                        "of any type (compiled, a wrong one raises TypeError)",
     "spellstack.protocol._codec": "decodes and checks what players send, which may hold values of "
                                   "any type (compiled, a wrong one raises TypeError)",
-    # ``Stops`` is read and written by the schema engine, from its type hints.
-    "spellstack.protocol._stops": "dataclasses whose type hints the schema engine reads at run time",
+    # ``Stops`` is what a seat sets (a bot in the same process may build it with values of any
+    # type), read once a game: compiled, it would gain nothing.
+    "spellstack.protocol._stops": "Stops, which a bot in the same process builds with values of "
+                                  "any type, read once a game: nothing to gain compiled",
     # ``ManaCostSyntaxError`` keeps its text and position through pickling (worker processes);
     # a compiled exception class loses them.
     "spellstack.rules.mana._syntax": "ManaCostSyntaxError, whose fields a compiled exception loses "

@@ -15,9 +15,10 @@ the delta's base, or the delta does not fit it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from spellstack.rules.base import InvalidMessageError, builder
+from spellstack.rules.base import InvalidMessageError, Record, native_builder
 from spellstack.rules.views import (
     ClockState,
     ObjectView,
@@ -36,7 +37,7 @@ __all__ = ["PlayerChange", "ViewDelta", "ViewMirror", "ViewTracker"]
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerChange:
+class PlayerChange(Record):
     """A player's public information as a delta carries it: the graveyard and the library's top
     card (when the seat may see it) by object ids."""
 
@@ -71,7 +72,7 @@ class PlayerChange:
 
 
 @dataclass(frozen=True, slots=True)
-class ViewDelta:
+class ViewDelta(Record):
     """What changed in one seat's view since view number ``base`` (0: a full view).
 
     Applied to the base view: drop the object views of ``removed``, add or replace those in
@@ -114,8 +115,55 @@ class ViewDelta:
         return self.base == 0
 
 
-_new_delta = builder(ViewDelta)
-_new_change = builder(PlayerChange)
+def _native_delta(number: int, base: int, seat: int, turn: int, step: str, active: int,
+                  priority: int, objects: tuple[ObjectView, ...], removed: tuple[int, ...],
+                  players: tuple[PlayerChange, ...], hand: tuple[int, ...] | None,
+                  battlefield: tuple[int, ...] | None, exile: tuple[int, ...] | None,
+                  stack: tuple[StackItemView, ...] | None) -> ViewDelta:
+    """Compiled only: ``ViewDelta(...)``, every field given, assigned natively (``native_builder``)."""
+    made = ViewDelta.__new__(ViewDelta)
+    made.number = number  # type: ignore[misc]
+    made.base = base  # type: ignore[misc]
+    made.seat = seat  # type: ignore[misc]
+    made.turn = turn  # type: ignore[misc]
+    made.step = step  # type: ignore[misc]
+    made.active = active  # type: ignore[misc]
+    made.priority = priority  # type: ignore[misc]
+    made.objects = objects  # type: ignore[misc]
+    made.removed = removed  # type: ignore[misc]
+    made.players = players  # type: ignore[misc]
+    made.hand = hand  # type: ignore[misc]
+    made.battlefield = battlefield  # type: ignore[misc]
+    made.exile = exile  # type: ignore[misc]
+    made.stack = stack  # type: ignore[misc]
+    return made
+
+
+def _native_change(seat: int, name: str, life: int, poison: int, hand_count: int,
+                   library_count: int, graveyard: tuple[int, ...], mana: tuple[tuple[str, int], ...],
+                   lost: bool, library_top: tuple[int, ...], dungeon: str, room: str,
+                   completed_dungeons: tuple[str, ...]) -> PlayerChange:
+    """Compiled only: ``PlayerChange(...)``, every field given, assigned natively."""
+    made = PlayerChange.__new__(PlayerChange)
+    made.seat = seat  # type: ignore[misc]
+    made.name = name  # type: ignore[misc]
+    made.life = life  # type: ignore[misc]
+    made.poison = poison  # type: ignore[misc]
+    made.hand_count = hand_count  # type: ignore[misc]
+    made.library_count = library_count  # type: ignore[misc]
+    made.graveyard = graveyard  # type: ignore[misc]
+    made.mana = mana  # type: ignore[misc]
+    made.lost = lost  # type: ignore[misc]
+    made.library_top = library_top  # type: ignore[misc]
+    made.dungeon = dungeon  # type: ignore[misc]
+    made.room = room  # type: ignore[misc]
+    made.completed_dungeons = completed_dungeons  # type: ignore[misc]
+    return made
+
+
+# Every field, in order: ``builder``'s constructors in pure Python, the native ones compiled.
+new_delta: Callable[..., ViewDelta] = native_builder(ViewDelta, _native_delta)
+new_change: Callable[..., PlayerChange] = native_builder(PlayerChange, _native_change)
 
 
 def _ids(objs: tuple[ObjectView, ...]) -> tuple[int, ...]:
@@ -123,10 +171,10 @@ def _ids(objs: tuple[ObjectView, ...]) -> tuple[int, ...]:
 
 
 def _change(p: PlayerPublic) -> PlayerChange:
-    change: PlayerChange = _new_change(p.seat, p.name, p.life, p.poison, p.hand_count,
-                                       p.library_count, _ids(p.graveyard), p.mana, p.lost,
-                                       _ids(p.library_top) if p.library_top else (),
-                                       p.dungeon, p.room, p.completed_dungeons)
+    change: PlayerChange = new_change(p.seat, p.name, p.life, p.poison, p.hand_count,
+                                      p.library_count, _ids(p.graveyard), p.mana, p.lost,
+                                      _ids(p.library_top) if p.library_top else (),
+                                      p.dungeon, p.room, p.completed_dungeons)
     return change
 
 
@@ -178,7 +226,7 @@ class ViewTracker:
             battlefield = (self._battlefield if view.battlefield == last.battlefield
                            else _ids(view.battlefield))
             exile = self._exile if view.exile == last.exile else _ids(view.exile)
-            delta = _new_delta(
+            delta = new_delta(
                 self.number + 1, self.number, view.seat, view.turn, view.step, view.active,
                 view.priority, objects, removed, changed,
                 None if hand == self._hand else hand,
@@ -207,9 +255,9 @@ class ViewTracker:
         index = view.objects_by_id()
         players = tuple([_change(p) for p in view.players])
         hand, battlefield, exile = _ids(view.hand), _ids(view.battlefield), _ids(view.exile)
-        delta: ViewDelta = _new_delta(self.number + 1, 0, view.seat, view.turn, view.step,
-                                      view.active, view.priority, tuple(index.values()), (),
-                                      players, hand, battlefield, exile, view.stack)
+        delta: ViewDelta = new_delta(self.number + 1, 0, view.seat, view.turn, view.step,
+                                     view.active, view.priority, tuple(index.values()), (),
+                                     players, hand, battlefield, exile, view.stack)
         self._remember(view, hand, battlefield, exile)
         return delta
 

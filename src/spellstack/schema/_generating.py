@@ -65,8 +65,8 @@ def cached_converter(cache: dict[Any, Converter], hint: Any, compile_hint: Calla
 def slot_setters(cls: type, names: list[str]) -> list[Callable[[Any, Any], None]] | None:
     """Slot setters of ``cls`` if building it without ``__init__`` is equivalent, else None.
 
-    That holds for a slotted dataclass whose ``__init__`` is the generated one
-    and which has no ``__post_init__``: the generated ``__init__`` of such a
+    That holds for a slotted dataclass (or one of the compiled build) whose ``__init__`` is the
+    generated one and which has no ``__post_init__``: the generated ``__init__`` of such a
     class does nothing but assign its fields.
     """
     params = getattr(cls, "__dataclass_params__", None)
@@ -76,10 +76,14 @@ def slot_setters(cls: type, names: list[str]) -> list[Callable[[Any, Any], None]
     code = getattr(init, "__code__", None)
     if code is None or code.co_filename != "<string>":  # not dataclasses' generated one
         return None
+    # A class of the compiled build keeps its fields in C: each is a getset descriptor whose
+    # setter assigns natively, as the generated ``__init__`` would.
+    kinds = ((types.MemberDescriptorType, types.GetSetDescriptorType)
+             if "__mypyc_attrs__" in cls.__dict__ else types.MemberDescriptorType)
     setters: list[Callable[[Any, Any], None]] = []
     for name in names:
         slot = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
-        if not isinstance(slot, types.MemberDescriptorType):
+        if not isinstance(slot, kinds):
             return None
         setters.append(slot.__set__)
     return setters

@@ -4,10 +4,14 @@ records registered to travel as positional lists on the wire (``compact``)."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import functools
+import sys
 import types
 from collections.abc import Callable
-from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin
+from pathlib import Path
+from typing import Annotated, Any, Literal, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from spellstack.rules.base import AtLeast, Parsed, Words
 
@@ -19,6 +23,7 @@ __all__ = [
     "TYPE_NAMES",
     "NoneType",
     "annotated_parts",
+    "class_hints",
     "compact",
     "describe_hint",
     "is_annotated",
@@ -27,6 +32,7 @@ __all__ = [
     "key_of",
     "other_keys_ignored",
     "plain_types",
+    "source_hints",
 ]
 
 T = TypeVar("T")
@@ -69,6 +75,64 @@ def key_of(field: dataclasses.Field[Any]) -> str:
     """The key of a dataclass field in the named form: its name, or the ``key`` its metadata
     gives for a name Python can't spell (``field(metadata={"key": "pass"})``)."""
     return str(field.metadata.get("key", field.name))
+
+
+def class_hints(cls: type, include_extras: bool = False) -> dict[str, Any]:
+    """The type hints of the dataclass ``cls``'s fields, as ``typing.get_type_hints`` gives them
+    (``include_extras``: keep ``Annotated``), for a class of the compiled build too.
+
+    A dataclass compiled by mypyc keeps only the outer type of each hint in its
+    ``__annotations__`` (``tuple`` for ``tuple[str, ...]``), so its hints are read from its
+    source (``source_hints``)."""
+    if "__mypyc_attrs__" not in cls.__dict__:
+        return get_type_hints(cls, include_extras=include_extras)
+    hints: dict[str, Any] = {}
+    # Base classes first, as ``get_type_hints`` does: a subclass's hint of a name wins.
+    for klass in reversed(cls.__mro__):
+        if klass is object:
+            continue
+        if "__mypyc_attrs__" in klass.__dict__:
+            hints.update(source_hints(klass, include_extras))
+        else:
+            hints.update(get_type_hints(klass, include_extras=include_extras))
+    return hints
+
+
+def source_hints(cls: type, include_extras: bool = False) -> dict[str, Any]:
+    """The hints written in the body of the class ``cls`` (a top-level class of its module),
+    read from the module's ``.py`` file (in its package's folder, where a compiled module's
+    shared library sits beside it) and evaluated in the module's namespace as ``typing.get_type_hints`` evaluates
+    them.
+
+    Raises:
+        TypeError: no source, or no such class in it, naming the file looked for.
+    """
+    holder = type(cls.__name__, (), {"__annotations__": dict(_source_annotations(cls)),
+                                      "__module__": cls.__module__})
+    return get_type_hints(holder, include_extras=include_extras)
+
+
+@functools.cache
+def _source_annotations(cls: type) -> tuple[tuple[str, str], ...]:
+    """The annotations in the body of the class ``cls`` as source text (``source_hints``)."""
+    # Found from the package's folder: a module the compiled build's shared library loads
+    # itself may be given a ``__file__`` under a folder that does not exist.
+    package, _, name = cls.__module__.rpartition(".")
+    folders = ([Path(folder) for folder in sys.modules[package].__path__] if package
+               else [Path(str(sys.modules[cls.__module__].__file__)).parent])
+    source = next((found for folder in folders if (found := folder / f"{name}.py").is_file()),
+                  folders[0] / f"{name}.py")
+    try:
+        tree = ast.parse(source.read_text(encoding="utf-8"), str(source))
+    except OSError as exc:
+        raise TypeError(f"the type hints of {cls.__qualname__} (compiled) are read from its "
+                        f"source, and {source} can't be read: {exc.strerror}") from None
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == cls.__qualname__:
+            return tuple((stmt.target.id, ast.unparse(stmt.annotation)) for stmt in node.body
+                         if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name))
+    raise TypeError(f"the type hints of {cls.__qualname__} (compiled) are read from its source, "
+                    f"and {source} has no top-level class of that name")
 
 
 def is_dataclass_type(hint: Any) -> bool:

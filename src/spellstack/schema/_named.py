@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from typing import Any, Literal, get_args, get_origin
 
 from ._generating import Converter, cached_converter, exec_converter, identity
-from ._hints import COMPACT, TYPE_NAMES, NoneType, is_union, key_of
+from ._hints import COMPACT, TYPE_NAMES, NoneType, class_hints, is_union, key_of
 from ._trusted import from_trusted
 from ._writing import to_plain
 
@@ -55,7 +55,7 @@ def _compile_named(hint: Any) -> Converter:
 
 
 def _generate_named(cls: type) -> Converter:
-    hints = get_type_hints(cls)
+    hints = class_hints(cls)
     fields = dataclasses.fields(cls)
     convs = [_named_converter(hints[f.name]) for f in fields]
     ns: dict[str, Any] = {}

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, cast, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypeVar, cast, get_args, get_origin
 
 from spellstack.rules.base import builder
 
 from ._generating import Converter, cached_converter, exec_converter, identity, slot_setters
-from ._hints import COMPACT, TYPE_NAMES, NoneType, is_union, key_of, plain_types
+from ._hints import COMPACT, TYPE_NAMES, NoneType, class_hints, is_union, key_of, plain_types
 from ._validating import from_converter
 
 __all__ = ["from_trusted"]
@@ -68,7 +68,7 @@ def _compile_trusted(hint: Any) -> Converter:
 
 
 def _generate_trusted(cls: type) -> Converter:
-    hints = get_type_hints(cls)
+    hints = class_hints(cls)
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
     positional = cls in COMPACT
@@ -93,7 +93,7 @@ def _generate_trusted(cls: type) -> Converter:
         ns["_build"] = build
         lines.append("    return _build(" + ", ".join(values) + ")")
     elif setters is not None:
-        ns["_new"] = object.__new__
+        ns["_new"] = cls.__new__  # object.__new__, or a compiled class's own
         lines.append("    o = _new(_cls)")
         for i, (setter, value) in enumerate(zip(setters, values, strict=True)):
             ns[f"_s{i}"] = setter

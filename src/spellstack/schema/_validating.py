@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar, cast, get_args, get_origin, get_type_hints
+from typing import Any, Literal, TypeVar, cast, get_args, get_origin
 
 from spellstack.rules.base import builder
 
@@ -19,6 +19,7 @@ from ._hints import (
     TYPE_NAMES,
     NoneType,
     annotated_parts,
+    class_hints,
     describe_hint,
     is_annotated,
     is_dataclass_type,
@@ -323,7 +324,7 @@ def _compile_dataclass_from(cls: type, wire: bool) -> Converter:
 
 
 def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
-    hints = get_type_hints(cls, include_extras=True)
+    hints = class_hints(cls, include_extras=True)
     fields = dataclasses.fields(cls)
     names = [f.name for f in fields]
     keys = [key_of(f) for f in fields]
@@ -417,7 +418,7 @@ def _generate_dataclass_from(cls: type, wire: bool) -> Converter:
     elif setters is not None:
         # Same result as calling the generated __init__, which would only assign
         # each field in turn (through the slower frozen-dataclass path).
-        ns["_new"] = object.__new__
+        ns["_new"] = cls.__new__  # object.__new__, or a compiled class's own
         lines.append("    o = _new(_cls)")
         for i, setter in enumerate(setters):
             ns[f"_s{i}"] = setter

@@ -5,10 +5,10 @@ lists), each dataclass's encoder generated once as Python source."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from typing import Any, Literal, get_args, get_origin
 
 from ._generating import Converter, exec_converter, generated
-from ._hints import COMPACT, TYPE_NAMES, NoneType, is_dataclass_type, is_union, key_of
+from ._hints import COMPACT, TYPE_NAMES, NoneType, class_hints, is_dataclass_type, is_union, key_of
 
 __all__ = ["to_plain", "to_wire"]
 
@@ -71,7 +71,7 @@ def _to_converter(cls: type, wire: bool) -> Converter:
 
 
 def _generate_dataclass_to(cls: type, wire: bool) -> Converter:
-    hints = get_type_hints(cls)
+    hints = class_hints(cls)
     ns: dict[str, Any] = {"_plain": to_wire if wire else to_plain}
     items = []
     for f in dataclasses.fields(cls):

@@ -5,7 +5,7 @@ data files carry (``Words``, ``AtLeast``, ``Parsed``); and the game's shared wor
 card types and supertypes, zones), written once for every area.
 """
 
-from ._builder import builder
+from ._builder import builder, native_builder
 from ._errors import CardDefinitionError, IllegalActionError, InvalidMessageError, SpellstackError
 from ._marks import AtLeast, Parsed, Words
 from ._quote import in_int64, quote
@@ -50,6 +50,7 @@ __all__ = [
     "builder",
     "in_int64",
     "is_compiled_class",
+    "native_builder",
     "quote",
     "rare_builder",
     "rare_fields",

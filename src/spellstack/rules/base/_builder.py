@@ -10,6 +10,23 @@ from typing import Any, TypeVar
 
 _T = TypeVar("_T")
 
+_NATIVE: dict[type, Callable[..., Any]] = {}
+"""The compiled build's native constructors, by class (``native_builder``)."""
+
+
+def native_builder(cls: type[_T], native: Callable[..., _T]) -> Callable[..., _T]:
+    """``builder(cls)``; in the compiled build, ``native``: a compiled function taking every field
+    of ``cls`` in order, which makes the instance empty and assigns each field natively.
+
+    Compiled, ``builder`` can't make a faster constructor (``cls``'s own ``__init__``, written by
+    ``dataclasses``, stays interpreted, and a compiled class can't be given another layout), so
+    ``native`` is kept as ``cls``'s: ``builder(cls)`` gives it from then on, and the schema
+    engine builds ``cls`` with it."""
+    if "__mypyc_attrs__" in cls.__dict__:
+        _NATIVE[cls] = native
+        return native
+    return builder(cls)
+
 
 def builder(cls: type[_T]) -> Callable[..., _T]:
     """A constructor of the frozen slotted dataclass ``cls`` that takes every field, in order,
@@ -21,8 +38,12 @@ def builder(cls: type[_T]) -> Callable[..., _T]:
     (``__class__`` assignment between classes of the same layout): the result is a ``cls`` like
     any other. For a
     class whose ``__init__`` does more (``__post_init__``, a field not in ``__init__``, a
-    hand-written ``__init__``, other slots), ``cls`` itself.
+    hand-written ``__init__``, other slots), ``cls`` itself; for a compiled class, its native
+    constructor if it has one (``native_builder``), else ``cls`` itself.
     """
+    native = _NATIVE.get(cls)
+    if native is not None:
+        return native
     names = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
     init = cls.__dict__.get("__init__")
     if (cls.__dict__.get("__slots__") != names or hasattr(cls, "__post_init__")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..base import builder, is_compiled_class
+from ..base import native_builder
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +42,8 @@ def _native_event(kind: str, player: int, subject: int, amount: int, text: str,
     return event
 
 
-new_event: Callable[[str, int, int, int, str, tuple[int, ...]], Event] = (
-    _native_event if is_compiled_class(Event) else builder(Event))
+new_event: Callable[[str, int, int, int, str, tuple[int, ...]], Event] = native_builder(
+    Event, _native_event)
 """``Event(kind, player, subject, amount, text, private_to)``, every field given, built without the
 frozen ``__init__``'s ``object.__setattr__`` per field: the kernel logs ~8 events a priority
 decision. Pure Python: ``builder``'s constructor. Compiled: ``_native_event``, which assigns

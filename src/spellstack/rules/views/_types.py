@@ -1,15 +1,18 @@
-"""A player's view of the game: only what that player may see (hidden information, 400.2)."""
+"""A player's view of the game: only what that player may see (hidden information, 400.2).
+
+The views are ``Record``s: a copy is the view itself, and a pickled one is rebuilt by its
+constructor (as the compiled build needs)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..base import builder
+from ..base import Record, native_builder
 
 
 @dataclass(frozen=True, slots=True)
-class ObjectMarks:
+class ObjectMarks(Record):
     """What only some permanents have, shown to those who may see the permanent."""
 
     protector: int = -1
@@ -38,7 +41,7 @@ class ObjectMarks:
 
 
 @dataclass(frozen=True, slots=True)
-class ObjectView:
+class ObjectView(Record):
     """A visible object."""
 
     id: int
@@ -82,7 +85,7 @@ class ObjectView:
 
 
 @dataclass(frozen=True, slots=True)
-class StackItemView:
+class StackItemView(Record):
     """A spell or ability on the stack."""
 
     id: int
@@ -99,7 +102,7 @@ class StackItemView:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerPublic:
+class PlayerPublic(Record):
     """What everybody may know of a player."""
 
     seat: int
@@ -143,7 +146,7 @@ class PlayerPublic:
 
 
 @dataclass(frozen=True, slots=True)
-class ClockState:
+class ClockState(Record):
     """A seat's game clock as its request shows it: the time it has left for the rest of the
     game, and what each answer adds (``docs/protocol.md``, "Game clocks")."""
 
@@ -155,7 +158,7 @@ class ClockState:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
+class PlayerView(Record):
     """Everything one player may see now."""
 
     seat: int
@@ -197,9 +200,103 @@ class PlayerView:
         return found
 
 
-# The views' constructors that the view builders use (``builder``): every field, in order.
-new_object_marks = builder(ObjectMarks)
-new_object_view = builder(ObjectView)
-new_player_public = builder(PlayerPublic)
-new_player_view = builder(PlayerView)
-new_stack_item_view = builder(StackItemView)
+# The views' constructors that the view builders use: every field, in order. Pure Python:
+# ``builder``'s. Compiled: the ``_native_`` functions below, which make the view empty and assign
+# its fields natively (``native_builder``).
+
+def _native_object_marks(protector: int, sector: str, merged: tuple[str, ...],
+                         goals: tuple[tuple[str, int], ...]) -> ObjectMarks:
+    """Compiled only: ``ObjectMarks(...)``, every field given, assigned natively."""
+    made = ObjectMarks.__new__(ObjectMarks)
+    made.protector = protector  # type: ignore[misc]
+    made.sector = sector  # type: ignore[misc]
+    made.merged = merged  # type: ignore[misc]
+    made.goals = goals  # type: ignore[misc]
+    return made
+
+
+def _native_object_view(id: int, name: str, owner: int, controller: int, types: tuple[str, ...],
+                        tapped: bool, damage: int, power: int, toughness: int,
+                        counters: tuple[tuple[str, int], ...], attached_to: int, sick: bool,
+                        attacking: bool, blocking: bool, marks: ObjectMarks | None) -> ObjectView:
+    """Compiled only: ``ObjectView(...)``, every field given, assigned natively."""
+    made = ObjectView.__new__(ObjectView)
+    made.id = id  # type: ignore[misc]
+    made.name = name  # type: ignore[misc]
+    made.owner = owner  # type: ignore[misc]
+    made.controller = controller  # type: ignore[misc]
+    made.types = types  # type: ignore[misc]
+    made.tapped = tapped  # type: ignore[misc]
+    made.damage = damage  # type: ignore[misc]
+    made.power = power  # type: ignore[misc]
+    made.toughness = toughness  # type: ignore[misc]
+    made.counters = counters  # type: ignore[misc]
+    made.attached_to = attached_to  # type: ignore[misc]
+    made.sick = sick  # type: ignore[misc]
+    made.attacking = attacking  # type: ignore[misc]
+    made.blocking = blocking  # type: ignore[misc]
+    made.marks = marks  # type: ignore[misc]
+    return made
+
+
+def _native_player_public(seat: int, name: str, life: int, poison: int, hand_count: int,
+                          library_count: int, graveyard: tuple[ObjectView, ...],
+                          mana: tuple[tuple[str, int], ...], lost: bool,
+                          library_top: tuple[ObjectView, ...], dungeon: str, room: str,
+                          completed_dungeons: tuple[str, ...]) -> PlayerPublic:
+    """Compiled only: ``PlayerPublic(...)``, every field given, assigned natively."""
+    made = PlayerPublic.__new__(PlayerPublic)
+    made.seat = seat  # type: ignore[misc]
+    made.name = name  # type: ignore[misc]
+    made.life = life  # type: ignore[misc]
+    made.poison = poison  # type: ignore[misc]
+    made.hand_count = hand_count  # type: ignore[misc]
+    made.library_count = library_count  # type: ignore[misc]
+    made.graveyard = graveyard  # type: ignore[misc]
+    made.mana = mana  # type: ignore[misc]
+    made.lost = lost  # type: ignore[misc]
+    made.library_top = library_top  # type: ignore[misc]
+    made.dungeon = dungeon  # type: ignore[misc]
+    made.room = room  # type: ignore[misc]
+    made.completed_dungeons = completed_dungeons  # type: ignore[misc]
+    return made
+
+
+def _native_player_view(seat: int, turn: int, step: str, active: int, priority: int,
+                        players: tuple[PlayerPublic, ...], hand: tuple[ObjectView, ...],
+                        battlefield: tuple[ObjectView, ...], stack: tuple[StackItemView, ...],
+                        exile: tuple[ObjectView, ...], clock: ClockState | None) -> PlayerView:
+    """Compiled only: ``PlayerView(...)``, every field given, assigned natively."""
+    made = PlayerView.__new__(PlayerView)
+    made.seat = seat  # type: ignore[misc]
+    made.turn = turn  # type: ignore[misc]
+    made.step = step  # type: ignore[misc]
+    made.active = active  # type: ignore[misc]
+    made.priority = priority  # type: ignore[misc]
+    made.players = players  # type: ignore[misc]
+    made.hand = hand  # type: ignore[misc]
+    made.battlefield = battlefield  # type: ignore[misc]
+    made.stack = stack  # type: ignore[misc]
+    made.exile = exile  # type: ignore[misc]
+    made.clock = clock  # type: ignore[misc]
+    return made
+
+
+def _native_stack_item_view(id: int, name: str, controller: int, is_ability: bool,
+                            targets: tuple[int, ...]) -> StackItemView:
+    """Compiled only: ``StackItemView(...)``, every field given, assigned natively."""
+    made = StackItemView.__new__(StackItemView)
+    made.id = id  # type: ignore[misc]
+    made.name = name  # type: ignore[misc]
+    made.controller = controller  # type: ignore[misc]
+    made.is_ability = is_ability  # type: ignore[misc]
+    made.targets = targets  # type: ignore[misc]
+    return made
+
+
+new_object_marks: Callable[..., ObjectMarks] = native_builder(ObjectMarks, _native_object_marks)
+new_object_view: Callable[..., ObjectView] = native_builder(ObjectView, _native_object_view)
+new_player_public: Callable[..., PlayerPublic] = native_builder(PlayerPublic, _native_player_public)
+new_player_view: Callable[..., PlayerView] = native_builder(PlayerView, _native_player_view)
+new_stack_item_view: Callable[..., StackItemView] = native_builder(StackItemView,
+                                                                   _native_stack_item_view)
