@@ -33,12 +33,13 @@ from __future__ import annotations
 import dataclasses
 import types
 from collections.abc import Mapping
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, Literal, Union, get_args, get_origin
 
 from spellstack.cards import load_cards
 from spellstack.rules import CardDefinition, Choice, Decision, Game, player_ref, priority_decision
 from spellstack.rules.views import ask_choose, ask_yes_no
 from spellstack.scenarios import build_game
+from spellstack.schema import class_hints
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
 NAMES = ("alice", "bob")
@@ -154,7 +155,7 @@ def sample_value(hint: Any, depth: int = 0) -> Any:
 
 def sample_message(cls: type, depth: int = 0, **given: Any) -> Any:
     """An instance of the dataclass ``cls``: ``given`` fields, the others ``sample_value``."""
-    hints = get_type_hints(cls)
+    hints = class_hints(cls)  # as the schema engine reads them (a compiled class's from its source)
     fields = {f.name: given[f.name] if f.name in given else sample_value(hints[f.name], depth + 1)
               for f in dataclasses.fields(cls)}
     return cls(**fields)

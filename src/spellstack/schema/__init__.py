@@ -22,6 +22,8 @@ may be left out. ``Annotated[X, ...]`` reads an ``X`` and then what its metadata
 when checking): ``Words`` (words standing for values, ``max = "any"``), ``AtLeast``, and any
 callable as a check that returns the value to keep (or None) and raises ``ValueError`` naming
 the problem: what a type can't say, such as a mana cost's syntax or a name in a registry.
+A class's hints are read by ``class_hints``: ``typing.get_type_hints``'s, or for a class of the
+compiled build (whose hints keep only their outer types) its source's.
 
 Two forms. The *named* form (``to_plain``/``from_plain``: every dataclass a map of field
 names) is the readable one, written in traces. The *wire* form (``to_wire``/``from_wire``)
@@ -39,7 +41,7 @@ the trusted reader (``_trusted``), the wire-to-named rewriter (``_named``) and t
 """
 
 from ._errors import QUOTE_LIMIT, SchemaError, describe_value, short_repr
-from ._hints import compact, other_keys_ignored
+from ._hints import class_hints, compact, other_keys_ignored
 from ._named import named_from_wire
 from ._trusted import from_trusted
 from ._validating import from_plain, from_wire
@@ -48,6 +50,7 @@ from ._writing import to_plain, to_wire
 __all__ = [
     "QUOTE_LIMIT",
     "SchemaError",
+    "class_hints",
     "compact",
     "describe_value",
     "from_plain",
