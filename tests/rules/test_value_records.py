@@ -8,6 +8,7 @@ import pickle
 
 import pytest
 
+from spellstack.cards import load_cards
 from spellstack.rules.base import Record, builder
 from spellstack.rules.mana import ManaCost, parse_mana_cost
 from spellstack.rules.state import (
@@ -34,6 +35,14 @@ SAMPLES: list[Record] = [
 ]
 
 
+# Card definitions and their abilities are records too: Dryad Arbor's mana ability has fields
+# outside its constructor (derived as it is made), which a pickle makes again.
+_ARBOR = load_cards()["Dryad Arbor"]
+_SHOCK = load_cards()["Burst Lightning"].spell
+assert _SHOCK is not None
+SAMPLES += [_ARBOR, _ARBOR.activated[0], _SHOCK, _SHOCK.targets[0]]
+
+
 @pytest.mark.parametrize("record", SAMPLES, ids=lambda r: type(r).__name__)
 def test_a_copy_of_a_record_is_itself_and_a_pickle_is_an_equal_one(record: Record) -> None:
     assert copy.copy(record) is record
@@ -54,3 +63,8 @@ def test_a_mana_cost_keeps_its_symbols_through_a_pickle() -> None:
     cost = parse_mana_cost("{1}{B}{B}")
     back = pickle.loads(pickle.dumps(cost))
     assert isinstance(back, ManaCost) and back.mana_value() == 3 and str(back) == "{1}{B}{B}"
+
+
+def test_a_mana_ability_pickled_derives_its_mana_again() -> None:
+    ability = pickle.loads(pickle.dumps(_ARBOR.activated[0]))
+    assert ability.is_mana_ability and ability.mana_produces == ("G",) and ability.tap_mana == ("G",)

@@ -32,7 +32,7 @@ LEFT_OUT: dict[str, str] = {
     # attribute (an effect verb's ``verb``, a message's ``KIND``) would become
     # a field: a wrong constructor, or an error for a list.
     **{name: "a dataclass with ClassVar attributes, which a compiled dataclass takes for fields"
-       for name in ("spellstack.rules.definitions._definitions", "spellstack.rules.effects._continuous",
+       for name in ("spellstack.rules.effects._continuous",
                     "spellstack.rules.effects._instructions", "spellstack.rules.effects._objects",
                     "spellstack.rules.effects._players", "spellstack.rules.mechanics.dungeon",
                     "spellstack.rules.triggers._conditions",
@@ -46,6 +46,11 @@ LEFT_OUT: dict[str, str] = {
     # hints are no reason to stay interpreted; this module is on no hot path and was not tried.
     "spellstack.rules.mechanics.saga": "a card file's table (ChapterTable) on no hot path, not "
                                        "tried compiled",
+    # ``Effect`` and ``Condition`` have ``ClassVar`` attributes, and the effect verbs and
+    # conditions (interpreted, above) derive from them: a module of their own, so that the card
+    # definitions beside them are compiled.
+    "spellstack.rules.definitions._bases": "Effect and Condition, with ClassVar attributes, which "
+                                           "the interpreted effect verbs and conditions subclass",
     # A class the interpreted modules above subclass (the effect verbs' ``Verb``): an
     # interpreted class can't inherit from a compiled one.
     "spellstack.rules.effects._context": "Verb, which the effect verbs of interpreted modules "

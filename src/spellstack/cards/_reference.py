@@ -17,7 +17,7 @@ import sys
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from ..rules import (
     CARD_KEYS,
@@ -32,6 +32,7 @@ from ..rules.base import Parsed, Words
 from ..rules.definitions import ArgKind, ValueType, arguments_of
 from ..rules.layers import LAYER_VERBS
 from ..rules.registry import COUNTER_KINDS
+from ..schema import class_hints
 from . import _format
 from ._format import KEYWORDS, CardTable, Known, MultiFaceTable
 
@@ -95,6 +96,16 @@ def _class_source(klass: type) -> str:
             if isinstance(node, ast.ClassDef) and node.name == klass.__name__:
                 return ast.get_source_segment(source, node) or ""
         raise
+
+
+def _class_doc(cls: type) -> str | None:
+    """A class's docstring, read from its source when the class runs compiled (a compiled class's
+    is empty)."""
+    if cls.__doc__:
+        return cls.__doc__
+    tree = ast.parse(_class_source(cls))
+    node = tree.body[0] if tree.body else None
+    return ast.get_docstring(node, clean=False) if isinstance(node, ast.ClassDef) else None
 
 
 def _function_doc(func: Callable[..., Any]) -> str | None:
@@ -277,7 +288,7 @@ def _tables() -> dict[type, str]:
     found: dict[type, str] = {}
 
     def walk(cls: type) -> None:
-        hints = get_type_hints(cls, include_extras=True)
+        hints = class_hints(cls, include_extras=True)
         for f in dataclasses.fields(cls):
             for inner in _dataclasses_in(hints[f.name]):
                 if inner not in found:
@@ -359,8 +370,8 @@ cards = load_card_file("my_cards.toml")
 
 
 def _card_keys(tables: dict[type, str]) -> list[str]:
-    hints = {**get_type_hints(MultiFaceTable, include_extras=True),
-             **get_type_hints(CardTable, include_extras=True)}
+    hints = {**class_hints(MultiFaceTable, include_extras=True),
+             **class_hints(CardTable, include_extras=True)}
     lines = ["## Card keys", "",
              "The keys of a `[[card]]` or `[[token]]` table (`CARD_KEYS`). A card of another "
              "layout (split, Adventure, modal double-faced) has a `name`, a `layout` and its "
@@ -382,9 +393,9 @@ def _table_sections(tables: dict[type, str]) -> list[str]:
              "The fields of each table a card key holds (or a field of another table does), "
              "under the key it is first met by. A field with a default may be left out.", ""]
     for cls, key in tables.items():
-        hints = get_type_hints(cls, include_extras=True)
+        hints = class_hints(cls, include_extras=True)
         docs = field_docs(cls)
-        lines += [f"### `{key}`", "", _text(cls.__doc__), "",
+        lines += [f"### `{key}`", "", _text(_class_doc(cls)), "",
                   "| field | type | default | what it is |", "| --- | --- | --- | --- |"]
         for f in dataclasses.fields(cls):
             default = ("required" if f.default is dataclasses.MISSING
@@ -414,7 +425,7 @@ def _effects() -> list[str]:
              "`{ verb = \"deal_damage\", amount = 3, to = \"target\" }`; an ability's effects are "
              "followed in order (608.2c). Every effect verb (`EFFECT_VERBS`), by name:", ""]
     for verb, cls in sorted(EFFECT_VERBS.items()):
-        doc = _text(cls.__doc__)
+        doc = _text(_class_doc(cls))
         lines += [f"### `{verb}`", "", doc if doc.startswith(cls.rule) else f"{cls.rule}: {doc}", "",
                   *_arguments(cls)]
     return lines
@@ -446,7 +457,7 @@ def _conditions() -> list[str]:
              "a table naming its test and giving its arguments, `{ test = \"life_at_least\", "
              "amount = 40 }`. Every condition (`CONDITIONS`), by name:", ""]
     for test, cls in sorted(CONDITIONS.items()):
-        lines += [f"### `{test}`", "", _text(cls.__doc__), "", *_arguments(cls)]
+        lines += [f"### `{test}`", "", _text(_class_doc(cls)), "", *_arguments(cls)]
     return lines
 
 

@@ -101,8 +101,8 @@ def class_hints(cls: type, include_extras: bool = False) -> dict[str, Any]:
 def source_hints(cls: type, include_extras: bool = False) -> dict[str, Any]:
     """The hints written in the body of the class ``cls`` (a top-level class of its module),
     read from the module's ``.py`` file (in its package's folder, where a compiled module's
-    shared library sits beside it) and evaluated in the module's namespace as ``typing.get_type_hints`` evaluates
-    them.
+    shared library sits beside it) and evaluated in the module's namespace as
+    ``typing.get_type_hints`` evaluates them.
 
     Raises:
         TypeError: no source, or no such class in it, naming the file looked for.

@@ -22,4 +22,5 @@ class Record:
         return self
 
     def __reduce__(self) -> tuple[type[Record], tuple[object, ...]]:
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))  # type: ignore[arg-type]
+        # The constructor's arguments: a field outside ``__init__`` is derived from them again.
+        return type(self), tuple(getattr(self, f.name) for f in fields(self) if f.init)  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ conditions, and how their arguments are typed.
 
 from ..registry import COST_OPTIONS
 from ._arguments import ArgKind, Argument, CostName, CounterKind, Flag, Number, arguments_of
+from ._bases import Condition, Effect
 from ._card_keys import CARD_KEYS, VALUE_TYPES, CardKey, ValueType
 from ._definitions import (
     ANY_NUMBER,
@@ -12,9 +13,7 @@ from ._definitions import (
     ActivatedAbility,
     ArgValue,
     CardDefinition,
-    Condition,
     CostOption,
-    Effect,
     LayerEffect,
     Permission,
     ReplacementAbility,

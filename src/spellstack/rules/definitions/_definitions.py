@@ -2,61 +2,29 @@
 
 The cards package loads these from hand-written data files; the kernel only
 reads them. Abilities are lists of effects, each an instance of a verb class
-from the closed registry ``EFFECT_VERBS`` (the effects package).
+from the closed registry ``EFFECT_VERBS`` (the effects package). The definitions hold only
+values: they are ``Record``s (a copy is the definition itself, a pickle goes through the
+constructor).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal
 
-from ..base import AtLeast, Words
+from ..base import AtLeast, Record, Words
 from ..mana import ManaCost
 from ..registry import COST_OPTIONS, CostOptionRule
+from ._bases import Condition, Effect
 
 ArgValue = int | str | bool | tuple[str, ...] | tuple[int, ...]
 """The value of a layer primitive's argument (``LayerEffect``, and the continuous effects made
 with one)."""
 
 
-class Effect:
-    """One instruction of an ability (608.2c: followed in printed order): an instance of a verb
-    class from the closed registry ``EFFECT_VERBS`` (the effects package), a frozen dataclass
-    whose fields are the verb's arguments and whose ``run`` carries it out."""
-
-    __slots__ = ()
-    verb: ClassVar[str] = ""
-    """The verb's name, as card files write it (a keyword action of 701 or a general primitive)."""
-    rule: ClassVar[str] = ""
-    """The rule it implements."""
-    inner_targets: ClassVar[bool] = False
-    """Whether the effects it holds are its own ability's instructions, which may name the
-    ability's targets ("you may ...", 608.2d), rather than those of an ability of their own
-    (a delayed trigger's, 603.7c)."""
-
-    def nested(self) -> tuple[tuple[str, tuple[Effect, ...]], ...]:
-        """The effects it holds, by argument name (``may``'s, a delayed trigger's); none for most."""
-        return ()
-
-    def adds_mana(self) -> tuple[str, ...]:
-        """605.1a: the mana types it could add, one of them each time it runs (none: it adds no
-        mana)."""
-        return ()
-
-
-class Condition:
-    """What an ability's text tests (603.4 intervening "if", 601.3d "has flash as long as"): an
-    instance of a condition class from the closed registry ``CONDITIONS`` (the triggers package),
-    a frozen dataclass whose fields are the condition's arguments."""
-
-    __slots__ = ()
-    test: ClassVar[str] = ""
-    """The condition's name, as card files write it."""
-
-
 @dataclass(frozen=True, slots=True)
-class LayerEffect:
+class LayerEffect(Record):
     """One effect of a static ability: a layer primitive (613) and its arguments."""
 
     verb: str
@@ -70,7 +38,7 @@ ANY_NUMBER = 1 << 10
 
 
 @dataclass(frozen=True, slots=True)
-class TargetSpec:
+class TargetSpec(Record):
     """One target requirement of an ability (115, 601.2c)."""
 
     kind: str
@@ -96,7 +64,7 @@ class TargetSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class SpellMode:
+class SpellMode(Record):
     """One mode of a modal spell (700.2): its own targets and instructions."""
 
     text: str
@@ -108,7 +76,7 @@ class SpellMode:
 
 
 @dataclass(frozen=True, slots=True)
-class SpellAbility:
+class SpellAbility(Record):
     """The spell ability of an instant or sorcery (113.3a)."""
 
     targets: tuple[TargetSpec, ...] = ()
@@ -135,7 +103,7 @@ COST_OPTIONS.register("flash", CostOptionRule(
 
 
 @dataclass(frozen=True, slots=True)
-class CostOption:
+class CostOption(Record):
     """An optional additional cost or an alternative cost a spell may be cast with (601.2b,
     118.8, 118.9), as its keyword or the card's own words name it."""
 
@@ -157,7 +125,7 @@ class CostOption:
 
 
 @dataclass(frozen=True, slots=True)
-class ActivatedAbility:
+class ActivatedAbility(Record):
     """An activated ability, ``[Cost]: [Effect]`` (602); mana abilities included (605)."""
 
     mana_cost: ManaCost
@@ -203,7 +171,7 @@ class ActivatedAbility:
 
 
 @dataclass(frozen=True, slots=True)
-class TriggeredAbility:
+class TriggeredAbility(Record):
     """A triggered ability (603): a trigger event, an optional intervening "if" and effects."""
 
     event: str
@@ -229,7 +197,7 @@ class TriggeredAbility:
 
 
 @dataclass(frozen=True, slots=True)
-class Restriction:
+class Restriction(Record):
     """A static ability that says what can't happen (101.2): a kind from the closed registry in
     ``_restrictions`` and whom or what it restricts."""
 
@@ -250,7 +218,7 @@ class Restriction:
 
 
 @dataclass(frozen=True, slots=True)
-class Permission:
+class Permission(Record):
     """A static ability that says what may happen (a "can" that a "can't" beats, 101.2)."""
 
     kind: str
@@ -274,7 +242,7 @@ class Permission:
 
 
 @dataclass(frozen=True, slots=True)
-class StaticAbility:
+class StaticAbility(Record):
     """A static ability (604): continuous effects on the objects its ``affected`` word names (611.3)."""
 
     affected: str
@@ -293,7 +261,7 @@ class StaticAbility:
 
 
 @dataclass(frozen=True, slots=True)
-class ReplacementAbility:
+class ReplacementAbility(Record):
     """A static ability that makes a replacement effect (614.1, 614.12); see ``_replacement``."""
 
     event: str
@@ -324,7 +292,7 @@ class ReplacementAbility:
 
 
 @dataclass(frozen=True, slots=True)
-class CardDefinition:
+class CardDefinition(Record):
     """A card's printed characteristics (109.3) and abilities."""
 
     name: str
