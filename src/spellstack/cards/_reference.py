@@ -16,7 +16,6 @@ import itertools
 import sys
 import types
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from ..rules import (
@@ -32,7 +31,7 @@ from ..rules.base import Parsed, Words
 from ..rules.definitions import ArgKind, ValueType, arguments_of
 from ..rules.layers import LAYER_VERBS
 from ..rules.registry import COUNTER_KINDS
-from ..schema import class_hints
+from ..schema import class_hints, source_path
 from . import _format
 from ._format import KEYWORDS, CardTable, Known, MultiFaceTable
 
@@ -80,10 +79,7 @@ def _module_source(module: types.ModuleType) -> str:
     try:
         return inspect.getsource(module)
     except (OSError, TypeError):
-        # Beside the compiled module, in its package's folder (packages are not compiled).
-        package, _, leaf = module.__name__.rpartition(".")
-        folder = Path(next(iter(sys.modules[package].__path__)))
-        return (folder / f"{leaf}.py").read_text("utf-8")
+        return source_path(module.__name__).read_text("utf-8")
 
 
 def _class_source(klass: type) -> str:

@@ -41,7 +41,7 @@ the trusted reader (``_trusted``), the wire-to-named rewriter (``_named``) and t
 """
 
 from ._errors import QUOTE_LIMIT, SchemaError, describe_value, short_repr
-from ._hints import class_hints, compact, other_keys_ignored
+from ._hints import class_hints, compact, other_keys_ignored, source_path
 from ._named import named_from_wire
 from ._trusted import from_trusted
 from ._validating import from_plain, from_wire
@@ -59,6 +59,7 @@ __all__ = [
     "named_from_wire",
     "other_keys_ignored",
     "short_repr",
+    "source_path",
     "to_plain",
     "to_wire",
 ]

@@ -33,6 +33,7 @@ __all__ = [
     "other_keys_ignored",
     "plain_types",
     "source_hints",
+    "source_path",
 ]
 
 T = TypeVar("T")
@@ -112,16 +113,23 @@ def source_hints(cls: type, include_extras: bool = False) -> dict[str, Any]:
     return get_type_hints(holder, include_extras=include_extras)
 
 
+def source_path(module: str) -> Path:
+    """The ``.py`` file of the loaded module called ``module``, found in its package's folder
+    (for a module outside a package, beside its ``__file__``), where a compiled module's shared
+    library sits beside it: a module the compiled build's library loads itself may be given a
+    ``__file__`` under a folder that does not exist, and a compiled module has no source of its
+    own for ``inspect``."""
+    package, _, name = module.rpartition(".")
+    folders = ([Path(folder) for folder in sys.modules[package].__path__] if package
+               else [Path(str(sys.modules[module].__file__)).parent])
+    return next((found for folder in folders if (found := folder / f"{name}.py").is_file()),
+                folders[0] / f"{name}.py")
+
+
 @functools.cache
 def _source_annotations(cls: type) -> tuple[tuple[str, str], ...]:
     """The annotations in the body of the class ``cls`` as source text (``source_hints``)."""
-    # Found from the package's folder: a module the compiled build's shared library loads
-    # itself may be given a ``__file__`` under a folder that does not exist.
-    package, _, name = cls.__module__.rpartition(".")
-    folders = ([Path(folder) for folder in sys.modules[package].__path__] if package
-               else [Path(str(sys.modules[cls.__module__].__file__)).parent])
-    source = next((found for folder in folders if (found := folder / f"{name}.py").is_file()),
-                  folders[0] / f"{name}.py")
+    source = source_path(cls.__module__)
     try:
         tree = ast.parse(source.read_text(encoding="utf-8"), str(source))
     except OSError as exc:
