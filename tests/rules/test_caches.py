@@ -30,6 +30,7 @@ from spellstack.rules.casting._boards import seat_board
 from spellstack.rules.casting._legal import _mana_key
 from spellstack.rules.game import Caches
 from spellstack.rules.game import _caches as caches_module
+from spellstack.rules.layers import LayerCaches
 
 CARDS: Mapping[str, CardDefinition] = load_cards()
 DECKLISTS = {name: load_deck(name, CARDS).cards for name in DECKS}
@@ -59,10 +60,20 @@ def test_every_cache_is_documented() -> None:
         if names and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant) \
                 and isinstance(after.value.value, str) and len(after.value.value) > 20:
             documented.update(names)
-    # The slots as written (a compiled build's class has no ``__slots__`` to read).
-    slots = next(n.value for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Assign)
-                 and [getattr(t, "id", None) for t in n.targets] == ["__slots__"])
-    assert documented == set(ast.literal_eval(slots))
+    # The slots as written (a compiled build's class has no ``__slots__`` to read): its own, and
+    # those of the layer engine's caches it derives from (``LayerCaches``), which it sets too.
+    host = Path(str(caches_module.__file__)).parent.parent.joinpath("layers", "_host.py").read_text("utf-8")
+    assert Caches.__mro__[1] is LayerCaches
+    slots = {name for text, cls in ((source, "Caches"), (host, "LayerCaches"))
+             for name in ast.literal_eval(_slots_of(text, cls))}
+    assert documented == slots
+
+
+def _slots_of(source: str, cls: str) -> ast.expr:
+    """The ``__slots__`` written in class ``cls`` of ``source``."""
+    body = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ClassDef) and n.name == cls).body
+    return next(n.value for n in body if isinstance(n, ast.Assign)
+                and [getattr(t, "id", None) for t in n.targets] == ["__slots__"])
 
 
 def _play(seed: int, decks: tuple[str, str], drop: float) -> tuple[list[object], str]:
@@ -81,7 +92,8 @@ def _play(seed: int, decks: tuple[str, str], drop: float) -> tuple[list[object],
 
     def after_task(g: Game) -> None:
         if chance.random() < drop:
-            g.caches = Caches(g)
+            g.new_caches()
+            assert g.layer_caches is g.caches  # the layer engine reads the new ones too
         st = g.state
         if st.game_over:
             return

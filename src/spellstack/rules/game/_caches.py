@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..definitions import CardDefinition, TriggeredAbility
-from ..layers import LayerCache
+from ..layers import LayerCache, LayerCaches
 from ..mana import ManaCost, ManaSource, ManaSupply
 from ..state import ActionOption, Characteristics
 
@@ -47,15 +47,14 @@ def _shared(cards: Mapping[str, CardDefinition]) -> tuple[_Templates, dict[str, 
     return entry[1], entry[2]
 
 
-class Caches:
+class Caches(LayerCaches):
     """Every cache the kernel keeps for one game (``Game.caches``; none of it is game state, and
-    none of it is in the state hash)."""
+    none of it is in the state hash). The layer engine's (``layers``, ``stable``, ``templates``,
+    ``value_readers``, ``reads_zones``, ``zone_scan_id``) are declared by ``LayerCaches``."""
 
     __slots__ = ("actions", "board_basis", "epoch", "graveyard_watchers", "hand_facts",
-                 "kinds_scan_id", "kinds_seen", "layers", "mana", "own_zone_casting", "payable",
-                 "permanent_facts",
-                 "reads_zones", "seat_boards", "stable", "static_rules", "step_triggers",
-                 "templates", "value_readers", "zone_scan_id")
+                 "kinds_scan_id", "kinds_seen", "mana", "own_zone_casting", "payable",
+                 "permanent_facts", "seat_boards", "static_rules", "step_triggers")
 
     def __init__(self, game: LayerHost) -> None:
         self.own_zone_casting: bool | None = None

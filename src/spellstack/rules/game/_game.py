@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from ..definitions import ActivatedAbility, CardDefinition, TriggeredAbility
-from ..layers import characteristics
+from ..layers import LayerHost, characteristics
 from ..mana import ManaCost
 from ..state import (
     AbilityRef,
@@ -63,7 +63,7 @@ and sits above the effects that need it, registers it when it is imported."""
 
 
 @dataclass(slots=True, weakref_slot=True)
-class Game:
+class Game(LayerHost):
     """A game: plain-data state plus the read-only card definitions it refers to by name."""
 
     state: GameState
@@ -121,7 +121,13 @@ class Game:
         return self.cards[obj.name]
 
     def __post_init__(self) -> None:
+        self.new_caches()
+
+    def new_caches(self) -> None:
+        """Every cache empty (``Caches``; a game plays on exactly as it would have with them), for
+        the kernel and for the layer engine (``layer_caches``, the same object)."""
         self.caches = Caches(self)
+        self.host_caches(self.caches)
 
     # ------------------------------------------------ characteristics (613: see _characteristics)
 

@@ -121,7 +121,7 @@ from ._changes import (
     snapshot_leaving,
 )
 from ._engine import as_it_would_enter, characteristics, reads_zone_sizes
-from ._host import LayerHost
+from ._host import LayerCaches, LayerHost
 from ._vocabulary import (
     AFFECTED,
     DURATIONS,
@@ -145,6 +145,7 @@ __all__ = [
     "REQUIRED_ARGS",
     "RULE_EFFECT_VERBS",
     "LayerCache",
+    "LayerCaches",
     "LayerHost",
     "Working",
     "add_counters",

@@ -197,14 +197,14 @@ def _printed_values(game: LayerHost, obj: GameObject) -> Characteristics:
     plus, minus = obj.counters.get("+1/+1", 0), obj.counters.get("-1/-1", 0)
     key = (obj.name, obj.controller, plus - minus, obj.x if obj.zone == "stack" else 0,
            obj.bestowed, obj.except_supertypes)
-    found = game.caches.templates.get(key)
+    found = game.layer_caches.templates.get(key)
     if found is None:
         w = Working(obj, obj.controller)
         set_printed(w, game.cards[obj.name])
         if plus != minus and w.power is not None and w.toughness is not None:
             w.power += plus - minus
             w.toughness += plus - minus
-        found = game.caches.templates[key] = freeze(w, game.cards)
+        found = game.layer_caches.templates[key] = freeze(w, game.cards)
     return found
 
 
@@ -213,7 +213,7 @@ def _evaluate_battlefield(game: LayerHost) -> None:
     or granted ability that could bring one), effects touch only their locked objects, and every
     other permanent has its printed values: only the touched ones go through the layers."""
     st = game.state
-    cache = game.caches.layers
+    cache = game.layer_caches.layers
     cards = game.cards
     touched: set[int] = set()
     complex_board = False
@@ -229,7 +229,7 @@ def _evaluate_battlefield(game: LayerHost) -> None:
         # entry, looked up here as ``_printed_values`` would: on the battlefield X is 0); a
         # static ability anywhere makes the whole board go through the layers instead (the
         # entries written so far are then overwritten below).
-        templates = game.caches.templates
+        templates = game.layer_caches.templates
         for oid in ids:
             obj = objects[oid]
             if obj.face_down or obj.merged:  # 708.2a, 725.2: not its printed values
@@ -261,11 +261,11 @@ def characteristics(game: LayerHost, obj: GameObject) -> Characteristics:
     applied (604.3); an object that has left the battlefield, its values as it last existed
     there (603.10, 608.2h). Cached until the epoch moves (``Game.changed``).
     """
-    cache = game.caches.layers
+    cache = game.layer_caches.layers
     found = cache.get(obj.id)
     if found is not None:
         return found
-    found = game.caches.stable.get(obj.id)
+    found = game.layer_caches.stable.get(obj.id)
     if found is not None:
         cache[obj.id] = found
         return found
@@ -285,36 +285,36 @@ def characteristics(game: LayerHost, obj: GameObject) -> Characteristics:
             and not game.cards[live.name].static):
         # A card with no static ability in a hand, library, graveyard or exile keeps its printed
         # values until it changes zones (a new object, 400.7): no epoch can change them.
-        game.caches.stable[obj.id] = found
+        game.layer_caches.stable[obj.id] = found
     return found
 
 
 def reads_zone_sizes(game: LayerHost) -> bool:
     """Whether some object in the game has a static ability whose value counts cards in a zone
     (``VALUES``: Maro's "cards in your hand"): then every zone change moves the epoch."""
-    if game.caches.reads_zones:
+    if game.layer_caches.reads_zones:
         return True  # once one reads, it stays so
     st = game.state
-    if game.caches.zone_scan_id == st.next_id and not st.effects:
+    if game.layer_caches.zone_scan_id == st.next_id and not st.effects:
         return False  # nothing new since the last look
     # Only objects created since the last look (ids only grow): once one reads, it stays so.
-    for oid in range(game.caches.zone_scan_id, st.next_id):
+    for oid in range(game.layer_caches.zone_scan_id, st.next_id):
         obj = st.objects.get(oid)
         if obj is not None and _reads_values(game, obj.name):
-            game.caches.reads_zones = True
+            game.layer_caches.reads_zones = True
             return True
-    game.caches.zone_scan_id = st.next_id
+    game.layer_caches.zone_scan_id = st.next_id
     if st.effects and any(rec.verb == "copy_of" and rec.get("of") and _reads_values(game, str(rec.get("of")))
                           for rec in st.effects):
-        game.caches.reads_zones = True
-    return game.caches.reads_zones
+        game.layer_caches.reads_zones = True
+    return game.layer_caches.reads_zones
 
 
 def _reads_values(game: LayerHost, name: str) -> bool:
     """Whether a static ability of the card ``name`` counts cards in a zone (kept by name)."""
-    found = game.caches.value_readers.get(name)
+    found = game.layer_caches.value_readers.get(name)
     if found is None:
-        found = game.caches.value_readers[name] = any(
+        found = game.layer_caches.value_readers[name] = any(
             isinstance(v, str) and v in VALUES and v != "mana_value"
             for a in game.cards[name].static for e in a.effects for _, v in e.args)
     return found
