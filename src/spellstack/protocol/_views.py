@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from mypy_extensions import mypyc_attr
+
 from spellstack.rules.base import InvalidMessageError, Record, native_builder
 from spellstack.rules.views import (
     ClockState,
@@ -36,6 +38,7 @@ from spellstack.rules.views import (
 __all__ = ["PlayerChange", "ViewDelta", "ViewMirror", "ViewTracker"]
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class PlayerChange(Record):
     """A player's public information as a delta carries it: the graveyard and the library's top
@@ -71,6 +74,7 @@ class PlayerChange(Record):
     """The dungeons they have completed (``PlayerPublic.completed_dungeons``)."""
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class ViewDelta(Record):
     """What changed in one seat's view since view number ``base`` (0: a full view).

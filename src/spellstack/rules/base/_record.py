@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from dataclasses import fields
 
+from mypy_extensions import mypyc_attr
+
 __all__ = ["Record"]
 
 
+@mypyc_attr(acyclic=True)
 class Record:
     """The base of a frozen dataclass holding only values (numbers, strings, tuples and other
     records): a copy of one, deep or not, is the record itself, and a pickled one is rebuilt by

@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from ..definitions import CardDefinition, TriggeredAbility
 from ..layers import LayerCache, LayerCaches
 from ..mana import ManaCost, ManaSource, ManaSupply
@@ -141,6 +143,7 @@ class Caches(LayerCaches):
 # them once made, and a test checks each constructor against the fields.
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(slots=True)
 class SeatBoard:
     """One seat's permanents in one epoch, as ``only_pass_possible``, ``mana_sources`` and the cache keys
@@ -175,6 +178,7 @@ class SeatBoard:
         self.face_down = face_down
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(slots=True)
 class PermanentFacts:
     """What ``SeatBoard`` reads of one permanent's characteristics (613): the same for the same
@@ -200,6 +204,7 @@ class PermanentFacts:
         self.face_down = face_down
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(slots=True)
 class HandFacts:
     """What ``only_pass_possible`` reads of one seat's hand: the cards and their characteristics (613),

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from ..base import Record
 from ..mana import ManaCost
 
@@ -14,6 +16,7 @@ if TYPE_CHECKING:
     from ..definitions import ActivatedAbility, TriggeredAbility
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class AbilityRef(Record):
     """A non-keyword ability an object has (113): a printed ability of some definition."""
@@ -26,6 +29,7 @@ class AbilityRef(Record):
     """Its place among that definition's printed abilities."""
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class Characteristics(Record):
     """An object's characteristics after every continuous effect (109.3, 613)."""

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
+from mypy_extensions import mypyc_attr
+
 from ..base import GameRandom, Record, is_compiled_class, rare_fields
 from ..definitions import ArgValue
 from ._nocounters import NO_COUNTERS
@@ -57,6 +59,7 @@ def seat_of_ref(ref: int) -> int:
     return ref - 1
 
 
+@mypyc_attr(acyclic=True)
 @dataclass
 class GameObject:
     """An object in a zone (109.1): a card, a token, a spell or an ability on the stack."""

@@ -8,9 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from ..base import Record, native_builder
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class ObjectMarks(Record):
     """What only some permanents have, shown to those who may see the permanent."""
@@ -40,6 +43,7 @@ class ObjectMarks(Record):
         return tuple(out)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class ObjectView(Record):
     """A visible object."""
@@ -84,6 +88,7 @@ class ObjectView(Record):
                      self.sick, self.attacking))
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class StackItemView(Record):
     """A spell or ability on the stack."""
@@ -101,6 +106,7 @@ class StackItemView(Record):
     """Chosen target refs."""
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class PlayerPublic(Record):
     """What everybody may know of a player."""
@@ -145,6 +151,7 @@ class PlayerPublic(Record):
         return "; ".join(parts)
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class ClockState(Record):
     """A seat's game clock as its request shows it: the time it has left for the rest of the
@@ -157,6 +164,7 @@ class ClockState(Record):
     """Seconds added to it after each answer taken."""
 
 
+@mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
 class PlayerView(Record):
     """Everything one player may see now."""
