@@ -292,22 +292,23 @@ def characteristics(game: LayerHost, obj: GameObject) -> Characteristics:
 def reads_zone_sizes(game: LayerHost) -> bool:
     """Whether some object in the game has a static ability whose value counts cards in a zone
     (``VALUES``: Maro's "cards in your hand"): then every zone change moves the epoch."""
-    if game.layer_caches.reads_zones:
+    caches = game.layer_caches
+    if caches.reads_zones:
         return True  # once one reads, it stays so
     st = game.state
-    if game.layer_caches.zone_scan_id == st.next_id and not st.effects:
+    if caches.zone_scan_id == st.next_id and not st.effects:
         return False  # nothing new since the last look
     # Only objects created since the last look (ids only grow): once one reads, it stays so.
-    for oid in range(game.layer_caches.zone_scan_id, st.next_id):
+    for oid in range(caches.zone_scan_id, st.next_id):
         obj = st.objects.get(oid)
         if obj is not None and _reads_values(game, obj.name):
-            game.layer_caches.reads_zones = True
+            caches.reads_zones = True
             return True
-    game.layer_caches.zone_scan_id = st.next_id
+    caches.zone_scan_id = st.next_id
     if st.effects and any(rec.verb == "copy_of" and rec.get("of") and _reads_values(game, str(rec.get("of")))
                           for rec in st.effects):
-        game.layer_caches.reads_zones = True
-    return game.layer_caches.reads_zones
+        caches.reads_zones = True
+    return caches.reads_zones
 
 
 def _reads_values(game: LayerHost, name: str) -> bool:
