@@ -38,9 +38,10 @@ DECKLISTS = {name: load_deck(name, CARDS).cards for name in DECKS}
 
 def test_game_has_no_cache_fields_of_its_own() -> None:
     names = [f.name for f in dataclasses.fields(Game)]
-    # history_steps: the step of each history event (the chat's feed), no cache.
-    assert names == ["state", "cards", "events", "history", "history_steps", "collecting", "trace_log",
-                     "caches"]
+    # history_steps: the step of each history event (the chat's feed), no cache. layer_caches:
+    # ``caches`` as the layer engine reads it (``LayerHost``'s field, the same object).
+    assert names == ["state", "cards", "layer_caches", "events", "history", "history_steps",
+                     "collecting", "trace_log", "caches"]
 
 
 def test_every_cache_is_documented() -> None:

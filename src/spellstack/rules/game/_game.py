@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..definitions import ActivatedAbility, CardDefinition, TriggeredAbility
@@ -16,7 +16,6 @@ from ..state import (
     DecisionKind,
     Event,
     GameObject,
-    GameState,
     Proc,
     ResolutionCast,
     new_decision,
@@ -64,12 +63,9 @@ and sits above the effects that need it, registers it when it is imported."""
 
 @dataclass(slots=True, weakref_slot=True)
 class Game(LayerHost):
-    """A game: plain-data state plus the read-only card definitions it refers to by name."""
+    """A game: plain-data state plus the read-only card definitions it refers to by name
+    (``state`` and ``cards``, declared by ``LayerHost``, come first)."""
 
-    state: GameState
-    """The game state (plain data, hashable)."""
-    cards: Mapping[str, CardDefinition]
-    """Card and token definitions by name."""
     events: list[Event] = field(default_factory=list)
     """Events recorded since the caller last collected them (bookkeeping, not game state)."""
     history: list[Event] | None = None

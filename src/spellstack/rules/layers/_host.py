@@ -11,6 +11,7 @@ read), and the layer engine reads a game's state and caches at every lookup that
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..definitions import CardDefinition
@@ -42,17 +43,20 @@ class LayerCaches:
     """Objects with ids below this were looked at for such abilities."""
 
 
+@dataclass(slots=True, eq=False)
 class LayerHost:
     """A game as the layer engine sees it: its state, its card definitions and its caches
-    (``Game`` derives from it, and gives ``changed`` and ``controller``)."""
+    (``Game`` derives from it, and gives ``changed`` and ``controller``).
 
-    __slots__ = ("cards", "layer_caches", "state")
+    ``Game`` declares none of these again: compiled, a subclass that declares a base class's
+    attribute again makes the collector visit the value twice for the one reference it holds,
+    and a cyclic collection could then free a state that is still in use."""
 
     state: GameState
-    """The game state."""
+    """The game state (plain data, hashable)."""
     cards: Mapping[str, CardDefinition]
     """Card and token definitions by name."""
-    layer_caches: LayerCaches
+    layer_caches: LayerCaches = field(init=False, repr=False)
     """The game's caches (``Game.caches``, the same object), as the layer engine reads them."""
 
     def host_caches(self, caches: LayerCaches) -> None:
