@@ -50,6 +50,7 @@ from ..rules import (
     perform,
 )
 from ._clock import GameClock
+from ._deadlines import run_deadlines
 from ._lag import loop_lag
 from ._seat_channel import SeatChannel
 from ._wire import Link
@@ -238,8 +239,9 @@ class Coordinator(LoopDriver[Awaitable[object]]):
         # Measured finely enough for the shortest deadline, or game clock if shorter.
         lag = loop_lag(min(min(c.timeout, c.clock.base if c.clock is not None else c.timeout)
                            for c in self.configs))
+        deadlines = run_deadlines()
         for channel in self.channels:
-            channel.start(lag)
+            channel.start(lag, deadlines)
         loop = self.loop
         request = loop.next()
         while request is not None:

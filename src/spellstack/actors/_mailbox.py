@@ -10,11 +10,14 @@ in a slot and makes its list of waiting tasks only when a task waits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
 import outcome
 import trio
+
+from ._deadlines import Deadlines
 
 __all__ = ["Mailbox", "MailboxStatistics", "ReceiveEnd", "SendEnd"]
 
@@ -24,6 +27,9 @@ _T_contra = TypeVar("_T_contra", contravariant=True)
 
 _EMPTY = object()
 """What the slot holds while no message waits in it."""
+_TIMED_OUT = object()
+"""What wakes a task whose deadline came first (``Mailbox.expire``)."""
+_now = trio.current_time
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,25 +141,60 @@ class Mailbox(Generic[_T]):
     async def receive(self) -> _T:
         """The next message, waiting for one if the slot is empty."""
         await trio.lowlevel.checkpoint_if_cancelled()
-        try:
+        if self._item is not _EMPTY:  # taken after a schedule point, as trio's channels do
             value = self.receive_nowait()
-        except trio.WouldBlock:
-            pass
-        else:
             await trio.lowlevel.cancel_shielded_checkpoint()
             return value
+        received: _T = await trio.lowlevel.wait_task_rescheduled(self._in_line(None, 0.0))
+        return received
+
+    async def receive_before(self, due: float, deadlines: Deadlines) -> _T | None:
+        """The next message, or None if ``due`` (a ``trio.current_time()``) comes first: what
+        ``receive`` within ``trio.move_on_at(due)`` gives, without a cancel scope (``Deadlines``
+        wakes the wait at ``due``). A deadline already past gives None at once, as that scope
+        would be cancelled before its first checkpoint, whether a message waits or not."""
+        await trio.lowlevel.checkpoint_if_cancelled()
+        if _now() >= due:
+            return None
+        if self._item is not _EMPTY:
+            value = self.receive_nowait()
+            await trio.lowlevel.cancel_shielded_checkpoint()
+            return value
+        received = await trio.lowlevel.wait_task_rescheduled(self._in_line(deadlines, due))
+        if received is _TIMED_OUT:
+            return None
+        deadlines.disarm(trio.lowlevel.current_task())
+        return received  # type: ignore[no-any-return]  # one of the values sent
+
+    def _in_line(self, deadlines: Deadlines | None, due: float
+                 ) -> Callable[[trio.lowlevel.RaiseCancelT], trio.lowlevel.Abort]:
+        """Put the current task in line for the next message (``deadlines``: until ``due`` at
+        the latest, when it is woken with ``_TIMED_OUT``); what takes it out of line if its wait
+        is cancelled. A helper, not a coroutine: one more frame in every wait costs about 1% of
+        a decision through the actors."""
         task = trio.lowlevel.current_task()
         if self._receivers is None:
             self._receivers = []
         self._receivers.append(task)
+        if deadlines is not None:
+            deadlines.arm(task, due, self)
 
         def abort(_: trio.lowlevel.RaiseCancelT) -> trio.lowlevel.Abort:
             assert self._receivers is not None
             self._receivers.remove(task)
+            if deadlines is not None:
+                deadlines.disarm(task)
             return trio.lowlevel.Abort.SUCCEEDED
 
-        received: _T = await trio.lowlevel.wait_task_rescheduled(abort)
-        return received
+        return abort
+
+    def expire(self, task: trio.lowlevel.Task) -> None:
+        """``task``'s deadline has come (``receive_before``): wake it with none if it still
+        waits (a sender may have woken it with a message already)."""
+        receivers = self._receivers
+        if receivers and task in receivers:
+            receivers.remove(task)
+            trio.lowlevel.reschedule(task, outcome.Value(_TIMED_OUT))
 
     def statistics(self) -> MailboxStatistics:
         """How full the slot is, and who waits on it."""

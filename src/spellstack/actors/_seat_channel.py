@@ -40,6 +40,7 @@ from ..protocol import (
 )
 from ..rules import Action, ClockState, Decision, Game, GameLoop, InvalidMessageError, ViewMemo, view_for
 from ._clock import GameClock, SeatTime
+from ._deadlines import Deadlines
 from ._lag import LoopLag, SeatClock
 from ._wire import Link
 
@@ -93,6 +94,8 @@ class SeatChannel:
         self.sent = self.received = self.asked = self.struck = 0
         self._lag: LoopLag | None = None
         """The trio run's lag monitor (``start``)."""
+        self._deadlines: Deadlines | None = None
+        """What ends the trio run's waits at their deadlines (``start``)."""
         self._strikes = 0
         """Malformed messages in a row."""
         self._refused_actions = 0
@@ -120,9 +123,11 @@ class SeatChannel:
         """Whether the seat has forfeited (it is asked nothing more)."""
         return self.seat in self.loop.gone
 
-    def start(self, lag: LoopLag) -> None:
-        """The game starts, in the trio run whose lag monitor is ``lag``."""
+    def start(self, lag: LoopLag, deadlines: Deadlines) -> None:
+        """The game starts, in the trio run whose lag monitor is ``lag`` and whose waits
+        ``deadlines`` ends."""
         self._lag = lag
+        self._deadlines = deadlines
 
     def statistics(self) -> ChannelStatistics:
         """The channel's counters so far."""
@@ -248,6 +253,8 @@ class SeatChannel:
         once its own time is past the deadline (a policy that blocked the loop), or that was sent
         as the deadline woke the coordinator (it is on the wire already: read, and late)."""
         link = self.link
+        deadlines = self._deadlines
+        assert deadlines is not None
         self._open = clock
         settings = 0
         if not await self._send_request(request):
@@ -255,8 +262,7 @@ class SeatChannel:
         while True:
             data = None
             while data is None:
-                with trio.move_on_at(clock.due):
-                    data = await link.receive_bytes()
+                data = await link.receive_bytes_before(clock.due, deadlines)
                 if data is None and not self._in_time(clock):
                     if self.gone:
                         return None

@@ -8,6 +8,7 @@ import trio
 
 from ..protocol import GameEvent, Message, decode, decode_trusted, encode
 from ..rules import Game
+from ._deadlines import Deadlines
 from ._lag import HeldTime
 from ._mailbox import Mailbox, ReceiveEnd, SendEnd
 
@@ -197,6 +198,18 @@ class Link:
         """The next raw message."""
         return await self.inbox.receive()
 
+    async def receive_bytes_before(self, due: float, deadlines: Deadlines) -> bytes | None:
+        """The next raw message, or None if ``due`` (a ``trio.current_time()``) comes first: a
+        mailbox's wait is ended by ``deadlines`` (``Mailbox.receive_before``), any other wait
+        (another channel, or a link class that reads in its own way: a probe, a test's watcher)
+        by a cancel scope around ``receive_bytes``."""
+        inbox = self.inbox
+        if isinstance(inbox, Mailbox) and type(self).receive_bytes is _RECEIVE_BYTES:
+            return await inbox.receive_before(due, deadlines)
+        with trio.move_on_at(due):
+            return await self.receive_bytes()
+        return None
+
     def receive_waiting(self) -> bytes | None:
         """The next raw message if one is waiting already (None: none), without waiting."""
         try:
@@ -218,3 +231,7 @@ class Link:
         held = HeldTime()
         return (cls(wire, a, b, a_to_b, b_to_a, not b.startswith("player:"), held),
                 cls(wire, b, a, b_to_a, a_to_b, not a.startswith("player:"), held))
+
+
+_RECEIVE_BYTES = Link.receive_bytes
+"""``Link``'s own read, which ``receive_bytes_before`` may do without a cancel scope."""
