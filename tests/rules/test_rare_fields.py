@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import hashlib
 import pickle
 import sys
 from dataclasses import MISSING, dataclass, field, fields, replace
@@ -183,6 +184,43 @@ def test_a_game_object_s_canonical_form_is_every_field_in_order_counters_sorted(
     for f in fields(GameObject):
         one = replace(base, **{f.name: getattr(full, f.name)})
         assert one.canonical() == _canonical_by_the_fields(one) != base.canonical(), f.name
+
+
+def test_a_game_object_s_canonical_text_is_the_repr_of_its_canonical_form() -> None:
+    # The state hash reads ``canonical_text``: every field set, each field alone, and values
+    # beyond the table of small ints and names that need escaping.
+    full = _every_field_set()
+    base = GameObject(1, 2, "Bear", 0, 1, "library")
+    objects = [full, base, *(replace(base, **{f.name: getattr(full, f.name)}) for f in fields(GameObject))]
+    objects += [replace(base, id=4095, card=4096, owner=-1, damage=10 ** 20, protector=-7),
+                replace(base, name="Sigarda's Aid", zone='say "hi"\n', ability_kind="\u00e9\u2014\t"),
+                replace(base, counters={"lore": 3, "+1/+1": 2}, targets=(100, -1), modes=(0,)),
+                replace(base, divide=((100, 2), (101, 1)), merged=((5, "Bear", True),))]
+    for obj in objects:
+        assert obj.canonical_text() == repr(obj.canonical()), obj
+
+
+@pytest.mark.parametrize("decks", [(0, 1), (2, 0)])
+def test_a_state_s_canonical_text_is_the_repr_of_its_canonical_form_all_game_long(
+        decks: tuple[int, int]) -> None:
+    cards = load_cards()
+    game = new_game(cards, [(f"P{d}", load_deck(DECKS[d], cards).cards) for d in decks], 5)
+    bots = [RandomBot(11), RandomBot(12)]
+    checked = [0]
+
+    def look(g: object) -> None:
+        st = game.state
+        assert st.canonical_text() == repr(st.canonical())
+        checked[0] += 1
+
+    play_sync(game, lambda d: bots[d.player].decide(view_for(game, d.player), d), look)
+    st = game.state
+    assert checked[0] > 20 and st.game_over
+    assert st.state_hash() == hashlib.blake2b(repr(st.canonical()).encode(), digest_size=16).hexdigest()
+    for count in (0, 1):  # no object, one object: a tuple of none or one reads differently
+        st = copy.deepcopy(game.state)
+        st.objects = dict(list(st.objects.items())[:count])
+        assert st.canonical_text() == repr(st.canonical())
 
 
 def test_a_game_object_copies_and_pickles_to_an_equal_one_with_its_own_values() -> None:

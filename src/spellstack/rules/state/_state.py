@@ -248,6 +248,64 @@ class GameObject:
                 self.looked_at_by)
         return head if tail == _CAST_DEFAULTS else (*head, *tail)
 
+    def canonical_text(self) -> str:
+        """``repr(self.canonical())``, written out field by field: the state hash reads every
+        object, and compiled, putting the fields in a tuple and reading the tuple back as text
+        cost several times this (a test checks the two agree for every field)."""
+        tail = (self.modes, self.divide, self.cast_costs, self.on_adventure, self.bestowed,
+                self.is_copy, self.except_supertypes, self.card_copy, self.cast_from,
+                self.loyalty_turn, self.revealed, self.merged, self.protector, self.sector,
+                self.looked_at_by)
+        # The tail's items and the closing parenthesis, or the parenthesis alone.
+        end = ")" if tail == _CAST_DEFAULTS else ", " + repr(tail)[1:]
+        counters = self.counters
+        return (f"({_int_text(self.id)}, {_int_text(self.card)}, {_str_text(self.name)}, "
+                f"{_int_text(self.owner)}, {_int_text(self.controller)}, {_str_text(self.zone)}, "
+                f"{_int_text(self.timestamp)}, {_bool_text(self.is_token)}, "
+                f"{_bool_text(self.tapped)}, {_int_text(self.damage)}, "
+                f"{_bool_text(self.deathtouch_damage)}, "
+                f"{repr(tuple(sorted(counters.items()))) if counters else '()'}, "
+                f"{_bool_text(self.sick)}, {_int_text(self.attached_to)}, "
+                f"{_bool_text(self.face_down)}, {_int_text(self.ability_index)}, "
+                f"{_str_text(self.ability_kind)}, {_int_text(self.source_id)}, "
+                f"{_tuple_text(self.targets)}, {_tuple_text(self.target_groups)}, "
+                f"{_int_text(self.x)}, {_int_text(self.trigger_subject)}, "
+                f"{_int_text(self.delayed_effects)}, {_bool_text(self.started_untapped)}, "
+                f"{_int_text(self.exiled_by)}, {_bool_text(self.exiled_until)}{end}")
+
+
+_INT_TEXTS: tuple[str, ...] = tuple(str(i) for i in range(4096))
+"""The text of each int a game object's fields mostly hold (object ids start at 100)."""
+_STR_TEXTS: dict[str, str] = {}
+"""The ``repr`` of each string a game object's fields have held (names, zones, kinds: a few
+hundred), kept."""
+
+
+def _int_text(value: int) -> str:
+    """``repr(value)`` (``canonical_text``): an int field holds an int (a bool is not one of its
+    values)."""
+    if 0 <= value < 4096:
+        return _INT_TEXTS[value]
+    return str(value)
+
+
+def _str_text(value: str) -> str:
+    """``repr(value)`` (``canonical_text``)."""
+    text = _STR_TEXTS.get(value)
+    if text is None:
+        text = _STR_TEXTS[value] = repr(value)
+    return text
+
+
+def _bool_text(value: bool) -> str:
+    """``repr(value)`` (``canonical_text``)."""
+    return "True" if value else "False"
+
+
+def _tuple_text(value: tuple[Any, ...]) -> str:
+    """``repr(value)`` (``canonical_text``)."""
+    return repr(value) if value else "()"
+
 
 # Fields that almost every object leaves at their defaults, and that the hot paths rarely read
 # (a few dozen times a decision at most): out of the slots, each object is 192 bytes smaller (a
@@ -714,10 +772,14 @@ class GameState:
         # equal but for the seed play on identically, and a scenario's state (no seed) hashes
         # like the same position reached from new_game. (Leaving it out also keeps every hash
         # as it was; none is recorded in tests or docs, so that was not the reason.)
+        return self._canonical(tuple(o.canonical() for _, o in sorted(self.objects.items())))
+
+    def _canonical(self, objects: object) -> tuple[Any, ...]:
+        """``canonical``, with ``objects`` in the objects' place."""
         return (
             tuple(p.canonical() for p in self.players),
             self.rng.state,
-            tuple(o.canonical() for _, o in sorted(self.objects.items())),
+            objects,
             tuple(sorted(self.lki_characteristics.items())),
             tuple(self.battlefield),
             tuple(self.stack),
@@ -748,6 +810,28 @@ class GameState:
             *((self.attacked_this_turn,) if self.attacked_this_turn[1] else ()),
         )
 
+    def canonical_text(self) -> str:
+        """``repr(self.canonical())``, the objects' part written out (``GameObject.canonical_text``)."""
+        objects = [o.canonical_text() for _, o in sorted(self.objects.items())]
+        if len(objects) == 1:
+            text = f"({objects[0]},)"  # as a tuple of one item reads
+        else:
+            text = f"({', '.join(objects)})"
+        return repr(self._canonical(_Text(text)))
+
     def state_hash(self) -> str:
         """A canonical hash of the state: equal states, equal hashes."""
-        return hashlib.blake2b(repr(self.canonical()).encode(), digest_size=16).hexdigest()
+        return hashlib.blake2b(self.canonical_text().encode(), digest_size=16).hexdigest()
+
+
+class _Text:
+    """Text already written, which ``repr`` gives as it is (``GameState.canonical_text``)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        """The text."""
+
+    def __repr__(self) -> str:
+        return self.text
