@@ -107,6 +107,12 @@ class ManaSymbol(Record):
             return max(self.generic, 1)
         return self.generic
 
+    def __repr__(self) -> str:
+        # As ``dataclass`` writes it (a test checks), written out: the state hash reads the
+        # last known characteristics' costs, and compiled, this is native code.
+        return (f"ManaSymbol(generic={self.generic!r}, colors={self.colors!r}, "
+                f"phyrexian={self.phyrexian!r}, is_x={self.is_x!r})")
+
     def __str__(self) -> str:
         if self.is_x:
             return "{X}"
@@ -125,6 +131,9 @@ class ManaCost(Record):
 
     symbols: tuple[ManaSymbol, ...] = ()
     """The symbols as written; empty for no cost."""
+
+    def __repr__(self) -> str:
+        return f"ManaCost(symbols={self.symbols!r})"  # as ``ManaSymbol.__repr__``
 
     def mana_value(self, x: int = 0) -> int:
         """The mana value (202.3).

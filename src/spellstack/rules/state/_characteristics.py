@@ -28,6 +28,11 @@ class AbilityRef(Record):
     position: int
     """Its place among that definition's printed abilities."""
 
+    def __repr__(self) -> str:
+        # As ``dataclass`` writes it (a test checks), written out: the state hash reads the
+        # last known characteristics, and compiled, this is native code.
+        return f"AbilityRef(definition={self.definition!r}, kind={self.kind!r}, position={self.position!r})"
+
 
 @mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,16 @@ class Characteristics(Record):
                                                                        repr=False)
     """Its activated abilities: definition, index among that definition's activated abilities
     (from 1), ability."""
+
+    def __repr__(self) -> str:
+        # As ``dataclass`` writes it, the abilities left out (as ``AbilityRef.__repr__``).
+        return (f"Characteristics(name={self.name!r}, definition={self.definition!r}, "
+                f"mana_cost={self.mana_cost!r}, mana_value={self.mana_value!r}, "
+                f"colors={self.colors!r}, card_types={self.card_types!r}, "
+                f"subtypes={self.subtypes!r}, supertypes={self.supertypes!r}, "
+                f"keywords={self.keywords!r}, abilities={self.abilities!r}, "
+                f"power={self.power!r}, toughness={self.toughness!r}, loyalty={self.loyalty!r}, "
+                f"controller={self.controller!r}, text_changes={self.text_changes!r})")
 
     def has_type(self, card_type: str) -> bool:
         """Whether it has this card type."""
