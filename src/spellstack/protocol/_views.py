@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Final
 
 from mypy_extensions import mypyc_attr
 
@@ -272,11 +273,11 @@ class ViewTracker:
         self._hand, self._battlefield, self._exile = hand, battlefield, exile
 
 
-_SHARED_LIMIT = 4096
+_SHARED_LIMIT: Final = 4096
 """Most distinct names and type lists kept for sharing (what a game shows is far fewer)."""
 
-_NAMES: dict[str, str] = {}
-_TYPES: dict[tuple[str, ...], tuple[str, ...]] = {}
+_NAMES: Final[dict[str, str]] = {}
+_TYPES: Final[dict[tuple[str, ...], tuple[str, ...]]] = {}
 
 
 def _shared(o: ObjectView) -> ObjectView:

@@ -7,12 +7,14 @@ without echoing more than a few dozen characters.
 
 from __future__ import annotations
 
-INT64_MIN = -(2**63)
+from typing import Final
+
+INT64_MIN: Final = -(2**63)
 """The smallest int the protocol can carry (msgpack's signed 64-bit range)."""
-INT64_MAX = 2**63 - 1
+INT64_MAX: Final = 2**63 - 1
 """The largest int the protocol can carry; every id and amount the engine makes fits."""
 
-_LIMIT = 60
+_LIMIT: Final = 60
 
 
 def in_int64(value: int) -> bool:

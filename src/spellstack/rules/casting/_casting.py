@@ -10,6 +10,7 @@ its hash, as they were (601.2: an illegal attempt is rewound) and names the rule
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Final
 
 from ..base import IllegalActionError
 from ..definitions import FACE_DOWN, CardDefinition, CostOption, SpellAbility, TargetSpec
@@ -37,7 +38,7 @@ __all__ = ["WITHOUT_PAYING", "CastForm", "begin_cast", "cast_forms", "cast_spell
            "castable_faces", "division_total", "face_down_face", "instant_speed",
            "is_face_down_cast", "spell_specs", "total_cost"]
 
-WITHOUT_PAYING = CostOption("free", "alternative", ManaCost(()), "",
+WITHOUT_PAYING: Final = CostOption("free", "alternative", ManaCost(()), "",
                             "without paying its mana cost")
 """118.9: "without paying its mana cost", the alternative cost an effect may let a spell be cast
 for (608.2g), named ``free``; additional costs are still paid (601.2f)."""

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..base import IllegalActionError
 from ..definitions import ActivatedAbility
 from ..game import Game
 from ..state import GameObject
 from ..views import ref_visible_to, visible_name
 
-MAIN_STEPS = ("precombat_main", "postcombat_main")
+MAIN_STEPS: Final = ("precombat_main", "postcombat_main")
 
 
 def where(game: Game) -> str:

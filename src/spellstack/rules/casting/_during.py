@@ -11,6 +11,7 @@ receives priority after the cast: the resolution continues (608.2g).
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from ..base import IllegalActionError
 from ..definitions import CardDefinition
@@ -35,7 +36,7 @@ from ._legal import target_requirements
 
 __all__ = ["cast_while_resolving"]
 
-_NO_COST = ManaCost(())
+_NO_COST: Final = ManaCost(())
 
 
 def _mode_sets(face: CardDefinition) -> list[tuple[int, ...]]:

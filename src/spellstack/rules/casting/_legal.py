@@ -8,6 +8,7 @@ is all a seat can do (then the engine passes for it). Both read only what their 
 from __future__ import annotations
 
 from itertools import combinations
+from typing import Final
 
 from ..definitions import CardDefinition, CostOption, TargetSpec
 from ..game import Game, HandFacts, SeatBoard
@@ -48,8 +49,8 @@ from ._morph import face_up_cost
 
 # ---------------------------------------------------------------------- legal actions
 
-_NO_COST = ManaCost(())
-_ONLY_PASS = (ActionOption("pass"),)
+_NO_COST: Final = ManaCost(())
+_ONLY_PASS: Final = (ActionOption("pass"),)
 
 
 def target_requirements(game: Game, specs: tuple[TargetSpec, ...], seat: int,

@@ -9,7 +9,7 @@ import dataclasses
 import types
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Final, Union, get_args, get_origin, get_type_hints
 
 from ..registry import COST_OPTIONS, COUNTER_KINDS
 
@@ -56,7 +56,7 @@ class Argument:
     """Its value when not given (None when required)."""
 
 
-_ARGUMENTS: dict[type, tuple[Argument, ...]] = {}
+_ARGUMENTS: Final[dict[type, tuple[Argument, ...]]] = {}
 """Each class's arguments, read once."""
 
 

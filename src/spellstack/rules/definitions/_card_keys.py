@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Final, Literal, get_args
 
 from ..registry import Registry
 
 ValueType = Literal["string", "integer", "boolean", "list of strings", "table", "list of tables"]
 """What a key's value is in TOML."""
-VALUE_TYPES: tuple[ValueType, ...] = get_args(ValueType)
+VALUE_TYPES: Final[tuple[ValueType, ...]] = get_args(ValueType)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +59,7 @@ class CardKey:
             raise ValueError("card key: only a mechanic's key is read or expanded by its entry")
 
 
-CARD_KEYS: Registry[CardKey] = Registry("card key")
+CARD_KEYS: Final[Registry[CardKey]] = Registry("card key")
 """The closed registry of top-level card keys, in the order the card format's page lists them:
 the keys of a card's own table, then the keys only a card of another layout has (with its
 ``name``), then the keys the mechanics register."""

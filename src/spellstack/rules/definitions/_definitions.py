@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from ..base import AtLeast, Record, Words
 from ..mana import ManaCost
@@ -33,7 +33,7 @@ class LayerEffect(Record):
     """Its arguments, sorted by name."""
 
 
-ANY_NUMBER = 1 << 10
+ANY_NUMBER: Final = 1 << 10
 """``TargetSpec.max`` for "any number of targets" (115.1d): more than any game has objects."""
 
 
@@ -393,7 +393,7 @@ class CardDefinition(Record):
         return f"CardDefinition({self.name!r})"
 
 
-FACE_DOWN = CardDefinition("", None, (), ("Creature",), (), (), 2, 2)
+FACE_DOWN: Final = CardDefinition("", None, (), ("Creature",), (), (), 2, 2)
 """708.2a: what a face-down permanent or spell is, as a definition: a 2/2 creature with no name,
 text, subtypes, mana cost or abilities. Its characteristics name no definition (``""``): a
 lookup of their definition finds this one (``definition_named``)."""

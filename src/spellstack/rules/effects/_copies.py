@@ -4,6 +4,8 @@ original, and "you may choose new targets for the copy" (707.10c) as one questio
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..definitions import TargetSpec
 from ..game import Game
 from ..legality import BESTOW_TARGETS, group_ok, is_legal_target, spell_target_specs, target_candidates
@@ -13,7 +15,7 @@ from ..zones import create_object
 
 __all__ = ["NEW_TARGET_TRIES", "copy_spell", "spell_target_requirements"]
 
-NEW_TARGET_TRIES = 3
+NEW_TARGET_TRIES: Final = 3
 """707.10c: how often the new-targets question is asked again after an answer naming targets
 that can't be chosen; after that the copy keeps its targets (a player can't stall the game)."""
 
@@ -32,7 +34,7 @@ def spell_target_requirements(game: Game, spell: GameObject) -> tuple[TargetSpec
     return spell_target_specs(defn)
 
 
-_CHOICES = ("targets", "target_groups", "x", "modes", "divide", "cast_costs", "bestowed")
+_CHOICES: Final = ("targets", "target_groups", "x", "modes", "divide", "cast_costs", "bestowed")
 """The choices made for a spell as it was cast that a copy of it copies (707.10)."""
 
 

@@ -9,6 +9,8 @@ unknown verb or argument fails when it is loaded, not mid-game.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ._context import Verb
 from ._continuous import (
     LAYER_EFFECT_VERBS,
@@ -62,7 +64,7 @@ from ._players import (
     WinGame,
 )
 
-_CLASSES: tuple[type[Verb], ...] = (
+_CLASSES: Final[tuple[type[Verb], ...]] = (
     AddMana, AddManaOfAnyColor, DealDamage, GainLife, LoseLife, Draw, Discard, DiscardHand,
     Sacrifice, Destroy, PutIntoZone, PutCounters, Counter, IfPaid, Shuffle, WinGame,
     CreateDelayedTrigger,
@@ -80,5 +82,5 @@ _CLASSES: tuple[type[Verb], ...] = (
     PlayersSacrifice, ForEach, ExileTop, MayPlay,
 )
 
-EFFECT_VERBS: dict[str, type[Verb]] = {cls.verb: cls for cls in _CLASSES}
+EFFECT_VERBS: Final[dict[str, type[Verb]]] = {cls.verb: cls for cls in _CLASSES}
 """The closed registry of effect verbs, by name."""

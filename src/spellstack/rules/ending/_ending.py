@@ -4,12 +4,14 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..game import Game
 from ..layers import end_effects, snapshot_leaving
 from ..views import visible_name
 from ..zones import move_object
 
-CONCEDED = "conceded (104.3a)"
+CONCEDED: Final = "conceded (104.3a)"
 """The reason a player who concedes loses with (104.3a: at any time, as an action or not)."""
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -30,10 +30,10 @@ if TYPE_CHECKING:
 __all__ = ["Caches", "HandFacts", "PermanentFacts", "SeatBoard"]
 
 _Templates = dict[tuple[str, int, int, int, bool, tuple[str, ...]], Characteristics]
-_SHARED: list[tuple[Mapping[str, CardDefinition], _Templates, dict[str, bool]]] = []
+_SHARED: Final[list[tuple[Mapping[str, CardDefinition], _Templates, dict[str, bool]]]] = []
 """Caches of facts about card definitions, one per definitions mapping, shared by every game
 that uses that mapping (the same mapping object: ``load_cards`` gives every game the same)."""
-_SHARED_MAPPINGS = 4
+_SHARED_MAPPINGS: Final = 4
 """The most mappings whose caches are kept for new games (tests build many mappings)."""
 
 

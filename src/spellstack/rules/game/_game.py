@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..definitions import ActivatedAbility, CardDefinition, TriggeredAbility
 from ..layers import LayerHost, characteristics
@@ -44,15 +45,15 @@ class TracedEvent:
 
 # The kernel's hooks: each filled by the package that owns the rule, when it is imported (a
 # module-level list rather than a class attribute, so that the compiled build compiles ``Game``).
-MANA_PAYER: list[Callable[[Game, int, ManaCost, bool], bool]] = []
+MANA_PAYER: Final[list[Callable[[Game, int, ManaCost, bool], bool]]] = []
 """The one ``pay_mana`` implementation: the casting package, which owns payment and sits
 above the effects that need it, registers it when it is imported."""
 
-TOP_CARD_RULE: list[Callable[[Game, int], tuple[bool, bool]]] = []
+TOP_CARD_RULE: Final[list[Callable[[Game, int], tuple[bool, bool]]]] = []
 """The one ``top_card_seen`` implementation (400.2 as effects change it): the legality
 package, which owns permissions, registers it when it is imported."""
 
-EXILE_LOOK_RULE: list[Callable[[Game, int, GameObject], bool]] = []
+EXILE_LOOK_RULE: Final[list[Callable[[Game, int, GameObject], bool]]] = []
 """The one ``face_down_exile_seen`` implementation (the legality package's)."""
 
 SPELL_CASTER: list[Callable[[Game, int, tuple[int, ...], ResolutionCast, bool],

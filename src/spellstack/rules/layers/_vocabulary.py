@@ -46,6 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from ..base import CARD_TYPES, SUPERTYPES
 from ..definitions import ArgValue, CardDefinition, definition_named
@@ -53,14 +54,14 @@ from ..state import AbilityRef, ContinuousEffect, GameObject
 from ._host import LayerHost
 from ._working import TEXT_WORDS, Working, definition_abilities, set_copied, substitute
 
-LAYERS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
+LAYERS: Final[tuple[str, ...]] = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
 """613.1, 613.4: the layers and sublayers, in the order they apply."""
 
-DURATIONS: frozenset[str] = frozenset({"end_of_turn", "your_next_turn", "source_on_battlefield",
+DURATIONS: Final[frozenset[str]] = frozenset({"end_of_turn", "your_next_turn", "source_on_battlefield",
                                        "indefinite", "end_of_your_next_turn"})
 """611.2a/611.2b: how long a resolved spell or ability's continuous effect lasts."""
 
-RULE_EFFECT_VERBS: dict[str, str] = {
+RULE_EFFECT_VERBS: Final[dict[str, str]] = {
     "cant_block": "509.1b",
     "cant_attack": "508.1c",
     "cast_as_though_flash": "702.8a",
@@ -75,7 +76,7 @@ each with the rule where it is checked (legality's restrictions and permissions 
 a spell, 601.2a) while the effect lasts ("you may play the exiled cards until the end of your
 next turn")."""
 
-PLAYER_RULE_EFFECT_VERBS: frozenset[str] = frozenset({"cast_as_though_flash"})
+PLAYER_RULE_EFFECT_VERBS: Final[frozenset[str]] = frozenset({"cast_as_though_flash"})
 """The rule-changing verbs whose effects lock onto players (611.2c: the players ``who`` names as
 it resolves; their refs are the record's ``affected``) rather than objects; a permission (101.2):
 ``filter`` (a restriction filter word) says which spells they may cast as though they had flash."""
@@ -98,7 +99,7 @@ def _creature(w: Working) -> bool:
     return "Creature" in w.card_types
 
 
-AFFECTED: dict[str, AffectedTest] = {
+AFFECTED: Final[dict[str, AffectedTest]] = {
     "self": lambda g, src, you, w: w.obj.id == src.id,
     "enchanted": lambda g, src, you, w: src.attached_to == w.obj.id,
     "equipped": lambda g, src, you, w: src.attached_to == w.obj.id,
@@ -126,7 +127,7 @@ def _own_mana_value(game: LayerHost, you: int, w: Working) -> int:
     return w.mana_cost.mana_value(w.obj.x if w.obj.zone == "stack" else 0) if w.mana_cost else 0
 
 
-VALUES: dict[str, ValueOf] = {
+VALUES: Final[dict[str, ValueOf]] = {
     "cards_in_hand": _cards_in_hand,
     "mana_value": _own_mana_value,
 }
@@ -142,7 +143,7 @@ def _tuple_of(test: Callable[[object], bool]) -> Callable[[object], bool]:
     return lambda v: isinstance(v, tuple) and all(test(x) for x in v)
 
 
-LAYER_ARG_KINDS: dict[str, Callable[[object], bool]] = {
+LAYER_ARG_KINDS: Final[dict[str, Callable[[object], bool]]] = {
     "name": lambda v: isinstance(v, str) and bool(v),
     "text_word": lambda v: isinstance(v, str) and v in TEXT_WORDS,
     "types": _tuple_of(lambda t: t in CARD_TYPES),
@@ -154,9 +155,9 @@ LAYER_ARG_KINDS: dict[str, Callable[[object], bool]] = {
     "value": is_value,
 }
 """How each layer verb argument kind is checked when a card file is loaded."""
-LIST_KINDS: frozenset[str] = frozenset({"types", "supertypes", "words", "keywords", "positions"})
+LIST_KINDS: Final[frozenset[str]] = frozenset({"types", "supertypes", "words", "keywords", "positions"})
 """Argument kinds written as lists in card files (held as tuples)."""
-REQUIRED_ARGS: frozenset[str] = frozenset({"from", "to", "colors", "of"})
+REQUIRED_ARGS: Final[frozenset[str]] = frozenset({"from", "to", "colors", "of"})
 """Arguments a layer verb that takes them can't do without."""
 
 
@@ -360,9 +361,9 @@ def _switch_pt(game: LayerHost, eff: ActiveEffect, works: dict[int, Working], w:
     w.power, w.toughness = w.toughness, w.power
 
 
-_PT = {"power": "value", "toughness": "value"}
+_PT: Final = {"power": "value", "toughness": "value"}
 
-LAYER_VERBS: dict[str, LayerVerbSpec] = {
+LAYER_VERBS: Final[dict[str, LayerVerbSpec]] = {
     "copy_of": LayerVerbSpec("1", "707.2", {"of": "name", "except_supertypes": "supertypes",
                                             "merged": "words"},
                              _copy_of, "indefinite"),

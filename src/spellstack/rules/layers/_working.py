@@ -6,7 +6,7 @@ values (707.2 copiable values), face-down values (708.2a), text changes (612.2),
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..base import BASIC_LAND_TYPES, COLOR_BY_WORD
 from ..mana import ManaCost
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from ..state import GameObject
 from ..state import AbilityRef, Characteristics
 
-_COPIED: tuple[str, ...] = ("abilities", "card_types", "colors", "controller", "definition",
+_COPIED: Final[tuple[str, ...]] = ("abilities", "card_types", "colors", "controller", "definition",
                              "keywords", "loyalty", "mana_cost", "name", "obj", "power", "subtypes",
                              "supertypes", "text_changes", "toughness")
 """Every attribute of a ``Working``: its slots, named here for ``copy_working`` (a compiled
@@ -50,7 +50,7 @@ class Working:
 
 
 
-TEXT_WORDS: frozenset[str] = frozenset(COLOR_BY_WORD) | frozenset(BASIC_LAND_TYPES)
+TEXT_WORDS: Final[frozenset[str]] = frozenset(COLOR_BY_WORD) | frozenset(BASIC_LAND_TYPES)
 """Words a text-changing effect may replace: the colour words (105.1) and the basic land types."""
 
 
@@ -84,7 +84,7 @@ def definition_abilities(defn: CardDefinition) -> list[AbilityRef]:
     return out
 
 
-_NON_CREATURE_SUBTYPES = frozenset({"Aura", "Equipment", "Saga", "Role", "Treasure", "Food"})
+_NON_CREATURE_SUBTYPES: Final = frozenset({"Aura", "Equipment", "Saga", "Role", "Treasure", "Food"})
 """Subtypes of other card types that a bestowed creature card may print beside its creature types."""
 
 

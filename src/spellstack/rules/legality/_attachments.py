@@ -9,6 +9,8 @@ targets what it could enchant (303.4a) and enters attached to that target (608.3
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..definitions import CardDefinition, TargetSpec
 from ..game import Game
 from ..state import GameObject, is_player_ref, seat_of_ref
@@ -36,7 +38,7 @@ def is_role(game: Game, obj: GameObject) -> bool:
     return is_aura(game, obj) and "Role" in _subtypes(game, obj)
 
 
-BESTOW_TARGETS = (TargetSpec("creature"),)
+BESTOW_TARGETS: Final = (TargetSpec("creature"),)
 """702.103b: a bestowed Aura spell's target requirement, from its enchant creature."""
 
 

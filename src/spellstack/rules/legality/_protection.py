@@ -10,22 +10,24 @@ effect (Apostle's Blessing, layer 6) counts like printed protection.
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..base import WORD_BY_COLOR
 from ..definitions import CardDefinition
 from ..game import Game
 from ..state import GameObject
 
-_TYPE_WORDS: dict[str, str] = {"artifacts": "Artifact", "creatures": "Creature",
+_TYPE_WORDS: Final[dict[str, str]] = {"artifacts": "Artifact", "creatures": "Creature",
                                "enchantments": "Enchantment", "instants": "Instant",
                                "sorceries": "Sorcery", "lands": "Land",
                                "planeswalkers": "Planeswalker"}
 
-PROTECTION_QUALITIES: frozenset[str] = frozenset({*WORD_BY_COLOR.values(), *_TYPE_WORDS,
+PROTECTION_QUALITIES: Final[frozenset[str]] = frozenset({*WORD_BY_COLOR.values(), *_TYPE_WORDS,
                                                   "monocolored"})
 """702.16a: the qualities the kernel knows: the colours, the card types (plural) and
 ``monocolored`` (105.2a: exactly one colour)."""
 
-_PREFIX = "protection from "
+_PREFIX: Final = "protection from "
 
 
 def protection_keyword(quality: str) -> str:

@@ -13,13 +13,14 @@ when a permission allowed the action. A refusal names the effect and the rule wh
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from typing import Final
 
 from ..definitions import COST_OPTIONS, CardDefinition, CostOption, Permission, Restriction
 from ..game import EXILE_LOOK_RULE, TOP_CARD_RULE, Game
 from ..mana import ManaCost
 from ..state import ContinuousEffect, GameObject, player_ref
 
-RESTRICTION_KINDS: dict[str, str] = {
+RESTRICTION_KINDS: Final[dict[str, str]] = {
     "cant_cast": "601.2e",
     "cant_attack": "508.1c",
     "cant_block": "509.1b",
@@ -33,7 +34,7 @@ RESTRICTION_KINDS: dict[str, str] = {
 }
 """The closed registry of restriction kinds, each with the rule where it is checked."""
 
-PERMISSION_KINDS: dict[str, str] = {
+PERMISSION_KINDS: Final[dict[str, str]] = {
     "cast_as_though_flash": "702.8a",
     "cast_from": "601.2a",
     "play_lands_from": "305.1",
@@ -48,10 +49,10 @@ from a zone; a cost option a card in a zone has (``grant_cost``: Lier's "each in
 sorcery card in your graveyard has flashback", the cost its mana cost); looking at the top card
 of one's library any time; the top card of one's library revealed to every player."""
 
-RESTRICTION_PLAYERS: frozenset[str] = frozenset({"you", "opponents", "each"})
+RESTRICTION_PLAYERS: Final[frozenset[str]] = frozenset({"you", "opponents", "each"})
 """Whose actions a restriction or permission is about, relative to its source's controller."""
 
-RESTRICTION_OBJECTS: frozenset[str] = frozenset({"", "enchanted", "equipped", "self"})
+RESTRICTION_OBJECTS: Final[frozenset[str]] = frozenset({"", "enchanted", "equipped", "self"})
 """Which permanents a restriction names: the one its source is attached to, the source, or
 (empty) every object the filter admits."""
 
@@ -70,7 +71,7 @@ def _mana_value(game: Game, obj: GameObject, x: int) -> int:
     return cost.mana_value(x) if cost is not None else 0
 
 
-RESTRICTION_FILTERS: dict[str, Filter] = {
+RESTRICTION_FILTERS: Final[dict[str, Filter]] = {
     "any": lambda game, obj, source, x: True,
     # 202.3, 601.2e: as the spell would be on the stack, with its chosen X.
     "even_mana_value": lambda game, obj, source, x: _mana_value(game, obj, x) % 2 == 0,
@@ -91,7 +92,7 @@ RESTRICTION_FILTERS: dict[str, Filter] = {
 }
 """The closed registry of filters a restriction or permission may name."""
 
-_FACE_FILTERS: dict[str, Callable[[CardDefinition], bool]] = {
+_FACE_FILTERS: Final[dict[str, Callable[[CardDefinition], bool]]] = {
     "any": lambda face: True,
     "creature": lambda face: "Creature" in face.card_types,
     "instant_or_sorcery": lambda face: bool({"Instant", "Sorcery"} & set(face.card_types)),
@@ -131,7 +132,7 @@ def _flash_effects(game: Game, seat: int) -> list[ContinuousEffect]:
     return [rec for rec in effects if rec.verb == "cast_as_though_flash" and ref in rec.affected]
 
 
-_PERMITTING_EFFECTS = frozenset({"cast_as_though_flash", "may_play"})
+_PERMITTING_EFFECTS: Final = frozenset({"cast_as_though_flash", "may_play"})
 """The verbs of resolved spells' and abilities' effects that permit something (613.11)."""
 
 
@@ -173,7 +174,7 @@ def _has_rule(defn: CardDefinition, position: int) -> bool:
             or any(p.position == position for p in defn.permissions))
 
 
-GRANTING_VERBS: frozenset[str] = frozenset({"copy_of", "add_abilities"})
+GRANTING_VERBS: Final[frozenset[str]] = frozenset({"copy_of", "add_abilities"})
 """Layer verbs that can give an object abilities its card does not print (707.2, 613.1f)."""
 
 
@@ -330,7 +331,7 @@ def play_land_refusal(game: Game, seat: int) -> str | None:
     return None
 
 
-_WORDS: dict[str, str] = {"cant_block": "can't block", "cant_attack": "can't attack"}
+_WORDS: Final[dict[str, str]] = {"cant_block": "can't block", "cant_attack": "can't attack"}
 
 
 def _combat_refusal(game: Game, obj: GameObject, kinds: tuple[str, ...],
@@ -359,7 +360,7 @@ def block_refusal(game: Game, obj: GameObject) -> str | None:
     return _combat_refusal(game, obj, ("cant_block", "cant_attack_or_block"), "509.1b")
 
 
-_TYPE_FILTERS: dict[str, str] = {"land": "Land", "creature": "Creature"}
+_TYPE_FILTERS: Final[dict[str, str]] = {"land": "Land", "creature": "Creature"}
 
 
 def enter_refusal(game: Game, obj: GameObject,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Final
 
 from ..definitions import ANY_NUMBER, CardDefinition, TargetSpec
 from ..game import Game
@@ -87,16 +88,16 @@ def _creature_or_planeswalker_card_in_graveyard(game: Game, obj: GameObject) -> 
                                         or game.is_type(obj, "Planeswalker"))
 
 
-STACK_KINDS: frozenset[str] = frozenset({"spell", "noncreature_spell", "instant_or_sorcery_spell",
+STACK_KINDS: Final[frozenset[str]] = frozenset({"spell", "noncreature_spell", "instant_or_sorcery_spell",
                                         "creature_spell"})
 """Target kinds that name spells on the stack (115.1)."""
-GRAVEYARD_KINDS: frozenset[str] = frozenset({"creature_or_enchantment_card_in_graveyard",
+GRAVEYARD_KINDS: Final[frozenset[str]] = frozenset({"creature_or_enchantment_card_in_graveyard",
                                             "creature_or_planeswalker_card_in_graveyard"})
 """Target kinds that name cards in graveyards (115.1: a spell may target a card in a zone other
 than the battlefield when it says so); their ``controller`` word names the graveyard's owner."""
 
 # kind -> (object test or None, whether players qualify, prompt)
-TARGET_KINDS: dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, str]] = {
+TARGET_KINDS: Final[dict[str, tuple[Callable[[Game, GameObject], bool] | None, bool, str]]] = {
     "any": (_any_target, True, "any target"),  # 115.4
     "creature": (_creature, False, "target creature"),
     "non_human_creature": (_non_human_creature, False, "target non-Human creature"),

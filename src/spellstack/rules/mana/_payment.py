@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Final
 
 from ._pool import check_pool
 from ._sources import ManaSource
@@ -14,7 +15,7 @@ from ._symbols import COLORS, MANA_TYPES, PHYREXIAN_LIFE, TYPE_INDEX, ManaCost, 
 
 # Generic costs take colorless mana from the pool first: coloured mana can pay
 # more kinds of later costs in the same step, so it is the better to keep.
-_POOL_GENERIC_ORDER: tuple[int, ...] = tuple(TYPE_INDEX[t] for t in ("C", *COLORS))
+_POOL_GENERIC_ORDER: Final[tuple[int, ...]] = tuple(TYPE_INDEX[t] for t in ("C", *COLORS))
 
 # ------------------------------------------------------------------------ payment
 
@@ -37,8 +38,8 @@ class Payment:
 # A choice symbol is settled into one of these options. Option values:
 # a mana type index (pay with that colour), _GENERIC (pay the generic half of a
 # monocolored hybrid) or _LIFE (pay 2 life for a Phyrexian symbol).
-_GENERIC = -1
-_LIFE = -2
+_GENERIC: Final = -1
+_LIFE: Final = -2
 
 
 def _options(symbol: ManaSymbol) -> tuple[int, ...]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import product
+from typing import Final
 
 from ._payment import demand_sets, type_mask
 from ._pool import check_pool
@@ -15,16 +16,16 @@ from ._symbols import PHYREXIAN_LIFE, TYPE_INDEX, ManaCost
 # ------------------------------------------------------------------ payability
 
 
-_PRODUCES_MASKS: dict[tuple[str, ...], int] = {}
+_PRODUCES_MASKS: Final[dict[tuple[str, ...], int]] = {}
 """Type masks of the ``ManaSource.produces`` tuples seen so far (all valid)."""
 
 
 _Answers = tuple[dict[int, int], dict[int, tuple["ManaCost", dict[int, bool]]],
                  dict[int, tuple["ManaCost", int | None]]]
-_SHARED_ANSWERS: dict[tuple[object, ...], _Answers] = {}
+_SHARED_ANSWERS: Final[dict[tuple[object, ...], _Answers]] = {}
 """``ManaSupply`` memos (``_supply``, ``_memo``, ``_max_x``) by what the answers depend on: a
 cache of pure answers, shared by every supply alike in it."""
-_SHARED_LIMIT = 1024
+_SHARED_LIMIT: Final = 1024
 """The most kinds of supply whose answers are kept (then they start afresh): ~2.8 kB each, so
 ~3 MB at most for the process (the bench's first 100 games make ~960 kinds, 1,000 games ~2,400)."""
 

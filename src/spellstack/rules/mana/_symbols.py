@@ -6,19 +6,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Final
 
 from ..base import WORD_BY_COLOR, Record
 from ._syntax import ManaCostSyntaxError
 
-COLORS: tuple[str, ...] = tuple(WORD_BY_COLOR)
+COLORS: Final[tuple[str, ...]] = tuple(WORD_BY_COLOR)
 """The five colours (105.1) by letter, in WUBRG order."""
 
-MANA_TYPES: tuple[str, ...] = ("W", "U", "B", "R", "G", "C")
+MANA_TYPES: Final[tuple[str, ...]] = ("W", "U", "B", "R", "G", "C")
 """The six types of mana (106.1): the five colours and colorless."""
 
-TYPE_INDEX: dict[str, int] = {t: i for i, t in enumerate(MANA_TYPES)}
+TYPE_INDEX: Final[dict[str, int]] = {t: i for i, t in enumerate(MANA_TYPES)}
 
-PHYREXIAN_LIFE = 2
+PHYREXIAN_LIFE: Final = 2
 """107.4f: each Phyrexian symbol may be paid with 2 life instead of mana."""
 
 
@@ -110,8 +111,8 @@ class ManaSymbol(Record):
     def __repr__(self) -> str:
         # As ``dataclass`` writes it (a test checks), written out: the state hash reads the
         # last known characteristics' costs, and compiled, this is native code.
-        return (f"ManaSymbol(generic={self.generic!r}, colors={self.colors!r}, "
-                f"phyrexian={self.phyrexian!r}, is_x={self.is_x!r})")
+        return (f"ManaSymbol(generic={repr(self.generic)}, colors={repr(self.colors)}, "
+                f"phyrexian={repr(self.phyrexian)}, is_x={repr(self.is_x)})")
 
     def __str__(self) -> str:
         if self.is_x:
@@ -133,7 +134,7 @@ class ManaCost(Record):
     """The symbols as written; empty for no cost."""
 
     def __repr__(self) -> str:
-        return f"ManaCost(symbols={self.symbols!r})"  # as ``ManaSymbol.__repr__``
+        return f"ManaCost(symbols={repr(self.symbols)})"  # as ``ManaSymbol.__repr__``
 
     def mana_value(self, x: int = 0) -> int:
         """The mana value (202.3).

@@ -26,7 +26,7 @@ of the battles, and none elsewhere.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from ..base import AtLeast
 from ..definitions import CARD_KEYS, CardKey
@@ -49,9 +49,9 @@ from ..state import Proc, player_ref, seat_of_ref
 from ..triggers import Happened, trigger_ability, triggered_not_left_stack
 from ..views import ask_choose
 
-KEY = "defense"
+KEY: Final = "defense"
 """The card key, the counter kind, and what ``kinds_seen`` notes for a game with a battle card."""
-SIEGE_ENTERS = "As a Siege enters"
+SIEGE_ENTERS: Final = "As a Siege enters"
 """The words of a Siege's reminder text its defense counters are quoted by (310.11a)."""
 
 

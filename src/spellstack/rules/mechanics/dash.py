@@ -6,6 +6,8 @@ cost (118.9); as the permanent enters (608.3), it gains haste and a delayed trig
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..effects import PutIntoZone
 from ..game import Game
 from ..layers import add_effect, new_effect
@@ -13,7 +15,7 @@ from ..registry import COST_OPTIONS, MECHANICS, CostOptionRule, Mechanic
 from ..resolution import KEYWORD_DELAYED_EFFECTS
 from ..state import DelayedTrigger, GameObject
 
-DASH_RETURN = 1
+DASH_RETURN: Final = 1
 """The key of dash's delayed trigger in ``KEYWORD_DELAYED_EFFECTS``."""
 KEYWORD_DELAYED_EFFECTS[DASH_RETURN] = (PutIntoZone("subject", "hand"),)  # "it's returned ... to its owner's hand"
 

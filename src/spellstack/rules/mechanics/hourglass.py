@@ -20,7 +20,7 @@ set lookup on each upkeep and each check of the artifacts.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from ..base import AtLeast
 from ..definitions import CARD_KEYS, CardKey, definition_named
@@ -43,9 +43,9 @@ from ..registry import (
 from ..state import GameObject
 from ..triggers import Happened, trigger_ability, triggered_not_left_stack
 
-KEY = "hourglass"
+KEY: Final = "hourglass"
 """The card key, and what ``kinds_seen`` notes for a game with an Hourglass card."""
-SAND = "sand"
+SAND: Final = "sand"
 """The counter kind."""
 
 

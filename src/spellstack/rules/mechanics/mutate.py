@@ -14,6 +14,8 @@ own (``rules/zones``)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..definitions import TargetSpec
 from ..game import Game
 from ..registry import COST_OPTIONS, MECHANICS, TRIGGER_EVENTS, CostOptionRule, Mechanic, TriggerEvent
@@ -21,13 +23,13 @@ from ..state import GameObject, Proc
 from ..triggers import Happened, trigger_ability, trigger_merges
 from ..views import ask_word, visible_name
 
-KEY = "mutate"
+KEY: Final = "mutate"
 """The cost option's name, as card files and scenarios give it."""
 
-MUTATE_TARGETS = (TargetSpec("non_human_creature", owner="you"),)
+MUTATE_TARGETS: Final = (TargetSpec("non_human_creature", owner="you"),)
 """702.140a: "target non-Human creature you own"."""
 
-SIDES = ("over", "under")
+SIDES: Final = ("over", "under")
 """702.140c: where the mutating spell is put, as the question offers it."""
 
 

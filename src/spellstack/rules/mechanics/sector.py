@@ -16,7 +16,7 @@ one set lookup on each check of the creatures.
 from __future__ import annotations
 
 from collections.abc import Collection, Generator
-from typing import Any
+from typing import Any, Final
 
 from ..definitions import CARD_KEYS, CardKey, definition_named
 from ..game import Game
@@ -24,11 +24,11 @@ from ..legality import kinds_seen
 from ..registry import MECHANICS, SBA_ACTIONS, Mechanic, SBAHit, StateBasedAction
 from ..views import ask_word, visible_name
 
-KEY = "space_sculptor"
+KEY: Final = "space_sculptor"
 """The card key, and what ``kinds_seen`` notes for a game with a card that has space sculptor."""
-SECTORS = ("alpha", "beta", "gamma")
+SECTORS: Final = ("alpha", "beta", "gamma")
 """702.158a: the sectors space sculptor divides the battlefield into."""
-RULE = "704.5u"
+RULE: Final = "704.5u"
 """The state-based action's name in ``SBA_ACTIONS``."""
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from ._registry import Registry
 
@@ -25,7 +25,7 @@ class CounterKind:
     ``("final chapter", ...)``, 714.2c); None for a kind that counts toward nothing."""
 
 
-COUNTER_KINDS: Registry[CounterKind] = Registry("counter kind")
+COUNTER_KINDS: Final[Registry[CounterKind]] = Registry("counter kind")
 """The closed registry of counter kinds a card file may name (``counter`` arguments, "Remove a
 KIND counter" costs, ``counter_limits``)."""
 

@@ -5,6 +5,7 @@ module (``rules/mechanics``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from ._registry import Registry
 
@@ -19,5 +20,5 @@ class Layout:
     """What a card of it is, and which face may be cast or played, in words."""
 
 
-LAYOUTS: Registry[Layout] = Registry("layout")
+LAYOUTS: Final[Registry[Layout]] = Registry("layout")
 """The closed registry of the layouts a card file may name (a card of none has one face)."""

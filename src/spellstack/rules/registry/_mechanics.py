@@ -6,7 +6,7 @@ card's keyword line stands for (``KEYWORD_TRIGGERS``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, get_args
+from typing import Any, Final, Literal, get_args
 
 from ._registry import Registry
 
@@ -21,9 +21,9 @@ Touch = Literal["kinds_seen", "sba_marks", "legal_actions", "hand_facts", "seat_
   (a new way to cast or activate);
 - ``hand_facts``: what a seat's hand allows, cached by the hand (a new cost or permission);
 - ``SeatBoard`` (``seat_board``): what a seat's permanents can do, cached by epoch."""
-TOUCHES: tuple[Touch, ...] = get_args(Touch)
+TOUCHES: Final[tuple[Touch, ...]] = get_args(Touch)
 
-TOUCHES_NEEDED: dict[str, frozenset[Touch]] = {
+TOUCHES_NEEDED: Final[dict[str, frozenset[Touch]]] = {
     "KEYWORD_TRIGGERS": frozenset({"kinds_seen"}),
     "TRIGGER_EVENTS": frozenset({"kinds_seen"}),
     "SBA_ACTIONS": frozenset({"sba_marks"}),
@@ -47,7 +47,7 @@ class KeywordTrigger:
     ``condition``, ``effects``); the card loader adds it to a card with the keyword."""
 
 
-KEYWORD_TRIGGERS: Registry[KeywordTrigger] = Registry("keyword trigger")
+KEYWORD_TRIGGERS: Final[Registry[KeywordTrigger]] = Registry("keyword trigger")
 """Keyword abilities that are triggered abilities, by keyword (lower case)."""
 
 
@@ -79,5 +79,5 @@ class Mechanic:
         return needed - self.touches
 
 
-MECHANICS: Registry[Mechanic] = Registry("mechanic")
+MECHANICS: Final[Registry[Mechanic]] = Registry("mechanic")
 """Every mechanic, by name, each registered by its module in ``rules/mechanics``."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from ..definitions import Condition, Effect, TargetSpec
 from ..effects import CreateDelayedTrigger, EffectContext, run_effects
@@ -16,12 +16,12 @@ from ..triggers import condition_holds
 from ..views import visible_name
 from ..zones import move_object, replace_entering
 
-KEYWORD_DELAYED_EFFECTS: dict[int, tuple[Effect, ...]] = {}
+KEYWORD_DELAYED_EFFECTS: Final[dict[int, tuple[Effect, ...]]] = {}
 """Delayed triggered abilities a keyword creates (603.7), by the key its ``DelayedTrigger`` names
 them with (``("", key, 0)``): what each does. The mechanics that create them add theirs
 (``rules/mechanics``: dash's return to hand)."""
 
-RESOLVED_SPELL_MOVES: list[Callable[[Game, GameObject], bool]] = []
+RESOLVED_SPELL_MOVES: Final[list[Callable[[Game, GameObject], bool]]] = []
 """608.2m: what a mechanic puts a resolved instant or sorcery spell's card elsewhere than its
 owner's graveyard with (715.3d: an Adventure is exiled). Each is shown the spell as it finishes
 resolving (never one that doesn't resolve, 608.2b, or is countered, 701.5) and returns whether

@@ -9,7 +9,7 @@ import functools
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from ..base import builder, reset_rare
 from ..definitions import definition_named
@@ -143,7 +143,7 @@ def _worlds(game: Game, worlds: Collection[Permanent]) -> list[SBAHit]:
 # 704.5m, n, p, y read the state as it is when they look (after any legend rule choice): a
 # permanent that left meanwhile, with the player who chose (800.4a), is no longer looked at.
 
-_UNBESTOWED = "a bestowed Aura that is unattached is a creature again (702.103f)"
+_UNBESTOWED: Final = "a bestowed Aura that is unattached is a creature again (702.103f)"
 
 
 def _cant_be_attached(game: Game, obj: GameObject) -> bool:
@@ -230,10 +230,10 @@ def _counter_caps(game: Game, permanents: Collection[Permanent]) -> list[SBAHit]
     return hits
 
 
-_PLAYERS: frozenset[SBAMark] = frozenset({"players"})
-_TOKENS: frozenset[SBAMark] = frozenset({"tokens"})
-_BOARD: frozenset[SBAMark] = frozenset({"board"})
-_DAMAGE: frozenset[SBAMark] = frozenset({"board", "objects"})
+_PLAYERS: Final[frozenset[SBAMark]] = frozenset({"players"})
+_TOKENS: Final[frozenset[SBAMark]] = frozenset({"tokens"})
+_BOARD: Final[frozenset[SBAMark]] = frozenset({"board"})
+_DAMAGE: Final[frozenset[SBAMark]] = frozenset({"board", "objects"})
 
 for _rule, _action in (
     ("704.5a", StateBasedAction("a player with 0 or less life loses the game", "players",
@@ -315,12 +315,12 @@ def _worlds_to_graveyard(worlds: list[GameObject]) -> list[int]:
 # ====================================================================== the walk
 
 
-_PARTIAL: dict[SBALook, SBAMark] = {"players": "players", "objects": "tokens", "permanents": "objects"}
+_PARTIAL: Final[dict[SBALook, SBAMark]] = {"players": "players", "objects": "tokens", "permanents": "objects"}
 """The looks that may look at only what was marked, and the mark that names it (the seats, the
 tokens and copies, the permanents dealt damage); the others look at everything or nothing."""
 
 
-_SHOWN = ("players", "objects", "permanents")
+_SHOWN: Final = ("players", "objects", "permanents")
 """What a check shows the actions, each of everything or of what was marked: ``_Step.shown``
 is ``2 * index + marked``."""
 
@@ -369,7 +369,7 @@ class _Plan:
     """Its text."""
 
 
-_PLANS: dict[tuple[bool, bool, bool, bool, bool], _Plan] = {}
+_PLANS: Final[dict[tuple[bool, bool, bool, bool, bool], _Plan]] = {}
 """The walk for each combination of marks set (everything, board, players, tokens, objects),
 made as first needed, dropped whenever the registry changes."""
 
@@ -421,8 +421,8 @@ def _plan(key: tuple[bool, bool, bool, bool, bool]) -> _Plan:
     return plan
 
 
-_NOTHING_PICKED: dict[str, list[Permanent]] = {}
-_LOOK_PICKS = {
+_NOTHING_PICKED: Final[dict[str, list[Permanent]]] = {}
+_LOOK_PICKS: Final = {
     "legends": ("s", "'Legendary' in s"),
     "worlds": ("s", "'World' in s"),
     "attachments": ("", "o.attached_to or 'Aura' in c.subtypes"),
@@ -431,7 +431,7 @@ _LOOK_PICKS = {
 """What each look at some of the permanents picks (``SBALook``), as the test of a permanent ``o``
 with characteristics ``c`` (``s``: its supertypes, tested only if it has any). The Roles are
 among the attached permanents (704.5y tells them apart)."""
-_ONLY_PICKS = {
+_ONLY_PICKS: Final = {
     "counters": "o.counters",
     "damaged": "o.damage or o.deathtouch_damage",
 }
@@ -482,7 +482,7 @@ def _picker(picks: frozenset[str], everything: bool) -> _Picker:
     return made
 
 
-_SHOW = (
+_SHOW: Final = (
     ("[p for p in st.players if not p.lost], _NOTHING",
      "[p for p in st.players if not p.lost and p.seat in changes.players], _NOTHING"),
     ("st.objects.values(), _NOTHING",

@@ -31,7 +31,7 @@ class AbilityRef(Record):
     def __repr__(self) -> str:
         # As ``dataclass`` writes it (a test checks), written out: the state hash reads the
         # last known characteristics, and compiled, this is native code.
-        return f"AbilityRef(definition={self.definition!r}, kind={self.kind!r}, position={self.position!r})"
+        return f"AbilityRef(definition={repr(self.definition)}, kind={repr(self.kind)}, position={repr(self.position)})"
 
 
 @mypyc_attr(acyclic=True)
@@ -79,13 +79,13 @@ class Characteristics(Record):
 
     def __repr__(self) -> str:
         # As ``dataclass`` writes it, the abilities left out (as ``AbilityRef.__repr__``).
-        return (f"Characteristics(name={self.name!r}, definition={self.definition!r}, "
-                f"mana_cost={self.mana_cost!r}, mana_value={self.mana_value!r}, "
-                f"colors={self.colors!r}, card_types={self.card_types!r}, "
-                f"subtypes={self.subtypes!r}, supertypes={self.supertypes!r}, "
-                f"keywords={self.keywords!r}, abilities={self.abilities!r}, "
-                f"power={self.power!r}, toughness={self.toughness!r}, loyalty={self.loyalty!r}, "
-                f"controller={self.controller!r}, text_changes={self.text_changes!r})")
+        return (f"Characteristics(name={repr(self.name)}, definition={repr(self.definition)}, "
+                f"mana_cost={repr(self.mana_cost)}, mana_value={repr(self.mana_value)}, "
+                f"colors={repr(self.colors)}, card_types={repr(self.card_types)}, "
+                f"subtypes={repr(self.subtypes)}, supertypes={repr(self.supertypes)}, "
+                f"keywords={repr(self.keywords)}, abilities={repr(self.abilities)}, "
+                f"power={repr(self.power)}, toughness={repr(self.toughness)}, loyalty={repr(self.loyalty)}, "
+                f"controller={repr(self.controller)}, text_changes={repr(self.text_changes)})")
 
     def has_type(self, card_type: str) -> bool:
         """Whether it has this card type."""

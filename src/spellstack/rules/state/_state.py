@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field, fields
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -23,11 +23,11 @@ if TYPE_CHECKING:
     from ._characteristics import Characteristics
 
 
-MAX_PLAYERS = 8
-FIRST_OBJECT_ID = 100
+MAX_PLAYERS: Final = 8
+FIRST_OBJECT_ID: Final = 100
 
 # 500.1: the steps of a turn, in order.
-STEPS: tuple[str, ...] = (
+STEPS: Final[tuple[str, ...]] = (
     "untap",
     "upkeep",
     "draw",
@@ -274,9 +274,10 @@ class GameObject:
                 f"{_int_text(self.exiled_by)}, {_bool_text(self.exiled_until)}{end}")
 
 
-_INT_TEXTS: tuple[str, ...] = tuple(str(i) for i in range(4096))
+# Final: compiled, a module's final names are read as native globals, not from its dictionary.
+_INT_TEXTS: Final[tuple[str, ...]] = tuple(str(i) for i in range(4096))
 """The text of each int a game object's fields mostly hold (object ids start at 100)."""
-_STR_TEXTS: dict[str, str] = {}
+_STR_TEXTS: Final[dict[str, str]] = {}
 """The ``repr`` of each string a game object's fields have held (names, zones, kinds: a few
 hundred), kept."""
 
@@ -323,10 +324,10 @@ if not is_compiled_class(GameObject):
         "protector", "sector")(GameObject)
 
 
-_OBJECT_FIELD_NAMES = tuple(f.name for f in fields(GameObject))
-_OBJECT_FIELDS = attrgetter(*_OBJECT_FIELD_NAMES)
+_OBJECT_FIELD_NAMES: Final = tuple(f.name for f in fields(GameObject))
+_OBJECT_FIELDS: Final = attrgetter(*_OBJECT_FIELD_NAMES)
 """Every field of a ``GameObject``, in order, as one tuple."""
-_CAST_DEFAULTS = tuple(f.default for f in fields(GameObject)[_OBJECT_FIELD_NAMES.index("modes"):])
+_CAST_DEFAULTS: Final = tuple(f.default for f in fields(GameObject)[_OBJECT_FIELD_NAMES.index("modes"):])
 """The defaults of the fields from ``modes`` on, which ``GameObject.canonical`` leaves out."""
 
 
@@ -379,7 +380,7 @@ class PlayerState:
         )
 
 
-_DUNGEON_FIELDS = frozenset({"command", "room", "completed_dungeons"})
+_DUNGEON_FIELDS: Final = frozenset({"command", "room", "completed_dungeons"})
 """``PlayerState``'s fields left out of its hash while empty."""
 
 

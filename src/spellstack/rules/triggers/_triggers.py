@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Final
 
 from ..definitions import TriggeredAbility
 from ..game import Game
@@ -155,8 +156,8 @@ def _leaves(game: Game, seen: Happened) -> None:
             trigger_ability(game, old, ability, name=name)
 
 
-_CREATURE_DIES: frozenset[str] = frozenset({"creature_dies"})
-_ENCHANTED_DIES: frozenset[str] = frozenset({"enchanted_dies"})
+_CREATURE_DIES: Final[frozenset[str]] = frozenset({"creature_dies"})
+_ENCHANTED_DIES: Final[frozenset[str]] = frozenset({"enchanted_dies"})
 
 
 def _watchers(game: Game, old: GameObject, events: frozenset[str]) -> list[GameObject]:
@@ -302,14 +303,14 @@ for _name, _event in (
 ):
     TRIGGER_EVENTS.register(_name, _event)
 
-_NONE: frozenset[str] = frozenset()
-_ON: dict[Happening, tuple[TriggerEvent[Game, Happened], ...]] = {}
+_NONE: Final[frozenset[str]] = frozenset()
+_ON: Final[dict[Happening, tuple[TriggerEvent[Game, Happened], ...]]] = {}
 """The registered events by the happening they watch, in registry order."""
-_OWN: dict[Happening, frozenset[str]] = {}
+_OWN: Final[dict[Happening, frozenset[str]]] = {}
 """By happening, the events an ability of the object it is about may have."""
-_OTHERS: dict[Happening, frozenset[str]] = {}
+_OTHERS: Final[dict[Happening, frozenset[str]]] = {}
 """By happening, the events other permanents' abilities may have."""
-_STEP_EVENTS: frozenset[str] = frozenset()
+_STEP_EVENTS: frozenset[str] = frozenset()  # set once the trigger events are registered
 """The events that watch a step beginning."""
 
 
@@ -398,7 +399,7 @@ def trigger_merges(game: Game, merged: GameObject) -> None:
         event.fire(game, seen)
 
 
-_STEP_BEGAN: dict[str, Happened] = {step: Happened(None, (), 0, "", False, step) for step in STEPS}
+_STEP_BEGAN: Final[dict[str, Happened]] = {step: Happened(None, (), 0, "", False, step) for step in STEPS}
 """Each step's beginning, made once (a step begins many times a game)."""
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Final
 
 from ..base import IllegalActionError
 from ..game import Game
@@ -44,9 +45,9 @@ def _can_block(game: Game, blocker: GameObject, attacker: GameObject) -> bool:
                 and not (game.has_keyword(blocker, "flying") or game.has_keyword(blocker, "reach")))
 
 
-ATTACK_PROMPT = "508.1: declare attackers"
+ATTACK_PROMPT: Final = "508.1: declare attackers"
 """The attackers decision's prompt (its rule heads a refusal, ``check_answer``)."""
-BLOCK_PROMPT = "509.1: declare blockers"
+BLOCK_PROMPT: Final = "509.1: declare blockers"
 """The blockers decision's prompt, before the notes of 509.1b restrictions."""
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
-from typing import Generic, Literal, Protocol, TypeVar, assert_never
+from typing import Final, Generic, Literal, Protocol, TypeVar, assert_never
 
 from ..base import IllegalActionError, InvalidMessageError
 from ..casting import legal_actions, only_pass_possible
@@ -180,7 +180,7 @@ class AutoRun:
 
 
 
-SKIPPED_CHECK = " (no state-based action check needed: nothing one reads changed)"
+SKIPPED_CHECK: Final = " (no state-based action check needed: nothing one reads changed)"
 """Said in a trace of a grant of priority made without the state-based action check before it
 (704.3: nothing one reads had changed since the last)."""
 
@@ -354,8 +354,8 @@ class BeginTask:
 LoopRequest = RunSBA | RunResolve | Ask | AskPriority | ActionOutcome | AutoPasses | NoStopPass | SBASkipped | BeginTask
 """Everything ``GameLoop`` asks of its driver."""
 
-RUN_SBA = RunSBA()
-SBA_SKIPPED = SBASkipped()
+RUN_SBA: Final = RunSBA()
+SBA_SKIPPED: Final = SBASkipped()
 
 
 def perform(driver: LoopDriver[R], request: LoopRequest) -> R:
@@ -395,7 +395,7 @@ class StopRule(Protocol):
 # ---------------------------------------------------------------------- the loop
 
 
-LOOP_DRAW = ("the game came back to a position it held, with nothing any player chose in between: "
+LOOP_DRAW: Final = ("the game came back to a position it held, with nothing any player chose in between: "
              "a loop of mandatory actions that never ends (104.4b)")
 """The end reason of a game drawn by 104.4b (after ``draw: ``)."""
 

@@ -14,12 +14,12 @@ and resolutions (every game that does not loop) pays a count for each and a look
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from ..game import Game
 from ..state import GameObject
 
-WATCH_AFTER = 200
+WATCH_AFTER: Final = 200
 """How many checks and resolutions without a choice or a new turn before positions are kept."""
 
 

@@ -4,6 +4,7 @@ starting player's choice (103.1) and London mulligans (103.5) as decisions (``st
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from ..base import GameRandom, IllegalActionError
 from ..definitions import CardDefinition
@@ -21,10 +22,10 @@ from ..state import (
 )
 from ..zones import create_object, draw_cards, move_object
 
-OPENING_HAND = 7
+OPENING_HAND: Final = 7
 
 
-DEFAULT_TURN_LIMIT = 300
+DEFAULT_TURN_LIMIT: Final = 300
 
 
 def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, Sequence[str]]],
@@ -101,8 +102,8 @@ def new_game(cards: Mapping[str, CardDefinition], players: Sequence[tuple[str, S
     return game
 
 
-_KEEP = 0
-_MULLIGAN = 1
+_KEEP: Final = 0
+_MULLIGAN: Final = 1
 
 
 def start_game(game: Game) -> Proc[None]:

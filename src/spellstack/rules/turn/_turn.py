@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from typing import Final
 
 from ..base import reset_rare
 from ..game import Game
@@ -16,7 +17,7 @@ from ..views import ask_choose
 from ..zones import draw_cards, move_object
 from ._combat import combat_damage, declare_attackers, declare_blockers, has_first_strike_step
 
-MAX_HAND_SIZE = 7
+MAX_HAND_SIZE: Final = 7
 
 
 # ---------------------------------------------------------------- the turn-based actions
@@ -156,8 +157,8 @@ class _StepPlan:
     """Its turn-based actions as it ends."""
 
 
-_PLANS: dict[str, _StepPlan] = {}
-_ASKING_STEPS: set[str] = set()
+_PLANS: Final[dict[str, _StepPlan]] = {}
+_ASKING_STEPS: Final[set[str]] = set()
 """Steps whose turn-based actions may ask a player something (508.1, 509.1, 510.1c, 514.1);
 the others begin without a decision (``_begin_quiet``), so no generator is made for them."""
 
@@ -185,8 +186,8 @@ TURN_ACTIONS.watch(_plan_steps)
 # ---------------------------------------------------------------- the steps
 
 
-_STEP_INDEX = {step: i for i, step in enumerate(STEPS)}
-_STEP_TEXT = {step: step.replace("_", " ") for step in STEPS}
+_STEP_INDEX: Final = {step: i for i, step in enumerate(STEPS)}
+_STEP_TEXT: Final = {step: step.replace("_", " ") for step in STEPS}
 
 
 def _begin_quiet(game: Game, step: str) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..game import TOP_CARD_RULE, Game
 from ..registry import COUNTER_KINDS
@@ -61,7 +61,7 @@ def _hidden_view(game: Game, obj: GameObject) -> ObjectView:
     return view
 
 
-_GOALS: dict[str, tuple[str, Callable[[Any, Any], int]]] = {}
+_GOALS: Final[dict[str, tuple[str, Callable[[Any, Any], int]]]] = {}
 """The counter kinds that count toward a number (``CounterKind.goal``: lore), rebuilt as the
 registry changes."""
 
@@ -107,7 +107,7 @@ def _object_view(game: Game, obj: GameObject, attackers: Mapping[int, Any],
                       _marks(game, obj) if on_battlefield else None)
 
 
-_NO_COMBATANTS: dict[int, Any] = {}
+_NO_COMBATANTS: Final[dict[int, Any]] = {}
 
 
 class _Build:

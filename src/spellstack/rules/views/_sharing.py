@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from ._types import ObjectView
 
-_VIEWS: dict[ObjectView, ObjectView] = {}
+_VIEWS: Final[dict[ObjectView, ObjectView]] = {}
 """Object views made before, each its own key. A public permanent's view is the same for every
 seat (in every seat's last view, and in every player's copy of it decoded from a message), and
 games alike show alike: one instance serves them all."""
 
-_LIMIT = 8192
+_LIMIT: Final = 8192
 """The most views kept (~1.6 MB); then they start afresh."""
 
 

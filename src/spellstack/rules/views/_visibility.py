@@ -14,7 +14,7 @@ your library revealed", "you may look at the top card of your library any time")
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ..base import quote
 from ..game import TOP_CARD_RULE
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from ..game import Game
 
 
-PUBLIC_SEAT = -1
+PUBLIC_SEAT: Final = -1
 """The seat of nobody in particular: what every player (and a spectator) may see."""
 
 
