@@ -70,7 +70,7 @@ class Caches(LayerCaches):
         """Characteristics by object id in the current epoch (613; ``characteristics``): a
         lookup that misses computes them. Stale when the epoch moves: ``new_epoch`` empties it
         (keeping ``stable``'s entries)."""
-        self.stable = {}  # declared by ``LayerCaches`` (``LayerHost``: never declared again)
+        self.stable = {}  # declared by ``LayerCaches`` only: compiled, a second declaration is traversed twice
         """Characteristics of face-up cards with no static ability in a hand, library,
         graveyard or exile, by object id: no epoch can change them, and a card that changes
         zones is a new object (400.7). Never stale; a card's entry goes as it leaves a hand, a

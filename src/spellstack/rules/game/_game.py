@@ -56,8 +56,8 @@ package, which owns permissions, registers it when it is imported."""
 EXILE_LOOK_RULE: Final[list[Callable[[Game, int, GameObject], bool]]] = []
 """The one ``face_down_exile_seen`` implementation (the legality package's)."""
 
-SPELL_CASTER: list[Callable[[Game, int, tuple[int, ...], ResolutionCast, bool],
-                        Proc[GameObject | None]]] = []
+SPELL_CASTER: Final[list[Callable[[Game, int, tuple[int, ...], ResolutionCast, bool],
+                              Proc[GameObject | None]]]] = []
 """The one ``cast_while_resolving`` implementation: the casting package, which owns casting
 and sits above the effects that need it, registers it when it is imported."""
 

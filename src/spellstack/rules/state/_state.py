@@ -242,20 +242,22 @@ class GameObject:
                 self.face_down, self.ability_index, self.ability_kind, self.source_id,
                 self.targets, self.target_groups, self.x, self.trigger_subject,
                 self.delayed_effects, self.started_untapped, self.exiled_by, self.exiled_until)
-        tail = (self.modes, self.divide, self.cast_costs, self.on_adventure, self.bestowed,
+        tail = self._cast_fields()
+        return head if tail == _CAST_DEFAULTS else (*head, *tail)
+
+    def _cast_fields(self) -> tuple[Any, ...]:
+        """The fields from ``modes`` on (how a spell was cast), which the canonical form leaves
+        out while all are at their defaults (``_CAST_DEFAULTS``)."""
+        return (self.modes, self.divide, self.cast_costs, self.on_adventure, self.bestowed,
                 self.is_copy, self.except_supertypes, self.card_copy, self.cast_from,
                 self.loyalty_turn, self.revealed, self.merged, self.protector, self.sector,
                 self.looked_at_by)
-        return head if tail == _CAST_DEFAULTS else (*head, *tail)
 
     def canonical_text(self) -> str:
         """``repr(self.canonical())``, written out field by field: the state hash reads every
         object, and compiled, putting the fields in a tuple and reading the tuple back as text
         cost several times this (a test checks the two agree for every field)."""
-        tail = (self.modes, self.divide, self.cast_costs, self.on_adventure, self.bestowed,
-                self.is_copy, self.except_supertypes, self.card_copy, self.cast_from,
-                self.loyalty_turn, self.revealed, self.merged, self.protector, self.sector,
-                self.looked_at_by)
+        tail = self._cast_fields()
         # The tail's items and the closing parenthesis, or the parenthesis alone.
         end = ")" if tail == _CAST_DEFAULTS else ", " + repr(tail)[1:]
         counters = self.counters
@@ -285,7 +287,7 @@ hundred), kept."""
 def _int_text(value: int) -> str:
     """``repr(value)`` (``canonical_text``): an int field holds an int (a bool is not one of its
     values)."""
-    if 0 <= value < 4096:
+    if 0 <= value < len(_INT_TEXTS):
         return _INT_TEXTS[value]
     return str(value)
 
