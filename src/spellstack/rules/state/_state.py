@@ -494,6 +494,19 @@ class CombatState:
     attackers_declared: bool = False
     """508.8: creatures were declared as attackers this combat (even if all have left since)."""
 
+    def __init__(self, attackers: dict[int, int] | None = None,
+                 blockers: dict[int, list[int]] | None = None,
+                 blocked: dict[int, list[int]] | None = None,
+                 first_strike_dealt: list[int] | None = None,
+                 attackers_declared: bool = False) -> None:
+        # Written out (``dataclass`` leaves a class's own ``__init__``): compiled, it is native,
+        # where the one ``dataclasses`` writes stays interpreted; one a combat. None: a new one.
+        self.attackers = {} if attackers is None else attackers
+        self.blockers = {} if blockers is None else blockers
+        self.blocked = {} if blocked is None else blocked
+        self.first_strike_dealt = [] if first_strike_dealt is None else first_strike_dealt
+        self.attackers_declared = attackers_declared
+
     def canonical(self) -> tuple[Any, ...]:
         """A hashable, ordered form."""
         return (
@@ -539,6 +552,18 @@ class SBAChanges:
     tokens: set[int] = field(default_factory=set)
     """Tokens put into a zone other than the battlefield (704.5d), and copies of spells put
     into a zone other than the stack (704.5e)."""
+
+    def __init__(self, everything: bool = True, due: bool = False, board: bool = False,
+                 players: set[int] | None = None, objects: set[int] | None = None,
+                 tokens: set[int] | None = None) -> None:
+        # Written out (``dataclass`` leaves a class's own ``__init__``): compiled, it is native,
+        # where the one ``dataclasses`` writes stays interpreted; one a check. None: a new set.
+        self.everything = everything
+        self.due = due
+        self.board = board
+        self.players = set() if players is None else players
+        self.objects = set() if objects is None else objects
+        self.tokens = set() if tokens is None else tokens
 
     def __bool__(self) -> bool:
         """Whether anything changed: a check is due."""

@@ -87,6 +87,22 @@ class ObjectView(Record):
         return hash((self.id, self.name, self.tapped, self.damage, self.power, self.toughness,
                      self.sick, self.attacking))
 
+    def __eq__(self, other: object) -> bool:
+        # Written out, not the one ``dataclass`` writes (which it then leaves alone): compiled,
+        # this is native, where that one is interpreted and builds a tuple of every field for
+        # each side; ``shared_view`` compares each view it finds kept, a few a decision. Every
+        # field, in the order most likely to differ first; the same answers (a test checks).
+        if type(other) is not ObjectView:
+            return NotImplemented
+        return (self.id == other.id and self.tapped == other.tapped
+                and self.damage == other.damage and self.power == other.power
+                and self.toughness == other.toughness and self.sick == other.sick
+                and self.attacking == other.attacking and self.blocking == other.blocking
+                and self.attached_to == other.attached_to
+                and self.controller == other.controller and self.owner == other.owner
+                and self.name == other.name and self.types == other.types
+                and self.counters == other.counters and self.marks == other.marks)
+
 
 @mypyc_attr(acyclic=True)
 @dataclass(frozen=True, slots=True)
@@ -139,6 +155,26 @@ class PlayerPublic(Record):
     """The room of that dungeon their venture marker is on (309.4), or empty."""
     completed_dungeons: tuple[str, ...] = ()
     """The dungeons they have completed, in order (309.7)."""
+
+    def __eq__(self, other: object) -> bool:
+        # Written out, as ``ObjectView``'s is (the view tracker compares each seat's players at
+        # every view): every field, the most likely to differ first.
+        if type(other) is not PlayerPublic:
+            return NotImplemented
+        return (self.life == other.life and self.hand_count == other.hand_count
+                and self.library_count == other.library_count and self.mana == other.mana
+                and self.graveyard == other.graveyard and self.lost == other.lost
+                and self.poison == other.poison and self.seat == other.seat
+                and self.name == other.name and self.library_top == other.library_top
+                and self.dungeon == other.dungeon and self.room == other.room
+                and self.completed_dungeons == other.completed_dungeons)
+
+    def __hash__(self) -> int:
+        # As ``dataclass`` would make it for a frozen class (an ``__eq__`` of the class's own
+        # makes it leave the hash out): every field, in order.
+        return hash((self.seat, self.name, self.life, self.poison, self.hand_count,
+                     self.library_count, self.graveyard, self.mana, self.lost, self.library_top,
+                     self.dungeon, self.room, self.completed_dungeons))
 
     def dungeon_words(self) -> str:
         """Their dungeon and room and the dungeons completed, in words ("" for none): "in Lost
