@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
+from typing import Final
 
 from ..protocol import (
     AskPlayer,
@@ -49,6 +50,7 @@ from ..rules import (
     default_answer,
     perform,
 )
+from ..rules.base import builder
 from ._clock import GameClock
 from ._deadlines import run_deadlines
 from ._lag import loop_lag
@@ -56,6 +58,11 @@ from ._seat_channel import SeatChannel
 from ._wire import Link
 
 __all__ = ["ENGINE_ERROR", "GAME_OVER_GRACE", "Coordinator", "CoordinatorStatistics", "GameResult", "SeatConfig"]
+
+# Fast constructors (``builder``) of the messages this sends at every decision, check or
+# resolution: the frozen classes' own ``__init__`` sets each field through ``object.__setattr__``.
+_CHECK_SBA: Final = builder(CheckSBA)
+_RESOLVE: Final = builder(Resolve)
 
 ENGINE_ERROR = "engine error"
 """How the end reason of a game stopped by an unexpected exception in one of its actors starts."""
@@ -255,7 +262,7 @@ class Coordinator(LoopDriver[Awaitable[object]]):
         self._passes_recorded(request.seats, request.skip_first, request.traced)
 
     async def run_sba(self, request: RunSBA) -> int:
-        batch = await self._call(self.sba, CheckSBA(), SBABatch)
+        batch = await self._call(self.sba, _CHECK_SBA(), SBABatch)
         assert isinstance(batch, SBABatch)
         return batch.count
 
@@ -296,7 +303,7 @@ class Coordinator(LoopDriver[Awaitable[object]]):
         return await self._answer(request.decision)
 
     async def run_resolve(self, request: RunResolve) -> None:
-        await self._call(self.stack, Resolve(request.object_id), Resolved)
+        await self._call(self.stack, _RESOLVE(request.object_id), Resolved)
 
     async def no_stop_pass(self, request: NoStopPass) -> None:
         seat = request.seat

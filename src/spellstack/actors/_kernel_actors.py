@@ -9,6 +9,8 @@ made it, before the reply).
 
 from __future__ import annotations
 
+from typing import Final
+
 from ..protocol import (
     AskPlayer,
     CheckSBA,
@@ -18,9 +20,16 @@ from ..protocol import (
     SBABatch,
 )
 from ..rules import Event, Game, Proc, Procedure, resolve_top, state_based_actions
+from ..rules.base import builder
 from ._wire import Link
 
 __all__ = ["sba_actor", "stack_actor"]
+
+
+# Fast constructors (``builder``) of the messages this sends at every decision, check or
+# resolution: the frozen classes' own ``__init__`` sets each field through ``object.__setattr__``.
+_RESOLVED: Final = builder(Resolved)
+_SBA_BATCH: Final = builder(SBABatch)
 
 
 async def _drive(link: Link, proc: Proc[tuple[Event, ...]]) -> tuple[Event, ...]:
@@ -48,7 +57,7 @@ async def stack_actor(game: Game, link: Link) -> None:
             raise RuntimeError(f"stack: asked to resolve #{msg.object_id}, top is #{top.id}")
         name = top.name
         events = await _drive(link, resolve_top(game))
-        await link.send(Resolved(msg.object_id, name, len(events)))
+        await link.send(_RESOLVED(msg.object_id, name, len(events)))
 
 
 async def sba_actor(game: Game, link: Link) -> None:
@@ -58,4 +67,4 @@ async def sba_actor(game: Game, link: Link) -> None:
         if not isinstance(msg, CheckSBA):
             raise RuntimeError(f"sba: expected CheckSBA, got {msg.KIND}")
         events = await _drive(link, state_based_actions(game))
-        await link.send(SBABatch(len(events)))
+        await link.send(_SBA_BATCH(len(events)))

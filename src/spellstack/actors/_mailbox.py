@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Final, Generic, Protocol, TypeVar
 
 import outcome
 import trio
 
+from ..rules.base import builder
 from ._deadlines import Deadlines
 
 __all__ = ["Mailbox", "MailboxStatistics", "ReceiveEnd", "SendEnd"]
@@ -45,6 +46,11 @@ class MailboxStatistics:
     """Senders waiting for room."""
     tasks_waiting_receive: int
     """Receivers waiting for a message."""
+
+
+_STATISTICS: Final = builder(MailboxStatistics)
+"""``MailboxStatistics``' fast constructor: a send asks for them at every message, to see whether
+it can block (the frozen class's own ``__init__`` sets each field through ``object.__setattr__``)."""
 
 
 class SendEnd(Protocol[_T_contra]):
@@ -198,5 +204,5 @@ class Mailbox(Generic[_T]):
 
     def statistics(self) -> MailboxStatistics:
         """How full the slot is, and who waits on it."""
-        return MailboxStatistics(0 if self._item is _EMPTY else 1, 1, len(self._senders or ()),
-                                 len(self._receivers or ()))
+        return _STATISTICS(0 if self._item is _EMPTY else 1, 1, len(self._senders or ()),
+                           len(self._receivers or ()))

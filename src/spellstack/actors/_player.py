@@ -6,7 +6,7 @@ import inspect
 import types
 from collections.abc import Awaitable, Generator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import trio
 
@@ -29,11 +29,16 @@ from ..protocol import (
     ViewMirror,
 )
 from ..rules import Action, Answer, InvalidMessageError
+from ..rules.base import builder
 from ._lag import HeldTime
 from ._wire import Link
 
 __all__ = ["REASON_LIMIT", "PlayerActor", "PlayerStatistics", "SeatConcedes", "SeatLeaves", "error_text",
            "player_actor", "raise_unless_policys"]
+
+# Fast constructors (``builder``) of the messages this sends at every decision, check or
+# resolution: the frozen classes' own ``__init__`` sets each field through ``object.__setattr__``.
+_SUBMIT_ACTION: Final = builder(SubmitAction)
 
 REASON_LIMIT = 200
 """Longest forfeit reason the player actor sends for its policy's failure, in characters: the
@@ -161,7 +166,7 @@ class PlayerActor:
             out: SubmitAction | SubmitAnswer | None = None
             try:  # a reply of any type: even isinstance may fail on it
                 if isinstance(msg, PriorityRequest) and isinstance(reply, Action):
-                    out = SubmitAction(msg.decision.id, reply)
+                    out = _SUBMIT_ACTION(msg.decision.id, reply)
                 elif isinstance(msg, DecisionRequest) and isinstance(reply, Answer):
                     out = SubmitAnswer(reply)
             except BaseException as err:

@@ -15,6 +15,7 @@ given (the game result's).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 import trio
 
@@ -39,12 +40,18 @@ from ..protocol import (
     decode_from_player,
 )
 from ..rules import Action, ClockState, Decision, Game, GameLoop, InvalidMessageError, ViewMemo, view_for
+from ..rules.base import builder
 from ._clock import GameClock, SeatTime
 from ._deadlines import Deadlines
 from ._lag import LoopLag, SeatClock
 from ._wire import Link
 
 __all__ = ["MAX_REJECTIONS", "MAX_SETTINGS", "MAX_STRIKES", "ChannelStatistics", "SeatChannel"]
+
+# Fast constructors (``builder``) of the messages this sends at every decision, check or
+# resolution: the frozen classes' own ``__init__`` sets each field through ``object.__setattr__``.
+_PRIORITY_REQUEST: Final = builder(PriorityRequest)
+_ACCEPTED: Final = builder(Accepted)
 
 MAX_STRIKES = 3
 """Malformed messages a seat may send in a row before it forfeits: only an accepted action or
@@ -145,7 +152,7 @@ class SeatChannel:
         if clock is None:
             clock = self._grant = self._decision_clock()
         view = self._delta() if self.priority_views or self._view.number == 0 else None
-        msg = await self._ask(PriorityRequest(decision, view, self._reading()), clock)
+        msg = await self._ask(_PRIORITY_REQUEST(decision, view, self._reading()), clock)
         if msg is None:
             return None
         if not isinstance(msg, SubmitAction):
@@ -183,7 +190,7 @@ class SeatChannel:
         if action:
             self._refused_actions = 0
             self._grant = None  # the grant is over
-        await self.send(Accepted(decision.id))
+        await self.send(_ACCEPTED(decision.id))
         self.decision_over()
 
     async def refuse(self, decision: Decision, error: Exception, *, action: bool) -> None:
