@@ -59,8 +59,8 @@ from ._wire import Link
 
 __all__ = ["ENGINE_ERROR", "GAME_OVER_GRACE", "Coordinator", "CoordinatorStatistics", "GameResult", "SeatConfig"]
 
-# Fast constructors (``builder``) of the messages this sends at every decision, check or
-# resolution: the frozen classes' own ``__init__`` sets each field through ``object.__setattr__``.
+# Made by ``builder``, faster than the frozen classes' own ``__init__``: sent at every check and
+# every resolution.
 _CHECK_SBA: Final = builder(CheckSBA)
 _RESOLVE: Final = builder(Resolve)
 

@@ -26,8 +26,8 @@ from ._wire import Link
 __all__ = ["sba_actor", "stack_actor"]
 
 
-# Fast constructors (``builder``) of the messages this sends at every decision, check or
-# resolution: the frozen classes' own ``__init__`` sets each field through ``object.__setattr__``.
+# Made by ``builder``, faster than the frozen classes' own ``__init__``: the replies to every
+# check and every resolution.
 _RESOLVED: Final = builder(Resolved)
 _SBA_BATCH: Final = builder(SBABatch)
 

@@ -36,8 +36,8 @@ from ._wire import Link
 __all__ = ["REASON_LIMIT", "PlayerActor", "PlayerStatistics", "SeatConcedes", "SeatLeaves", "error_text",
            "player_actor", "raise_unless_policys"]
 
-# Fast constructors (``builder``) of the messages this sends at every decision, check or
-# resolution: the frozen classes' own ``__init__`` sets each field through ``object.__setattr__``.
+# Made by ``builder``, faster than the frozen class's own ``__init__``: sent at every priority
+# decision.
 _SUBMIT_ACTION: Final = builder(SubmitAction)
 
 REASON_LIMIT = 200
