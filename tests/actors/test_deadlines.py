@@ -69,6 +69,24 @@ async def test_a_cancelled_wait_is_disarmed_and_leaves_the_mailbox_as_it_was(
     assert box.receive_nowait() == b"a"
 
 
+async def test_a_read_already_cancelled_raises_whichever_way_it_would_go(
+        autojump_clock: trio.abc.Clock) -> None:
+    box = Mailbox[bytes]()
+    deadlines = run_deadlines()
+    now = trio.current_time()
+    for due in (now, now + 60):  # past (None at once, uncancelled), and a wait
+        with trio.CancelScope() as scope:
+            scope.cancel()
+            await box.receive_before(due, deadlines)
+        assert scope.cancelled_caught
+        assert deadlines.waiting() == 0 and box.statistics().tasks_waiting_receive == 0
+    box.send_nowait(b"a")
+    with trio.CancelScope() as scope:  # a message waits: cancelled before it is taken
+        scope.cancel()
+        await box.receive_before(now + 60, deadlines)
+    assert scope.cancelled_caught and box.receive_nowait() == b"a"
+
+
 async def test_a_message_sent_once_the_deadline_ended_the_wait_stays_in_the_slot() -> None:
     box, deadlines, got = Mailbox[bytes](), Deadlines(), []  # deadlines driven by hand
     async with trio.open_nursery() as nursery:

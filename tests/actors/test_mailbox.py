@@ -63,6 +63,39 @@ async def test_a_cancelled_wait_leaves_the_mailbox_as_it_was() -> None:
         box.receive_nowait()
 
 
+async def test_a_read_already_cancelled_raises_and_takes_nothing() -> None:
+    box = Mailbox[bytes]()
+    with trio.CancelScope() as empty:
+        empty.cancel()
+        await box.receive()  # it would wait: the wait delivers the cancellation as it starts
+    assert empty.cancelled_caught and box.statistics().tasks_waiting_receive == 0
+    assert box.takes_now()
+    box.send_nowait(b"a")  # into the slot: no receiver left in line
+    assert not box.takes_now()
+    with trio.CancelScope() as waiting:
+        waiting.cancel()
+        await box.receive()  # a message waits: cancelled before it is taken
+    assert waiting.cancelled_caught
+    assert box.receive_nowait() == b"a"
+
+
+async def test_a_mailbox_takes_a_message_now_when_its_slot_is_empty_or_a_reader_waits() -> None:
+    box = Mailbox[bytes]()
+    box.send_nowait(b"a")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(box.send, b"b")
+        await trio.testing.wait_all_tasks_blocked()
+        assert not box.takes_now() and box.statistics().tasks_waiting_send == 1
+        assert [await box.receive(), await box.receive()] == [b"a", b"b"]
+    got: list[bytes] = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(lambda: _receive_into(box, got))
+        await trio.testing.wait_all_tasks_blocked()
+        assert box.takes_now() and box.statistics().tasks_waiting_receive == 1
+        box.send_nowait(b"c")
+    assert got == [b"c"]
+
+
 async def test_a_send_that_does_not_wait_is_still_a_checkpoint() -> None:
     box = Mailbox[bytes]()
     with trio.CancelScope() as scope:

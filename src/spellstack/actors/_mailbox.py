@@ -145,9 +145,13 @@ class Mailbox(Generic[_T]):
         return value  # type: ignore[return-value]  # not _EMPTY: one of the values sent
 
     async def receive(self) -> _T:
-        """The next message, waiting for one if the slot is empty."""
-        await trio.lowlevel.checkpoint_if_cancelled()
+        """The next message, waiting for one if the slot is empty.
+
+        Cancelled, it raises ``trio.Cancelled`` whichever way it goes, as trio's channels do: a
+        wait delivers a pending cancellation as it starts (trio's run loop does, at every
+        ``wait_task_rescheduled``), so only a message taken at once needs the check first."""
         if self._item is not _EMPTY:  # taken after a schedule point, as trio's channels do
+            await trio.lowlevel.checkpoint_if_cancelled()
             value = self.receive_nowait()
             await trio.lowlevel.cancel_shielded_checkpoint()
             return value
@@ -158,11 +162,13 @@ class Mailbox(Generic[_T]):
         """The next message, or None if ``due`` (a ``trio.current_time()``) comes first: what
         ``receive`` within ``trio.move_on_at(due)`` gives, without a cancel scope (``Deadlines``
         wakes the wait at ``due``). A deadline already past gives None at once, as that scope
-        would be cancelled before its first checkpoint, whether a message waits or not."""
-        await trio.lowlevel.checkpoint_if_cancelled()
+        would be cancelled before its first checkpoint, whether a message waits or not. Cancelled,
+        it raises ``trio.Cancelled`` first, as ``receive`` does."""
         if _now() >= due:
+            await trio.lowlevel.checkpoint_if_cancelled()
             return None
         if self._item is not _EMPTY:
+            await trio.lowlevel.checkpoint_if_cancelled()
             value = self.receive_nowait()
             await trio.lowlevel.cancel_shielded_checkpoint()
             return value
@@ -201,6 +207,11 @@ class Mailbox(Generic[_T]):
         if receivers and task in receivers:
             receivers.remove(task)
             trio.lowlevel.reschedule(task, outcome.Value(_TIMED_OUT))
+
+    def takes_now(self) -> bool:
+        """Whether a send now would not wait: a receiver waits, or the slot is empty (what
+        ``statistics()`` tells, without making them)."""
+        return bool(self._receivers) or self._item is _EMPTY
 
     def statistics(self) -> MailboxStatistics:
         """How full the slot is, and who waits on it."""

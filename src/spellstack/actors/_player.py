@@ -151,7 +151,10 @@ class PlayerActor:
             try:
                 reply = policy.decide(view, msg.decision)
                 held.own += _now() - start
-                if inspect.isawaitable(reply):
+                # An Action or an Answer (these classes exactly) is no awaitable: tested first, as
+                # most replies are one (``isawaitable`` reaches an ABC's slow ``isinstance``).
+                cls = type(reply)
+                if cls is not Action and cls is not Answer and inspect.isawaitable(reply):
                     reply = await _charged(reply, held)
             except SeatConcedes:
                 await link.send(Concede())

@@ -28,7 +28,7 @@ building them all), a kind a player sends (``PLAYER_KINDS``), and at most that k
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, TypeVar, cast
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
@@ -40,7 +40,7 @@ from spellstack.protocol._views import PlayerChange
 from spellstack.rules.base import InvalidMessageError
 from spellstack.rules.state import ActionOption, Choice, Event, TargetRequirement
 from spellstack.rules.views import ObjectMarks, ObjectView, StackItemView
-from spellstack.schema import SchemaError, from_wire
+from spellstack.schema import SchemaError, from_wire, wire_encoder
 
 __all__ = [
     "COMPACT_RECORDS",
@@ -114,6 +114,8 @@ for _record in COMPACT_RECORDS:
 
 _KIND_OF: dict[type, str] = {cls: kind for kind, cls in MESSAGE_TYPES.items()}
 _SESSION_KIND_OF: dict[type, str] = {cls: kind for kind, cls in SESSION_TYPES.items()}
+_ENCODERS: dict[type, tuple[str, Callable[[Any], Any]]] = {}
+"""Each message class's kind and wire-form writer, once ``encode`` has met it (``_encoder``)."""
 _CLIENT_TYPES: dict[str, type] = {**{kind: MESSAGE_TYPES[kind] for kind in PLAYER_KINDS},
                                   **{kind: SESSION_TYPES[kind] for kind in CLIENT_SESSION_KINDS}}
 """What a client of the server sends: a player's messages and the client's session messages."""
@@ -168,15 +170,26 @@ def encode(msg: Message) -> bytes:
         TypeError: ``msg`` is not a message.
         InvalidMessageError: The encoding exceeds ``MAX_MESSAGE_BYTES``.
     """
-    kind = _KIND_OF.get(type(msg))
-    if kind is None:
-        raise TypeError(f"not a message: {type(msg).__name__}")
-    data: bytes = _PACKER.pack({"k": kind, "v": PROTOCOL_VERSION, "b": to_wire(msg)})
+    entry = _ENCODERS.get(type(msg))
+    if entry is None:
+        entry = _encoder(type(msg))
+    kind, convert = entry
+    data: bytes = _PACKER.pack({"k": kind, "v": PROTOCOL_VERSION, "b": convert(msg)})
     if len(data) > MAX_MESSAGE_BYTES:
         raise InvalidMessageError(
             f"{kind}: encodes to {len(data)} bytes, over the limit of {MAX_MESSAGE_BYTES}"
         )
     return data
+
+
+def _encoder(cls: type) -> tuple[str, Callable[[Any], Any]]:
+    """A message class's kind and wire-form writer (``to_wire``'s for the class), kept in
+    ``_ENCODERS``; ``TypeError`` if ``cls`` is no message class."""
+    kind = _KIND_OF.get(cls)
+    if kind is None:
+        raise TypeError(f"not a message: {cls.__name__}")
+    entry = _ENCODERS[cls] = (kind, wire_encoder(cls))
+    return entry
 
 
 def encode_session(msg: SessionMessage) -> bytes:
@@ -293,7 +306,7 @@ def decode_trusted(data: bytes) -> Message:
     """Decode a message that this program encoded (``encode``), without validating it: for
     messages between the engine's own actors (the stack actor, the SBA checker, the tracer),
     never for bytes from a player."""
-    raw = msgpack.unpackb(data, raw=False)
+    raw = msgpack.unpackb(data)  # strings as str (``raw=False``) is msgpack's default: no keywords to parse
     return from_trusted(MESSAGE_TYPES[raw["k"]], raw["b"])
 
 

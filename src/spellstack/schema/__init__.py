@@ -45,7 +45,7 @@ from ._hints import class_hints, compact, other_keys_ignored, source_path
 from ._named import named_from_wire
 from ._trusted import from_trusted
 from ._validating import from_plain, from_wire
-from ._writing import to_plain, to_wire
+from ._writing import to_plain, to_wire, wire_encoder
 
 __all__ = [
     "QUOTE_LIMIT",
@@ -62,4 +62,5 @@ __all__ = [
     "source_path",
     "to_plain",
     "to_wire",
+    "wire_encoder",
 ]
