@@ -7,6 +7,8 @@ from typing import Any
 
 import msgpack  # type: ignore[import-untyped]
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spellstack.protocol import (
     MAX_MESSAGE_BYTES,
@@ -94,6 +96,55 @@ def test_objects_are_counted_with_each_container_for_itself_and_its_elements() -
     assert decode_from_player(at_limit) == SubmitAnswer(Answer(1, (0,) * (MAX_PLAYER_OBJECTS - 19)))
     with pytest.raises(InvalidMessageError, match=f"more than {MAX_PLAYER_OBJECTS} objects"):
         decode_from_player(answer(MAX_PLAYER_OBJECTS - 18))
+
+
+def _count(data: bytes) -> int:
+    """The objects of ``data`` as ``decode_from_player`` counts them: each once (but the
+    outermost) and each container once more."""
+    count = 0
+
+    def seen(obj: Any) -> Any:
+        nonlocal count
+        count += (2 * len(obj) if isinstance(obj, dict) else len(obj)) + 1
+        return obj
+
+    msgpack.unpackb(data, list_hook=seen, object_hook=seen, strict_map_key=False)
+    return count
+
+
+_PLAIN = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**64 - 1) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=2), inner, max_size=4),
+    max_leaves=200)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_PLAIN)
+def test_a_message_of_at_most_a_kilobyte_cannot_hold_too_many_objects(body: Any) -> None:
+    # Why a message this short is decoded without counting: its count is under twice its bytes.
+    data = _envelope("SubmitAnswer", body)
+    assert _count(data) < 2 * len(data)
+
+
+def test_the_most_objects_a_kilobyte_holds_are_under_the_limit() -> None:
+    worst = b"\x91" * 1023 + b"\xc0"  # 1,023 nested one-element lists: two counted a byte
+    assert len(worst) == MAX_PLAYER_OBJECTS // 2 and _count(worst) == MAX_PLAYER_OBJECTS - 2
+    with pytest.raises(InvalidMessageError, match="expected a map"):  # not refused for its objects
+        decode_from_player(worst)
+    over = _array(b"\x91\xc0" * 683, 683)  # 1,369 bytes of one-element lists: counted, and over
+    assert _count(over) == MAX_PLAYER_OBJECTS + 2
+    with pytest.raises(InvalidMessageError, match=f"more than {MAX_PLAYER_OBJECTS} objects"):
+        decode_from_player(over)
+
+
+def test_a_short_message_is_checked_as_any_other() -> None:
+    # Uncounted, a short message is still refused for anything else that is wrong with it.
+    with pytest.raises(InvalidMessageError, match="invalid message: empty"):
+        decode_from_player(b"")
+    with pytest.raises(InvalidMessageError, match="a player does not send PriorityRequest"):
+        decode_from_player(_envelope("PriorityRequest", {}))
+    with pytest.raises(InvalidMessageError, match="invalid SubmitAnswer message"):
+        decode_from_player(_envelope("SubmitAnswer", [[[]]]))
 
 
 def test_every_kind_a_player_sends_has_a_cap_within_the_overall_cap() -> None:

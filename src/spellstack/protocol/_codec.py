@@ -87,6 +87,10 @@ MAX_PLAYER_OBJECTS = 1 << 11
 """Most objects a message from a player may hold (2,048), counted as the unpacker builds
 them: each container once for itself and once for each of its elements (a map's key and value
 are two). The action above counts 1,553, the answer 1,269, a pass 33."""
+_UNCOUNTED_BYTES = MAX_PLAYER_OBJECTS // 2
+"""A message from a player of at most this many bytes is not counted: every object takes a
+byte at least, and the count is each object once (but the outermost) and each container once
+more, under twice the bytes: at most 2,047 here. Most messages are far shorter."""
 
 PLAYER_KINDS: frozenset[str] = frozenset(
     kind for kind, cls in MESSAGE_TYPES.items() if ("player", "coordinator") in cls.ROUTES)
@@ -275,6 +279,23 @@ def _decode_limited(data: bytes | bytearray | memoryview, types: Mapping[str, ty
             f"invalid message: {size} bytes, over the limit of {MAX_PLAYER_MESSAGE_BYTES} "
             f"for a message from {who}"
         )
+    if size <= _UNCOUNTED_BYTES:  # too short to hold too many objects: nothing to count
+        kind, body = _open(data, kinds=known)
+    else:
+        kind, body = _open(data, _counting_hooks(), kinds=known)
+    if kind not in kinds:
+        raise InvalidMessageError(f"invalid message: {who} does not send {kind}")
+    limit = kind_bytes[kind]
+    if size > limit:
+        raise InvalidMessageError(
+            f"invalid {kind} message: {size} bytes, over the limit of {limit} for a {kind}"
+        )
+    return _build(kind, body, types)
+
+
+def _counting_hooks() -> dict[str, Any]:
+    """The unpacker's hooks that count the objects of one message as it is unpacked and stop
+    it past ``MAX_PLAYER_OBJECTS`` (``_TooManyObjects``)."""
     count = 0
 
     def a_list(obj: list[Any]) -> list[Any]:
@@ -291,15 +312,7 @@ def _decode_limited(data: bytes | bytearray | memoryview, types: Mapping[str, ty
             raise _TooManyObjects
         return obj
 
-    kind, body = _open(data, {"list_hook": a_list, "object_hook": a_map}, kinds=known)
-    if kind not in kinds:
-        raise InvalidMessageError(f"invalid message: {who} does not send {kind}")
-    limit = kind_bytes[kind]
-    if size > limit:
-        raise InvalidMessageError(
-            f"invalid {kind} message: {size} bytes, over the limit of {limit} for a {kind}"
-        )
-    return _build(kind, body, types)
+    return {"list_hook": a_list, "object_hook": a_map}
 
 
 def decode_trusted(data: bytes) -> Message:
