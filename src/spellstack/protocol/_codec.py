@@ -33,14 +33,14 @@ from typing import Any, TypeVar, cast
 
 import msgpack  # type: ignore[import-untyped]  # ships no type information
 
-from spellstack.protocol._convert import compact, describe_value, from_trusted, short_repr, to_wire
+from spellstack.protocol._convert import compact, describe_value, short_repr, to_wire
 from spellstack.protocol._messages import MESSAGE_TYPES, Message
 from spellstack.protocol._session import CLIENT_SESSION_KINDS, SESSION_KIND_BYTES, SESSION_TYPES, SessionMessage
 from spellstack.protocol._views import PlayerChange
 from spellstack.rules.base import InvalidMessageError
 from spellstack.rules.state import ActionOption, Choice, Event, TargetRequirement
 from spellstack.rules.views import ObjectMarks, ObjectView, StackItemView
-from spellstack.schema import SchemaError, from_wire, wire_encoder
+from spellstack.schema import SchemaError, from_wire, trusted_decoder, wire_encoder
 
 __all__ = [
     "COMPACT_RECORDS",
@@ -118,6 +118,8 @@ for _record in COMPACT_RECORDS:
 
 _KIND_OF: dict[type, str] = {cls: kind for kind, cls in MESSAGE_TYPES.items()}
 _SESSION_KIND_OF: dict[type, str] = {cls: kind for kind, cls in SESSION_TYPES.items()}
+_TRUSTED_DECODERS: dict[str, Callable[[Any], Message]] = {}
+"""Each kind's reader of trusted wire-form data, once ``decode_trusted`` has met it."""
 _ENCODERS: dict[type, tuple[str, Callable[[Any], Any]]] = {}
 """Each message class's kind and wire-form writer, once ``encode`` has met it (``_encoder``)."""
 _CLIENT_TYPES: dict[str, type] = {**{kind: MESSAGE_TYPES[kind] for kind in PLAYER_KINDS},
@@ -320,7 +322,11 @@ def decode_trusted(data: bytes) -> Message:
     messages between the engine's own actors (the stack actor, the SBA checker, the tracer),
     never for bytes from a player."""
     raw = msgpack.unpackb(data)  # strings as str (``raw=False``) is msgpack's default: no keywords to parse
-    return from_trusted(MESSAGE_TYPES[raw["k"]], raw["b"])
+    kind = raw["k"]
+    read = _TRUSTED_DECODERS.get(kind)
+    if read is None:
+        read = _TRUSTED_DECODERS[kind] = trusted_decoder(MESSAGE_TYPES[kind])
+    return read(raw["b"])
 
 
 def decode_as(data: bytes | bytearray | memoryview, cls: type[M]) -> M:

@@ -43,7 +43,7 @@ the trusted reader (``_trusted``), the wire-to-named rewriter (``_named``) and t
 from ._errors import QUOTE_LIMIT, SchemaError, describe_value, short_repr
 from ._hints import class_hints, compact, other_keys_ignored, source_path
 from ._named import named_from_wire
-from ._trusted import from_trusted
+from ._trusted import from_trusted, trusted_decoder
 from ._validating import from_plain, from_wire
 from ._writing import to_plain, to_wire, wire_encoder
 
@@ -62,5 +62,6 @@ __all__ = [
     "source_path",
     "to_plain",
     "to_wire",
+    "trusted_decoder",
     "wire_encoder",
 ]

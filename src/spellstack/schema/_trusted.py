@@ -13,7 +13,7 @@ from ._generating import Converter, cached_converter, exec_converter, identity, 
 from ._hints import COMPACT, TYPE_NAMES, NoneType, class_hints, is_union, key_of, plain_types
 from ._validating import from_converter
 
-__all__ = ["from_trusted"]
+__all__ = ["from_trusted", "trusted_decoder"]
 
 T = TypeVar("T")
 _TRUSTED: dict[Any, Converter] = {}
@@ -24,6 +24,12 @@ def from_trusted(cls: type[T], data: Any) -> T:
     program encoded itself (``to_wire``). Wrong data gives wrong objects or any exception."""
     conv = _TRUSTED.get(cls) or _trusted_converter(cls)
     return cast(T, conv(data))
+
+
+def trusted_decoder(cls: type[T]) -> Callable[[Any], T]:
+    """The function ``from_trusted`` rebuilds a ``cls`` with (generated once), for a caller that
+    decodes many of one class: one call fewer each."""
+    return cast(Callable[[Any], T], _TRUSTED.get(cls) or _trusted_converter(cls))
 
 
 def _trusted_converter(hint: Any) -> Converter:
