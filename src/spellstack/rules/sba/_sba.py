@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Final
 
-from ..base import builder, reset_rare
+from ..base import builder, is_compiled_class, reset_rare
 from ..definitions import definition_named
 from ..effects import EffectContext, run_effects
 from ..ending import check_game_over, lose_game
@@ -25,9 +25,9 @@ from ..views import ask_choose, visible_name
 from ..zones import destroy_permanent, move_object_proc, simultaneous_moves
 
 Permanent = tuple[GameObject, Characteristics]
+"""A permanent as the permanent looks show it: the object and its characteristics (613)."""
 _hit = builder(SBAHit)
 """``SBAHit``, built fast (subject, outcome, why, most): a check may find many."""
-"""A permanent as the permanent looks show it: the object and its characteristics (613)."""
 
 # ====================================================================== the actions (704.5)
 # Each ``find`` is shown what its look picked (in that order) and returns where it applies, in
@@ -438,6 +438,70 @@ _ONLY_PICKS: Final = {
 """The ``only`` words that are not a card type, as the test of a permanent."""
 
 
+# How a picker tests a permanent for each word it picks (``_pick_loop``): a card type, a
+# supertype, attached (or an Aura), with counters, dealt damage.
+_BY_TYPE: Final = 0
+_BY_SUPERTYPE: Final = 1
+_BY_ATTACHMENT: Final = 2
+_BY_COUNTERS: Final = 3
+_BY_DAMAGE: Final = 4
+_NATIVE_TESTS: Final[dict[str, tuple[int, str]]] = {
+    "legends": (_BY_SUPERTYPE, "Legendary"),
+    "worlds": (_BY_SUPERTYPE, "World"),
+    "attachments": (_BY_ATTACHMENT, ""),
+    "roles": (_BY_ATTACHMENT, ""),
+    "counters": (_BY_COUNTERS, ""),
+    "damaged": (_BY_DAMAGE, ""),
+}
+"""``_LOOK_PICKS`` and ``_ONLY_PICKS`` as ``_pick_loop`` makes them (any other word: a card type)."""
+
+
+def _pick_loop(objects: dict[int, GameObject], layers: Any, ids: Collection[int], tests: tuple[tuple[int, str], ...],
+               everything: bool) -> tuple[Collection[Any], list[list[Permanent]]]:
+    """What a picker (``_picker``) returns, by one loop over ``tests`` (``_NATIVE_TESTS``) for
+    each permanent: the compiled build's picker, native code, where a picker written out for
+    its picks (as pure Python has it) would be interpreted."""
+    picked: list[list[Permanent]] = [[] for _ in tests]
+    shown: list[Permanent] = []
+    for oid in ids:
+        o = objects[oid]
+        c: Characteristics = layers[oid]
+        p = (o, c)
+        if everything:
+            shown.append(p)
+        i = 0
+        for by, word in tests:
+            if by == _BY_TYPE:
+                hit = word in c.card_types
+            elif by == _BY_SUPERTYPE:
+                hit = word in c.supertypes
+            elif by == _BY_ATTACHMENT:
+                hit = o.attached_to != 0 or "Aura" in c.subtypes
+            elif by == _BY_COUNTERS:
+                hit = bool(o.counters)
+            else:
+                hit = o.damage != 0 or o.deathtouch_damage
+            if hit:
+                picked[i].append(p)
+            i += 1
+    return (shown if everything else ids), picked
+
+
+def _native_picker(names: list[str], everything: bool) -> _Picker:
+    """The compiled build's picker for ``names`` (sorted), by ``_pick_loop``."""
+    tests = tuple(_NATIVE_TESTS.get(name) or (_BY_TYPE, name) for name in names)
+
+    def pick(objects: dict[int, GameObject], layers: Any, ids: Collection[int]) -> _Shown:
+        shown, picked = _pick_loop(objects, layers, ids, tests, everything)
+        return shown, dict(zip(names, picked, strict=True))
+
+    return pick
+
+
+_COMPILED: Final = is_compiled_class(_Look)
+"""This module is the compiled build's: its pickers are ``_pick_loop``'s."""
+
+
 @functools.cache
 def _picker(picks: frozenset[str], everything: bool) -> _Picker:
     """A function of (objects, characteristics, ids) that picks out of the permanents ``ids``
@@ -449,6 +513,12 @@ def _picker(picks: frozenset[str], everything: bool) -> _Picker:
     each name and permanent). The same test is made once for all that share it; the plans that
     pick the same share one (written once a process)."""
     names = sorted(picks)
+    return _native_picker(names, everything) if _COMPILED else _written_picker(names, everything)
+
+
+def _written_picker(names: list[str], everything: bool) -> _Picker:
+    """Pure Python's picker for ``names`` (sorted): written out for them and compiled by
+    ``exec``, so that its one loop makes exactly their tests (``_picker``)."""
     tests: dict[tuple[str, str], list[int]] = {}
     for i, name in enumerate(names):
         needs, test = _LOOK_PICKS.get(name) or ("", _ONLY_PICKS.get(name, f"{name!r} in t"))
