@@ -26,7 +26,10 @@ def _run(command: str, folder: Path) -> str:
     done = subprocess.run(["bash", "-c", _PRELUDE + command], cwd=folder, capture_output=True,
                           text=True, timeout=300, check=False,
                           env={**os.environ, "PY": sys.executable,
-                               "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT)))})
+                               "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(ROOT))),
+                               # ``python3`` as the reader's installed one (a bot's command names it)
+                               "PATH": os.pathsep.join((str(Path(sys.executable).parent),
+                                                        os.environ.get("PATH", "")))})
     return done.stdout + done.stderr
 
 

@@ -126,7 +126,9 @@ class PlayerActor:
             if isinstance(msg, GameOver):
                 return
             if isinstance(msg, (Accepted, Rejected, ErrorReply)):
-                if not await self._notify(msg):
+                problem = self._notified(msg)  # one a decision: no coroutine of its own
+                if problem:
+                    await self._leave(problem)
                     return
                 continue
             if not isinstance(msg, (PriorityRequest, DecisionRequest)):
@@ -214,15 +216,23 @@ class PlayerActor:
     async def _notify(self, msg: Message) -> bool:
         """Hand a reply to the policy's optional ``notify``; False if it raised (it forfeits:
         the policy's own error loses its own game)."""
+        problem = self._notified(msg)
+        if problem:
+            await self._leave(problem)
+            return False
+        return True
+
+    def _notified(self, msg: Message) -> str:
+        """Hand a reply to the policy's optional ``notify``: why the seat must be left if that
+        failed (the policy raised, or its ``notify`` can't be read), else empty."""
         self._notifications += 1
         try:
             notify = getattr(self.policy, "notify", None)
         except BaseException as err:
             raise_unless_policys(err)
-            await self._leave(f"policy's notify can't be read: {error_text(err)}")
-            return False
+            return f"policy's notify can't be read: {error_text(err)}"
         if notify is None:
-            return True
+            return ""
         held = self.link.held
         start = _now()
         try:
@@ -230,10 +240,9 @@ class PlayerActor:
         except BaseException as err:
             held.own += _now() - start
             raise_unless_policys(err)
-            await self._leave(f"policy's notify raised {error_text(err)}")
-            return False
+            return f"policy's notify raised {error_text(err)}"
         held.own += _now() - start
-        return True
+        return ""
 
     async def _leave(self, reason: str, *, fit: bool = True) -> None:
         """Forfeit the seat with ``reason``. ``fit``: the reason holds the policy's words, so it
