@@ -31,7 +31,9 @@ is what ``encode`` sends: the same, except that the small, frequent records regi
 ``compact`` (object views, options, events) travel as positional lists in field order, which
 msgpack packs and unpacks several times faster than maps. ``from_wire`` validates as strictly
 as ``from_plain`` and names fields in its errors all the same. ``from_trusted`` rebuilds the
-wire form without checking it, for messages between the engine's own actors.
+wire form without checking it, for messages between the engine's own actors. ``wire_encoder``
+and ``trusted_decoder`` hand out one class's converter of those two, for a caller that converts
+many of one class (the codec keeps them by message kind).
 
 One module each: the errors (``_errors``), the hints, the compact records and the open ones
 (``_hints``), how
