@@ -126,7 +126,7 @@ class PlayerActor:
             if isinstance(msg, GameOver):
                 return
             if isinstance(msg, (Accepted, Rejected, ErrorReply)):
-                problem = self._notified(msg)  # one a decision: no coroutine of its own
+                problem = self._notified(msg)
                 if problem:
                     await self._leave(problem)
                     return
@@ -209,22 +209,17 @@ class PlayerActor:
         except InvalidMessageError as err:
             await self._leave(f"player received a malformed message: {err}", fit=False)
             return False
-        if isinstance(reply, (StopsSet, ErrorReply)) and not await self._notify(reply):
-            return False
+        if isinstance(reply, (StopsSet, ErrorReply)):
+            problem = self._notified(reply)
+            if problem:
+                await self._leave(problem)
+                return False
         return not isinstance(reply, GameOver)
-
-    async def _notify(self, msg: Message) -> bool:
-        """Hand a reply to the policy's optional ``notify``; False if it raised (it forfeits:
-        the policy's own error loses its own game)."""
-        problem = self._notified(msg)
-        if problem:
-            await self._leave(problem)
-            return False
-        return True
 
     def _notified(self, msg: Message) -> str:
         """Hand a reply to the policy's optional ``notify``: why the seat must be left if that
-        failed (the policy raised, or its ``notify`` can't be read), else empty."""
+        failed (the policy raised, or its ``notify`` can't be read: the policy's own error loses
+        its own game), else empty. Not a coroutine: it runs at every decision."""
         self._notifications += 1
         try:
             notify = getattr(self.policy, "notify", None)
